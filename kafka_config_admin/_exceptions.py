@@ -1,0 +1,289 @@
+"""The exception hierarchy of kafka-config-admin.
+
+Every error this library raises is a :class:`KafkaConfigAdminError`::
+
+    KafkaConfigAdminError
+    ├── InvalidArgumentError            bad input caught before anything is sent (also ValueError)
+    ├── ProtocolError                   bytes from the broker that do not decode
+    ├── KafkaConnectionError            no connection to the cluster or to one broker
+    ├── KafkaTimeoutError               the call's deadline passed (also builtin TimeoutError)
+    ├── ClientClosedError               the client was closed before the work finished
+    └── BrokerError                     the broker answered with a Kafka error code
+        ├── UnknownServerError                  -1
+        ├── UnknownTopicOrPartitionError         3  (retriable)
+        ├── RequestTimedOutError                 7  (retriable)
+        ├── BrokerNotAvailableError              8
+        ├── NetworkError                        13  (retriable)
+        ├── InvalidTopicError                   17
+        ├── AuthorizationError
+        │   ├── TopicAuthorizationFailedError   29
+        │   ├── GroupAuthorizationFailedError   30
+        │   └── ClusterAuthorizationFailedError 31
+        ├── UnsupportedVersionError             35  (also raised when no common version exists)
+        ├── InvalidConfigError                  40
+        ├── NotControllerError                  41  (retriable)
+        ├── InvalidRequestError                 42
+        ├── PolicyViolationError                44
+        ├── ThrottlingQuotaExceededError        89  (retriable)
+        ├── ResourceNotFoundError               91
+        ├── DuplicateResourceError              92
+        └── BrokerIdNotRegisteredError         102
+
+A code without a class of its own maps to :class:`BrokerError` itself, carrying the code.
+Errors from aiokafka and the network are translated in exactly one place, the transport.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from ._models import ConfigResource
+
+__all__ = [
+    "AuthorizationError",
+    "BrokerError",
+    "BrokerIdNotRegisteredError",
+    "BrokerNotAvailableError",
+    "ClientClosedError",
+    "ClusterAuthorizationFailedError",
+    "DuplicateResourceError",
+    "GroupAuthorizationFailedError",
+    "InvalidArgumentError",
+    "InvalidConfigError",
+    "InvalidRequestError",
+    "InvalidTopicError",
+    "KafkaConfigAdminError",
+    "KafkaConnectionError",
+    "KafkaTimeoutError",
+    "NetworkError",
+    "NotControllerError",
+    "PolicyViolationError",
+    "ProtocolError",
+    "RequestTimedOutError",
+    "ResourceNotFoundError",
+    "ThrottlingQuotaExceededError",
+    "TopicAuthorizationFailedError",
+    "UnknownServerError",
+    "UnknownTopicOrPartitionError",
+    "UnsupportedVersionError",
+    "error_for_code",
+]
+
+
+class KafkaConfigAdminError(Exception):
+    """Base class of every error raised by kafka-config-admin."""
+
+    #: True when trying the same request again may succeed.
+    retriable: ClassVar[bool] = False
+
+
+class InvalidArgumentError(KafkaConfigAdminError, ValueError):
+    """The caller passed input that cannot be sent; nothing was sent."""
+
+
+class ProtocolError(KafkaConfigAdminError):
+    """A response could not be decoded, or did not answer the request that was sent."""
+
+
+class KafkaConnectionError(KafkaConfigAdminError):
+    """The cluster, or the broker a request had to go to, could not be reached."""
+
+    retriable = True
+
+
+class KafkaTimeoutError(KafkaConfigAdminError, TimeoutError):
+    """The call's deadline passed before every resource had an answer."""
+
+
+class ClientClosedError(KafkaConfigAdminError):
+    """The client was closed (or never opened) while the call needed it."""
+
+
+class BrokerError(KafkaConfigAdminError):
+    """The broker answered with a Kafka error code.
+
+    Attributes:
+        code: the Kafka error code (``INVALID_CONFIG`` is 40, and so on).
+        error_name: the protocol's name for the code, such as ``"INVALID_CONFIG"``.
+        broker_message: the broker's own explanation, when it sent one.
+        resource: the resource the error is about, when it is about one.
+    """
+
+    code: int = -1000
+    error_name: str = "UNKNOWN_ERROR_CODE"
+
+    def __init__(
+        self,
+        broker_message: str | None = None,
+        *,
+        resource: ConfigResource | None = None,
+        code: int | None = None,
+    ) -> None:
+        self.broker_message = broker_message
+        self.resource = resource
+        if code is not None:
+            self.code = code
+        super().__init__(self._describe())
+
+    def _describe(self) -> str:
+        where = f" for {self.resource}" if self.resource is not None else ""
+        text = f"{self.error_name} (error code {self.code}){where}"
+        return f"{text}: {self.broker_message}" if self.broker_message else text
+
+
+class AuthorizationError(BrokerError):
+    """The principal is not allowed to do this (an ACL said no)."""
+
+
+class UnknownServerError(BrokerError):
+    """The broker hit an unexpected error while handling the request."""
+
+    code = -1
+    error_name = "UNKNOWN_SERVER_ERROR"
+
+
+class UnknownTopicOrPartitionError(BrokerError):
+    """The topic does not exist (on this broker's view of the cluster)."""
+
+    code = 3
+    error_name = "UNKNOWN_TOPIC_OR_PARTITION"
+    retriable = True
+
+
+class RequestTimedOutError(BrokerError):
+    """The broker timed out while handling the request."""
+
+    code = 7
+    error_name = "REQUEST_TIMED_OUT"
+    retriable = True
+
+
+class BrokerNotAvailableError(BrokerError):
+    """The broker is not available."""
+
+    code = 8
+    error_name = "BROKER_NOT_AVAILABLE"
+
+
+class NetworkError(BrokerError):
+    """The broker lost a connection while handling the request."""
+
+    code = 13
+    error_name = "NETWORK_EXCEPTION"
+    retriable = True
+
+
+class InvalidTopicError(BrokerError):
+    """The topic name is not valid."""
+
+    code = 17
+    error_name = "INVALID_TOPIC_EXCEPTION"
+
+
+class TopicAuthorizationFailedError(AuthorizationError):
+    """The principal may not describe or alter this topic."""
+
+    code = 29
+    error_name = "TOPIC_AUTHORIZATION_FAILED"
+
+
+class GroupAuthorizationFailedError(AuthorizationError):
+    """The principal may not describe or alter this group."""
+
+    code = 30
+    error_name = "GROUP_AUTHORIZATION_FAILED"
+
+
+class ClusterAuthorizationFailedError(AuthorizationError):
+    """The principal may not describe or alter cluster resources."""
+
+    code = 31
+    error_name = "CLUSTER_AUTHORIZATION_FAILED"
+
+
+class UnsupportedVersionError(BrokerError):
+    """The broker does not speak a version of the API that this request needs."""
+
+    code = 35
+    error_name = "UNSUPPORTED_VERSION"
+
+
+class InvalidConfigError(BrokerError):
+    """A config name or value was refused (unknown key, bad value, APPEND on a non-list...)."""
+
+    code = 40
+    error_name = "INVALID_CONFIG"
+
+
+class NotControllerError(BrokerError):
+    """The request reached a broker that is not the controller."""
+
+    code = 41
+    error_name = "NOT_CONTROLLER"
+    retriable = True
+
+
+class InvalidRequestError(BrokerError):
+    """The broker found the request malformed (duplicate names, wrong broker id...)."""
+
+    code = 42
+    error_name = "INVALID_REQUEST"
+
+
+class PolicyViolationError(BrokerError):
+    """The broker's AlterConfigPolicy rejected the change."""
+
+    code = 44
+    error_name = "POLICY_VIOLATION"
+
+
+class ThrottlingQuotaExceededError(BrokerError):
+    """The principal exceeded its controller mutation quota."""
+
+    code = 89
+    error_name = "THROTTLING_QUOTA_EXCEEDED"
+    retriable = True
+
+
+class ResourceNotFoundError(BrokerError):
+    """The resource does not exist."""
+
+    code = 91
+    error_name = "RESOURCE_NOT_FOUND"
+
+
+class DuplicateResourceError(BrokerError):
+    """The same resource appeared twice in one request."""
+
+    code = 92
+    error_name = "DUPLICATE_RESOURCE"
+
+
+class BrokerIdNotRegisteredError(BrokerError):
+    """The broker id is not registered in the cluster."""
+
+    code = 102
+    error_name = "BROKER_ID_NOT_REGISTERED"
+
+
+_BY_CODE: dict[int, type[BrokerError]] = {
+    cls.code: cls
+    for cls in (
+        UnknownServerError, UnknownTopicOrPartitionError, RequestTimedOutError,
+        BrokerNotAvailableError, NetworkError, InvalidTopicError,
+        TopicAuthorizationFailedError, GroupAuthorizationFailedError,
+        ClusterAuthorizationFailedError, UnsupportedVersionError, InvalidConfigError,
+        NotControllerError, InvalidRequestError, PolicyViolationError,
+        ThrottlingQuotaExceededError, ResourceNotFoundError, DuplicateResourceError,
+        BrokerIdNotRegisteredError,
+    )
+}
+
+
+def error_for_code(
+    code: int, broker_message: str | None = None, *, resource: ConfigResource | None = None
+) -> BrokerError:
+    """Build the typed exception for a non-zero Kafka error code."""
+    cls = _BY_CODE.get(code, BrokerError)
+    return cls(broker_message, resource=resource, code=code)

@@ -1,0 +1,1 @@
+"""Real Apache Kafka brokers for tests (private until filled in)."""

@@ -1,0 +1,98 @@
+"""kafka-config-admin: read and change Apache Kafka configs from asyncio, safely.
+
+The public API is what ``__all__`` lists; every module whose name starts with ``_`` is private.
+"""
+
+from ._client import AdminClient
+from ._exceptions import (
+    AuthorizationError,
+    BrokerError,
+    BrokerIdNotRegisteredError,
+    BrokerNotAvailableError,
+    ClientClosedError,
+    ClusterAuthorizationFailedError,
+    DuplicateResourceError,
+    GroupAuthorizationFailedError,
+    InvalidArgumentError,
+    InvalidConfigError,
+    InvalidRequestError,
+    InvalidTopicError,
+    KafkaConfigAdminError,
+    KafkaConnectionError,
+    KafkaTimeoutError,
+    NetworkError,
+    NotControllerError,
+    PolicyViolationError,
+    ProtocolError,
+    RequestTimedOutError,
+    ResourceNotFoundError,
+    ThrottlingQuotaExceededError,
+    TopicAuthorizationFailedError,
+    UnknownServerError,
+    UnknownTopicOrPartitionError,
+    UnsupportedVersionError,
+)
+from ._models import (
+    AlterConfigOp,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigSynonym,
+    ConfigType,
+    OpType,
+    ResourceType,
+)
+from ._results import AlterConfigsResult, DescribeConfigsResult, ResourceFuture
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AdminClient",
+    "AlterConfigOp",
+    "AlterConfigsResult",
+    "AuthorizationError",
+    "BrokerError",
+    "BrokerIdNotRegisteredError",
+    "BrokerNotAvailableError",
+    "ClientClosedError",
+    "ClusterAuthorizationFailedError",
+    "Config",
+    "ConfigEntry",
+    "ConfigResource",
+    "ConfigSource",
+    "ConfigSynonym",
+    "ConfigType",
+    "DescribeConfigsResult",
+    "DuplicateResourceError",
+    "GroupAuthorizationFailedError",
+    "InvalidArgumentError",
+    "InvalidConfigError",
+    "InvalidRequestError",
+    "InvalidTopicError",
+    "KafkaConfigAdminError",
+    "KafkaConnectionError",
+    "KafkaTimeoutError",
+    "NetworkError",
+    "NotControllerError",
+    "OpType",
+    "PolicyViolationError",
+    "ProtocolError",
+    "RequestTimedOutError",
+    "ResourceFuture",
+    "ResourceNotFoundError",
+    "ResourceType",
+    "ThrottlingQuotaExceededError",
+    "TopicAuthorizationFailedError",
+    "UnknownServerError",
+    "UnknownTopicOrPartitionError",
+    "UnsupportedVersionError",
+    "__version__",
+]
+
+# Show public names as kafka_config_admin.X rather than their private module.
+for _name in __all__:
+    _obj = globals()[_name]
+    if isinstance(_obj, type):
+        _obj.__module__ = __name__
+del _name, _obj

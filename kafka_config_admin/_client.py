@@ -1,0 +1,284 @@
+"""The async admin client: routing, versions, retries and deadlines over the transport."""
+
+from __future__ import annotations
+
+import logging
+import random
+import ssl
+import warnings
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import partial
+from types import TracebackType
+from typing import Any, Literal, Self, TypeVar
+
+import anyio
+from anyio.abc import TaskGroup
+
+from ._exceptions import (
+    BrokerError,
+    ClientClosedError,
+    InvalidArgumentError,
+    KafkaConfigAdminError,
+    KafkaConnectionError,
+    KafkaTimeoutError,
+    NetworkError,
+    NotControllerError,
+    RequestTimedOutError,
+    ThrottlingQuotaExceededError,
+)
+from ._models import AlterConfigOp, ConfigResource
+from ._operations import AlterConfigs, DescribeConfigs, IncrementalAlterConfigs, Operation, route
+from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
+from ._transport import SecurityOptions, Transport
+
+__all__ = ["AdminClient"]
+
+log = logging.getLogger("kafka_config_admin")
+
+T = TypeVar("T")
+
+SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
+SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
+
+#: Errors after which the same request is sent again (until the call's deadline).
+_RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
+    NotControllerError, RequestTimedOutError, ThrottlingQuotaExceededError, NetworkError,
+    KafkaConnectionError,
+)
+
+
+class AdminClient:
+    """An asyncio admin client for Kafka configs.
+
+    Use it as an async context manager; every call made through it is owned by its task group,
+    so leaving the ``async with`` block cancels what is still running (those futures fail with
+    :class:`ClientClosedError`)::
+
+        async with AdminClient("127.0.0.1:9092") as admin:
+            result = admin.describe_configs([ConfigResource(ResourceType.TOPIC, "orders")])
+            configs = await result.all()
+
+    Args:
+        bootstrap_servers: ``"host:port"``, comma-separated or as a list.
+        timeout: seconds one call may take in all, every retry included (default 30).
+        request_timeout: seconds one request may wait for its answer (default 15).
+        retry_backoff: first pause before a retry, doubled each time up to ``retry_backoff_max``.
+        security_protocol, sasl_mechanism, sasl_plain_username, sasl_plain_password,
+        ssl_context: passed to aiokafka's connection layer.
+    """
+
+    def __init__(
+        self,
+        bootstrap_servers: str | Sequence[str],
+        *,
+        client_id: str = "kafka-config-admin",
+        timeout: float = 30.0,
+        request_timeout: float = 15.0,
+        retry_backoff: float = 0.1,
+        retry_backoff_max: float = 2.0,
+        security_protocol: SecurityProtocol = "PLAINTEXT",
+        sasl_mechanism: SaslMechanism = "PLAIN",
+        sasl_plain_username: str | None = None,
+        sasl_plain_password: str | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        servers = [bootstrap_servers] if isinstance(bootstrap_servers, str) else list(
+            bootstrap_servers)
+        servers = [part.strip() for entry in servers for part in str(entry).split(",")
+                   if part.strip()]
+        if not servers:
+            raise InvalidArgumentError("bootstrap_servers is empty: give at least one host:port")
+        for name, value in (("timeout", timeout), ("request_timeout", request_timeout),
+                            ("retry_backoff", retry_backoff),
+                            ("retry_backoff_max", retry_backoff_max)):
+            _check_seconds(name, value)
+        self._timeout = float(timeout)
+        self._retry_backoff = float(retry_backoff)
+        self._retry_backoff_max = float(retry_backoff_max)
+        self._transport = Transport(
+            ",".join(servers), client_id=client_id, request_timeout=float(request_timeout),
+            security=SecurityOptions(security_protocol, sasl_mechanism, sasl_plain_username,
+                                     sasl_plain_password, ssl_context))
+        self._task_group: TaskGroup | None = None
+
+    async def __aenter__(self) -> Self:
+        if self._task_group is not None:
+            raise ClientClosedError("the client is already open")
+        try:
+            with anyio.fail_after(self._timeout):
+                await self._transport.start()
+        except TimeoutError:
+            await self._transport.close()
+            raise KafkaTimeoutError(
+                f"could not reach the cluster within {self._timeout:g}s") from None
+        task_group = anyio.create_task_group()
+        await task_group.__aenter__()
+        self._task_group = task_group
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        task_group, self._task_group = self._task_group, None
+        try:
+            if task_group is not None:
+                task_group.cancel_scope.cancel()
+                await task_group.__aexit__(exc_type, exc, tb)
+        finally:
+            await self._transport.close()
+
+    # --- public calls ---------------------------------------------------------------------
+
+    def describe_configs(
+        self,
+        resources: Iterable[ConfigResource] | Mapping[ConfigResource, Collection[str] | None],
+        *,
+        include_synonyms: bool = False,
+        include_documentation: bool = False,
+        timeout: float | None = None,
+    ) -> DescribeConfigsResult:
+        """Describe the configs of resources; returns at once with one future per resource.
+
+        ``resources`` is a collection of :class:`ConfigResource` (every config of each), or a
+        mapping of resource to the config names wanted (None: all). Names the broker does not
+        know are left out of the answer, not reported. ``include_documentation`` also fills in
+        each entry's ``type`` and ``documentation`` (brokers that speak DescribeConfigs v3).
+        """
+        operation = DescribeConfigs.build(resources, include_synonyms=include_synonyms,
+                                          include_documentation=include_documentation)
+        result = DescribeConfigsResult(operation.resources)
+        self._start(operation, result, timeout)
+        return result
+
+    def incremental_alter_configs(
+        self,
+        configs: Mapping[ConfigResource, Iterable[AlterConfigOp]],
+        *,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ) -> AlterConfigsResult:
+        """Change configs one by one (KIP-339): SET, DELETE, APPEND or SUBTRACT each.
+
+        Each resource is altered atomically and on its own: one may fail while others
+        succeed. ``validate_only`` asks the broker to check the change and apply nothing.
+        """
+        operation = IncrementalAlterConfigs.build(configs, validate_only=validate_only)
+        result = AlterConfigsResult(operation.resources)
+        self._start(operation, result, timeout)
+        return result
+
+    def alter_configs(
+        self,
+        configs: Mapping[ConfigResource, Mapping[str, Any]],
+        *,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ) -> AlterConfigsResult:
+        """Replace the whole set of dynamic configs of each resource (legacy AlterConfigs).
+
+        .. deprecated:: Kafka deprecated this API; use :meth:`incremental_alter_configs`.
+           Every dynamic config of the resource that is **not** in ``configs[resource]`` is
+           deleted, which silently loses settings made by others.
+        """
+        warnings.warn(
+            "alter_configs replaces every dynamic config of a resource and deletes the ones "
+            "left out; use incremental_alter_configs", DeprecationWarning, stacklevel=2)
+        operation = AlterConfigs.build(configs, validate_only=validate_only)
+        result = AlterConfigsResult(operation.resources)
+        self._start(operation, result, timeout)
+        return result
+
+    # --- the engine behind every call -----------------------------------------------------
+
+    def _start(self, operation: Operation[T], result: _Result[T], timeout: float | None) -> None:
+        if self._task_group is None:
+            raise ClientClosedError(
+                "the client is not open: use 'async with AdminClient(...) as admin'")
+        deadline = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        self._task_group.start_soon(self._run, operation, result, deadline)
+
+    async def _run(self, operation: Operation[T], result: _Result[T], timeout: float) -> None:
+        last_errors: dict[ConfigResource, KafkaConfigAdminError] = {}
+        try:
+            with anyio.move_on_after(timeout):
+                await self._execute(operation, result, last_errors)
+            result._fail_pending(partial(_timeout_error, timeout, last_errors))
+        except Exception as error:
+            # A bug here must fail this call's futures, not the client's other calls.
+            log.exception("%s failed unexpectedly", operation.codec.name)
+            result._fail_pending(lambda resource: error)
+        finally:
+            result._fail_pending(lambda resource: ClientClosedError(
+                f"the client was closed before {resource} had an answer"))
+
+    async def _execute(self, operation: Operation[T], result: _Result[T],
+                       last_errors: dict[ConfigResource, KafkaConfigAdminError]) -> None:
+        pending = operation.resources
+        attempt = 0
+        while pending:
+            retry: list[ConfigResource] = []
+            async with anyio.create_task_group() as group:
+                for node, resources in route(pending).items():
+                    group.start_soon(self._send_group, operation, result, node, resources,
+                                     retry, last_errors)
+            if not retry:
+                return
+            attempt += 1
+            await anyio.sleep(self._backoff(attempt))
+            pending = retry
+
+    async def _send_group(self, operation: Operation[T], result: _Result[T], node: int | None,
+                          resources: list[ConfigResource], retry: list[ConfigResource],
+                          last_errors: dict[ConfigResource, KafkaConfigAdminError]) -> None:
+        """Send one request for the resources bound to one broker (or to any broker)."""
+        transport = self._transport
+        try:
+            target = node if node is not None else transport.any_broker()
+            response = await transport.send(
+                target, operation.codec, partial(operation.body, resources),
+                throttle_from_version=operation.throttle_from_version)
+        except _RETRIED as error:
+            log.debug("%s to broker %s failed, will retry: %s", operation.codec.name, node, error)
+            last_errors.update(dict.fromkeys(resources, error))
+            retry.extend(resources)
+            await self._refresh_metadata_quietly()
+            return
+        except KafkaConfigAdminError as error:
+            for resource in resources:
+                result.values[resource]._set_exception(error)
+            return
+        for resource, outcome in operation.outcomes(resources, response):
+            if isinstance(outcome, _RETRIED):
+                last_errors[resource] = outcome
+                retry.append(resource)
+            elif isinstance(outcome, BrokerError):
+                result.values[resource]._set_exception(outcome)
+            else:
+                result.values[resource]._set_result(outcome)
+
+    async def _refresh_metadata_quietly(self) -> None:
+        # A failed refresh is not the call's error: the retry will report what went wrong.
+        try:
+            await self._transport.refresh_metadata()
+        except KafkaConfigAdminError as error:
+            log.debug("metadata refresh failed: %s", error)
+
+    def _backoff(self, attempt: int) -> float:
+        pause = min(self._retry_backoff * 2 ** (attempt - 1), self._retry_backoff_max)
+        return pause * random.uniform(0.8, 1.2)  # jitter keeps many clients from syncing up
+
+    def __repr__(self) -> str:
+        state = "open" if self._task_group is not None else "closed"
+        return f"<AdminClient {state}>"
+
+
+def _check_seconds(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise InvalidArgumentError(f"{name} must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+def _timeout_error(timeout: float, last_errors: Mapping[ConfigResource, Exception],
+                   resource: ConfigResource) -> KafkaTimeoutError:
+    last = last_errors.get(resource)
+    reason = f"; last error: {last}" if last is not None else ""
+    return KafkaTimeoutError(f"no answer for {resource} within {timeout:g}s{reason}")

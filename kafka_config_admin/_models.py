@@ -1,0 +1,280 @@
+"""Typed models of Kafka configs: resources, entries, synonyms and alter operations.
+
+Models know nothing about sockets or wire versions; the client turns decoded responses into
+them and requests out of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from enum import IntEnum
+from typing import Any, Self
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+
+__all__ = [
+    "AlterConfigOp",
+    "Config",
+    "ConfigEntry",
+    "ConfigResource",
+    "ConfigSource",
+    "ConfigSynonym",
+    "ConfigType",
+    "OpType",
+    "ResourceType",
+]
+
+HIDDEN = "[hidden]"
+
+# Kafka marks PASSWORD-type keys sensitive, but a client building an AlterConfigOp does not
+# know the broker's types, so these names are treated as sensitive by default.
+_SENSITIVE_NAME = re.compile(
+    r"password|secret|jaas\.config|ssl\.keystore\.key|certificate|credential|token", re.IGNORECASE
+)
+
+
+class _ProtocolEnum(IntEnum):
+    """An enum of protocol ids where an id this client does not know becomes UNKNOWN."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Self | None:
+        if isinstance(value, str):
+            member = cls.__members__.get(value.upper().replace("-", "_"))
+            if member is not None:
+                return member
+            return None
+        if isinstance(value, int):
+            return cls["UNKNOWN"]
+        return None
+
+
+class ResourceType(_ProtocolEnum):
+    """The kind of resource a config belongs to (Kafka's ConfigResource.Type ids)."""
+
+    UNKNOWN = 0
+    TOPIC = 2
+    BROKER = 4
+    BROKER_LOGGER = 8
+    CLIENT_METRICS = 16
+    GROUP = 32
+
+
+class ConfigSource(_ProtocolEnum):
+    """Where the value of a config entry comes from, most specific first."""
+
+    UNKNOWN = 0
+    TOPIC_CONFIG = 1
+    DYNAMIC_BROKER_CONFIG = 2
+    DYNAMIC_DEFAULT_BROKER_CONFIG = 3
+    STATIC_BROKER_CONFIG = 4
+    DEFAULT_CONFIG = 5
+    DYNAMIC_BROKER_LOGGER_CONFIG = 6
+    CLIENT_METRICS_CONFIG = 7
+    GROUP_CONFIG = 8
+
+
+class ConfigType(_ProtocolEnum):
+    """The data type of a config (KIP-569); UNKNOWN when the broker is too old to say."""
+
+    UNKNOWN = 0
+    BOOLEAN = 1
+    STRING = 2
+    INT = 3
+    SHORT = 4
+    LONG = 5
+    DOUBLE = 6
+    LIST = 7
+    CLASS = 8
+    PASSWORD = 9
+
+
+class OpType(IntEnum):
+    """What an incremental alter does to one config (KIP-339)."""
+
+    SET = 0
+    DELETE = 1
+    APPEND = 2
+    SUBTRACT = 3
+
+    @classmethod
+    def _missing_(cls, value: object) -> OpType | None:
+        if isinstance(value, str):
+            return cls.__members__.get(value.upper())
+        return None
+
+
+def is_sensitive_name(name: str) -> bool:
+    """Whether a config name looks like a secret (used when the broker's type is not known)."""
+    return _SENSITIVE_NAME.search(name) is not None
+
+
+class ConfigResource(BaseModel):
+    """A resource whose configs can be described or altered; frozen and usable as a dict key.
+
+    ``ConfigResource(type=ResourceType.BROKER, name="1")`` is broker 1; ``name=""`` is the
+    cluster-wide broker default. ``ConfigResource(ResourceType.TOPIC, "orders")`` also works.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    type: ResourceType
+    name: str
+
+    def __init__(self, type: ResourceType | str | int | None = None, name: str | None = None,
+                 /, **data: Any) -> None:
+        if type is not None:
+            data["type"] = type
+        if name is not None:
+            data["name"] = name
+        super().__init__(**data)
+
+    def __repr__(self) -> str:
+        return f"ConfigResource(type=ResourceType.{self.type.name}, name={self.name!r})"
+
+    def __str__(self) -> str:
+        if self.type is ResourceType.BROKER and self.name == "":
+            return "cluster-wide broker default"
+        return f"{self.type.name.lower().replace('_', ' ')} {self.name!r}"
+
+
+class ConfigSynonym(BaseModel):
+    """One of the places a config's value could come from (KIP-226), in precedence order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    value: str | None
+    source: ConfigSource
+
+
+class ConfigEntry(BaseModel):
+    """One config of a resource as the broker describes it.
+
+    ``value`` is None for sensitive entries (the broker never sends them) and for entries
+    without a value. ``type`` is UNKNOWN and ``documentation`` None unless the broker speaks
+    DescribeConfigs v3 and documentation was asked for (KIP-569).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    value: str | None = Field(default=None)
+    source: ConfigSource = ConfigSource.UNKNOWN
+    is_default: bool = False
+    is_sensitive: bool = False
+    is_read_only: bool = False
+    synonyms: tuple[ConfigSynonym, ...] = ()
+    type: ConfigType = ConfigType.UNKNOWN
+    documentation: str | None = None
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        for key, value in super().__repr_args__():
+            if key == "value" and self.is_sensitive and value is not None:
+                yield key, HIDDEN
+            elif key != "documentation":
+                yield key, value
+
+    @property
+    def parsed_value(self) -> bool | int | float | list[str] | str | None:
+        """The value converted by its type: bool, int, float, list of str, or str.
+
+        Types the client cannot know (UNKNOWN) and values that do not parse stay strings.
+        """
+        value = self.value
+        if value is None:
+            return None
+        kind = self.type
+        try:
+            if kind is ConfigType.BOOLEAN:
+                return value.strip().lower() == "true"
+            if kind in (ConfigType.INT, ConfigType.SHORT, ConfigType.LONG):
+                return int(value)
+            if kind is ConfigType.DOUBLE:
+                return float(value)
+        except ValueError:
+            return value
+        if kind is ConfigType.LIST:
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+
+class Config(BaseModel, Mapping[str, ConfigEntry]):
+    """The configs of one resource: a read-only mapping of config name to :class:`ConfigEntry`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entries: tuple[ConfigEntry, ...] = ()
+    _by_name: dict[str, ConfigEntry] = PrivateAttr(default_factory=dict)
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._by_name.update((entry.name, entry) for entry in self.entries)
+
+    def __getitem__(self, name: str) -> ConfigEntry:
+        return self._by_name[name]
+
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+        return iter(self._by_name)
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Config):
+            return self.entries == other.entries
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Config({len(self)} entries: {', '.join(self._by_name)})"
+
+    __str__ = __repr__
+
+
+class AlterConfigOp(BaseModel):
+    """One change to one config in an incremental alter (KIP-339).
+
+    ``value`` may be given as str, int, float, bool or a list (joined with commas, as Kafka's
+    LIST type expects); it must be None for DELETE only. Values of sensitive configs (PASSWORD
+    type, or a name that looks like a secret) never show in a repr, a log line or an error.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    value: str | None = None
+    op: OpType = OpType.SET
+    sensitive: bool = Field(default=False, description="Hide the value; guessed from the name.")
+
+    def __init__(self, name: str | None = None, value: Any = None, op: OpType | str | None = None,
+                 /, **data: Any) -> None:
+        if name is not None:
+            data["name"] = name
+        if value is not None:
+            data["value"] = value
+        if op is not None:
+            data["op"] = op
+        data.setdefault("sensitive", is_sensitive_name(str(data.get("name", ""))))
+        super().__init__(**data)
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _kafka_string(cls, value: Any) -> Any:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, int | float):
+            return str(value)
+        if isinstance(value, list | tuple):
+            return ",".join(str(item) for item in value)
+        return value
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        for key, value in super().__repr_args__():
+            if key == "value" and self.sensitive and value is not None:
+                yield key, HIDDEN
+            else:
+                yield key, value

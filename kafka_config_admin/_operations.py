@@ -1,0 +1,334 @@
+"""What each config call sends and how its answers become per-resource outcomes (no I/O).
+
+An operation knows its codec, checks its input before anything is sent, builds the request
+body for a group of resources at the version the broker negotiated, and turns a response into
+one outcome per resource. Routing, retries and deadlines belong to the client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
+from ._models import (
+    HIDDEN,
+    AlterConfigOp,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigSynonym,
+    ConfigType,
+    OpType,
+    ResourceType,
+)
+from ._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec
+
+__all__ = ["AlterConfigs", "DescribeConfigs", "IncrementalAlterConfigs", "Operation", "route"]
+
+T = TypeVar("T")
+
+#: Resources that only the broker named in them can answer.
+_PER_BROKER_TYPES = frozenset({ResourceType.BROKER, ResourceType.BROKER_LOGGER})
+
+
+def destination(resource: ConfigResource) -> int | None:
+    """The broker id a resource must be sent to, or None when any broker will do."""
+    if resource.type in _PER_BROKER_TYPES and resource.name != "":
+        return int(resource.name)
+    return None
+
+
+def route(resources: Iterable[ConfigResource]) -> dict[int | None, list[ConfigResource]]:
+    """Group resources by destination: one request per broker, never one per resource."""
+    groups: dict[int | None, list[ConfigResource]] = {}
+    for resource in resources:
+        groups.setdefault(destination(resource), []).append(resource)
+    return groups
+
+
+def check_resources(resources: Iterable[ConfigResource]) -> list[ConfigResource]:
+    """Reject resources that cannot be sent: wrong type, empty topic, bad broker id, repeats."""
+    checked: list[ConfigResource] = []
+    seen: set[ConfigResource] = set()
+    for resource in resources:
+        if not isinstance(resource, ConfigResource):
+            raise InvalidArgumentError(
+                f"expected a ConfigResource, got {type(resource).__name__}: {resource!r}")
+        if resource.type is ResourceType.UNKNOWN:
+            raise InvalidArgumentError(f"{resource!r} has an unknown resource type")
+        if resource.type is not ResourceType.BROKER and resource.name == "":
+            raise InvalidArgumentError(
+                f"{resource.type.name} resources need a name (only BROKER '' means the "
+                "cluster-wide default)")
+        if resource.type in _PER_BROKER_TYPES and resource.name and not resource.name.isdigit():
+            raise InvalidArgumentError(
+                f"{resource.type.name} resource name must be a broker id, got {resource.name!r}")
+        if resource.type is ResourceType.BROKER_LOGGER and resource.name == "":
+            raise InvalidArgumentError("BROKER_LOGGER resources need a broker id")
+        if resource in seen:
+            raise InvalidArgumentError(f"{resource} appears twice in one call")
+        seen.add(resource)
+        checked.append(resource)
+    return checked
+
+
+def _check_names(resource: ConfigResource, names: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for name in names:
+        if not isinstance(name, str) or not name:
+            raise InvalidArgumentError(f"config names must be non-empty strings, got {name!r} "
+                                       f"for {resource}")
+        if name in seen:
+            raise InvalidArgumentError(f"config {name!r} appears twice for {resource}")
+        seen.add(name)
+
+
+def _key(resource_type: int, resource_name: str) -> tuple[int, str]:
+    return resource_type, resource_name
+
+
+class Operation(Generic[T]):
+    """One config API call: its codec, its request bodies and its per-resource outcomes."""
+
+    codec: ApiCodec
+    #: From this version on the broker expects the client to honour ThrottleTimeMs itself.
+    throttle_from_version: int
+    _results_key = "responses"
+
+    @property
+    def resources(self) -> list[ConfigResource]:
+        """The resources of the call, in the order the caller gave them."""
+        raise NotImplementedError
+
+    def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def outcomes(self, resources: Sequence[ConfigResource], response: Mapping[str, Any]
+                 ) -> Iterator[tuple[ConfigResource, T | BrokerError]]:
+        """One outcome per resource of the request; a resource left unanswered is an error."""
+        wanted = {_key(r.type, r.name): r for r in resources}
+        for result in response[self._results_key]:
+            resource = wanted.pop(_key(result["resource_type"], result["resource_name"]), None)
+            if resource is None:
+                continue  # an answer for something we did not ask: ignore, as Java does
+            code = result["error_code"]
+            if code:
+                yield resource, error_for_code(
+                    code, self.redact(resource, result["error_message"]), resource=resource)
+            else:
+                yield resource, self.value(resource, result)
+        for resource in wanted.values():
+            yield resource, BrokerError(
+                "the broker's response has no answer for this resource", resource=resource)
+
+    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> T:
+        raise NotImplementedError
+
+    def redact(self, resource: ConfigResource, message: str | None) -> str | None:
+        """The broker's message with any secret this call sent for the resource hidden."""
+        return message
+
+
+# --- DescribeConfigs ------------------------------------------------------------------------
+
+_V0_SOURCE = {ResourceType.BROKER: ConfigSource.STATIC_BROKER_CONFIG,
+              ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG}
+
+
+def _entry(resource_type: ResourceType, raw: Mapping[str, Any]) -> ConfigEntry:
+    source_id = raw["config_source"]
+    if source_id == -1:  # v0 has no source; derive it as the Java client does
+        source = (ConfigSource.DEFAULT_CONFIG if raw["is_default"]
+                  else _V0_SOURCE.get(resource_type, ConfigSource.UNKNOWN))
+    else:
+        source = ConfigSource(source_id)
+    return ConfigEntry.model_construct(
+        name=raw["name"],
+        value=raw["value"],
+        source=source,
+        is_default=source is ConfigSource.DEFAULT_CONFIG,
+        is_sensitive=raw["is_sensitive"],
+        is_read_only=raw["read_only"],
+        synonyms=tuple(
+            ConfigSynonym.model_construct(name=s["name"], value=s["value"],
+                                          source=ConfigSource(s["source"]))
+            for s in raw["synonyms"]),
+        type=ConfigType(raw["config_type"]),
+        documentation=raw["documentation"],
+    )
+
+
+@dataclass
+class DescribeConfigs(Operation[Config]):
+    """DescribeConfigs (KIP-133), with synonyms (KIP-226) and type and documentation (KIP-569).
+
+    Against a broker older than v3 the type is UNKNOWN and documentation None; before v1 there
+    are no synonyms. Both degrade silently, as KIP-569 describes.
+    """
+
+    keys: dict[ConfigResource, list[str] | None]
+    include_synonyms: bool
+    include_documentation: bool
+
+    codec = DESCRIBE_CONFIGS
+    throttle_from_version = 2
+    _results_key = "results"
+
+    @classmethod
+    def build(cls, resources: Iterable[ConfigResource] | Mapping[ConfigResource, Any], *,
+              include_synonyms: bool, include_documentation: bool) -> DescribeConfigs:
+        if isinstance(resources, ConfigResource | str | bytes):
+            raise InvalidArgumentError("resources must be a collection of ConfigResource")
+        keys: dict[ConfigResource, list[str] | None] = {}
+        wanted = resources if isinstance(resources, Mapping) else dict.fromkeys(resources)
+        for resource in check_resources(wanted):
+            names = wanted[resource]
+            if names is not None:
+                if isinstance(names, str):
+                    raise InvalidArgumentError(
+                        f"config keys for {resource} must be a collection of names, not a str")
+                names = list(names)
+                _check_names(resource, names)
+            keys[resource] = names
+        return cls(keys=keys, include_synonyms=bool(include_synonyms),
+                   include_documentation=bool(include_documentation))
+
+    @property
+    def resources(self) -> list[ConfigResource]:
+        return list(self.keys)
+
+    def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
+        return {
+            "resources": [{"resource_type": int(r.type), "resource_name": r.name,
+                           "configuration_keys": self.keys[r]} for r in resources],
+            "include_synonyms": self.include_synonyms and version >= 1,
+            "include_documentation": self.include_documentation and version >= 3,
+        }
+
+    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> Config:
+        resource_type = resource.type
+        return Config(entries=tuple(_entry(resource_type, raw) for raw in result["configs"]))
+
+
+# --- AlterConfigs and IncrementalAlterConfigs -------------------------------------------------
+
+@dataclass
+class IncrementalAlterConfigs(Operation[None]):
+    """IncrementalAlterConfigs (KIP-339): SET, DELETE, APPEND and SUBTRACT per config."""
+
+    ops: dict[ConfigResource, list[AlterConfigOp]]
+    validate_only: bool
+
+    codec = INCREMENTAL_ALTER_CONFIGS
+    throttle_from_version = 0
+
+    @classmethod
+    def build(cls, configs: Mapping[ConfigResource, Iterable[AlterConfigOp]], *,
+              validate_only: bool) -> IncrementalAlterConfigs:
+        if not isinstance(configs, Mapping):
+            raise InvalidArgumentError(
+                "configs must map each ConfigResource to a list of AlterConfigOp")
+        ops: dict[ConfigResource, list[AlterConfigOp]] = {}
+        for resource in check_resources(configs):
+            resource_ops = configs[resource]
+            if isinstance(resource_ops, AlterConfigOp):
+                resource_ops = [resource_ops]
+            resource_ops = list(resource_ops)
+            for op in resource_ops:
+                _check_op(resource, op)
+            _check_names(resource, (op.name for op in resource_ops))
+            ops[resource] = resource_ops
+        return cls(ops=ops, validate_only=bool(validate_only))
+
+    @property
+    def resources(self) -> list[ConfigResource]:
+        return list(self.ops)
+
+    def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
+        return {
+            "resources": [
+                {"resource_type": int(r.type), "resource_name": r.name,
+                 "configs": [{"name": op.name, "config_operation": int(op.op), "value": op.value}
+                             for op in self.ops[r]]}
+                for r in resources],
+            "validate_only": self.validate_only,
+        }
+
+    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> None:
+        return None
+
+    def redact(self, resource: ConfigResource, message: str | None) -> str | None:
+        return _redact(message, (op.value for op in self.ops[resource] if op.sensitive))
+
+
+def _check_op(resource: ConfigResource, op: object) -> None:
+    if not isinstance(op, AlterConfigOp):
+        raise InvalidArgumentError(
+            f"expected AlterConfigOp for {resource}, got {type(op).__name__}")
+    if op.op is not OpType.DELETE and op.value is None:
+        raise InvalidArgumentError(
+            f"{op.op.name} of {op.name!r} for {resource} needs a value (only DELETE takes none)")
+
+
+@dataclass
+class AlterConfigs(Operation[None]):
+    """Legacy AlterConfigs (KIP-133): replaces the resource's whole set of dynamic configs."""
+
+    configs: dict[ConfigResource, dict[str, str | None]]
+    validate_only: bool
+    sensitive: dict[ConfigResource, list[str]]
+
+    codec = ALTER_CONFIGS
+    throttle_from_version = 1
+
+    @classmethod
+    def build(cls, configs: Mapping[ConfigResource, Mapping[str, Any]], *,
+              validate_only: bool) -> AlterConfigs:
+        if not isinstance(configs, Mapping):
+            raise InvalidArgumentError("configs must map each ConfigResource to {name: value}")
+        checked: dict[ConfigResource, dict[str, str | None]] = {}
+        sensitive: dict[ConfigResource, list[str]] = {}
+        for resource in check_resources(configs):
+            entries = configs[resource]
+            if not isinstance(entries, Mapping):
+                raise InvalidArgumentError(
+                    f"configs for {resource} must be a mapping of name to value")
+            _check_names(resource, entries)
+            ops = [AlterConfigOp(name=name, value=value) for name, value in entries.items()]
+            checked[resource] = {op.name: op.value for op in ops}
+            sensitive[resource] = [op.value for op in ops if op.sensitive and op.value]
+        return cls(configs=checked, validate_only=bool(validate_only), sensitive=sensitive)
+
+    @property
+    def resources(self) -> list[ConfigResource]:
+        return list(self.configs)
+
+    def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
+        return {
+            "resources": [
+                {"resource_type": int(r.type), "resource_name": r.name,
+                 "configs": [{"name": name, "value": value}
+                             for name, value in self.configs[r].items()]}
+                for r in resources],
+            "validate_only": self.validate_only,
+        }
+
+    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> None:
+        return None
+
+    def redact(self, resource: ConfigResource, message: str | None) -> str | None:
+        return _redact(message, self.sensitive[resource])
+
+
+def _redact(message: str | None, secrets: Iterable[str | None]) -> str | None:
+    if message is None:
+        return None
+    for secret in secrets:
+        if secret:
+            message = message.replace(secret, HIDDEN)
+    return message
+
+

@@ -1,0 +1,145 @@
+"""Result objects: one future per resource, and helpers over all of them.
+
+A call returns its result at once; the client's task group fills the futures in. A failed
+resource fails only its own future, so results stay usable when some resources fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Generator, Iterable, Mapping
+from typing import Any, Generic, TypeVar
+
+import anyio
+
+from ._models import Config, ConfigResource
+
+__all__ = ["AlterConfigsResult", "DescribeConfigsResult", "ResourceFuture"]
+
+T = TypeVar("T")
+
+
+class ResourceFuture(Generic[T]):
+    """The outcome of one resource in a call: await it, or ask ``done()``/``result()``.
+
+    Any number of tasks may await the same future; cancelling one waiter leaves the future
+    and the other waiters untouched.
+    """
+
+    __slots__ = ("_done", "_exception", "_result", "resource")
+
+    def __init__(self, resource: ConfigResource) -> None:
+        self.resource = resource
+        self._done = anyio.Event()
+        self._result: T | None = None
+        self._exception: BaseException | None = None
+
+    def done(self) -> bool:
+        """Whether the outcome is known."""
+        return self._done.is_set()
+
+    def result(self) -> T:
+        """The value once done; raises the resource's error if it failed."""
+        self._require_done()
+        if self._exception is not None:
+            raise self._exception
+        return self._result  # type: ignore[return-value]
+
+    def exception(self) -> BaseException | None:
+        """The resource's error once done, or None if it succeeded."""
+        self._require_done()
+        return self._exception
+
+    async def wait(self) -> T:
+        """Wait for the outcome and return it (or raise the resource's error)."""
+        await self._done.wait()
+        return self.result()
+
+    def __await__(self) -> Generator[Any, None, T]:
+        return self.wait().__await__()
+
+    def __repr__(self) -> str:
+        if not self.done():
+            state = "pending"
+        elif self._exception is not None:
+            state = f"failed: {type(self._exception).__name__}"
+        else:
+            state = "done"
+        return f"<ResourceFuture {self.resource} {state}>"
+
+    def _require_done(self) -> None:
+        if not self._done.is_set():
+            raise asyncio.InvalidStateError(f"the outcome for {self.resource} is not known yet")
+
+    def _set_result(self, value: T) -> None:
+        if not self._done.is_set():
+            self._result = value
+            self._done.set()
+
+    def _set_exception(self, error: BaseException) -> None:
+        if not self._done.is_set():
+            self._exception = error
+            self._done.set()
+
+
+class _Result(Generic[T]):
+    """What every config call's result shares: per-resource futures and ways to wait."""
+
+    def __init__(self, resources: Iterable[ConfigResource]) -> None:
+        self.values: Mapping[ConfigResource, ResourceFuture[T]] = {
+            resource: ResourceFuture[T](resource) for resource in resources
+        }
+
+    async def wait(self) -> None:
+        """Wait until every resource has an outcome; raises nothing."""
+        for future in self.values.values():
+            await future._done.wait()
+
+    async def _all(self) -> dict[ConfigResource, T]:
+        await self.wait()
+        return {resource: future.result() for resource, future in self.values.items()}
+
+    def errors(self) -> dict[ConfigResource, BaseException]:
+        """The resources that failed so far, with their errors."""
+        return {
+            resource: future._exception
+            for resource, future in self.values.items()
+            if future.done() and future._exception is not None
+        }
+
+    def _fail_pending(self, error_for: Any) -> None:
+        for resource, future in self.values.items():
+            if not future.done():
+                future._set_exception(error_for(resource))
+
+    def __repr__(self) -> str:
+        done = sum(future.done() for future in self.values.values())
+        return (f"<{type(self).__name__} {done}/{len(self.values)} done, "
+                f"{len(self.errors())} failed>")
+
+
+class DescribeConfigsResult(_Result[Config]):
+    """The result of :meth:`AdminClient.describe_configs`.
+
+    ``values[resource]`` is a :class:`ResourceFuture` of that resource's :class:`Config`;
+    ``await result.all()`` gives ``dict[ConfigResource, Config]`` or raises the first error.
+    """
+
+    async def all(self) -> dict[ConfigResource, Config]:
+        """Wait for every resource; return their configs or raise the first error (in order).
+
+        The other futures stay readable after the error.
+        """
+        return await self._all()
+
+
+class AlterConfigsResult(_Result[None]):
+    """The result of an alter call: ``values[resource]`` completes once that resource is done.
+
+    ``await result.all()`` returns when every resource was altered, or raises the first error.
+    """
+
+    async def all(self) -> None:
+        """Wait for every resource; raise the first error (in request order)."""
+        await self._all()
+

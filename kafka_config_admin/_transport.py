@@ -1,0 +1,236 @@
+"""The transport: aiokafka's connections carrying this library's own codecs.
+
+aiokafka does what it does well here (bootstrap, metadata, one connection per broker, SASL and
+SSL, ApiVersions); the config APIs are encoded and decoded by ``_protocol``. This is the one
+place where aiokafka's and the network's errors become this library's exceptions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import ssl
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from io import BytesIO
+from typing import Any, NamedTuple
+
+import anyio
+from aiokafka import errors as aiokafka_errors
+from aiokafka.client import AIOKafkaClient
+
+from ._exceptions import (
+    KafkaConfigAdminError,
+    KafkaConnectionError,
+    ProtocolError,
+    UnsupportedVersionError,
+)
+from ._protocol import ApiCodec, decode_response_header, encode_request_header
+
+__all__ = ["SecurityOptions", "Transport"]
+
+BodyBuilder = Callable[[int], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class SecurityOptions:
+    """How to authenticate and encrypt; passed through to aiokafka unchanged."""
+
+    security_protocol: str = "PLAINTEXT"
+    sasl_mechanism: str = "PLAIN"
+    sasl_plain_username: str | None = None
+    sasl_plain_password: str | None = None
+    ssl_context: ssl.SSLContext | None = None
+
+    def __repr__(self) -> str:
+        # The password never shows.
+        return (f"SecurityOptions(security_protocol={self.security_protocol!r}, "
+                f"sasl_mechanism={self.sasl_mechanism!r}, "
+                f"sasl_plain_username={self.sasl_plain_username!r})")
+
+
+class _ResponseHeader(NamedTuple):
+    correlation_id: int
+
+
+class _EncodedHeader(NamedTuple):
+    data: bytes
+
+    def encode(self) -> bytes:
+        return self.data
+
+
+class _DecodeFailure(NamedTuple):
+    error: ProtocolError
+
+
+class _WireRequest:
+    """One request as aiokafka's connection sends it: header and body from our codecs.
+
+    aiokafka calls ``prepare`` with the broker's ApiVersions; the body is built only then, so
+    that fields a lower version lacks are left out (KIP-569 compatibility).
+    """
+
+    def __init__(self, codec: ApiCodec, build_body: BodyBuilder) -> None:
+        self.API_KEY = codec.api_key
+        self._codec = codec
+        self._build_body = build_body
+        self.API_VERSION = -1
+        self.RESPONSE_TYPE = self
+
+    def prepare(self, versions: Mapping[int, tuple[int, int]]) -> _WireRequest:
+        self.API_VERSION = negotiate_version(self._codec, versions.get(self._codec.api_key))
+        return self
+
+    @property
+    def _flexible(self) -> bool:
+        return self._codec.is_flexible(self.API_VERSION)
+
+    def build_request_header(self, correlation_id: int, client_id: str) -> _EncodedHeader:
+        return _EncodedHeader(encode_request_header(
+            self.API_KEY, self.API_VERSION, correlation_id, client_id, flexible=self._flexible))
+
+    def encode(self) -> bytes:
+        return self._codec.encode_request(self.API_VERSION, self._build_body(self.API_VERSION))
+
+    def parse_response_header(self, buffer: BytesIO) -> _ResponseHeader:
+        correlation_id, offset = decode_response_header(
+            buffer.getvalue(), buffer.tell(), flexible=self._flexible
+        )
+        buffer.seek(offset)
+        return _ResponseHeader(correlation_id)
+
+    def decode(self, buffer: BytesIO) -> dict[str, Any] | _DecodeFailure:
+        # Runs inside aiokafka's reader task, where an exception would tear the connection
+        # down and lose the reason; hand the failure to the waiting caller instead.
+        try:
+            return self._codec.decode_response(self.API_VERSION, buffer.getvalue(), buffer.tell())
+        except ProtocolError as error:
+            return _DecodeFailure(error)
+        except Exception as error:  # a codec bug must reach the caller, not kill the reader
+            return _DecodeFailure(ProtocolError(
+                f"could not decode {self._codec.name} v{self.API_VERSION} response: {error!r}"))
+
+
+def negotiate_version(codec: ApiCodec, broker_range: tuple[int, int] | None) -> int:
+    """The highest version both this client and the broker speak."""
+    if broker_range is None:
+        raise UnsupportedVersionError(f"the broker does not support {codec.name}")
+    low = max(broker_range[0], codec.min_version)
+    high = min(broker_range[1], codec.max_version)
+    if low > high:
+        raise UnsupportedVersionError(
+            f"no common {codec.name} version: the broker speaks v{broker_range[0]}-"
+            f"v{broker_range[1]}, this client v{codec.min_version}-v{codec.max_version}")
+    return high
+
+
+class Transport:
+    """Connections to one cluster: bootstrap, broker list, and sending to a broker."""
+
+    def __init__(self, bootstrap_servers: str, *, client_id: str, request_timeout: float,
+                 security: SecurityOptions) -> None:
+        self._bootstrap_servers = bootstrap_servers
+        self._client_id = client_id
+        self._request_timeout = request_timeout
+        self._security = security
+        self._client: AIOKafkaClient | None = None
+        self._throttled_until: dict[int, float] = {}
+
+    async def start(self) -> None:
+        """Connect to a bootstrap server and read the cluster's brokers."""
+        security = self._security
+        try:
+            client = AIOKafkaClient(
+                bootstrap_servers=self._bootstrap_servers,
+                client_id=self._client_id,
+                request_timeout_ms=int(self._request_timeout * 1000),
+                security_protocol=security.security_protocol,
+                sasl_mechanism=security.sasl_mechanism,
+                sasl_plain_username=security.sasl_plain_username,
+                sasl_plain_password=security.sasl_plain_password,
+                ssl_context=security.ssl_context,
+            )
+        except ValueError as error:
+            raise KafkaConnectionError(f"invalid connection options: {error}") from None
+        try:
+            await client.bootstrap()
+        except BaseException as error:
+            await client.close()
+            if isinstance(error, Exception):
+                raise translate_error(error, f"bootstrap servers {self._bootstrap_servers}") \
+                    from error
+            raise
+        self._client = client
+
+    async def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            with anyio.CancelScope(shield=True):
+                await client.close()
+
+    def broker_ids(self) -> list[int]:
+        """The ids of the brokers in the latest metadata."""
+        return sorted(broker.nodeId for broker in self._require_client().cluster.brokers())
+
+    def any_broker(self, avoid: int | None = None) -> int:
+        """A broker for requests any broker can answer; one we are connected to if possible."""
+        client = self._require_client()
+        ids = [node for node in self.broker_ids() if node != avoid] or self.broker_ids()
+        if not ids:
+            raise KafkaConnectionError("the cluster metadata lists no brokers")
+        connected = [node for node in ids if any(
+            key[0] == node and conn.connected() for key, conn in client._conns.items())]
+        return random.choice(connected or ids)
+
+    async def refresh_metadata(self) -> None:
+        """Ask the cluster for its brokers again (after a connection failure)."""
+        client = self._require_client()
+        try:
+            await client.force_metadata_update()
+        except Exception as error:
+            raise translate_error(error, "the cluster") from error
+
+    async def send(self, node_id: int, codec: ApiCodec, build_body: BodyBuilder,
+                   *, throttle_from_version: int) -> dict[str, Any]:
+        """Send one request to one broker and return its decoded response body."""
+        client = self._require_client()
+        await self._wait_for_throttle(node_id)
+        request = _WireRequest(codec, build_body)
+        try:
+            response = await client.send(node_id, request)
+        except KafkaConfigAdminError:
+            raise
+        except Exception as error:
+            raise translate_error(error, f"broker {node_id}") from error
+        if isinstance(response, _DecodeFailure):
+            raise response.error
+        throttle_ms = response.get("throttle_time_ms", 0)
+        if throttle_ms > 0 and request.API_VERSION >= throttle_from_version:
+            # From this version on the broker no longer delays us itself: we hold back.
+            self._throttled_until[node_id] = time.monotonic() + throttle_ms / 1000
+        return response
+
+    async def _wait_for_throttle(self, node_id: int) -> None:
+        delay = self._throttled_until.get(node_id, 0.0) - time.monotonic()
+        if delay > 0:
+            await anyio.sleep(delay)
+
+    def _require_client(self) -> AIOKafkaClient:
+        if self._client is None:
+            raise KafkaConnectionError("the client is not connected")
+        return self._client
+
+
+def translate_error(error: Exception, where: str) -> KafkaConfigAdminError:
+    """Turn an aiokafka or network exception into this library's exception."""
+    if isinstance(error, KafkaConfigAdminError):
+        return error
+    if isinstance(error, aiokafka_errors.UnsupportedVersionError | 
+                  aiokafka_errors.IncompatibleBrokerVersion):
+        return UnsupportedVersionError(f"{where}: {error}")
+    if isinstance(error, aiokafka_errors.KafkaError | OSError | asyncio.TimeoutError):
+        detail = str(error) or type(error).__name__
+        return KafkaConnectionError(f"could not talk to {where}: {detail}")
+    return ProtocolError(f"unexpected failure talking to {where}: {error!r}")

@@ -1,0 +1,93 @@
+"""Models: enums absorb unknown ids, resources are dict keys, secrets never show."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from kafka_config_admin import (
+    AlterConfigOp,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    OpType,
+    ResourceType,
+)
+
+
+def test_enums_carry_protocol_ids_and_absorb_unknown_ones() -> None:
+    assert ResourceType.TOPIC == 2 and ResourceType.GROUP == 32
+    assert ConfigSource.GROUP_CONFIG == 8 and ConfigType.PASSWORD == 9
+    assert [op.value for op in OpType] == [0, 1, 2, 3]
+    assert ResourceType(77) is ResourceType.UNKNOWN
+    assert ConfigSource(99) is ConfigSource.UNKNOWN
+    assert ConfigType(42) is ConfigType.UNKNOWN
+
+
+def test_resource_is_frozen_hashable_and_accepts_names() -> None:
+    topic = ConfigResource(type=ResourceType.TOPIC, name="orders")
+    assert {topic: 1}[ConfigResource(ResourceType.TOPIC, "orders")] == 1
+    assert ConfigResource(type="topic", name="orders") == topic
+    with pytest.raises(ValidationError):
+        topic.name = "other"  # type: ignore[misc]
+    with pytest.raises(ValidationError):
+        ConfigResource(type="nonsense", name="x")
+    assert str(ConfigResource(ResourceType.BROKER, "")) == "cluster-wide broker default"
+    assert repr(topic) == "ConfigResource(type=ResourceType.TOPIC, name='orders')"
+
+
+def test_config_is_a_read_only_mapping() -> None:
+    entries = (ConfigEntry(name="a", value="1"), ConfigEntry(name="b", value="2"))
+    config = Config(entries=entries)
+    assert list(config) == ["a", "b"] and len(config) == 2 and "a" in config
+    assert config["b"].value == "2"
+    assert dict(config) == {"a": entries[0], "b": entries[1]}
+    with pytest.raises(TypeError):
+        config["c"] = entries[0]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("config_type", "value", "parsed"),
+    [
+        (ConfigType.BOOLEAN, "true", True),
+        (ConfigType.BOOLEAN, "false", False),
+        (ConfigType.INT, "42", 42),
+        (ConfigType.LONG, "604800000", 604800000),
+        (ConfigType.SHORT, "-1", -1),
+        (ConfigType.DOUBLE, "0.5", 0.5),
+        (ConfigType.LIST, "compact, delete", ["compact", "delete"]),
+        (ConfigType.LIST, "", []),
+        (ConfigType.STRING, "producer", "producer"),
+        (ConfigType.CLASS, "org.Foo", "org.Foo"),
+        (ConfigType.UNKNOWN, "12", "12"),
+        (ConfigType.LONG, "not-a-number", "not-a-number"),
+    ],
+)
+def test_parsed_value_follows_the_type(config_type: ConfigType, value: str,
+                                       parsed: object) -> None:
+    assert ConfigEntry(name="k", value=value, type=config_type).parsed_value == parsed
+
+
+def test_parsed_value_of_a_missing_value_is_none() -> None:
+    assert ConfigEntry(name="k", value=None, type=ConfigType.INT).parsed_value is None
+
+
+def test_sensitive_values_never_show() -> None:
+    entry = ConfigEntry(name="ssl.key.password", value="hunter2", is_sensitive=True)
+    op = AlterConfigOp(name="listener.name.x.ssl.keystore.password", value="hunter2")
+    explicit = AlterConfigOp(name="my.custom.key", value="hunter2", sensitive=True)
+    for shown in (repr(entry), str(entry), repr(op), str(op), repr(explicit), f"{[op]}"):
+        assert "hunter2" not in shown
+        assert "[hidden]" in shown
+    assert op.sensitive and not AlterConfigOp(name="retention.ms", value="1").sensitive
+
+
+def test_alter_op_turns_python_values_into_kafka_strings() -> None:
+    assert AlterConfigOp("retention.ms", 86400000).value == "86400000"
+    assert AlterConfigOp("unclean.leader.election.enable", True).value == "true"
+    assert AlterConfigOp("cleanup.policy", ["compact", "delete"], "append").value == \
+        "compact,delete"
+    assert AlterConfigOp("cleanup.policy", "compact", OpType.SUBTRACT).op is OpType.SUBTRACT
+    assert AlterConfigOp(name="retention.ms", op=OpType.DELETE).value is None

@@ -5,6 +5,7 @@ The public API is what ``__all__`` lists; every module whose name starts with ``
 
 from ._client import AdminClient
 from ._exceptions import (
+    AuthenticationError,
     AuthorizationError,
     BrokerError,
     BrokerIdNotRegisteredError,
@@ -51,6 +52,7 @@ __all__ = [
     "AdminClient",
     "AlterConfigOp",
     "AlterConfigsResult",
+    "AuthenticationError",
     "AuthorizationError",
     "BrokerError",
     "BrokerIdNotRegisteredError",

@@ -6,6 +6,7 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
     ├── InvalidArgumentError            bad input caught before anything is sent (also ValueError)
     ├── ProtocolError                   bytes from the broker that do not decode
     ├── KafkaConnectionError            no connection to the cluster or to one broker
+    ├── AuthenticationError             SASL said no: wrong user, password or mechanism
     ├── KafkaTimeoutError               the call's deadline passed (also builtin TimeoutError)
     ├── ClientClosedError               the client was closed before the work finished
     └── BrokerError                     the broker answered with a Kafka error code
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from ._models import ConfigResource
 
 __all__ = [
+    "AuthenticationError",
     "AuthorizationError",
     "BrokerError",
     "BrokerIdNotRegisteredError",
@@ -90,6 +92,10 @@ class KafkaConnectionError(KafkaConfigAdminError):
     """The cluster, or the broker a request had to go to, could not be reached."""
 
     retriable = True
+
+
+class AuthenticationError(KafkaConfigAdminError):
+    """The broker refused the credentials (SASL) or the mechanism."""
 
 
 class KafkaTimeoutError(KafkaConfigAdminError, TimeoutError):

@@ -19,8 +19,11 @@ from typing import Any, NamedTuple
 import anyio
 from aiokafka import errors as aiokafka_errors
 from aiokafka.client import AIOKafkaClient
+from aiokafka.conn import create_conn
 
 from ._exceptions import (
+    AuthenticationError,
+    InvalidArgumentError,
     KafkaConfigAdminError,
     KafkaConnectionError,
     ProtocolError,
@@ -153,16 +156,36 @@ class Transport:
                 ssl_context=security.ssl_context,
             )
         except ValueError as error:
-            raise KafkaConnectionError(f"invalid connection options: {error}") from None
+            raise InvalidArgumentError(f"invalid connection options: {error}") from None
         try:
             await client.bootstrap()
-        except BaseException as error:
+        except Exception as error:
             await client.close()
-            if isinstance(error, Exception):
-                raise translate_error(error, f"bootstrap servers {self._bootstrap_servers}") \
-                    from error
+            # aiokafka reports every bootstrap failure alike; find the real reason.
+            raise await self._diagnose(client) or translate_error(
+                error, f"bootstrap servers {self._bootstrap_servers}") from error
+        except BaseException:
+            await client.close()
             raise
         self._client = client
+
+    async def _diagnose(self, client: AIOKafkaClient) -> KafkaConfigAdminError | None:
+        """Connect to each bootstrap server once more and return the first clear failure."""
+        security = self._security
+        for host, port, _ in client.hosts:
+            try:
+                conn = await create_conn(
+                    host, port, client_id=self._client_id,
+                    request_timeout_ms=int(self._request_timeout * 1000),
+                    security_protocol=security.security_protocol,
+                    sasl_mechanism=security.sasl_mechanism,
+                    sasl_plain_username=security.sasl_plain_username,
+                    sasl_plain_password=security.sasl_plain_password,
+                    ssl_context=security.ssl_context)
+            except Exception as error:
+                return translate_error(error, f"{host}:{port}")
+            conn.close()
+        return None
 
     async def close(self) -> None:
         client, self._client = self._client, None
@@ -174,10 +197,10 @@ class Transport:
         """The ids of the brokers in the latest metadata."""
         return sorted(broker.nodeId for broker in self._require_client().cluster.brokers())
 
-    def any_broker(self, avoid: int | None = None) -> int:
+    def any_broker(self) -> int:
         """A broker for requests any broker can answer; one we are connected to if possible."""
         client = self._require_client()
-        ids = [node for node in self.broker_ids() if node != avoid] or self.broker_ids()
+        ids = self.broker_ids()
         if not ids:
             raise KafkaConnectionError("the cluster metadata lists no brokers")
         connected = [node for node in ids if any(
@@ -227,7 +250,12 @@ def translate_error(error: Exception, where: str) -> KafkaConfigAdminError:
     """Turn an aiokafka or network exception into this library's exception."""
     if isinstance(error, KafkaConfigAdminError):
         return error
-    if isinstance(error, aiokafka_errors.UnsupportedVersionError | 
+    if isinstance(error, aiokafka_errors.AuthenticationFailedError
+                  | aiokafka_errors.SaslAuthenticationFailed
+                  | aiokafka_errors.UnsupportedSaslMechanismError
+                  | aiokafka_errors.AuthenticationMethodNotSupported):
+        return AuthenticationError(f"{where} refused the credentials: {error}")
+    if isinstance(error, aiokafka_errors.UnsupportedVersionError |
                   aiokafka_errors.IncompatibleBrokerVersion):
         return UnsupportedVersionError(f"{where}: {error}")
     if isinstance(error, aiokafka_errors.KafkaError | OSError | asyncio.TimeoutError):

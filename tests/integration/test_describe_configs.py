@@ -1,0 +1,111 @@
+"""describe_configs against the real 3-broker cluster."""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_config_admin import (
+    AdminClient,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    InvalidArgumentError,
+    ResourceType,
+    UnknownTopicOrPartitionError,
+)
+
+from .helpers import alter_topic, new_topic
+
+pytestmark = pytest.mark.integration
+
+
+async def test_describe_topic_with_types_and_documentation(admin: AdminClient, kafka_bootstrap: str) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin, kafka_bootstrap))
+    result = admin.describe_configs([topic], include_documentation=True)
+    config = await result.values[topic]
+    entry = config["retention.ms"]
+    assert entry.type is ConfigType.LONG
+    assert entry.documentation and "retain" in entry.documentation.lower()
+    assert entry.source is ConfigSource.DEFAULT_CONFIG and entry.is_default
+    assert entry.parsed_value == 604800000
+    assert config["cleanup.policy"].type is ConfigType.LIST
+    assert config["cleanup.policy"].parsed_value == ["delete"]
+    assert config["unclean.leader.election.enable"].type is ConfigType.BOOLEAN
+    assert len(config) > 20
+
+
+async def test_without_documentation_the_broker_sends_no_docs(admin: AdminClient, kafka_bootstrap: str) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin, kafka_bootstrap))
+    config = await admin.describe_configs([topic]).values[topic]
+    assert config["retention.ms"].documentation is None
+
+
+async def test_synonyms_show_where_a_value_comes_from(admin: AdminClient,
+                                                     kafka_bootstrap: str) -> None:
+    name = await new_topic(admin, kafka_bootstrap)
+    await alter_topic(admin, name, "retention.ms", "3600000")
+    topic = ConfigResource(ResourceType.TOPIC, name)
+    entry = (await admin.describe_configs([topic], include_synonyms=True).values[topic])[
+        "retention.ms"]
+    assert entry.value == "3600000" and entry.source is ConfigSource.TOPIC_CONFIG
+    sources = [s.source for s in entry.synonyms]
+    assert sources[0] is ConfigSource.TOPIC_CONFIG and entry.synonyms[0].value == "3600000"
+    assert ConfigSource.DEFAULT_CONFIG in sources
+
+
+async def test_key_filter_returns_only_the_named_keys(admin: AdminClient, kafka_bootstrap: str) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin, kafka_bootstrap))
+    result = admin.describe_configs({topic: ["retention.ms", "cleanup.policy", "no.such.key"]})
+    config = await result.values[topic]
+    assert set(config) == {"retention.ms", "cleanup.policy"}
+
+
+async def test_named_brokers_cluster_default_and_loggers_are_routed(
+        admin: AdminClient, broker_ids: list[int]) -> None:
+    brokers = [ConfigResource(ResourceType.BROKER, str(node)) for node in broker_ids]
+    loggers = [ConfigResource(ResourceType.BROKER_LOGGER, str(node)) for node in broker_ids]
+    default = ConfigResource(ResourceType.BROKER, "")
+    configs = await admin.describe_configs([*brokers, default, *loggers]).all()
+    for broker in brokers:
+        entry = configs[broker]["node.id"]
+        assert entry.value == broker.name, "each broker answered for itself"
+        assert entry.source is ConfigSource.STATIC_BROKER_CONFIG
+    assert all(e.source is ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
+               for e in configs[default].values())
+    for logger in loggers:
+        assert "root" in configs[logger] or "kafka" in configs[logger]
+        assert all(e.source is ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG
+                   for e in configs[logger].values())
+
+
+async def test_missing_topic_fails_only_its_own_future(admin: AdminClient,
+                                                      kafka_bootstrap: str) -> None:
+    good = ConfigResource(ResourceType.TOPIC, await new_topic(admin, kafka_bootstrap))
+    missing = ConfigResource(ResourceType.TOPIC, "no-such-topic-here")
+    broker = ConfigResource(ResourceType.BROKER, "1")
+    result = admin.describe_configs([missing, good, broker])
+    with pytest.raises(UnknownTopicOrPartitionError) as caught:
+        await result.all()
+    assert caught.value.resource == missing and caught.value.code == 3
+    assert "retention.ms" in await result.values[good]
+    assert "node.id" in result.values[broker].result()
+    assert set(result.errors()) == {missing}
+
+
+async def test_sensitive_values_come_back_as_none(admin: AdminClient) -> None:
+    broker = ConfigResource(ResourceType.BROKER, "1")
+    config = await admin.describe_configs({broker: ["sasl.jaas.config",
+                                                    "listener.name.sasl_plaintext.plain"
+                                                    ".sasl.jaas.config"]},
+                                          include_documentation=True).values[broker]
+    sensitive = [entry for entry in config.values() if entry.is_sensitive]
+    assert sensitive, "the SASL listener's JAAS config is a sensitive broker config"
+    assert all(entry.value is None for entry in sensitive)
+    assert all(s.value is None for entry in sensitive for s in entry.synonyms)
+
+
+async def test_bad_input_raises_before_anything_is_sent(admin: AdminClient) -> None:
+    with pytest.raises(InvalidArgumentError, match="need a name"):
+        admin.describe_configs([ConfigResource(ResourceType.TOPIC, "")])
+    with pytest.raises(InvalidArgumentError, match="twice"):
+        admin.describe_configs([ConfigResource(ResourceType.GROUP, "g")] * 2)

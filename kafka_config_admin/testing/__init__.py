@@ -1,1 +1,54 @@
-"""Real Apache Kafka brokers for tests (private until filled in)."""
+"""Real Apache Kafka (KRaft) brokers for tests, started by the project itself.
+
+Typical use::
+
+    from kafka_config_admin.testing import start_cluster
+
+    with start_cluster(brokers=3, sasl=True, policy=True) as cluster:
+        print(cluster.bootstrap_servers)
+
+The pytest plugin (:mod:`kafka_config_admin.testing.plugin`) offers the same cluster as the
+session fixtures ``kafka_cluster`` and ``kafka_bootstrap``. See ``docs/testing.md``.
+"""
+
+from __future__ import annotations
+
+from ._base import KafkaCluster
+from ._cluster import BACKENDS, selected_backend, start_cluster
+from ._errors import (
+    BackendUnavailableError,
+    BrokerStartupError,
+    KafkaHarnessError,
+    UnsupportedOptionError,
+)
+from ._jvm import JvmCluster
+from ._process import live_pids
+from ._settings import (
+    ADMIN_USER,
+    ALICE_USER,
+    KAFKA_VERSION,
+    POLICY_CLASS,
+    POLICY_MIN_RETENTION_MS,
+    POLICY_RULE,
+    SaslUser,
+)
+
+__all__ = [
+    "ADMIN_USER",
+    "ALICE_USER",
+    "BACKENDS",
+    "KAFKA_VERSION",
+    "POLICY_CLASS",
+    "POLICY_MIN_RETENTION_MS",
+    "POLICY_RULE",
+    "BackendUnavailableError",
+    "BrokerStartupError",
+    "JvmCluster",
+    "KafkaCluster",
+    "KafkaHarnessError",
+    "SaslUser",
+    "UnsupportedOptionError",
+    "live_pids",
+    "selected_backend",
+    "start_cluster",
+]

@@ -1,0 +1,74 @@
+"""``kafka-config-admin-broker`` / ``python -m kafka_config_admin.testing``: a local cluster for people.
+
+Starts a cluster, prints how to reach it, and stops it cleanly on Ctrl-C or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from types import FrameType
+
+from ._base import KafkaCluster
+from ._cluster import BACKENDS, start_cluster
+from ._errors import KafkaHarnessError
+from ._settings import SASL_MECHANISMS
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kafka-config-admin-broker",
+        description="Start a local Apache Kafka (KRaft) cluster until Ctrl-C.")
+    parser.add_argument("--brokers", type=int, default=1, help="number of nodes (default 1)")
+    parser.add_argument("--sasl", action="store_true",
+                        help="add a SASL_PLAINTEXT listener with users admin and alice")
+    parser.add_argument("--policy", action="store_true",
+                        help="install the test AlterConfigPolicy (retention.ms >= 60000)")
+    parser.add_argument("--backend", choices=BACKENDS, default=None,
+                        help="default: $KAFKA_CONFIG_ADMIN_BACKEND or jvm")
+    return parser
+
+
+def describe(cluster: KafkaCluster) -> str:
+    """Human-readable summary: addresses, users and policy."""
+    lines = [f"bootstrap servers (PLAINTEXT): {cluster.bootstrap_servers}"]
+    if cluster.sasl_bootstrap_servers:
+        lines.append(f"bootstrap servers (SASL_PLAINTEXT, {', '.join(SASL_MECHANISMS)}): "
+                     f"{cluster.sasl_bootstrap_servers}")
+        lines += [f"  user {u.username} / password {u.password}" for u in cluster.users.values()]
+    if cluster.policy_rule:
+        lines.append(f"alter-config policy: {cluster.policy_rule}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status."""
+    args = _parser().parse_args(argv)
+    stop = threading.Event()
+
+    def _request_stop(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    # Installed before starting so a Ctrl-C during startup still stops what was started.
+    signal.signal(signal.SIGTERM, _request_stop)
+    signal.signal(signal.SIGINT, _request_stop)
+    try:
+        cluster = start_cluster(brokers=args.brokers, sasl=args.sasl, policy=args.policy,
+                                backend=args.backend)
+    except KafkaHarnessError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    with cluster:
+        print(describe(cluster), flush=True)
+        print("press Ctrl-C to stop", flush=True)
+        while not stop.wait(0.5):
+            pass
+        print("stopping...", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

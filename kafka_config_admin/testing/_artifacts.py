@@ -1,0 +1,148 @@
+"""Fetch the broker jars with Maven and compile the test AlterConfigPolicy, both cached on disk.
+
+Both steps run once per machine: the results live under :func:`cache_root` and are published
+with an atomic rename under an exclusive ``flock``, so concurrent test processes (e.g.
+pytest-xdist workers) wait for one another instead of corrupting the cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from ._errors import BackendUnavailableError
+from ._settings import ENV_KAFKA_LIBS, SCALA_VERSION, cache_root, kafka_version
+
+#: log4j2 binding for slf4j 1.x: Kafka 4.x still publishes slf4j-api 1.7 in its POM and its
+#: POM carries no binding, so without this the broker would log nothing at all.
+_LOG4J_VERSION = "2.25.4"
+_MARKER = "RESOLVED"
+_POLICY_SOURCES = Path(__file__).parent / "java"
+
+_POM_TEMPLATE = """<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>kafka-config-admin.testing</groupId>
+  <artifactId>kafka-broker-jars</artifactId>
+  <version>1</version>
+  <dependencies>
+    <dependency>
+      <groupId>org.apache.kafka</groupId>
+      <artifactId>kafka_{scala}</artifactId>
+      <version>{kafka}</version>
+    </dependency>
+    <dependency>
+      <groupId>org.apache.logging.log4j</groupId>
+      <artifactId>log4j-core</artifactId>
+      <version>{log4j}</version>
+    </dependency>
+    <dependency>
+      <groupId>org.apache.logging.log4j</groupId>
+      <artifactId>log4j-slf4j-impl</artifactId>
+      <version>{log4j}</version>
+    </dependency>
+  </dependencies>
+</project>
+"""
+
+
+@contextlib.contextmanager
+def _exclusive_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive advisory lock on ``path`` (created if missing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def broker_lib_dir() -> Path:
+    """Return a directory of jars that runs ``kafka.Kafka``, resolving it on first use."""
+    override = os.environ.get(ENV_KAFKA_LIBS)
+    if override:
+        return Path(override).expanduser()
+    version_dir = cache_root() / f"kafka-{kafka_version()}"
+    lib = version_dir / "lib"
+    if (version_dir / _MARKER).exists():
+        return lib
+    with _exclusive_lock(cache_root() / f"kafka-{kafka_version()}.lock"):
+        if not (version_dir / _MARKER).exists():  # another process may have finished meanwhile
+            _resolve_into(version_dir)
+    return lib
+
+
+def _resolve_into(version_dir: Path) -> None:
+    """Run Maven in a scratch dir, then move the jars into ``version_dir/lib`` atomically."""
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise BackendUnavailableError(
+            "the jvm backend needs Maven ('mvn' on PATH) to fetch the Kafka jars once; "
+            f"install it or set {ENV_KAFKA_LIBS} to a directory of Kafka jars"
+        )
+    version_dir.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="resolve-", dir=version_dir))
+    try:
+        pom = _POM_TEMPLATE.format(scala=SCALA_VERSION, kafka=kafka_version(), log4j=_LOG4J_VERSION)
+        (scratch / "pom.xml").write_text(pom)
+        command = [mvn, "-q", "-B", "dependency:copy-dependencies",
+                   "-DincludeScope=runtime", "-DoutputDirectory=lib"]
+        done = subprocess.run(command, cwd=scratch, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise BackendUnavailableError(
+                f"Maven could not resolve kafka_{SCALA_VERSION}:{kafka_version()}:\n"
+                f"{(done.stdout + done.stderr)[-4000:]}"
+            )
+        shutil.rmtree(version_dir / "lib", ignore_errors=True)  # a half-published earlier try
+        os.replace(scratch / "lib", version_dir / "lib")
+        (version_dir / _MARKER).write_text(kafka_version() + "\n")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _policy_source_files() -> list[Path]:
+    return sorted(_POLICY_SOURCES.rglob("*.java"))
+
+
+def _policy_digest() -> str:
+    """Hash the policy sources and Kafka version: a change to either means recompiling."""
+    digest = hashlib.sha256(kafka_version().encode())
+    for source in _policy_source_files():
+        digest.update(source.relative_to(_POLICY_SOURCES).as_posix().encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def policy_classes_dir(lib: Path) -> Path:
+    """Return a directory with the compiled AlterConfigPolicy, compiling it with javac if needed."""
+    target = cache_root() / f"policy-{_policy_digest()}"
+    if target.is_dir():
+        return target
+    with _exclusive_lock(cache_root() / "policy.lock"):
+        if not target.is_dir():
+            _compile_policy(lib, target)
+    return target
+
+
+def _compile_policy(lib: Path, target: Path) -> None:
+    javac = shutil.which("javac")
+    if javac is None:
+        raise BackendUnavailableError("policy=True needs 'javac' (a JDK, not just a JRE) on PATH")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="policy-build-", dir=target.parent))
+    try:
+        command = [javac, "-nowarn", "-encoding", "UTF-8", "-cp", f"{lib}/*",
+                   "-d", str(scratch), *map(str, _policy_source_files())]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise BackendUnavailableError(f"javac failed on the test policy:\n{done.stderr}")
+        os.replace(scratch, target)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,96 @@
+"""The backend-independent face of a running test cluster."""
+
+from __future__ import annotations
+
+import abc
+from types import TracebackType
+
+from ._errors import UnsupportedOptionError
+from ._settings import ADMIN_USER, ALICE_USER, POLICY_RULE, SaslUser
+
+
+class KafkaCluster(abc.ABC):
+    """A running Kafka cluster for tests; stop it with :meth:`stop` or use it as a context manager.
+
+    Attributes:
+        backend: ``"jvm"``, ``"container"`` or ``"external"``.
+        broker_ids: node ids of the brokers, ``1..N`` for the jvm backend.
+        sasl: whether the SASL_PLAINTEXT listener (and the authorizer) is enabled.
+        policy: whether the test AlterConfigPolicy is installed.
+    """
+
+    backend: str
+    broker_ids: list[int]
+    sasl: bool
+    policy: bool
+
+    # -- addresses ---------------------------------------------------------------------------
+    @property
+    def bootstrap_servers(self) -> str:
+        """Comma-separated ``host:port`` of every PLAINTEXT listener (ANONYMOUS is super user)."""
+        return ",".join(self.bootstrap_for(node_id) for node_id in self.broker_ids)
+
+    @property
+    def sasl_bootstrap_servers(self) -> str | None:
+        """Comma-separated SASL_PLAINTEXT addresses, or ``None`` without ``sasl=True``."""
+        if not self.sasl:
+            return None
+        return ",".join(self.sasl_bootstrap_for(node_id) for node_id in self.broker_ids)
+
+    @abc.abstractmethod
+    def bootstrap_for(self, node_id: int) -> str:
+        """The PLAINTEXT ``host:port`` of one broker."""
+
+    def sasl_bootstrap_for(self, node_id: int) -> str:
+        """The SASL_PLAINTEXT ``host:port`` of one broker."""
+        raise UnsupportedOptionError(f"the {self.backend} backend has no SASL listener")
+
+    # -- users and policy --------------------------------------------------------------------
+    @property
+    def admin_user(self) -> SaslUser | None:
+        """The SASL super user, or ``None`` without ``sasl=True``."""
+        return ADMIN_USER if self.sasl else None
+
+    @property
+    def alice_user(self) -> SaslUser | None:
+        """The unprivileged SASL user (no ACLs: refused), or ``None`` without ``sasl=True``."""
+        return ALICE_USER if self.sasl else None
+
+    @property
+    def users(self) -> dict[str, SaslUser]:
+        """SASL users by name (empty without ``sasl=True``)."""
+        return {user.username: user for user in (ADMIN_USER, ALICE_USER)} if self.sasl else {}
+
+    @property
+    def policy_rule(self) -> str | None:
+        """Human-readable rule of the installed AlterConfigPolicy, or ``None`` if none."""
+        return POLICY_RULE if self.policy else None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def log_tail(self, node_id: int, lines: int = 60) -> str:
+        """The last ``lines`` lines of a broker's log ('' when the backend has no access)."""
+        del node_id, lines
+        return ""
+
+    def stop_broker(self, node_id: int) -> None:
+        """Stop one broker (SIGTERM, then SIGKILL after a grace period)."""
+        raise UnsupportedOptionError(f"the {self.backend} backend cannot stop single brokers")
+
+    def start_broker(self, node_id: int) -> None:
+        """Start a broker stopped with :meth:`stop_broker` and wait until it answers."""
+        raise UnsupportedOptionError(f"the {self.backend} backend cannot start single brokers")
+
+    @abc.abstractmethod
+    def stop(self) -> None:
+        """Stop every broker and release resources. Safe to call twice."""
+
+    def __enter__(self) -> KafkaCluster:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return (f"<{type(self).__name__} backend={self.backend} brokers={self.broker_ids} "
+                f"bootstrap={self.bootstrap_servers!r} sasl={self.sasl} policy={self.policy}>")

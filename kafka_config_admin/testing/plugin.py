@@ -1,0 +1,129 @@
+"""pytest plugin (entry point ``pytest11: kafka_config_admin``): a real Kafka cluster per session.
+
+Fixtures:
+    kafka_cluster: session-scoped :class:`KafkaCluster`, started on first request only, so
+        unit-only runs never start a JVM. The jvm backend gives 3 brokers, SASL and the policy.
+    kafka_bootstrap: its PLAINTEXT ``bootstrap_servers`` string.
+
+Marker:
+    ``@pytest.mark.kafka(brokers=3, sasl=True, policy=True)`` states what a test needs; the test
+    is skipped (with the reason) when the session cluster lacks it, e.g. under the container or
+    external backends.
+
+Options: ``--kafka-backend``, ``--kafka-brokers``, ``--kafka-no-sasl``, ``--kafka-no-policy``.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from ._base import KafkaCluster
+from ._cluster import BACKENDS, selected_backend, start_cluster
+
+_SIGNAL_HANDLER = Any  # what signal.getsignal() returns; typeshed's alias is private
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """The shape of the session cluster, derived from the command line and the backend."""
+
+    backend: str
+    brokers: int
+    sasl: bool
+    policy: bool
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """Register the ``--kafka-*`` options."""
+    group = parser.getgroup("kafka-config-admin", "real Kafka cluster for integration tests")
+    group.addoption("--kafka-backend", choices=BACKENDS, default=None,
+                    help="jvm (default), container or external; overrides "
+                         "$KAFKA_CONFIG_ADMIN_BACKEND")
+    group.addoption("--kafka-brokers", type=int, default=None,
+                    help="number of brokers of the session cluster (jvm default: 3)")
+    group.addoption("--kafka-no-sasl", action="store_true", default=False,
+                    help="start the session cluster without the SASL listener and users")
+    group.addoption("--kafka-no-policy", action="store_true", default=False,
+                    help="start the session cluster without the test AlterConfigPolicy")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``kafka`` marker."""
+    config.addinivalue_line(
+        "markers",
+        "kafka(brokers=1, sasl=False, policy=False): the test needs a session cluster with at "
+        "least these features; skipped if the chosen backend cannot offer them",
+    )
+
+
+def cluster_options(config: pytest.Config) -> ClusterOptions:
+    """Work out the session cluster: everything for jvm, a single plain broker otherwise."""
+    backend = selected_backend(config.getoption("--kafka-backend"))
+    full = backend == "jvm"
+    brokers = config.getoption("--kafka-brokers") or (3 if full else 1)
+    return ClusterOptions(backend=backend, brokers=int(brokers),
+                          sasl=full and not config.getoption("--kafka-no-sasl"),
+                          policy=full and not config.getoption("--kafka-no-policy"))
+
+
+def _raise_keyboard_interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _trap_sigterm() -> _SIGNAL_HANDLER | None:
+    """Turn SIGTERM into KeyboardInterrupt so pytest's teardown (and our stop) still runs.
+
+    Returns the previous handler to restore, or None when nothing was installed.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is not signal.SIG_DFL:
+        return None  # someone else handles SIGTERM; respect that
+    signal.signal(signal.SIGTERM, _raise_keyboard_interrupt)
+    return previous
+
+
+@pytest.fixture(scope="session")
+def kafka_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
+    """One real cluster for the whole session (jvm: 3 brokers, SASL, policy), stopped at the end."""
+    options = cluster_options(pytestconfig)
+    previous = _trap_sigterm()
+    try:
+        with start_cluster(brokers=options.brokers, sasl=options.sasl, policy=options.policy,
+                           backend=options.backend) as cluster:
+            yield cluster
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+@pytest.fixture(scope="session")
+def kafka_bootstrap(kafka_cluster: KafkaCluster) -> str:
+    """PLAINTEXT bootstrap servers of the session cluster (``host:port,...``)."""
+    return kafka_cluster.bootstrap_servers
+
+
+@pytest.fixture(autouse=True)
+def _kafka_marker_requirements(request: pytest.FixtureRequest) -> None:
+    """Skip a ``@pytest.mark.kafka(...)`` test whose needs the session cluster cannot meet."""
+    marker = request.node.get_closest_marker("kafka")
+    if marker is None:
+        return  # unmarked tests never touch (or start) the cluster here
+    options = cluster_options(request.config)
+    missing = [name for name, wanted, have in (
+        ("sasl", bool(marker.kwargs.get("sasl", False)), options.sasl),
+        ("policy", bool(marker.kwargs.get("policy", False)), options.policy),
+    ) if wanted and not have]
+    needed_brokers = int(marker.kwargs.get("brokers", 1))
+    if needed_brokers > options.brokers:
+        missing.append(f"brokers>={needed_brokers}")
+    if missing:
+        pytest.skip(f"session Kafka cluster ({options.backend}) lacks {', '.join(missing)}")

@@ -1,4 +1,4 @@
-"""``kafka-config-admin-broker`` / ``python -m kafka_config_admin.testing``: a local cluster for people.
+"""``kafka-config-admin-broker`` (``python -m kafka_config_admin.testing``): a local cluster.
 
 Starts a cluster, prints how to reach it, and stops it cleanly on Ctrl-C or SIGTERM.
 """

@@ -6,6 +6,7 @@ options raises :class:`UnsupportedOptionError` naming the option.
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import Any
 
@@ -26,8 +27,8 @@ def reject_options(backend: str, *, brokers: int, sasl: bool, policy: bool) -> N
 
 def docker_engine_answers() -> bool:
     """Whether a Docker engine answers a ping (the docker CLI alone is not enough)."""
-    try:
-        import docker
+    try:  # optional and untyped: imported dynamically so it stays Any for mypy
+        docker: Any = importlib.import_module("docker")
     except ImportError:
         return False
     try:
@@ -49,7 +50,7 @@ class ContainerCluster(KafkaCluster):
         if not docker_engine_answers():
             raise BackendUnavailableError(
                 "the container backend needs a running Docker engine, and none answered a ping")
-        from testcontainers.kafka import KafkaContainer
+        from testcontainers.kafka import KafkaContainer  # optional: only for this backend
 
         self.broker_ids = [1]
         self.sasl = False

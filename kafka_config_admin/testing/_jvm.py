@@ -82,7 +82,8 @@ def _java() -> str:
         return str(candidate)
     found = shutil.which("java")
     if found is None:
-        raise BackendUnavailableError("the jvm backend needs Java 17+ ('java' on PATH or JAVA_HOME)")
+        raise BackendUnavailableError(
+            "the jvm backend needs Java 17+ ('java' on PATH or in JAVA_HOME)")
     return found
 
 
@@ -195,7 +196,8 @@ class JvmCluster(KafkaCluster):
 
     @staticmethod
     def _sasl_properties() -> dict[str, str]:
-        plain_users = " ".join(f'user_{u.username}="{u.password}"' for u in (ADMIN_USER, ALICE_USER))
+        users = (ADMIN_USER, ALICE_USER)
+        plain_users = " ".join(f'user_{u.username}="{u.password}"' for u in users)
         scram_module = "org.apache.kafka.common.security.scram.ScramLoginModule required;"
         return {
             "sasl.enabled.mechanisms": ",".join(SASL_MECHANISMS),
@@ -229,7 +231,8 @@ class JvmCluster(KafkaCluster):
         args = []
         for mechanism in SASL_MECHANISMS[1:]:
             for user in (ADMIN_USER, ALICE_USER):
-                args += ["--add-scram", f"{mechanism}=[name={user.username},password={user.password}]"]
+                credential = f"name={user.username},password={user.password}"
+                args += ["--add-scram", f"{mechanism}=[{credential}]"]
         return args
 
     def _format_all(self, cluster_id: str) -> None:
@@ -275,7 +278,8 @@ class JvmCluster(KafkaCluster):
                 if node.process is not None and node.process.poll() is not None:
                     raise BrokerStartupError(
                         f"broker {node.node_id} exited with code {node.process.returncode} "
-                        "during startup", node_id=node.node_id, log_tail=self.log_tail(node.node_id))
+                        "during startup",
+                        node_id=node.node_id, log_tail=self.log_tail(node.node_id))
                 if broker_answers(node.plaintext_port, timeout=1.0):
                     pending.remove(node)
             if pending and time.monotonic() > deadline:
@@ -304,7 +308,7 @@ class JvmCluster(KafkaCluster):
         return [n.node_id for n in self._nodes.values() if n.running()]
 
     def log_tail(self, node_id: int, lines: int = 60) -> str:
-        """The end of the broker's ``server.log`` plus its console output (JVM errors land there)."""
+        """The end of the broker's ``server.log``, plus its console output where JVM errors land."""
         node = self._node(node_id)
         parts = [_tail(node.server_log, lines)]
         console = _tail(node.console_log, lines // 3)

@@ -56,4 +56,4 @@ def broker_answers(port: int, *, host: str = LOOPBACK, timeout: float = 2.0) -> 
     except OSError:
         return False
     correlation_id, error_code = struct.unpack(">ih", payload[:6])
-    return correlation_id == 7 and error_code == 0
+    return bool(correlation_id == 7 and error_code == 0)

@@ -8,6 +8,7 @@ the main thread the JVM also gets ``PR_SET_PDEATHSIG`` so it dies even if Python
 from __future__ import annotations
 
 import atexit
+import contextlib
 import ctypes
 import os
 import signal
@@ -60,10 +61,8 @@ def spawn(command: Sequence[str], *, cwd: Path, console_log: Path) -> subprocess
 
 
 def _signal_group(process: subprocess.Popen[bytes], sig: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # already gone
         os.killpg(process.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def terminate(processes: Sequence[subprocess.Popen[bytes]], *, grace: float) -> None:

@@ -21,6 +21,7 @@ from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
 from kafka_config_admin.testing import (
     POLICY_MIN_RETENTION_MS,
     BrokerStartupError,
+    JvmCluster,
     KafkaCluster,
     live_pids,
     start_cluster,
@@ -138,7 +139,8 @@ async def test_admin_over_sasl_succeeds(kafka_cluster: KafkaCluster, mechanism: 
 
 @pytest.mark.kafka(policy=True)
 async def test_policy_rejects_short_retention_and_accepts_long(kafka_cluster: KafkaCluster) -> None:
-    assert kafka_cluster.policy_rule and str(POLICY_MIN_RETENTION_MS) in kafka_cluster.policy_rule
+    assert kafka_cluster.policy_rule is not None
+    assert str(POLICY_MIN_RETENTION_MS) in kafka_cluster.policy_rule
     topic = await _create_topic(kafka_cluster.bootstrap_servers)
     async with _admin(kafka_cluster.bootstrap_servers) as admin:
         await _topic_configs(admin, topic)  # wait until the topic is known everywhere
@@ -165,7 +167,8 @@ async def test_stop_and_restart_one_broker(kafka_cluster: KafkaCluster) -> None:
     finally:
         await asyncio.to_thread(kafka_cluster.start_broker, 3)
     async with _admin(kafka_cluster.bootstrap_for(3)) as admin:
-        assert sorted(b["node_id"] for b in (await admin.describe_cluster())["brokers"]) == [1, 2, 3]
+        described = await admin.describe_cluster()
+    assert sorted(b["node_id"] for b in described["brokers"]) == [1, 2, 3]
 
 
 async def _eventually_without(admin: AIOKafkaAdminClient, node_id: int) -> bool:
@@ -190,7 +193,7 @@ def test_bad_option_fails_fast_with_log_tail_and_leaves_no_jvm() -> None:
     jvms_before = set(_java_pids_under("kca-kafka-"))
     started = time.monotonic()
     with pytest.raises(BrokerStartupError) as caught:
-        start_cluster(brokers=1, extra_properties={"num.io.threads": "0"})
+        start_cluster(brokers=1, backend="jvm", extra_properties={"num.io.threads": "0"})
     assert time.monotonic() - started < 60
     assert "num.io.threads" in caught.value.log_tail
     assert "broker log tail" in str(caught.value)
@@ -200,12 +203,13 @@ def test_bad_option_fails_fast_with_log_tail_and_leaves_no_jvm() -> None:
 
 
 @pytest.fixture
-def own_cluster() -> Iterator[KafkaCluster]:
-    with start_cluster(brokers=1) as cluster:
+def own_cluster() -> Iterator[JvmCluster]:
+    with start_cluster(brokers=1, backend="jvm") as cluster:
+        assert isinstance(cluster, JvmCluster)
         yield cluster
 
 
-def test_stop_leaves_no_jvm(own_cluster: KafkaCluster) -> None:
+def test_stop_leaves_no_jvm(own_cluster: JvmCluster) -> None:
     directory = str(own_cluster.directory)
     assert _java_pids_under(directory), "the broker should be running"
     own_cluster.stop()

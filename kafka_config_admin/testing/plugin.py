@@ -4,6 +4,8 @@ Fixtures:
     kafka_cluster: session-scoped :class:`KafkaCluster`, started on first request only, so
         unit-only runs never start a JVM. The jvm backend gives 3 brokers, SASL and the policy.
     kafka_bootstrap: its PLAINTEXT ``bootstrap_servers`` string.
+    kafka_broker_ids: its brokers' node ids.
+    admin_client: a connected :class:`~kafka_config_admin.AdminClient` for each test.
 
 Marker:
     ``@pytest.mark.kafka(brokers=3, sasl=True, policy=True)`` states what a test needs; the test
@@ -15,15 +17,19 @@ Options: ``--kafka-backend``, ``--kafka-brokers``, ``--kafka-no-sasl``, ``--kafk
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
+from .._client import AdminClient
 from ._base import KafkaCluster
 from ._cluster import BACKENDS, selected_backend, start_cluster
 
@@ -127,3 +133,41 @@ def _kafka_marker_requirements(request: pytest.FixtureRequest) -> None:
         missing.append(f"brokers>={needed_brokers}")
     if missing:
         pytest.skip(f"session Kafka cluster ({options.backend}) lacks {', '.join(missing)}")
+
+
+@pytest.fixture(scope="session")
+def kafka_broker_ids(kafka_cluster: KafkaCluster) -> list[int]:
+    """The node ids of the session cluster's brokers."""
+    return list(kafka_cluster.broker_ids)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def admin_client(kafka_bootstrap: str) -> AsyncIterator[AdminClient]:
+    """A connected :class:`~kafka_config_admin.AdminClient` on the session cluster, per test."""
+    async with _client_in_own_task(AdminClient(kafka_bootstrap, timeout=30)) as admin:
+        yield admin
+
+
+@contextlib.asynccontextmanager
+async def _client_in_own_task(client: AdminClient) -> AsyncIterator[AdminClient]:
+    # A fixture's setup and teardown may run in different tasks, but the client's task group
+    # must be entered and left by one task: a task of its own holds it open.
+    ready = asyncio.Event()
+    done = asyncio.Event()
+
+    async def hold() -> None:
+        async with client:
+            ready.set()
+            await done.wait()
+
+    holder = asyncio.ensure_future(hold())
+    waiter = asyncio.ensure_future(ready.wait())
+    await asyncio.wait([holder, waiter], return_when=asyncio.FIRST_COMPLETED)
+    if holder.done():
+        waiter.cancel()
+        holder.result()  # raises why the client could not open
+    try:
+        yield client
+    finally:
+        done.set()
+        await holder

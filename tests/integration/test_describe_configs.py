@@ -19,9 +19,9 @@ from .helpers import alter_topic, new_topic
 pytestmark = pytest.mark.integration
 
 
-async def test_describe_topic_with_types_and_documentation(admin: AdminClient, kafka_bootstrap: str) -> None:
-    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin, kafka_bootstrap))
-    result = admin.describe_configs([topic], include_documentation=True)
+async def test_describe_topic_with_types_and_documentation(admin_client: AdminClient, kafka_bootstrap: str) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
+    result = admin_client.describe_configs([topic], include_documentation=True)
     config = await result.values[topic]
     entry = config["retention.ms"]
     assert entry.type is ConfigType.LONG
@@ -34,18 +34,18 @@ async def test_describe_topic_with_types_and_documentation(admin: AdminClient, k
     assert len(config) > 20
 
 
-async def test_without_documentation_the_broker_sends_no_docs(admin: AdminClient, kafka_bootstrap: str) -> None:
-    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin, kafka_bootstrap))
-    config = await admin.describe_configs([topic]).values[topic]
+async def test_without_documentation_the_broker_sends_no_docs(admin_client: AdminClient, kafka_bootstrap: str) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
+    config = await admin_client.describe_configs([topic]).values[topic]
     assert config["retention.ms"].documentation is None
 
 
-async def test_synonyms_show_where_a_value_comes_from(admin: AdminClient,
+async def test_synonyms_show_where_a_value_comes_from(admin_client: AdminClient,
                                                      kafka_bootstrap: str) -> None:
-    name = await new_topic(admin, kafka_bootstrap)
-    await alter_topic(admin, name, "retention.ms", "3600000")
+    name = await new_topic(admin_client, kafka_bootstrap)
+    await alter_topic(admin_client, name, "retention.ms", "3600000")
     topic = ConfigResource(ResourceType.TOPIC, name)
-    entry = (await admin.describe_configs([topic], include_synonyms=True).values[topic])[
+    entry = (await admin_client.describe_configs([topic], include_synonyms=True).values[topic])[
         "retention.ms"]
     assert entry.value == "3600000" and entry.source is ConfigSource.TOPIC_CONFIG
     sources = [s.source for s in entry.synonyms]
@@ -53,19 +53,19 @@ async def test_synonyms_show_where_a_value_comes_from(admin: AdminClient,
     assert ConfigSource.DEFAULT_CONFIG in sources
 
 
-async def test_key_filter_returns_only_the_named_keys(admin: AdminClient, kafka_bootstrap: str) -> None:
-    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin, kafka_bootstrap))
-    result = admin.describe_configs({topic: ["retention.ms", "cleanup.policy", "no.such.key"]})
+async def test_key_filter_returns_only_the_named_keys(admin_client: AdminClient, kafka_bootstrap: str) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
+    result = admin_client.describe_configs({topic: ["retention.ms", "cleanup.policy", "no.such.key"]})
     config = await result.values[topic]
     assert set(config) == {"retention.ms", "cleanup.policy"}
 
 
 async def test_named_brokers_cluster_default_and_loggers_are_routed(
-        admin: AdminClient, broker_ids: list[int]) -> None:
-    brokers = [ConfigResource(ResourceType.BROKER, str(node)) for node in broker_ids]
-    loggers = [ConfigResource(ResourceType.BROKER_LOGGER, str(node)) for node in broker_ids]
+        admin_client: AdminClient, kafka_broker_ids: list[int]) -> None:
+    brokers = [ConfigResource(ResourceType.BROKER, str(node)) for node in kafka_broker_ids]
+    loggers = [ConfigResource(ResourceType.BROKER_LOGGER, str(node)) for node in kafka_broker_ids]
     default = ConfigResource(ResourceType.BROKER, "")
-    configs = await admin.describe_configs([*brokers, default, *loggers]).all()
+    configs = await admin_client.describe_configs([*brokers, default, *loggers]).all()
     for broker in brokers:
         entry = configs[broker]["node.id"]
         assert entry.value == broker.name, "each broker answered for itself"
@@ -78,12 +78,12 @@ async def test_named_brokers_cluster_default_and_loggers_are_routed(
                    for e in configs[logger].values())
 
 
-async def test_missing_topic_fails_only_its_own_future(admin: AdminClient,
+async def test_missing_topic_fails_only_its_own_future(admin_client: AdminClient,
                                                       kafka_bootstrap: str) -> None:
-    good = ConfigResource(ResourceType.TOPIC, await new_topic(admin, kafka_bootstrap))
+    good = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
     missing = ConfigResource(ResourceType.TOPIC, "no-such-topic-here")
     broker = ConfigResource(ResourceType.BROKER, "1")
-    result = admin.describe_configs([missing, good, broker])
+    result = admin_client.describe_configs([missing, good, broker])
     with pytest.raises(UnknownTopicOrPartitionError) as caught:
         await result.all()
     assert caught.value.resource == missing and caught.value.code == 3
@@ -92,9 +92,9 @@ async def test_missing_topic_fails_only_its_own_future(admin: AdminClient,
     assert set(result.errors()) == {missing}
 
 
-async def test_sensitive_values_come_back_as_none(admin: AdminClient) -> None:
+async def test_sensitive_values_come_back_as_none(admin_client: AdminClient) -> None:
     broker = ConfigResource(ResourceType.BROKER, "1")
-    config = await admin.describe_configs({broker: ["sasl.jaas.config",
+    config = await admin_client.describe_configs({broker: ["sasl.jaas.config",
                                                     "listener.name.sasl_plaintext.plain"
                                                     ".sasl.jaas.config"]},
                                           include_documentation=True).values[broker]
@@ -104,8 +104,8 @@ async def test_sensitive_values_come_back_as_none(admin: AdminClient) -> None:
     assert all(s.value is None for entry in sensitive for s in entry.synonyms)
 
 
-async def test_bad_input_raises_before_anything_is_sent(admin: AdminClient) -> None:
+async def test_bad_input_raises_before_anything_is_sent(admin_client: AdminClient) -> None:
     with pytest.raises(InvalidArgumentError, match="need a name"):
-        admin.describe_configs([ConfigResource(ResourceType.TOPIC, "")])
+        admin_client.describe_configs([ConfigResource(ResourceType.TOPIC, "")])
     with pytest.raises(InvalidArgumentError, match="twice"):
-        admin.describe_configs([ConfigResource(ResourceType.GROUP, "g")] * 2)
+        admin_client.describe_configs([ConfigResource(ResourceType.GROUP, "g")] * 2)

@@ -22,7 +22,8 @@ def tests(session: nox.Session) -> None:
 def demo(session: nox.Session) -> None:
     """Start an embedded Kafka broker and run examples/quickstart.py against it."""
     session.install("-e", ".")
-    session.run("python", "examples/run_with_broker.py", "examples/quickstart.py")
+    session.run("python", "-m", "kafka_config_admin.testing", "--",
+                "python", "examples/quickstart.py")
 
 
 @nox.session(python=PYTHON)

@@ -1,12 +1,18 @@
 """``kafka-config-admin-broker`` (``python -m kafka_config_admin.testing``): a local cluster.
 
-Starts a cluster, prints how to reach it, and stops it cleanly on Ctrl-C or SIGTERM.
+Starts a cluster, prints how to reach it, and stops it cleanly on Ctrl-C or SIGTERM. Given a
+command after ``--``, runs it with ``KAFKA_BOOTSTRAP_SERVERS`` set instead of waiting, stops the
+cluster and exits with the command's status::
+
+    kafka-config-admin-broker -- python examples/quickstart.py
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Sequence
@@ -29,6 +35,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="install the test AlterConfigPolicy (retention.ms >= 60000)")
     parser.add_argument("--backend", choices=BACKENDS, default=None,
                         help="default: $KAFKA_CONFIG_ADMIN_BACKEND or jvm")
+    parser.add_argument("command", nargs=argparse.REMAINDER,
+                        help="after --: a command to run against the cluster, then stop")
     return parser
 
 
@@ -63,11 +71,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     with cluster:
         print(describe(cluster), flush=True)
+        command = [part for part in args.command if part != "--"]
+        if command:
+            return _run(command, cluster)
         print("press Ctrl-C to stop", flush=True)
         while not stop.wait(0.5):
             pass
         print("stopping...", flush=True)
     return 0
+
+
+def _run(command: list[str], cluster: KafkaCluster) -> int:
+    env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": cluster.bootstrap_servers}
+    try:
+        return subprocess.run(command, env=env, check=False).returncode
+    except OSError as error:
+        print(f"error: cannot run {command[0]!r}: {error}", file=sys.stderr)
+        return 127
 
 
 if __name__ == "__main__":

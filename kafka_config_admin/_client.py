@@ -122,7 +122,8 @@ class AdminClient:
         try:
             if task_group is not None:
                 task_group.cancel_scope.cancel()
-                await task_group.__aexit__(exc_type, exc, tb)
+                # The body's own exception propagates as it is, not wrapped in a group.
+                await task_group.__aexit__(None, None, None)
         finally:
             await self._transport.close()
 

@@ -59,6 +59,8 @@ def check_resources(resources: Iterable[ConfigResource]) -> list[ConfigResource]
                 f"expected a ConfigResource, got {type(resource).__name__}: {resource!r}")
         if resource.type is ResourceType.UNKNOWN:
             raise InvalidArgumentError(f"{resource!r} has an unknown resource type")
+        if resource.type is ResourceType.BROKER_LOGGER and resource.name == "":
+            raise InvalidArgumentError("BROKER_LOGGER resources need a broker id")
         if resource.type is not ResourceType.BROKER and resource.name == "":
             raise InvalidArgumentError(
                 f"{resource.type.name} resources need a name (only BROKER '' means the "
@@ -66,8 +68,6 @@ def check_resources(resources: Iterable[ConfigResource]) -> list[ConfigResource]
         if resource.type in _PER_BROKER_TYPES and resource.name and not resource.name.isdigit():
             raise InvalidArgumentError(
                 f"{resource.type.name} resource name must be a broker id, got {resource.name!r}")
-        if resource.type is ResourceType.BROKER_LOGGER and resource.name == "":
-            raise InvalidArgumentError("BROKER_LOGGER resources need a broker id")
         if resource in seen:
             raise InvalidArgumentError(f"{resource} appears twice in one call")
         seen.add(resource)
@@ -183,9 +183,9 @@ class DescribeConfigs(Operation[Config]):
         if isinstance(resources, ConfigResource | str | bytes):
             raise InvalidArgumentError("resources must be a collection of ConfigResource")
         keys: dict[ConfigResource, list[str] | None] = {}
-        wanted = resources if isinstance(resources, Mapping) else dict.fromkeys(resources)
-        for resource in check_resources(wanted):
-            names = wanted[resource]
+        wanted = resources if isinstance(resources, Mapping) else {}
+        for resource in check_resources(list(resources)):
+            names = wanted.get(resource)
             if names is not None:
                 if isinstance(names, str):
                     raise InvalidArgumentError(

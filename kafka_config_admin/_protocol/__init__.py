@@ -1,1 +1,69 @@
-"""Kafka wire codecs for the config APIs (private). Owned by the codec work; see README there."""
+"""Kafka wire codecs for the config APIs (private).
+
+One module per API declares its request and response schema (``describe_configs``,
+``alter_configs``, ``incremental_alter_configs``); ``_schema`` compiles them; ``_header`` does the
+request and response headers. Bodies are plain dicts with snake_case keys; every key of every
+version is present after decoding (fields a version lacks take their schema default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import alter_configs, describe_configs, incremental_alter_configs
+from ._header import decode_response_header, encode_request_header
+from ._schema import Message
+
+__all__ = [
+    "ALTER_CONFIGS",
+    "DESCRIBE_CONFIGS",
+    "INCREMENTAL_ALTER_CONFIGS",
+    "ApiCodec",
+    "decode_response_header",
+    "encode_request_header",
+]
+
+
+@dataclass(frozen=True)
+class ApiCodec:
+    """The request and response codecs of one API, every version it may be spoken at."""
+
+    name: str
+    api_key: int
+    request: Message
+    response: Message
+
+    @property
+    def min_version(self) -> int:
+        return self.request.versions[0]
+
+    @property
+    def max_version(self) -> int:
+        return self.request.versions[1]
+
+    def is_flexible(self, version: int) -> bool:
+        return self.request.flexible(version)
+
+    def encode_request(self, version: int, body: Mapping[str, Any]) -> bytes:
+        return self.request.encode(version, body)
+
+    def decode_request(self, version: int, data: bytes | memoryview,
+                       offset: int = 0) -> dict[str, Any]:
+        return self.request.decode(version, data, offset)
+
+    def encode_response(self, version: int, body: Mapping[str, Any]) -> bytes:
+        return self.response.encode(version, body)
+
+    def decode_response(self, version: int, data: bytes | memoryview,
+                        offset: int = 0) -> dict[str, Any]:
+        return self.response.decode(version, data, offset)
+
+
+DESCRIBE_CONFIGS = ApiCodec("DescribeConfigs", 32, describe_configs.REQUEST,
+                            describe_configs.RESPONSE)
+ALTER_CONFIGS = ApiCodec("AlterConfigs", 33, alter_configs.REQUEST, alter_configs.RESPONSE)
+INCREMENTAL_ALTER_CONFIGS = ApiCodec("IncrementalAlterConfigs", 44,
+                                     incremental_alter_configs.REQUEST,
+                                     incremental_alter_configs.RESPONSE)

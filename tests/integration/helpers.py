@@ -11,6 +11,7 @@ from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
+    ConfigEntry,
     ConfigResource,
     ResourceType,
     UnknownTopicOrPartitionError,
@@ -19,8 +20,9 @@ from kafka_config_admin import (
 _counter = itertools.count()
 
 
-async def new_topic(admin: AdminClient, bootstrap: str,
-                    configs: dict[str, str] | None = None) -> str:
+async def new_topic(
+    admin: AdminClient, bootstrap: str, configs: dict[str, str] | None = None
+) -> str:
     """Create a topic with a unique name and wait until every broker can describe it."""
     name = f"t{os.getpid()}-{next(_counter)}"
     creator = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
@@ -44,3 +46,25 @@ async def new_topic(admin: AdminClient, bootstrap: str,
 async def alter_topic(admin: AdminClient, name: str, key: str, value: str) -> None:
     topic = ConfigResource(ResourceType.TOPIC, name)
     await admin.incremental_alter_configs({topic: [AlterConfigOp(key, value)]}).all()
+
+
+async def settled_entry(
+    admin: AdminClient, resource: ConfigResource, key: str, expected: str | None
+) -> ConfigEntry:
+    """The entry once it shows ``expected``.
+
+    Alters are applied by the controller and reach each broker a moment later, so a describe
+    right after an alter may still see the old value on the broker it asks; Java's client
+    behaves the same. Fails with the last value seen after 15 s.
+    """
+    entry = None
+    with anyio.move_on_after(15):
+        while True:
+            config = await admin.describe_configs({resource: [key]}, include_synonyms=True).values[
+                resource
+            ]
+            entry = config.get(key)
+            if entry is not None and entry.value == expected:
+                return entry
+            await anyio.sleep(0.05)
+    raise AssertionError(f"{key} of {resource} is {entry and entry.value!r}, not {expected!r}")

@@ -66,8 +66,12 @@ async def _admin(bootstrap: str, **kwargs: Any) -> AsyncIterator[AIOKafkaAdminCl
 
 def _sasl(cluster: KafkaCluster, username: str, mechanism: str) -> dict[str, Any]:
     user = cluster.users[username]
-    return {"security_protocol": "SASL_PLAINTEXT", "sasl_mechanism": mechanism,
-            "sasl_plain_username": user.username, "sasl_plain_password": user.password}
+    return {
+        "security_protocol": "SASL_PLAINTEXT",
+        "sasl_mechanism": mechanism,
+        "sasl_plain_username": user.username,
+        "sasl_plain_password": user.password,
+    }
 
 
 async def _create_topic(bootstrap: str) -> str:
@@ -87,9 +91,12 @@ async def _topic_configs(admin: AIOKafkaAdminClient, topic: str) -> tuple[list[i
         if 3 not in codes:  # UNKNOWN_TOPIC_OR_PARTITION
             break
         await asyncio.sleep(0.1)
-    names = [entry["config_names"] if "config_names" in entry else entry["config_name"]
-             for response in responses for res in response.to_object()["resources"]
-             for entry in res["config_entries"]]
+    names = [
+        entry["config_names"] if "config_names" in entry else entry["config_name"]
+        for response in responses
+        for res in response.to_object()["resources"]
+        for entry in res["config_entries"]
+    ]
     return codes, names
 
 
@@ -111,15 +118,15 @@ async def test_metadata_lists_three_brokers(kafka_cluster: KafkaCluster) -> None
 
 @pytest.mark.kafka(sasl=True)
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256"])
-async def test_alice_authenticates_but_is_refused(kafka_cluster: KafkaCluster,
-                                                  mechanism: str) -> None:
+async def test_alice_authenticates_but_is_refused(
+    kafka_cluster: KafkaCluster, mechanism: str
+) -> None:
     topic = await _create_topic(kafka_cluster.bootstrap_servers)
     sasl_bootstrap = kafka_cluster.sasl_bootstrap_servers
     assert sasl_bootstrap is not None
     async with _admin(sasl_bootstrap, **_sasl(kafka_cluster, "alice", mechanism)) as alice:
         create = await alice.create_topics([NewTopic(_topic_name(), 1, 1)])
-        described = await alice.describe_configs(
-            [ConfigResource(ConfigResourceType.TOPIC, topic)])
+        described = await alice.describe_configs([ConfigResource(ConfigResourceType.TOPIC, topic)])
     assert TOPIC_AUTHORIZATION_FAILED in _codes(create)
     assert TOPIC_AUTHORIZATION_FAILED in _codes(described)
 
@@ -183,10 +190,14 @@ async def _eventually_without(admin: AIOKafkaAdminClient, node_id: int) -> bool:
 
 def _java_pids_under(prefix: str) -> list[int]:
     """PIDs of java processes whose command line mentions ``prefix`` (our node directories)."""
-    out = subprocess.run(["ps", "-ww", "-eo", "pid=,args="], capture_output=True, text=True,
-                         check=True).stdout
-    return [int(line.split(None, 1)[0]) for line in out.splitlines()
-            if "java" in line and prefix in line]
+    out = subprocess.run(
+        ["ps", "-ww", "-eo", "pid=,args="], capture_output=True, text=True, check=True
+    ).stdout
+    return [
+        int(line.split(None, 1)[0])
+        for line in out.splitlines()
+        if "java" in line and prefix in line
+    ]
 
 
 def test_bad_option_fails_fast_with_log_tail_and_leaves_no_jvm() -> None:

@@ -14,12 +14,14 @@ from kafka_config_admin import (
     UnknownTopicOrPartitionError,
 )
 
-from .helpers import alter_topic, new_topic
+from .helpers import alter_topic, new_topic, settled_entry
 
 pytestmark = pytest.mark.integration
 
 
-async def test_describe_topic_with_types_and_documentation(admin_client: AdminClient, kafka_bootstrap: str) -> None:
+async def test_describe_topic_with_types_and_documentation(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
     result = admin_client.describe_configs([topic], include_documentation=True)
     config = await result.values[topic]
@@ -34,34 +36,49 @@ async def test_describe_topic_with_types_and_documentation(admin_client: AdminCl
     assert len(config) > 20
 
 
-async def test_without_documentation_the_broker_sends_no_docs(admin_client: AdminClient, kafka_bootstrap: str) -> None:
+async def test_without_documentation_the_broker_sends_no_docs(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
     config = await admin_client.describe_configs([topic]).values[topic]
     assert config["retention.ms"].documentation is None
 
 
-async def test_synonyms_show_where_a_value_comes_from(admin_client: AdminClient,
-                                                     kafka_bootstrap: str) -> None:
+async def test_synonyms_show_where_a_value_comes_from(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
     name = await new_topic(admin_client, kafka_bootstrap)
     await alter_topic(admin_client, name, "retention.ms", "3600000")
     topic = ConfigResource(ResourceType.TOPIC, name)
-    entry = (await admin_client.describe_configs([topic], include_synonyms=True).values[topic])[
-        "retention.ms"]
+    entry = await settled_entry(admin_client, topic, "retention.ms", "3600000")
     assert entry.value == "3600000" and entry.source is ConfigSource.TOPIC_CONFIG
-    sources = [s.source for s in entry.synonyms]
-    assert sources[0] is ConfigSource.TOPIC_CONFIG and entry.synonyms[0].value == "3600000"
-    assert ConfigSource.DEFAULT_CONFIG in sources
+    assert [(s.name, s.value, s.source) for s in entry.synonyms] == [
+        ("retention.ms", "3600000", ConfigSource.TOPIC_CONFIG)]
+    broker = ConfigResource(ResourceType.BROKER, "1")
+    config = await admin_client.describe_configs({broker: ["log.retention.hours", "node.id"]},
+                                                 include_synonyms=True).values[broker]
+    assert [(s.value, s.source) for s in config["node.id"].synonyms] == [
+        ("1", ConfigSource.STATIC_BROKER_CONFIG)]
+    assert [(s.value, s.source) for s in config["log.retention.hours"].synonyms] == [
+        ("168", ConfigSource.DEFAULT_CONFIG)]
+    plain = await admin_client.describe_configs({broker: ["node.id"]}).values[broker]
+    assert plain["node.id"].synonyms == ()
 
 
-async def test_key_filter_returns_only_the_named_keys(admin_client: AdminClient, kafka_bootstrap: str) -> None:
+async def test_key_filter_returns_only_the_named_keys(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
-    result = admin_client.describe_configs({topic: ["retention.ms", "cleanup.policy", "no.such.key"]})
+    result = admin_client.describe_configs(
+        {topic: ["retention.ms", "cleanup.policy", "no.such.key"]}
+    )
     config = await result.values[topic]
     assert set(config) == {"retention.ms", "cleanup.policy"}
 
 
 async def test_named_brokers_cluster_default_and_loggers_are_routed(
-        admin_client: AdminClient, kafka_broker_ids: list[int]) -> None:
+    admin_client: AdminClient, kafka_broker_ids: list[int]
+) -> None:
     brokers = [ConfigResource(ResourceType.BROKER, str(node)) for node in kafka_broker_ids]
     loggers = [ConfigResource(ResourceType.BROKER_LOGGER, str(node)) for node in kafka_broker_ids]
     default = ConfigResource(ResourceType.BROKER, "")
@@ -70,16 +87,19 @@ async def test_named_brokers_cluster_default_and_loggers_are_routed(
         entry = configs[broker]["node.id"]
         assert entry.value == broker.name, "each broker answered for itself"
         assert entry.source is ConfigSource.STATIC_BROKER_CONFIG
-    assert all(e.source is ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
-               for e in configs[default].values())
+    assert all(
+        e.source is ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG for e in configs[default].values()
+    )
     for logger in loggers:
         assert "root" in configs[logger] or "kafka" in configs[logger]
-        assert all(e.source is ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG
-                   for e in configs[logger].values())
+        assert all(
+            e.source is ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG for e in configs[logger].values()
+        )
 
 
-async def test_missing_topic_fails_only_its_own_future(admin_client: AdminClient,
-                                                      kafka_bootstrap: str) -> None:
+async def test_missing_topic_fails_only_its_own_future(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
     good = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
     missing = ConfigResource(ResourceType.TOPIC, "no-such-topic-here")
     broker = ConfigResource(ResourceType.BROKER, "1")
@@ -94,14 +114,15 @@ async def test_missing_topic_fails_only_its_own_future(admin_client: AdminClient
 
 async def test_sensitive_values_come_back_as_none(admin_client: AdminClient) -> None:
     broker = ConfigResource(ResourceType.BROKER, "1")
-    config = await admin_client.describe_configs({broker: ["sasl.jaas.config",
-                                                    "listener.name.sasl_plaintext.plain"
-                                                    ".sasl.jaas.config"]},
-                                          include_documentation=True).values[broker]
-    sensitive = [entry for entry in config.values() if entry.is_sensitive]
-    assert sensitive, "the SASL listener's JAAS config is a sensitive broker config"
-    assert all(entry.value is None for entry in sensitive)
-    assert all(s.value is None for entry in sensitive for s in entry.synonyms)
+    jaas = "listener.name.sasl_plaintext.plain.sasl.jaas.config"  # set: the SASL listener's users
+    config = await admin_client.describe_configs(
+        {broker: [jaas, "ssl.key.password"]}, include_synonyms=True, include_documentation=True
+    ).values[broker]
+    entry = config[jaas]
+    assert entry.is_sensitive and entry.source is ConfigSource.STATIC_BROKER_CONFIG
+    assert entry.value is None
+    assert all(s.value is None for s in entry.synonyms)
+    assert config["ssl.key.password"].type is ConfigType.PASSWORD
 
 
 async def test_bad_input_raises_before_anything_is_sent(admin_client: AdminClient) -> None:

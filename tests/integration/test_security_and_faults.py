@@ -1,0 +1,134 @@
+"""Authentication, authorization, unreachable brokers, deadlines and closing, for real."""
+
+from __future__ import annotations
+
+import socket
+
+import anyio
+import pytest
+
+from kafka_config_admin import (
+    AdminClient,
+    AlterConfigOp,
+    AuthenticationError,
+    ClientClosedError,
+    ClusterAuthorizationFailedError,
+    ConfigResource,
+    ConfigSource,
+    KafkaConnectionError,
+    KafkaTimeoutError,
+    ResourceType,
+    TopicAuthorizationFailedError,
+)
+from kafka_config_admin.testing import KafkaCluster
+
+from .helpers import new_topic, settled_entry
+
+pytestmark = pytest.mark.integration
+
+
+def sasl_client(
+    cluster: KafkaCluster, user: str, password: str, mechanism: str = "PLAIN", **options: float
+) -> AdminClient:
+    assert cluster.sasl_bootstrap_servers is not None
+    return AdminClient(
+        cluster.sasl_bootstrap_servers,
+        security_protocol="SASL_PLAINTEXT",
+        sasl_mechanism=mechanism,  # type: ignore[arg-type]
+        sasl_plain_username=user,
+        sasl_plain_password=password,
+        **options,
+    )
+
+
+@pytest.mark.kafka(sasl=True)
+@pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
+async def test_admin_user_over_sasl_describes_and_alters(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient, kafka_bootstrap: str, mechanism: str
+) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
+    user = kafka_cluster.admin_user
+    async with sasl_client(kafka_cluster, user.username, user.password, mechanism) as admin:
+        await admin.incremental_alter_configs(
+            {topic: [AlterConfigOp("retention.ms", "3600000")]}
+        ).all()
+        entry = await settled_entry(admin, topic, "retention.ms", "3600000")
+        assert entry.source is ConfigSource.TOPIC_CONFIG
+
+
+@pytest.mark.kafka(sasl=True)
+async def test_unprivileged_user_is_refused_per_resource(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
+    broker = ConfigResource(ResourceType.BROKER, str(kafka_cluster.broker_ids[0]))
+    user = kafka_cluster.alice_user
+    async with sasl_client(kafka_cluster, user.username, user.password, "SCRAM-SHA-256") as admin:
+        described = admin.describe_configs([topic, broker])
+        await described.wait()
+        assert isinstance(described.values[topic].exception(), TopicAuthorizationFailedError)
+        assert isinstance(described.values[broker].exception(), ClusterAuthorizationFailedError)
+        altered = admin.incremental_alter_configs(
+            {topic: [AlterConfigOp("retention.ms", "3600000")]}
+        )
+        with pytest.raises(TopicAuthorizationFailedError) as caught:
+            await altered.all()
+        assert caught.value.resource == topic and caught.value.code == 29
+
+
+@pytest.mark.kafka(sasl=True)
+async def test_wrong_password_is_an_authentication_error(kafka_cluster: KafkaCluster) -> None:
+    user = kafka_cluster.admin_user.username
+    with pytest.raises(AuthenticationError, match="credentials"):
+        async with sasl_client(kafka_cluster, user, "wrong-password", "SCRAM-SHA-256", timeout=10):
+            pass
+
+
+async def test_nothing_listening_is_a_connection_error() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with anyio.fail_after(10), pytest.raises(KafkaConnectionError, match=str(port)):
+        async with AdminClient(f"127.0.0.1:{port}", timeout=5):
+            pass
+
+
+async def test_a_silent_server_ends_in_a_timeout() -> None:
+    with socket.socket() as silent:  # accepts connections and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        with anyio.fail_after(10), pytest.raises((KafkaTimeoutError, KafkaConnectionError)):
+            async with AdminClient(f"127.0.0.1:{port}", timeout=2, request_timeout=1):
+                pass
+
+
+@pytest.mark.kafka(brokers=3)
+async def test_a_stopped_broker_fails_only_its_resources_with_a_timeout(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
+    victim = kafka_cluster.broker_ids[-1]
+    stopped = ConfigResource(ResourceType.BROKER, str(victim))
+    alive = ConfigResource(ResourceType.BROKER, str(kafka_cluster.broker_ids[0]))
+    kafka_cluster.stop_broker(victim)
+    try:
+        result = admin_client.describe_configs([stopped, alive, topic], timeout=4)
+        with anyio.fail_after(15):
+            await result.wait()
+        error = result.values[stopped].exception()
+        assert isinstance(error, KafkaTimeoutError), error
+        assert str(victim) in str(error)
+        assert "node.id" in result.values[alive].result()
+        assert "retention.ms" in result.values[topic].result()
+    finally:
+        kafka_cluster.start_broker(victim)
+
+
+async def test_closing_the_client_fails_what_is_still_running(kafka_bootstrap: str) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, "does-not-matter")
+    async with AdminClient(kafka_bootstrap) as admin:
+        result = admin.describe_configs([topic])
+    assert isinstance(result.values[topic].exception(), ClientClosedError)
+    with pytest.raises(ClientClosedError, match="not open"):
+        admin.describe_configs([topic])

@@ -22,14 +22,16 @@ def tests(session: nox.Session) -> None:
 def demo(session: nox.Session) -> None:
     """Start an embedded Kafka broker and run examples/quickstart.py against it."""
     session.install("-e", ".")
-    session.run("python", "-m", "kafka_config_admin.testing", "--",
-                "python", "examples/quickstart.py")
+    session.run(
+        "python", "-m", "kafka_config_admin.testing", "--", "python", "examples/quickstart.py"
+    )
 
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (format check and lint) and mypy --strict."""
     session.install("-e", ".[test]", *LINT_TOOLS, "nox")
+    session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
     session.run("mypy", "--strict")
 

@@ -42,7 +42,10 @@ SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
 
 #: Errors after which the same request is sent again (until the call's deadline).
 _RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
-    NotControllerError, RequestTimedOutError, ThrottlingQuotaExceededError, NetworkError,
+    NotControllerError,
+    RequestTimedOutError,
+    ThrottlingQuotaExceededError,
+    NetworkError,
     KafkaConnectionError,
 )
 
@@ -82,23 +85,36 @@ class AdminClient:
         sasl_plain_password: str | None = None,
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
-        servers = [bootstrap_servers] if isinstance(bootstrap_servers, str) else list(
-            bootstrap_servers)
-        servers = [part.strip() for entry in servers for part in str(entry).split(",")
-                   if part.strip()]
+        servers = (
+            [bootstrap_servers] if isinstance(bootstrap_servers, str) else list(bootstrap_servers)
+        )
+        servers = [
+            part.strip() for entry in servers for part in str(entry).split(",") if part.strip()
+        ]
         if not servers:
             raise InvalidArgumentError("bootstrap_servers is empty: give at least one host:port")
-        for name, value in (("timeout", timeout), ("request_timeout", request_timeout),
-                            ("retry_backoff", retry_backoff),
-                            ("retry_backoff_max", retry_backoff_max)):
+        for name, value in (
+            ("timeout", timeout),
+            ("request_timeout", request_timeout),
+            ("retry_backoff", retry_backoff),
+            ("retry_backoff_max", retry_backoff_max),
+        ):
             _check_seconds(name, value)
         self._timeout = float(timeout)
         self._retry_backoff = float(retry_backoff)
         self._retry_backoff_max = float(retry_backoff_max)
         self._transport = Transport(
-            ",".join(servers), client_id=client_id, request_timeout=float(request_timeout),
-            security=SecurityOptions(security_protocol, sasl_mechanism, sasl_plain_username,
-                                     sasl_plain_password, ssl_context))
+            ",".join(servers),
+            client_id=client_id,
+            request_timeout=float(request_timeout),
+            security=SecurityOptions(
+                security_protocol,
+                sasl_mechanism,
+                sasl_plain_username,
+                sasl_plain_password,
+                ssl_context,
+            ),
+        )
         self._task_group: TaskGroup | None = None
 
     async def __aenter__(self) -> Self:
@@ -110,14 +126,19 @@ class AdminClient:
         except TimeoutError:
             await self._transport.close()
             raise KafkaTimeoutError(
-                f"could not reach the cluster within {self._timeout:g}s") from None
+                f"could not reach the cluster within {self._timeout:g}s"
+            ) from None
         task_group = anyio.create_task_group()
         await task_group.__aenter__()
         self._task_group = task_group
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None,
-                        exc: BaseException | None, tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         task_group, self._task_group = self._task_group, None
         try:
             if task_group is not None:
@@ -144,8 +165,11 @@ class AdminClient:
         know are left out of the answer, not reported. ``include_documentation`` also fills in
         each entry's ``type`` and ``documentation`` (brokers that speak DescribeConfigs v3).
         """
-        operation = DescribeConfigs.build(resources, include_synonyms=include_synonyms,
-                                          include_documentation=include_documentation)
+        operation = DescribeConfigs.build(
+            resources,
+            include_synonyms=include_synonyms,
+            include_documentation=include_documentation,
+        )
         result = DescribeConfigsResult(operation.resources)
         self._start(operation, result, timeout)
         return result
@@ -182,7 +206,10 @@ class AdminClient:
         """
         warnings.warn(
             "alter_configs replaces every dynamic config of a resource and deletes the ones "
-            "left out; use incremental_alter_configs", DeprecationWarning, stacklevel=2)
+            "left out; use incremental_alter_configs",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         operation = AlterConfigs.build(configs, validate_only=validate_only)
         result = AlterConfigsResult(operation.resources)
         self._start(operation, result, timeout)
@@ -193,50 +220,69 @@ class AdminClient:
     def _start(self, operation: Operation[T], result: _Result[T], timeout: float | None) -> None:
         if self._task_group is None:
             raise ClientClosedError(
-                "the client is not open: use 'async with AdminClient(...) as admin'")
+                "the client is not open: use 'async with AdminClient(...) as admin'"
+            )
         deadline = self._timeout if timeout is None else _check_seconds("timeout", timeout)
         self._task_group.start_soon(self._run, operation, result, deadline)
 
-    async def _run(self, operation: Operation[T], result: _Result[T], timeout: float) -> None:
+    async def _run(self, operation: Operation[T], result: _Result[T], deadline: float) -> None:
         last_errors: dict[ConfigResource, KafkaConfigAdminError] = {}
         try:
-            with anyio.move_on_after(timeout):
+            with anyio.move_on_after(deadline):
                 await self._execute(operation, result, last_errors)
-            result._fail_pending(partial(_timeout_error, timeout, last_errors))
+            result._fail_pending(partial(_timeout_error, deadline, last_errors))
         except Exception as error:
             # A bug here must fail this call's futures, not the client's other calls.
             log.exception("%s failed unexpectedly", operation.codec.name)
-            result._fail_pending(lambda resource: error)
+            failure = error
+            result._fail_pending(lambda resource: failure)
         finally:
-            result._fail_pending(lambda resource: ClientClosedError(
-                f"the client was closed before {resource} had an answer"))
+            result._fail_pending(
+                lambda resource: ClientClosedError(
+                    f"the client was closed before {resource} had an answer"
+                )
+            )
 
-    async def _execute(self, operation: Operation[T], result: _Result[T],
-                       last_errors: dict[ConfigResource, KafkaConfigAdminError]) -> None:
+    async def _execute(
+        self,
+        operation: Operation[T],
+        result: _Result[T],
+        last_errors: dict[ConfigResource, KafkaConfigAdminError],
+    ) -> None:
         pending = operation.resources
         attempt = 0
         while pending:
             retry: list[ConfigResource] = []
             async with anyio.create_task_group() as group:
                 for node, resources in route(pending).items():
-                    group.start_soon(self._send_group, operation, result, node, resources,
-                                     retry, last_errors)
+                    group.start_soon(
+                        self._send_group, operation, result, node, resources, retry, last_errors
+                    )
             if not retry:
                 return
             attempt += 1
             await anyio.sleep(self._backoff(attempt))
             pending = retry
 
-    async def _send_group(self, operation: Operation[T], result: _Result[T], node: int | None,
-                          resources: list[ConfigResource], retry: list[ConfigResource],
-                          last_errors: dict[ConfigResource, KafkaConfigAdminError]) -> None:
+    async def _send_group(
+        self,
+        operation: Operation[T],
+        result: _Result[T],
+        node: int | None,
+        resources: list[ConfigResource],
+        retry: list[ConfigResource],
+        last_errors: dict[ConfigResource, KafkaConfigAdminError],
+    ) -> None:
         """Send one request for the resources bound to one broker (or to any broker)."""
         transport = self._transport
         try:
             target = node if node is not None else transport.any_broker()
             response = await transport.send(
-                target, operation.codec, partial(operation.body, resources),
-                throttle_from_version=operation.throttle_from_version)
+                target,
+                operation.codec,
+                partial(operation.body, resources),
+                throttle_from_version=operation.throttle_from_version,
+            )
         except _RETRIED as error:
             log.debug("%s to broker %s failed, will retry: %s", operation.codec.name, node, error)
             last_errors.update(dict.fromkeys(resources, error))
@@ -264,7 +310,7 @@ class AdminClient:
             log.debug("metadata refresh failed: %s", error)
 
     def _backoff(self, attempt: int) -> float:
-        pause = min(self._retry_backoff * 2 ** (attempt - 1), self._retry_backoff_max)
+        pause = min(self._retry_backoff * 2.0 ** (attempt - 1), self._retry_backoff_max)
         return pause * random.uniform(0.8, 1.2)  # jitter keeps many clients from syncing up
 
     def __repr__(self) -> str:
@@ -278,8 +324,9 @@ def _check_seconds(name: str, value: object) -> float:
     return float(value)
 
 
-def _timeout_error(timeout: float, last_errors: Mapping[ConfigResource, Exception],
-                   resource: ConfigResource) -> KafkaTimeoutError:
+def _timeout_error(
+    timeout: float, last_errors: Mapping[ConfigResource, Exception], resource: ConfigResource
+) -> KafkaTimeoutError:
     last = last_errors.get(resource)
     reason = f"; last error: {last}" if last is not None else ""
     return KafkaTimeoutError(f"no answer for {resource} within {timeout:g}s{reason}")

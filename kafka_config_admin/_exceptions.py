@@ -276,12 +276,23 @@ class BrokerIdNotRegisteredError(BrokerError):
 _BY_CODE: dict[int, type[BrokerError]] = {
     cls.code: cls
     for cls in (
-        UnknownServerError, UnknownTopicOrPartitionError, RequestTimedOutError,
-        BrokerNotAvailableError, NetworkError, InvalidTopicError,
-        TopicAuthorizationFailedError, GroupAuthorizationFailedError,
-        ClusterAuthorizationFailedError, UnsupportedVersionError, InvalidConfigError,
-        NotControllerError, InvalidRequestError, PolicyViolationError,
-        ThrottlingQuotaExceededError, ResourceNotFoundError, DuplicateResourceError,
+        UnknownServerError,
+        UnknownTopicOrPartitionError,
+        RequestTimedOutError,
+        BrokerNotAvailableError,
+        NetworkError,
+        InvalidTopicError,
+        TopicAuthorizationFailedError,
+        GroupAuthorizationFailedError,
+        ClusterAuthorizationFailedError,
+        UnsupportedVersionError,
+        InvalidConfigError,
+        NotControllerError,
+        InvalidRequestError,
+        PolicyViolationError,
+        ThrottlingQuotaExceededError,
+        ResourceNotFoundError,
+        DuplicateResourceError,
         BrokerIdNotRegisteredError,
     )
 }

@@ -121,8 +121,9 @@ class ConfigResource(BaseModel):
     type: ResourceType
     name: str
 
-    def __init__(self, type: ResourceType | str | int | None = None, name: str | None = None,
-                 /, **data: Any) -> None:
+    def __init__(
+        self, type: ResourceType | str | int | None = None, name: str | None = None, /, **data: Any
+    ) -> None:
         if type is not None:
             data["type"] = type
         if name is not None:
@@ -250,8 +251,14 @@ class AlterConfigOp(BaseModel):
     op: OpType = OpType.SET
     sensitive: bool = Field(default=False, description="Hide the value; guessed from the name.")
 
-    def __init__(self, name: str | None = None, value: Any = None, op: OpType | str | None = None,
-                 /, **data: Any) -> None:
+    def __init__(
+        self,
+        name: str | None = None,
+        value: Any = None,
+        op: OpType | str | None = None,
+        /,
+        **data: Any,
+    ) -> None:
         if name is not None:
             data["name"] = name
         if value is not None:

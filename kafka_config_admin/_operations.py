@@ -56,7 +56,8 @@ def check_resources(resources: Iterable[ConfigResource]) -> list[ConfigResource]
     for resource in resources:
         if not isinstance(resource, ConfigResource):
             raise InvalidArgumentError(
-                f"expected a ConfigResource, got {type(resource).__name__}: {resource!r}")
+                f"expected a ConfigResource, got {type(resource).__name__}: {resource!r}"
+            )
         if resource.type is ResourceType.UNKNOWN:
             raise InvalidArgumentError(f"{resource!r} has an unknown resource type")
         if resource.type is ResourceType.BROKER_LOGGER and resource.name == "":
@@ -64,10 +65,12 @@ def check_resources(resources: Iterable[ConfigResource]) -> list[ConfigResource]
         if resource.type is not ResourceType.BROKER and resource.name == "":
             raise InvalidArgumentError(
                 f"{resource.type.name} resources need a name (only BROKER '' means the "
-                "cluster-wide default)")
+                "cluster-wide default)"
+            )
         if resource.type in _PER_BROKER_TYPES and resource.name and not resource.name.isdigit():
             raise InvalidArgumentError(
-                f"{resource.type.name} resource name must be a broker id, got {resource.name!r}")
+                f"{resource.type.name} resource name must be a broker id, got {resource.name!r}"
+            )
         if resource in seen:
             raise InvalidArgumentError(f"{resource} appears twice in one call")
         seen.add(resource)
@@ -79,8 +82,9 @@ def _check_names(resource: ConfigResource, names: Iterable[str]) -> None:
     seen: set[str] = set()
     for name in names:
         if not isinstance(name, str) or not name:
-            raise InvalidArgumentError(f"config names must be non-empty strings, got {name!r} "
-                                       f"for {resource}")
+            raise InvalidArgumentError(
+                f"config names must be non-empty strings, got {name!r} for {resource}"
+            )
         if name in seen:
             raise InvalidArgumentError(f"config {name!r} appears twice for {resource}")
         seen.add(name)
@@ -106,8 +110,9 @@ class Operation(Generic[T]):
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
         raise NotImplementedError
 
-    def outcomes(self, resources: Sequence[ConfigResource], response: Mapping[str, Any]
-                 ) -> Iterator[tuple[ConfigResource, T | BrokerError]]:
+    def outcomes(
+        self, resources: Sequence[ConfigResource], response: Mapping[str, Any]
+    ) -> Iterator[tuple[ConfigResource, T | BrokerError]]:
         """One outcome per resource of the request; a resource left unanswered is an error."""
         wanted = {_key(r.type, r.name): r for r in resources}
         for result in response[self._results_key]:
@@ -116,13 +121,21 @@ class Operation(Generic[T]):
                 continue  # an answer for something we did not ask: ignore, as Java does
             code = result["error_code"]
             if code:
-                yield resource, error_for_code(
-                    code, self.redact(resource, result["error_message"]), resource=resource)
+                yield (
+                    resource,
+                    error_for_code(
+                        code, self.redact(resource, result["error_message"]), resource=resource
+                    ),
+                )
             else:
                 yield resource, self.value(resource, result)
         for resource in wanted.values():
-            yield resource, BrokerError(
-                "the broker's response has no answer for this resource", resource=resource)
+            yield (
+                resource,
+                BrokerError(
+                    "the broker's response has no answer for this resource", resource=resource
+                ),
+            )
 
     def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> T:
         raise NotImplementedError
@@ -134,15 +147,20 @@ class Operation(Generic[T]):
 
 # --- DescribeConfigs ------------------------------------------------------------------------
 
-_V0_SOURCE = {ResourceType.BROKER: ConfigSource.STATIC_BROKER_CONFIG,
-              ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG}
+_V0_SOURCE = {
+    ResourceType.BROKER: ConfigSource.STATIC_BROKER_CONFIG,
+    ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG,
+}
 
 
 def _entry(resource_type: ResourceType, raw: Mapping[str, Any]) -> ConfigEntry:
     source_id = raw["config_source"]
     if source_id == -1:  # v0 has no source; derive it as the Java client does
-        source = (ConfigSource.DEFAULT_CONFIG if raw["is_default"]
-                  else _V0_SOURCE.get(resource_type, ConfigSource.UNKNOWN))
+        source = (
+            ConfigSource.DEFAULT_CONFIG
+            if raw["is_default"]
+            else _V0_SOURCE.get(resource_type, ConfigSource.UNKNOWN)
+        )
     else:
         source = ConfigSource(source_id)
     return ConfigEntry.model_construct(
@@ -153,9 +171,11 @@ def _entry(resource_type: ResourceType, raw: Mapping[str, Any]) -> ConfigEntry:
         is_sensitive=raw["is_sensitive"],
         is_read_only=raw["read_only"],
         synonyms=tuple(
-            ConfigSynonym.model_construct(name=s["name"], value=s["value"],
-                                          source=ConfigSource(s["source"]))
-            for s in raw["synonyms"]),
+            ConfigSynonym.model_construct(
+                name=s["name"], value=s["value"], source=ConfigSource(s["source"])
+            )
+            for s in raw["synonyms"]
+        ),
         type=ConfigType(raw["config_type"]),
         documentation=raw["documentation"],
     )
@@ -178,8 +198,13 @@ class DescribeConfigs(Operation[Config]):
     _results_key = "results"
 
     @classmethod
-    def build(cls, resources: Iterable[ConfigResource] | Mapping[ConfigResource, Any], *,
-              include_synonyms: bool, include_documentation: bool) -> DescribeConfigs:
+    def build(
+        cls,
+        resources: Iterable[ConfigResource] | Mapping[ConfigResource, Any],
+        *,
+        include_synonyms: bool,
+        include_documentation: bool,
+    ) -> DescribeConfigs:
         if isinstance(resources, ConfigResource | str | bytes):
             raise InvalidArgumentError("resources must be a collection of ConfigResource")
         keys: dict[ConfigResource, list[str] | None] = {}
@@ -189,12 +214,16 @@ class DescribeConfigs(Operation[Config]):
             if names is not None:
                 if isinstance(names, str):
                     raise InvalidArgumentError(
-                        f"config keys for {resource} must be a collection of names, not a str")
+                        f"config keys for {resource} must be a collection of names, not a str"
+                    )
                 names = list(names)
                 _check_names(resource, names)
             keys[resource] = names
-        return cls(keys=keys, include_synonyms=bool(include_synonyms),
-                   include_documentation=bool(include_documentation))
+        return cls(
+            keys=keys,
+            include_synonyms=bool(include_synonyms),
+            include_documentation=bool(include_documentation),
+        )
 
     @property
     def resources(self) -> list[ConfigResource]:
@@ -202,8 +231,14 @@ class DescribeConfigs(Operation[Config]):
 
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
         return {
-            "resources": [{"resource_type": int(r.type), "resource_name": r.name,
-                           "configuration_keys": self.keys[r]} for r in resources],
+            "resources": [
+                {
+                    "resource_type": int(r.type),
+                    "resource_name": r.name,
+                    "configuration_keys": self.keys[r],
+                }
+                for r in resources
+            ],
             "include_synonyms": self.include_synonyms and version >= 1,
             "include_documentation": self.include_documentation and version >= 3,
         }
@@ -214,6 +249,7 @@ class DescribeConfigs(Operation[Config]):
 
 
 # --- AlterConfigs and IncrementalAlterConfigs -------------------------------------------------
+
 
 @dataclass
 class IncrementalAlterConfigs(Operation[None]):
@@ -226,11 +262,13 @@ class IncrementalAlterConfigs(Operation[None]):
     throttle_from_version = 0
 
     @classmethod
-    def build(cls, configs: Mapping[ConfigResource, Iterable[AlterConfigOp]], *,
-              validate_only: bool) -> IncrementalAlterConfigs:
+    def build(
+        cls, configs: Mapping[ConfigResource, Iterable[AlterConfigOp]], *, validate_only: bool
+    ) -> IncrementalAlterConfigs:
         if not isinstance(configs, Mapping):
             raise InvalidArgumentError(
-                "configs must map each ConfigResource to a list of AlterConfigOp")
+                "configs must map each ConfigResource to a list of AlterConfigOp"
+            )
         ops: dict[ConfigResource, list[AlterConfigOp]] = {}
         for resource in check_resources(configs):
             resource_ops = configs[resource]
@@ -250,10 +288,16 @@ class IncrementalAlterConfigs(Operation[None]):
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
         return {
             "resources": [
-                {"resource_type": int(r.type), "resource_name": r.name,
-                 "configs": [{"name": op.name, "config_operation": int(op.op), "value": op.value}
-                             for op in self.ops[r]]}
-                for r in resources],
+                {
+                    "resource_type": int(r.type),
+                    "resource_name": r.name,
+                    "configs": [
+                        {"name": op.name, "config_operation": int(op.op), "value": op.value}
+                        for op in self.ops[r]
+                    ],
+                }
+                for r in resources
+            ],
             "validate_only": self.validate_only,
         }
 
@@ -267,10 +311,12 @@ class IncrementalAlterConfigs(Operation[None]):
 def _check_op(resource: ConfigResource, op: object) -> None:
     if not isinstance(op, AlterConfigOp):
         raise InvalidArgumentError(
-            f"expected AlterConfigOp for {resource}, got {type(op).__name__}")
+            f"expected AlterConfigOp for {resource}, got {type(op).__name__}"
+        )
     if op.op is not OpType.DELETE and op.value is None:
         raise InvalidArgumentError(
-            f"{op.op.name} of {op.name!r} for {resource} needs a value (only DELETE takes none)")
+            f"{op.op.name} of {op.name!r} for {resource} needs a value (only DELETE takes none)"
+        )
 
 
 @dataclass
@@ -285,8 +331,9 @@ class AlterConfigs(Operation[None]):
     throttle_from_version = 1
 
     @classmethod
-    def build(cls, configs: Mapping[ConfigResource, Mapping[str, Any]], *,
-              validate_only: bool) -> AlterConfigs:
+    def build(
+        cls, configs: Mapping[ConfigResource, Mapping[str, Any]], *, validate_only: bool
+    ) -> AlterConfigs:
         if not isinstance(configs, Mapping):
             raise InvalidArgumentError("configs must map each ConfigResource to {name: value}")
         checked: dict[ConfigResource, dict[str, str | None]] = {}
@@ -295,7 +342,8 @@ class AlterConfigs(Operation[None]):
             entries = configs[resource]
             if not isinstance(entries, Mapping):
                 raise InvalidArgumentError(
-                    f"configs for {resource} must be a mapping of name to value")
+                    f"configs for {resource} must be a mapping of name to value"
+                )
             _check_names(resource, entries)
             ops = [AlterConfigOp(name=name, value=value) for name, value in entries.items()]
             checked[resource] = {op.name: op.value for op in ops}
@@ -309,10 +357,15 @@ class AlterConfigs(Operation[None]):
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
         return {
             "resources": [
-                {"resource_type": int(r.type), "resource_name": r.name,
-                 "configs": [{"name": name, "value": value}
-                             for name, value in self.configs[r].items()]}
-                for r in resources],
+                {
+                    "resource_type": int(r.type),
+                    "resource_name": r.name,
+                    "configs": [
+                        {"name": name, "value": value} for name, value in self.configs[r].items()
+                    ],
+                }
+                for r in resources
+            ],
             "validate_only": self.validate_only,
         }
 
@@ -330,5 +383,3 @@ def _redact(message: str | None, secrets: Iterable[str | None]) -> str | None:
         if secret:
             message = message.replace(secret, HIDDEN)
     return message
-
-

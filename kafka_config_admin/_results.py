@@ -114,8 +114,9 @@ class _Result(Generic[T]):
 
     def __repr__(self) -> str:
         done = sum(future.done() for future in self.values.values())
-        return (f"<{type(self).__name__} {done}/{len(self.values)} done, "
-                f"{len(self.errors())} failed>")
+        return (
+            f"<{type(self).__name__} {done}/{len(self.values)} done, {len(self.errors())} failed>"
+        )
 
 
 class DescribeConfigsResult(_Result[Config]):
@@ -142,4 +143,3 @@ class AlterConfigsResult(_Result[None]):
     async def all(self) -> None:
         """Wait for every resource; raise the first error (in request order)."""
         await self._all()
-

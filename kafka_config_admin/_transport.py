@@ -48,9 +48,11 @@ class SecurityOptions:
 
     def __repr__(self) -> str:
         # The password never shows.
-        return (f"SecurityOptions(security_protocol={self.security_protocol!r}, "
-                f"sasl_mechanism={self.sasl_mechanism!r}, "
-                f"sasl_plain_username={self.sasl_plain_username!r})")
+        return (
+            f"SecurityOptions(security_protocol={self.security_protocol!r}, "
+            f"sasl_mechanism={self.sasl_mechanism!r}, "
+            f"sasl_plain_username={self.sasl_plain_username!r})"
+        )
 
 
 class _ResponseHeader(NamedTuple):
@@ -91,8 +93,11 @@ class _WireRequest:
         return self._codec.is_flexible(self.API_VERSION)
 
     def build_request_header(self, correlation_id: int, client_id: str) -> _EncodedHeader:
-        return _EncodedHeader(encode_request_header(
-            self.API_KEY, self.API_VERSION, correlation_id, client_id, flexible=self._flexible))
+        return _EncodedHeader(
+            encode_request_header(
+                self.API_KEY, self.API_VERSION, correlation_id, client_id, flexible=self._flexible
+            )
+        )
 
     def encode(self) -> bytes:
         return self._codec.encode_request(self.API_VERSION, self._build_body(self.API_VERSION))
@@ -112,8 +117,11 @@ class _WireRequest:
         except ProtocolError as error:
             return _DecodeFailure(error)
         except Exception as error:  # a codec bug must reach the caller, not kill the reader
-            return _DecodeFailure(ProtocolError(
-                f"could not decode {self._codec.name} v{self.API_VERSION} response: {error!r}"))
+            return _DecodeFailure(
+                ProtocolError(
+                    f"could not decode {self._codec.name} v{self.API_VERSION} response: {error!r}"
+                )
+            )
 
 
 def negotiate_version(codec: ApiCodec, broker_range: tuple[int, int] | None) -> int:
@@ -125,15 +133,22 @@ def negotiate_version(codec: ApiCodec, broker_range: tuple[int, int] | None) -> 
     if low > high:
         raise UnsupportedVersionError(
             f"no common {codec.name} version: the broker speaks v{broker_range[0]}-"
-            f"v{broker_range[1]}, this client v{codec.min_version}-v{codec.max_version}")
+            f"v{broker_range[1]}, this client v{codec.min_version}-v{codec.max_version}"
+        )
     return high
 
 
 class Transport:
     """Connections to one cluster: bootstrap, broker list, and sending to a broker."""
 
-    def __init__(self, bootstrap_servers: str, *, client_id: str, request_timeout: float,
-                 security: SecurityOptions) -> None:
+    def __init__(
+        self,
+        bootstrap_servers: str,
+        *,
+        client_id: str,
+        request_timeout: float,
+        security: SecurityOptions,
+    ) -> None:
         self._bootstrap_servers = bootstrap_servers
         self._client_id = client_id
         self._request_timeout = request_timeout
@@ -163,7 +178,8 @@ class Transport:
             await client.close()
             # aiokafka reports every bootstrap failure alike; find the real reason.
             raise await self._diagnose(client) or translate_error(
-                error, f"bootstrap servers {self._bootstrap_servers}") from error
+                error, f"bootstrap servers {self._bootstrap_servers}"
+            ) from error
         except BaseException:
             await client.close()
             raise
@@ -175,13 +191,16 @@ class Transport:
         for host, port, _ in client.hosts:
             try:
                 conn = await create_conn(
-                    host, port, client_id=self._client_id,
+                    host,
+                    port,
+                    client_id=self._client_id,
                     request_timeout_ms=int(self._request_timeout * 1000),
                     security_protocol=security.security_protocol,
                     sasl_mechanism=security.sasl_mechanism,
                     sasl_plain_username=security.sasl_plain_username,
                     sasl_plain_password=security.sasl_plain_password,
-                    ssl_context=security.ssl_context)
+                    ssl_context=security.ssl_context,
+                )
             except Exception as error:
                 return translate_error(error, f"{host}:{port}")
             conn.close()
@@ -203,8 +222,11 @@ class Transport:
         ids = self.broker_ids()
         if not ids:
             raise KafkaConnectionError("the cluster metadata lists no brokers")
-        connected = [node for node in ids if any(
-            key[0] == node and conn.connected() for key, conn in client._conns.items())]
+        connected = [
+            node
+            for node in ids
+            if any(key[0] == node and conn.connected() for key, conn in client._conns.items())
+        ]
         return random.choice(connected or ids)
 
     async def refresh_metadata(self) -> None:
@@ -215,8 +237,9 @@ class Transport:
         except Exception as error:
             raise translate_error(error, "the cluster") from error
 
-    async def send(self, node_id: int, codec: ApiCodec, build_body: BodyBuilder,
-                   *, throttle_from_version: int) -> dict[str, Any]:
+    async def send(
+        self, node_id: int, codec: ApiCodec, build_body: BodyBuilder, *, throttle_from_version: int
+    ) -> dict[str, Any]:
         """Send one request to one broker and return its decoded response body."""
         client = self._require_client()
         await self._wait_for_throttle(node_id)
@@ -229,11 +252,12 @@ class Transport:
             raise translate_error(error, f"broker {node_id}") from error
         if isinstance(response, _DecodeFailure):
             raise response.error
-        throttle_ms = response.get("throttle_time_ms", 0)
-        if throttle_ms > 0 and request.API_VERSION >= throttle_from_version:
+        body: dict[str, Any] = response
+        throttle_ms: int = body["throttle_time_ms"]
+        if throttle_ms > 0 and throttle_from_version <= request.API_VERSION:
             # From this version on the broker no longer delays us itself: we hold back.
             self._throttled_until[node_id] = time.monotonic() + throttle_ms / 1000
-        return response
+        return body
 
     async def _wait_for_throttle(self, node_id: int) -> None:
         delay = self._throttled_until.get(node_id, 0.0) - time.monotonic()
@@ -250,13 +274,17 @@ def translate_error(error: Exception, where: str) -> KafkaConfigAdminError:
     """Turn an aiokafka or network exception into this library's exception."""
     if isinstance(error, KafkaConfigAdminError):
         return error
-    if isinstance(error, aiokafka_errors.AuthenticationFailedError
-                  | aiokafka_errors.SaslAuthenticationFailed
-                  | aiokafka_errors.UnsupportedSaslMechanismError
-                  | aiokafka_errors.AuthenticationMethodNotSupported):
+    if isinstance(
+        error,
+        aiokafka_errors.AuthenticationFailedError
+        | aiokafka_errors.SaslAuthenticationFailed
+        | aiokafka_errors.UnsupportedSaslMechanismError
+        | aiokafka_errors.AuthenticationMethodNotSupported,
+    ):
         return AuthenticationError(f"{where} refused the credentials: {error}")
-    if isinstance(error, aiokafka_errors.UnsupportedVersionError |
-                  aiokafka_errors.IncompatibleBrokerVersion):
+    if isinstance(
+        error, aiokafka_errors.UnsupportedVersionError | aiokafka_errors.IncompatibleBrokerVersion
+    ):
         return UnsupportedVersionError(f"{where}: {error}")
     if isinstance(error, aiokafka_errors.KafkaError | OSError | asyncio.TimeoutError):
         detail = str(error) or type(error).__name__

@@ -49,21 +49,27 @@ class ApiCodec:
     def encode_request(self, version: int, body: Mapping[str, Any]) -> bytes:
         return self.request.encode(version, body)
 
-    def decode_request(self, version: int, data: bytes | memoryview,
-                       offset: int = 0) -> dict[str, Any]:
+    def decode_request(
+        self, version: int, data: bytes | memoryview, offset: int = 0
+    ) -> dict[str, Any]:
         return self.request.decode(version, data, offset)
 
     def encode_response(self, version: int, body: Mapping[str, Any]) -> bytes:
         return self.response.encode(version, body)
 
-    def decode_response(self, version: int, data: bytes | memoryview,
-                        offset: int = 0) -> dict[str, Any]:
+    def decode_response(
+        self, version: int, data: bytes | memoryview, offset: int = 0
+    ) -> dict[str, Any]:
         return self.response.decode(version, data, offset)
 
 
-DESCRIBE_CONFIGS = ApiCodec("DescribeConfigs", 32, describe_configs.REQUEST,
-                            describe_configs.RESPONSE)
+DESCRIBE_CONFIGS = ApiCodec(
+    "DescribeConfigs", 32, describe_configs.REQUEST, describe_configs.RESPONSE
+)
 ALTER_CONFIGS = ApiCodec("AlterConfigs", 33, alter_configs.REQUEST, alter_configs.RESPONSE)
-INCREMENTAL_ALTER_CONFIGS = ApiCodec("IncrementalAlterConfigs", 44,
-                                     incremental_alter_configs.REQUEST,
-                                     incremental_alter_configs.RESPONSE)
+INCREMENTAL_ALTER_CONFIGS = ApiCodec(
+    "IncrementalAlterConfigs",
+    44,
+    incremental_alter_configs.REQUEST,
+    incremental_alter_configs.RESPONSE,
+)

@@ -11,17 +11,23 @@ _REQUEST_HEADER = struct.Struct(">hhih")
 _CORRELATION_ID = struct.Struct(">i")
 
 
-def encode_request_header(api_key: int, api_version: int, correlation_id: int,
-                          client_id: str | None, *, flexible: bool) -> bytes:
+def encode_request_header(
+    api_key: int, api_version: int, correlation_id: int, client_id: str | None, *, flexible: bool
+) -> bytes:
     """The header; ClientId stays an INT16-length nullable string even in v2."""
     client = b"" if client_id is None else client_id.encode()
-    header = _REQUEST_HEADER.pack(api_key, api_version, correlation_id,
-                                  -1 if client_id is None else len(client)) + client
+    header = (
+        _REQUEST_HEADER.pack(
+            api_key, api_version, correlation_id, -1 if client_id is None else len(client)
+        )
+        + client
+    )
     return header + b"\x00" if flexible else header  # v2: an empty tagged-field section
 
 
-def decode_response_header(data: bytes | memoryview, offset: int, *,
-                           flexible: bool) -> tuple[int, int]:
+def decode_response_header(
+    data: bytes | memoryview, offset: int, *, flexible: bool
+) -> tuple[int, int]:
     """(correlation id, offset of the body)."""
     try:
         (correlation_id,) = _CORRELATION_ID.unpack_from(data, offset)
@@ -31,4 +37,3 @@ def decode_response_header(data: bytes | memoryview, offset: int, *,
     except (struct.error, IndexError, ValueError) as error:
         raise ProtocolError(f"malformed response header: {error}") from None
     return correlation_id, offset
-

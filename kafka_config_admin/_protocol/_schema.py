@@ -26,8 +26,13 @@ Versions = tuple[int, int | None]
 FieldType = Union[str, "Array", "Struct"]
 
 _INTS = {"int8": ">b", "int16": ">h", "int32": ">i"}
-_PRIMITIVE_DEFAULTS: dict[str, Any] = {"int8": 0, "int16": 0, "int32": 0, "bool": False,
-                                       "string": ""}
+_PRIMITIVE_DEFAULTS: dict[str, Any] = {
+    "int8": 0,
+    "int16": 0,
+    "int32": 0,
+    "bool": False,
+    "string": "",
+}
 
 
 def _within(versions: Versions | None, version: int) -> bool:
@@ -92,7 +97,8 @@ class Message:
         low, high = self.versions
         if not low <= version <= high:
             raise UnsupportedVersionError(
-                f"{self.name} v{version} is not supported (this client speaks v{low}-v{high})")
+                f"{self.name} v{version} is not supported (this client speaks v{low}-v{high})"
+            )
 
     def encode(self, version: int, body: Mapping[str, Any]) -> bytes:
         self.check_version(version)
@@ -108,12 +114,14 @@ class Message:
         except (struct.error, IndexError, UnicodeDecodeError, ValueError) as error:
             raise ProtocolError(f"malformed {self.name} v{version}: {error}") from None
         if end > len(buffer):
-            raise ProtocolError(f"truncated {self.name} v{version}: needs {end} bytes, "
-                                f"got {len(buffer)}")
+            raise ProtocolError(
+                f"truncated {self.name} v{version}: needs {end} bytes, got {len(buffer)}"
+            )
         return result
 
 
 # --- encoding --------------------------------------------------------------------------------
+
 
 def _uvarint(value: int, out: bytearray) -> None:
     while value > 0x7F:
@@ -130,8 +138,14 @@ def _encode_length(length: int, flexible: bool, out: bytearray, fmt: str) -> Non
         out += struct.pack(fmt, length)
 
 
-def _encode_struct(fields: tuple[Field, ...], value: Mapping[str, Any], version: int,
-                   flexible: bool, out: bytearray, where: str) -> None:
+def _encode_struct(
+    fields: tuple[Field, ...],
+    value: Mapping[str, Any],
+    version: int,
+    flexible: bool,
+    out: bytearray,
+    where: str,
+) -> None:
     if not isinstance(value, Mapping):
         raise ProtocolError(f"{where}: expected a mapping, got {type(value).__name__}")
     for item in fields:
@@ -139,7 +153,8 @@ def _encode_struct(fields: tuple[Field, ...], value: Mapping[str, Any], version:
         if not item.present(version):
             if not item.ignorable and current != item.default_value():
                 raise UnsupportedVersionError(
-                    f"{where}.{item.name} cannot be sent at version {version}")
+                    f"{where}.{item.name} cannot be sent at version {version}"
+                )
             continue
         if current is None and not item.nullable_in(version):
             raise ProtocolError(f"{where}.{item.name} cannot be null at version {version}")
@@ -148,8 +163,9 @@ def _encode_struct(fields: tuple[Field, ...], value: Mapping[str, Any], version:
         out.append(0)  # no tagged fields
 
 
-def _encode_value(kind: FieldType, value: Any, version: int, flexible: bool, out: bytearray,
-                  where: str) -> None:
+def _encode_value(
+    kind: FieldType, value: Any, version: int, flexible: bool, out: bytearray, where: str
+) -> None:
     if isinstance(kind, Array):
         if value is None:
             _encode_length(-1, flexible, out, ">i")
@@ -173,6 +189,7 @@ def _encode_value(kind: FieldType, value: Any, version: int, flexible: bool, out
 
 
 # --- decoding: generated per version -----------------------------------------------------------
+
 
 def _uvarint_at(buffer: bytes, pos: int) -> tuple[int, int]:
     value = shift = 0
@@ -228,8 +245,9 @@ def _emit_length(w: _Writer, target: str, flexible: bool, fmt: str) -> None:
         w.line(f"{target} = _unpack{size}(buf, pos)[0]; pos += {size}")
 
 
-def _emit_value(w: _Writer, kind: FieldType, target: str, nullable: bool, flexible: bool,
-                name: str) -> None:
+def _emit_value(
+    w: _Writer, kind: FieldType, target: str, nullable: bool, flexible: bool, name: str
+) -> None:
     if isinstance(kind, Array):
         count = w.fresh("n")
         _emit_length(w, count, flexible, ">i")
@@ -253,8 +271,7 @@ def _emit_value(w: _Writer, kind: FieldType, target: str, nullable: bool, flexib
     elif kind == "bool":
         w.line(f"{target} = buf[pos] != 0; pos += 1")
     else:
-        size = struct.calcsize(_INTS[kind])
-        w.line(f"{target} = _unpack_{kind}(buf, pos)[0]; pos += {size}")
+        w.line(f"{target} = _unpack_{kind}(buf, pos)[0]; pos += {struct.calcsize(_INTS[kind])}")
 
 
 def _emit_struct(w: _Writer, fields: tuple[Field, ...], target: str, flexible: bool) -> None:
@@ -278,8 +295,10 @@ def _decoder(message: Message, version: int) -> Callable[[bytes, int], tuple[dic
     _emit_struct(writer, message.fields, "result", message.flexible(version))
     source = "def decode(buf, pos):\n" + "\n".join(writer.lines) + "\n    return result, pos\n"
     namespace: dict[str, Any] = {
-        "_uvarint_at": _uvarint_at, "skip_tagged_fields": skip_tagged_fields,
-        "_null_error": _null_error, "_unpack2": struct.Struct(">h").unpack_from,
+        "_uvarint_at": _uvarint_at,
+        "skip_tagged_fields": skip_tagged_fields,
+        "_null_error": _null_error,
+        "_unpack2": struct.Struct(">h").unpack_from,
         "_unpack4": struct.Struct(">i").unpack_from,
         **{f"_unpack_{kind}": struct.Struct(fmt).unpack_from for kind, fmt in _INTS.items()},
     }

@@ -27,16 +27,30 @@ from ._settings import SASL_MECHANISMS
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="kafka-config-admin-broker",
-        description="Start a local Apache Kafka (KRaft) cluster until Ctrl-C.")
+        description="Start a local Apache Kafka (KRaft) cluster until Ctrl-C.",
+    )
     parser.add_argument("--brokers", type=int, default=1, help="number of nodes (default 1)")
-    parser.add_argument("--sasl", action="store_true",
-                        help="add a SASL_PLAINTEXT listener with users admin and alice")
-    parser.add_argument("--policy", action="store_true",
-                        help="install the test AlterConfigPolicy (retention.ms >= 60000)")
-    parser.add_argument("--backend", choices=BACKENDS, default=None,
-                        help="default: $KAFKA_CONFIG_ADMIN_BACKEND or jvm")
-    parser.add_argument("command", nargs=argparse.REMAINDER,
-                        help="after --: a command to run against the cluster, then stop")
+    parser.add_argument(
+        "--sasl",
+        action="store_true",
+        help="add a SASL_PLAINTEXT listener with users admin and alice",
+    )
+    parser.add_argument(
+        "--policy",
+        action="store_true",
+        help="install the test AlterConfigPolicy (retention.ms >= 60000)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=None,
+        help="default: $KAFKA_CONFIG_ADMIN_BACKEND or jvm",
+    )
+    parser.add_argument(
+        "command",
+        nargs=argparse.REMAINDER,
+        help="after --: a command to run against the cluster, then stop",
+    )
     return parser
 
 
@@ -44,8 +58,10 @@ def describe(cluster: KafkaCluster) -> str:
     """Human-readable summary: addresses, users and policy."""
     lines = [f"bootstrap servers (PLAINTEXT): {cluster.bootstrap_servers}"]
     if cluster.sasl_bootstrap_servers:
-        lines.append(f"bootstrap servers (SASL_PLAINTEXT, {', '.join(SASL_MECHANISMS)}): "
-                     f"{cluster.sasl_bootstrap_servers}")
+        lines.append(
+            f"bootstrap servers (SASL_PLAINTEXT, {', '.join(SASL_MECHANISMS)}): "
+            f"{cluster.sasl_bootstrap_servers}"
+        )
         lines += [f"  user {u.username} / password {u.password}" for u in cluster.users.values()]
     if cluster.policy_rule:
         lines.append(f"alter-config policy: {cluster.policy_rule}")
@@ -64,8 +80,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _request_stop)
     signal.signal(signal.SIGINT, _request_stop)
     try:
-        cluster = start_cluster(brokers=args.brokers, sasl=args.sasl, policy=args.policy,
-                                backend=args.backend)
+        cluster = start_cluster(
+            brokers=args.brokers, sasl=args.sasl, policy=args.policy, backend=args.backend
+        )
     except KafkaHarnessError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -92,8 +92,14 @@ def _resolve_into(version_dir: Path) -> None:
     try:
         pom = _POM_TEMPLATE.format(scala=SCALA_VERSION, kafka=kafka_version(), log4j=_LOG4J_VERSION)
         (scratch / "pom.xml").write_text(pom)
-        command = [mvn, "-q", "-B", "dependency:copy-dependencies",
-                   "-DincludeScope=runtime", "-DoutputDirectory=lib"]
+        command = [
+            mvn,
+            "-q",
+            "-B",
+            "dependency:copy-dependencies",
+            "-DincludeScope=runtime",
+            "-DoutputDirectory=lib",
+        ]
         done = subprocess.run(command, cwd=scratch, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise BackendUnavailableError(
@@ -138,8 +144,17 @@ def _compile_policy(lib: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="policy-build-", dir=target.parent))
     try:
-        command = [javac, "-nowarn", "-encoding", "UTF-8", "-cp", f"{lib}/*",
-                   "-d", str(scratch), *map(str, _policy_source_files())]
+        command = [
+            javac,
+            "-nowarn",
+            "-encoding",
+            "UTF-8",
+            "-cp",
+            f"{lib}/*",
+            "-d",
+            str(scratch),
+            *map(str, _policy_source_files()),
+        ]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise BackendUnavailableError(f"javac failed on the test policy:\n{done.stderr}")

@@ -17,12 +17,16 @@ from ._settings import ENV_EXTERNAL_BOOTSTRAP
 
 def reject_options(backend: str, *, brokers: int, sasl: bool, policy: bool) -> None:
     """Raise if a single-broker backend was asked for something it cannot provide."""
-    unsupported = [name for name, wanted in
-                   (("brokers>1", brokers > 1), ("sasl", sasl), ("policy", policy)) if wanted]
+    unsupported = [
+        name
+        for name, wanted in (("brokers>1", brokers > 1), ("sasl", sasl), ("policy", policy))
+        if wanted
+    ]
     if unsupported:
         raise UnsupportedOptionError(
             f"the {backend} backend does not support {', '.join(unsupported)}; "
-            "use the jvm backend (KAFKA_CONFIG_ADMIN_BACKEND=jvm) for these options")
+            "use the jvm backend (KAFKA_CONFIG_ADMIN_BACKEND=jvm) for these options"
+        )
 
 
 def docker_engine_answers() -> bool:
@@ -49,7 +53,8 @@ class ContainerCluster(KafkaCluster):
     def __init__(self) -> None:
         if not docker_engine_answers():
             raise BackendUnavailableError(
-                "the container backend needs a running Docker engine, and none answered a ping")
+                "the container backend needs a running Docker engine, and none answered a ping"
+            )
         from testcontainers.kafka import KafkaContainer  # optional: only for this backend
 
         self.broker_ids = [1]
@@ -80,7 +85,8 @@ class ExternalCluster(KafkaCluster):
         bootstrap = os.environ.get(ENV_EXTERNAL_BOOTSTRAP, "").strip()
         if not bootstrap:
             raise BackendUnavailableError(
-                f"the external backend needs {ENV_EXTERNAL_BOOTSTRAP}=host:port[,host:port]")
+                f"the external backend needs {ENV_EXTERNAL_BOOTSTRAP}=host:port[,host:port]"
+            )
         self._addresses = [address.strip() for address in bootstrap.split(",") if address.strip()]
         # Node ids of an external cluster are unknown here; positions stand in for them.
         self.broker_ids = list(range(1, len(self._addresses) + 1))

@@ -87,10 +87,16 @@ class KafkaCluster(abc.ABC):
     def __enter__(self) -> KafkaCluster:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.stop()
 
     def __repr__(self) -> str:
-        return (f"<{type(self).__name__} backend={self.backend} brokers={self.broker_ids} "
-                f"bootstrap={self.bootstrap_servers!r} sasl={self.sasl} policy={self.policy}>")
+        return (
+            f"<{type(self).__name__} backend={self.backend} brokers={self.broker_ids} "
+            f"bootstrap={self.bootstrap_servers!r} sasl={self.sasl} policy={self.policy}>"
+        )

@@ -22,9 +22,14 @@ def selected_backend(backend: str | None = None) -> str:
     return chosen
 
 
-def start_cluster(*, brokers: int = 1, sasl: bool = False, policy: bool = False,
-                  backend: str | None = None,
-                  extra_properties: Mapping[str, str] | None = None) -> KafkaCluster:
+def start_cluster(
+    *,
+    brokers: int = 1,
+    sasl: bool = False,
+    policy: bool = False,
+    backend: str | None = None,
+    extra_properties: Mapping[str, str] | None = None,
+) -> KafkaCluster:
     """Start a Kafka cluster and return once every broker answers requests.
 
     Args:
@@ -53,8 +58,9 @@ def start_cluster(*, brokers: int = 1, sasl: bool = False, policy: bool = False,
     return _start_jvm(brokers=brokers, sasl=sasl, policy=policy, extra=extra_properties)
 
 
-def _start_jvm(*, brokers: int, sasl: bool, policy: bool,
-               extra: Mapping[str, str] | None) -> JvmCluster:
+def _start_jvm(
+    *, brokers: int, sasl: bool, policy: bool, extra: Mapping[str, str] | None
+) -> JvmCluster:
     """Start a JvmCluster, retrying once if a port chosen for it was taken in the meantime."""
     for attempt in (1, 2):
         cluster = JvmCluster(brokers=brokers, sasl=sasl, policy=policy, extra_properties=extra)

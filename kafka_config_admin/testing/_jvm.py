@@ -83,7 +83,8 @@ def _java() -> str:
     found = shutil.which("java")
     if found is None:
         raise BackendUnavailableError(
-            "the jvm backend needs Java 17+ ('java' on PATH or in JAVA_HOME)")
+            "the jvm backend needs Java 17+ ('java' on PATH or in JAVA_HOME)"
+        )
     return found
 
 
@@ -115,8 +116,14 @@ class JvmCluster(KafkaCluster):
 
     backend = "jvm"
 
-    def __init__(self, *, brokers: int, sasl: bool, policy: bool,
-                 extra_properties: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        brokers: int,
+        sasl: bool,
+        policy: bool,
+        extra_properties: Mapping[str, str] | None = None,
+    ) -> None:
         if brokers < 1:
             raise ValueError("brokers must be at least 1")
         self.broker_ids = list(range(1, brokers + 1))
@@ -142,11 +149,12 @@ class JvmCluster(KafkaCluster):
         ports = free_ports(per_node * len(self.broker_ids))
         nodes = {}
         for index, node_id in enumerate(self.broker_ids):
-            mine = ports[index * per_node:(index + 1) * per_node]
+            mine = ports[index * per_node : (index + 1) * per_node]
             directory = self._root / f"node-{node_id}"
             directory.mkdir()
-            nodes[node_id] = _Node(node_id, directory, mine[0], mine[1],
-                                   mine[2] if self.sasl else None)
+            nodes[node_id] = _Node(
+                node_id, directory, mine[0], mine[1], mine[2] if self.sasl else None
+            )
         return nodes
 
     def _node(self, node_id: int) -> _Node:
@@ -158,8 +166,9 @@ class JvmCluster(KafkaCluster):
     # -- configuration -----------------------------------------------------------------------
     def _properties(self, node: _Node) -> dict[str, str]:
         count = len(self._nodes)
-        voters = ",".join(f"{n.node_id}@{LOOPBACK}:{n.controller_port}"
-                          for n in self._nodes.values())
+        voters = ",".join(
+            f"{n.node_id}@{LOOPBACK}:{n.controller_port}" for n in self._nodes.values()
+        )
         listeners = [f"PLAINTEXT://{LOOPBACK}:{node.plaintext_port}"]
         if node.sasl_port is not None:
             listeners.append(f"SASL_PLAINTEXT://{LOOPBACK}:{node.sasl_port}")
@@ -171,8 +180,9 @@ class JvmCluster(KafkaCluster):
             "inter.broker.listener.name": "PLAINTEXT",
             "listeners": ",".join([*listeners, f"CONTROLLER://{LOOPBACK}:{node.controller_port}"]),
             "advertised.listeners": ",".join(listeners),
-            "listener.security.protocol.map":
-                "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
+            "listener.security.protocol.map": (
+                "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT"
+            ),
             "log.dirs": str(node.directory / "data"),
             # Internal topics must fit the cluster size, and tolerate one node being down.
             "offsets.topic.replication.factor": str(min(3, count)),
@@ -199,10 +209,12 @@ class JvmCluster(KafkaCluster):
         users = (ADMIN_USER, ALICE_USER)
         plain_users = " ".join(f'user_{u.username}="{u.password}"' for u in users)
         scram_module = "org.apache.kafka.common.security.scram.ScramLoginModule required;"
+        plain_module = "org.apache.kafka.common.security.plain.PlainLoginModule"
         return {
             "sasl.enabled.mechanisms": ",".join(SASL_MECHANISMS),
-            "listener.name.sasl_plaintext.plain.sasl.jaas.config":
-                f"org.apache.kafka.common.security.plain.PlainLoginModule required {plain_users};",
+            "listener.name.sasl_plaintext.plain.sasl.jaas.config": (
+                f"{plain_module} required {plain_users};"
+            ),
             "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config": scram_module,
             "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config": scram_module,
             "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
@@ -219,13 +231,20 @@ class JvmCluster(KafkaCluster):
         # and exercise the early-exit path rather than the format step.
         _write_properties(node.directory / "server.properties", {**props, **self._extra})
         (node.directory / "log4j2.properties").write_text(
-            _LOG4J2_TEMPLATE.format(log=node.server_log))
+            _LOG4J2_TEMPLATE.format(log=node.server_log)
+        )
 
     def _jvm_command(self, node: _Node, main: str, *args: str) -> list[str]:
-        return [self._java, *_process.JVM_FLAGS,
-                f"-Dlog4j2.configurationFile={node.directory / 'log4j2.properties'}",
-                f"-Dkafka.logs.dir={node.directory}",
-                "-cp", self._classpath, main, *args]
+        return [
+            self._java,
+            *_process.JVM_FLAGS,
+            f"-Dlog4j2.configurationFile={node.directory / 'log4j2.properties'}",
+            f"-Dkafka.logs.dir={node.directory}",
+            "-cp",
+            self._classpath,
+            main,
+            *args,
+        ]
 
     def _scram_args(self) -> list[str]:
         args = []
@@ -241,18 +260,32 @@ class JvmCluster(KafkaCluster):
         for node in self._nodes.values():
             self._write_node_files(node)
             command = self._jvm_command(
-                node, "kafka.tools.StorageTool", "format", "--cluster-id", cluster_id,
-                "--config", str(node.directory / "format.properties"),
-                *(self._scram_args() if self.sasl else []))
-            running.append((node, _process.spawn(command, cwd=node.directory,
-                                                 console_log=node.directory / "format.log")))
+                node,
+                "kafka.tools.StorageTool",
+                "format",
+                "--cluster-id",
+                cluster_id,
+                "--config",
+                str(node.directory / "format.properties"),
+                *(self._scram_args() if self.sasl else []),
+            )
+            running.append(
+                (
+                    node,
+                    _process.spawn(
+                        command, cwd=node.directory, console_log=node.directory / "format.log"
+                    ),
+                )
+            )
         for node, process in running:
             code = process.wait(timeout=startup_timeout())
             _process.terminate([process], grace=0)
             if code != 0:
                 raise BrokerStartupError(
                     f"formatting KRaft storage of node {node.node_id} failed (exit {code})",
-                    node_id=node.node_id, log_tail=_tail(node.directory / "format.log", 40))
+                    node_id=node.node_id,
+                    log_tail=_tail(node.directory / "format.log", 40),
+                )
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -279,15 +312,19 @@ class JvmCluster(KafkaCluster):
                     raise BrokerStartupError(
                         f"broker {node.node_id} exited with code {node.process.returncode} "
                         "during startup",
-                        node_id=node.node_id, log_tail=self.log_tail(node.node_id))
+                        node_id=node.node_id,
+                        log_tail=self.log_tail(node.node_id),
+                    )
                 if broker_answers(node.plaintext_port, timeout=1.0):
                     pending.remove(node)
             if pending and time.monotonic() > deadline:
                 node = pending[0]
                 raise BrokerStartupError(
                     f"broker {node.node_id} did not answer on {LOOPBACK}:{node.plaintext_port} "
-                    f"within {startup_timeout():.0f}s", node_id=node.node_id,
-                    log_tail=self.log_tail(node.node_id))
+                    f"within {startup_timeout():.0f}s",
+                    node_id=node.node_id,
+                    log_tail=self.log_tail(node.node_id),
+                )
             if pending:
                 time.sleep(_POLL_INTERVAL)
 

@@ -52,8 +52,13 @@ def spawn(command: Sequence[str], *, cwd: Path, console_log: Path) -> subprocess
     """Start ``command`` in a new session (its own process group), output to ``console_log``."""
     with console_log.open("ab") as out:
         process = subprocess.Popen(
-            list(command), cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
-            stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_preexec(),
+            list(command),
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_preexec(),
         )
     with _live_lock:
         _live[process.pid] = process

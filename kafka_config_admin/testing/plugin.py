@@ -49,15 +49,30 @@ class ClusterOptions:
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Register the ``--kafka-*`` options."""
     group = parser.getgroup("kafka-config-admin", "real Kafka cluster for integration tests")
-    group.addoption("--kafka-backend", choices=BACKENDS, default=None,
-                    help="jvm (default), container or external; overrides "
-                         "$KAFKA_CONFIG_ADMIN_BACKEND")
-    group.addoption("--kafka-brokers", type=int, default=None,
-                    help="number of brokers of the session cluster (jvm default: 3)")
-    group.addoption("--kafka-no-sasl", action="store_true", default=False,
-                    help="start the session cluster without the SASL listener and users")
-    group.addoption("--kafka-no-policy", action="store_true", default=False,
-                    help="start the session cluster without the test AlterConfigPolicy")
+    group.addoption(
+        "--kafka-backend",
+        choices=BACKENDS,
+        default=None,
+        help="jvm (default), container or external; overrides $KAFKA_CONFIG_ADMIN_BACKEND",
+    )
+    group.addoption(
+        "--kafka-brokers",
+        type=int,
+        default=None,
+        help="number of brokers of the session cluster (jvm default: 3)",
+    )
+    group.addoption(
+        "--kafka-no-sasl",
+        action="store_true",
+        default=False,
+        help="start the session cluster without the SASL listener and users",
+    )
+    group.addoption(
+        "--kafka-no-policy",
+        action="store_true",
+        default=False,
+        help="start the session cluster without the test AlterConfigPolicy",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -74,9 +89,12 @@ def cluster_options(config: pytest.Config) -> ClusterOptions:
     backend = selected_backend(config.getoption("--kafka-backend"))
     full = backend == "jvm"
     brokers = config.getoption("--kafka-brokers") or (3 if full else 1)
-    return ClusterOptions(backend=backend, brokers=int(brokers),
-                          sasl=full and not config.getoption("--kafka-no-sasl"),
-                          policy=full and not config.getoption("--kafka-no-policy"))
+    return ClusterOptions(
+        backend=backend,
+        brokers=int(brokers),
+        sasl=full and not config.getoption("--kafka-no-sasl"),
+        policy=full and not config.getoption("--kafka-no-policy"),
+    )
 
 
 def _raise_keyboard_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -103,8 +121,12 @@ def kafka_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
     options = cluster_options(pytestconfig)
     previous = _trap_sigterm()
     try:
-        with start_cluster(brokers=options.brokers, sasl=options.sasl, policy=options.policy,
-                           backend=options.backend) as cluster:
+        with start_cluster(
+            brokers=options.brokers,
+            sasl=options.sasl,
+            policy=options.policy,
+            backend=options.backend,
+        ) as cluster:
             yield cluster
     finally:
         if previous is not None:
@@ -124,10 +146,14 @@ def _kafka_marker_requirements(request: pytest.FixtureRequest) -> None:
     if marker is None:
         return  # unmarked tests never touch (or start) the cluster here
     options = cluster_options(request.config)
-    missing = [name for name, wanted, have in (
-        ("sasl", bool(marker.kwargs.get("sasl", False)), options.sasl),
-        ("policy", bool(marker.kwargs.get("policy", False)), options.policy),
-    ) if wanted and not have]
+    missing = [
+        name
+        for name, wanted, have in (
+            ("sasl", bool(marker.kwargs.get("sasl", False)), options.sasl),
+            ("policy", bool(marker.kwargs.get("policy", False)), options.policy),
+        )
+        if wanted and not have
+    ]
     needed_brokers = int(marker.kwargs.get("brokers", 1))
     if needed_brokers > options.brokers:
         missing.append(f"brokers>={needed_brokers}")

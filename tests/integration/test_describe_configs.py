@@ -53,14 +53,18 @@ async def test_synonyms_show_where_a_value_comes_from(
     entry = await settled_entry(admin_client, topic, "retention.ms", "3600000")
     assert entry.value == "3600000" and entry.source is ConfigSource.TOPIC_CONFIG
     assert [(s.name, s.value, s.source) for s in entry.synonyms] == [
-        ("retention.ms", "3600000", ConfigSource.TOPIC_CONFIG)]
+        ("retention.ms", "3600000", ConfigSource.TOPIC_CONFIG)
+    ]
     broker = ConfigResource(ResourceType.BROKER, "1")
-    config = await admin_client.describe_configs({broker: ["log.retention.hours", "node.id"]},
-                                                 include_synonyms=True).values[broker]
+    config = await admin_client.describe_configs(
+        {broker: ["log.retention.hours", "node.id"]}, include_synonyms=True
+    ).values[broker]
     assert [(s.value, s.source) for s in config["node.id"].synonyms] == [
-        ("1", ConfigSource.STATIC_BROKER_CONFIG)]
+        ("1", ConfigSource.STATIC_BROKER_CONFIG)
+    ]
     assert [(s.value, s.source) for s in config["log.retention.hours"].synonyms] == [
-        ("168", ConfigSource.DEFAULT_CONFIG)]
+        ("168", ConfigSource.DEFAULT_CONFIG)
+    ]
     plain = await admin_client.describe_configs({broker: ["node.id"]}).values[broker]
     assert plain["node.id"].synonyms == ()
 

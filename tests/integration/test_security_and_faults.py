@@ -20,7 +20,7 @@ from kafka_config_admin import (
     ResourceType,
     TopicAuthorizationFailedError,
 )
-from kafka_config_admin.testing import KafkaCluster
+from kafka_config_admin.testing import KafkaCluster, SaslUser
 
 from .helpers import new_topic, settled_entry
 
@@ -28,16 +28,20 @@ pytestmark = pytest.mark.integration
 
 
 def sasl_client(
-    cluster: KafkaCluster, user: str, password: str, mechanism: str = "PLAIN", **options: float
+    cluster: KafkaCluster,
+    user: SaslUser | None,
+    mechanism: str,
+    password: str | None = None,
+    timeout: float = 30,
 ) -> AdminClient:
-    assert cluster.sasl_bootstrap_servers is not None
+    assert cluster.sasl_bootstrap_servers is not None and user is not None
     return AdminClient(
         cluster.sasl_bootstrap_servers,
         security_protocol="SASL_PLAINTEXT",
         sasl_mechanism=mechanism,  # type: ignore[arg-type]
-        sasl_plain_username=user,
-        sasl_plain_password=password,
-        **options,
+        sasl_plain_username=user.username,
+        sasl_plain_password=password or user.password,
+        timeout=timeout,
     )
 
 
@@ -47,8 +51,7 @@ async def test_admin_user_over_sasl_describes_and_alters(
     kafka_cluster: KafkaCluster, admin_client: AdminClient, kafka_bootstrap: str, mechanism: str
 ) -> None:
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
-    user = kafka_cluster.admin_user
-    async with sasl_client(kafka_cluster, user.username, user.password, mechanism) as admin:
+    async with sasl_client(kafka_cluster, kafka_cluster.admin_user, mechanism) as admin:
         await admin.incremental_alter_configs(
             {topic: [AlterConfigOp("retention.ms", "3600000")]}
         ).all()
@@ -62,8 +65,7 @@ async def test_unprivileged_user_is_refused_per_resource(
 ) -> None:
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
     broker = ConfigResource(ResourceType.BROKER, str(kafka_cluster.broker_ids[0]))
-    user = kafka_cluster.alice_user
-    async with sasl_client(kafka_cluster, user.username, user.password, "SCRAM-SHA-256") as admin:
+    async with sasl_client(kafka_cluster, kafka_cluster.alice_user, "SCRAM-SHA-256") as admin:
         described = admin.describe_configs([topic, broker])
         await described.wait()
         assert isinstance(described.values[topic].exception(), TopicAuthorizationFailedError)
@@ -78,9 +80,9 @@ async def test_unprivileged_user_is_refused_per_resource(
 
 @pytest.mark.kafka(sasl=True)
 async def test_wrong_password_is_an_authentication_error(kafka_cluster: KafkaCluster) -> None:
-    user = kafka_cluster.admin_user.username
+    admin = kafka_cluster.admin_user
     with pytest.raises(AuthenticationError, match="credentials"):
-        async with sasl_client(kafka_cluster, user, "wrong-password", "SCRAM-SHA-256", timeout=10):
+        async with sasl_client(kafka_cluster, admin, "SCRAM-SHA-256", "wrong-password", 10):
             pass
 
 

@@ -18,8 +18,8 @@ from kafka_config_admin import (
 
 
 def test_enums_carry_protocol_ids_and_absorb_unknown_ones() -> None:
-    assert ResourceType.TOPIC == 2 and ResourceType.GROUP == 32
-    assert ConfigSource.GROUP_CONFIG == 8 and ConfigType.PASSWORD == 9
+    assert (ResourceType.TOPIC.value, ResourceType.GROUP.value) == (2, 32)
+    assert (ConfigSource.GROUP_CONFIG.value, ConfigType.PASSWORD.value) == (8, 9)
     assert [op.value for op in OpType] == [0, 1, 2, 3]
     assert ResourceType(77) is ResourceType.UNKNOWN
     assert ConfigSource(99) is ConfigSource.UNKNOWN
@@ -31,7 +31,7 @@ def test_resource_is_frozen_hashable_and_accepts_names() -> None:
     assert {topic: 1}[ConfigResource(ResourceType.TOPIC, "orders")] == 1
     assert ConfigResource(type="topic", name="orders") == topic
     with pytest.raises(ValidationError):
-        topic.name = "other"  # type: ignore[misc]
+        topic.name = "other"
     with pytest.raises(ValidationError):
         ConfigResource(type="nonsense", name="x")
     assert str(ConfigResource(ResourceType.BROKER, "")) == "cluster-wide broker default"
@@ -65,8 +65,7 @@ def test_config_is_a_read_only_mapping() -> None:
         (ConfigType.LONG, "not-a-number", "not-a-number"),
     ],
 )
-def test_parsed_value_follows_the_type(config_type: ConfigType, value: str,
-                                       parsed: object) -> None:
+def test_parsed_value_follows_the_type(config_type: ConfigType, value: str, parsed: object) -> None:
     assert ConfigEntry(name="k", value=value, type=config_type).parsed_value == parsed
 
 
@@ -87,7 +86,8 @@ def test_sensitive_values_never_show() -> None:
 def test_alter_op_turns_python_values_into_kafka_strings() -> None:
     assert AlterConfigOp("retention.ms", 86400000).value == "86400000"
     assert AlterConfigOp("unclean.leader.election.enable", True).value == "true"
-    assert AlterConfigOp("cleanup.policy", ["compact", "delete"], "append").value == \
-        "compact,delete"
+    assert (
+        AlterConfigOp("cleanup.policy", ["compact", "delete"], "append").value == "compact,delete"
+    )
     assert AlterConfigOp("cleanup.policy", "compact", OpType.SUBTRACT).op is OpType.SUBTRACT
     assert AlterConfigOp(name="retention.ms", op=OpType.DELETE).value is None

@@ -34,14 +34,16 @@ GROUP = ConfigResource(ResourceType.GROUP, "g")
 
 
 def describe(resources: Any, **kwargs: bool) -> DescribeConfigs:
-    return DescribeConfigs.build(resources, include_synonyms=kwargs.get("synonyms", False),
-                                 include_documentation=kwargs.get("docs", False))
+    return DescribeConfigs.build(
+        resources,
+        include_synonyms=kwargs.get("synonyms", False),
+        include_documentation=kwargs.get("docs", False),
+    )
 
 
 def test_routing_batches_per_broker_and_sends_the_rest_anywhere() -> None:
     groups = route([TOPIC, BROKER_1, DEFAULT, LOGGER_2, BROKER_2, GROUP, OTHER])
-    assert groups == {None: [TOPIC, DEFAULT, GROUP, OTHER], 1: [BROKER_1],
-                      2: [LOGGER_2, BROKER_2]}
+    assert groups == {None: [TOPIC, DEFAULT, GROUP, OTHER], 1: [BROKER_1], 2: [LOGGER_2, BROKER_2]}
 
 
 @pytest.mark.parametrize(
@@ -76,28 +78,52 @@ def test_describe_body_degrades_for_older_versions() -> None:
 
 
 def raw_entry(**overrides: Any) -> dict[str, Any]:
-    entry = {"name": "retention.ms", "value": "1000", "read_only": False, "is_default": False,
-             "config_source": 1, "is_sensitive": False,
-             "synonyms": [{"name": "log.retention.ms", "value": None, "source": 5}],
-             "config_type": 5, "documentation": "How long."}
+    entry = {
+        "name": "retention.ms",
+        "value": "1000",
+        "read_only": False,
+        "is_default": False,
+        "config_source": 1,
+        "is_sensitive": False,
+        "synonyms": [{"name": "log.retention.ms", "value": None, "source": 5}],
+        "config_type": 5,
+        "documentation": "How long.",
+    }
     entry.update(overrides)
     return entry
 
 
 def test_describe_outcomes_shape_entries_and_keep_errors_per_resource() -> None:
     operation = describe([TOPIC, OTHER, BROKER_1])
-    response = {"throttle_time_ms": 0, "results": [
-        {"error_code": 0, "error_message": None, "resource_type": 2, "resource_name": "orders",
-         "configs": [raw_entry(), raw_entry(name="x", config_source=99, config_type=77)]},
-        {"error_code": 3, "error_message": "no such topic", "resource_type": 2,
-         "resource_name": "payments", "configs": []},
-    ]}
+    response = {
+        "throttle_time_ms": 0,
+        "results": [
+            {
+                "error_code": 0,
+                "error_message": None,
+                "resource_type": 2,
+                "resource_name": "orders",
+                "configs": [raw_entry(), raw_entry(name="x", config_source=99, config_type=77)],
+            },
+            {
+                "error_code": 3,
+                "error_message": "no such topic",
+                "resource_type": 2,
+                "resource_name": "payments",
+                "configs": [],
+            },
+        ],
+    }
     outcomes = dict(operation.outcomes([TOPIC, OTHER, BROKER_1], response))
     config = outcomes[TOPIC]
     assert not isinstance(config, BaseException)
     entry = config["retention.ms"]
     assert (entry.value, entry.source, entry.type, entry.documentation) == (
-        "1000", ConfigSource.TOPIC_CONFIG, ConfigType.LONG, "How long.")
+        "1000",
+        ConfigSource.TOPIC_CONFIG,
+        ConfigType.LONG,
+        "How long.",
+    )
     assert entry.synonyms[0].source is ConfigSource.DEFAULT_CONFIG and not entry.is_default
     assert (config["x"].source, config["x"].type) == (ConfigSource.UNKNOWN, ConfigType.UNKNOWN)
     missing = outcomes[OTHER]
@@ -109,11 +135,22 @@ def test_describe_outcomes_shape_entries_and_keep_errors_per_resource() -> None:
 
 def test_describe_v0_derives_the_source_as_java_does() -> None:
     operation = describe([TOPIC, BROKER_1])
-    response = {"throttle_time_ms": 0, "results": [
-        {"error_code": 0, "error_message": None, "resource_type": t, "resource_name": n,
-         "configs": [raw_entry(name="d", config_source=-1, is_default=True, synonyms=[]),
-                     raw_entry(name="s", config_source=-1, is_default=False, synonyms=[])]}
-        for t, n in ((2, "orders"), (4, "1"))]}
+    response = {
+        "throttle_time_ms": 0,
+        "results": [
+            {
+                "error_code": 0,
+                "error_message": None,
+                "resource_type": t,
+                "resource_name": n,
+                "configs": [
+                    raw_entry(name="d", config_source=-1, is_default=True, synonyms=[]),
+                    raw_entry(name="s", config_source=-1, is_default=False, synonyms=[]),
+                ],
+            }
+            for t, n in ((2, "orders"), (4, "1"))
+        ],
+    }
     outcomes = dict(operation.outcomes([TOPIC, BROKER_1], response))
     topic, broker = outcomes[TOPIC], outcomes[BROKER_1]
     assert not isinstance(topic, BaseException) and not isinstance(broker, BaseException)
@@ -139,24 +176,48 @@ def test_incremental_alter_rejects_bad_ops(ops: Any, message: str) -> None:
 def test_incremental_alter_body_and_redacted_errors() -> None:
     secret = AlterConfigOp("ssl.keystore.password", "hunter2")
     operation = IncrementalAlterConfigs.build(
-        {TOPIC: [AlterConfigOp("retention.ms", "1"), AlterConfigOp("x", op=OpType.DELETE)],
-         BROKER_1: secret}, validate_only=True)
-    assert operation.body([TOPIC], 1) == {"validate_only": True, "resources": [
-        {"resource_type": 2, "resource_name": "orders", "configs": [
-            {"name": "retention.ms", "config_operation": 0, "value": "1"},
-            {"name": "x", "config_operation": 1, "value": None}]}]}
-    response = {"throttle_time_ms": 0, "responses": [
-        {"error_code": 44, "error_message": "value hunter2 refused", "resource_type": 4,
-         "resource_name": "1"}]}
-    [(resource, error)] = operation.outcomes([BROKER_1], response)
+        {
+            TOPIC: [AlterConfigOp("retention.ms", "1"), AlterConfigOp("x", op=OpType.DELETE)],
+            BROKER_1: [secret],
+        },
+        validate_only=True,
+    )
+    assert operation.body([TOPIC], 1) == {
+        "validate_only": True,
+        "resources": [
+            {
+                "resource_type": 2,
+                "resource_name": "orders",
+                "configs": [
+                    {"name": "retention.ms", "config_operation": 0, "value": "1"},
+                    {"name": "x", "config_operation": 1, "value": None},
+                ],
+            }
+        ],
+    }
+    response = {
+        "throttle_time_ms": 0,
+        "responses": [
+            {
+                "error_code": 44,
+                "error_message": "value hunter2 refused",
+                "resource_type": 4,
+                "resource_name": "1",
+            }
+        ],
+    }
+    [(_, error)] = operation.outcomes([BROKER_1], response)
     assert isinstance(error, PolicyViolationError)
     assert "hunter2" not in str(error) and "[hidden]" in str(error)
 
 
 def test_legacy_alter_checks_and_builds() -> None:
-    operation = AlterConfigs.build({TOPIC: {"retention.ms": 1000, "cleanup.policy": None}},
-                                   validate_only=False)
+    operation = AlterConfigs.build(
+        {TOPIC: {"retention.ms": 1000, "cleanup.policy": None}}, validate_only=False
+    )
     assert operation.body([TOPIC], 0)["resources"][0]["configs"] == [
-        {"name": "retention.ms", "value": "1000"}, {"name": "cleanup.policy", "value": None}]
+        {"name": "retention.ms", "value": "1000"},
+        {"name": "cleanup.policy", "value": None},
+    ]
     with pytest.raises(InvalidArgumentError, match="mapping"):
         AlterConfigs.build({TOPIC: ["retention.ms"]}, validate_only=False)  # type: ignore[dict-item]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from kafka_config_admin import (
@@ -29,7 +30,7 @@ async def test_future_states_and_many_waiters() -> None:
     async with anyio.create_task_group() as group:
         for _ in range(3):
             group.start_soon(lambda: _append(seen, future))
-        await anyio.sleep(0)
+        await anyio.lowlevel.checkpoint()
         future._set_result(Config())
     assert seen == [Config()] * 3 and future.done() and future.exception() is None
 

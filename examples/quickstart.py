@@ -46,8 +46,10 @@ def show(title: str, config: Config, *, with_docs: bool = False) -> None:
     print(f"\n== {title}")
     for name in SHOWN:
         entry = config[name]
-        print(f"{name:22} = {entry.value!s:12} type={entry.type.name:8} "
-              f"source={entry.source.name}  parsed={entry.parsed_value!r}")
+        print(
+            f"{name:22} = {entry.value!s:12} type={entry.type.name:8} "
+            f"source={entry.source.name}  parsed={entry.parsed_value!r}"
+        )
         if with_docs and entry.documentation:
             print(textwrap.indent(textwrap.shorten(entry.documentation, 150), "    "))
 
@@ -59,20 +61,32 @@ async def main() -> None:
 
     async with AdminClient(bootstrap_servers=bootstrap) as admin:
         before = await admin.describe_configs(
-            [topic], include_synonyms=True, include_documentation=True).values[topic]
+            [topic], include_synonyms=True, include_documentation=True
+        ).values[topic]
         show("before", before, with_docs=True)
 
-        alter = admin.incremental_alter_configs({topic: [
-            AlterConfigOp(name="retention.ms", value="86400000", op=OpType.SET),
-            AlterConfigOp(name="cleanup.policy", value="compact", op=OpType.APPEND),
-        ]})
+        alter = admin.incremental_alter_configs(
+            {
+                topic: [
+                    AlterConfigOp(name="retention.ms", value="86400000", op=OpType.SET),
+                    AlterConfigOp(name="cleanup.policy", value="compact", op=OpType.APPEND),
+                ]
+            }
+        )
         await alter.all()
         print("\nset retention.ms=86400000 and appended 'compact' to cleanup.policy")
 
-        after = await admin.describe_configs([topic], include_documentation=True).values[topic]
+        # Brokers apply an alter a moment after the controller accepts it: wait to see it.
+        for _ in range(50):
+            after = await admin.describe_configs(
+                [topic], include_synonyms=True, include_documentation=True
+            ).values[topic]
+            if after["retention.ms"].value == "86400000":
+                break
+            await asyncio.sleep(0.1)
         show("after", after)
-        synonyms = ", ".join(f"{s.source.name}={s.value}" for s in before["retention.ms"].synonyms)
-        print(f"\nretention.ms synonyms before the change: {synonyms}")
+        synonyms = ", ".join(f"{s.source.name}={s.value}" for s in after["retention.ms"].synonyms)
+        print(f"\nretention.ms now comes from: {synonyms}")
 
 
 if __name__ == "__main__":

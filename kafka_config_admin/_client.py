@@ -26,6 +26,7 @@ from ._exceptions import (
     RequestTimedOutError,
     ThrottlingQuotaExceededError,
 )
+from ._gc import gc_paused
 from ._models import AlterConfigOp, ConfigResource
 from ._operations import AlterConfigs, DescribeConfigs, IncrementalAlterConfigs, Operation, route
 from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
@@ -293,7 +294,9 @@ class AdminClient:
             for resource in resources:
                 result.values[resource]._set_exception(error)
             return
-        for resource, outcome in operation.outcomes(resources, response):
+        with gc_paused():
+            outcomes = list(operation.outcomes(resources, response))
+        for resource, outcome in outcomes:
             if isinstance(outcome, _RETRIED):
                 last_errors[resource] = outcome
                 retry.append(resource)

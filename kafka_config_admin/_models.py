@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from enum import IntEnum
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
@@ -26,6 +26,9 @@ __all__ = [
 ]
 
 HIDDEN = "[hidden]"
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+_set = object.__setattr__
 
 # Kafka marks PASSWORD-type keys sensitive, but a client building an AlterConfigOp does not
 # know the broker's types, so these names are treated as sensitive by default.
@@ -285,3 +288,27 @@ class AlterConfigOp(BaseModel):
                 yield key, HIDDEN
             else:
                 yield key, value
+
+
+def trusted(
+    cls: type[ModelT], fields: dict[str, Any], private: dict[str, Any] | None = None
+) -> ModelT:
+    """Build a model from values this library decoded and typed itself, without validation.
+
+    Describing thousands of resources builds hundreds of thousands of entries; validating data
+    that the codec already typed would cost more than decoding it. ``fields`` must hold every
+    field with a value of the right type.
+    """
+    model = cls.__new__(cls)
+    _set(model, "__dict__", fields)
+    _set(model, "__pydantic_fields_set__", set(fields))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", private)
+    return model
+
+
+def config_of(entries: tuple[ConfigEntry, ...]) -> Config:
+    """A Config over entries built with :func:`trusted`."""
+    return trusted(
+        Config, {"entries": entries}, {"_by_name": {entry.name: entry for entry in entries}}
+    )

@@ -23,6 +23,8 @@ from ._models import (
     ConfigType,
     OpType,
     ResourceType,
+    config_of,
+    trusted,
 )
 from ._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec
 
@@ -153,32 +155,59 @@ _V0_SOURCE = {
 }
 
 
-def _entry(resource_type: ResourceType, raw: Mapping[str, Any]) -> ConfigEntry:
-    source_id = raw["config_source"]
-    if source_id == -1:  # v0 has no source; derive it as the Java client does
-        source = (
-            ConfigSource.DEFAULT_CONFIG
-            if raw["is_default"]
-            else _V0_SOURCE.get(resource_type, ConfigSource.UNKNOWN)
-        )
-    else:
-        source = ConfigSource(source_id)
-    return ConfigEntry.model_construct(
-        name=raw["name"],
-        value=raw["value"],
-        source=source,
-        is_default=source is ConfigSource.DEFAULT_CONFIG,
-        is_sensitive=raw["is_sensitive"],
-        is_read_only=raw["read_only"],
-        synonyms=tuple(
-            ConfigSynonym.model_construct(
-                name=s["name"], value=s["value"], source=ConfigSource(s["source"])
+_SOURCES = {source.value: source for source in ConfigSource}
+_TYPES = {kind.value: kind for kind in ConfigType}
+
+
+class _EntryBuilder:
+    """Turns decoded config entries of one response into ConfigEntry models, fast.
+
+    Names and documentation repeat across resources (every topic has the same 40-odd keys and
+    texts), so one copy of each string is kept: less memory for large describes.
+    """
+
+    def __init__(self) -> None:
+        self._strings: dict[str, str] = {}
+
+    def config(self, resource_type: ResourceType, raw_entries: list[dict[str, Any]]) -> Config:
+        return config_of(tuple(self.entry(resource_type, raw) for raw in raw_entries))
+
+    def entry(self, resource_type: ResourceType, raw: dict[str, Any]) -> ConfigEntry:
+        share = self._strings.setdefault
+        source_id = raw["config_source"]
+        if source_id == -1:  # v0 has no source; derive it as the Java client does
+            source = (
+                ConfigSource.DEFAULT_CONFIG
+                if raw["is_default"]
+                else _V0_SOURCE.get(resource_type, ConfigSource.UNKNOWN)
             )
-            for s in raw["synonyms"]
-        ),
-        type=ConfigType(raw["config_type"]),
-        documentation=raw["documentation"],
-    )
+        else:
+            source = _SOURCES.get(source_id, ConfigSource.UNKNOWN)
+        documentation = raw["documentation"]
+        return trusted(
+            ConfigEntry,
+            {
+                "name": share(raw["name"], raw["name"]),
+                "value": raw["value"],
+                "source": source,
+                "is_default": source is ConfigSource.DEFAULT_CONFIG,
+                "is_sensitive": raw["is_sensitive"],
+                "is_read_only": raw["read_only"],
+                "synonyms": tuple(
+                    trusted(
+                        ConfigSynonym,
+                        {
+                            "name": share(s["name"], s["name"]),
+                            "value": s["value"],
+                            "source": _SOURCES.get(s["source"], ConfigSource.UNKNOWN),
+                        },
+                    )
+                    for s in raw["synonyms"]
+                ),
+                "type": _TYPES.get(raw["config_type"], ConfigType.UNKNOWN),
+                "documentation": documentation and share(documentation, documentation),
+            },
+        )
 
 
 @dataclass
@@ -243,9 +272,14 @@ class DescribeConfigs(Operation[Config]):
             "include_documentation": self.include_documentation and version >= 3,
         }
 
+    def outcomes(
+        self, resources: Sequence[ConfigResource], response: Mapping[str, Any]
+    ) -> Iterator[tuple[ConfigResource, Config | BrokerError]]:
+        self._builder = _EntryBuilder()  # one string pool per response
+        return super().outcomes(resources, response)
+
     def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> Config:
-        resource_type = resource.type
-        return Config(entries=tuple(_entry(resource_type, raw) for raw in result["configs"]))
+        return self._builder.config(resource.type, result["configs"])
 
 
 # --- AlterConfigs and IncrementalAlterConfigs -------------------------------------------------

@@ -29,6 +29,7 @@ from ._exceptions import (
     ProtocolError,
     UnsupportedVersionError,
 )
+from ._gc import gc_paused
 from ._protocol import ApiCodec, decode_response_header, encode_request_header
 
 __all__ = ["SecurityOptions", "Transport"]
@@ -113,7 +114,10 @@ class _WireRequest:
         # Runs inside aiokafka's reader task, where an exception would tear the connection
         # down and lose the reason; hand the failure to the waiting caller instead.
         try:
-            return self._codec.decode_response(self.API_VERSION, buffer.getvalue(), buffer.tell())
+            with gc_paused():
+                return self._codec.decode_response(
+                    self.API_VERSION, buffer.getvalue(), buffer.tell()
+                )
         except ProtocolError as error:
             return _DecodeFailure(error)
         except Exception as error:  # a codec bug must reach the caller, not kill the reader

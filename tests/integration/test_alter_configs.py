@@ -159,3 +159,25 @@ async def test_bad_ops_raise_before_anything_is_sent(admin_client: AdminClient) 
         admin_client.incremental_alter_configs(
             {topic: [AlterConfigOp("a", "1"), AlterConfigOp("a", "2", OpType.APPEND)]}
         )
+
+
+async def test_group_and_client_metrics_configs(admin_client: AdminClient) -> None:
+    group = ConfigResource(ResourceType.GROUP, "payments-group")
+    metrics = ConfigResource(ResourceType.CLIENT_METRICS, "producer-metrics")
+    await admin_client.incremental_alter_configs(
+        {
+            group: [AlterConfigOp("consumer.session.timeout.ms", "50000")],
+            metrics: [
+                AlterConfigOp("metrics", "org.apache.kafka.producer."),
+                AlterConfigOp("interval.ms", "60000"),
+            ],
+        }
+    ).all()
+    entry = await settled_entry(admin_client, group, "consumer.session.timeout.ms", "50000")
+    assert entry.source is ConfigSource.GROUP_CONFIG
+    entry = await settled_entry(admin_client, metrics, "interval.ms", "60000")
+    assert entry.source is ConfigSource.CLIENT_METRICS_CONFIG
+    config = await admin_client.describe_configs([metrics], include_documentation=True).values[
+        metrics
+    ]
+    assert config["metrics"].parsed_value == ["org.apache.kafka.producer."]

@@ -211,7 +211,7 @@ class AdminClient:
             DeprecationWarning,
             stacklevel=2,
         )
-        operation = AlterConfigs.build(configs, validate_only=validate_only)
+        operation = AlterConfigs.build_legacy(configs, validate_only=validate_only)
         result = AlterConfigsResult(operation.resources)
         self._start(operation, result, timeout)
         return result

@@ -354,24 +354,23 @@ def _check_op(resource: ConfigResource, op: object) -> None:
 
 
 @dataclass
-class AlterConfigs(Operation[None]):
-    """Legacy AlterConfigs (KIP-133): replaces the resource's whole set of dynamic configs."""
+class AlterConfigs(IncrementalAlterConfigs):
+    """Legacy AlterConfigs (KIP-133): replaces the resource's whole set of dynamic configs.
 
-    configs: dict[ConfigResource, dict[str, str | None]]
-    validate_only: bool
-    sensitive: dict[ConfigResource, list[str]]
+    Held as SET operations so that body and redaction are shared with the incremental API; the
+    AlterConfigs schema has no operation field, so the codec leaves it out.
+    """
 
     codec = ALTER_CONFIGS
     throttle_from_version = 1
 
     @classmethod
-    def build(
+    def build_legacy(
         cls, configs: Mapping[ConfigResource, Mapping[str, Any]], *, validate_only: bool
     ) -> AlterConfigs:
         if not isinstance(configs, Mapping):
             raise InvalidArgumentError("configs must map each ConfigResource to {name: value}")
-        checked: dict[ConfigResource, dict[str, str | None]] = {}
-        sensitive: dict[ConfigResource, list[str]] = {}
+        ops: dict[ConfigResource, list[AlterConfigOp]] = {}
         for resource in check_resources(configs):
             entries = configs[resource]
             if not isinstance(entries, Mapping):
@@ -379,35 +378,10 @@ class AlterConfigs(Operation[None]):
                     f"configs for {resource} must be a mapping of name to value"
                 )
             _check_names(resource, entries)
-            ops = [AlterConfigOp(name=name, value=value) for name, value in entries.items()]
-            checked[resource] = {op.name: op.value for op in ops}
-            sensitive[resource] = [op.value for op in ops if op.sensitive and op.value]
-        return cls(configs=checked, validate_only=bool(validate_only), sensitive=sensitive)
-
-    @property
-    def resources(self) -> list[ConfigResource]:
-        return list(self.configs)
-
-    def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
-        return {
-            "resources": [
-                {
-                    "resource_type": int(r.type),
-                    "resource_name": r.name,
-                    "configs": [
-                        {"name": name, "value": value} for name, value in self.configs[r].items()
-                    ],
-                }
-                for r in resources
-            ],
-            "validate_only": self.validate_only,
-        }
-
-    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> None:
-        return None
-
-    def redact(self, resource: ConfigResource, message: str | None) -> str | None:
-        return _redact(message, self.sensitive[resource])
+            ops[resource] = [
+                AlterConfigOp(name=name, value=value) for name, value in entries.items()
+            ]
+        return cls(ops=ops, validate_only=bool(validate_only))
 
 
 def _redact(message: str | None, secrets: Iterable[str | None]) -> str | None:

@@ -162,17 +162,9 @@ class Transport:
 
     async def start(self) -> None:
         """Connect to a bootstrap server and read the cluster's brokers."""
-        security = self._security
         try:
             client = AIOKafkaClient(
-                bootstrap_servers=self._bootstrap_servers,
-                client_id=self._client_id,
-                request_timeout_ms=int(self._request_timeout * 1000),
-                security_protocol=security.security_protocol,
-                sasl_mechanism=security.sasl_mechanism,
-                sasl_plain_username=security.sasl_plain_username,
-                sasl_plain_password=security.sasl_plain_password,
-                ssl_context=security.ssl_context,
+                bootstrap_servers=self._bootstrap_servers, **self._connection_options()
             )
         except ValueError as error:
             raise InvalidArgumentError(f"invalid connection options: {error}") from None
@@ -189,22 +181,23 @@ class Transport:
             raise
         self._client = client
 
+    def _connection_options(self) -> dict[str, Any]:
+        security = self._security
+        return {
+            "client_id": self._client_id,
+            "request_timeout_ms": int(self._request_timeout * 1000),
+            "security_protocol": security.security_protocol,
+            "sasl_mechanism": security.sasl_mechanism,
+            "sasl_plain_username": security.sasl_plain_username,
+            "sasl_plain_password": security.sasl_plain_password,
+            "ssl_context": security.ssl_context,
+        }
+
     async def _diagnose(self, client: AIOKafkaClient) -> KafkaConfigAdminError | None:
         """Connect to each bootstrap server once more and return the first clear failure."""
-        security = self._security
         for host, port, _ in client.hosts:
             try:
-                conn = await create_conn(
-                    host,
-                    port,
-                    client_id=self._client_id,
-                    request_timeout_ms=int(self._request_timeout * 1000),
-                    security_protocol=security.security_protocol,
-                    sasl_mechanism=security.sasl_mechanism,
-                    sasl_plain_username=security.sasl_plain_username,
-                    sasl_plain_password=security.sasl_plain_password,
-                    ssl_context=security.ssl_context,
-                )
+                conn = await create_conn(host, port, **self._connection_options())
             except Exception as error:
                 return translate_error(error, f"{host}:{port}")
             conn.close()

@@ -23,6 +23,7 @@ from kafka_config_admin._operations import (
     IncrementalAlterConfigs,
     route,
 )
+from kafka_config_admin._protocol import ALTER_CONFIGS
 
 TOPIC = ConfigResource(ResourceType.TOPIC, "orders")
 OTHER = ConfigResource(ResourceType.TOPIC, "payments")
@@ -212,12 +213,15 @@ def test_incremental_alter_body_and_redacted_errors() -> None:
 
 
 def test_legacy_alter_checks_and_builds() -> None:
-    operation = AlterConfigs.build(
+    operation = AlterConfigs.build_legacy(
         {TOPIC: {"retention.ms": 1000, "cleanup.policy": None}}, validate_only=False
     )
-    assert operation.body([TOPIC], 0)["resources"][0]["configs"] == [
+    sent = ALTER_CONFIGS.decode_request(
+        0, ALTER_CONFIGS.encode_request(0, operation.body([TOPIC], 0))
+    )
+    assert sent["resources"][0]["configs"] == [
         {"name": "retention.ms", "value": "1000"},
         {"name": "cleanup.policy", "value": None},
     ]
     with pytest.raises(InvalidArgumentError, match="mapping"):
-        AlterConfigs.build({TOPIC: ["retention.ms"]}, validate_only=False)  # type: ignore[dict-item]
+        AlterConfigs.build_legacy({TOPIC: ["retention.ms"]}, validate_only=False)  # type: ignore[dict-item]

@@ -1,0 +1,47 @@
+"""The data set: N topics (1 partition each), every 10th with a couple of overrides."""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+
+from kafka_config_admin import AdminClient, ConfigResource, ResourceType
+
+OVERRIDES = {"retention.ms": "3600000", "max.message.bytes": "2097152"}
+BATCH = 500
+
+
+def topic_names(count: int) -> list[str]:
+    return [f"bench-{index:05d}" for index in range(count)]
+
+
+async def create(bootstrap: str, count: int) -> list[str]:
+    """Create the topics and wait until the broker describes every one of them."""
+    names = topic_names(count)
+    admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=120000)
+    await admin.start()
+    try:
+        for start in range(0, count, BATCH):
+            await admin.create_topics(
+                [
+                    NewTopic(name, 1, 1, topic_configs=OVERRIDES if index % 10 == 0 else {})
+                    for index, name in enumerate(names[start : start + BATCH], start)
+                ]
+            )
+    finally:
+        await admin.close()
+    await _wait_until_described(bootstrap, names)
+    return names
+
+
+async def _wait_until_described(bootstrap: str, names: list[str]) -> None:
+    resources = [ConfigResource(ResourceType.TOPIC, name) for name in names]
+    async with AdminClient(bootstrap, timeout=120) as client:
+        for _ in range(100):
+            result = client.describe_configs({r: ["retention.ms"] for r in resources})
+            await result.wait()
+            if not result.errors():
+                return
+            await asyncio.sleep(0.2)
+    raise RuntimeError("the broker never described every benchmark topic")

@@ -1,0 +1,141 @@
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * The Java Admin client on the benchmark workloads, timed inside one warm JVM.
+ *
+ * <p>Usage: {@code java ConfigBench BOOTSTRAP TOPICS_FILE REPS}; TOPICS_FILE has one topic per
+ * line. Prints one JSON object shaped like benchmarks/runner.py's output.
+ */
+public final class ConfigBench {
+    private static final int W2_CALLS = 1000;
+    private static final int W4_CALLS = 50;
+    private static final String[] VALUES = {"3600000", "7200000"};
+
+    private final Admin admin;
+    private final List<String> topics;
+    private final DescribeConfigsOptions withEverything =
+            new DescribeConfigsOptions().includeSynonyms(true).includeDocumentation(true);
+
+    private ConfigBench(Admin admin, List<String> topics) {
+        this.admin = admin;
+        this.topics = topics;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args[0]);
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "120000");
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "120000");
+        List<String> topics = Files.readAllLines(Path.of(args[1]));
+        int reps = Integer.parseInt(args[2]);
+        try (Admin admin = Admin.create(props)) {
+            System.out.println(new ConfigBench(admin, topics).run(reps));
+        }
+    }
+
+    private String run(int reps) throws Exception {
+        Map<String, String> workloads = new LinkedHashMap<>();
+        workloads.put("w1", seconds(reps, 1, rep -> describe(topics, withEverything)));
+        workloads.put("w2", w2(Math.max(1, reps / 2)));
+        workloads.put("w3", seconds(reps, 2, rep -> alterEach(VALUES[rep % 2])));
+        workloads.put("w4", seconds(reps, 1, rep -> concurrent()));
+        StringBuilder json = new StringBuilder("{\"peer\": \"java\", \"workloads\": {");
+        String separator = "";
+        for (Map.Entry<String, String> entry : workloads.entrySet()) {
+            json.append(separator).append('"').append(entry.getKey()).append("\": ")
+                    .append(entry.getValue());
+            separator = ", ";
+        }
+        return json.append("}}").toString();
+    }
+
+    private interface Rep {
+        Object run(int rep) throws Exception;
+    }
+
+    private static String seconds(int reps, int warmups, Rep work) throws Exception {
+        for (int rep = 0; rep < warmups; rep++) {
+            work.run(rep);
+        }
+        double[] seconds = new double[reps];
+        for (int rep = 0; rep < reps; rep++) {
+            long start = System.nanoTime();
+            work.run(rep);
+            seconds[rep] = (System.nanoTime() - start) / 1e9;
+        }
+        return "{\"seconds\": " + Arrays.toString(seconds) + "}";
+    }
+
+    private String w2(int reps) throws Exception {
+        latencies();  // warm-up
+        double[] totals = new double[reps];
+        double[] p50 = new double[reps];
+        double[] p99 = new double[reps];
+        for (int rep = 0; rep < reps; rep++) {
+            double[] run = latencies();
+            totals[rep] = Arrays.stream(run).sum();
+            p50[rep] = run[run.length / 2] * 1000;
+            p99[rep] = run[(int) (run.length * 0.99)] * 1000;
+        }
+        return "{\"seconds\": " + Arrays.toString(totals) + ", \"p50_ms\": "
+                + Arrays.toString(p50) + ", \"p99_ms\": " + Arrays.toString(p99) + "}";
+    }
+
+    private double[] latencies() throws Exception {
+        List<String> one = List.of(topics.get(1));
+        double[] run = new double[W2_CALLS];
+        for (int call = 0; call < W2_CALLS; call++) {
+            long start = System.nanoTime();
+            describe(one, withEverything);
+            run[call] = (System.nanoTime() - start) / 1e9;
+        }
+        Arrays.sort(run);
+        return run;
+    }
+
+    private Object describe(List<String> names, DescribeConfigsOptions options) throws Exception {
+        return admin.describeConfigs(resources(names), options).all().get();
+    }
+
+    private Object alterEach(String value) throws Exception {
+        Map<ConfigResource, Collection<AlterConfigOp>> ops = new LinkedHashMap<>();
+        AlterConfigOp set =
+                new AlterConfigOp(new ConfigEntry("retention.ms", value), AlterConfigOp.OpType.SET);
+        for (ConfigResource resource : resources(topics)) {
+            ops.put(resource, List.of(set));
+        }
+        return admin.incrementalAlterConfigs(ops).all().get();
+    }
+
+    private Object concurrent() throws Exception {
+        List<KafkaFuture<?>> futures = new ArrayList<>();
+        for (String topic : topics.subList(0, W4_CALLS)) {
+            futures.add(admin.describeConfigs(resources(List.of(topic)), withEverything).all());
+        }
+        return KafkaFuture.allOf(futures.toArray(new KafkaFuture<?>[0])).get();
+    }
+
+    private static List<ConfigResource> resources(List<String> names) {
+        List<ConfigResource> resources = new ArrayList<>(names.size());
+        for (String name : names) {
+            resources.add(new ConfigResource(ConfigResource.Type.TOPIC, name));
+        }
+        return resources;
+    }
+}

@@ -1,0 +1,68 @@
+"""Medians, spread and ratios to our SDK, as a markdown table and JSON."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+OURS = "kafka-config-admin"
+TITLES = {
+    "w1": "W1 describe all configs of all topics (s)",
+    "w2": "W2 1,000 single-topic describes (s; p50/p99 ms)",
+    "w3": "W3 incremental alter of one key on each topic (s)",
+    "w4": "W4 50 concurrent describes (s)",
+}
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def cell(result: dict[str, Any], ours: dict[str, Any] | None) -> str:
+    if "unsupported" in result:
+        return f"n/a: {result['unsupported']}"
+    seconds = result["seconds"]
+    text = f"{median(seconds):.3f} ({min(seconds):.3f}-{max(seconds):.3f})"
+    if "p50_ms" in result:
+        text += f"; {median(result['p50_ms']):.2f}/{median(result['p99_ms']):.2f} ms"
+    if ours is not None and "seconds" in ours:
+        text += f"; {median(seconds) / median(ours['seconds']):.2f}x"
+    if "note" in result:
+        text += f" [{result['note']}]"
+    return text
+
+
+def markdown(runs: list[dict[str, Any]], context: dict[str, Any]) -> str:
+    ours: dict[str, Any] = next((r["workloads"] for r in runs if r["peer"] == OURS), {})
+    lines = [
+        f"Broker: Apache Kafka {context['kafka']} (single KRaft node, JVM), {context['topics']} "
+        f"topics, {context['reps']} repetitions (W2: {max(1, context['reps'] // 2)} runs of 1,000 "
+        "calls). Cells: median (min-max); ratio = median / our median (lower is faster).",
+        "",
+        "| workload | " + " | ".join(run["peer"] for run in runs) + " |",
+        "|---|" + "---|" * len(runs),
+    ]
+    for key, title in TITLES.items():
+        row = [cell(run["workloads"][key], ours.get(key)) for run in runs]
+        lines.append(f"| {title} | " + " | ".join(row) + " |")
+    memory = [
+        f"{run['peer']}: result {run['w1_memory']['result_mb']:.1f} MB, peak "
+        f"{run['w1_memory']['peak_mb']:.1f} MB"
+        for run in runs
+        if "w1_memory" in run
+    ]
+    if memory:
+        lines += ["", "W1 memory (tracemalloc, Python clients): " + "; ".join(memory)]
+    return "\n".join(lines) + "\n"
+
+
+def write(runs: list[dict[str, Any]], context: dict[str, Any], directory: Path) -> str:
+    directory.mkdir(parents=True, exist_ok=True)
+    table = markdown(runs, context)
+    (directory / "results.md").write_text(table)
+    (directory / "results.json").write_text(
+        json.dumps({"context": context, "runs": runs}, indent=2) + "\n"
+    )
+    return table

@@ -1,0 +1,109 @@
+"""Runs one client's workloads in this process and prints the timings as JSON.
+
+``python -m benchmarks.runner PEER BOOTSTRAP TOPICS_JSON REPS``
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import json
+import sys
+import time
+import tracemalloc
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from .peers import MODULES
+from .peers.base import NotSupported, Peer
+
+W2_CALLS = 1000
+W4_CALLS = 50
+VALUES = ("3600000", "7200000")  # alternate so that every alter really changes the topic
+
+
+async def _call(result: Any) -> Any:
+    return await result if inspect.isawaitable(result) else result
+
+
+async def _timed(reps: int, warmups: int, run: Callable[[int], Awaitable[Any]]) -> list[float]:
+    for rep in range(warmups):
+        await run(rep)
+    seconds = []
+    for rep in range(reps):
+        start = time.perf_counter()
+        await run(rep)
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
+async def _w2_latencies(peer: Peer, topic: str) -> list[float]:
+    latencies = []
+    for _ in range(W2_CALLS):
+        start = time.perf_counter()
+        await _call(peer.w2_describe_one(topic))
+        latencies.append(time.perf_counter() - start)
+    return sorted(latencies)
+
+
+async def measure(peer: Peer, topics: list[str], reps: int) -> dict[str, Any]:
+    workloads: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
+        "w1": lambda: _seconds(reps, 1, lambda rep: peer.w1_describe_all(topics)),
+        "w2": lambda: _w2(peer, topics[1], max(1, reps // 2)),
+        "w3": lambda: _seconds(reps, 2, lambda rep: peer.w3_alter_each(topics, VALUES[rep % 2])),
+        "w4": lambda: _seconds(reps, 1, lambda rep: peer.w4_concurrent(topics[:W4_CALLS])),
+    }
+    results: dict[str, Any] = {}
+    for name, run in workloads.items():
+        try:
+            results[name] = await run()
+        except NotSupported as reason:
+            results[name] = {"unsupported": str(reason)}
+        if name in peer.notes and "unsupported" not in results[name]:
+            results[name]["note"] = peer.notes[name]
+    return results
+
+
+async def _seconds(reps: int, warmups: int, run: Callable[[int], Any]) -> dict[str, Any]:
+    return {"seconds": await _timed(reps, warmups, lambda rep: _call(run(rep)))}
+
+
+async def _w2(peer: Peer, topic: str, reps: int) -> dict[str, Any]:
+    await _w2_latencies(peer, topic)  # warm-up
+    runs = [await _w2_latencies(peer, topic) for _ in range(reps)]
+    return {
+        "seconds": [sum(run) for run in runs],
+        "p50_ms": [run[len(run) // 2] * 1000 for run in runs],
+        "p99_ms": [run[int(len(run) * 0.99)] * 1000 for run in runs],
+    }
+
+
+async def w1_memory(peer: Peer, topics: list[str]) -> dict[str, float]:
+    """Bytes the decoded W1 result keeps, and the peak while the call ran (tracemalloc)."""
+    tracemalloc.start()
+    baseline = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    result = await _call(peer.w1_describe_all(topics))
+    retained, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del result
+    return {"result_mb": (retained - baseline) / 1e6, "peak_mb": (peak - baseline) / 1e6}
+
+
+async def main(name: str, bootstrap: str, topics: list[str], reps: int) -> None:
+    peer: Peer = importlib.import_module(MODULES[name]).Peer()
+    await peer.open(bootstrap)
+    try:
+        report: dict[str, Any] = {"peer": name, "workloads": await measure(peer, topics, reps)}
+        if name != "floor":
+            report["w1_memory"] = await w1_memory(peer, topics)
+    finally:
+        await peer.close()
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    topic_names = json.loads(Path(sys.argv[3]).read_text())
+    asyncio.run(main(sys.argv[1], sys.argv[2], topic_names, int(sys.argv[4])))

@@ -254,11 +254,22 @@ class AdminClient:
         attempt = 0
         while pending:
             retry: list[ConfigResource] = []
-            async with anyio.create_task_group() as group:
-                for node, resources in route(pending).items():
-                    group.start_soon(
-                        self._send_group, operation, result, node, resources, retry, last_errors
-                    )
+            groups = route(pending)
+            if len(groups) == 1:  # the common case needs no task of its own
+                [(node, resources)] = groups.items()
+                await self._send_group(operation, result, node, resources, retry, last_errors)
+            else:
+                async with anyio.create_task_group() as group:
+                    for node, resources in groups.items():
+                        group.start_soon(
+                            self._send_group,
+                            operation,
+                            result,
+                            node,
+                            resources,
+                            retry,
+                            last_errors,
+                        )
             if not retry:
                 return
             attempt += 1

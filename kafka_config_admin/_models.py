@@ -297,14 +297,20 @@ def trusted(
 
     Describing thousands of resources builds hundreds of thousands of entries; validating data
     that the codec already typed would cost more than decoding it. ``fields`` must hold every
-    field with a value of the right type.
+    field with a value of the right type. The models are frozen, so instances of one class
+    share one fields-set.
     """
     model = cls.__new__(cls)
     _set(model, "__dict__", fields)
-    _set(model, "__pydantic_fields_set__", set(fields))
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", private)
+    _set_fields_set(model, _ALL_FIELDS[cls])
+    _set_extra(model, None)
+    _set_private(model, private)
     return model
+
+
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def config_of(entries: tuple[ConfigEntry, ...]) -> Config:
@@ -312,3 +318,8 @@ def config_of(entries: tuple[ConfigEntry, ...]) -> Config:
     return trusted(
         Config, {"entries": entries}, {"_by_name": {entry.name: entry for entry in entries}}
     )
+
+
+_ALL_FIELDS: dict[type[BaseModel], set[str]] = {
+    cls: set(cls.model_fields) for cls in (ConfigSynonym, ConfigEntry, Config)
+}

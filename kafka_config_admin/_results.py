@@ -26,17 +26,20 @@ class ResourceFuture(Generic[T]):
     and the other waiters untouched.
     """
 
-    __slots__ = ("_done", "_exception", "_result", "resource")
+    __slots__ = ("_done", "_event", "_exception", "_result", "resource")
 
     def __init__(self, resource: ConfigResource) -> None:
         self.resource = resource
-        self._done = anyio.Event()
+        self._done = False
+        # Made only when someone waits before the outcome is known: most futures of a large
+        # call are done before anybody looks at them.
+        self._event: anyio.Event | None = None
         self._result: T | None = None
         self._exception: BaseException | None = None
 
     def done(self) -> bool:
         """Whether the outcome is known."""
-        return self._done.is_set()
+        return self._done
 
     def result(self) -> T:
         """The value once done; raises the resource's error if it failed."""
@@ -52,8 +55,14 @@ class ResourceFuture(Generic[T]):
 
     async def wait(self) -> T:
         """Wait for the outcome and return it (or raise the resource's error)."""
-        await self._done.wait()
+        await self._wait_done()
         return self.result()
+
+    async def _wait_done(self) -> None:
+        if not self._done:
+            if self._event is None:
+                self._event = anyio.Event()
+            await self._event.wait()
 
     def __await__(self) -> Generator[Any, None, T]:
         return self.wait().__await__()
@@ -68,18 +77,23 @@ class ResourceFuture(Generic[T]):
         return f"<ResourceFuture {self.resource} {state}>"
 
     def _require_done(self) -> None:
-        if not self._done.is_set():
+        if not self._done:
             raise asyncio.InvalidStateError(f"the outcome for {self.resource} is not known yet")
 
     def _set_result(self, value: T) -> None:
-        if not self._done.is_set():
+        if not self._done:
             self._result = value
-            self._done.set()
+            self._finish()
 
     def _set_exception(self, error: BaseException) -> None:
-        if not self._done.is_set():
+        if not self._done:
             self._exception = error
-            self._done.set()
+            self._finish()
+
+    def _finish(self) -> None:
+        self._done = True
+        if self._event is not None:
+            self._event.set()
 
 
 class _Result(Generic[T]):
@@ -93,7 +107,7 @@ class _Result(Generic[T]):
     async def wait(self) -> None:
         """Wait until every resource has an outcome; raises nothing."""
         for future in self.values.values():
-            await future._done.wait()
+            await future._wait_done()
 
     async def _all(self) -> dict[ConfigResource, T]:
         await self.wait()

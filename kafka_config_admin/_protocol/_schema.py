@@ -102,9 +102,10 @@ class Message:
 
     def encode(self, version: int, body: Mapping[str, Any]) -> bytes:
         self.check_version(version)
-        out = bytearray()
-        _encode_struct(self.fields, body, version, self.flexible(version), out, self.name)
-        return bytes(out)
+        try:
+            return bytes(_encoder(self, version)(body))
+        except (struct.error, AttributeError, TypeError, ValueError) as error:
+            raise ProtocolError(f"cannot encode {self.name} v{version}: {error}") from None
 
     def decode(self, version: int, data: bytes | memoryview, offset: int = 0) -> dict[str, Any]:
         self.check_version(version)
@@ -120,7 +121,7 @@ class Message:
         return result
 
 
-# --- encoding --------------------------------------------------------------------------------
+# --- encoding: generated per version ----------------------------------------------------------
 
 
 def _uvarint(value: int, out: bytearray) -> None:
@@ -130,62 +131,85 @@ def _uvarint(value: int, out: bytearray) -> None:
     out.append(value)
 
 
-def _encode_length(length: int, flexible: bool, out: bytearray, fmt: str) -> None:
-    """Write a length; -1 means null. Flexible versions use an unsigned varint of length+1."""
+def _cannot_send(where: str, version: int) -> Any:
+    raise UnsupportedVersionError(f"{where} cannot be sent at version {version}")
+
+
+def _cannot_be_null(where: str, version: int) -> Any:
+    raise ValueError(f"{where} cannot be null at version {version}")
+
+
+def _emit_put_length(w: _Writer, length: str, flexible: bool, kind: str) -> None:
+    """Write ``length`` (-1 for null): int16/int32, or an unsigned varint of length+1."""
     if flexible:
-        _uvarint(length + 1, out)
+        w.line(f"if {length} < 127: out.append({length} + 1)")
+        w.line(f"else: _uvarint({length} + 1, out)")
     else:
-        out += struct.pack(fmt, length)
+        w.line(f"out += _pack_{kind}({length})")
 
 
-def _encode_struct(
-    fields: tuple[Field, ...],
-    value: Mapping[str, Any],
-    version: int,
-    flexible: bool,
-    out: bytearray,
-    where: str,
+def _emit_put_value(
+    w: _Writer, kind: FieldType, value: str, nullable: bool, flexible: bool, where: str
 ) -> None:
-    if not isinstance(value, Mapping):
-        raise ProtocolError(f"{where}: expected a mapping, got {type(value).__name__}")
-    for item in fields:
-        current = value.get(item.name, item.default_value())
-        if not item.present(version):
-            if not item.ignorable and current != item.default_value():
-                raise UnsupportedVersionError(
-                    f"{where}.{item.name} cannot be sent at version {version}"
-                )
-            continue
-        if current is None and not item.nullable_in(version):
-            raise ProtocolError(f"{where}.{item.name} cannot be null at version {version}")
-        _encode_value(item.type, current, version, flexible, out, f"{where}.{item.name}")
-    if flexible:
-        out.append(0)  # no tagged fields
-
-
-def _encode_value(
-    kind: FieldType, value: Any, version: int, flexible: bool, out: bytearray, where: str
-) -> None:
+    null = "pass" if nullable else f"_cannot_be_null({where!r}, {w.version})"
     if isinstance(kind, Array):
-        if value is None:
-            _encode_length(-1, flexible, out, ">i")
-            return
-        _encode_length(len(value), flexible, out, ">i")
-        for element in value:
-            _encode_value(kind.item, element, version, flexible, out, where)
+        w.line(f"if {value} is None:")
+        w.line(f"    {null}")
+        _indented(w, lambda: _emit_put_length(w, "-1", flexible, "int32"))
+        w.line("else:")
+        w.indent += 1
+        _emit_put_length(w, f"len({value})", flexible, "int32")
+        element = w.fresh("e")
+        w.line(f"for {element} in {value}:")
+        _indented(w, lambda: _emit_put_value(w, kind.item, element, False, flexible, where))
+        w.indent -= 1
     elif isinstance(kind, Struct):
-        _encode_struct(kind.fields, value, version, flexible, out, where)
+        _emit_put_struct(w, kind.fields, value, flexible, where)
     elif kind == "string":
-        if value is None:
-            _encode_length(-1, flexible, out, ">h")
-            return
-        data = value.encode()
-        _encode_length(len(data), flexible, out, ">h")
-        out += data
+        data = w.fresh("b")
+        w.line(f"if {value} is None:")
+        w.line(f"    {null}")
+        _indented(w, lambda: _emit_put_length(w, "-1", flexible, "int16"))
+        w.line("else:")
+        w.line(f"    {data} = {value}.encode()")
+        _indented(w, lambda: _emit_put_length(w, f"len({data})", flexible, "int16"))
+        w.line(f"    out += {data}")
     elif kind == "bool":
-        out.append(1 if value else 0)
+        w.line(f"out.append(1 if {value} else 0)")
     else:
-        out += struct.pack(_INTS[kind], value)
+        w.line(f"out += _pack_{kind}({value})")
+
+
+def _indented(w: _Writer, emit: Callable[[], None]) -> None:
+    w.indent += 1
+    emit()
+    w.indent -= 1
+
+
+def _emit_put_struct(
+    w: _Writer, fields: tuple[Field, ...], source: str, flexible: bool, where: str
+) -> None:
+    for item in fields:
+        value = w.fresh("x")
+        w.line(f"{value} = {source}.get({item.name!r}, {item.default_value()!r})")
+        name = f"{where}.{item.name}"
+        if item.present(w.version):
+            nullable = item.nullable_in(w.version)
+            _emit_put_value(w, item.type, value, nullable, flexible, name)
+        elif not item.ignorable:
+            w.line(f"if {value} != {item.default_value()!r}: _cannot_send({name!r}, {w.version})")
+    if flexible:
+        w.line("out.append(0)")  # no tagged fields
+
+
+@cache
+def _encoder(message: Message, version: int) -> Callable[[Mapping[str, Any]], bytearray]:
+    writer = _Writer(version)
+    writer.line("out = bytearray()")
+    _emit_put_struct(writer, message.fields, "body", message.flexible(version), message.name)
+    source = "def encode(body):\n" + "\n".join(writer.lines) + "\n    return out\n"
+    encode: Callable[[Mapping[str, Any]], bytearray] = _compile(source, message, version, "encode")
+    return encode
 
 
 # --- decoding: generated per version -----------------------------------------------------------
@@ -294,14 +318,25 @@ def _decoder(message: Message, version: int) -> Callable[[bytes, int], tuple[dic
     writer = _Writer(version)
     _emit_struct(writer, message.fields, "result", message.flexible(version))
     source = "def decode(buf, pos):\n" + "\n".join(writer.lines) + "\n    return result, pos\n"
+    decode: Callable[[bytes, int], tuple[dict[str, Any], int]] = _compile(
+        source, message, version, "decode"
+    )
+    return decode
+
+
+def _compile(source: str, message: Message, version: int, name: str) -> Any:
+    """Compile one generated function; the namespace holds every helper the emitters use."""
     namespace: dict[str, Any] = {
+        "_uvarint": _uvarint,
         "_uvarint_at": _uvarint_at,
         "skip_tagged_fields": skip_tagged_fields,
         "_null_error": _null_error,
+        "_cannot_send": _cannot_send,
+        "_cannot_be_null": _cannot_be_null,
         "_unpack2": struct.Struct(">h").unpack_from,
         "_unpack4": struct.Struct(">i").unpack_from,
         **{f"_unpack_{kind}": struct.Struct(fmt).unpack_from for kind, fmt in _INTS.items()},
+        **{f"_pack_{kind}": struct.Struct(fmt).pack for kind, fmt in _INTS.items()},
     }
-    exec(compile(source, f"<{message.name} v{version} decoder>", "exec"), namespace)
-    decode: Callable[[bytes, int], tuple[dict[str, Any], int]] = namespace["decode"]
-    return decode
+    exec(compile(source, f"<{message.name} v{version} {name}r>", "exec"), namespace)
+    return namespace[name]

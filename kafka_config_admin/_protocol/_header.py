@@ -1,39 +1,46 @@
-"""Request header v1/v2 and response header v0/v1 (v2/v1 for flexible API versions)."""
+"""Request header v1/v2 and response header v0/v1, declared like the bodies.
+
+A flexible API version uses request header v2 and response header v1; any other version uses
+request header v1 and response header v0.
+"""
 
 from __future__ import annotations
 
-import struct
+from ._schema import Field, Message
 
-from .._exceptions import ProtocolError
-from ._schema import skip_tagged_fields
+REQUEST_HEADER = Message(
+    "RequestHeader",
+    (1, 2),
+    2,
+    (
+        Field("request_api_key", "int16"),
+        Field("request_api_version", "int16"),
+        Field("correlation_id", "int32"),
+        # Kept an INT16-length string in v2 ("flexibleVersions": "none") so that a broker of any
+        # age can read the header of a request it may not understand.
+        Field("client_id", "string", versions=(1, None), nullable=(1, None), compact=False),
+    ),
+)
 
-_REQUEST_HEADER = struct.Struct(">hhih")
-_CORRELATION_ID = struct.Struct(">i")
+RESPONSE_HEADER = Message("ResponseHeader", (0, 1), 1, (Field("correlation_id", "int32"),))
 
 
 def encode_request_header(
     api_key: int, api_version: int, correlation_id: int, client_id: str | None, *, flexible: bool
 ) -> bytes:
-    """The header; ClientId stays an INT16-length nullable string even in v2."""
-    client = b"" if client_id is None else client_id.encode()
-    header = (
-        _REQUEST_HEADER.pack(
-            api_key, api_version, correlation_id, -1 if client_id is None else len(client)
-        )
-        + client
-    )
-    return header + b"\x00" if flexible else header  # v2: an empty tagged-field section
+    """The request header for an API version that is (or is not) flexible."""
+    header = {
+        "request_api_key": api_key,
+        "request_api_version": api_version,
+        "correlation_id": correlation_id,
+        "client_id": client_id,
+    }
+    return REQUEST_HEADER.encode(2 if flexible else 1, header)
 
 
 def decode_response_header(
     data: bytes | memoryview, offset: int, *, flexible: bool
 ) -> tuple[int, int]:
-    """(correlation id, offset of the body)."""
-    try:
-        (correlation_id,) = _CORRELATION_ID.unpack_from(data, offset)
-        offset += 4
-        if flexible:
-            offset = skip_tagged_fields(bytes(data), offset)
-    except (struct.error, IndexError, ValueError) as error:
-        raise ProtocolError(f"malformed response header: {error}") from None
-    return correlation_id, offset
+    """(correlation id, offset of the body) of the response header at ``offset``."""
+    header, end = RESPONSE_HEADER.decode_from(1 if flexible else 0, data, offset)
+    return header["correlation_id"], end

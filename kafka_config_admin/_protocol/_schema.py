@@ -1,38 +1,46 @@
-"""A declarative message schema and the codec compiled from it.
+"""A declarative message schema, compiled per version into a generated encoder and decoder.
 
-Each API declares its request and response once, field by field with the versions a field
-exists in, the versions it may be null in, its default and whether it is ignorable, mirroring
-Kafka's JSON message definitions. From that one declaration:
+Each API declares its request and response once, field by field, the way Kafka's JSON message
+definitions do: the versions a field exists in, the versions it may be null in, its default,
+whether it is ignorable, and its tag if it is a tagged field. For one version the schema is turned
+into the Python source of one encode and one decode function, compiled once and cached on the
+message. Decoding large DescribeConfigs responses is the hot path, so the generated decoder is
+straight-line code over integer offsets: runs of fixed-size fields are read with one
+``struct.unpack_from``, a string is one slice and one ``.decode()``, and only the rare cases (null,
+long varints, tagged fields) call a helper.
 
-- decoders are generated per version as plain Python source (nested loops and
-  ``struct.unpack_from`` at integer offsets, no per-field calls), because decoding large
-  DescribeConfigs responses is the hot path;
-- encoding walks the declaration, which is fast enough for requests and keeps one code path.
+Choices the JSON leaves open:
+
+- unknown tagged fields are skipped on decode and not kept; nothing in these APIs carries any;
+- a field a version lacks decodes to its default, so every key is always present;
+- on encode, keys the body lacks take their default and keys the schema does not know are
+  ignored (AlterConfigs shares its request body with IncrementalAlterConfigs); a field the
+  version lacks is dropped when ignorable or at its default, else UnsupportedVersionError;
+- a body the wire format cannot carry (a null where none is allowed, an out-of-range int) raises
+  InvalidArgumentError; bytes that do not decode raise ProtocolError.
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from itertools import groupby
 from typing import Any, Union
 
-from .._exceptions import ProtocolError, UnsupportedVersionError
+from .._exceptions import InvalidArgumentError, ProtocolError, UnsupportedVersionError
 
 __all__ = ["Array", "Field", "Message", "Struct"]
 
 Versions = tuple[int, int | None]
 FieldType = Union[str, "Array", "Struct"]
+Encoder = Callable[[Mapping[str, Any]], bytearray]
+Decoder = Callable[[bytes, int], tuple[dict[str, Any], int]]
 
-_INTS = {"int8": ">b", "int16": ">h", "int32": ">i"}
-_PRIMITIVE_DEFAULTS: dict[str, Any] = {
-    "int8": 0,
-    "int16": 0,
-    "int32": 0,
-    "bool": False,
-    "string": "",
-}
+#: struct format of each fixed-size primitive; a run of them is read or written in one call.
+_FIXED = {"bool": "?", "int8": "b", "int16": "h", "int32": "i"}
+_ZERO: dict[str, Any] = {"bool": False, "int8": 0, "int16": 0, "int32": 0, "string": ""}
 
 
 def _within(versions: Versions | None, version: int) -> bool:
@@ -58,37 +66,49 @@ class Array:
 
 @dataclass(frozen=True)
 class Field:
-    """One field: ``versions`` and ``nullable`` are ``(first, last)``, last None for open."""
+    """One field. ``versions`` and ``nullable`` are ``(first, last)``, last None when open.
+
+    ``default`` None means the type's zero: null when nullable, else ``[]``, ``""``, 0 or False.
+    ``tag`` makes it a tagged field, carried in its struct's tagged-field section (flexible
+    versions only) and left out when it holds its default. ``compact=False`` mirrors
+    ``"flexibleVersions": "none"``: INT16/INT32 lengths even in flexible versions.
+    """
 
     name: str
     type: FieldType
     versions: Versions = (0, None)
     nullable: Versions | None = None
-    default: Any = field(default=None)
+    default: Any = None
     ignorable: bool = False
+    tag: int | None = None
+    compact: bool = True
 
-    def present(self, version: int) -> bool:
-        return _within(self.versions, version)
+    def present(self, version: int, flexible: bool) -> bool:
+        return _within(self.versions, version) and (self.tag is None or flexible)
 
     def nullable_in(self, version: int) -> bool:
         return _within(self.nullable, version)
 
     def default_value(self) -> Any:
-        if self.default is not None:
+        if self.default is not None or self.nullable is not None:
             return self.default
-        if isinstance(self.type, str):
-            return None if self.nullable else _PRIMITIVE_DEFAULTS[self.type]
-        return None if self.nullable else []
+        return _ZERO[self.type] if isinstance(self.type, str) else []
+
+    @property
+    def fixed(self) -> bool:
+        return self.tag is None and isinstance(self.type, str) and self.type in _FIXED
 
 
 @dataclass(frozen=True)
 class Message:
-    """The body of one request or response of one API."""
+    """The body of one request or response (or a header), every version of it."""
 
     name: str
     versions: tuple[int, int]
     flexible_from: int
     fields: tuple[Field, ...]
+    _encoders: dict[int, Encoder] = field(default_factory=dict, compare=False, repr=False)
+    _decoders: dict[int, Decoder] = field(default_factory=dict, compare=False, repr=False)
 
     def flexible(self, version: int) -> bool:
         return version >= self.flexible_from
@@ -101,242 +121,408 @@ class Message:
             )
 
     def encode(self, version: int, body: Mapping[str, Any]) -> bytes:
-        self.check_version(version)
+        encode = self._encoders.get(version) or self._compile_encoder(version)
         try:
-            return bytes(_encoder(self, version)(body))
+            return bytes(encode(body))
         except (struct.error, AttributeError, TypeError, ValueError) as error:
-            raise ProtocolError(f"cannot encode {self.name} v{version}: {error}") from None
+            raise InvalidArgumentError(f"cannot encode {self.name} v{version}: {error}") from None
 
     def decode(self, version: int, data: bytes | memoryview, offset: int = 0) -> dict[str, Any]:
-        self.check_version(version)
-        buffer = bytes(data) if isinstance(data, memoryview) else data
+        return self.decode_from(version, data, offset)[0]
+
+    def decode_from(
+        self, version: int, data: bytes | memoryview, offset: int
+    ) -> tuple[dict[str, Any], int]:
+        """The decoded struct and the offset just past it."""
+        decode = self._decoders.get(version) or self._compile_decoder(version)
+        # Generated code slices and .decode()s; a memoryview has no .decode(), so copy it once.
+        buffer = data if isinstance(data, bytes) else bytes(data)
         try:
-            result, end = _decoder(self, version)(buffer, offset)
-        except (struct.error, IndexError, UnicodeDecodeError, ValueError) as error:
+            result, end = decode(buffer, offset)
+        except (struct.error, IndexError) as error:
+            raise self._truncated(version, buffer, offset) from error
+        except ValueError as error:  # includes UnicodeDecodeError
             raise ProtocolError(f"malformed {self.name} v{version}: {error}") from None
-        if end > len(buffer):
-            raise ProtocolError(
-                f"truncated {self.name} v{version}: needs {end} bytes, got {len(buffer)}"
-            )
-        return result
+        if end > len(buffer):  # a slice past the end comes back short instead of failing
+            raise self._truncated(version, buffer, offset)
+        return result, end
+
+    def _truncated(self, version: int, buffer: bytes, offset: int) -> ProtocolError:
+        size = len(buffer) - offset
+        return ProtocolError(f"truncated {self.name} v{version}: {size} bytes end mid-message")
+
+    def _compile_encoder(self, version: int) -> Encoder:
+        self.check_version(version)
+        w = _Writer(self, version)
+        w.line("out = bytearray()")
+        _encode_struct(w, self.fields, "body", "out", self.name)
+        encode: Encoder = w.compile("encode", "body", "out")
+        self._encoders[version] = encode
+        return encode
+
+    def _compile_decoder(self, version: int) -> Decoder:
+        self.check_version(version)
+        w = _Writer(self, version)
+        _decode_struct(w, self.fields, "result")
+        decode: Decoder = w.compile("decode", "buf, pos", "result, pos")
+        self._decoders[version] = decode
+        return decode
 
 
-# --- encoding: generated per version ----------------------------------------------------------
+class _Writer:
+    """Collects the source of one generated function and the constants it refers to."""
+
+    def __init__(self, message: Message, version: int) -> None:
+        self.message = message
+        self.version = version
+        self.flexible = message.flexible(version)
+        self.lines: list[str] = []
+        self.depth = 1
+        self.names = 0
+        self.namespace: dict[str, Any] = dict(_HELPERS)
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    @contextmanager
+    def block(self, header: str | None) -> Iterator[None]:
+        """Lines written inside are indented under ``header``; None writes them at this level."""
+        if header is None:
+            yield
+            return
+        self.line(header)
+        self.depth += 1
+        yield
+        self.depth -= 1
+
+    def fresh(self, stem: str) -> str:
+        self.names += 1
+        return f"{stem}{self.names}"
+
+    def layout(self, formats: str) -> struct.Struct:
+        return struct.Struct(">" + formats)
+
+    def constant(self, value: Any, stem: str) -> str:
+        name = self.fresh(f"_{stem}")
+        self.namespace[name] = value
+        return name
+
+    def compile(self, name: str, parameters: str, result: str) -> Any:
+        source = f"def {name}({parameters}):\n" + "\n".join(self.lines)
+        source += f"\n    return {result}\n"
+        filename = f"<{self.message.name} v{self.version} {name}r>"
+        exec(compile(source, filename, "exec"), self.namespace)
+        return self.namespace[name]
 
 
-def _uvarint(value: int, out: bytearray) -> None:
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
+def _fixed_runs(fields: list[Field]) -> Iterator[list[Field]]:
+    """Consecutive fixed-size fields as one run each; any other field alone."""
+    for fixed, group in groupby(fields, key=lambda item: item.fixed):
+        if fixed:
+            yield list(group)
+        else:
+            yield from ([item] for item in group)
 
 
-def _cannot_send(where: str, version: int) -> Any:
-    raise UnsupportedVersionError(f"{where} cannot be sent at version {version}")
+# --- helpers the generated code calls on its rare paths ----------------------------------------
 
 
-def _cannot_be_null(where: str, version: int) -> Any:
-    raise ValueError(f"{where} cannot be null at version {version}")
-
-
-def _emit_put_length(w: _Writer, length: str, flexible: bool, kind: str) -> None:
-    """Write ``length`` (-1 for null): int16/int32, or an unsigned varint of length+1."""
-    if flexible:
-        w.line(f"if {length} < 127: out.append({length} + 1)")
-        w.line(f"else: _uvarint({length} + 1, out)")
-    else:
-        w.line(f"out += _pack_{kind}({length})")
-
-
-def _emit_put_value(
-    w: _Writer, kind: FieldType, value: str, nullable: bool, flexible: bool, where: str
-) -> None:
-    null = "pass" if nullable else f"_cannot_be_null({where!r}, {w.version})"
-    if isinstance(kind, Array):
-        w.line(f"if {value} is None:")
-        w.line(f"    {null}")
-        _indented(w, lambda: _emit_put_length(w, "-1", flexible, "int32"))
-        w.line("else:")
-        w.indent += 1
-        _emit_put_length(w, f"len({value})", flexible, "int32")
-        element = w.fresh("e")
-        w.line(f"for {element} in {value}:")
-        _indented(w, lambda: _emit_put_value(w, kind.item, element, False, flexible, where))
-        w.indent -= 1
-    elif isinstance(kind, Struct):
-        _emit_put_struct(w, kind.fields, value, flexible, where)
-    elif kind == "string":
-        data = w.fresh("b")
-        w.line(f"if {value} is None:")
-        w.line(f"    {null}")
-        _indented(w, lambda: _emit_put_length(w, "-1", flexible, "int16"))
-        w.line("else:")
-        w.line(f"    {data} = {value}.encode()")
-        _indented(w, lambda: _emit_put_length(w, f"len({data})", flexible, "int16"))
-        w.line(f"    out += {data}")
-    elif kind == "bool":
-        w.line(f"out.append(1 if {value} else 0)")
-    else:
-        w.line(f"out += _pack_{kind}({value})")
-
-
-def _indented(w: _Writer, emit: Callable[[], None]) -> None:
-    w.indent += 1
-    emit()
-    w.indent -= 1
-
-
-def _emit_put_struct(
-    w: _Writer, fields: tuple[Field, ...], source: str, flexible: bool, where: str
-) -> None:
-    for item in fields:
-        value = w.fresh("x")
-        w.line(f"{value} = {source}.get({item.name!r}, {item.default_value()!r})")
-        name = f"{where}.{item.name}"
-        if item.present(w.version):
-            nullable = item.nullable_in(w.version)
-            _emit_put_value(w, item.type, value, nullable, flexible, name)
-        elif not item.ignorable:
-            w.line(f"if {value} != {item.default_value()!r}: _cannot_send({name!r}, {w.version})")
-    if flexible:
-        w.line("out.append(0)")  # no tagged fields
-
-
-@cache
-def _encoder(message: Message, version: int) -> Callable[[Mapping[str, Any]], bytearray]:
-    writer = _Writer(version)
-    writer.line("out = bytearray()")
-    _emit_put_struct(writer, message.fields, "body", message.flexible(version), message.name)
-    source = "def encode(body):\n" + "\n".join(writer.lines) + "\n    return out\n"
-    encode: Callable[[Mapping[str, Any]], bytearray] = _compile(source, message, version, "encode")
-    return encode
-
-
-# --- decoding: generated per version -----------------------------------------------------------
-
-
-def _uvarint_at(buffer: bytes, pos: int) -> tuple[int, int]:
+def _read_uvarint(buf: bytes, pos: int) -> tuple[int, int]:
     value = shift = 0
     while True:
-        byte = buffer[pos]
+        byte = buf[pos]
         pos += 1
         value |= (byte & 0x7F) << shift
         if not byte & 0x80:
             return value, pos
         shift += 7
         if shift > 28:
-            raise ValueError("unsigned varint longer than 5 bytes")
+            raise ValueError(f"unsigned varint at offset {pos - 5} is longer than 5 bytes")
 
 
-def skip_tagged_fields(buffer: bytes, pos: int) -> int:
-    count, pos = _uvarint_at(buffer, pos)
+def _put_uvarint(out: bytearray, value: int) -> None:
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+
+
+def _null(length: int, nullable: bool, name: str) -> None:
+    """A negative length: null if -1 and allowed, otherwise the bytes are wrong."""
+    if length != -1:
+        raise ValueError(f"{name} has negative length {length}")
+    if not nullable:
+        raise ValueError(f"{name} is null but may not be")
+
+
+def _compact_string(buf: bytes, pos: int, nullable: bool, name: str) -> tuple[str | None, int]:
+    length, pos = _read_uvarint(buf, pos)
+    if length == 0:
+        _null(-1, nullable, name)
+        return None, pos
+    end = pos + length - 1
+    return buf[pos:end].decode(), end
+
+
+def _compact_count(buf: bytes, pos: int, nullable: bool, name: str) -> tuple[int, int]:
+    count, pos = _read_uvarint(buf, pos)
+    return _check_count(buf, pos, count - 1, nullable, name), pos
+
+
+def _check_count(buf: bytes, pos: int, count: int, nullable: bool, name: str) -> int:
+    """An array length that is null or claims more items than there are bytes left."""
+    if count < 0:
+        _null(count, nullable, name)
+    elif count > len(buf) - pos:
+        raise ValueError(f"{name} claims {count} items with {len(buf) - pos} bytes left")
+    return count
+
+
+def _skip_tagged(buf: bytes, pos: int) -> int:
+    count, pos = _read_uvarint(buf, pos)
     for _ in range(count):
-        _, pos = _uvarint_at(buffer, pos)  # the tag: none is known to these APIs
-        size, pos = _uvarint_at(buffer, pos)
+        _, pos = _read_uvarint(buf, pos)
+        size, pos = _read_uvarint(buf, pos)
         pos += size
     return pos
 
 
-def _null_error(name: str) -> Any:
-    raise ValueError(f"{name} is null but may not be")
+def _tag_overrun(name: str) -> None:
+    raise ValueError(f"tagged field {name} does not fill its declared size")
 
 
-class _Writer:
-    """Collects the generated decoder's source for one version."""
-
-    def __init__(self, version: int) -> None:
-        self.version = version
-        self.lines: list[str] = []
-        self.indent = 1
-        self.names = 0
-
-    def line(self, text: str) -> None:
-        self.lines.append("    " * self.indent + text)
-
-    def fresh(self, stem: str) -> str:
-        self.names += 1
-        return f"{stem}{self.names}"
+def _put_tagged(out: bytearray, tagged: list[tuple[int, bytearray]]) -> None:
+    _put_uvarint(out, len(tagged))
+    for tag, data in tagged:
+        _put_uvarint(out, tag)
+        _put_uvarint(out, len(data))
+        out += data
 
 
-def _emit_length(w: _Writer, target: str, flexible: bool, fmt: str) -> None:
-    """``target`` = the length (-1 for null)."""
-    if flexible:
-        w.line(f"{target} = buf[pos]; pos += 1")
-        w.line(f"if {target} & 0x80: {target}, pos = _uvarint_at(buf, pos - 1)")
-        w.line(f"{target} -= 1")
-    else:
-        size = 2 if fmt == ">h" else 4
-        w.line(f"{target} = _unpack{size}(buf, pos)[0]; pos += {size}")
+def _cannot_be_null(where: str, version: int) -> None:
+    raise ValueError(f"{where} cannot be null at v{version}")
 
 
-def _emit_value(
-    w: _Writer, kind: FieldType, target: str, nullable: bool, flexible: bool, name: str
-) -> None:
-    if isinstance(kind, Array):
-        count = w.fresh("n")
-        _emit_length(w, count, flexible, ">i")
-        w.line(f"if {count} < 0: {target} = {'None' if nullable else f'_null_error({name!r})'}")
-        w.line("else:")
-        w.indent += 1
-        w.line(f"{target} = []")
-        element = w.fresh("e")
-        w.line(f"for _ in range({count}):")
-        w.indent += 1
-        _emit_value(w, kind.item, element, False, flexible, name)
-        w.line(f"{target}.append({element})")
-        w.indent -= 2
-    elif isinstance(kind, Struct):
-        _emit_struct(w, kind.fields, target, flexible)
-    elif kind == "string":
-        size = w.fresh("s")
-        _emit_length(w, size, flexible, ">h")
-        w.line(f"if {size} < 0: {target} = {'None' if nullable else f'_null_error({name!r})'}")
-        w.line(f"else: {target} = buf[pos:pos + {size}].decode(); pos += {size}")
-    elif kind == "bool":
-        w.line(f"{target} = buf[pos] != 0; pos += 1")
-    else:
-        w.line(f"{target} = _unpack_{kind}(buf, pos)[0]; pos += {struct.calcsize(_INTS[kind])}")
-
-
-def _emit_struct(w: _Writer, fields: tuple[Field, ...], target: str, flexible: bool) -> None:
-    parts = []
-    for item in fields:
-        if item.present(w.version):
-            local = w.fresh("v")
-            _emit_value(w, item.type, local, item.nullable_in(w.version), flexible, item.name)
-            parts.append(f"{item.name!r}: {local}")
-        else:
-            parts.append(f"{item.name!r}: {item.default_value()!r}")
-    if flexible:
-        w.line("if buf[pos]: pos = skip_tagged_fields(buf, pos)")
-        w.line("else: pos += 1")
-    w.line(f"{target} = {{{', '.join(parts)}}}")
-
-
-@cache
-def _decoder(message: Message, version: int) -> Callable[[bytes, int], tuple[dict[str, Any], int]]:
-    writer = _Writer(version)
-    _emit_struct(writer, message.fields, "result", message.flexible(version))
-    source = "def decode(buf, pos):\n" + "\n".join(writer.lines) + "\n    return result, pos\n"
-    decode: Callable[[bytes, int], tuple[dict[str, Any], int]] = _compile(
-        source, message, version, "decode"
+def _cannot_send(where: str, value: Any, version: int, field: Field) -> None:
+    first, last = field.versions
+    span = f"v{first}+" if last is None else f"v{first}-v{last}"
+    raise UnsupportedVersionError(
+        f"{where}={value!r} cannot be sent at v{version}: the field exists in {span} only "
+        "and is not ignorable"
     )
-    return decode
 
 
-def _compile(source: str, message: Message, version: int, name: str) -> Any:
-    """Compile one generated function; the namespace holds every helper the emitters use."""
-    namespace: dict[str, Any] = {
-        "_uvarint": _uvarint,
-        "_uvarint_at": _uvarint_at,
-        "skip_tagged_fields": skip_tagged_fields,
-        "_null_error": _null_error,
-        "_cannot_send": _cannot_send,
-        "_cannot_be_null": _cannot_be_null,
-        "_unpack2": struct.Struct(">h").unpack_from,
-        "_unpack4": struct.Struct(">i").unpack_from,
-        **{f"_unpack_{kind}": struct.Struct(fmt).unpack_from for kind, fmt in _INTS.items()},
-        **{f"_pack_{kind}": struct.Struct(fmt).pack for kind, fmt in _INTS.items()},
-    }
-    exec(compile(source, f"<{message.name} v{version} {name}r>", "exec"), namespace)
-    return namespace[name]
+#: What the generated functions may call.
+_HELPERS: dict[str, Any] = {
+    "_read_uvarint": _read_uvarint,
+    "_put_uvarint": _put_uvarint,
+    "_null": _null,
+    "_compact_string": _compact_string,
+    "_compact_count": _compact_count,
+    "_check_count": _check_count,
+    "_skip_tagged": _skip_tagged,
+    "_tag_overrun": _tag_overrun,
+    "_put_tagged": _put_tagged,
+    "_cannot_be_null": _cannot_be_null,
+    "_cannot_send": _cannot_send,
+}
+
+
+# --- decoding ----------------------------------------------------------------------------------
+
+
+def _decode_struct(w: _Writer, fields: tuple[Field, ...], target: str) -> None:
+    present = [item for item in fields if item.present(w.version, w.flexible)]
+    values = {item.name: repr(item.default_value()) for item in fields}
+    for run in _fixed_runs([item for item in present if item.tag is None]):
+        names = [w.fresh("v") for _ in run]
+        values.update(zip((item.name for item in run), names, strict=True))
+        if run[0].fixed:
+            layout = w.layout("".join(_FIXED[str(item.type)] for item in run))
+            unpack = w.constant(layout.unpack_from, "unpack")
+            w.line(f"({', '.join(names)},) = {unpack}(buf, pos); pos += {layout.size}")
+        else:
+            _decode_field(w, run[0], names[0])
+    if w.flexible:
+        tagged = sorted((item for item in present if item.tag is not None), key=_tag_of)
+        _decode_tagged(w, tagged, values)
+    w.line(f"{target} = {{{', '.join(f'{name!r}: {value}' for name, value in values.items())}}}")
+
+
+def _tag_of(item: Field) -> int:
+    return item.tag or 0
+
+
+def _decode_field(w: _Writer, item: Field, target: str) -> None:
+    nullable = item.nullable_in(w.version)
+    compact = w.flexible and item.compact
+    _decode_value(w, item.type, target, nullable, compact, item.name)
+
+
+def _decode_value(
+    w: _Writer, kind: FieldType, target: str, nullable: bool, compact: bool, name: str
+) -> None:
+    if isinstance(kind, Struct):
+        _decode_struct(w, kind.fields, target)
+    elif isinstance(kind, Array):
+        _decode_array(w, kind, target, nullable, compact, name)
+    elif kind == "string":
+        _decode_string(w, target, nullable, compact, name)
+    else:
+        layout = w.layout(_FIXED[kind])
+        unpack = w.constant(layout.unpack_from, "unpack")
+        w.line(f"({target},) = {unpack}(buf, pos); pos += {layout.size}")
+
+
+def _decode_string(w: _Writer, target: str, nullable: bool, compact: bool, name: str) -> None:
+    n = w.fresh("n")
+    if compact:
+        # One length byte covers strings up to 126 bytes; null and longer ones go the slow way.
+        w.line(f"{n} = buf[pos] - 1")
+        w.line(f"if 0 <= {n} < 127: pos += {n} + 1; {target} = buf[pos - {n}:pos].decode()")
+        w.line(f"else: {target}, pos = _compact_string(buf, pos, {nullable}, {name!r})")
+    else:
+        unpack = w.constant(w.layout("h").unpack_from, "unpack")
+        w.line(f"({n},) = {unpack}(buf, pos)")
+        w.line(f"if {n} >= 0: pos += {n} + 2; {target} = buf[pos - {n}:pos].decode()")
+        w.line(f"else: {target} = _null({n}, {nullable}, {name!r}); pos += 2")
+
+
+def _decode_array(
+    w: _Writer, kind: Array, target: str, nullable: bool, compact: bool, name: str
+) -> None:
+    n = w.fresh("n")
+    if compact:
+        w.line(f"{n} = buf[pos] - 1")
+        w.line(f"if 0 <= {n} < 127: pos += 1")
+        w.line(f"else: {n}, pos = _compact_count(buf, pos, {nullable}, {name!r})")
+    else:
+        unpack = w.constant(w.layout("i").unpack_from, "unpack")
+        w.line(f"({n},) = {unpack}(buf, pos); pos += 4")
+        w.line(f"if {n} < 0 or {n} > len(buf) - pos:")
+        w.line(f"    {n} = _check_count(buf, pos, {n}, {nullable}, {name!r})")
+    if nullable:
+        w.line(f"if {n} < 0: {target} = None")
+    with w.block("else:" if nullable else None):
+        w.line(f"{target} = []")
+        item = w.fresh("e")
+        with w.block(f"for _ in range({n}):"):
+            _decode_value(w, kind.item, item, False, compact, name)
+            w.line(f"{target}.append({item})")
+
+
+def _decode_tagged(w: _Writer, tagged: list[Field], values: dict[str, str]) -> None:
+    if not tagged:
+        w.line("if buf[pos]: pos = _skip_tagged(buf, pos)")
+        w.line("else: pos += 1")
+        return
+    for item in tagged:
+        local = w.fresh("v")
+        w.line(f"{local} = {values[item.name]}")  # its default until its tag shows up
+        values[item.name] = local
+    count, size = w.fresh("n"), w.fresh("size")
+    w.line(f"{count}, pos = _read_uvarint(buf, pos)")
+    with w.block(f"for _ in range({count}):"):
+        w.line("tag, pos = _read_uvarint(buf, pos)")
+        w.line(f"{size}, pos = _read_uvarint(buf, pos)")
+        w.line(f"end = pos + {size}")
+        for index, item in enumerate(tagged):
+            with w.block(f"{'el' if index else ''}if tag == {item.tag}:"):
+                _decode_field(w, item, values[item.name])
+                w.line(f"if pos != end: _tag_overrun({item.name!r})")
+        w.line("else: pos = end")
+
+
+# --- encoding ----------------------------------------------------------------------------------
+
+
+def _encode_struct(
+    w: _Writer, fields: tuple[Field, ...], source: str, out: str, where: str
+) -> None:
+    present = [item for item in fields if item.present(w.version, w.flexible)]
+    for item in fields:
+        if not item.present(w.version, w.flexible) and not item.ignorable and item.tag is None:
+            _refuse_non_default(w, item, source, f"{where}.{item.name}")
+    for run in _fixed_runs([item for item in present if item.tag is None]):
+        if run[0].fixed:
+            layout = w.layout("".join(_FIXED[str(item.type)] for item in run))
+            pack = w.constant(layout.pack, "pack")
+            values = ", ".join(
+                f"{source}.get({item.name!r}, {item.default_value()!r})" for item in run
+            )
+            w.line(f"{out} += {pack}({values})")
+        else:
+            _encode_field(w, run[0], source, out, f"{where}.{run[0].name}")
+    if w.flexible:
+        tagged = sorted((item for item in present if item.tag is not None), key=_tag_of)
+        _encode_tagged(w, tagged, source, out, where)
+
+
+def _refuse_non_default(w: _Writer, item: Field, source: str, where: str) -> None:
+    value = w.fresh("x")
+    field_ref = w.constant(item, "field")
+    w.line(f"{value} = {source}.get({item.name!r}, {item.default_value()!r})")
+    w.line(
+        f"if {value} != {item.default_value()!r}: "
+        f"_cannot_send({where!r}, {value}, {w.version}, {field_ref})"
+    )
+
+
+def _encode_field(w: _Writer, item: Field, source: str, out: str, where: str) -> None:
+    value = w.fresh("x")
+    w.line(f"{value} = {source}.get({item.name!r}, {item.default_value()!r})")
+    nullable = item.nullable_in(w.version)
+    _encode_value(w, item.type, value, out, nullable, w.flexible and item.compact, where)
+
+
+def _encode_value(
+    w: _Writer, kind: FieldType, value: str, out: str, nullable: bool, compact: bool, where: str
+) -> None:
+    if isinstance(kind, Struct):
+        _encode_struct(w, kind.fields, value, out, where)
+        return
+    if isinstance(kind, str) and kind in _FIXED:
+        pack = w.constant(w.layout(_FIXED[kind]).pack, "pack")
+        w.line(f"{out} += {pack}({value})")
+        return
+    null = "b'\\x00'" if compact else ("b'\\xff\\xff'" if kind == "string" else "b'\\xff' * 4")
+    w.line(f"if {value} is None:")
+    w.line(f"    {out} += {null}" if nullable else f"    _cannot_be_null({where!r}, {w.version})")
+    with w.block("else:"):
+        if isinstance(kind, Array):
+            _encode_length(w, f"len({value})", out, compact, "i")
+            item = w.fresh("e")
+            with w.block(f"for {item} in {value}:"):
+                _encode_value(w, kind.item, item, out, False, compact, where)
+        else:
+            data = w.fresh("b")
+            w.line(f"{data} = {value}.encode()")
+            _encode_length(w, f"len({data})", out, compact, "h")
+            w.line(f"{out} += {data}")
+
+
+def _encode_length(w: _Writer, length: str, out: str, compact: bool, classic: str) -> None:
+    if compact:
+        w.line(f"if {length} < 127: {out}.append({length} + 1)")
+        w.line(f"else: _put_uvarint({out}, {length} + 1)")
+    else:
+        pack = w.constant(w.layout(classic).pack, "pack")
+        w.line(f"{out} += {pack}({length})")
+
+
+def _encode_tagged(w: _Writer, tagged: list[Field], source: str, out: str, where: str) -> None:
+    if not tagged:
+        w.line(f"{out}.append(0)")  # an empty tagged-field section
+        return
+    found = w.fresh("tagged")
+    w.line(f"{found} = []")
+    for item in tagged:
+        value, data = w.fresh("x"), w.fresh("t")
+        w.line(f"{value} = {source}.get({item.name!r}, {item.default_value()!r})")
+        with w.block(f"if {value} != {item.default_value()!r}:"):
+            w.line(f"{data} = bytearray()")
+            nullable = item.nullable_in(w.version)
+            path = f"{where}.{item.name}"
+            _encode_value(w, item.type, value, data, nullable, item.compact, path)
+            w.line(f"{found}.append(({item.tag}, {data}))")
+    w.line(f"_put_tagged({out}, {found})")

@@ -52,9 +52,7 @@ RESPONSE = Message(
                                         Field("name", "string"),
                                         Field("value", "string", nullable=(0, None)),
                                         Field("read_only", "bool"),
-                                        Field(
-                                            "is_default", "bool", versions=(0, 0), ignorable=True
-                                        ),
+                                        Field("is_default", "bool", versions=(0, 0)),
                                         Field(
                                             "config_source",
                                             "int8",

@@ -337,7 +337,7 @@ def test_response_headers() -> None:
     assert decode_response_header(b"xx" + i32(42) + b"body", 2, flexible=False) == (42, 6)
     tagged = i32(42) + uvarint(1) + uvarint(0) + uvarint(2) + b"zz" + b"body"
     assert decode_response_header(tagged, 0, flexible=True) == (42, 9)
-    with pytest.raises(ProtocolError, match="header"):
+    with pytest.raises(ProtocolError, match="ResponseHeader"):
         decode_response_header(b"\x00", 0, flexible=False)
 
 

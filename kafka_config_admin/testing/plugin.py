@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import signal
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -27,7 +28,6 @@ from types import FrameType
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from .._client import AdminClient
 from ._base import KafkaCluster
@@ -167,11 +167,16 @@ def kafka_broker_ids(kafka_cluster: KafkaCluster) -> list[int]:
     return list(kafka_cluster.broker_ids)
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def admin_client(kafka_bootstrap: str) -> AsyncIterator[AdminClient]:
-    """A connected :class:`~kafka_config_admin.AdminClient` on the session cluster, per test."""
-    async with _client_in_own_task(AdminClient(kafka_bootstrap, timeout=30)) as admin:
-        yield admin
+# The admin_client fixture needs pytest-asyncio; without it the cluster fixtures still work and
+# this plugin must not break the test runs of projects that merely installed the package.
+if importlib.util.find_spec("pytest_asyncio") is not None:
+    import pytest_asyncio
+
+    @pytest_asyncio.fixture(loop_scope="session")
+    async def admin_client(kafka_bootstrap: str) -> AsyncIterator[AdminClient]:
+        """A connected :class:`~kafka_config_admin.AdminClient` on the session cluster, per test."""
+        async with _client_in_own_task(AdminClient(kafka_bootstrap, timeout=30)) as admin:
+            yield admin
 
 
 @contextlib.asynccontextmanager

@@ -1,0 +1,264 @@
+"""The schema engine: tagged fields, malformed and truncated input, bad bodies, properties."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kafka_config_admin import InvalidArgumentError, ProtocolError, UnsupportedVersionError
+from kafka_config_admin._protocol import (
+    ALTER_CONFIGS,
+    DESCRIBE_CONFIGS,
+    INCREMENTAL_ALTER_CONFIGS,
+    ApiCodec,
+)
+from kafka_config_admin._protocol._schema import Array, Field, Message, Struct
+
+from .test_protocol_alter import alter_request, alter_response
+from .test_protocol_describe import describe_request, describe_response
+from .test_protocol_support import array, boolean, i8, i16, i32, string, tagged_section, tags
+
+# A made-up message with tagged fields: none of the config APIs has any, the engine must still
+# place them in the tagged-field section, in tag order, only when they differ from the default.
+TAGGED = Message(
+    "Tagged",
+    (0, 1),
+    1,
+    (
+        Field("id", "int32"),
+        Field("note", "string", versions=(1, None), nullable=(1, None), tag=3),
+        Field("items", Array(Struct((Field("n", "int8"),))), versions=(1, None), tag=1),
+    ),
+)
+
+
+def test_tagged_fields_encode_in_tag_order_when_not_default() -> None:
+    body = {"id": 5, "note": "hi", "items": [{"n": 1}, {"n": -1}]}
+    items = array([i8(1) + tags(True), i8(-1) + tags(True)], True)
+    expected = i32(5) + tagged_section([(1, items), (3, string("hi", True))])
+    assert TAGGED.encode(1, body) == expected
+    assert TAGGED.decode(1, expected) == body
+
+
+def test_tagged_fields_at_default_are_left_out() -> None:
+    assert TAGGED.encode(1, {"id": 5}) == i32(5) + b"\x00"
+    assert TAGGED.decode(1, i32(5) + b"\x00") == {"id": 5, "note": None, "items": []}
+
+
+def test_tagged_fields_are_dropped_in_non_flexible_versions() -> None:
+    assert TAGGED.encode(0, {"id": 5, "note": "hi"}) == i32(5)
+    assert TAGGED.decode(0, i32(5)) == {"id": 5, "note": None, "items": []}
+
+
+def test_known_tagged_field_with_a_wrong_size_is_malformed() -> None:
+    data = i32(5) + tagged_section([(3, string("hi", True) + b"!")])
+    with pytest.raises(ProtocolError, match="note"):
+        TAGGED.decode(1, data)
+
+
+# --- truncated and malformed input -------------------------------------------------------------
+
+Case = tuple[Callable[[int, bytes], Any], int, bytes]
+
+
+def every_message() -> list[Case]:
+    cases: list[Case] = []
+    for version in range(5):
+        cases.append((DESCRIBE_CONFIGS.decode_request, version, describe_request(version)[1]))
+        cases.append((DESCRIBE_CONFIGS.decode_response, version, describe_response(version)[1]))
+    for codec, count in ((ALTER_CONFIGS, 3), (INCREMENTAL_ALTER_CONFIGS, 2)):
+        for version in range(count):
+            cases.append((codec.decode_request, version, alter_request(codec, version)[1]))
+            cases.append((codec.decode_response, version, alter_response(codec, version)[1]))
+    return cases
+
+
+@pytest.mark.parametrize(("decode", "version", "data"), every_message())
+def test_every_truncation_is_a_protocol_error(
+    decode: Callable[[int, bytes], Any], version: int, data: bytes
+) -> None:
+    for cut in range(len(data)):
+        with pytest.raises(ProtocolError, match=r"truncated|malformed"):
+            decode(version, data[:cut])
+
+
+def one_result(name: bytes, flexible: bool = False) -> bytes:
+    """A DescribeConfigs response with one result whose resource name is ``name`` (raw)."""
+    result = i16(0) + string(None, flexible) + i8(2) + name + array([], flexible) + tags(flexible)
+    return i32(0) + array([result], flexible) + tags(flexible)
+
+
+@pytest.mark.parametrize(
+    ("version", "data", "message"),
+    [
+        (1, one_result(i16(-1)), "resource_name is null"),
+        (4, one_result(b"\x00", True), "resource_name is null"),
+        (1, one_result(i16(-2)), "negative length -2"),
+        (1, i32(0) + i32(-3), "negative length -3"),
+        (1, i32(0) + i32(1000), "claims 1000 items"),
+        (4, i32(0) + b"\xff\xff\xff\xff\x0f", "claims"),
+        (4, i32(0) + b"\xff\xff\xff\xff\xff\x01", "longer than 5 bytes"),
+        (1, one_result(i16(2) + b"\xc3\x28"), "utf-8"),
+    ],
+)
+def test_malformed_input_is_a_protocol_error(version: int, data: bytes, message: str) -> None:
+    with pytest.raises(ProtocolError, match=message):
+        DESCRIBE_CONFIGS.decode_response(version, data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 4), st.binary(max_size=64))
+def test_garbage_decodes_or_raises_protocol_error(version: int, data: bytes) -> None:
+    with contextlib.suppress(ProtocolError):
+        DESCRIBE_CONFIGS.decode_response(version, data)
+
+
+@pytest.mark.parametrize(
+    ("codec", "version"), [(DESCRIBE_CONFIGS, 5), (DESCRIBE_CONFIGS, -1), (ALTER_CONFIGS, 3)]
+)
+def test_unsupported_versions_are_refused(codec: ApiCodec, version: int) -> None:
+    with pytest.raises(UnsupportedVersionError, match=f"v{version}"):
+        codec.encode_request(version, {"resources": []})
+    with pytest.raises(UnsupportedVersionError, match=f"v{version}"):
+        codec.decode_response(version, b"")
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"resources": [{"resource_type": 2, "resource_name": None}]}, "resource_name"),
+        ({"resources": None}, "resources cannot be null"),
+        ({"resources": [{"resource_type": 300, "resource_name": "t"}]}, "DescribeConfigsRequest"),
+        ({"resources": [{"resource_type": 2, "resource_name": 7}]}, "DescribeConfigsRequest"),
+    ],
+)
+def test_unencodable_bodies_are_invalid_arguments(body: dict[str, Any], message: str) -> None:
+    for version in (0, 4):
+        with pytest.raises(InvalidArgumentError, match=message):
+            DESCRIBE_CONFIGS.encode_request(version, body)
+
+
+def test_classic_string_longer_than_int16_is_refused() -> None:
+    body = {"resources": [{"resource_type": 2, "resource_name": "x" * 40_000}]}
+    with pytest.raises(InvalidArgumentError):
+        DESCRIBE_CONFIGS.encode_request(1, body)
+    assert DESCRIBE_CONFIGS.decode_request(4, DESCRIBE_CONFIGS.encode_request(4, body))
+
+
+# --- round-trip properties ---------------------------------------------------------------------
+
+texts = st.text(max_size=20) | st.text(min_size=120, max_size=140)  # both varint widths
+maybe = st.none() | texts
+int8s, int16s, int32s = (
+    st.integers(-128, 127),
+    st.integers(-(2**15), 2**15 - 1),
+    st.integers(-(2**31), 2**31 - 1),
+)
+
+
+def since(version: int, first: int, strategy: st.SearchStrategy[Any], default: Any) -> Any:
+    return strategy if version >= first else st.just(default)
+
+
+def describe_bodies(version: int) -> tuple[st.SearchStrategy[Any], st.SearchStrategy[Any]]:
+    resource = st.fixed_dictionaries(
+        {
+            "resource_type": int8s,
+            "resource_name": texts,
+            "configuration_keys": st.none() | st.lists(texts, max_size=3),
+        }
+    )
+    request = st.fixed_dictionaries(
+        {
+            "resources": st.lists(resource, max_size=3),
+            "include_synonyms": since(version, 1, st.booleans(), False),
+            "include_documentation": since(version, 3, st.booleans(), False),
+        }
+    )
+    synonym = st.fixed_dictionaries({"name": texts, "value": maybe, "source": int8s})
+    config = st.fixed_dictionaries(
+        {
+            "name": texts,
+            "value": maybe,
+            "read_only": st.booleans(),
+            "is_default": st.booleans() if version == 0 else st.just(False),
+            "config_source": since(version, 1, int8s, -1),
+            "is_sensitive": st.booleans(),
+            "synonyms": since(version, 1, st.lists(synonym, max_size=2), []),
+            "config_type": since(version, 3, int8s, 0),
+            "documentation": since(version, 3, maybe, None),
+        }
+    )
+    result = st.fixed_dictionaries(
+        {
+            "error_code": int16s,
+            "error_message": maybe,
+            "resource_type": int8s,
+            "resource_name": texts,
+            "configs": st.lists(config, max_size=3),
+        }
+    )
+    response = st.fixed_dictionaries(
+        {"throttle_time_ms": int32s, "results": st.lists(result, max_size=3)}
+    )
+    return request, response
+
+
+def alter_bodies(incremental: bool) -> tuple[st.SearchStrategy[Any], st.SearchStrategy[Any]]:
+    entry = {"name": texts, "value": maybe} | ({"config_operation": int8s} if incremental else {})
+    resource = st.fixed_dictionaries(
+        {
+            "resource_type": int8s,
+            "resource_name": texts,
+            "configs": st.lists(st.fixed_dictionaries(entry), max_size=3),
+        }
+    )
+    request = st.fixed_dictionaries(
+        {"resources": st.lists(resource, max_size=3), "validate_only": st.booleans()}
+    )
+    outcome = st.fixed_dictionaries(
+        {
+            "error_code": int16s,
+            "error_message": maybe,
+            "resource_type": int8s,
+            "resource_name": texts,
+        }
+    )
+    response = st.fixed_dictionaries(
+        {"throttle_time_ms": int32s, "responses": st.lists(outcome, max_size=3)}
+    )
+    return request, response
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> tuple[ApiCodec, int, bool, dict[str, Any]]:
+    codec = draw(st.sampled_from([DESCRIBE_CONFIGS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS]))
+    version = draw(st.integers(codec.min_version, codec.max_version))
+    if codec is DESCRIBE_CONFIGS:
+        request, response = describe_bodies(version)
+    else:
+        request, response = alter_bodies(codec is INCREMENTAL_ALTER_CONFIGS)
+    is_request = draw(st.booleans())
+    return codec, version, is_request, draw(request if is_request else response)
+
+
+@settings(max_examples=400, deadline=None)
+@given(cases())
+def test_round_trips(case: tuple[ApiCodec, int, bool, dict[str, Any]]) -> None:
+    codec, version, is_request, body = case
+    encode = codec.encode_request if is_request else codec.encode_response
+    decode = codec.decode_request if is_request else codec.decode_response
+    data = encode(version, body)
+    assert decode(version, data) == body
+    assert encode(version, decode(version, memoryview(data))) == data
+
+
+def test_boolean_bytes_other_than_one_decode_as_true() -> None:
+    data = array([], False) + b"\x02"
+    assert DESCRIBE_CONFIGS.decode_request(1, data)["include_synonyms"] is True
+    assert boolean(True) == b"\x01"

@@ -94,6 +94,8 @@ class AdminClient:
         ]
         if not servers:
             raise InvalidArgumentError("bootstrap_servers is empty: give at least one host:port")
+        for server in servers:
+            _check_server(server)
         for name, value in (
             ("timeout", timeout),
             ("request_timeout", request_timeout),
@@ -330,6 +332,15 @@ class AdminClient:
     def __repr__(self) -> str:
         state = "open" if self._task_group is not None else "closed"
         return f"<AdminClient {state}>"
+
+
+def _check_server(server: str) -> None:
+    """``host:port`` (``[v6]:port`` too); a missing port means Kafka's default 9092."""
+    host, colon, port = server.rpartition(":")
+    if not colon or (":" in host and not host.endswith("]")):
+        return  # "host" alone, or a bare IPv6 address: aiokafka adds the default port
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise InvalidArgumentError(f"bootstrap server {server!r} is not host:port")
 
 
 def _check_seconds(name: str, value: object) -> float:

@@ -162,52 +162,81 @@ _TYPES = {kind.value: kind for kind in ConfigType}
 class _EntryBuilder:
     """Turns decoded config entries of one response into ConfigEntry models, fast.
 
-    Names and documentation repeat across resources (every topic has the same 40-odd keys and
-    texts), so one copy of each string is kept: less memory for large describes.
+    Most entries of a large describe repeat across resources: every topic has the same default
+    ``retention.ms``, with the same type, documentation and synonyms. The models are frozen, so
+    one instance serves every identical entry (and synonym) of a response: less work and much
+    less memory, as strings are interned by languages for the same reason.
     """
 
     def __init__(self) -> None:
-        self._strings: dict[str, str] = {}
+        self._synonyms: dict[tuple[str, str | None, int], ConfigSynonym] = {}
+        self._entries: dict[tuple[Any, ...], ConfigEntry] = {}
 
     def config(self, resource_type: ResourceType, raw_entries: list[dict[str, Any]]) -> Config:
-        return config_of(tuple(self.entry(resource_type, raw) for raw in raw_entries))
+        return config_of(tuple([self.entry(resource_type, raw) for raw in raw_entries]))
 
     def entry(self, resource_type: ResourceType, raw: dict[str, Any]) -> ConfigEntry:
-        share = self._strings.setdefault
-        source_id = raw["config_source"]
-        if source_id == -1:  # v0 has no source; derive it as the Java client does
-            source = (
-                ConfigSource.DEFAULT_CONFIG
-                if raw["is_default"]
-                else _V0_SOURCE.get(resource_type, ConfigSource.UNKNOWN)
-            )
-        else:
-            source = _SOURCES.get(source_id, ConfigSource.UNKNOWN)
-        documentation = raw["documentation"]
-        return trusted(
-            ConfigEntry,
-            {
-                "name": share(raw["name"], raw["name"]),
-                "value": raw["value"],
-                "source": source,
-                "is_default": source is ConfigSource.DEFAULT_CONFIG,
-                "is_sensitive": raw["is_sensitive"],
-                "is_read_only": raw["read_only"],
-                "synonyms": tuple(
-                    trusted(
-                        ConfigSynonym,
-                        {
-                            "name": share(s["name"], s["name"]),
-                            "value": s["value"],
-                            "source": _SOURCES.get(s["source"], ConfigSource.UNKNOWN),
-                        },
-                    )
-                    for s in raw["synonyms"]
-                ),
-                "type": _TYPES.get(raw["config_type"], ConfigType.UNKNOWN),
-                "documentation": documentation and share(documentation, documentation),
-            },
+        synonyms = tuple(
+            [self.synonym(s["name"], s["value"], s["source"]) for s in raw["synonyms"]]
         )
+        key = (
+            resource_type,  # v0 derives the source from it
+            raw["name"],
+            raw["value"],
+            raw["config_source"],
+            raw["is_default"],
+            raw["is_sensitive"],
+            raw["read_only"],
+            raw["config_type"],
+            raw["documentation"],
+            *map(id, synonyms),  # the synonyms are themselves shared, so identity is enough
+        )
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._entries[key] = _new_entry(resource_type, raw, synonyms)
+        return entry
+
+    def synonym(self, name: str, value: str | None, source: int) -> ConfigSynonym:
+        key = (name, value, source)
+        synonym = self._synonyms.get(key)
+        if synonym is None:
+            synonym = self._synonyms[key] = trusted(
+                ConfigSynonym,
+                {
+                    "name": name,
+                    "value": value,
+                    "source": _SOURCES.get(source, ConfigSource.UNKNOWN),
+                },
+            )
+        return synonym
+
+
+def _new_entry(
+    resource_type: ResourceType, raw: dict[str, Any], synonyms: tuple[ConfigSynonym, ...]
+) -> ConfigEntry:
+    source_id = raw["config_source"]
+    if source_id == -1:  # v0 has no source; derive it as the Java client does
+        source = (
+            ConfigSource.DEFAULT_CONFIG
+            if raw["is_default"]
+            else _V0_SOURCE.get(resource_type, ConfigSource.UNKNOWN)
+        )
+    else:
+        source = _SOURCES.get(source_id, ConfigSource.UNKNOWN)
+    return trusted(
+        ConfigEntry,
+        {
+            "name": raw["name"],
+            "value": raw["value"],
+            "source": source,
+            "is_default": source is ConfigSource.DEFAULT_CONFIG,
+            "is_sensitive": raw["is_sensitive"],
+            "is_read_only": raw["read_only"],
+            "synonyms": synonyms,
+            "type": _TYPES.get(raw["config_type"], ConfigType.UNKNOWN),
+            "documentation": raw["documentation"],
+        },
+    )
 
 
 @dataclass

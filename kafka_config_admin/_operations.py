@@ -7,7 +7,7 @@ one outcome per resource. Routing, retries and deadlines belong to the client.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -117,6 +117,7 @@ class Operation(Generic[T]):
     ) -> Iterator[tuple[ConfigResource, T | BrokerError]]:
         """One outcome per resource of the request; a resource left unanswered is an error."""
         wanted = {_key(r.type, r.name): r for r in resources}
+        value = self.value_reader()
         for result in response[self._results_key]:
             resource = wanted.pop(_key(result["resource_type"], result["resource_name"]), None)
             if resource is None:
@@ -130,7 +131,7 @@ class Operation(Generic[T]):
                     ),
                 )
             else:
-                yield resource, self.value(resource, result)
+                yield resource, value(resource, result)
         for resource in wanted.values():
             yield (
                 resource,
@@ -139,7 +140,8 @@ class Operation(Generic[T]):
                 ),
             )
 
-    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> T:
+    def value_reader(self) -> Callable[[ConfigResource, Mapping[str, Any]], T]:
+        """How the successful results of one response become values (made per response)."""
         raise NotImplementedError
 
     def redact(self, resource: ConfigResource, message: str | None) -> str | None:
@@ -301,14 +303,9 @@ class DescribeConfigs(Operation[Config]):
             "include_documentation": self.include_documentation and version >= 3,
         }
 
-    def outcomes(
-        self, resources: Sequence[ConfigResource], response: Mapping[str, Any]
-    ) -> Iterator[tuple[ConfigResource, Config | BrokerError]]:
-        self._builder = _EntryBuilder()  # one string pool per response
-        return super().outcomes(resources, response)
-
-    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> Config:
-        return self._builder.config(resource.type, result["configs"])
+    def value_reader(self) -> Callable[[ConfigResource, Mapping[str, Any]], Config]:
+        builder = _EntryBuilder()  # identical entries are shared within one response
+        return lambda resource, result: builder.config(resource.type, result["configs"])
 
 
 # --- AlterConfigs and IncrementalAlterConfigs -------------------------------------------------
@@ -364,8 +361,8 @@ class IncrementalAlterConfigs(Operation[None]):
             "validate_only": self.validate_only,
         }
 
-    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> None:
-        return None
+    def value_reader(self) -> Callable[[ConfigResource, Mapping[str, Any]], None]:
+        return lambda resource, result: None
 
     def redact(self, resource: ConfigResource, message: str | None) -> str | None:
         return _redact(message, (op.value for op in self.ops[resource] if op.sensitive))

@@ -67,6 +67,10 @@ class AdminClient:
         timeout: seconds one call may take in all, every retry included (default 30).
         request_timeout: seconds one request may wait for its answer (default 15).
         retry_backoff: first pause before a retry, doubled each time up to ``retry_backoff_max``.
+        describe_batch_size: a describe of more resources on one broker is split into requests
+            of at most this many, sent together on one connection, so that the broker prepares
+            one answer while the client decodes the one before (default 100). Alters are never
+            split: the controller commits each request on its own, so one request is fastest.
         security_protocol, sasl_mechanism, sasl_plain_username, sasl_plain_password,
         ssl_context: passed to aiokafka's connection layer.
     """
@@ -80,6 +84,7 @@ class AdminClient:
         request_timeout: float = 15.0,
         retry_backoff: float = 0.1,
         retry_backoff_max: float = 2.0,
+        describe_batch_size: int = 100,
         security_protocol: SecurityProtocol = "PLAINTEXT",
         sasl_mechanism: SaslMechanism = "PLAIN",
         sasl_plain_username: str | None = None,
@@ -103,6 +108,15 @@ class AdminClient:
             ("retry_backoff_max", retry_backoff_max),
         ):
             _check_seconds(name, value)
+        if (
+            isinstance(describe_batch_size, bool)
+            or not isinstance(describe_batch_size, int)
+            or describe_batch_size < 1
+        ):
+            raise InvalidArgumentError(
+                f"describe_batch_size must be a positive int, got {describe_batch_size!r}"
+            )
+        self._describe_batch_size = describe_batch_size
         self._timeout = float(timeout)
         self._retry_backoff = float(retry_backoff)
         self._retry_backoff_max = float(retry_backoff_max)
@@ -256,13 +270,14 @@ class AdminClient:
         attempt = 0
         while pending:
             retry: list[ConfigResource] = []
-            groups = route(pending)
-            if len(groups) == 1:  # the common case needs no task of its own
-                [(node, resources)] = groups.items()
+            per_request = self._describe_batch_size if operation.splittable else len(pending)
+            requests = route(pending, per_request)
+            if len(requests) == 1:  # the common case needs no task of its own
+                [(node, resources)] = requests
                 await self._send_group(operation, result, node, resources, retry, last_errors)
             else:
                 async with anyio.create_task_group() as group:
-                    for node, resources in groups.items():
+                    for node, resources in requests:
                         group.start_soon(
                             self._send_group,
                             operation,

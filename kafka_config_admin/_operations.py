@@ -7,8 +7,8 @@ one outcome per resource. Routing, retries and deadlines belong to the client.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
@@ -43,12 +43,22 @@ def destination(resource: ConfigResource) -> int | None:
     return None
 
 
-def route(resources: Iterable[ConfigResource]) -> dict[int | None, list[ConfigResource]]:
-    """Group resources by destination: one request per broker, never one per resource."""
+def route(
+    resources: Iterable[ConfigResource], per_request: int
+) -> list[tuple[int | None, list[ConfigResource]]]:
+    """The requests to send: per destination, resources in runs of at most ``per_request``.
+
+    One request per broker, never one per resource; a large call is split so that the broker
+    works on one request while the client decodes the one before (they share a connection).
+    """
     groups: dict[int | None, list[ConfigResource]] = {}
     for resource in resources:
         groups.setdefault(destination(resource), []).append(resource)
-    return groups
+    return [
+        (node, group[start : start + per_request])
+        for node, group in groups.items()
+        for start in range(0, len(group), per_request)
+    ]
 
 
 def check_resources(resources: Iterable[ConfigResource]) -> list[ConfigResource]:
@@ -102,6 +112,8 @@ class Operation(Generic[T]):
     codec: ApiCodec
     #: From this version on the broker expects the client to honour ThrottleTimeMs itself.
     throttle_from_version: int
+    #: Whether a call may be sent as several requests to one broker (see ``route``).
+    splittable = False
     _results_key = "responses"
 
     @property
@@ -117,7 +129,6 @@ class Operation(Generic[T]):
     ) -> Iterator[tuple[ConfigResource, T | BrokerError]]:
         """One outcome per resource of the request; a resource left unanswered is an error."""
         wanted = {_key(r.type, r.name): r for r in resources}
-        value = self.value_reader()
         for result in response[self._results_key]:
             resource = wanted.pop(_key(result["resource_type"], result["resource_name"]), None)
             if resource is None:
@@ -131,7 +142,7 @@ class Operation(Generic[T]):
                     ),
                 )
             else:
-                yield resource, value(resource, result)
+                yield resource, self.value(resource, result)
         for resource in wanted.values():
             yield (
                 resource,
@@ -140,8 +151,8 @@ class Operation(Generic[T]):
                 ),
             )
 
-    def value_reader(self) -> Callable[[ConfigResource, Mapping[str, Any]], T]:
-        """How the successful results of one response become values (made per response)."""
+    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> T:
+        """The value of one successful result."""
         raise NotImplementedError
 
     def redact(self, resource: ConfigResource, message: str | None) -> str | None:
@@ -162,20 +173,31 @@ _TYPES = {kind.value: kind for kind in ConfigType}
 
 
 class _EntryBuilder:
-    """Turns decoded config entries of one response into ConfigEntry models, fast.
+    """Turns decoded config entries of one call into ConfigEntry models, fast.
 
     Most entries of a large describe repeat across resources: every topic has the same default
     ``retention.ms``, with the same type, documentation and synonyms. The models are frozen, so
-    one instance serves every identical entry (and synonym) of a response: less work and much
-    less memory, as strings are interned by languages for the same reason.
+    one model serves every identical entry of the call. Within a response the decoder already
+    hands back one object for entries identical on the wire (``Struct(shared=True)``), so most
+    entries are found by that object's identity; the rest (first seen in this response) by
+    their content, which also shares them across the call's responses. Decoded objects are kept
+    with their models so that an identity cannot be reused while the builder lives.
     """
 
     def __init__(self) -> None:
         self._synonyms: dict[tuple[str, str | None, int], ConfigSynonym] = {}
-        self._entries: dict[tuple[Any, ...], ConfigEntry] = {}
+        self._by_identity: dict[tuple[ResourceType, int], tuple[object, ConfigEntry]] = {}
+        self._by_content: dict[tuple[Any, ...], ConfigEntry] = {}
 
     def config(self, resource_type: ResourceType, raw_entries: list[dict[str, Any]]) -> Config:
-        return config_of(tuple([self.entry(resource_type, raw) for raw in raw_entries]))
+        by_identity = self._by_identity
+        shaped = []
+        for raw in raw_entries:
+            known = by_identity.get((resource_type, id(raw)))
+            if known is None:
+                known = by_identity[resource_type, id(raw)] = (raw, self.entry(resource_type, raw))
+            shaped.append(known[1])
+        return config_of(tuple(shaped))
 
     def entry(self, resource_type: ResourceType, raw: dict[str, Any]) -> ConfigEntry:
         synonyms = tuple(
@@ -193,9 +215,9 @@ class _EntryBuilder:
             raw["documentation"],
             *map(id, synonyms),  # the synonyms are themselves shared, so identity is enough
         )
-        entry = self._entries.get(key)
+        entry = self._by_content.get(key)
         if entry is None:
-            entry = self._entries[key] = _new_entry(resource_type, raw, synonyms)
+            entry = self._by_content[key] = _new_entry(resource_type, raw, synonyms)
         return entry
 
     def synonym(self, name: str, value: str | None, source: int) -> ConfigSynonym:
@@ -252,9 +274,12 @@ class DescribeConfigs(Operation[Config]):
     keys: dict[ConfigResource, list[str] | None]
     include_synonyms: bool
     include_documentation: bool
+    #: Identical entries are shared across every response of the call.
+    _builder: _EntryBuilder = field(default_factory=_EntryBuilder, repr=False, compare=False)
 
     codec = DESCRIBE_CONFIGS
     throttle_from_version = 2
+    splittable = True
     _results_key = "results"
 
     @classmethod
@@ -303,9 +328,8 @@ class DescribeConfigs(Operation[Config]):
             "include_documentation": self.include_documentation and version >= 3,
         }
 
-    def value_reader(self) -> Callable[[ConfigResource, Mapping[str, Any]], Config]:
-        builder = _EntryBuilder()  # identical entries are shared within one response
-        return lambda resource, result: builder.config(resource.type, result["configs"])
+    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> Config:
+        return self._builder.config(resource.type, result["configs"])
 
 
 # --- AlterConfigs and IncrementalAlterConfigs -------------------------------------------------
@@ -361,8 +385,8 @@ class IncrementalAlterConfigs(Operation[None]):
             "validate_only": self.validate_only,
         }
 
-    def value_reader(self) -> Callable[[ConfigResource, Mapping[str, Any]], None]:
-        return lambda resource, result: None
+    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> None:
+        return None
 
     def redact(self, resource: ConfigResource, message: str | None) -> str | None:
         return _redact(message, (op.value for op in self.ops[resource] if op.sensitive))

@@ -19,6 +19,8 @@ from kafka_config_admin._protocol import (
 from .base import Peer as BasePeer
 
 _SIZE = struct.Struct(">i")
+#: W1 sends what our client sends: requests of 100 topics (its describe_batch_size), pipelined.
+W1_BATCH = 100
 
 
 def _frame(codec: ApiCodec, version: int, body: dict[str, object]) -> bytes:
@@ -66,7 +68,8 @@ class Peer(BasePeer):
         return data
 
     async def w1_describe_all(self, topics: list[str]) -> None:
-        self._exchange(_describe(tuple(topics)))
+        batches = [tuple(topics[i : i + W1_BATCH]) for i in range(0, len(topics), W1_BATCH)]
+        self._exchange(b"".join(_describe(batch) for batch in batches), len(batches))
 
     async def w2_describe_one(self, topic: str) -> None:
         self._exchange(_describe((topic,)))

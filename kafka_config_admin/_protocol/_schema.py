@@ -52,9 +52,17 @@ def _within(versions: Versions | None, version: int) -> bool:
 
 @dataclass(frozen=True)
 class Struct:
-    """A group of fields, ended by a tagged-field section in flexible versions."""
+    """A group of fields, ended by a tagged-field section in flexible versions.
+
+    ``shared=True`` marks a struct whose items repeat byte for byte within one message (the
+    config entries of a describe: every topic has the same default ``retention.ms``). Each item
+    is first skipped over to find its bytes; bytes seen before in the same message give back
+    the object decoded then, so repeats cost a walk over lengths instead of a decode. Decoded
+    values are never mutated here, so sharing them is safe.
+    """
 
     fields: tuple[Field, ...]
+    shared: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,6 +185,7 @@ class _Writer:
         self.version = version
         self.flexible = message.flexible(version)
         self.lines: list[str] = []
+        self.prologue: list[str] = []
         self.depth = 1
         self.names = 0
         self.namespace: dict[str, Any] = dict(_HELPERS)
@@ -208,7 +217,7 @@ class _Writer:
         return name
 
     def compile(self, name: str, parameters: str, result: str) -> Any:
-        source = f"def {name}({parameters}):\n" + "\n".join(self.lines)
+        source = f"def {name}({parameters}):\n" + "\n".join(self.prologue + self.lines)
         source += f"\n    return {result}\n"
         filename = f"<{self.message.name} v{self.version} {name}r>"
         exec(compile(source, filename, "exec"), self.namespace)
@@ -362,7 +371,9 @@ def _decode_field(w: _Writer, item: Field, target: str) -> None:
 def _decode_value(
     w: _Writer, kind: FieldType, target: str, nullable: bool, compact: bool, name: str
 ) -> None:
-    if isinstance(kind, Struct):
+    if isinstance(kind, Struct) and kind.shared:
+        _decode_shared_struct(w, kind.fields, target)
+    elif isinstance(kind, Struct):
         _decode_struct(w, kind.fields, target)
     elif isinstance(kind, Array):
         _decode_array(w, kind, target, nullable, compact, name)
@@ -388,9 +399,8 @@ def _decode_string(w: _Writer, target: str, nullable: bool, compact: bool, name:
         w.line(f"else: {target} = _null({n}, {nullable}, {name!r}); pos += 2")
 
 
-def _decode_array(
-    w: _Writer, kind: Array, target: str, nullable: bool, compact: bool, name: str
-) -> None:
+def _read_count(w: _Writer, nullable: bool, compact: bool, name: str) -> str:
+    """Lines reading an array's item count (-1 for null) into a fresh local, returned."""
     n = w.fresh("n")
     if compact:
         w.line(f"{n} = buf[pos] - 1")
@@ -401,6 +411,13 @@ def _decode_array(
         w.line(f"({n},) = {unpack}(buf, pos); pos += 4")
         w.line(f"if {n} < 0 or {n} > len(buf) - pos:")
         w.line(f"    {n} = _check_count(buf, pos, {n}, {nullable}, {name!r})")
+    return n
+
+
+def _decode_array(
+    w: _Writer, kind: Array, target: str, nullable: bool, compact: bool, name: str
+) -> None:
+    n = _read_count(w, nullable, compact, name)
     if nullable:
         w.line(f"if {n} < 0: {target} = None")
     with w.block("else:" if nullable else None):
@@ -431,6 +448,56 @@ def _decode_tagged(w: _Writer, tagged: list[Field], values: dict[str, str]) -> N
                 _decode_field(w, item, values[item.name])
                 w.line(f"if pos != end: _tag_overrun({item.name!r})")
         w.line("else: pos = end")
+
+
+def _decode_shared_struct(w: _Writer, fields: tuple[Field, ...], target: str) -> None:
+    memo = w.fresh("memo")
+    w.prologue.append(f"    {memo} = {{}}")  # one per message: sharing never crosses responses
+    start, key = w.fresh("start"), w.fresh("key")
+    w.line(f"{start} = pos")
+    _skip_struct(w, fields)
+    w.line(f"{key} = buf[{start}:pos]")
+    w.line(f"{target} = {memo}.get({key})")
+    with w.block(f"if {target} is None:"):
+        w.line(f"pos = {start}")
+        _decode_struct(w, fields, target)
+        w.line(f"{memo}[{key}] = {target}")
+
+
+def _skip_struct(w: _Writer, fields: tuple[Field, ...]) -> None:
+    """Lines moving ``pos`` past a struct without decoding it (its tagged fields included)."""
+    present = [item for item in fields if item.present(w.version, w.flexible)]
+    for run in _fixed_runs([item for item in present if item.tag is None]):
+        if run[0].fixed:
+            w.line(f"pos += {w.layout(''.join(_FIXED[str(item.type)] for item in run)).size}")
+        else:
+            item = run[0]
+            compact = w.flexible and item.compact
+            _skip_value(w, item.type, item.nullable_in(w.version), compact, item.name)
+    if w.flexible:
+        w.line("if buf[pos]: pos = _skip_tagged(buf, pos)")
+        w.line("else: pos += 1")
+
+
+def _skip_value(w: _Writer, kind: FieldType, nullable: bool, compact: bool, name: str) -> None:
+    if isinstance(kind, Struct):
+        _skip_struct(w, kind.fields)
+    elif isinstance(kind, Array):
+        n = _read_count(w, nullable, compact, name)
+        with w.block(f"for _ in range({n}):"):  # a null array (-1) has no items to skip
+            _skip_value(w, kind.item, False, compact, name)
+    elif kind != "string":
+        w.line(f"pos += {w.layout(_FIXED[kind]).size}")
+    elif compact:
+        n = w.fresh("n")
+        w.line(f"{n} = buf[pos]")
+        w.line(f"if {n} < 128: pos += {n} or 1")  # length + 1 in one byte; 0 is null
+        w.line(f"elif buf[pos + 1] < 128: pos += 1 + ({n} & 127 | buf[pos + 1] << 7)")
+        w.line(f"else: {n}, pos = _read_uvarint(buf, pos); pos += {n} - 1")
+    else:
+        n = w.fresh("n")
+        unpack = w.constant(w.layout("h").unpack_from, "unpack")
+        w.line(f"({n},) = {unpack}(buf, pos); pos += 2 + max({n}, 0)")
 
 
 # --- encoding ----------------------------------------------------------------------------------

@@ -90,7 +90,8 @@ RESPONSE = Message(
                                             nullable=(0, None),
                                             ignorable=True,
                                         ),
-                                    )
+                                    ),
+                                    shared=True,  # most entries repeat across resources
                                 )
                             ),
                         ),

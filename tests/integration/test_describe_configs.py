@@ -116,6 +116,31 @@ async def test_missing_topic_fails_only_its_own_future(
     assert set(result.errors()) == {missing}
 
 
+async def test_large_calls_are_split_into_requests_with_the_same_answers(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    plain = [await new_topic(admin_client, kafka_bootstrap) for _ in range(2)]
+    custom = await new_topic(admin_client, kafka_bootstrap, {"retention.ms": "3600000"})
+    missing = ConfigResource(ResourceType.TOPIC, "no-such-topic-here")
+    topics = [ConfigResource(ResourceType.TOPIC, name) for name in [*plain, custom]]
+    resources = [topics[0], missing, topics[1], topics[2], ConfigResource(ResourceType.BROKER, "")]
+    whole = admin_client.describe_configs(resources, include_synonyms=True)
+    async with AdminClient(kafka_bootstrap, describe_batch_size=2) as split_client:
+        split = split_client.describe_configs(resources, include_synonyms=True)
+        await split.wait()
+    await whole.wait()
+    assert set(split.errors()) == set(whole.errors()) == {missing}
+    assert isinstance(split.values[missing].exception(), UnknownTopicOrPartitionError)
+    for resource in resources:
+        if resource != missing:
+            assert split.values[resource].result() == whole.values[resource].result()
+    first, second, third = (split.values[topic].result() for topic in topics)
+    # Identical entries are one object, even across the call's requests (first and third).
+    assert first["retention.ms"] is second["retention.ms"]
+    assert first["cleanup.policy"] is third["cleanup.policy"]
+    assert third["retention.ms"].value == "3600000"
+
+
 async def test_sensitive_values_come_back_as_none(admin_client: AdminClient) -> None:
     broker = ConfigResource(ResourceType.BROKER, "1")
     jaas = "listener.name.sasl_plaintext.plain.sasl.jaas.config"  # set: the SASL listener's users

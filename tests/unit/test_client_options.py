@@ -19,6 +19,8 @@ from kafka_config_admin import AdminClient, ClientClosedError, ConfigResource, I
         ("localhost:9092", {"timeout": -1}, "timeout must be a positive"),
         ("localhost:9092", {"request_timeout": "5"}, "request_timeout must be a positive"),
         ("localhost:9092", {"retry_backoff": True}, "retry_backoff must be a positive"),
+        ("localhost:9092", {"describe_batch_size": 0}, "describe_batch_size must be a pos"),
+        ("localhost:9092", {"describe_batch_size": 2.5}, "describe_batch_size must be a pos"),
     ],
 )
 def test_bad_options_are_refused(servers: str, options: dict[str, Any], message: str) -> None:

@@ -43,8 +43,23 @@ def describe(resources: Any, **kwargs: bool) -> DescribeConfigs:
 
 
 def test_routing_batches_per_broker_and_sends_the_rest_anywhere() -> None:
-    groups = route([TOPIC, BROKER_1, DEFAULT, LOGGER_2, BROKER_2, GROUP, OTHER])
-    assert groups == {None: [TOPIC, DEFAULT, GROUP, OTHER], 1: [BROKER_1], 2: [LOGGER_2, BROKER_2]}
+    requests = route([TOPIC, BROKER_1, DEFAULT, LOGGER_2, BROKER_2, GROUP, OTHER], 100)
+    assert requests == [
+        (None, [TOPIC, DEFAULT, GROUP, OTHER]),
+        (1, [BROKER_1]),
+        (2, [LOGGER_2, BROKER_2]),
+    ]
+
+
+def test_routing_splits_large_groups_into_requests_of_at_most_the_limit() -> None:
+    topics = [ConfigResource(ResourceType.TOPIC, f"t{i}") for i in range(5)]
+    requests = route([*topics, BROKER_1], 2)
+    assert requests == [
+        (None, topics[:2]),
+        (None, topics[2:4]),
+        (None, topics[4:]),
+        (1, [BROKER_1]),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -61,6 +61,97 @@ def test_known_tagged_field_with_a_wrong_size_is_malformed() -> None:
         TAGGED.decode(1, data)
 
 
+# A made-up message whose items are shared: identical bytes must decode to one object, and the
+# walk that finds an item's bytes must agree with the decoder on every kind of field.
+SHARED = Message(
+    "Shared",
+    (0, 1),
+    1,
+    (
+        Field(
+            "items",
+            Array(
+                Struct(
+                    (
+                        Field("name", "string"),
+                        Field("value", "string", nullable=(0, None)),
+                        Field("flags", Array("int8"), nullable=(0, None)),
+                        Field("inner", Array(Struct((Field("n", "int16"),)))),
+                        Field("n", "int32"),
+                    ),
+                    shared=True,
+                )
+            ),
+        ),
+    ),
+)
+
+
+def shared_item(value: str | None, flags: list[int] | None, flexible: bool) -> bytes:
+    inner = array([i16(7) + tags(flexible)], flexible)
+    flag_bytes = None if flags is None else [i8(f) for f in flags]
+    return (
+        string("retention.ms", flexible) + string(value, flexible)
+        + array(flag_bytes, flexible) + inner + i32(9) + tags(flexible)
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_identical_shared_items_decode_to_one_object(version: int) -> None:
+    flexible = version == 1
+    values: list[tuple[str | None, list[int] | None]] = [
+        ("x" * 300, [1]),  # a two-byte varint length
+        (None, None),
+        ("x" * 300, [1]),
+        ("y" * 20000, []),  # a three-byte varint length
+        ("x" * 300, [2]),  # same bytes but one
+        (None, None),
+    ]
+    data = array([shared_item(v, f, flexible) for v, f in values], flexible) + tags(flexible)
+    items = SHARED.decode(version, data)["items"]
+    assert [(item["value"], item["flags"]) for item in items] == values
+    assert items[0] is items[2]
+    assert items[1] is items[5]
+    assert items[0] is not items[4]
+    assert all(item["inner"] == [{"n": 7}] and item["n"] == 9 for item in items)
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_shared_items_are_never_shared_across_messages(version: int) -> None:
+    data = SHARED.encode(version, {"items": [{"name": "a"}]})
+    assert SHARED.decode(version, data)["items"][0] is not SHARED.decode(version, data)["items"][0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 1),
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "name": st.sampled_from(["a", "b" * 130]),
+                "value": st.none() | st.sampled_from(["", "v", "w" * 200]),
+                "flags": st.none() | st.lists(st.integers(-128, 127), max_size=3),
+                "inner": st.lists(st.fixed_dictionaries({"n": st.integers(-5, 5)}), max_size=2),
+                "n": st.integers(0, 2),
+            }
+        ),
+        max_size=8,
+    ),
+)
+def test_shared_items_round_trip(version: int, items: list[dict[str, Any]]) -> None:
+    data = SHARED.encode(version, {"items": items})
+    assert SHARED.decode(version, data) == {"items": items}
+    for cut in range(0, len(data), 7):
+        with pytest.raises(ProtocolError, match=r"truncated|malformed"):
+            SHARED.decode(version, data[:cut])
+
+
+def test_a_malformed_shared_item_is_a_protocol_error() -> None:
+    null_name = string(None, True) + string("v", True) + array([], True) * 2 + i32(0) + tags(True)
+    with pytest.raises(ProtocolError, match="name is null"):
+        SHARED.decode(1, array([null_name], True) + tags(True))
+
+
 # --- truncated and malformed input -------------------------------------------------------------
 
 Case = tuple[Callable[[int, bytes], Any], int, bytes]

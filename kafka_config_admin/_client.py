@@ -28,7 +28,14 @@ from ._exceptions import (
 )
 from ._gc import gc_paused
 from ._models import AlterConfigOp, ConfigResource
-from ._operations import AlterConfigs, DescribeConfigs, IncrementalAlterConfigs, Operation, route
+from ._operations import (
+    AlterConfigs,
+    DescribeConfigs,
+    EntryCache,
+    IncrementalAlterConfigs,
+    Operation,
+    route,
+)
 from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
 from ._transport import SecurityOptions, Transport
 
@@ -133,6 +140,7 @@ class AdminClient:
             ),
         )
         self._task_group: TaskGroup | None = None
+        self._entries = EntryCache()  # identical entries are one model across calls
 
     async def __aenter__(self) -> Self:
         if self._task_group is not None:
@@ -186,6 +194,7 @@ class AdminClient:
             resources,
             include_synonyms=include_synonyms,
             include_documentation=include_documentation,
+            entries=self._entries,
         )
         result = DescribeConfigsResult(operation.resources)
         self._start(operation, result, timeout)
@@ -311,6 +320,7 @@ class AdminClient:
                 operation.codec,
                 partial(operation.body, resources),
                 throttle_from_version=operation.throttle_from_version,
+                memo=operation.memo,
             )
         except _RETRIED as error:
             log.debug("%s to broker %s failed, will retry: %s", operation.codec.name, node, error)

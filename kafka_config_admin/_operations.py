@@ -26,9 +26,16 @@ from ._models import (
     config_of,
     trusted,
 )
-from ._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec
+from ._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec, Memo
 
-__all__ = ["AlterConfigs", "DescribeConfigs", "IncrementalAlterConfigs", "Operation", "route"]
+__all__ = [
+    "AlterConfigs",
+    "DescribeConfigs",
+    "EntryCache",
+    "IncrementalAlterConfigs",
+    "Operation",
+    "route",
+]
 
 T = TypeVar("T")
 
@@ -155,6 +162,11 @@ class Operation(Generic[T]):
         """The value of one successful result."""
         raise NotImplementedError
 
+    @property
+    def memo(self) -> Memo | None:
+        """Where the response may find items decoded before (``Struct(shared=True)``)."""
+        return None
+
     def redact(self, resource: ConfigResource, message: str | None) -> str | None:
         """The broker's message with any secret this call sent for the resource hidden."""
         return message
@@ -172,32 +184,40 @@ _SOURCES = {source.value: source for source in ConfigSource}
 _TYPES = {kind.value: kind for kind in ConfigType}
 
 
-class _EntryBuilder:
-    """Turns decoded config entries of one call into ConfigEntry models, fast.
+class EntryCache:
+    """The ConfigEntry models of one client, shared by every describe it makes.
 
-    Most entries of a large describe repeat across resources: every topic has the same default
-    ``retention.ms``, with the same type, documentation and synonyms. The models are frozen, so
-    one model serves every identical entry of the call. Within a response the decoder already
-    hands back one object for entries identical on the wire (``Struct(shared=True)``), so most
-    entries are found by that object's identity; the rest (first seen in this response) by
-    their content, which also shares them across the call's responses. Decoded objects are kept
-    with their models so that an identity cannot be reused while the builder lives.
+    Most entries repeat: every topic has the same default ``retention.ms``, with the same
+    type, documentation and synonyms, in one describe and in the next. The models are frozen,
+    so one model serves every identical entry. The decoder hands back one object for entries
+    identical on the wire (``Struct(shared=True)``, with ``wire_memo`` kept across responses),
+    so most entries are found by that object's identity; the rest by their content. Decoded
+    objects are kept with their models so that an identity is never reused while cached. Past
+    ``limit`` entries everything is dropped and the cache starts again: memory stays bounded.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = 10_000) -> None:
+        self.limit = limit
+        self.wire_memo: Memo = {}
         self._synonyms: dict[tuple[str, str | None, int], ConfigSynonym] = {}
         self._by_identity: dict[tuple[ResourceType, int], tuple[object, ConfigEntry]] = {}
         self._by_content: dict[tuple[Any, ...], ConfigEntry] = {}
 
     def config(self, resource_type: ResourceType, raw_entries: list[dict[str, Any]]) -> Config:
+        if len(self._by_identity) > self.limit or len(self.wire_memo) > self.limit:
+            self.clear()
         by_identity = self._by_identity
         shaped = []
         for raw in raw_entries:
-            known = by_identity.get((resource_type, id(raw)))
+            known = by_identity.get((resource_type, id(raw)))  # v0 derives the source from it
             if known is None:
                 known = by_identity[resource_type, id(raw)] = (raw, self.entry(resource_type, raw))
             shaped.append(known[1])
         return config_of(tuple(shaped))
+
+    def clear(self) -> None:
+        for cache in (self.wire_memo, self._synonyms, self._by_identity, self._by_content):
+            cache.clear()
 
     def entry(self, resource_type: ResourceType, raw: dict[str, Any]) -> ConfigEntry:
         synonyms = tuple(
@@ -274,8 +294,7 @@ class DescribeConfigs(Operation[Config]):
     keys: dict[ConfigResource, list[str] | None]
     include_synonyms: bool
     include_documentation: bool
-    #: Identical entries are shared across every response of the call.
-    _builder: _EntryBuilder = field(default_factory=_EntryBuilder, repr=False, compare=False)
+    entries: EntryCache = field(default_factory=EntryCache, repr=False, compare=False)
 
     codec = DESCRIBE_CONFIGS
     throttle_from_version = 2
@@ -289,6 +308,7 @@ class DescribeConfigs(Operation[Config]):
         *,
         include_synonyms: bool,
         include_documentation: bool,
+        entries: EntryCache | None = None,
     ) -> DescribeConfigs:
         if isinstance(resources, ConfigResource | str | bytes):
             raise InvalidArgumentError("resources must be a collection of ConfigResource")
@@ -308,6 +328,7 @@ class DescribeConfigs(Operation[Config]):
             keys=keys,
             include_synonyms=bool(include_synonyms),
             include_documentation=bool(include_documentation),
+            entries=entries or EntryCache(),
         )
 
     @property
@@ -329,7 +350,11 @@ class DescribeConfigs(Operation[Config]):
         }
 
     def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> Config:
-        return self._builder.config(resource.type, result["configs"])
+        return self.entries.config(resource.type, result["configs"])
+
+    @property
+    def memo(self) -> Memo:
+        return self.entries.wire_memo
 
 
 # --- AlterConfigs and IncrementalAlterConfigs -------------------------------------------------

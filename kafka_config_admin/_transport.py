@@ -30,7 +30,7 @@ from ._exceptions import (
     UnsupportedVersionError,
 )
 from ._gc import gc_paused
-from ._protocol import ApiCodec, decode_response_header, encode_request_header
+from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
 
 __all__ = ["SecurityOptions", "Transport"]
 
@@ -78,10 +78,11 @@ class _WireRequest:
     that fields a lower version lacks are left out (KIP-569 compatibility).
     """
 
-    def __init__(self, codec: ApiCodec, build_body: BodyBuilder) -> None:
+    def __init__(self, codec: ApiCodec, build_body: BodyBuilder, memo: Memo | None) -> None:
         self.API_KEY = codec.api_key
         self._codec = codec
         self._build_body = build_body
+        self._memo = memo
         self.API_VERSION = -1
         self.RESPONSE_TYPE = self
 
@@ -116,7 +117,7 @@ class _WireRequest:
         try:
             with gc_paused():
                 return self._codec.decode_response(
-                    self.API_VERSION, buffer.getvalue(), buffer.tell()
+                    self.API_VERSION, buffer.getvalue(), buffer.tell(), self._memo
                 )
         except ProtocolError as error:
             return _DecodeFailure(error)
@@ -235,12 +236,21 @@ class Transport:
             raise translate_error(error, "the cluster") from error
 
     async def send(
-        self, node_id: int, codec: ApiCodec, build_body: BodyBuilder, *, throttle_from_version: int
+        self,
+        node_id: int,
+        codec: ApiCodec,
+        build_body: BodyBuilder,
+        *,
+        throttle_from_version: int,
+        memo: Memo | None = None,
     ) -> dict[str, Any]:
-        """Send one request to one broker and return its decoded response body."""
+        """Send one request to one broker and return its decoded response body.
+
+        ``memo`` lets the response share decoded items with earlier ones (``Struct(shared=True)``).
+        """
         client = self._require_client()
         await self._wait_for_throttle(node_id)
-        request = _WireRequest(codec, build_body)
+        request = _WireRequest(codec, build_body, memo)
         try:
             response = await client.send(node_id, request)
         except KafkaConfigAdminError:

@@ -17,13 +17,14 @@ from typing import Any
 
 from . import alter_configs, describe_configs, incremental_alter_configs
 from ._header import decode_response_header, encode_request_header
-from ._schema import Message
+from ._schema import Memo, Message
 
 __all__ = [
     "ALTER_CONFIGS",
     "DESCRIBE_CONFIGS",
     "INCREMENTAL_ALTER_CONFIGS",
     "ApiCodec",
+    "Memo",
     "decode_response_header",
     "encode_request_header",
 ]
@@ -61,9 +62,9 @@ class ApiCodec:
         return self.response.encode(version, body)
 
     def decode_response(
-        self, version: int, data: bytes | memoryview, offset: int = 0
+        self, version: int, data: bytes | memoryview, offset: int = 0, memo: Memo | None = None
     ) -> dict[str, Any]:
-        return self.response.decode(version, data, offset)
+        return self.response.decode(version, data, offset, memo)
 
 
 DESCRIBE_CONFIGS = ApiCodec(

@@ -36,7 +36,9 @@ __all__ = ["Array", "Field", "Message", "Struct"]
 Versions = tuple[int, int | None]
 FieldType = Union[str, "Array", "Struct"]
 Encoder = Callable[[Mapping[str, Any]], bytearray]
-Decoder = Callable[[bytes, int], tuple[dict[str, Any], int]]
+Decoder = Callable[[bytes, int, "Memo | None"], tuple[dict[str, Any], int]]
+#: Items of a shared struct by their bytes (see ``Struct``).
+Memo = dict[bytes, Any]
 
 #: struct format of each fixed-size primitive; a run of them is read or written in one call.
 _FIXED = {"bool": "?", "int8": "b", "int16": "h", "int32": "i"}
@@ -54,11 +56,12 @@ def _within(versions: Versions | None, version: int) -> bool:
 class Struct:
     """A group of fields, ended by a tagged-field section in flexible versions.
 
-    ``shared=True`` marks a struct whose items repeat byte for byte within one message (the
-    config entries of a describe: every topic has the same default ``retention.ms``). Each item
-    is first skipped over to find its bytes; bytes seen before in the same message give back
-    the object decoded then, so repeats cost a walk over lengths instead of a decode. Decoded
-    values are never mutated here, so sharing them is safe.
+    ``shared=True`` marks a struct whose items repeat byte for byte (the config entries of a
+    describe: every topic has the same default ``retention.ms``). Each item is first skipped
+    over to find its bytes; bytes seen before give back the object decoded then, so repeats
+    cost a walk over lengths instead of a decode. "Before" means in the same message, or in
+    the ``memo`` the caller passes to share items across messages. A message may have one
+    shared struct. Whoever gets shared items must not mutate them.
     """
 
     fields: tuple[Field, ...]
@@ -135,18 +138,20 @@ class Message:
         except (struct.error, AttributeError, TypeError, ValueError) as error:
             raise InvalidArgumentError(f"cannot encode {self.name} v{version}: {error}") from None
 
-    def decode(self, version: int, data: bytes | memoryview, offset: int = 0) -> dict[str, Any]:
-        return self.decode_from(version, data, offset)[0]
+    def decode(
+        self, version: int, data: bytes | memoryview, offset: int = 0, memo: Memo | None = None
+    ) -> dict[str, Any]:
+        return self.decode_from(version, data, offset, memo)[0]
 
     def decode_from(
-        self, version: int, data: bytes | memoryview, offset: int
+        self, version: int, data: bytes | memoryview, offset: int, memo: Memo | None = None
     ) -> tuple[dict[str, Any], int]:
         """The decoded struct and the offset just past it."""
         decode = self._decoders.get(version) or self._compile_decoder(version)
         # Generated code slices and .decode()s; a memoryview has no .decode(), so copy it once.
         buffer = data if isinstance(data, bytes) else bytes(data)
         try:
-            result, end = decode(buffer, offset)
+            result, end = decode(buffer, offset, memo)
         except (struct.error, IndexError) as error:
             raise self._truncated(version, buffer, offset) from error
         except ValueError as error:  # includes UnicodeDecodeError
@@ -172,7 +177,7 @@ class Message:
         self.check_version(version)
         w = _Writer(self, version)
         _decode_struct(w, self.fields, "result")
-        decode: Decoder = w.compile("decode", "buf, pos", "result, pos")
+        decode: Decoder = w.compile("decode", "buf, pos, memo", "result, pos")
         self._decoders[version] = decode
         return decode
 
@@ -451,8 +456,10 @@ def _decode_tagged(w: _Writer, tagged: list[Field], values: dict[str, str]) -> N
 
 
 def _decode_shared_struct(w: _Writer, fields: tuple[Field, ...], target: str) -> None:
-    memo = w.fresh("memo")
-    w.prologue.append(f"    {memo} = {{}}")  # one per message: sharing never crosses responses
+    if w.prologue:
+        raise ValueError(f"{w.message.name} has more than one shared struct")
+    memo = "memo"
+    w.prologue.append("    if memo is None: memo = {}")
     start, key = w.fresh("start"), w.fresh("key")
     w.line(f"{start} = pos")
     _skip_struct(w, fields)

@@ -20,6 +20,7 @@ from kafka_config_admin import (
 from kafka_config_admin._operations import (
     AlterConfigs,
     DescribeConfigs,
+    EntryCache,
     IncrementalAlterConfigs,
     route,
 )
@@ -173,6 +174,57 @@ def test_describe_v0_derives_the_source_as_java_does() -> None:
     assert topic["d"].source is ConfigSource.DEFAULT_CONFIG and topic["d"].is_default
     assert topic["s"].source is ConfigSource.TOPIC_CONFIG
     assert broker["s"].source is ConfigSource.STATIC_BROKER_CONFIG
+
+
+def one_result(resource: ConfigResource, configs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "throttle_time_ms": 0,
+        "results": [
+            {
+                "error_code": 0,
+                "error_message": None,
+                "resource_type": int(resource.type),
+                "resource_name": resource.name,
+                "configs": configs,
+            }
+        ],
+    }
+
+
+def shaped(cache: EntryCache, resource: ConfigResource, configs: list[dict[str, Any]]) -> Any:
+    operation = DescribeConfigs.build(
+        [resource], include_synonyms=True, include_documentation=True, entries=cache
+    )
+    [(_, config)] = operation.outcomes([resource], one_result(resource, configs))
+    return config
+
+
+def test_identical_entries_are_one_model_across_calls() -> None:
+    cache = EntryCache()
+    first = shaped(cache, TOPIC, [raw_entry(), raw_entry(name="x")])
+    second = shaped(cache, OTHER, [raw_entry(), raw_entry(name="x", value="2")])
+    assert first["retention.ms"] is second["retention.ms"]
+    assert first["retention.ms"].synonyms[0] is second["retention.ms"].synonyms[0]
+    assert (first["x"].value, second["x"].value) == ("1000", "2")
+
+
+def test_one_decoded_entry_shapes_by_resource_type() -> None:
+    # The decoder may hand the same object to a topic and a broker; at v0 the source differs.
+    cache = EntryCache()
+    raw = raw_entry(config_source=-1, synonyms=[])
+    assert shaped(cache, TOPIC, [raw])["retention.ms"].source is ConfigSource.TOPIC_CONFIG
+    broker_entry = shaped(cache, BROKER_1, [raw])["retention.ms"]
+    assert broker_entry.source is ConfigSource.STATIC_BROKER_CONFIG
+
+
+def test_the_entry_cache_starts_again_past_its_limit() -> None:
+    cache = EntryCache(limit=3)
+    cache.wire_memo[b"seen"] = raw_entry()
+    for index in range(10):
+        config = shaped(cache, TOPIC, [raw_entry(name=f"k{index}", value=str(index))])
+        assert config[f"k{index}"].value == str(index)
+        assert len(cache._by_identity) <= 4 and len(cache._by_content) <= 4
+    assert b"seen" not in cache.wire_memo
 
 
 @pytest.mark.parametrize(

@@ -117,9 +117,20 @@ def test_identical_shared_items_decode_to_one_object(version: int) -> None:
 
 
 @pytest.mark.parametrize("version", [0, 1])
-def test_shared_items_are_never_shared_across_messages(version: int) -> None:
+def test_shared_items_cross_messages_only_through_a_memo(version: int) -> None:
     data = SHARED.encode(version, {"items": [{"name": "a"}]})
     assert SHARED.decode(version, data)["items"][0] is not SHARED.decode(version, data)["items"][0]
+    memo: dict[bytes, Any] = {}
+    first = SHARED.decode(version, data, memo=memo)["items"][0]
+    assert SHARED.decode(version, data, memo=memo)["items"][0] is first
+    assert list(memo.values()) == [first]
+
+
+def test_a_message_may_share_one_struct_only() -> None:
+    item = Struct((Field("n", "int8"),), shared=True)
+    twice = Message("Twice", (0, 0), 1, (Field("a", Array(item)), Field("b", Array(item))))
+    with pytest.raises(ValueError, match="more than one shared struct"):
+        twice.decode(0, b"")
 
 
 @settings(max_examples=200, deadline=None)

@@ -6,7 +6,7 @@ import logging
 import random
 import ssl
 import warnings
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from functools import partial
 from types import TracebackType
 from typing import Any, Literal, Self, TypeVar
@@ -14,6 +14,7 @@ from typing import Any, Literal, Self, TypeVar
 import anyio
 from anyio.abc import TaskGroup
 
+from ._coalesce import Gathering
 from ._exceptions import (
     BrokerError,
     ClientClosedError,
@@ -37,7 +38,7 @@ from ._operations import (
     route,
 )
 from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
-from ._transport import SecurityOptions, Transport
+from ._transport import BodyBuilder, SecurityOptions, Transport
 
 __all__ = ["AdminClient"]
 
@@ -58,6 +59,11 @@ _RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
 )
 
 
+#: Requests of one call in flight at once. More than one lets the broker prepare the next answer
+#: while the client decodes one; a bound keeps each request's timeout about its own wait.
+_REQUESTS_IN_FLIGHT = 4
+
+
 class AdminClient:
     """An asyncio admin client for Kafka configs.
 
@@ -76,7 +82,7 @@ class AdminClient:
         retry_backoff: first pause before a retry, doubled each time up to ``retry_backoff_max``.
         describe_batch_size: a describe of more resources on one broker is split into requests
             of at most this many, sent together on one connection, so that the broker prepares
-            one answer while the client decodes the one before (default 100). Alters are never
+            one answer while the client decodes the one before (default 25). Alters are never
             split: the controller commits each request on its own, so one request is fastest.
         security_protocol, sasl_mechanism, sasl_plain_username, sasl_plain_password,
         ssl_context: passed to aiokafka's connection layer.
@@ -91,7 +97,7 @@ class AdminClient:
         request_timeout: float = 15.0,
         retry_backoff: float = 0.1,
         retry_backoff_max: float = 2.0,
-        describe_batch_size: int = 100,
+        describe_batch_size: int = 25,
         security_protocol: SecurityProtocol = "PLAINTEXT",
         sasl_mechanism: SaslMechanism = "PLAIN",
         sasl_plain_username: str | None = None,
@@ -141,6 +147,7 @@ class AdminClient:
         )
         self._task_group: TaskGroup | None = None
         self._entries = EntryCache()  # identical entries are one model across calls
+        self._gatherings: dict[tuple[int | None, bool, bool], Gathering] = {}
 
     async def __aenter__(self) -> Self:
         if self._task_group is not None:
@@ -285,17 +292,13 @@ class AdminClient:
                 [(node, resources)] = requests
                 await self._send_group(operation, result, node, resources, retry, last_errors)
             else:
+                in_flight = anyio.Semaphore(_REQUESTS_IN_FLIGHT)
                 async with anyio.create_task_group() as group:
                     for node, resources in requests:
-                        group.start_soon(
-                            self._send_group,
-                            operation,
-                            result,
-                            node,
-                            resources,
-                            retry,
-                            last_errors,
+                        send = partial(
+                            self._send_group, operation, result, node, resources, retry, last_errors
                         )
+                        group.start_soon(_in_turn, in_flight, send)
             if not retry:
                 return
             attempt += 1
@@ -312,16 +315,11 @@ class AdminClient:
         last_errors: dict[ConfigResource, KafkaConfigAdminError],
     ) -> None:
         """Send one request for the resources bound to one broker (or to any broker)."""
-        transport = self._transport
         try:
-            target = node if node is not None else transport.any_broker()
-            response = await transport.send(
-                target,
-                operation.codec,
-                partial(operation.body, resources),
-                throttle_from_version=operation.throttle_from_version,
-                memo=operation.memo,
-            )
+            if isinstance(operation, DescribeConfigs):
+                response = await self._describe(operation, node, resources)
+            else:
+                response = await self._request(operation, node, partial(operation.body, resources))
         except _RETRIED as error:
             log.debug("%s to broker %s failed, will retry: %s", operation.codec.name, node, error)
             last_errors.update(dict.fromkeys(resources, error))
@@ -343,6 +341,49 @@ class AdminClient:
             else:
                 result.values[resource]._set_result(outcome)
 
+    async def _describe(
+        self, operation: DescribeConfigs, node: int | None, resources: list[ConfigResource]
+    ) -> dict[str, Any]:
+        """The response for a describe; calls made at the same moment share one request."""
+        key = (node, operation.include_synonyms, operation.include_documentation)
+        gathering = self._gatherings.get(key)
+        if gathering is not None and gathering.join(operation, resources):
+            return await gathering.response()
+        gathering = self._gatherings[key] = Gathering(
+            operation, resources, self._describe_batch_size
+        )
+        try:
+            await anyio.lowlevel.checkpoint()  # the moment in which other calls may join
+        finally:
+            if self._gatherings.get(key) is gathering:
+                del self._gatherings[key]
+            if gathering.shared and self._task_group is not None:
+                # Sent by the client's own task: the leader's deadline is not the others'.
+                self._task_group.start_soon(self._answer, node, gathering)
+        if not gathering.shared:
+            return await self._request(operation, node, partial(operation.body, resources))
+        return await gathering.response()
+
+    async def _answer(self, node: int | None, gathering: Gathering) -> None:
+        try:
+            gathering.settle(await self._request(gathering.leader, node, gathering.body), None)
+        except Exception as error:
+            gathering.settle(None, error)
+        finally:  # cancelled: the client is closing
+            gathering.settle(None, ClientClosedError("the client was closed"))
+
+    async def _request(
+        self, operation: Operation[Any], node: int | None, build_body: BodyBuilder
+    ) -> dict[str, Any]:
+        transport = self._transport
+        return await transport.send(
+            node if node is not None else transport.any_broker(),
+            operation.codec,
+            build_body,
+            throttle_from_version=operation.throttle_from_version,
+            memo=operation.memo,
+        )
+
     async def _refresh_metadata_quietly(self) -> None:
         # A failed refresh is not the call's error: the retry will report what went wrong.
         try:
@@ -357,6 +398,11 @@ class AdminClient:
     def __repr__(self) -> str:
         state = "open" if self._task_group is not None else "closed"
         return f"<AdminClient {state}>"
+
+
+async def _in_turn(limit: anyio.Semaphore, send: Callable[[], Awaitable[None]]) -> None:
+    async with limit:
+        await send()
 
 
 def _check_server(server: str) -> None:

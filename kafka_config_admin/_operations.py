@@ -336,14 +336,20 @@ class DescribeConfigs(Operation[Config]):
         return list(self.keys)
 
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
+        return self.body_for({r: self.keys[r] for r in resources}, version)
+
+    def body_for(
+        self, keys: Mapping[ConfigResource, list[str] | None], version: int
+    ) -> dict[str, Any]:
+        """The body asking for ``keys`` (resources, maybe of other calls, with their names)."""
         return {
             "resources": [
                 {
                     "resource_type": int(r.type),
                     "resource_name": r.name,
-                    "configuration_keys": self.keys[r],
+                    "configuration_keys": names,
                 }
-                for r in resources
+                for r, names in keys.items()
             ],
             "include_synonyms": self.include_synonyms and version >= 1,
             "include_documentation": self.include_documentation and version >= 3,

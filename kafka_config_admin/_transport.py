@@ -32,7 +32,7 @@ from ._exceptions import (
 from ._gc import gc_paused
 from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
 
-__all__ = ["SecurityOptions", "Transport"]
+__all__ = ["BodyBuilder", "SecurityOptions", "Transport"]
 
 BodyBuilder = Callable[[int], Mapping[str, Any]]
 

@@ -19,8 +19,8 @@ from kafka_config_admin._protocol import (
 from .base import Peer as BasePeer
 
 _SIZE = struct.Struct(">i")
-#: W1 sends what our client sends: requests of 100 topics (its describe_batch_size), pipelined.
-W1_BATCH = 100
+#: W1 sends what our client sends: requests of 25 topics (its describe_batch_size), pipelined.
+W1_BATCH = 25
 
 
 def _frame(codec: ApiCodec, version: int, body: dict[str, object]) -> bytes:

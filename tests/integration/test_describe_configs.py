@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from kafka_config_admin import (
@@ -10,9 +12,11 @@ from kafka_config_admin import (
     ConfigSource,
     ConfigType,
     InvalidArgumentError,
+    KafkaTimeoutError,
     ResourceType,
     UnknownTopicOrPartitionError,
 )
+from kafka_config_admin._transport import Transport
 
 from .helpers import alter_topic, new_topic, settled_entry
 
@@ -139,6 +143,51 @@ async def test_large_calls_are_split_into_requests_with_the_same_answers(
     assert first["retention.ms"] is second["retention.ms"]
     assert first["cleanup.policy"] is third["cleanup.policy"]
     assert third["retention.ms"].value == "3600000"
+
+
+async def test_concurrent_describes_share_requests_and_keep_their_own_answers(
+    admin_client: AdminClient, kafka_bootstrap: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = [await new_topic(admin_client, kafka_bootstrap) for _ in range(3)]
+    topics = [ConfigResource(ResourceType.TOPIC, name) for name in names]
+    missing = ConfigResource(ResourceType.TOPIC, "no-such-topic-here")
+    sent: list[int] = []
+    send = Transport.send
+
+    async def counting_send(self: Transport, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        sent.append(1)
+        return await send(self, *args, **kwargs)
+
+    monkeypatch.setattr(Transport, "send", counting_send)
+    calls = [
+        admin_client.describe_configs([topics[0]]),
+        admin_client.describe_configs([topics[1], missing]),
+        admin_client.describe_configs([topics[0], topics[2]]),  # topics[0] again
+        admin_client.describe_configs({topics[2]: ["retention.ms"]}),  # other names: not merged
+        admin_client.describe_configs([topics[1]], include_synonyms=True),  # other flags
+    ]
+    for call in calls:
+        await call.wait()
+    assert len(sent) == 3
+    assert calls[0].values[topics[0]].result() == calls[2].values[topics[0]].result()
+    assert isinstance(calls[1].values[missing].exception(), UnknownTopicOrPartitionError)
+    assert "cleanup.policy" in calls[1].values[topics[1]].result()
+    assert len(calls[2].values[topics[2]].result()) > 20
+    assert list(calls[3].values[topics[2]].result()) == ["retention.ms"]
+    assert calls[4].values[topics[1]].result()["cleanup.policy"].synonyms
+    assert not calls[1].values[topics[1]].result()["cleanup.policy"].synonyms
+
+
+async def test_a_shared_request_outlives_the_call_that_opened_it(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
+    leader = admin_client.describe_configs([topic], timeout=1e-9)
+    followers = [admin_client.describe_configs([topic]) for _ in range(3)]
+    with pytest.raises(KafkaTimeoutError):
+        await leader.all()
+    for follower in followers:
+        assert "retention.ms" in (await follower.all())[topic]
 
 
 async def test_sensitive_values_come_back_as_none(admin_client: AdminClient) -> None:

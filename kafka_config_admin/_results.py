@@ -100,8 +100,9 @@ class _Result(Generic[T]):
     """What every config call's result shares: per-resource futures and ways to wait."""
 
     def __init__(self, resources: Iterable[ConfigResource]) -> None:
+        # Not ResourceFuture[T](...): calling a subscripted generic costs more than the future.
         self.values: Mapping[ConfigResource, ResourceFuture[T]] = {
-            resource: ResourceFuture[T](resource) for resource in resources
+            resource: ResourceFuture(resource) for resource in resources
         }
 
     async def wait(self) -> None:

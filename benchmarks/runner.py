@@ -6,13 +6,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import inspect
 import json
 import sys
 import time
 import tracemalloc
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,10 @@ async def _w2(peer: Peer, topic: str, reps: int) -> dict[str, Any]:
 
 
 async def w1_memory(peer: Peer, topics: list[str]) -> dict[str, float]:
-    """Bytes the decoded W1 result keeps, and the peak while the call ran (tracemalloc)."""
+    """Bytes the decoded W1 result keeps, and the peak while the call ran (tracemalloc).
+
+    ``peer`` is freshly opened: nothing a client cached in earlier calls is left out.
+    """
     tracemalloc.start()
     baseline = tracemalloc.get_traced_memory()[0]
     tracemalloc.reset_peak()
@@ -93,15 +97,23 @@ async def w1_memory(peer: Peer, topics: list[str]) -> dict[str, float]:
 
 
 async def main(name: str, bootstrap: str, topics: list[str], reps: int) -> None:
+    report: dict[str, Any] = {"peer": name}
+    async with _opened(name, bootstrap) as peer:
+        report["workloads"] = await measure(peer, topics, reps)
+    if name != "floor":
+        async with _opened(name, bootstrap) as peer:
+            report["w1_memory"] = await w1_memory(peer, topics)
+    print(json.dumps(report))
+
+
+@contextlib.asynccontextmanager
+async def _opened(name: str, bootstrap: str) -> AsyncIterator[Peer]:
     peer: Peer = importlib.import_module(MODULES[name]).Peer()
     await peer.open(bootstrap)
     try:
-        report: dict[str, Any] = {"peer": name, "workloads": await measure(peer, topics, reps)}
-        if name != "floor":
-            report["w1_memory"] = await w1_memory(peer, topics)
+        yield peer
     finally:
         await peer.close()
-    print(json.dumps(report))
 
 
 if __name__ == "__main__":

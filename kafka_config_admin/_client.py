@@ -357,9 +357,11 @@ class AdminClient:
         finally:
             if self._gatherings.get(key) is gathering:
                 del self._gatherings[key]
-            if gathering.shared and self._task_group is not None:
-                # Sent by the client's own task: the leader's deadline is not the others'.
-                self._task_group.start_soon(self._answer, node, gathering)
+            if gathering.shared:
+                if self._task_group is None:  # closed while gathering
+                    gathering.settle(None, ClientClosedError("the client was closed"))
+                else:  # sent by the client's own task: the leader's deadline is not the others'
+                    self._task_group.start_soon(self._answer, node, gathering)
         if not gathering.shared:
             return await self._request(operation, node, partial(operation.body, resources))
         return await gathering.response()

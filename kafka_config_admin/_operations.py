@@ -70,31 +70,41 @@ def route(
 
 def check_resources(resources: Iterable[ConfigResource]) -> list[ConfigResource]:
     """Reject resources that cannot be sent: wrong type, empty topic, bad broker id, repeats."""
-    checked: list[ConfigResource] = []
-    seen: set[ConfigResource] = set()
-    for resource in resources:
+    checked = list(resources)
+    for resource in checked:
         if not isinstance(resource, ConfigResource):
             raise InvalidArgumentError(
                 f"expected a ConfigResource, got {type(resource).__name__}: {resource!r}"
             )
-        if resource.type is ResourceType.UNKNOWN:
-            raise InvalidArgumentError(f"{resource!r} has an unknown resource type")
-        if resource.type is ResourceType.BROKER_LOGGER and resource.name == "":
-            raise InvalidArgumentError("BROKER_LOGGER resources need a broker id")
-        if resource.type is not ResourceType.BROKER and resource.name == "":
-            raise InvalidArgumentError(
-                f"{resource.type.name} resources need a name (only BROKER '' means the "
-                "cluster-wide default)"
-            )
-        if resource.type in _PER_BROKER_TYPES and resource.name and not resource.name.isdigit():
-            raise InvalidArgumentError(
-                f"{resource.type.name} resource name must be a broker id, got {resource.name!r}"
-            )
-        if resource in seen:
-            raise InvalidArgumentError(f"{resource} appears twice in one call")
-        seen.add(resource)
-        checked.append(resource)
+        if resource.type not in _NAMED_TYPES or not resource.name:  # the common case is fine
+            _check_resource(resource)
+    if len(set(checked)) != len(checked):
+        seen: set[ConfigResource] = set()
+        for resource in checked:
+            if resource in seen:
+                raise InvalidArgumentError(f"{resource} appears twice in one call")
+            seen.add(resource)
     return checked
+
+
+#: Types whose resources are valid with any non-empty name.
+_NAMED_TYPES = frozenset({ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLIENT_METRICS})
+
+
+def _check_resource(resource: ConfigResource) -> None:
+    if resource.type is ResourceType.UNKNOWN:
+        raise InvalidArgumentError(f"{resource!r} has an unknown resource type")
+    if resource.type is ResourceType.BROKER_LOGGER and resource.name == "":
+        raise InvalidArgumentError("BROKER_LOGGER resources need a broker id")
+    if resource.type is not ResourceType.BROKER and resource.name == "":
+        raise InvalidArgumentError(
+            f"{resource.type.name} resources need a name (only BROKER '' means the "
+            "cluster-wide default)"
+        )
+    if resource.type in _PER_BROKER_TYPES and resource.name and not resource.name.isdigit():
+        raise InvalidArgumentError(
+            f"{resource.type.name} resource name must be a broker id, got {resource.name!r}"
+        )
 
 
 def _check_names(resource: ConfigResource, names: Iterable[str]) -> None:
@@ -345,7 +355,7 @@ class DescribeConfigs(Operation[Config]):
         return {
             "resources": [
                 {
-                    "resource_type": int(r.type),
+                    "resource_type": r.type,  # an IntEnum: packed as it is
                     "resource_name": r.name,
                     "configuration_keys": names,
                 }
@@ -385,14 +395,13 @@ class IncrementalAlterConfigs(Operation[None]):
                 "configs must map each ConfigResource to a list of AlterConfigOp"
             )
         ops: dict[ConfigResource, list[AlterConfigOp]] = {}
+        # One list of ops given for many resources (dict.fromkeys) is checked once.
+        checked: dict[int, list[AlterConfigOp]] = {}
         for resource in check_resources(configs):
-            resource_ops = configs[resource]
-            if isinstance(resource_ops, AlterConfigOp):
-                resource_ops = [resource_ops]
-            resource_ops = list(resource_ops)
-            for op in resource_ops:
-                _check_op(resource, op)
-            _check_names(resource, (op.name for op in resource_ops))
+            given = configs[resource]
+            resource_ops = checked.get(id(given))
+            if resource_ops is None:
+                resource_ops = checked[id(given)] = _checked_ops(resource, given)
             ops[resource] = resource_ops
         return cls(ops=ops, validate_only=bool(validate_only))
 
@@ -404,10 +413,10 @@ class IncrementalAlterConfigs(Operation[None]):
         return {
             "resources": [
                 {
-                    "resource_type": int(r.type),
+                    "resource_type": r.type,  # an IntEnum: packed as it is
                     "resource_name": r.name,
                     "configs": [
-                        {"name": op.name, "config_operation": int(op.op), "value": op.value}
+                        {"name": op.name, "config_operation": op.op, "value": op.value}
                         for op in self.ops[r]
                     ],
                 }
@@ -421,6 +430,16 @@ class IncrementalAlterConfigs(Operation[None]):
 
     def redact(self, resource: ConfigResource, message: str | None) -> str | None:
         return _redact(message, (op.value for op in self.ops[resource] if op.sensitive))
+
+
+def _checked_ops(
+    resource: ConfigResource, given: Iterable[AlterConfigOp] | AlterConfigOp
+) -> list[AlterConfigOp]:
+    resource_ops = [given] if isinstance(given, AlterConfigOp) else list(given)
+    for op in resource_ops:
+        _check_op(resource, op)
+    _check_names(resource, (op.name for op in resource_ops))
+    return resource_ops
 
 
 def _check_op(resource: ConfigResource, op: object) -> None:

@@ -208,7 +208,7 @@ class EntryCache:
 
     def __init__(self, limit: int = 10_000) -> None:
         self.limit = limit
-        self.wire_memo: Memo = {}
+        self.wire_memo = Memo()
         self._synonyms: dict[tuple[str, str | None, int], ConfigSynonym] = {}
         self._by_identity: dict[tuple[ResourceType, int], tuple[object, ConfigEntry]] = {}
         self._by_content: dict[tuple[Any, ...], ConfigEntry] = {}

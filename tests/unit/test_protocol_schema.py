@@ -17,7 +17,7 @@ from kafka_config_admin._protocol import (
     INCREMENTAL_ALTER_CONFIGS,
     ApiCodec,
 )
-from kafka_config_admin._protocol._schema import Array, Field, Message, Struct
+from kafka_config_admin._protocol._schema import Array, Field, Memo, Message, Struct
 
 from .test_protocol_alter import alter_request, alter_response
 from .test_protocol_describe import describe_request, describe_response
@@ -120,10 +120,41 @@ def test_identical_shared_items_decode_to_one_object(version: int) -> None:
 def test_shared_items_cross_messages_only_through_a_memo(version: int) -> None:
     data = SHARED.encode(version, {"items": [{"name": "a"}]})
     assert SHARED.decode(version, data)["items"][0] is not SHARED.decode(version, data)["items"][0]
-    memo: dict[bytes, Any] = {}
+    memo = Memo()
     first = SHARED.decode(version, data, memo=memo)["items"][0]
     assert SHARED.decode(version, data, memo=memo)["items"][0] is first
-    assert list(memo.values()) == [first]
+    assert list(memo.items.values()) == [first]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 1),
+    st.lists(
+        st.lists(
+            st.fixed_dictionaries(
+                {
+                    "name": st.sampled_from(["a", "b", "c" * 200]),
+                    "value": st.none() | st.sampled_from(["", "v"]),
+                    "flags": st.none() | st.lists(st.integers(0, 1), max_size=2),
+                    "inner": st.just([]),
+                    "n": st.integers(0, 1),
+                }
+            ),
+            max_size=6,
+        ),
+        max_size=5,
+    ),
+)
+def test_messages_decoded_through_one_memo_decode_as_alone(
+    version: int, messages: list[list[dict[str, Any]]]
+) -> None:
+    # Each array is first guessed to be like the one before: guesses that miss, run short or
+    # run long must not change what is decoded.
+    memo = Memo()
+    for items in messages:
+        data = SHARED.encode(version, {"items": items})
+        assert SHARED.decode(version, data, memo=memo) == {"items": items}
+        assert len(memo.last) == len(items)
 
 
 def test_a_message_may_share_one_struct_only() -> None:

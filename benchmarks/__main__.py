@@ -1,6 +1,6 @@
 """``python -m benchmarks`` (``nox -s bench``): every client on one real broker.
 
-Options: ``--topics N`` (2000), ``--reps N`` (5), ``--peers a,b`` (all), ``--out DIR``.
+Options: ``--topics N`` (2000), ``--reps N`` (9), ``--peers a,b`` (all), ``--out DIR``.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def run_java_peer(bootstrap: str, topics: list[str], work: Path, reps: int) -> d
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--topics", type=int, default=2000)
-    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--reps", type=int, default=9)
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args()

@@ -1,6 +1,7 @@
 """``python -m benchmarks`` (``nox -s bench``): every client on one real broker.
 
-Options: ``--topics N`` (2000), ``--reps N`` (9), ``--peers a,b`` (all), ``--out DIR``.
+Options: ``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3), ``--peers a,b``
+(all), ``--out DIR``.
 """
 
 from __future__ import annotations
@@ -35,25 +36,19 @@ def run_python_peer(name: str, bootstrap: str, topics_file: Path, reps: int) -> 
     return result
 
 
-def run_java_peer(bootstrap: str, topics: list[str], work: Path, reps: int) -> dict[str, Any]:
+def compile_java_peer(work: Path) -> str:
+    """Compile the Java peer once; its classpath."""
     classpath = f"{broker_lib_dir()}/*"
     subprocess.run(
         ["javac", "-d", str(work), "-cp", classpath, str(HERE / "java/ConfigBench.java")],
         check=True,
     )
-    lines = work / "topics.txt"
-    lines.write_text("\n".join(topics) + "\n")
+    return f"{work}:{classpath}"
+
+
+def run_java_peer(bootstrap: str, topics_file: Path, classpath: str, reps: int) -> dict[str, Any]:
     output = subprocess.run(
-        [
-            "java",
-            "-Xmx1g",
-            "-cp",
-            f"{work}:{classpath}",
-            "ConfigBench",
-            bootstrap,
-            str(lines),
-            str(reps),
-        ],
+        ["java", "-Xmx1g", "-cp", classpath, "ConfigBench", bootstrap, str(topics_file), str(reps)],
         check=True,
         stdout=subprocess.PIPE,
         text=True,
@@ -65,7 +60,8 @@ def run_java_peer(bootstrap: str, topics: list[str], work: Path, reps: int) -> d
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--topics", type=int, default=2000)
-    parser.add_argument("--reps", type=int, default=9)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--reps", type=int, default=3, help="repetitions per round")
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args()
@@ -80,18 +76,32 @@ def main() -> None:
         topics = asyncio.run(dataset.create(bootstrap, args.topics))
         topics_file = Path(tmp) / "topics.json"
         topics_file.write_text(json.dumps(topics))
+        (Path(tmp) / "topics.txt").write_text("\n".join(topics) + "\n")
+        classpath = compile_java_peer(Path(tmp)) if "java" in peers else ""
         # The broker's JIT warms up over the first few thousand requests; without this the
         # first client measured would pay for it. The floor's run is thrown away.
         print("warming the broker up ...", flush=True)
         run_python_peer("floor", bootstrap, topics_file, 3)
-        runs = []
-        for index, name in enumerate(peers, 1):
-            print(f"[{index}/{len(peers)}] {name} ...", flush=True)
-            if name in MODULES:
-                runs.append(run_python_peer(name, bootstrap, topics_file, args.reps))
-            else:
-                runs.append(run_java_peer(bootstrap, topics, Path(tmp), args.reps))
-    context = {"kafka": KAFKA_VERSION, "topics": args.topics, "reps": args.reps}
+        samples: dict[str, list[dict[str, Any]]] = {name: [] for name in peers}
+        for round_index in range(args.rounds):
+            # Each round starts with another peer, so that drift in the broker (JIT, GC, a
+            # growing metadata log) is spread over every peer rather than charged to one.
+            start = round_index % len(peers)
+            for name in peers[start:] + peers[:start]:
+                print(f"[round {round_index + 1}/{args.rounds}] {name} ...", flush=True)
+                if name in MODULES:
+                    samples[name].append(run_python_peer(name, bootstrap, topics_file, args.reps))
+                else:
+                    samples[name].append(
+                        run_java_peer(bootstrap, Path(tmp) / "topics.txt", classpath, args.reps)
+                    )
+    runs = [report.merge(samples[name]) for name in peers]
+    context = {
+        "kafka": KAFKA_VERSION,
+        "topics": args.topics,
+        "rounds": args.rounds,
+        "reps": args.reps,
+    }
     print(report.write(runs, context, args.out))
 
 

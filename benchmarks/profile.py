@@ -1,6 +1,7 @@
-"""Profile our SDK on W1 and W2 with cProfile: ``python -m benchmarks.profile [--topics N]``.
+"""Profile our SDK on W1, W2 and W3 with cProfile: ``python -m benchmarks.profile [--topics N]``.
 
-Writes the top functions by own time to ``benchmarks/results/profile-w1.txt`` and ``-w2.txt``.
+Writes the top functions by own time to ``benchmarks/results/profile-w1.txt``, ``-w2.txt``
+and ``-w3.txt``.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import asyncio
 import cProfile
 import io
 import pstats
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from kafka_config_admin.testing import start_cluster
@@ -26,23 +28,38 @@ def top(profile: cProfile.Profile, lines: int = 25) -> str:
     return out.getvalue()
 
 
+async def _w2(peer: Peer, topics: list[str], rep: int) -> None:
+    for _ in range(1000):
+        await peer.w2_describe_one(topics[1])
+
+
+async def _w3(peer: Peer, topics: list[str], rep: int) -> None:
+    await peer.w3_alter_each(topics, ("3600000", "7200000")[rep])  # each run changes the topics
+
+
+WORKLOADS: dict[str, Callable[[Peer, list[str], int], Awaitable[object]]] = {
+    "w1": lambda peer, topics, rep: peer.w1_describe_all(topics),
+    "w2": _w2,
+    "w3": _w3,
+}
+
+
 async def profile_workloads(bootstrap: str, topics: list[str]) -> dict[str, str]:
+    """Each workload once to warm up, then once under cProfile."""
     peer = Peer()
     await peer.open(bootstrap)
+    profiles = {}
     try:
-        await peer.w1_describe_all(topics)  # warm-up
-        w1 = cProfile.Profile()
-        w1.enable()
-        await peer.w1_describe_all(topics)
-        w1.disable()
-        w2 = cProfile.Profile()
-        w2.enable()
-        for _ in range(1000):
-            await peer.w2_describe_one(topics[1])
-        w2.disable()
+        for name, run in WORKLOADS.items():
+            await run(peer, topics, 0)
+            profile = cProfile.Profile()
+            profile.enable()
+            await run(peer, topics, 1)
+            profile.disable()
+            profiles[name] = top(profile)
     finally:
         await peer.close()
-    return {"w1": top(w1), "w2": top(w2)}
+    return profiles
 
 
 def main() -> None:

@@ -20,6 +20,23 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
+def merge(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """One peer's runs of every round as one run: samples pooled, memory as the median round."""
+    merged: dict[str, Any] = {"peer": rounds[0]["peer"], "workloads": {}}
+    for key, first in rounds[0]["workloads"].items():
+        pooled = dict(first)
+        for name in ("seconds", "p50_ms", "p99_ms"):
+            if name in first:
+                pooled[name] = [x for run in rounds for x in run["workloads"][key][name]]
+        merged["workloads"][key] = pooled
+    if "w1_memory" in rounds[0]:
+        merged["w1_memory"] = {
+            name: median([run["w1_memory"][name] for run in rounds])
+            for name in rounds[0]["w1_memory"]
+        }
+    return merged
+
+
 def cell(result: dict[str, Any], ours: dict[str, Any] | None) -> str:
     if "unsupported" in result:
         return f"n/a: {result['unsupported']}"
@@ -38,8 +55,10 @@ def markdown(runs: list[dict[str, Any]], context: dict[str, Any]) -> str:
     ours: dict[str, Any] = next((r["workloads"] for r in runs if r["peer"] == OURS), {})
     lines = [
         f"Broker: Apache Kafka {context['kafka']} (single KRaft node, JVM), {context['topics']} "
-        f"topics, {context['reps']} repetitions (W2: {max(1, context['reps'] // 2)} runs of 1,000 "
-        "calls). Cells: median (min-max); ratio = median / our median (lower is faster).",
+        f"topics. {context['rounds']} rounds, each client {context['reps']} repetitions a round "
+        f"(W2: {max(1, context['reps'] // 2)} run of 1,000 calls a round), clients in a rotating "
+        "order. Cells: median (min-max) of all rounds; ratio = median / our median (lower is "
+        "faster).",
         "",
         "| workload | " + " | ".join(run["peer"] for run in runs) + " |",
         "|---|" + "---|" * len(runs),

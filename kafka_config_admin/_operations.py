@@ -194,6 +194,10 @@ _SOURCES = {source.value: source for source in ConfigSource}
 _TYPES = {kind.value: kind for kind in ConfigType}
 
 
+#: The last Config shaped, with what it was shaped from: nothing yet.
+_NO_CONFIG_YET: tuple[ResourceType, object, Config] = (ResourceType.UNKNOWN, None, config_of(()))
+
+
 class EntryCache:
     """The ConfigEntry models of one client, shared by every describe it makes.
 
@@ -204,6 +208,8 @@ class EntryCache:
     so most entries are found by that object's identity; the rest by their content. Decoded
     objects are kept with their models so that an identity is never reused while cached. Past
     ``limit`` entries everything is dropped and the cache starts again: memory stays bounded.
+    Whole configs are shared the same way when the decoder gives back the list of entries it
+    decoded last (byte-identical configs in a row); Config is frozen too.
     """
 
     def __init__(self, limit: int = 10_000) -> None:
@@ -212,8 +218,14 @@ class EntryCache:
         self._synonyms: dict[tuple[str, str | None, int], ConfigSynonym] = {}
         self._by_identity: dict[tuple[ResourceType, int], tuple[object, ConfigEntry]] = {}
         self._by_content: dict[tuple[Any, ...], ConfigEntry] = {}
+        self._last: tuple[ResourceType, object, Config] = _NO_CONFIG_YET
 
     def config(self, resource_type: ResourceType, raw_entries: list[dict[str, Any]]) -> Config:
+        # The decoder hands back the list it decoded last when the configs that follow are
+        # byte-identical (topics without overrides, the same topic asked again): one Config.
+        last_type, last_entries, last_config = self._last
+        if raw_entries is last_entries and resource_type is last_type:
+            return last_config
         if len(self._by_identity) > self.limit or len(self.wire_memo) > self.limit:
             self.clear()
         by_identity = self._by_identity
@@ -223,11 +235,14 @@ class EntryCache:
             if known is None:
                 known = by_identity[resource_type, id(raw)] = (raw, self.entry(resource_type, raw))
             shaped.append(known[1])
-        return config_of(tuple(shaped))
+        config = config_of(tuple(shaped))
+        self._last = (resource_type, raw_entries, config)
+        return config
 
     def clear(self) -> None:
         for cache in (self.wire_memo, self._synonyms, self._by_identity, self._by_content):
             cache.clear()
+        self._last = _NO_CONFIG_YET
 
     def entry(self, resource_type: ResourceType, raw: dict[str, Any]) -> ConfigEntry:
         synonyms = tuple(

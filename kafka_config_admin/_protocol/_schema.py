@@ -69,15 +69,18 @@ class Struct:
 class Memo:
     """What the decoder remembers of a shared struct's items (see ``Struct``).
 
-    ``items`` maps an item's bytes to the object decoded from them; ``last`` is the bytes of
-    the items of the array decoded last, in order, the guess for the next array.
+    ``items`` maps an item's bytes to the object decoded from them. Of the array of items
+    decoded last, ``last`` is the bytes of each item in order (the guess for the next array),
+    ``array`` its whole bytes (count included) and ``array_items`` the list decoded from them.
     """
 
-    __slots__ = ("items", "last")
+    __slots__ = ("array", "array_items", "items", "last")
 
     def __init__(self) -> None:
         self.items: dict[bytes, Any] = {}
         self.last: list[bytes] = []
+        self.array = b""
+        self.array_items: list[Any] | None = None
 
     def __len__(self) -> int:
         return len(self.items)
@@ -85,6 +88,8 @@ class Memo:
     def clear(self) -> None:
         self.items.clear()
         self.last = []
+        self.array = b""
+        self.array_items = None
 
 
 @dataclass(frozen=True)
@@ -440,13 +445,13 @@ def _read_count(w: _Writer, nullable: bool, compact: bool, name: str) -> str:
 def _decode_array(
     w: _Writer, kind: Array, target: str, nullable: bool, compact: bool, name: str
 ) -> None:
+    if isinstance(kind.item, Struct) and kind.item.shared:
+        _decode_shared_array(w, kind.item.fields, target, nullable, compact, name)
+        return
     n = _read_count(w, nullable, compact, name)
     if nullable:
         w.line(f"if {n} < 0: {target} = None")
     with w.block("else:" if nullable else None):
-        if isinstance(kind.item, Struct) and kind.item.shared:
-            _decode_shared_items(w, kind.item.fields, target, n)
-            return
         w.line(f"{target} = []")
         item = w.fresh("e")
         with w.block(f"for _ in range({n}):"):
@@ -476,6 +481,30 @@ def _decode_tagged(w: _Writer, tagged: list[Field], values: dict[str, str]) -> N
         w.line("else: pos = end")
 
 
+def _decode_shared_array(
+    w: _Writer, fields: tuple[Field, ...], target: str, nullable: bool, compact: bool, name: str
+) -> None:
+    """An array of a shared struct: the same bytes as the last such array give the same list.
+
+    Two topics without overrides have byte-identical configs, and so does one topic asked for
+    twice: one ``startswith`` over the whole array then replaces everything below.
+    """
+    if w.prologue:
+        raise ValueError(f"{w.message.name} has more than one shared struct")
+    w.prologue += ["    if memo is None: memo = _Memo()", "    items = memo.items"]
+    start = w.fresh("start")
+    w.line(f"{start} = pos")
+    w.line("if memo.array and buf.startswith(memo.array, pos):")
+    w.line(f"    pos += len(memo.array); {target} = memo.array_items")
+    with w.block("else:"):
+        n = _read_count(w, nullable, compact, name)
+        if nullable:
+            w.line(f"if {n} < 0: {target} = None")
+        with w.block("else:" if nullable else None):
+            _decode_shared_items(w, fields, target, n)
+        w.line(f"memo.array = buf[{start}:pos]; memo.array_items = {target}")
+
+
 def _decode_shared_items(w: _Writer, fields: tuple[Field, ...], target: str, count: str) -> None:
     """The items of an array of a shared struct, each looked up by its bytes before decoding.
 
@@ -483,9 +512,6 @@ def _decode_shared_items(w: _Writer, fields: tuple[Field, ...], target: str, cou
     last such array: the configs of two topics come in the same order and are mostly the same,
     so one ``startswith`` usually replaces a walk over the item's lengths.
     """
-    if w.prologue:
-        raise ValueError(f"{w.message.name} has more than one shared struct")
-    w.prologue += ["    if memo is None: memo = _Memo()", "    items = memo.items"]
     last, keys, index, start, key = (
         w.fresh(stem) for stem in ("last", "keys", "i", "start", "key")
     )

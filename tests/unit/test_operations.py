@@ -208,6 +208,16 @@ def test_identical_entries_are_one_model_across_calls() -> None:
     assert (first["x"].value, second["x"].value) == ("1000", "2")
 
 
+def test_the_same_decoded_configs_again_give_the_same_config() -> None:
+    cache = EntryCache()
+    configs = [raw_entry(), raw_entry(name="x", config_source=-1)]
+    first = shaped(cache, TOPIC, configs)
+    assert shaped(cache, OTHER, configs) is first
+    broker = shaped(cache, BROKER_1, configs)  # at v0 the source depends on the type
+    assert broker is not first and broker["x"].source is ConfigSource.STATIC_BROKER_CONFIG
+    assert shaped(cache, TOPIC, list(configs)) == first
+
+
 def test_one_decoded_entry_shapes_by_resource_type() -> None:
     # The decoder may hand the same object to a topic and a broker; at v0 the source differs.
     cache = EntryCache()

@@ -121,9 +121,11 @@ def test_shared_items_cross_messages_only_through_a_memo(version: int) -> None:
     data = SHARED.encode(version, {"items": [{"name": "a"}]})
     assert SHARED.decode(version, data)["items"][0] is not SHARED.decode(version, data)["items"][0]
     memo = Memo()
-    first = SHARED.decode(version, data, memo=memo)["items"][0]
-    assert SHARED.decode(version, data, memo=memo)["items"][0] is first
-    assert list(memo.items.values()) == [first]
+    first = SHARED.decode(version, data, memo=memo)["items"]
+    assert SHARED.decode(version, data, memo=memo)["items"] is first  # the whole array again
+    assert list(memo.items.values()) == first
+    other = SHARED.encode(version, {"items": [{"name": "b"}, {"name": "a"}]})
+    assert SHARED.decode(version, other, memo=memo)["items"][1] is first[0]
 
 
 @settings(max_examples=200, deadline=None)

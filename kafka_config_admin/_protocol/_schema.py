@@ -31,7 +31,7 @@ from typing import Any, Union
 
 from .._exceptions import InvalidArgumentError, ProtocolError, UnsupportedVersionError
 
-__all__ = ["Array", "Field", "Memo", "Message", "Struct"]
+__all__ = ["Array", "Field", "Memo", "Message", "SharedItems", "Struct"]
 
 Versions = tuple[int, int | None]
 FieldType = Union[str, "Array", "Struct"]
@@ -66,8 +66,8 @@ class Struct:
     shared: bool = False
 
 
-class Memo:
-    """What the decoder remembers of a shared struct's items (see ``Struct``).
+class SharedItems:
+    """What the decoder remembers of one message version's shared struct (see ``Struct``).
 
     ``items`` maps an item's bytes to the object decoded from them. Of the array of items
     decoded last, ``last`` is the bytes of each item in order (the guess for the next array),
@@ -82,14 +82,30 @@ class Memo:
         self.array = b""
         self.array_items: list[Any] | None = None
 
+
+class Memo:
+    """Shared items a caller keeps across messages, apart for each message and version.
+
+    The same bytes can mean different things at two versions (a length is an INT16 in one and a
+    varint in the next), so a client talking to brokers of mixed versions must not mix them.
+    """
+
+    __slots__ = ("_versions",)
+
+    def __init__(self) -> None:
+        self._versions: dict[tuple[str, int], SharedItems] = {}
+
+    def of(self, message: str, version: int) -> SharedItems:
+        known = self._versions.get((message, version))
+        if known is None:
+            known = self._versions[message, version] = SharedItems()
+        return known
+
     def __len__(self) -> int:
-        return len(self.items)
+        return sum(len(shared.items) for shared in self._versions.values())
 
     def clear(self) -> None:
-        self.items.clear()
-        self.last = []
-        self.array = b""
-        self.array_items = None
+        self._versions.clear()
 
 
 @dataclass(frozen=True)
@@ -491,18 +507,21 @@ def _decode_shared_array(
     """
     if w.prologue:
         raise ValueError(f"{w.message.name} has more than one shared struct")
-    w.prologue += ["    if memo is None: memo = _Memo()", "    items = memo.items"]
+    w.prologue += [
+        f"    shared = (_Memo() if memo is None else memo).of({w.message.name!r}, {w.version})",
+        "    items = shared.items",
+    ]
     start = w.fresh("start")
     w.line(f"{start} = pos")
-    w.line("if memo.array and buf.startswith(memo.array, pos):")
-    w.line(f"    pos += len(memo.array); {target} = memo.array_items")
+    w.line("if shared.array and buf.startswith(shared.array, pos):")
+    w.line(f"    pos += len(shared.array); {target} = shared.array_items")
     with w.block("else:"):
         n = _read_count(w, nullable, compact, name)
         if nullable:
             w.line(f"if {n} < 0: {target} = None")
         with w.block("else:" if nullable else None):
             _decode_shared_items(w, fields, target, n)
-        w.line(f"memo.array = buf[{start}:pos]; memo.array_items = {target}")
+        w.line(f"shared.array = buf[{start}:pos]; shared.array_items = {target}")
 
 
 def _decode_shared_items(w: _Writer, fields: tuple[Field, ...], target: str, count: str) -> None:
@@ -516,7 +535,7 @@ def _decode_shared_items(w: _Writer, fields: tuple[Field, ...], target: str, cou
         w.fresh(stem) for stem in ("last", "keys", "i", "start", "key")
     )
     item = w.fresh("e")
-    w.line(f"{target} = []; {last} = memo.last; {keys} = []")
+    w.line(f"{target} = []; {last} = shared.last; {keys} = []")
     with w.block(f"for {index} in range({count}):"):
         w.line(f"{key} = {last}[{index}] if {index} < len({last}) else b''; {start} = pos")
         w.line(f"if {key} and buf.startswith({key}, pos): pos += len({key})")
@@ -529,7 +548,7 @@ def _decode_shared_items(w: _Writer, fields: tuple[Field, ...], target: str, cou
             _decode_struct(w, fields, item)
             w.line(f"items[{key}] = {item}")
         w.line(f"{keys}.append({key}); {target}.append({item})")
-    w.line(f"memo.last = {keys}")
+    w.line(f"shared.last = {keys}")
 
 
 def _skip_struct(w: _Writer, fields: tuple[Field, ...]) -> None:

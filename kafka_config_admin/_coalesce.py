@@ -24,7 +24,7 @@ class Gathering:
     def __init__(self, leader: DescribeConfigs, resources: list[ConfigResource], limit: int):
         self.leader = leader
         self._limit = limit
-        self._parts = [(leader, resources)]
+        self._calls = 1
         self._keys = {resource: leader.keys[resource] for resource in resources}
         self._done = anyio.Event()
         self._response: dict[str, Any] | None = None
@@ -33,7 +33,7 @@ class Gathering:
     @property
     def shared(self) -> bool:
         """Whether other calls joined the leader."""
-        return len(self._parts) > 1
+        return self._calls > 1
 
     def join(self, operation: DescribeConfigs, resources: list[ConfigResource]) -> bool:
         """Add a call's resources, unless the request would grow too big or disagree.
@@ -45,7 +45,7 @@ class Gathering:
             return False
         if len(self._keys) + sum(r not in self._keys for r in resources) > self._limit:
             return False
-        self._parts.append((operation, resources))
+        self._calls += 1
         for resource in resources:
             self._keys.setdefault(resource, operation.keys[resource])
         return True

@@ -107,6 +107,20 @@ class OpType(IntEnum):
         return None
 
 
+EnumT = TypeVar("EnumT", bound=IntEnum)
+
+
+def _member(enum: type[EnumT], value: Any) -> EnumT:
+    """The member for a member, a name or an id, or a ValueError that lists the names."""
+    try:
+        return enum(value)
+    except ValueError:
+        names = ", ".join(member.name for member in enum if member.name != "UNKNOWN")
+        raise ValueError(
+            f"{value!r} is not a {enum.__name__}: use one of {names} (by name or id)"
+        ) from None
+
+
 def is_sensitive_name(name: str) -> bool:
     """Whether a config name looks like a secret (used when the broker's type is not known)."""
     return _SENSITIVE_NAME.search(name) is not None
@@ -132,6 +146,11 @@ class ConfigResource(BaseModel):
         if name is not None:
             data["name"] = name
         super().__init__(**data)
+
+    @field_validator("type", mode="before")
+    @classmethod
+    def _resource_type(cls, value: Any) -> ResourceType:
+        return _member(ResourceType, value)
 
     def __repr__(self) -> str:
         return f"ConfigResource(type=ResourceType.{self.type.name}, name={self.name!r})"
@@ -270,6 +289,11 @@ class AlterConfigOp(BaseModel):
             data["op"] = op
         data.setdefault("sensitive", is_sensitive_name(str(data.get("name", ""))))
         super().__init__(**data)
+
+    @field_validator("op", mode="before")
+    @classmethod
+    def _op_type(cls, value: Any) -> OpType:
+        return _member(OpType, value)
 
     @field_validator("value", mode="before")
     @classmethod

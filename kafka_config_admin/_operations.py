@@ -11,6 +11,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from pydantic import ValidationError
+
 from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
 from ._models import (
     HIDDEN,
@@ -335,16 +337,21 @@ class DescribeConfigs(Operation[Config]):
         include_documentation: bool,
         entries: EntryCache | None = None,
     ) -> DescribeConfigs:
-        if isinstance(resources, ConfigResource | str | bytes):
-            raise InvalidArgumentError("resources must be a collection of ConfigResource")
+        if isinstance(resources, ConfigResource | str | bytes) or not isinstance(
+            resources, Iterable
+        ):
+            raise InvalidArgumentError(
+                f"resources must be a collection of ConfigResource, got {type(resources).__name__}"
+            )
         keys: dict[ConfigResource, list[str] | None] = {}
         wanted = resources if isinstance(resources, Mapping) else {}
         for resource in check_resources(list(resources)):
             names = wanted.get(resource)
             if names is not None:
-                if isinstance(names, str):
+                if isinstance(names, str) or not isinstance(names, Iterable):
                     raise InvalidArgumentError(
-                        f"config keys for {resource} must be a collection of names, not a str"
+                        f"config keys for {resource} must be a collection of names, "
+                        f"not {type(names).__name__}"
                     )
                 names = list(names)
                 _check_names(resource, names)
@@ -450,6 +457,10 @@ class IncrementalAlterConfigs(Operation[None]):
 def _checked_ops(
     resource: ConfigResource, given: Iterable[AlterConfigOp] | AlterConfigOp
 ) -> list[AlterConfigOp]:
+    if isinstance(given, str) or not isinstance(given, AlterConfigOp | Iterable):
+        raise InvalidArgumentError(
+            f"ops for {resource} must be a list of AlterConfigOp, got {type(given).__name__}"
+        )
     resource_ops = [given] if isinstance(given, AlterConfigOp) else list(given)
     for op in resource_ops:
         _check_op(resource, op)
@@ -493,10 +504,18 @@ class AlterConfigs(IncrementalAlterConfigs):
                     f"configs for {resource} must be a mapping of name to value"
                 )
             _check_names(resource, entries)
-            ops[resource] = [
-                AlterConfigOp(name=name, value=value) for name, value in entries.items()
-            ]
+            ops[resource] = [_set_op(resource, name, value) for name, value in entries.items()]
         return cls(ops=ops, validate_only=bool(validate_only))
+
+
+def _set_op(resource: ConfigResource, name: str, value: Any) -> AlterConfigOp:
+    try:
+        return AlterConfigOp(name=name, value=value)
+    except ValidationError:  # the value itself stays out of the message: it may be a secret
+        raise InvalidArgumentError(
+            f"value of {name!r} for {resource} must be a str, int, float, bool or list, "
+            f"got {type(value).__name__}"
+        ) from None
 
 
 def _redact(message: str | None, secrets: Iterable[str | None]) -> str | None:

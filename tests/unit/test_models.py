@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from pydantic import ValidationError
 
@@ -91,3 +93,16 @@ def test_alter_op_turns_python_values_into_kafka_strings() -> None:
     )
     assert AlterConfigOp("cleanup.policy", "compact", OpType.SUBTRACT).op is OpType.SUBTRACT
     assert AlterConfigOp(name="retention.ms", op=OpType.DELETE).value is None
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: ConfigResource("nope", "x"), "'nope' is not a ResourceType: use one of TOPIC"),
+        (lambda: AlterConfigOp("a", "1", "bogus"), "'bogus' is not a OpType: use one of SET"),
+        (lambda: AlterConfigOp("a", "1", 9), "9 is not a OpType"),  # type: ignore[arg-type]
+    ],
+)
+def test_unknown_enum_names_say_which_names_exist(make: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make()

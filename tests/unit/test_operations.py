@@ -73,8 +73,10 @@ def test_routing_splits_large_groups_into_requests_of_at_most_the_limit() -> Non
         ([ConfigResource(ResourceType.UNKNOWN, "x")], "unknown resource type"),
         (["orders"], "expected a ConfigResource"),
         (TOPIC, "collection of ConfigResource"),
-        ({TOPIC: "retention.ms"}, "not a str"),
+        ({TOPIC: "retention.ms"}, "collection of names, not str"),
         ({TOPIC: ["a", "a"]}, "twice"),
+        (None, "collection of ConfigResource, got NoneType"),
+        ({TOPIC: 5}, "collection of names, not int"),
     ],
 )
 def test_describe_rejects_bad_input_before_sending(resources: Any, message: str) -> None:
@@ -244,6 +246,8 @@ def test_the_entry_cache_starts_again_past_its_limit() -> None:
         ([AlterConfigOp("cleanup.policy", op=OpType.APPEND)], "needs a value"),
         ([AlterConfigOp("a", "1"), AlterConfigOp("a", "2")], "twice"),
         (["retention.ms=1"], "expected AlterConfigOp"),
+        (None, "must be a list of AlterConfigOp, got NoneType"),
+        ("retention.ms", "must be a list of AlterConfigOp, got str"),
     ],
 )
 def test_incremental_alter_rejects_bad_ops(ops: Any, message: str) -> None:
@@ -302,3 +306,7 @@ def test_legacy_alter_checks_and_builds() -> None:
     ]
     with pytest.raises(InvalidArgumentError, match="mapping"):
         AlterConfigs.build_legacy({TOPIC: ["retention.ms"]}, validate_only=False)  # type: ignore[dict-item]
+    secret = object()
+    with pytest.raises(InvalidArgumentError, match=r"'a.password' .* got object") as caught:
+        AlterConfigs.build_legacy({TOPIC: {"a.password": secret}}, validate_only=False)
+    assert repr(secret) not in str(caught.value)

@@ -59,6 +59,9 @@ _RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
 )
 
 
+#: Resources in one describe request (``describe_batch_size``), unless the caller says otherwise.
+DESCRIBE_BATCH_SIZE = 25
+
 #: Requests of one call in flight at once. More than one lets the broker prepare the next answer
 #: while the client decodes one; a bound keeps each request's timeout about its own wait.
 _REQUESTS_IN_FLIGHT = 4
@@ -97,7 +100,7 @@ class AdminClient:
         request_timeout: float = 15.0,
         retry_backoff: float = 0.1,
         retry_backoff_max: float = 2.0,
-        describe_batch_size: int = 25,
+        describe_batch_size: int = DESCRIBE_BATCH_SIZE,
         security_protocol: SecurityProtocol = "PLAINTEXT",
         sasl_mechanism: SaslMechanism = "PLAIN",
         sasl_plain_username: str | None = None,

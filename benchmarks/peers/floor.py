@@ -9,6 +9,7 @@ import socket
 import struct
 from functools import cache
 
+from kafka_config_admin._client import DESCRIBE_BATCH_SIZE
 from kafka_config_admin._protocol import (
     DESCRIBE_CONFIGS,
     INCREMENTAL_ALTER_CONFIGS,
@@ -19,8 +20,8 @@ from kafka_config_admin._protocol import (
 from .base import Peer as BasePeer
 
 _SIZE = struct.Struct(">i")
-#: W1 sends what our client sends: requests of 25 topics (its describe_batch_size), pipelined.
-W1_BATCH = 25
+#: W1 sends what our client sends: requests of its default describe_batch_size, pipelined.
+W1_BATCH = DESCRIBE_BATCH_SIZE
 
 
 def _frame(codec: ApiCodec, version: int, body: dict[str, object]) -> bytes:

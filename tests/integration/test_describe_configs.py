@@ -120,19 +120,36 @@ async def test_missing_topic_fails_only_its_own_future(
     assert set(result.errors()) == {missing}
 
 
+@pytest.fixture
+def sent_requests(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The API of every request the transport sends (to the real broker) during the test."""
+    sent: list[str] = []
+    send = Transport.send
+
+    async def counting_send(self: Transport, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        sent.append(args[1].name)
+        return await send(self, *args, **kwargs)
+
+    monkeypatch.setattr(Transport, "send", counting_send)
+    return sent
+
+
 async def test_large_calls_are_split_into_requests_with_the_same_answers(
-    admin_client: AdminClient, kafka_bootstrap: str
+    admin_client: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
 ) -> None:
     plain = [await new_topic(admin_client, kafka_bootstrap) for _ in range(2)]
     custom = await new_topic(admin_client, kafka_bootstrap, {"retention.ms": "3600000"})
     missing = ConfigResource(ResourceType.TOPIC, "no-such-topic-here")
     topics = [ConfigResource(ResourceType.TOPIC, name) for name in [*plain, custom]]
     resources = [topics[0], missing, topics[1], topics[2], ConfigResource(ResourceType.BROKER, "")]
+    sent_requests.clear()  # new_topic polls with describes
     whole = admin_client.describe_configs(resources, include_synonyms=True)
+    await whole.wait()
+    assert sent_requests == ["DescribeConfigs"]
     async with AdminClient(kafka_bootstrap, describe_batch_size=2) as split_client:
         split = split_client.describe_configs(resources, include_synonyms=True)
         await split.wait()
-    await whole.wait()
+    assert len(sent_requests) == 1 + 3  # five resources in requests of two
     assert set(split.errors()) == set(whole.errors()) == {missing}
     assert isinstance(split.values[missing].exception(), UnknownTopicOrPartitionError)
     for resource in resources:
@@ -146,19 +163,12 @@ async def test_large_calls_are_split_into_requests_with_the_same_answers(
 
 
 async def test_concurrent_describes_share_requests_and_keep_their_own_answers(
-    admin_client: AdminClient, kafka_bootstrap: str, monkeypatch: pytest.MonkeyPatch
+    admin_client: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
 ) -> None:
     names = [await new_topic(admin_client, kafka_bootstrap) for _ in range(3)]
     topics = [ConfigResource(ResourceType.TOPIC, name) for name in names]
     missing = ConfigResource(ResourceType.TOPIC, "no-such-topic-here")
-    sent: list[int] = []
-    send = Transport.send
-
-    async def counting_send(self: Transport, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        sent.append(1)
-        return await send(self, *args, **kwargs)
-
-    monkeypatch.setattr(Transport, "send", counting_send)
+    sent_requests.clear()  # new_topic polls with describes
     calls = [
         admin_client.describe_configs([topics[0]]),
         admin_client.describe_configs([topics[1], missing]),
@@ -168,7 +178,7 @@ async def test_concurrent_describes_share_requests_and_keep_their_own_answers(
     ]
     for call in calls:
         await call.wait()
-    assert len(sent) == 3
+    assert len(sent_requests) == 3
     assert calls[0].values[topics[0]].result() == calls[2].values[topics[0]].result()
     assert isinstance(calls[1].values[missing].exception(), UnknownTopicOrPartitionError)
     assert "cleanup.policy" in calls[1].values[topics[1]].result()

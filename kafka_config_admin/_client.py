@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import ssl
@@ -38,13 +39,14 @@ from ._operations import (
     route,
 )
 from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
-from ._transport import BodyBuilder, SecurityOptions, Transport
+from ._transport import BodyBuilder, Reply, SecurityOptions, Transport
 
 __all__ = ["AdminClient"]
 
 log = logging.getLogger("kafka_config_admin")
 
 T = TypeVar("T")
+R = TypeVar("R", bound=_Result[Any])
 
 SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
 SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
@@ -200,15 +202,14 @@ class AdminClient:
         know are left out of the answer, not reported. ``include_documentation`` also fills in
         each entry's ``type`` and ``documentation`` (brokers that speak DescribeConfigs v3).
         """
-        operation = DescribeConfigs.build(
+        build = partial(
+            DescribeConfigs.build,
             resources,
             include_synonyms=include_synonyms,
             include_documentation=include_documentation,
             entries=self._entries,
         )
-        result = DescribeConfigsResult(operation.resources)
-        self._start(operation, result, timeout)
-        return result
+        return self._call(build, DescribeConfigsResult, timeout)
 
     def incremental_alter_configs(
         self,
@@ -222,10 +223,8 @@ class AdminClient:
         Each resource is altered atomically and on its own: one may fail while others
         succeed. ``validate_only`` asks the broker to check the change and apply nothing.
         """
-        operation = IncrementalAlterConfigs.build(configs, validate_only=validate_only)
-        result = AlterConfigsResult(operation.resources)
-        self._start(operation, result, timeout)
-        return result
+        build = partial(IncrementalAlterConfigs.build, configs, validate_only=validate_only)
+        return self._call(build, AlterConfigsResult, timeout)
 
     def alter_configs(
         self,
@@ -246,12 +245,23 @@ class AdminClient:
             DeprecationWarning,
             stacklevel=2,
         )
-        operation = AlterConfigs.build_legacy(configs, validate_only=validate_only)
-        result = AlterConfigsResult(operation.resources)
-        self._start(operation, result, timeout)
-        return result
+        build = partial(AlterConfigs.build_legacy, configs, validate_only=validate_only)
+        return self._call(build, AlterConfigsResult, timeout)
 
     # --- the engine behind every call -----------------------------------------------------
+
+    def _call(
+        self,
+        build: Callable[[], Operation[Any]],
+        result_type: Callable[[list[ConfigResource]], R],
+        timeout: float | None,
+    ) -> R:
+        """Check the input and start the call; the result comes back at once."""
+        with gc_paused():  # checking thousands of resources allocates much, but makes no cycles
+            operation = build()
+            result = result_type(operation.resources)
+        self._start(operation, result, timeout)
+        return result
 
     def _start(self, operation: Operation[T], result: _Result[T], timeout: float | None) -> None:
         if self._task_group is None:
@@ -259,13 +269,88 @@ class AdminClient:
                 "the client is not open: use 'async with AdminClient(...) as admin'"
             )
         deadline = self._timeout if timeout is None else _check_seconds("timeout", timeout)
-        self._task_group.start_soon(self._run, operation, result, deadline)
+        if isinstance(operation, DescribeConfigs) and (gathering := self._gather(operation)):
+            gathering.calls.append((operation, result, deadline))  # started by _flush
+        else:
+            self._task_group.start_soon(self._run, operation, result, deadline, None)
 
-    async def _run(self, operation: Operation[T], result: _Result[T], deadline: float) -> None:
+    def _gather(self, operation: DescribeConfigs) -> Gathering | None:
+        """The gathering a describe that fits in one request joins (or opens) in this moment."""
+        requests = route(operation.resources, self._describe_batch_size)
+        if len(requests) != 1:
+            return None
+        [(node, resources)] = requests
+        key = (node, operation.include_synonyms, operation.include_documentation)
+        gathering = self._gatherings.get(key)
+        if gathering is not None and gathering.join(operation, resources):
+            return gathering
+        gathering = self._gatherings[key] = Gathering(
+            node, operation, resources, self._describe_batch_size
+        )
+        # A callback, not a task: it runs as soon as the loop turns and writes the request
+        # before the calls' tasks are even made, so the broker works while they start.
+        asyncio.get_running_loop().call_soon(self._flush, key, gathering)
+        return gathering
+
+    def _flush(self, key: tuple[int | None, bool, bool], gathering: Gathering) -> None:
+        """Write a gathering's request; its calls may join no more."""
+        if self._gatherings.get(key) is gathering:
+            del self._gatherings[key]
+        task_group = self._task_group
+        if task_group is None:
+            for _, result, _ in gathering.calls:
+                result._fail_pending(
+                    lambda resource: ClientClosedError(
+                        f"the client was closed before {resource} was asked for"
+                    )
+                )
+            return
+        transport = self._transport
+        try:
+            node = gathering.node if gathering.node is not None else transport.any_broker()
+            reply = transport.submit(
+                node,
+                gathering.leader.codec,
+                gathering.body,
+                throttle_from_version=gathering.leader.throttle_from_version,
+                memo=gathering.leader.memo,
+            )
+        except Exception as error:  # reaches the calls (a bug too), not the loop's handler
+            gathering.settle(None, error)
+        else:
+            if reply is not None and not gathering.shared:
+                gathering.hand_to_leader(reply)
+            else:  # waited for by the client's own task: the leader's deadline is not the others'
+                task_group.start_soon(self._answer, node, gathering, reply)
+        # Started after the write: the request need not wait for them.
+        for operation, result, deadline in gathering.calls:
+            task_group.start_soon(self._run, operation, result, deadline, gathering)
+
+    async def _answer(self, node: int, gathering: Gathering, reply: Reply | None) -> None:
+        try:
+            if reply is None:  # no open connection, or throttled: send the slow way
+                response = await self._request(gathering.leader, node, gathering.body)
+            else:
+                response = await reply.wait()
+            gathering.settle(response, None)
+        except Exception as error:
+            gathering.settle(None, error)
+        finally:  # cancelled: the client is closing
+            if reply is not None:
+                reply.discard()
+            gathering.settle(None, ClientClosedError("the client was closed"))
+
+    async def _run(
+        self,
+        operation: Operation[T],
+        result: _Result[T],
+        deadline: float,
+        first: Gathering | None,
+    ) -> None:
         last_errors: dict[ConfigResource, KafkaConfigAdminError] = {}
         try:
             with anyio.move_on_after(deadline):
-                await self._execute(operation, result, last_errors)
+                await self._execute(operation, result, last_errors, first)
             result._fail_pending(partial(_timeout_error, deadline, last_errors))
         except Exception as error:
             # A bug here must fail this call's futures, not the client's other calls.
@@ -273,6 +358,8 @@ class AdminClient:
             failure = error
             result._fail_pending(lambda resource: failure)
         finally:
+            if first is not None:
+                first.discard()
             result._fail_pending(
                 lambda resource: ClientClosedError(
                     f"the client was closed before {resource} had an answer"
@@ -284,47 +371,69 @@ class AdminClient:
         operation: Operation[T],
         result: _Result[T],
         last_errors: dict[ConfigResource, KafkaConfigAdminError],
+        first: Gathering | None,
     ) -> None:
         pending = operation.resources
         attempt = 0
         while pending:
             retry: list[ConfigResource] = []
-            per_request = self._describe_batch_size if operation.splittable else len(pending)
-            requests = route(pending, per_request)
-            if len(requests) == 1:  # the common case needs no task of its own
-                [(node, resources)] = requests
-                await self._send_group(operation, result, node, resources, retry, last_errors)
+            if first is not None and attempt == 0:  # shares a gathering's request
+                await self._send_group(
+                    operation, result, pending, first.response, retry, last_errors
+                )
             else:
-                in_flight = anyio.Semaphore(_REQUESTS_IN_FLIGHT)
-                async with anyio.create_task_group() as group:
-                    for node, resources in requests:
-                        send = partial(
-                            self._send_group, operation, result, node, resources, retry, last_errors
-                        )
-                        group.start_soon(_in_turn, in_flight, send)
+                await self._send_all(operation, result, pending, retry, last_errors)
             if not retry:
                 return
             attempt += 1
             await anyio.sleep(self._backoff(attempt))
             pending = retry
 
+    async def _send_all(
+        self,
+        operation: Operation[T],
+        result: _Result[T],
+        pending: list[ConfigResource],
+        retry: list[ConfigResource],
+        last_errors: dict[ConfigResource, KafkaConfigAdminError],
+    ) -> None:
+        """Route the resources, send each broker's requests, and read their outcomes."""
+        per_request = self._describe_batch_size if operation.splittable else len(pending)
+        requests = route(pending, per_request)
+        sends = [
+            partial(
+                self._send_group,
+                operation,
+                result,
+                resources,
+                partial(self._request, operation, node, partial(operation.body, resources)),
+                retry,
+                last_errors,
+            )
+            for node, resources in requests
+        ]
+        if len(sends) == 1:  # the common case needs no task of its own
+            await sends[0]()
+            return
+        in_flight = anyio.Semaphore(_REQUESTS_IN_FLIGHT)
+        async with anyio.create_task_group() as group:
+            for send in sends:
+                group.start_soon(_in_turn, in_flight, send)
+
     async def _send_group(
         self,
         operation: Operation[T],
         result: _Result[T],
-        node: int | None,
         resources: list[ConfigResource],
+        fetch: Callable[[], Awaitable[dict[str, Any]]],
         retry: list[ConfigResource],
         last_errors: dict[ConfigResource, KafkaConfigAdminError],
     ) -> None:
-        """Send one request for the resources bound to one broker (or to any broker)."""
+        """One request for resources bound to one broker (or to any broker), and its outcomes."""
         try:
-            if isinstance(operation, DescribeConfigs):
-                response = await self._describe(operation, node, resources)
-            else:
-                response = await self._request(operation, node, partial(operation.body, resources))
+            response = await fetch()
         except _RETRIED as error:
-            log.debug("%s to broker %s failed, will retry: %s", operation.codec.name, node, error)
+            log.debug("%s failed, will retry: %s", operation.codec.name, error)
             last_errors.update(dict.fromkeys(resources, error))
             retry.extend(resources)
             await self._refresh_metadata_quietly()
@@ -343,39 +452,6 @@ class AdminClient:
                 result.values[resource]._set_exception(outcome)
             else:
                 result.values[resource]._set_result(outcome)
-
-    async def _describe(
-        self, operation: DescribeConfigs, node: int | None, resources: list[ConfigResource]
-    ) -> dict[str, Any]:
-        """The response for a describe; calls made at the same moment share one request."""
-        key = (node, operation.include_synonyms, operation.include_documentation)
-        gathering = self._gatherings.get(key)
-        if gathering is not None and gathering.join(operation, resources):
-            return await gathering.response()
-        gathering = self._gatherings[key] = Gathering(
-            operation, resources, self._describe_batch_size
-        )
-        try:
-            await anyio.lowlevel.checkpoint()  # the moment in which other calls may join
-        finally:
-            if self._gatherings.get(key) is gathering:
-                del self._gatherings[key]
-            if gathering.shared:
-                if self._task_group is None:  # closed while gathering
-                    gathering.settle(None, ClientClosedError("the client was closed"))
-                else:  # sent by the client's own task: the leader's deadline is not the others'
-                    self._task_group.start_soon(self._answer, node, gathering)
-        if not gathering.shared:
-            return await self._request(operation, node, partial(operation.body, resources))
-        return await gathering.response()
-
-    async def _answer(self, node: int | None, gathering: Gathering) -> None:
-        try:
-            gathering.settle(await self._request(gathering.leader, node, gathering.body), None)
-        except Exception as error:
-            gathering.settle(None, error)
-        finally:  # cancelled: the client is closing
-            gathering.settle(None, ClientClosedError("the client was closed"))
 
     async def _request(
         self, operation: Operation[Any], node: int | None, build_body: BodyBuilder

@@ -80,7 +80,8 @@ def check_resources(resources: Iterable[ConfigResource]) -> list[ConfigResource]
             )
         if resource.type not in _NAMED_TYPES or not resource.name:  # the common case is fine
             _check_resource(resource)
-    if len(set(checked)) != len(checked):
+    # A mapping's keys cannot repeat; any other collection is checked.
+    if not isinstance(resources, Mapping) and len(set(checked)) != len(checked):
         seen: set[ConfigResource] = set()
         for resource in checked:
             if resource in seen:
@@ -419,8 +420,8 @@ class IncrementalAlterConfigs(Operation[None]):
         ops: dict[ConfigResource, list[AlterConfigOp]] = {}
         # One list of ops given for many resources (dict.fromkeys) is checked once.
         checked: dict[int, list[AlterConfigOp]] = {}
-        for resource in check_resources(configs):
-            given = configs[resource]
+        check_resources(configs)
+        for resource, given in configs.items():
             resource_ops = checked.get(id(given))
             if resource_ops is None:
                 resource_ops = checked[id(given)] = _checked_ops(resource, given)

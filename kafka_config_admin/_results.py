@@ -108,7 +108,8 @@ class _Result(Generic[T]):
     async def wait(self) -> None:
         """Wait until every resource has an outcome; raises nothing."""
         for future in self.values.values():
-            await future._wait_done()
+            if not future._done:  # most are done by the time anyone waits
+                await future._wait_done()
 
     async def _all(self) -> dict[ConfigResource, T]:
         await self.wait()
@@ -157,4 +158,7 @@ class AlterConfigsResult(_Result[None]):
 
     async def all(self) -> None:
         """Wait for every resource; raise the first error (in request order)."""
-        await self._all()
+        await self.wait()
+        for future in self.values.values():
+            if future._exception is not None:
+                raise future._exception

@@ -11,15 +11,15 @@ import asyncio
 import random
 import ssl
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any, NamedTuple
 
 import anyio
 from aiokafka import errors as aiokafka_errors
-from aiokafka.client import AIOKafkaClient
-from aiokafka.conn import create_conn
+from aiokafka.client import AIOKafkaClient, ConnectionGroup
+from aiokafka.conn import AIOKafkaConnection, CloseReason, create_conn
 
 from ._exceptions import (
     AuthenticationError,
@@ -32,7 +32,7 @@ from ._exceptions import (
 from ._gc import gc_paused
 from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
 
-__all__ = ["BodyBuilder", "SecurityOptions", "Transport"]
+__all__ = ["BodyBuilder", "Reply", "SecurityOptions", "Transport"]
 
 BodyBuilder = Callable[[int], Mapping[str, Any]]
 
@@ -102,7 +102,8 @@ class _WireRequest:
         )
 
     def encode(self) -> bytes:
-        return self._codec.encode_request(self.API_VERSION, self._build_body(self.API_VERSION))
+        with gc_paused():  # a body of thousands of resources is made of short-lived containers
+            return self._codec.encode_request(self.API_VERSION, self._build_body(self.API_VERSION))
 
     def parse_response_header(self, buffer: BytesIO) -> _ResponseHeader:
         correlation_id, offset = decode_response_header(
@@ -127,6 +128,52 @@ class _WireRequest:
                     f"could not decode {self._codec.name} v{self.API_VERSION} response: {error!r}"
                 )
             )
+
+
+class Reply:
+    """The answer to a request already written: await :meth:`wait` once, or :meth:`discard` it."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        node_id: int,
+        conn: AIOKafkaConnection,
+        request: _WireRequest,
+        waiter: Coroutine[Any, Any, Any],
+        throttle_from_version: int,
+    ) -> None:
+        self._transport = transport
+        self._node_id = node_id
+        self._conn = conn
+        self._request = request
+        self._waiter = waiter
+        self._throttle_from_version = throttle_from_version
+
+    async def wait(self) -> dict[str, Any]:
+        """The decoded response body; connection and protocol failures as typed errors."""
+        try:
+            response = await self._waiter
+        except TimeoutError:
+            # aiokafka's request timeout: the connection is renewed on the next request.
+            self._conn.close(reason=CloseReason.CONNECTION_TIMEOUT)
+            raise KafkaConnectionError(
+                f"broker {self._node_id} did not answer within {self._transport.request_timeout:g}s"
+            ) from None
+        except KafkaConfigAdminError:
+            raise
+        except Exception as error:
+            raise translate_error(error, f"broker {self._node_id}") from error
+        if isinstance(response, _DecodeFailure):
+            raise response.error
+        body: dict[str, Any] = response
+        throttle_ms: int = body["throttle_time_ms"]
+        if throttle_ms > 0 and self._throttle_from_version <= self._request.API_VERSION:
+            self._transport._throttle(self._node_id, throttle_ms)
+        return body
+
+    def discard(self) -> None:
+        """Give up on the answer without waiting (it is dropped when it arrives)."""
+        self._waiter.close()
 
 
 def negotiate_version(codec: ApiCodec, broker_range: tuple[int, int] | None) -> int:
@@ -156,8 +203,8 @@ class Transport:
     ) -> None:
         self._bootstrap_servers = bootstrap_servers
         self._client_id = client_id
-        self._request_timeout = request_timeout
         self._security = security
+        self.request_timeout = request_timeout
         self._client: AIOKafkaClient | None = None
         self._throttled_until: dict[int, float] = {}
 
@@ -186,7 +233,7 @@ class Transport:
         security = self._security
         return {
             "client_id": self._client_id,
-            "request_timeout_ms": int(self._request_timeout * 1000),
+            "request_timeout_ms": int(self.request_timeout * 1000),
             "security_protocol": security.security_protocol,
             "sasl_mechanism": security.sasl_mechanism,
             "sasl_plain_username": security.sasl_plain_username,
@@ -235,6 +282,35 @@ class Transport:
         except Exception as error:
             raise translate_error(error, "the cluster") from error
 
+    def submit(
+        self,
+        node_id: int,
+        codec: ApiCodec,
+        build_body: BodyBuilder,
+        *,
+        throttle_from_version: int,
+        memo: Memo | None = None,
+    ) -> Reply | None:
+        """Write one request now, if the broker's connection is open and has not throttled us.
+
+        Returns the :class:`Reply` to await, or None when the request must wait for a
+        connection or a throttle (:meth:`send` does both). Writing before any task runs lets
+        the broker work while the caller's task starts.
+        """
+        if self._throttled_until.get(node_id, 0.0) > time.monotonic():
+            return None
+        conn = self._require_client()._conns.get((node_id, ConnectionGroup.DEFAULT))
+        if conn is None or not conn.connected():
+            return None
+        request = _WireRequest(codec, build_body, memo)
+        try:
+            waiter = conn.send(request)
+        except KafkaConfigAdminError:
+            raise
+        except Exception as error:
+            raise translate_error(error, f"broker {node_id}") from error
+        return Reply(self, node_id, conn, request, waiter, throttle_from_version)
+
     async def send(
         self,
         node_id: int,
@@ -248,23 +324,27 @@ class Transport:
 
         ``memo`` lets the response share decoded items with earlier ones (``Struct(shared=True)``).
         """
+        while True:
+            await self._wait_for_throttle(node_id)
+            await self._connect(node_id)
+            reply = self.submit(
+                node_id, codec, build_body, throttle_from_version=throttle_from_version, memo=memo
+            )
+            if reply is not None:
+                return await reply.wait()
+
+    async def _connect(self, node_id: int) -> None:
         client = self._require_client()
-        await self._wait_for_throttle(node_id)
-        request = _WireRequest(codec, build_body, memo)
         try:
-            response = await client.send(node_id, request)
-        except KafkaConfigAdminError:
-            raise
+            ready = await client.ready(node_id)
         except Exception as error:
             raise translate_error(error, f"broker {node_id}") from error
-        if isinstance(response, _DecodeFailure):
-            raise response.error
-        body: dict[str, Any] = response
-        throttle_ms: int = body["throttle_time_ms"]
-        if throttle_ms > 0 and throttle_from_version <= request.API_VERSION:
-            # From this version on the broker no longer delays us itself: we hold back.
-            self._throttled_until[node_id] = time.monotonic() + throttle_ms / 1000
-        return body
+        if not ready:
+            raise KafkaConnectionError(f"could not connect to broker {node_id}")
+
+    def _throttle(self, node_id: int, throttle_ms: int) -> None:
+        # From the request's version on, the broker no longer delays us itself: we hold back.
+        self._throttled_until[node_id] = time.monotonic() + throttle_ms / 1000
 
     async def _wait_for_throttle(self, node_id: int) -> None:
         delay = self._throttled_until.get(node_id, 0.0) - time.monotonic()

@@ -9,11 +9,13 @@ from __future__ import annotations
 import base64
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -359,6 +361,21 @@ class JvmCluster(KafkaCluster):
         if node.process is not None:
             _process.terminate([node.process], grace=_STOP_GRACE)
             node.process = None
+
+    @contextmanager
+    def paused_broker(self, node_id: int) -> Iterator[None]:
+        """Freeze one broker's JVM for the block: its connections stay open, nothing answers.
+
+        What a client sees of a broker stuck in a long GC pause or a hung disk.
+        """
+        process = self._node(node_id).process
+        if process is None or process.poll() is not None:
+            raise BrokerStartupError(f"broker {node_id} is not running")
+        process.send_signal(signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            process.send_signal(signal.SIGCONT)
 
     def start_broker(self, node_id: int) -> None:
         """Restart a stopped broker on its old ports and data, and wait until it answers."""

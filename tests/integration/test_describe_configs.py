@@ -16,7 +16,7 @@ from kafka_config_admin import (
     ResourceType,
     UnknownTopicOrPartitionError,
 )
-from kafka_config_admin._transport import Transport
+from kafka_config_admin._transport import Reply, Transport
 
 from .helpers import alter_topic, new_topic, settled_entry
 
@@ -122,15 +122,17 @@ async def test_missing_topic_fails_only_its_own_future(
 
 @pytest.fixture
 def sent_requests(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The API of every request the transport sends (to the real broker) during the test."""
+    """The API of every request the transport writes (to the real broker) during the test."""
     sent: list[str] = []
-    send = Transport.send
+    submit = Transport.submit
 
-    async def counting_send(self: Transport, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        sent.append(args[1].name)
-        return await send(self, *args, **kwargs)
+    def counting_submit(self: Transport, *args: Any, **kwargs: Any) -> Reply | None:
+        reply = submit(self, *args, **kwargs)
+        if reply is not None:
+            sent.append(args[1].name)
+        return reply
 
-    monkeypatch.setattr(Transport, "send", counting_send)
+    monkeypatch.setattr(Transport, "submit", counting_submit)
     return sent
 
 

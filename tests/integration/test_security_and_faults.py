@@ -20,7 +20,7 @@ from kafka_config_admin import (
     ResourceType,
     TopicAuthorizationFailedError,
 )
-from kafka_config_admin.testing import KafkaCluster, SaslUser
+from kafka_config_admin.testing import JvmCluster, KafkaCluster, SaslUser, start_cluster
 
 from .helpers import new_topic, settled_entry
 
@@ -134,3 +134,21 @@ async def test_closing_the_client_fails_what_is_still_running(kafka_bootstrap: s
     assert isinstance(result.values[topic].exception(), ClientClosedError)
     with pytest.raises(ClientClosedError, match="not open"):
         admin.describe_configs([topic])
+
+
+async def test_a_broker_that_stops_answering_times_out_and_is_reconnected() -> None:
+    with start_cluster(brokers=1, backend="jvm") as cluster:
+        assert isinstance(cluster, JvmCluster)
+        [broker] = cluster.broker_ids
+        topic = ConfigResource(ResourceType.BROKER, str(broker))
+        async with AdminClient(cluster.bootstrap_servers, timeout=3, request_timeout=1) as admin:
+            await admin.describe_configs([topic]).all()  # the connection is open
+            with cluster.paused_broker(broker):
+                result = admin.describe_configs([topic])
+                with anyio.fail_after(10):
+                    await result.wait()
+            error = result.values[topic].exception()
+            assert isinstance(error, KafkaTimeoutError), error
+            assert "did not answer within 1s" in str(error)
+            # The timed-out connection was closed; the next call opens a new one.
+            assert "node.id" in await admin.describe_configs([topic]).values[topic]

@@ -22,11 +22,22 @@ from . import dataset, report
 from .peers import MODULES, NAMES
 
 HERE = Path(__file__).parent
+#: Seconds every client leaves the broker before each workload (see ``runner.measure``).
+SETTLE_SECONDS = 2.0
 
 
 def run_python_peer(name: str, bootstrap: str, topics_file: Path, reps: int) -> dict[str, Any]:
     output = subprocess.run(
-        [sys.executable, "-m", "benchmarks.runner", name, bootstrap, str(topics_file), str(reps)],
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.runner",
+            name,
+            bootstrap,
+            str(topics_file),
+            str(reps),
+            str(SETTLE_SECONDS),
+        ],
         check=True,
         stdout=subprocess.PIPE,
         text=True,
@@ -48,7 +59,17 @@ def compile_java_peer(work: Path) -> str:
 
 def run_java_peer(bootstrap: str, topics_file: Path, classpath: str, reps: int) -> dict[str, Any]:
     output = subprocess.run(
-        ["java", "-Xmx1g", "-cp", classpath, "ConfigBench", bootstrap, str(topics_file), str(reps)],
+        [
+            "java",
+            "-Xmx1g",
+            "-cp",
+            classpath,
+            "ConfigBench",
+            bootstrap,
+            str(topics_file),
+            str(reps),
+            str(SETTLE_SECONDS),
+        ],
         check=True,
         stdout=subprocess.PIPE,
         text=True,

@@ -1,6 +1,6 @@
 """Runs one client's workloads in this process and prints the timings as JSON.
 
-``python -m benchmarks.runner PEER BOOTSTRAP TOPICS_JSON REPS``
+``python -m benchmarks.runner PEER BOOTSTRAP TOPICS_JSON REPS SETTLE_SECONDS``
 """
 
 from __future__ import annotations
@@ -49,7 +49,13 @@ async def _w2_latencies(peer: Peer, topic: str) -> list[float]:
     return sorted(latencies)
 
 
-async def measure(peer: Peer, topics: list[str], reps: int) -> dict[str, Any]:
+async def measure(peer: Peer, topics: list[str], reps: int, settle: float) -> dict[str, Any]:
+    """Each workload's timings; the broker is left ``settle`` seconds before each.
+
+    Without the pause, the broker's own aftermath of one workload (its garbage collection after
+    W1's large answers) lands in the next one's latencies, and more so the faster a client ran
+    the workload before.
+    """
     workloads: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
         "w1": lambda: _seconds(reps, 1, lambda rep: peer.w1_describe_all(topics)),
         "w2": lambda: _w2(peer, topics[1], max(1, reps // 2)),
@@ -58,6 +64,7 @@ async def measure(peer: Peer, topics: list[str], reps: int) -> dict[str, Any]:
     }
     results: dict[str, Any] = {}
     for name, run in workloads.items():
+        await asyncio.sleep(settle)
         try:
             results[name] = await run()
         except NotSupported as reason:
@@ -96,10 +103,10 @@ async def w1_memory(peer: Peer, topics: list[str]) -> dict[str, float]:
     return {"result_mb": (retained - baseline) / 1e6, "peak_mb": (peak - baseline) / 1e6}
 
 
-async def main(name: str, bootstrap: str, topics: list[str], reps: int) -> None:
+async def main(name: str, bootstrap: str, topics: list[str], reps: int, settle: float) -> None:
     report: dict[str, Any] = {"peer": name}
     async with _opened(name, bootstrap) as peer:
-        report["workloads"] = await measure(peer, topics, reps)
+        report["workloads"] = await measure(peer, topics, reps, settle)
     if name != "floor":
         async with _opened(name, bootstrap) as peer:
             report["w1_memory"] = await w1_memory(peer, topics)
@@ -118,4 +125,4 @@ async def _opened(name: str, bootstrap: str) -> AsyncIterator[Peer]:
 
 if __name__ == "__main__":
     topic_names = json.loads(Path(sys.argv[3]).read_text())
-    asyncio.run(main(sys.argv[1], sys.argv[2], topic_names, int(sys.argv[4])))
+    asyncio.run(main(sys.argv[1], sys.argv[2], topic_names, int(sys.argv[4]), float(sys.argv[5])))

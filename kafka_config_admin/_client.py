@@ -336,8 +336,6 @@ class AdminClient:
         except Exception as error:
             gathering.settle(None, error)
         finally:  # cancelled: the client is closing
-            if reply is not None:
-                reply.discard()
             gathering.settle(None, ClientClosedError("the client was closed"))
 
     async def _run(

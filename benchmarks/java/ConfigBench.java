@@ -44,17 +44,27 @@ public final class ConfigBench {
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "120000");
         List<String> topics = Files.readAllLines(Path.of(args[1]));
         int reps = Integer.parseInt(args[2]);
+        long settleMillis = Math.round(Double.parseDouble(args[3]) * 1000);
         try (Admin admin = Admin.create(props)) {
-            System.out.println(new ConfigBench(admin, topics).run(reps));
+            System.out.println(new ConfigBench(admin, topics).run(reps, settleMillis));
         }
     }
 
-    private String run(int reps) throws Exception {
+    private interface Workload {
+        String run() throws Exception;
+    }
+
+    private String run(int reps, long settleMillis) throws Exception {
+        Map<String, Workload> plan = new LinkedHashMap<>();
+        plan.put("w1", () -> seconds(reps, 1, rep -> describe(topics, withEverything)));
+        plan.put("w2", () -> w2(Math.max(1, reps / 2)));
+        plan.put("w3", () -> seconds(reps, 2, rep -> alterEach(VALUES[rep % 2])));
+        plan.put("w4", () -> seconds(reps, 1, rep -> concurrent()));
         Map<String, String> workloads = new LinkedHashMap<>();
-        workloads.put("w1", seconds(reps, 1, rep -> describe(topics, withEverything)));
-        workloads.put("w2", w2(Math.max(1, reps / 2)));
-        workloads.put("w3", seconds(reps, 2, rep -> alterEach(VALUES[rep % 2])));
-        workloads.put("w4", seconds(reps, 1, rep -> concurrent()));
+        for (Map.Entry<String, Workload> entry : plan.entrySet()) {
+            Thread.sleep(settleMillis);  // as the Python runner does: see runner.measure
+            workloads.put(entry.getKey(), entry.getValue().run());
+        }
         StringBuilder json = new StringBuilder("{\"peer\": \"java\", \"workloads\": {");
         String separator = "";
         for (Map.Entry<String, String> entry : workloads.entrySet()) {

@@ -276,6 +276,8 @@ class AdminClient:
 
     def _gather(self, operation: DescribeConfigs) -> Gathering | None:
         """The gathering a describe that fits in one request joins (or opens) in this moment."""
+        if len(operation.resources) > self._describe_batch_size:
+            return None  # split into several requests: routed once, by _send_all
         requests = route(operation.resources, self._describe_batch_size)
         if len(requests) != 1:
             return None
@@ -356,8 +358,6 @@ class AdminClient:
             failure = error
             result._fail_pending(lambda resource: failure)
         finally:
-            if first is not None:
-                first.discard()
             result._fail_pending(
                 lambda resource: ClientClosedError(
                     f"the client was closed before {resource} had an answer"

@@ -63,7 +63,11 @@ class Gathering:
         return self.leader.body_for(self._keys, version)
 
     def hand_to_leader(self, reply: Reply) -> None:
-        """The leader, alone, waits for the answer itself: no task in between."""
+        """The leader, alone, waits for the answer itself: no task in between.
+
+        Its task is started right after and always reaches :meth:`response` (anyio cancels
+        only tasks that have started), so the reply is always awaited.
+        """
         self._own_reply = reply
 
     def settle(self, response: dict[str, Any] | None, error: Exception | None) -> None:
@@ -82,9 +86,3 @@ class Gathering:
             raise self._error
         assert self._response is not None
         return self._response
-
-    def discard(self) -> None:
-        """Drop an answer the leader never waited for (its call ended first)."""
-        reply, self._own_reply = self._own_reply, None
-        if reply is not None:
-            reply.discard()

@@ -131,7 +131,7 @@ class _WireRequest:
 
 
 class Reply:
-    """The answer to a request already written: await :meth:`wait` once, or :meth:`discard` it."""
+    """The answer to a request already written: await :meth:`wait` once."""
 
     def __init__(
         self,
@@ -170,10 +170,6 @@ class Reply:
         if throttle_ms > 0 and self._throttle_from_version <= self._request.API_VERSION:
             self._transport._throttle(self._node_id, throttle_ms)
         return body
-
-    def discard(self) -> None:
-        """Give up on the answer without waiting (it is dropped when it arrives)."""
-        self._waiter.close()
 
 
 def negotiate_version(codec: ApiCodec, broker_range: tuple[int, int] | None) -> int:

@@ -10,12 +10,12 @@ import warnings
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from functools import partial
 from types import TracebackType
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, Literal, NamedTuple, Self, TypeVar
 
 import anyio
 from anyio.abc import TaskGroup
 
-from ._coalesce import Gathering
+from ._coalesce import GatheredCall, Gathering, GatheringKey
 from ._exceptions import (
     BrokerError,
     ClientClosedError,
@@ -39,7 +39,7 @@ from ._operations import (
     route,
 )
 from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
-from ._transport import BodyBuilder, Reply, SecurityOptions, Transport
+from ._transport import BodyBuilder, SecurityOptions, Transport
 
 __all__ = ["AdminClient"]
 
@@ -152,7 +152,11 @@ class AdminClient:
         )
         self._task_group: TaskGroup | None = None
         self._entries = EntryCache()  # identical entries are one model across calls
-        self._gatherings: dict[tuple[int | None, bool, bool], Gathering] = {}
+        self._gatherings: dict[GatheringKey, Gathering] = {}
+        #: Gatherings written and not yet answered: no task owns them, so closing fails them.
+        self._in_flight: set[Gathering] = set()
+        #: How many of them each gathering key has.
+        self._busy: dict[GatheringKey, int] = {}
 
     async def __aenter__(self) -> Self:
         if self._task_group is not None:
@@ -182,6 +186,12 @@ class AdminClient:
                 task_group.cancel_scope.cancel()
                 # The body's own exception propagates as it is, not wrapped in a group.
                 await task_group.__aexit__(None, None, None)
+            in_flight, self._in_flight = self._in_flight, set()
+            self._busy.clear()
+            for gathering in in_flight:
+                if gathering.timer is not None:
+                    gathering.timer.cancel()
+                _fail_closed(gathering.calls, "had an answer")
         finally:
             await self._transport.close()
 
@@ -257,106 +267,160 @@ class AdminClient:
         timeout: float | None,
     ) -> R:
         """Check the input and start the call; the result comes back at once."""
-        with gc_paused():  # checking thousands of resources allocates much, but makes no cycles
-            operation = build()
-            result = result_type(operation.resources)
-        self._start(operation, result, timeout)
-        return result
-
-    def _start(self, operation: Operation[T], result: _Result[T], timeout: float | None) -> None:
         if self._task_group is None:
             raise ClientClosedError(
                 "the client is not open: use 'async with AdminClient(...) as admin'"
             )
-        deadline = self._timeout if timeout is None else _check_seconds("timeout", timeout)
-        if isinstance(operation, DescribeConfigs) and (gathering := self._gather(operation)):
-            gathering.calls.append((operation, result, deadline))  # started by _flush
-        else:
-            self._task_group.start_soon(self._run, operation, result, deadline, None)
+        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        with gc_paused():  # checking thousands of resources allocates much, but makes no cycles
+            operation = build()
+            result = result_type(operation.resources)
+        expires = asyncio.get_running_loop().time() + seconds
+        if not isinstance(operation, DescribeConfigs) or not self._gather(
+            GatheredCall(operation, result, seconds, expires)
+        ):
+            self._task_group.start_soon(self._run, operation, result, seconds, expires)
+        return result
 
-    def _gather(self, operation: DescribeConfigs) -> Gathering | None:
-        """The gathering a describe that fits in one request joins (or opens) in this moment."""
+    # --- describes that fit in one request: gathered, and no task per call ----------------
+    #
+    # A gathering's request answers through a callback, run where the answer is decoded, which
+    # settles every call in it at once. A call needs a task (``_run``) only to retry.
+
+    def _gather(self, call: GatheredCall) -> bool:
+        """Write a describe that fits in one request, or gather it with others; or say no.
+
+        A describe is written at once when nothing for the same broker and flags is in flight.
+        Otherwise it joins the calls of the same moment (before the event loop turns), and
+        their shared request is written when the loop turns.
+        """
+        operation = call.operation
         if len(operation.resources) > self._describe_batch_size:
-            return None  # split into several requests: routed once, by _send_all
+            return False  # split into several requests: routed once, by _send_all
         requests = route(operation.resources, self._describe_batch_size)
         if len(requests) != 1:
-            return None
+            return False
         [(node, resources)] = requests
         key = (node, operation.include_synonyms, operation.include_documentation)
         gathering = self._gatherings.get(key)
-        if gathering is not None and gathering.join(operation, resources):
-            return gathering
-        gathering = self._gatherings[key] = Gathering(
-            node, operation, resources, self._describe_batch_size
-        )
-        # A callback, not a task: it runs as soon as the loop turns and writes the request
-        # before the calls' tasks are even made, so the broker works while they start.
-        asyncio.get_running_loop().call_soon(self._flush, key, gathering)
-        return gathering
+        if gathering is None or not gathering.join(operation, resources):
+            gathering = Gathering(key, node, operation, resources, self._describe_batch_size)
+            if key in self._busy:
+                self._gatherings[key] = gathering
+                asyncio.get_running_loop().call_soon(self._flush, gathering)
+            else:
+                gathering.calls.append(call)
+                self._write(gathering)
+                return True
+        gathering.calls.append(call)
+        return True
 
-    def _flush(self, key: tuple[int | None, bool, bool], gathering: Gathering) -> None:
-        """Write a gathering's request; its calls may join no more."""
-        if self._gatherings.get(key) is gathering:
-            del self._gatherings[key]
+    def _flush(self, gathering: Gathering) -> None:
+        """The loop has turned: write the gathering; calls may join it no more."""
+        if self._gatherings.get(gathering.key) is gathering:
+            del self._gatherings[gathering.key]
+        self._write(gathering)
+
+    def _write(self, gathering: Gathering) -> None:
         task_group = self._task_group
         if task_group is None:
-            for _, result, _ in gathering.calls:
-                result._fail_pending(
-                    lambda resource: ClientClosedError(
-                        f"the client was closed before {resource} was asked for"
-                    )
-                )
+            _fail_closed(gathering.calls, "was asked for")
             return
+        self._in_flight.add(gathering)
+        self._busy[gathering.key] = self._busy.get(gathering.key, 0) + 1
+        self._arm_deadline(gathering)
         transport = self._transport
         try:
             node = gathering.node if gathering.node is not None else transport.any_broker()
-            reply = transport.submit(
+            if not transport.submit(
                 node,
                 gathering.leader.codec,
                 gathering.body,
                 throttle_from_version=gathering.leader.throttle_from_version,
                 memo=gathering.leader.memo,
-            )
+                on_answer=partial(self._answered, gathering),
+            ):  # no open connection, or throttled: a task waits for it
+                task_group.start_soon(self._send_gathering, node, gathering)
         except Exception as error:  # reaches the calls (a bug too), not the loop's handler
-            gathering.settle(None, error)
-        else:
-            if reply is not None and not gathering.shared:
-                gathering.hand_to_leader(reply)
-            else:  # waited for by the client's own task: the leader's deadline is not the others'
-                task_group.start_soon(self._answer, node, gathering, reply)
-        # Started after the write: the request need not wait for them.
-        for operation, result, deadline in gathering.calls:
-            task_group.start_soon(self._run, operation, result, deadline, gathering)
+            self._answered(gathering, error)
 
-    async def _answer(self, node: int, gathering: Gathering, reply: Reply | None) -> None:
+    async def _send_gathering(self, node: int, gathering: Gathering) -> None:
         try:
-            if reply is None:  # no open connection, or throttled: send the slow way
-                response = await self._request(gathering.leader, node, gathering.body)
-            else:
-                response = await reply.wait()
-            gathering.settle(response, None)
+            response = await self._request(gathering.leader, node, gathering.body)
         except Exception as error:
-            gathering.settle(None, error)
-        finally:  # cancelled: the client is closing
-            gathering.settle(None, ClientClosedError("the client was closed"))
+            self._answered(gathering, error)
+        else:
+            self._answered(gathering, response)
+
+    def _answered(self, gathering: Gathering, outcome: dict[str, Any] | Exception) -> None:
+        """A gathering's request has its answer, or failed: settle every call in it."""
+        if gathering not in self._in_flight:
+            return  # the client was closed first
+        self._in_flight.discard(gathering)
+        if self._busy[gathering.key] == 1:
+            del self._busy[gathering.key]
+        else:
+            self._busy[gathering.key] -= 1
+        if gathering.timer is not None:
+            gathering.timer.cancel()
+        for call in gathering.calls:
+            operation, result = call.operation, call.result
+            retry: list[ConfigResource] = []
+            last_errors: dict[ConfigResource, KafkaConfigAdminError] = {}
+            try:
+                failed = self._settle(
+                    operation, result, operation.resources, outcome, retry, last_errors
+                )
+            except Exception as error:  # a bug fails this call, not the others
+                log.exception("%s failed unexpectedly", operation.codec.name)
+                _fail(result, error)
+                continue
+            if retry:
+                assert self._task_group is not None  # closing empties _in_flight first
+                self._task_group.start_soon(
+                    self._run,
+                    operation,
+                    result,
+                    call.timeout,
+                    call.expires,
+                    _Retry(retry, last_errors, refresh=failed),
+                )
+
+    def _arm_deadline(self, gathering: Gathering) -> None:
+        """Time out each call of the gathering at its own deadline."""
+        waiting = gathering.waiting()
+        if not waiting:
+            gathering.timer = None
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for call in waiting:
+            if call.expires <= now:
+                call.result._fail_pending(partial(_timeout_error, call.timeout, {}))
+        earliest = min((call.expires for call in waiting if call.expires > now), default=None)
+        gathering.timer = (
+            None if earliest is None else loop.call_at(earliest, self._arm_deadline, gathering)
+        )
+
+    # --- every other call, and retries: a task each ----------------------------------------
 
     async def _run(
         self,
         operation: Operation[T],
         result: _Result[T],
-        deadline: float,
-        first: Gathering | None,
+        seconds: float,
+        expires: float,
+        retry: _Retry | None = None,
     ) -> None:
-        last_errors: dict[ConfigResource, KafkaConfigAdminError] = {}
+        last_errors = {} if retry is None else retry.last_errors
         try:
-            with anyio.move_on_after(deadline):
-                await self._execute(operation, result, last_errors, first)
-            result._fail_pending(partial(_timeout_error, deadline, last_errors))
+            with anyio.CancelScope(deadline=expires):
+                await self._execute(operation, result, last_errors, retry)
+            result._fail_pending(partial(_timeout_error, seconds, last_errors))
         except Exception as error:
             # A bug here must fail this call's futures, not the client's other calls.
             log.exception("%s failed unexpectedly", operation.codec.name)
-            failure = error
-            result._fail_pending(lambda resource: failure)
+            _fail(result, error)
         finally:
             result._fail_pending(
                 lambda resource: ClientClosedError(
@@ -369,23 +433,19 @@ class AdminClient:
         operation: Operation[T],
         result: _Result[T],
         last_errors: dict[ConfigResource, KafkaConfigAdminError],
-        first: Gathering | None,
+        retry: _Retry | None,
     ) -> None:
-        pending = operation.resources
-        attempt = 0
+        pending, attempt = operation.resources, 0
+        if retry is not None:  # the first attempt was a gathering's request
+            pending, attempt = retry.resources, 1
+            if retry.refresh:
+                await self._refresh_metadata_quietly()
         while pending:
-            retry: list[ConfigResource] = []
-            if first is not None and attempt == 0:  # shares a gathering's request
-                await self._send_group(
-                    operation, result, pending, first.response, retry, last_errors
-                )
-            else:
-                await self._send_all(operation, result, pending, retry, last_errors)
-            if not retry:
-                return
-            attempt += 1
-            await anyio.sleep(self._backoff(attempt))
-            pending = retry
+            if attempt:
+                await anyio.sleep(self._backoff(attempt))
+            failed: list[ConfigResource] = []
+            await self._send_all(operation, result, pending, failed, last_errors)
+            pending, attempt = failed, attempt + 1
 
     async def _send_all(
         self,
@@ -399,15 +459,7 @@ class AdminClient:
         per_request = self._describe_batch_size if operation.splittable else len(pending)
         requests = route(pending, per_request)
         sends = [
-            partial(
-                self._send_group,
-                operation,
-                result,
-                resources,
-                partial(self._request, operation, node, partial(operation.body, resources)),
-                retry,
-                last_errors,
-            )
+            partial(self._send_group, operation, result, node, resources, retry, last_errors)
             for node, resources in requests
         ]
         if len(sends) == 1:  # the common case needs no task of its own
@@ -422,34 +474,54 @@ class AdminClient:
         self,
         operation: Operation[T],
         result: _Result[T],
+        node: int | None,
         resources: list[ConfigResource],
-        fetch: Callable[[], Awaitable[dict[str, Any]]],
         retry: list[ConfigResource],
         last_errors: dict[ConfigResource, KafkaConfigAdminError],
     ) -> None:
         """One request for resources bound to one broker (or to any broker), and its outcomes."""
+        outcome: dict[str, Any] | KafkaConfigAdminError
         try:
-            response = await fetch()
-        except _RETRIED as error:
-            log.debug("%s failed, will retry: %s", operation.codec.name, error)
-            last_errors.update(dict.fromkeys(resources, error))
-            retry.extend(resources)
-            await self._refresh_metadata_quietly()
-            return
+            outcome = await self._request(operation, node, partial(operation.body, resources))
         except KafkaConfigAdminError as error:
+            outcome = error
+        if self._settle(operation, result, resources, outcome, retry, last_errors):
+            await self._refresh_metadata_quietly()
+
+    def _settle(
+        self,
+        operation: Operation[T],
+        result: _Result[T],
+        resources: list[ConfigResource],
+        outcome: dict[str, Any] | Exception,
+        retry: list[ConfigResource],
+        last_errors: dict[ConfigResource, KafkaConfigAdminError],
+    ) -> bool:
+        """Set the futures of one request's resources; what may be retried goes to ``retry``.
+
+        Returns whether the whole request failed in a way worth retrying (the cluster's
+        brokers are then worth asking for again).
+        """
+        if isinstance(outcome, _RETRIED):
+            log.debug("%s failed, will retry: %s", operation.codec.name, outcome)
+            last_errors.update(dict.fromkeys(resources, outcome))
+            retry.extend(resources)
+            return True
+        if isinstance(outcome, Exception):
             for resource in resources:
-                result.values[resource]._set_exception(error)
-            return
-        with gc_paused():
-            outcomes = list(operation.outcomes(resources, response))
-        for resource, outcome in outcomes:
-            if isinstance(outcome, _RETRIED):
-                last_errors[resource] = outcome
-                retry.append(resource)
-            elif isinstance(outcome, BrokerError):
                 result.values[resource]._set_exception(outcome)
+            return False
+        with gc_paused():
+            outcomes = list(operation.outcomes(resources, outcome))
+        for resource, value in outcomes:
+            if isinstance(value, _RETRIED):
+                last_errors[resource] = value
+                retry.append(resource)
+            elif isinstance(value, BrokerError):
+                result.values[resource]._set_exception(value)
             else:
-                result.values[resource]._set_result(outcome)
+                result.values[resource]._set_result(value)
+        return False
 
     async def _request(
         self, operation: Operation[Any], node: int | None, build_body: BodyBuilder
@@ -477,6 +549,25 @@ class AdminClient:
     def __repr__(self) -> str:
         state = "open" if self._task_group is not None else "closed"
         return f"<AdminClient {state}>"
+
+
+class _Retry(NamedTuple):
+    """What a call's first attempt, a gathering's request, left to retry."""
+
+    resources: list[ConfigResource]
+    last_errors: dict[ConfigResource, KafkaConfigAdminError]
+    refresh: bool  # the whole request failed: ask for the cluster's brokers again first
+
+
+def _fail(result: _Result[Any], error: Exception) -> None:
+    result._fail_pending(lambda resource: error)
+
+
+def _fail_closed(calls: Iterable[GatheredCall], when: str) -> None:
+    for call in calls:
+        call.result._fail_pending(
+            lambda resource: ClientClosedError(f"the client was closed before {resource} {when}")
+        )
 
 
 async def _in_turn(limit: anyio.Semaphore, send: Callable[[], Awaitable[None]]) -> None:

@@ -3,46 +3,60 @@
 Fifty concurrent calls for one topic each should cost the broker one request, not fifty. A
 describe that fits in one request opens a gathering for its broker and flags; calls made in the
 same moment (before the event loop turns) join it. When the loop turns, the request is written
-for all of them, and each call reads its own resources from the shared response. A call alone in
-its moment waits for its own answer, as if this did not exist.
+for all of them, and each call reads its own resources from the shared response. A describe made
+when nothing for its broker and flags is in flight is written at once, in a gathering of its
+own: one call after another never waits for the loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
-
-import anyio
 
 from ._models import ConfigResource
 from ._operations import DescribeConfigs
 from ._results import _Result
-from ._transport import Reply
 
-__all__ = ["Gathering"]
+__all__ = ["GatheredCall", "Gathering", "GatheringKey"]
+
+#: Calls may share a request when they go to the same broker (None: any) with the same flags.
+GatheringKey = tuple[int | None, bool, bool]
+
+
+class GatheredCall:
+    """One describe call in a gathering, with its own deadline (in the event loop's clock)."""
+
+    __slots__ = ("expires", "operation", "result", "timeout")
+
+    def __init__(
+        self, operation: DescribeConfigs, result: _Result[Any], timeout: float, expires: float
+    ) -> None:
+        self.operation = operation
+        self.result = result
+        self.timeout = timeout
+        self.expires = expires
 
 
 class Gathering:
     """Describe calls waiting for one shared request; the first one is the leader."""
 
     def __init__(
-        self, node: int | None, leader: DescribeConfigs, resources: list[ConfigResource], limit: int
+        self,
+        key: GatheringKey,
+        node: int | None,
+        leader: DescribeConfigs,
+        resources: list[ConfigResource],
+        limit: int,
     ):
+        self.key = key
         self.node = node
         self.leader = leader
         self._limit = limit
-        #: The calls that share the request; their tasks start once it is written.
-        self.calls: list[tuple[DescribeConfigs, _Result[Any], float]] = []
+        #: The calls that share the request.
+        self.calls: list[GatheredCall] = []
+        #: Fires at the earliest deadline of a call still waiting.
+        self.timer: asyncio.TimerHandle | None = None
         self._keys = {resource: leader.keys[resource] for resource in resources}
-        self._done = anyio.Event()
-        self._response: dict[str, Any] | None = None
-        self._error: Exception | None = None
-        #: The written request's answer, when the leader alone waits for it.
-        self._own_reply: Reply | None = None
-
-    @property
-    def shared(self) -> bool:
-        """Whether other calls joined the leader."""
-        return len(self.calls) > 1
 
     def join(self, operation: DescribeConfigs, resources: list[ConfigResource]) -> bool:
         """Add a call's resources, unless the request would grow too big or disagree.
@@ -62,27 +76,6 @@ class Gathering:
         """The one request body for every call that joined."""
         return self.leader.body_for(self._keys, version)
 
-    def hand_to_leader(self, reply: Reply) -> None:
-        """The leader, alone, waits for the answer itself: no task in between.
-
-        Its task is started right after and always reaches :meth:`response` (anyio cancels
-        only tasks that have started), so the reply is always awaited.
-        """
-        self._own_reply = reply
-
-    def settle(self, response: dict[str, Any] | None, error: Exception | None) -> None:
-        """Hand every waiting call the response or the error; only the first call counts."""
-        if not self._done.is_set():
-            self._response, self._error = response, error
-            self._done.set()
-
-    async def response(self) -> dict[str, Any]:
-        """The shared response, or the error that sending it raised."""
-        reply, self._own_reply = self._own_reply, None
-        if reply is not None:
-            return await reply.wait()
-        await self._done.wait()
-        if self._error is not None:
-            raise self._error
-        assert self._response is not None
-        return self._response
+    def waiting(self) -> list[GatheredCall]:
+        """The calls with a resource still waiting for its outcome."""
+        return [call for call in self.calls if not call.result._settled()]

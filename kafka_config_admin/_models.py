@@ -141,6 +141,10 @@ class ConfigResource(BaseModel):
     def __init__(
         self, type: ResourceType | str | int | None = None, name: str | None = None, /, **data: Any
     ) -> None:
+        if type.__class__ is ResourceType and name.__class__ is str and not data:
+            # Already what validation would make: skip it (a call makes thousands of these).
+            _fill(self, {"type": type, "name": name}, _RESOURCE_FIELDS, None)
+            return
         if type is not None:
             data["type"] = type
         if name is not None:
@@ -325,11 +329,17 @@ def trusted(
     share one fields-set.
     """
     model = cls.__new__(cls)
+    _fill(model, fields, _ALL_FIELDS[cls], private)
+    return model
+
+
+def _fill(
+    model: BaseModel, fields: dict[str, Any], names: set[str], private: dict[str, Any] | None
+) -> None:
     _set(model, "__dict__", fields)
-    _set_fields_set(model, _ALL_FIELDS[cls])
+    _set_fields_set(model, names)
     _set_extra(model, None)
     _set_private(model, private)
-    return model
 
 
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
@@ -344,6 +354,7 @@ def config_of(entries: tuple[ConfigEntry, ...]) -> Config:
     )
 
 
+_RESOURCE_FIELDS = {"type", "name"}
 _ALL_FIELDS: dict[type[BaseModel], set[str]] = {
     cls: set(cls.model_fields) for cls in (ConfigSynonym, ConfigEntry, Config)
 }

@@ -11,7 +11,7 @@ import asyncio
 import random
 import ssl
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any, NamedTuple
@@ -32,7 +32,7 @@ from ._exceptions import (
 from ._gc import gc_paused
 from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
 
-__all__ = ["BodyBuilder", "Reply", "SecurityOptions", "Transport"]
+__all__ = ["AnswerCallback", "BodyBuilder", "SecurityOptions", "Transport"]
 
 BodyBuilder = Callable[[int], Mapping[str, Any]]
 
@@ -67,24 +67,41 @@ class _EncodedHeader(NamedTuple):
         return self.data
 
 
-class _DecodeFailure(NamedTuple):
-    error: ProtocolError
+#: Called once with a request's decoded body, or with the error that ended it.
+AnswerCallback = Callable[[dict[str, Any] | KafkaConfigAdminError], None]
 
 
 class _WireRequest:
     """One request as aiokafka's connection sends it: header and body from our codecs.
 
     aiokafka calls ``prepare`` with the broker's ApiVersions; the body is built only then, so
-    that fields a lower version lacks are left out (KIP-569 compatibility).
+    that fields a lower version lacks are left out (KIP-569 compatibility). The answer goes to
+    ``on_answer`` exactly once: from ``decode``, which aiokafka's reader calls as soon as the
+    response is read (no task in between), from a connection failure, or from the request
+    timeout.
     """
 
-    def __init__(self, codec: ApiCodec, build_body: BodyBuilder, memo: Memo | None) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        node_id: int,
+        codec: ApiCodec,
+        build_body: BodyBuilder,
+        memo: Memo | None,
+        throttle_from_version: int,
+        on_answer: AnswerCallback,
+    ) -> None:
         self.API_KEY = codec.api_key
+        self.API_VERSION = -1
+        self.RESPONSE_TYPE = self
+        self._transport = transport
+        self._node_id = node_id
         self._codec = codec
         self._build_body = build_body
         self._memo = memo
-        self.API_VERSION = -1
-        self.RESPONSE_TYPE = self
+        self._throttle_from_version = throttle_from_version
+        self._on_answer: AnswerCallback | None = on_answer
+        self._timer: asyncio.TimerHandle | None = None
 
     def prepare(self, versions: Mapping[int, tuple[int, int]]) -> _WireRequest:
         self.API_VERSION = negotiate_version(self._codec, versions.get(self._codec.api_key))
@@ -112,64 +129,58 @@ class _WireRequest:
         buffer.seek(offset)
         return _ResponseHeader(correlation_id)
 
-    def decode(self, buffer: BytesIO) -> dict[str, Any] | _DecodeFailure:
-        # Runs inside aiokafka's reader task, where an exception would tear the connection
-        # down and lose the reason; hand the failure to the waiting caller instead.
+    def decode(self, buffer: BytesIO) -> None:
+        """Decode the response and answer; runs inside aiokafka's reader task.
+
+        An exception here would tear the connection down and lose the reason, so a failure to
+        decode is the answer instead. aiokafka's own future gets None, and nobody reads it.
+        """
+        with gc_paused():  # decoding and shaping make many objects, but no cycles
+            self._answer(self._decoded(buffer))
+
+    def _decoded(self, buffer: BytesIO) -> dict[str, Any] | KafkaConfigAdminError:
         try:
-            with gc_paused():
-                return self._codec.decode_response(
-                    self.API_VERSION, buffer.getvalue(), buffer.tell(), self._memo
-                )
-        except ProtocolError as error:
-            return _DecodeFailure(error)
-        except Exception as error:  # a codec bug must reach the caller, not kill the reader
-            return _DecodeFailure(
-                ProtocolError(
-                    f"could not decode {self._codec.name} v{self.API_VERSION} response: {error!r}"
-                )
+            body = self._codec.decode_response(
+                self.API_VERSION, buffer.getvalue(), buffer.tell(), self._memo
             )
-
-
-class Reply:
-    """The answer to a request already written: await :meth:`wait` once."""
-
-    def __init__(
-        self,
-        transport: Transport,
-        node_id: int,
-        conn: AIOKafkaConnection,
-        request: _WireRequest,
-        waiter: Coroutine[Any, Any, Any],
-        throttle_from_version: int,
-    ) -> None:
-        self._transport = transport
-        self._node_id = node_id
-        self._conn = conn
-        self._request = request
-        self._waiter = waiter
-        self._throttle_from_version = throttle_from_version
-
-    async def wait(self) -> dict[str, Any]:
-        """The decoded response body; connection and protocol failures as typed errors."""
-        try:
-            response = await self._waiter
-        except TimeoutError:
-            # aiokafka's request timeout: the connection is renewed on the next request.
-            self._conn.close(reason=CloseReason.CONNECTION_TIMEOUT)
-            raise KafkaConnectionError(
-                f"broker {self._node_id} did not answer within {self._transport.request_timeout:g}s"
-            ) from None
-        except KafkaConfigAdminError:
-            raise
-        except Exception as error:
-            raise translate_error(error, f"broker {self._node_id}") from error
-        if isinstance(response, _DecodeFailure):
-            raise response.error
-        body: dict[str, Any] = response
+        except ProtocolError as error:
+            return error
+        except Exception as error:  # a codec bug must reach the caller, not kill the reader
+            return ProtocolError(
+                f"could not decode {self._codec.name} v{self.API_VERSION} response: {error!r}"
+            )
         throttle_ms: int = body["throttle_time_ms"]
-        if throttle_ms > 0 and self._throttle_from_version <= self._request.API_VERSION:
+        if throttle_ms > 0 and self._throttle_from_version <= self.API_VERSION:
             self._transport._throttle(self._node_id, throttle_ms)
         return body
+
+    def written(self, conn: AIOKafkaConnection, sent: asyncio.Future[Any]) -> None:
+        """Watch the written request: its connection failing, and its timeout."""
+        sent.add_done_callback(self._connection_failed)
+        self._timer = asyncio.get_running_loop().call_later(
+            self._transport.request_timeout, self._timed_out, conn
+        )
+
+    def _connection_failed(self, sent: asyncio.Future[Any]) -> None:
+        error = None if sent.cancelled() else sent.exception()
+        if isinstance(error, Exception):
+            self._answer(translate_error(error, f"broker {self._node_id}"))
+
+    def _timed_out(self, conn: AIOKafkaConnection) -> None:
+        self._answer(
+            KafkaConnectionError(
+                f"broker {self._node_id} did not answer within {self._transport.request_timeout:g}s"
+            )
+        )
+        # Whatever else waits on this connection fails too, and is sent again on a new one.
+        conn.close(reason=CloseReason.CONNECTION_TIMEOUT)
+
+    def _answer(self, outcome: dict[str, Any] | KafkaConfigAdminError) -> None:
+        on_answer, self._on_answer = self._on_answer, None
+        if on_answer is not None:
+            if self._timer is not None:
+                self._timer.cancel()
+            on_answer(outcome)
 
 
 def negotiate_version(codec: ApiCodec, broker_range: tuple[int, int] | None) -> int:
@@ -286,26 +297,35 @@ class Transport:
         *,
         throttle_from_version: int,
         memo: Memo | None = None,
-    ) -> Reply | None:
+        on_answer: AnswerCallback,
+    ) -> bool:
         """Write one request now, if the broker's connection is open and has not throttled us.
 
-        Returns the :class:`Reply` to await, or None when the request must wait for a
-        connection or a throttle (:meth:`send` does both). Writing before any task runs lets
-        the broker work while the caller's task starts.
+        Returns False, having written nothing, when the request must wait for a connection or
+        a throttle (:meth:`send` waits for both). Otherwise ``on_answer`` is later called
+        exactly once with the decoded body or the error that ended the request (a broken
+        connection, or no answer within ``request_timeout``), right where it happens: the
+        caller needs no task of its own to wait.
         """
         if self._throttled_until.get(node_id, 0.0) > time.monotonic():
-            return None
+            return False
         conn = self._require_client()._conns.get((node_id, ConnectionGroup.DEFAULT))
         if conn is None or not conn.connected():
-            return None
-        request = _WireRequest(codec, build_body, memo)
+            return False
+        request = _WireRequest(
+            self, node_id, codec, build_body, memo, throttle_from_version, on_answer
+        )
         try:
             waiter = conn.send(request)
         except KafkaConfigAdminError:
             raise
         except Exception as error:
             raise translate_error(error, f"broker {node_id}") from error
-        return Reply(self, node_id, conn, request, waiter, throttle_from_version)
+        # aiokafka's waiter would need a task to await it; the request answers by itself.
+        waiter.close()
+        _, _, sent = conn._requests[-1]
+        request.written(conn, sent)
+        return True
 
     async def send(
         self,
@@ -320,14 +340,29 @@ class Transport:
 
         ``memo`` lets the response share decoded items with earlier ones (``Struct(shared=True)``).
         """
+        answer: asyncio.Future[dict[str, Any] | KafkaConfigAdminError]
+        answer = asyncio.get_running_loop().create_future()
+
+        def on_answer(outcome: dict[str, Any] | KafkaConfigAdminError) -> None:
+            if not answer.done():  # the caller may have been cancelled
+                answer.set_result(outcome)
+
         while True:
             await self._wait_for_throttle(node_id)
             await self._connect(node_id)
-            reply = self.submit(
-                node_id, codec, build_body, throttle_from_version=throttle_from_version, memo=memo
-            )
-            if reply is not None:
-                return await reply.wait()
+            if self.submit(
+                node_id,
+                codec,
+                build_body,
+                throttle_from_version=throttle_from_version,
+                memo=memo,
+                on_answer=on_answer,
+            ):
+                break
+        outcome = await answer
+        if isinstance(outcome, KafkaConfigAdminError):
+            raise outcome
+        return outcome
 
     async def _connect(self, node_id: int) -> None:
         client = self._require_client()

@@ -513,14 +513,15 @@ class AdminClient:
             return False
         with gc_paused():
             outcomes = list(operation.outcomes(resources, outcome))
+        futures = result.values
         for resource, value in outcomes:
-            if isinstance(value, _RETRIED):
+            if not isinstance(value, BrokerError):
+                futures[resource]._set_result(value)
+            elif isinstance(value, _RETRIED):
                 last_errors[resource] = value
                 retry.append(resource)
-            elif isinstance(value, BrokerError):
-                result.values[resource]._set_exception(value)
             else:
-                result.values[resource]._set_result(value)
+                futures[resource]._set_exception(value)
         return False
 
     async def _request(

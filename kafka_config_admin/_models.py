@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from enum import IntEnum
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
@@ -134,9 +134,22 @@ class ConfigResource(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True)
+    # Not a field: the hash, made once. A call hashes each resource several times (its dicts
+    # of ops, futures and routes), and pydantic's frozen-model hash is rebuilt every time.
+    # Copies (model_copy, pickling) do not carry the slot over, so they hash afresh.
+    __slots__ = ("_hash",)
+    if TYPE_CHECKING:
+        _hash: int
 
     type: ResourceType
     name: str
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            _set(self, "_hash", hash((self.type, self.name)))
+            return self._hash
 
     def __init__(
         self, type: ResourceType | str | int | None = None, name: str | None = None, /, **data: Any

@@ -148,21 +148,19 @@ class Operation(Generic[T]):
         self, resources: Sequence[ConfigResource], response: Mapping[str, Any]
     ) -> Iterator[tuple[ConfigResource, T | BrokerError]]:
         """One outcome per resource of the request; a resource left unanswered is an error."""
+        results = response[self._results_key]
+        if len(results) == len(resources) and all(  # brokers answer in the order asked
+            r.name == result["resource_name"] and r.type == result["resource_type"]
+            for r, result in zip(resources, results, strict=True)
+        ):
+            for resource, result in zip(resources, results, strict=True):
+                yield resource, self._outcome(resource, result)
+            return
         wanted = {_key(r.type, r.name): r for r in resources}
-        for result in response[self._results_key]:
-            resource = wanted.pop(_key(result["resource_type"], result["resource_name"]), None)
-            if resource is None:
-                continue  # an answer for something we did not ask: ignore, as Java does
-            code = result["error_code"]
-            if code:
-                yield (
-                    resource,
-                    error_for_code(
-                        code, self.redact(resource, result["error_message"]), resource=resource
-                    ),
-                )
-            else:
-                yield resource, self.value(resource, result)
+        for result in results:
+            asked = wanted.pop(_key(result["resource_type"], result["resource_name"]), None)
+            if asked is not None:  # an answer for something we did not ask: ignore, as Java does
+                yield asked, self._outcome(asked, result)
         for resource in wanted.values():
             yield (
                 resource,
@@ -170,6 +168,14 @@ class Operation(Generic[T]):
                     "the broker's response has no answer for this resource", resource=resource
                 ),
             )
+
+    def _outcome(self, resource: ConfigResource, result: Mapping[str, Any]) -> T | BrokerError:
+        code = result["error_code"]
+        if code:
+            return error_for_code(
+                code, self.redact(resource, result["error_message"]), resource=resource
+            )
+        return self.value(resource, result)
 
     def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> T:
         """The value of one successful result."""
@@ -433,20 +439,25 @@ class IncrementalAlterConfigs(Operation[None]):
         return list(self.ops)
 
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
-        return {
-            "resources": [
+        # One ops list given for many resources becomes one configs list, which the encoder
+        # writes once (``Array(repeats=True)``).
+        configs_of: dict[int, list[dict[str, Any]]] = {}
+        resource_bodies = []
+        for r in resources:
+            ops = self.ops[r]
+            configs = configs_of.get(id(ops))
+            if configs is None:
+                configs = configs_of[id(ops)] = [
+                    {"name": op.name, "config_operation": op.op, "value": op.value} for op in ops
+                ]
+            resource_bodies.append(
                 {
                     "resource_type": r.type,  # an IntEnum: packed as it is
                     "resource_name": r.name,
-                    "configs": [
-                        {"name": op.name, "config_operation": op.op, "value": op.value}
-                        for op in self.ops[r]
-                    ],
+                    "configs": configs,
                 }
-                for r in resources
-            ],
-            "validate_only": self.validate_only,
-        }
+            )
+        return {"resources": resource_bodies, "validate_only": self.validate_only}
 
     def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> None:
         return None

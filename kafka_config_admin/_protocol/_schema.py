@@ -110,9 +110,15 @@ class Memo:
 
 @dataclass(frozen=True)
 class Array:
-    """An array of a primitive type or of structs."""
+    """An array of a primitive type or of structs.
+
+    ``repeats=True`` marks an array inside the items of another array that is often the same
+    from one item to the next (one list of alter ops for many resources): the encoder writes
+    the bytes it made for the previous item again when it is given the very same list object.
+    """
 
     item: str | Struct
+    repeats: bool = False
 
 
 @dataclass(frozen=True)
@@ -643,16 +649,35 @@ def _encode_value(
     w.line(f"if {value} is None:")
     w.line(f"    {out} += {null}" if nullable else f"    _cannot_be_null({where!r}, {w.version})")
     with w.block("else:"):
-        if isinstance(kind, Array):
-            _encode_length(w, f"len({value})", out, compact, "i")
-            item = w.fresh("e")
-            with w.block(f"for {item} in {value}:"):
-                _encode_value(w, kind.item, item, out, False, compact, where)
+        if isinstance(kind, Array) and kind.repeats:
+            _encode_repeated_array(w, kind, value, out, compact, where)
+        elif isinstance(kind, Array):
+            _encode_array(w, kind, value, out, compact, where)
         else:
             data = w.fresh("b")
             w.line(f"{data} = {value}.encode()")
             _encode_length(w, f"len({data})", out, compact, "h")
             w.line(f"{out} += {data}")
+
+
+def _encode_array(w: _Writer, kind: Array, value: str, out: str, compact: bool, where: str) -> None:
+    _encode_length(w, f"len({value})", out, compact, "i")
+    item = w.fresh("e")
+    with w.block(f"for {item} in {value}:"):
+        _encode_value(w, kind.item, item, out, False, compact, where)
+
+
+def _encode_repeated_array(
+    w: _Writer, kind: Array, value: str, out: str, compact: bool, where: str
+) -> None:
+    """The array's bytes, copied from the previous item when it was given the same list."""
+    last, data, start = w.fresh("last"), w.fresh("data"), w.fresh("start")
+    w.prologue.append(f"    {last} = {data} = None")
+    w.line(f"if {value} is {last}: {out} += {data}")
+    with w.block("else:"):
+        w.line(f"{start} = len({out})")
+        _encode_array(w, kind, value, out, compact, where)
+        w.line(f"{last} = {value}; {data} = {out}[{start}:]")
 
 
 def _encode_length(w: _Writer, length: str, out: str, compact: bool, classic: str) -> None:

@@ -29,7 +29,8 @@ REQUEST = Message(
                                         Field("config_operation", "int8"),
                                         Field("value", "string", nullable=(0, None)),
                                     )
-                                )
+                                ),
+                                repeats=True,
                             ),
                         ),
                     )

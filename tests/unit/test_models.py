@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
@@ -38,6 +39,15 @@ def test_resource_is_frozen_hashable_and_accepts_names() -> None:
         ConfigResource(type="nonsense", name="x")
     assert str(ConfigResource(ResourceType.BROKER, "")) == "cluster-wide broker default"
     assert repr(topic) == "ConfigResource(type=ResourceType.TOPIC, name='orders')"
+
+
+def test_resource_copies_hash_by_their_own_values() -> None:
+    topic = ConfigResource(ResourceType.TOPIC, "orders")
+    renamed = topic.model_copy(update={"name": "payments"})
+    assert hash(renamed) == hash(ConfigResource(ResourceType.TOPIC, "payments")) != hash(topic)
+    unpickled = pickle.loads(pickle.dumps(topic))
+    assert unpickled == topic and {topic: 1}[unpickled] == 1
+    assert ConfigResource(2, "orders").model_fields_set == topic.model_fields_set
 
 
 def test_config_is_a_read_only_mapping() -> None:

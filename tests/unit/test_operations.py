@@ -24,7 +24,7 @@ from kafka_config_admin._operations import (
     IncrementalAlterConfigs,
     route,
 )
-from kafka_config_admin._protocol import ALTER_CONFIGS
+from kafka_config_admin._protocol import ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS
 
 TOPIC = ConfigResource(ResourceType.TOPIC, "orders")
 OTHER = ConfigResource(ResourceType.TOPIC, "payments")
@@ -310,3 +310,59 @@ def test_legacy_alter_checks_and_builds() -> None:
     with pytest.raises(InvalidArgumentError, match=r"'a.password' .* got object") as caught:
         AlterConfigs.build_legacy({TOPIC: {"a.password": secret}}, validate_only=False)
     assert repr(secret) not in str(caught.value)
+
+
+def alter_response(*answers: tuple[int, str, int]) -> dict[str, Any]:
+    return {
+        "throttle_time_ms": 0,
+        "responses": [
+            {
+                "error_code": code,
+                "error_message": None,
+                "resource_type": kind,
+                "resource_name": name,
+            }
+            for kind, name, code in answers
+        ],
+    }
+
+
+def test_outcomes_match_answers_in_any_order_and_ignore_the_unasked() -> None:
+    operation = IncrementalAlterConfigs.build(
+        {resource: [AlterConfigOp("retention.ms", "1")] for resource in (TOPIC, OTHER, GROUP)},
+        validate_only=False,
+    )
+    in_order = alter_response((2, "orders", 0), (2, "payments", 3), (32, "g", 0))
+    outcomes = list(operation.outcomes([TOPIC, OTHER, GROUP], in_order))
+    assert [resource for resource, _ in outcomes] == [TOPIC, OTHER, GROUP]
+    assert isinstance(outcomes[1][1], BrokerError) and outcomes[1][1].resource == OTHER
+    # As many answers as resources, but not in the order asked, and one for another resource
+    # (a topic named like the group): matched by type and name, never by place.
+    shuffled = alter_response((32, "g", 3), (2, "g", 0), (2, "orders", 0))
+    by_resource = dict(operation.outcomes([TOPIC, OTHER, GROUP], shuffled))
+    assert by_resource[TOPIC] is None
+    group = by_resource[GROUP]
+    assert isinstance(group, BrokerError) and group.code == 3
+    assert "no answer" in str(by_resource[OTHER])
+
+
+def test_one_ops_list_for_many_resources_encodes_as_separate_lists_would() -> None:
+    ops = [AlterConfigOp("retention.ms", "1"), AlterConfigOp("cleanup.policy", "compact", "APPEND")]
+    shared = IncrementalAlterConfigs.build(
+        {TOPIC: ops, OTHER: ops, GROUP: [AlterConfigOp("x", "y")], DEFAULT: ops},
+        validate_only=False,
+    )
+    copied = IncrementalAlterConfigs.build(
+        {TOPIC: list(ops), OTHER: list(ops), GROUP: [AlterConfigOp("x", "y")], DEFAULT: list(ops)},
+        validate_only=False,
+    )
+    for version in (0, 1):
+        body = shared.body(shared.resources, version)
+        resources = body["resources"]
+        assert resources[0]["configs"] is resources[1]["configs"]  # built once
+        encoded = INCREMENTAL_ALTER_CONFIGS.encode_request(version, body)
+        assert encoded == INCREMENTAL_ALTER_CONFIGS.encode_request(
+            version, copied.body(copied.resources, version)
+        )
+        decoded = INCREMENTAL_ALTER_CONFIGS.decode_request(version, encoded)
+        assert [len(r["configs"]) for r in decoded["resources"]] == [2, 2, 1, 2]

@@ -328,7 +328,9 @@ class AdminClient:
             return
         self._in_flight.add(gathering)
         self._busy[gathering.key] = self._busy.get(gathering.key, 0) + 1
-        self._arm_deadline(gathering)
+        loop = asyncio.get_running_loop()
+        earliest = min(call.expires for call in gathering.calls)
+        gathering.timer = loop.call_at(earliest, self._deadline_passed, gathering)
         transport = self._transport
         try:
             node = gathering.node if gathering.node is not None else transport.any_broker()
@@ -386,20 +388,17 @@ class AdminClient:
                     _Retry(retry, last_errors, refresh=failed),
                 )
 
-    def _arm_deadline(self, gathering: Gathering) -> None:
-        """Time out each call of the gathering at its own deadline."""
-        waiting = gathering.waiting()
-        if not waiting:
-            gathering.timer = None
-            return
+    def _deadline_passed(self, gathering: Gathering) -> None:
+        """Time out the calls of the gathering whose deadline passed; wait for the rest."""
         loop = asyncio.get_running_loop()
         now = loop.time()
+        waiting = gathering.waiting()
         for call in waiting:
             if call.expires <= now:
                 call.result._fail_pending(partial(_timeout_error, call.timeout, {}))
         earliest = min((call.expires for call in waiting if call.expires > now), default=None)
         gathering.timer = (
-            None if earliest is None else loop.call_at(earliest, self._arm_deadline, gathering)
+            None if earliest is None else loop.call_at(earliest, self._deadline_passed, gathering)
         )
 
     # --- every other call, and retries: a task each ----------------------------------------

@@ -214,6 +214,7 @@ class Transport:
         self.request_timeout = request_timeout
         self._client: AIOKafkaClient | None = None
         self._throttled_until: dict[int, float] = {}
+        self._any_broker: int | None = None
 
     async def start(self) -> None:
         """Connect to a bootstrap server and read the cluster's brokers."""
@@ -269,17 +270,21 @@ class Transport:
         return sorted(broker.nodeId for broker in self._require_client().cluster.brokers())
 
     def any_broker(self) -> int:
-        """A broker for requests any broker can answer; one we are connected to if possible."""
+        """A broker for requests any broker can answer; one we are connected to if possible.
+
+        The broker chosen last is kept while its connection is open: one call after another
+        then costs a dict lookup, not a walk over the cluster.
+        """
         client = self._require_client()
+        last = self._any_broker
+        if last is not None and _is_open(client, last):
+            return last
         ids = self.broker_ids()
         if not ids:
             raise KafkaConnectionError("the cluster metadata lists no brokers")
-        connected = [
-            node
-            for node in ids
-            if any(key[0] == node and conn.connected() for key, conn in client._conns.items())
-        ]
-        return random.choice(connected or ids)
+        connected = [node for node in ids if _is_open(client, node)]
+        self._any_broker = chosen = random.choice(connected or ids)
+        return chosen
 
     async def refresh_metadata(self) -> None:
         """Ask the cluster for its brokers again (after a connection failure)."""
@@ -309,8 +314,8 @@ class Transport:
         """
         if self._throttled_until.get(node_id, 0.0) > time.monotonic():
             return False
-        conn = self._require_client()._conns.get((node_id, ConnectionGroup.DEFAULT))
-        if conn is None or not conn.connected():
+        conn = _open_connection(self._require_client(), node_id)
+        if conn is None:
             return False
         request = _WireRequest(
             self, node_id, codec, build_body, memo, throttle_from_version, on_answer
@@ -386,6 +391,15 @@ class Transport:
         if self._client is None:
             raise KafkaConnectionError("the client is not connected")
         return self._client
+
+
+def _open_connection(client: AIOKafkaClient, node_id: int) -> AIOKafkaConnection | None:
+    conn: AIOKafkaConnection | None = client._conns.get((node_id, ConnectionGroup.DEFAULT))
+    return conn if conn is not None and conn.connected() else None
+
+
+def _is_open(client: AIOKafkaClient, node_id: int) -> bool:
+    return _open_connection(client, node_id) is not None
 
 
 def translate_error(error: Exception, where: str) -> KafkaConfigAdminError:

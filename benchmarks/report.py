@@ -7,6 +7,8 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from .runner import W3_REPS_PER_REP
+
 OURS = "kafka-config-admin"
 TITLES = {
     "w1": "W1 describe all configs of all topics (s)",
@@ -56,7 +58,8 @@ def markdown(runs: list[dict[str, Any]], context: dict[str, Any]) -> str:
     lines = [
         f"Broker: Apache Kafka {context['kafka']} (single KRaft node, JVM), {context['topics']} "
         f"topics. {context['rounds']} rounds, each client {context['reps']} repetitions a round "
-        f"(W2: {max(1, context['reps'] // 2)} run of 1,000 calls a round), clients in a rotating "
+        f"(W2: {max(1, context['reps'] // 2)} run of 1,000 calls a round; W3: "
+        f"{W3_REPS_PER_REP * context['reps']}), clients in a rotating "
         "order. Cells: median (min-max) of all rounds; ratio = median / our median (lower is "
         "faster).",
         "",

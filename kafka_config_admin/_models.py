@@ -147,7 +147,7 @@ class ConfigResource(BaseModel):
     def __hash__(self) -> int:
         try:
             return self._hash
-        except AttributeError:
+        except AttributeError:  # a copy
             _set(self, "_hash", hash((self.type, self.name)))
             return self._hash
 
@@ -157,12 +157,14 @@ class ConfigResource(BaseModel):
         if type.__class__ is ResourceType and name.__class__ is str and not data:
             # Already what validation would make: skip it (a call makes thousands of these).
             _fill(self, {"type": type, "name": name}, _RESOURCE_FIELDS, None)
+            _set(self, "_hash", hash((type, name)))
             return
         if type is not None:
             data["type"] = type
         if name is not None:
             data["name"] = name
         super().__init__(**data)
+        _set(self, "_hash", hash((self.type, self.name)))
 
     @field_validator("type", mode="before")
     @classmethod

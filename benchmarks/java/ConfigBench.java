@@ -58,7 +58,8 @@ public final class ConfigBench {
         Map<String, Workload> plan = new LinkedHashMap<>();
         plan.put("w1", () -> seconds(reps, 1, rep -> describe(topics, withEverything)));
         plan.put("w2", () -> w2(Math.max(1, reps / 2)));
-        plan.put("w3", () -> seconds(reps, 2, rep -> alterEach(VALUES[rep % 2])));
+        // As benchmarks/runner.py: W3 gets three times the repetitions (W3_REPS_PER_REP).
+        plan.put("w3", () -> seconds(3 * reps, 2, rep -> alterEach(VALUES[rep % 2])));
         plan.put("w4", () -> seconds(reps, 1, rep -> concurrent()));
         Map<String, String> workloads = new LinkedHashMap<>();
         for (Map.Entry<String, Workload> entry : plan.entrySet()) {

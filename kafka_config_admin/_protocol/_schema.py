@@ -438,9 +438,12 @@ def _decode_value(
 def _decode_string(w: _Writer, target: str, nullable: bool, compact: bool, name: str) -> None:
     n = w.fresh("n")
     if compact:
-        # One length byte covers strings up to 126 bytes; null and longer ones go the slow way.
+        # One length byte covers strings up to 126 bytes, and null (most error messages);
+        # longer strings go the slow way.
         w.line(f"{n} = buf[pos] - 1")
         w.line(f"if 0 <= {n} < 127: pos += {n} + 1; {target} = buf[pos - {n}:pos].decode()")
+        if nullable:
+            w.line(f"elif {n} < 0: pos += 1; {target} = None")
         w.line(f"else: {target}, pos = _compact_string(buf, pos, {nullable}, {name!r})")
     else:
         unpack = w.constant(w.layout("h").unpack_from, "unpack")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from contextlib import ExitStack
 
 import anyio
 import pytest
@@ -152,3 +153,13 @@ async def test_a_broker_that_stops_answering_times_out_and_is_reconnected() -> N
             assert "did not answer within 1s" in str(error)
             # The timed-out connection was closed; the next call opens a new one.
             assert "node.id" in await admin.describe_configs([topic]).values[topic]
+        # A describe written on an open connection and unanswered when the client closes: no
+        # task waits for it, and closing must still fail it, without waiting for its timeout.
+        with ExitStack() as paused, anyio.fail_after(5):  # the request timeout is 15 s
+            async with AdminClient(cluster.bootstrap_servers) as admin:
+                await admin.describe_configs([topic]).all()  # the connection is open
+                paused.enter_context(cluster.paused_broker(broker))
+                in_flight = admin.describe_configs([topic])
+                await anyio.sleep(0.1)
+        closed = in_flight.values[topic].exception()
+        assert isinstance(closed, ClientClosedError), closed

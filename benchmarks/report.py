@@ -27,7 +27,7 @@ def merge(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     merged: dict[str, Any] = {"peer": rounds[0]["peer"], "workloads": {}}
     for key, first in rounds[0]["workloads"].items():
         pooled = dict(first)
-        for name in ("seconds", "p50_ms", "p99_ms"):
+        for name in ("seconds", "cpu_seconds", "p50_ms", "p99_ms"):
             if name in first:
                 pooled[name] = [x for run in rounds for x in run["workloads"][key][name]]
         merged["workloads"][key] = pooled
@@ -53,6 +53,12 @@ def cell(result: dict[str, Any], ours: dict[str, Any] | None) -> str:
     return text
 
 
+def cpu_cell(result: dict[str, Any]) -> str:
+    if "cpu_seconds" not in result:
+        return "n/a"
+    return f"{median(result['cpu_seconds']) * 1000:.1f}"
+
+
 def markdown(runs: list[dict[str, Any]], context: dict[str, Any]) -> str:
     ours: dict[str, Any] = next((r["workloads"] for r in runs if r["peer"] == OURS), {})
     lines = [
@@ -69,6 +75,19 @@ def markdown(runs: list[dict[str, Any]], context: dict[str, Any]) -> str:
     for key, title in TITLES.items():
         row = [cell(run["workloads"][key], ours.get(key)) for run in runs]
         lines.append(f"| {title} | " + " | ".join(row) + " |")
+    lines += [
+        "",
+        "Client CPU time (ms, median of the same runs): what the client's process spent itself, "
+        "while the broker's work and the waiting are left out (Python: time.process_time; "
+        "Java: the CPU time of the JVM's Java threads, the JIT compiler's included and the GC's "
+        "not).",
+        "",
+        "| workload | " + " | ".join(run["peer"] for run in runs) + " |",
+        "|---|" + "---|" * len(runs),
+    ]
+    for key, title in TITLES.items():
+        row = [cpu_cell(run["workloads"][key]) for run in runs]
+        lines.append(f"| {title.split(' (')[0]} | " + " | ".join(row) + " |")
     memory = [
         f"{run['peer']}: result {run['w1_memory']['result_mb']:.1f} MB, peak "
         f"{run['w1_memory']['peak_mb']:.1f} MB"

@@ -32,15 +32,19 @@ async def _call(result: Any) -> Any:
     return await result if inspect.isawaitable(result) else result
 
 
-async def _timed(reps: int, warmups: int, run: Callable[[int], Awaitable[Any]]) -> list[float]:
+async def _timed(
+    reps: int, warmups: int, run: Callable[[int], Awaitable[Any]]
+) -> dict[str, list[float]]:
+    """Each repetition's wall time, and the CPU time this process spent on it."""
     for rep in range(warmups):
         await run(rep)
-    seconds = []
+    seconds, cpu_seconds = [], []
     for rep in range(reps):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         await run(rep)
         seconds.append(time.perf_counter() - start)
-    return seconds
+        cpu_seconds.append(time.process_time() - start_cpu)
+    return {"seconds": seconds, "cpu_seconds": cpu_seconds}
 
 
 async def _w2_latencies(peer: Peer, topic: str) -> list[float]:
@@ -80,14 +84,19 @@ async def measure(peer: Peer, topics: list[str], reps: int, settle: float) -> di
 
 
 async def _seconds(reps: int, warmups: int, run: Callable[[int], Any]) -> dict[str, Any]:
-    return {"seconds": await _timed(reps, warmups, lambda rep: _call(run(rep)))}
+    return await _timed(reps, warmups, lambda rep: _call(run(rep)))
 
 
 async def _w2(peer: Peer, topic: str, reps: int) -> dict[str, Any]:
     await _w2_latencies(peer, topic)  # warm-up
-    runs = [await _w2_latencies(peer, topic) for _ in range(reps)]
+    runs, cpu_seconds = [], []
+    for _ in range(reps):
+        start_cpu = time.process_time()
+        runs.append(await _w2_latencies(peer, topic))
+        cpu_seconds.append(time.process_time() - start_cpu)
     return {
         "seconds": [sum(run) for run in runs],
+        "cpu_seconds": cpu_seconds,
         "p50_ms": [run[len(run) // 2] * 1000 for run in runs],
         "p99_ms": [run[int(len(run) * 0.99)] * 1000 for run in runs],
     }

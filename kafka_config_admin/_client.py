@@ -181,17 +181,18 @@ class AdminClient:
         tb: TracebackType | None,
     ) -> None:
         task_group, self._task_group = self._task_group, None
+        # In the same step: no answer may find the client closed and its gathering in flight.
+        in_flight, self._in_flight = self._in_flight, set()
+        self._busy.clear()
+        for gathering in in_flight:
+            if gathering.timer is not None:
+                gathering.timer.cancel()
+            _fail_closed(gathering.calls, "had an answer")
         try:
             if task_group is not None:
                 task_group.cancel_scope.cancel()
                 # The body's own exception propagates as it is, not wrapped in a group.
                 await task_group.__aexit__(None, None, None)
-            in_flight, self._in_flight = self._in_flight, set()
-            self._busy.clear()
-            for gathering in in_flight:
-                if gathering.timer is not None:
-                    gathering.timer.cancel()
-                _fail_closed(gathering.calls, "had an answer")
         finally:
             await self._transport.close()
 
@@ -378,7 +379,7 @@ class AdminClient:
                 _fail(result, error)
                 continue
             if retry:
-                assert self._task_group is not None  # closing empties _in_flight first
+                assert self._task_group is not None  # closing empties _in_flight at once
                 self._task_group.start_soon(
                     self._run,
                     operation,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
@@ -407,9 +408,14 @@ class DescribeConfigs(Operation[Config]):
 
 @dataclass
 class IncrementalAlterConfigs(Operation[None]):
-    """IncrementalAlterConfigs (KIP-339): SET, DELETE, APPEND and SUBTRACT per config."""
+    """IncrementalAlterConfigs (KIP-339): SET, DELETE, APPEND and SUBTRACT per config.
 
-    ops: dict[ConfigResource, list[AlterConfigOp]]
+    The resources and their ops are two lists in the caller's order, not a dict: a call of
+    thousands of resources then hashes none of them to be built, nor to write its request.
+    """
+
+    targets: list[ConfigResource]
+    op_lists: list[list[AlterConfigOp]]
     validate_only: bool
 
     codec = INCREMENTAL_ALTER_CONFIGS
@@ -423,28 +429,38 @@ class IncrementalAlterConfigs(Operation[None]):
             raise InvalidArgumentError(
                 "configs must map each ConfigResource to a list of AlterConfigOp"
             )
-        ops: dict[ConfigResource, list[AlterConfigOp]] = {}
+        targets = check_resources(configs)
         # One list of ops given for many resources (dict.fromkeys) is checked once.
         checked: dict[int, list[AlterConfigOp]] = {}
-        check_resources(configs)
-        for resource, given in configs.items():
+        op_lists = []
+        for resource, given in zip(targets, configs.values(), strict=True):
             resource_ops = checked.get(id(given))
             if resource_ops is None:
                 resource_ops = checked[id(given)] = _checked_ops(resource, given)
-            ops[resource] = resource_ops
-        return cls(ops=ops, validate_only=bool(validate_only))
+            op_lists.append(resource_ops)
+        return cls(targets=targets, op_lists=op_lists, validate_only=bool(validate_only))
 
     @property
     def resources(self) -> list[ConfigResource]:
-        return list(self.ops)
+        return self.targets
+
+    @cached_property
+    def _ops_by_resource(self) -> dict[ConfigResource, list[AlterConfigOp]]:
+        """For a part of the call (routed, or retried) and for errors: made only then."""
+        return dict(zip(self.targets, self.op_lists, strict=True))
 
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
+        # Requests carry parts of the call: as many resources as the call means all of them.
+        pairs: Iterable[tuple[ConfigResource, list[AlterConfigOp]]]
+        if len(resources) == len(self.targets):
+            pairs = zip(self.targets, self.op_lists, strict=True)
+        else:
+            pairs = ((r, self._ops_by_resource[r]) for r in resources)
         # One ops list given for many resources becomes one configs list, which the encoder
         # writes once (``Array(repeats=True)``).
         configs_of: dict[int, list[dict[str, Any]]] = {}
         resource_bodies = []
-        for r in resources:
-            ops = self.ops[r]
+        for r, ops in pairs:
             configs = configs_of.get(id(ops))
             if configs is None:
                 configs = configs_of[id(ops)] = [
@@ -463,7 +479,8 @@ class IncrementalAlterConfigs(Operation[None]):
         return None
 
     def redact(self, resource: ConfigResource, message: str | None) -> str | None:
-        return _redact(message, (op.value for op in self.ops[resource] if op.sensitive))
+        ops = self._ops_by_resource[resource]
+        return _redact(message, (op.value for op in ops if op.sensitive))
 
 
 def _checked_ops(
@@ -508,16 +525,16 @@ class AlterConfigs(IncrementalAlterConfigs):
     ) -> AlterConfigs:
         if not isinstance(configs, Mapping):
             raise InvalidArgumentError("configs must map each ConfigResource to {name: value}")
-        ops: dict[ConfigResource, list[AlterConfigOp]] = {}
-        for resource in check_resources(configs):
-            entries = configs[resource]
+        targets = check_resources(configs)
+        op_lists = []
+        for resource, entries in zip(targets, configs.values(), strict=True):
             if not isinstance(entries, Mapping):
                 raise InvalidArgumentError(
                     f"configs for {resource} must be a mapping of name to value"
                 )
             _check_names(resource, entries)
-            ops[resource] = [_set_op(resource, name, value) for name, value in entries.items()]
-        return cls(ops=ops, validate_only=bool(validate_only))
+            op_lists.append([_set_op(resource, name, value) for name, value in entries.items()])
+        return cls(targets=targets, op_lists=op_lists, validate_only=bool(validate_only))
 
 
 def _set_op(resource: ConfigResource, name: str, value: Any) -> AlterConfigOp:

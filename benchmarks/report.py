@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,22 @@ def cell(result: dict[str, Any], ours: dict[str, Any] | None) -> str:
     return text
 
 
+def table(
+    runs: list[dict[str, Any]],
+    row_title: Callable[[str], str],
+    cell_of: Callable[[str, dict[str, Any]], str],
+) -> list[str]:
+    """A markdown table: a row per workload, a column per client."""
+    lines = [
+        "| workload | " + " | ".join(run["peer"] for run in runs) + " |",
+        "|---|" + "---|" * len(runs),
+    ]
+    for key, title in TITLES.items():
+        row = [cell_of(key, run["workloads"][key]) for run in runs]
+        lines.append(f"| {row_title(title)} | " + " | ".join(row) + " |")
+    return lines
+
+
 def cpu_cell(result: dict[str, Any]) -> str:
     if "cpu_seconds" not in result:
         return "n/a"
@@ -69,25 +86,15 @@ def markdown(runs: list[dict[str, Any]], context: dict[str, Any]) -> str:
         "order. Cells: median (min-max) of all rounds; ratio = median / our median (lower is "
         "faster).",
         "",
-        "| workload | " + " | ".join(run["peer"] for run in runs) + " |",
-        "|---|" + "---|" * len(runs),
-    ]
-    for key, title in TITLES.items():
-        row = [cell(run["workloads"][key], ours.get(key)) for run in runs]
-        lines.append(f"| {title} | " + " | ".join(row) + " |")
-    lines += [
+        *table(runs, str, lambda key, result: cell(result, ours.get(key))),
         "",
         "Client CPU time (ms, median of the same runs): what the client's process spent itself, "
         "while the broker's work and the waiting are left out (Python: time.process_time; "
         "Java: the CPU time of the JVM's Java threads, the JIT compiler's included and the GC's "
         "not).",
         "",
-        "| workload | " + " | ".join(run["peer"] for run in runs) + " |",
-        "|---|" + "---|" * len(runs),
+        *table(runs, lambda title: title.split(" (")[0], lambda key, result: cpu_cell(result)),
     ]
-    for key, title in TITLES.items():
-        row = [cpu_cell(run["workloads"][key]) for run in runs]
-        lines.append(f"| {title.split(' (')[0]} | " + " | ".join(row) + " |")
     memory = [
         f"{run['peer']}: result {run['w1_memory']['result_mb']:.1f} MB, peak "
         f"{run['w1_memory']['peak_mb']:.1f} MB"

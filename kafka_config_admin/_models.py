@@ -134,8 +134,9 @@ class ConfigResource(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True)
-    # Not a field: the hash, made once. A call hashes each resource several times (its dicts
-    # of ops, futures and routes), and pydantic's frozen-model hash is rebuilt every time.
+    # Not a field: the hash, made once. A call hashes each resource several times (the
+    # caller's dict, the call's futures, settling), and pydantic's frozen-model hash is rebuilt
+    # every time.
     # Copies (model_copy, pickling) do not carry the slot over, so they hash afresh.
     __slots__ = ("_hash",)
     if TYPE_CHECKING:

@@ -196,6 +196,14 @@ class AdminClient:
         finally:
             await self._transport.close()
 
+    def broker_ids(self) -> list[int]:
+        """The node ids of the cluster's brokers, as the client's latest metadata lists them."""
+        if self._task_group is None:
+            raise ClientClosedError(
+                "the client is not open: use 'async with AdminClient(...) as admin'"
+            )
+        return self._transport.broker_ids()
+
     # --- public calls ---------------------------------------------------------------------
 
     def describe_configs(

@@ -6,6 +6,7 @@ The client sends a salt and the salted password (RFC 5802), never the password i
 from __future__ import annotations
 
 from ._schema import Array, Field, Message, Struct
+from .describe_user_scram_credentials import USER_OUTCOME
 
 VERSIONS = (0, 0)
 FLEXIBLE_FROM = 0
@@ -42,17 +43,6 @@ RESPONSE = Message(
     FLEXIBLE_FROM,
     (
         Field("throttle_time_ms", "int32"),
-        Field(
-            "results",
-            Array(
-                Struct(
-                    (
-                        Field("user", "string"),
-                        Field("error_code", "int16"),
-                        Field("error_message", "string", nullable=(0, None)),
-                    )
-                )
-            ),
-        ),
+        Field("results", Array(Struct(USER_OUTCOME))),
     ),
 )

@@ -7,6 +7,13 @@ from ._schema import Array, Field, Message, Struct
 VERSIONS = (0, 0)
 FLEXIBLE_FROM = 0
 
+#: A user's outcome; AlterUserScramCredentials answers with the same fields.
+USER_OUTCOME = (
+    Field("user", "string"),
+    Field("error_code", "int16"),
+    Field("error_message", "string", nullable=(0, None)),
+)
+
 REQUEST = Message(
     "DescribeUserScramCredentialsRequest",
     VERSIONS,
@@ -28,9 +35,7 @@ RESPONSE = Message(
             Array(
                 Struct(
                     (
-                        Field("user", "string"),
-                        Field("error_code", "int16"),
-                        Field("error_message", "string", nullable=(0, None)),
+                        *USER_OUTCOME,
                         Field(
                             "credential_infos",
                             Array(

@@ -24,3 +24,20 @@ def test_public_names_show_their_public_module() -> None:
         obj = getattr(kafka_config_admin, name)
         if isinstance(obj, type):
             assert obj.__module__ == "kafka_config_admin", name
+
+
+def test_quota_and_scram_names_are_exported() -> None:
+    for name in (
+        "ClientQuotaAlteration",
+        "ClientQuotaEntity",
+        "ClientQuotaFilter",
+        "ClientQuotaFilterComponent",
+        "QuotaEntityType",
+        "QuotaMatchType",
+        "ScramCredentialInfo",
+        "ScramMechanism",
+        "UserScramCredentialDeletion",
+        "UserScramCredentialUpsertion",
+        "UserScramCredentialsDescription",
+    ):
+        assert name in kafka_config_admin.__all__, name

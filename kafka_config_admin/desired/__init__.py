@@ -1,3 +1,4 @@
+<<<<<<< HEAD
 """Desired state of Kafka configs: a declarative file, type checks, a diff, audit rules, apply.
 
 The flow, each step usable on its own::
@@ -82,4 +83,26 @@ __all__ = [
     "parse_size_bytes",
     "parse_typed",
     "same_value",
+=======
+"""Desired state of Kafka configs, and where the clusters are (no CLI code here)."""
+
+from .clusters import (
+    ClustersFile,
+    Connection,
+    ConnectionConfigError,
+    load_clusters_file,
+    load_command_config,
+    parse_clusters_file,
+    parse_command_config,
+)
+
+__all__ = [
+    "ClustersFile",
+    "Connection",
+    "ConnectionConfigError",
+    "load_clusters_file",
+    "load_command_config",
+    "parse_clusters_file",
+    "parse_command_config",
+>>>>>>> main
 ]

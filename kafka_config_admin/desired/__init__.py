@@ -1,4 +1,3 @@
-<<<<<<< HEAD
 """Desired state of Kafka configs: a declarative file, type checks, a diff, audit rules, apply.
 
 The flow, each step usable on its own::
@@ -22,6 +21,9 @@ The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSp
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
 (:func:`read_state`, :func:`apply_plan`) live in their own modules.
 
+Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
+pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.desired.clusters`.
+
 docs/desired-state.md describes the file format and the plan's JSON shape.
 """
 
@@ -42,6 +44,15 @@ from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules, e
 from ._state import ClusterState, is_override, override_source
 from ._types import TypedValue, expected_type, parse_typed, same_value
 from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
+from .clusters import (
+    ClustersFile,
+    Connection,
+    ConnectionConfigError,
+    load_clusters_file,
+    load_command_config,
+    parse_clusters_file,
+    parse_command_config,
+)
 
 __all__ = [
     "DURATION_UNITS",
@@ -49,7 +60,10 @@ __all__ = [
     "PLAN_FORMAT_VERSION",
     "SIZE_UNITS",
     "ClusterState",
+    "ClustersFile",
     "ConfigChange",
+    "Connection",
+    "ConnectionConfigError",
     "DesiredState",
     "DesiredStateError",
     "FileError",
@@ -75,34 +89,16 @@ __all__ = [
     "is_override",
     "is_sensitive",
     "kafka_string",
+    "load_clusters_file",
+    "load_command_config",
     "load_desired_state",
     "make_plan",
     "override_source",
+    "parse_clusters_file",
+    "parse_command_config",
     "parse_desired_state",
     "parse_duration_ms",
     "parse_size_bytes",
     "parse_typed",
     "same_value",
-=======
-"""Desired state of Kafka configs, and where the clusters are (no CLI code here)."""
-
-from .clusters import (
-    ClustersFile,
-    Connection,
-    ConnectionConfigError,
-    load_clusters_file,
-    load_command_config,
-    parse_clusters_file,
-    parse_command_config,
-)
-
-__all__ = [
-    "ClustersFile",
-    "Connection",
-    "ConnectionConfigError",
-    "load_clusters_file",
-    "load_command_config",
-    "parse_clusters_file",
-    "parse_command_config",
->>>>>>> main
 ]

@@ -31,7 +31,11 @@ def test_desired_all_is_sorted_and_complete() -> None:
 
     exported = desired.__all__
     assert exported == sorted(exported, key=lambda name: (not name.isupper(), name))
-    public = {name for name in vars(desired) if not name.startswith(("_", "@"))}
+    public = {
+        name
+        for name, value in vars(desired).items()
+        if not name.startswith(("_", "@")) and not isinstance(value, ModuleType)
+    }
     assert public == set(exported)
 
 

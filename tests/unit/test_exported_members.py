@@ -24,3 +24,33 @@ def test_public_names_show_their_public_module() -> None:
         obj = getattr(kafka_config_admin, name)
         if isinstance(obj, type):
             assert obj.__module__ == "kafka_config_admin", name
+
+
+def test_desired_all_is_sorted_and_complete() -> None:
+    from kafka_config_admin import desired
+
+    exported = desired.__all__
+    assert exported == sorted(exported, key=lambda name: (not name.isupper(), name))
+    public = {
+        name
+        for name, value in vars(desired).items()
+        if not name.startswith(("_", "@")) and not isinstance(value, ModuleType)
+    }
+    assert public == set(exported)
+
+
+def test_quota_and_scram_names_are_exported() -> None:
+    for name in (
+        "ClientQuotaAlteration",
+        "ClientQuotaEntity",
+        "ClientQuotaFilter",
+        "ClientQuotaFilterComponent",
+        "QuotaEntityType",
+        "QuotaMatchType",
+        "ScramCredentialInfo",
+        "ScramMechanism",
+        "UserScramCredentialDeletion",
+        "UserScramCredentialUpsertion",
+        "UserScramCredentialsDescription",
+    ):
+        assert name in kafka_config_admin.__all__, name

@@ -159,7 +159,7 @@ class AdminClient:
 
     def broker_ids(self) -> list[int]:
         """The node ids of the cluster's brokers, as the client's latest metadata lists them."""
-        if self._task_group is None:
+        if self._engine.task_group is None:
             raise ClientClosedError(
                 "the client is not open: use 'async with AdminClient(...) as admin'"
             )

@@ -16,7 +16,7 @@ PROGRESS_FROM = 50
 
 async def settle(result: AlterConfigsResult | DescribeConfigsResult, doing: str) -> None:
     """Wait until every resource of ``result`` has its outcome; show a bar on a terminal."""
-    futures: list[ResourceFuture[Any]] = list(result.values.values())
+    futures: list[ResourceFuture[Any, Any]] = list(result.values.values())
     if len(futures) < PROGRESS_FROM or not stderr.is_terminal:
         await result.wait()
         return

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .._exceptions import InvalidArgumentError
 from .._models import AlterConfigOp, ConfigResource, OpType, ResourceType
+from ..desired import kafka_string
 from ..desired.clusters import parse_properties
 
 _TYPE_NAMES = {
@@ -171,6 +172,11 @@ def _read_properties(path: Path) -> dict[str, str]:
 
 
 def _op(op: OpType, key: str, value: str | None) -> AlterConfigOp:
+    if op is OpType.SET:
+        try:  # human units on .ms and .bytes keys, as in a desired-state file: 7d, 1GiB
+            value = kafka_string(key, value)
+        except ValueError as error:
+            raise UsageError(f"{key}={value}: {error}") from None
     return AlterConfigOp(key, value, op)
 
 

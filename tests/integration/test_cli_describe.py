@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import yaml
 import pytest
+import yaml
 
 from .cli_helpers import make_topic, run_cli, run_process
 

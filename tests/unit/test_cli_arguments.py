@@ -102,5 +102,5 @@ def test_every_change_form_gives_its_op(tmp_path: Path) -> None:
 
 
 def test_a_key_changed_twice_is_a_usage_error() -> None:
-    with pytest.raises(UsageError, match="retention.ms is changed twice"):
+    with pytest.raises(UsageError, match=r"retention\.ms is changed twice"):
         ChangeOptions(set=["retention.ms=1"], delete=["retention.ms"]).ops()

@@ -29,6 +29,7 @@ from ._exceptions import (
     ThrottlingQuotaExceededError,
 )
 from ._gc import gc_paused
+from ._lifetime import TaskGroupHost
 from ._models import AlterConfigOp, ConfigResource
 from ._operations import (
     AlterConfigs,
@@ -109,11 +110,11 @@ class AdminClient:
         sasl_plain_password: str | None = None,
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
-        servers = (
-            [bootstrap_servers] if isinstance(bootstrap_servers, str) else list(bootstrap_servers)
-        )
         servers = [
-            part.strip() for entry in servers for part in str(entry).split(",") if part.strip()
+            part.strip()
+            for entry in _server_entries(bootstrap_servers)
+            for part in entry.split(",")
+            if part.strip()
         ]
         if not servers:
             raise InvalidArgumentError("bootstrap_servers is empty: give at least one host:port")
@@ -151,6 +152,7 @@ class AdminClient:
             ),
         )
         self._task_group: TaskGroup | None = None
+        self._host: TaskGroupHost | None = None
         self._entries = EntryCache()  # identical entries are one model across calls
         self._gatherings: dict[GatheringKey, Gathering] = {}
         #: Gatherings written and not yet answered: no task owns them, so closing fails them.
@@ -169,9 +171,9 @@ class AdminClient:
             raise KafkaTimeoutError(
                 f"could not reach the cluster within {self._timeout:g}s"
             ) from None
-        task_group = anyio.create_task_group()
-        await task_group.__aenter__()
-        self._task_group = task_group
+        # Held by a task of its own: the client may be closed by any task, in any order.
+        self._host = TaskGroupHost()
+        self._task_group = await self._host.open()
         return self
 
     async def __aexit__(
@@ -180,7 +182,8 @@ class AdminClient:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        task_group, self._task_group = self._task_group, None
+        self._task_group = None
+        host, self._host = self._host, None
         # In the same step: no answer may find the client closed and its gathering in flight.
         in_flight, self._in_flight = self._in_flight, set()
         self._busy.clear()
@@ -189,10 +192,8 @@ class AdminClient:
                 gathering.timer.cancel()
             _fail_closed(gathering.calls, "had an answer")
         try:
-            if task_group is not None:
-                task_group.cancel_scope.cancel()
-                # The body's own exception propagates as it is, not wrapped in a group.
-                await task_group.__aexit__(None, None, None)
+            if host is not None:
+                await host.close()
         finally:
             await self._transport.close()
 
@@ -576,8 +577,23 @@ async def _in_turn(limit: anyio.Semaphore, send: Callable[[], Awaitable[None]]) 
         await send()
 
 
+def _server_entries(bootstrap_servers: object) -> list[str]:
+    if isinstance(bootstrap_servers, str):
+        return [bootstrap_servers]
+    if isinstance(bootstrap_servers, Sequence) and all(
+        isinstance(entry, str) for entry in bootstrap_servers
+    ):
+        return list(bootstrap_servers)
+    raise InvalidArgumentError(
+        "bootstrap_servers must be 'host:port' (comma-separated for several) or a list of "
+        f"them, got {bootstrap_servers!r}"
+    )
+
+
 def _check_server(server: str) -> None:
     """``host:port`` (``[v6]:port`` too); a missing port means Kafka's default 9092."""
+    if any(char.isspace() for char in server) or not server.isascii():
+        raise InvalidArgumentError(f"bootstrap server {server!r} is not host:port")
     host, colon, port = server.rpartition(":")
     if not colon or (":" in host and not host.endswith("]")):
         return  # "host" alone, or a bare IPv6 address: aiokafka adds the default port

@@ -564,9 +564,7 @@ def _decode_shared_items(w: _Writer, fields: tuple[Field, ...], target: str, cou
     item = w.fresh("e")
     w.line(f"{target} = []; {keys} = []")
     with w.block(f"for {index} in range({count}):"):
-        w.line(
-            f"{key} = last_keys[{index}] if {index} < len(last_keys) else b''; {start} = pos"
-        )
+        w.line(f"{key} = last_keys[{index}] if {index} < len(last_keys) else b''; {start} = pos")
         w.line(f"if {key} and buf.startswith({key}, pos): pos += len({key})")
         with w.block("else:"):
             _skip_struct(w, fields)

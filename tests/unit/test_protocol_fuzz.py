@@ -32,7 +32,7 @@ DECODED = [
 ]
 IDS = [f"{message.name}-v{version}" for message, version in DECODED]
 
-_RANGES = {"int8": 7, "int16": 15, "int32": 31}
+_RANGES = {"int8": 7, "int16": 15, "int32": 31, "int64": 63}
 #: Strings that repeat often, so that shared items and whole arrays repeat too; and long ones,
 #: whose lengths take more than one varint byte.
 _STRINGS = st.sampled_from(["", "a", "retention.ms", "x" * 130, "é" * 70]) | st.text(max_size=8)
@@ -46,11 +46,17 @@ def _value(kind: Any, nullable: bool, version: int, flexible: bool) -> st.Search
         values = st.lists(_value(kind.item, False, version, flexible), max_size=4)
     elif kind == "string":
         values = _STRINGS
+    elif kind == "bytes":
+        values = st.sampled_from([b"", b"\x00", b"n" * 130]) | st.binary(max_size=8)
     elif kind == "bool":
         values = st.booleans()
-    else:
+    elif kind == "float64":
+        values = st.floats(allow_nan=False)  # NaN would not equal itself after a round trip
+    elif kind in _RANGES:
         bits = _RANGES[kind]
         values = st.integers(-(2**bits), 2**bits - 1)
+    else:
+        raise AssertionError(f"no strategy for {kind!r}: teach this fuzzer the new type")
     return st.none() | values if nullable else values
 
 

@@ -82,8 +82,10 @@ class DescribeUserScramCredentials(Operation[ScramUsers, dict[str, UserOutcome]]
         return [self.users]
 
     def body(self, resources: Sequence[ScramUsers], version: int) -> dict[str, Any]:
-        names = self.users.names
-        return {"users": None if names is None else [{"name": name} for name in names]}
+        # Every user is asked for with an empty list, as Java's client does, not with null:
+        # brokers (4.3 at least) fail on a null list when they refuse the request, and then
+        # never answer it.
+        return {"users": [{"name": name} for name in self.users.names or ()]}
 
     def outcomes(
         self, resources: Sequence[ScramUsers], response: Mapping[str, Any]
@@ -119,7 +121,9 @@ class AlterUserScramCredentials(Operation[str, None]):
     _results_key = "results"
 
     @classmethod
-    def build(cls, alterations: Iterable[UserScramCredentialAlteration]) -> AlterUserScramCredentials:
+    def build(
+        cls, alterations: Iterable[UserScramCredentialAlteration]
+    ) -> AlterUserScramCredentials:
         if isinstance(alterations, UserScramCredentialUpsertion | UserScramCredentialDeletion):
             alterations = [alterations]
         if isinstance(alterations, str | Mapping) or not isinstance(alterations, Iterable):
@@ -129,7 +133,9 @@ class AlterUserScramCredentials(Operation[str, None]):
             )
         by_user: dict[str, UserScramCredentialAlteration] = {}
         for alteration in alterations:
-            if not isinstance(alteration, UserScramCredentialUpsertion | UserScramCredentialDeletion):
+            if not isinstance(
+                alteration, UserScramCredentialUpsertion | UserScramCredentialDeletion
+            ):
                 raise InvalidArgumentError(
                     "expected a UserScramCredentialUpsertion or UserScramCredentialDeletion, "
                     f"got {type(alteration).__name__}"

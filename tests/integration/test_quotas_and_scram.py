@@ -91,7 +91,9 @@ async def test_user_and_client_id_quotas_set_described_and_removed(
     client = ClientQuotaEntity({"client-id": client_id})
     result = admin_client.alter_client_quotas(
         [
-            ClientQuotaAlteration(alone, {"producer_byte_rate": 1048576, "request_percentage": 25.5}),
+            ClientQuotaAlteration(
+                alone, {"producer_byte_rate": 1048576, "request_percentage": 25.5}
+            ),
             ClientQuotaAlteration(pair, {"consumer_byte_rate": 2097152}),
             ClientQuotaAlteration(client, {"controller_mutation_rate": 10}),
         ]
@@ -191,7 +193,7 @@ async def test_a_refused_entity_fails_only_its_own_future(admin_client: AdminCli
 async def test_bad_quota_input_is_refused_before_sending(admin_client: AdminClient) -> None:
     entity = ClientQuotaEntity({"user": "someone"})
     with pytest.raises(InvalidArgumentError, match="finite number"):
-        admin_client.alter_client_quotas({entity: {"producer_byte_rate": "fast"}})  # type: ignore[dict-item]
+        admin_client.alter_client_quotas({entity: {"producer_byte_rate": "fast"}})  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError, match="appears twice"):
         admin_client.alter_client_quotas(
             [ClientQuotaAlteration(entity, {"a": 1}), ClientQuotaAlteration(entity, {"b": 2})]
@@ -210,7 +212,7 @@ async def test_an_unauthorized_user_is_refused_per_entity(kafka_cluster: KafkaCl
     assert kafka_cluster.sasl_bootstrap_servers is not None and alice is not None
     entities = [ClientQuotaEntity({"user": unique("qdenied")}), ClientQuotaEntity({"ip": None})]
     async with sasl_admin(kafka_cluster, alice.username, alice.password, "SCRAM-SHA-256") as admin:
-        result = admin.alter_client_quotas(dict.fromkeys(entities, {"producer_byte_rate": 1.0}))
+        result = admin.alter_client_quotas({e: {"producer_byte_rate": 1.0} for e in entities})
         await result.wait()
         for entity in entities:
             error = result.values[entity].exception()

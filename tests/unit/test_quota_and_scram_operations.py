@@ -38,6 +38,8 @@ from kafka_config_admin._user_scram import (
     ScramUsers,
 )
 
+from .test_protocol_scram import describe_response
+
 ALICE = ClientQuotaEntity({"user": "alice"})
 APP = ClientQuotaEntity({"user": "alice", "client-id": "app"})
 DEFAULT_IP = ClientQuotaEntity({"ip": None})
@@ -249,31 +251,9 @@ def test_bad_describe_scram_users_are_refused(users: Any, message: str) -> None:
         DescribeUserScramCredentials.build(users)
 
 
-NO_CREDENTIAL = "Attempt to describe a user credential that does not exist"
-
-
 def scram_response() -> dict[str, Any]:
-    return {
-        "error_code": 0,
-        "error_message": None,
-        "results": [
-            {
-                "user": "alice",
-                "error_code": 0,
-                "error_message": None,
-                "credential_infos": [
-                    {"mechanism": 2, "iterations": 8192},
-                    {"mechanism": 1, "iterations": 4096},
-                ],
-            },
-            {
-                "user": "nobody",
-                "error_code": 91,
-                "error_message": NO_CREDENTIAL,
-                "credential_infos": [],
-            },
-        ],
-    }
+    """Alice with both mechanisms, and a user without credentials (the codec test's body)."""
+    return describe_response()[0]
 
 
 async def test_describe_scram_each_user_fails_on_its_own() -> None:
@@ -283,8 +263,8 @@ async def test_describe_scram_each_user_fails_on_its_own() -> None:
     result.values[key]._set_result(answer)  # type: ignore[arg-type]
     alice = await result.description("alice")
     assert alice.credential_infos == (
-        ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192),
         ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
+        ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192),
     )
     with pytest.raises(ResourceNotFoundError, match="user 'nobody'"):
         await result.description("nobody")

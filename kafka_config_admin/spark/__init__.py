@@ -14,9 +14,8 @@ configs lives in the SDK and in :mod:`kafka_config_admin.desired`::
     )
 """
 
-from ._clusters import ClusterTarget
+from ._clusters import ClusterTarget, fleet
 from ._ops import apply_ops
-from ._options import fleet_option
 from ._schema import OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
 from ._source import (
     PUSHDOWN_SETTING,
@@ -36,6 +35,6 @@ __all__ = [
     "KafkaConfigsDataSource",
     "KafkaConfigsDataSourceWithoutPushdown",
     "apply_ops",
-    "fleet_option",
+    "fleet",
     "register",
 ]

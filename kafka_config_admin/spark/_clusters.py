@@ -1,119 +1,110 @@
 """The clusters a pipeline job talks to, in a form that pickles to Spark's executors.
 
 An ``AdminClient`` cannot travel to an executor (it holds sockets and an event loop), so a
-job carries :class:`ClusterTarget` values and each executor opens its own client from one.
-An SSL context does not pickle either: a target keeps the PEM file paths and builds the
-context where the client is opened.
+job carries :class:`ClusterTarget` values: a name and the clusters file's
+:class:`~kafka_config_admin.desired.Connection`, from which each executor opens its own
+client (the SSL context and a ``password_env`` password are made there, on the executor).
 """
 
 from __future__ import annotations
 
-import ssl
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, get_args
+from dataclasses import dataclass
+from typing import Any
 
-from .._client import AdminClient, SaslMechanism, SecurityProtocol
+from pydantic import ValidationError
+
+from .._client import AdminClient
 from .._exceptions import InvalidArgumentError
+from ..desired import ClustersFile, Connection, load_clusters_file
 
-__all__ = ["ClusterTarget"]
-
-_PROTOCOLS: tuple[str, ...] = get_args(SecurityProtocol)
-_MECHANISMS: tuple[str, ...] = get_args(SaslMechanism)
+__all__ = ["ClusterTarget", "targets_from_options"]
 
 
 @dataclass(frozen=True)
 class ClusterTarget:
-    """One cluster of a fleet: its name in the rows, where it is, and how to log in."""
+    """One cluster of a fleet: its name in the rows, and how to reach it."""
 
     name: str
-    bootstrap_servers: str
-    security_protocol: str = "PLAINTEXT"
-    sasl_mechanism: str = "PLAIN"
-    sasl_username: str | None = None
-    sasl_password: str | None = field(default=None, repr=False)
-    ssl_cafile: str | None = None
-    ssl_certfile: str | None = None
-    ssl_keyfile: str | None = None
+    connection: Connection
+    #: Seconds one call may take, every retry included.
     timeout: float = 30.0
-
-    def __post_init__(self) -> None:
-        if not self.name:
-            raise InvalidArgumentError("a cluster needs a non-empty name")
-        if not self.bootstrap_servers.strip():
-            raise InvalidArgumentError(f"cluster {self.name!r} has no bootstrap servers")
-        if self.security_protocol not in _PROTOCOLS:
-            raise InvalidArgumentError(
-                f"cluster {self.name!r}: security protocol {self.security_protocol!r} is not "
-                f"one of {', '.join(_PROTOCOLS)}"
-            )
-        if self.sasl_mechanism not in _MECHANISMS:
-            raise InvalidArgumentError(
-                f"cluster {self.name!r}: SASL mechanism {self.sasl_mechanism!r} is not one of "
-                f"{', '.join(_MECHANISMS)}"
-            )
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, str], *, name: str | None = None) -> ClusterTarget:
-        """A target from data source options in Kafka's own property names."""
-        servers = options.get("bootstrap.servers")
-        if not servers:
-            raise InvalidArgumentError(
-                "kafka-configs needs the option bootstrap.servers (one cluster) or "
-                "clusters.file (a fleet)"
-            )
-        return cls(
-            name=name or options.get("cluster") or servers,
-            bootstrap_servers=servers,
-            security_protocol=options.get("security.protocol", "PLAINTEXT").upper(),
-            sasl_mechanism=options.get("sasl.mechanism", "PLAIN").upper(),
-            sasl_username=options.get("sasl.username"),
-            sasl_password=options.get("sasl.password"),
-            ssl_cafile=options.get("ssl.cafile"),
-            ssl_certfile=options.get("ssl.certfile"),
-            ssl_keyfile=options.get("ssl.keyfile"),
-            timeout=_seconds(options.get("timeout", "30")),
-        )
-
-    def as_options(self) -> dict[str, str]:
-        """This target in the data source's option names (see :meth:`from_options`)."""
-        options = {
-            "name": self.name,
-            "bootstrap.servers": self.bootstrap_servers,
-            "security.protocol": self.security_protocol,
-            "sasl.mechanism": self.sasl_mechanism,
-            "sasl.username": self.sasl_username,
-            "sasl.password": self.sasl_password,
-            "ssl.cafile": self.ssl_cafile,
-            "ssl.certfile": self.ssl_certfile,
-            "ssl.keyfile": self.ssl_keyfile,
-            "timeout": repr(self.timeout),
-        }
-        return {key: value for key, value in options.items() if value is not None}
-
-    def connection_options(self) -> dict[str, Any]:
-        """Keyword arguments of :class:`AdminClient` (and aiokafka's clients) for this target."""
-        return {
-            "security_protocol": self.security_protocol,
-            "sasl_mechanism": self.sasl_mechanism,
-            "sasl_plain_username": self.sasl_username,
-            "sasl_plain_password": self.sasl_password,
-            "ssl_context": self._ssl_context(),
-        }
 
     def admin_client(self) -> AdminClient:
         """A new, unopened client for this cluster (open it with ``async with``)."""
-        return AdminClient(
-            self.bootstrap_servers, timeout=self.timeout, **self.connection_options()
-        )
+        return AdminClient(timeout=self.timeout, **self.connection.admin_client_kwargs())
 
-    def _ssl_context(self) -> ssl.SSLContext | None:
-        if not self.security_protocol.endswith("SSL"):
-            return None
-        context = ssl.create_default_context(cafile=self.ssl_cafile)
-        if self.ssl_certfile:
-            context.load_cert_chain(self.ssl_certfile, self.ssl_keyfile)
-        return context
+    def connection_options(self) -> dict[str, Any]:
+        """The connection's security settings as aiokafka's client keywords."""
+        options = self.connection.admin_client_kwargs()
+        del options["bootstrap_servers"]
+        return options
+
+    @property
+    def bootstrap_servers(self) -> str:
+        assert self.connection.bootstrap_servers is not None
+        return self.connection.bootstrap_servers
+
+
+def fleet(
+    clusters: ClustersFile, names: tuple[str, ...] | None = None
+) -> tuple[ClusterTarget, ...]:
+    """The targets of a clusters file: all its clusters, or the ones named."""
+    chosen = names if names is not None else tuple(clusters.clusters)
+    unknown = [name for name in chosen if name not in clusters.clusters]
+    if unknown:
+        raise InvalidArgumentError(
+            f"no cluster named {', '.join(unknown)} in the clusters file (known: "
+            f"{', '.join(sorted(clusters.clusters))})"
+        )
+    return tuple(ClusterTarget(name, clusters.clusters[name]) for name in chosen)
+
+
+def targets_from_options(options: Mapping[str, str]) -> tuple[ClusterTarget, ...]:
+    """The clusters named by the options: ``bootstrap.servers`` (one) or ``clusters.file``.
+
+    With ``clusters.file``, ``clusters`` may name some of its clusters (comma-separated).
+    One cluster's security settings use Kafka's property names: ``security.protocol``,
+    ``sasl.mechanism``, ``sasl.username``, ``sasl.password``, ``ssl.truststore.location``
+    (PEM), ``ssl.keystore.location`` (PEM, key and certificate chain).
+    """
+    timeout = _seconds(options.get("timeout", "30"))
+    path = options.get("clusters.file")
+    if path is not None:
+        if options.get("bootstrap.servers"):
+            raise InvalidArgumentError("give either bootstrap.servers or clusters.file, not both")
+        names = options.get("clusters")
+        chosen = None if names is None else tuple(n.strip() for n in names.split(",") if n.strip())
+        return tuple(
+            ClusterTarget(target.name, target.connection, timeout)
+            for target in fleet(load_clusters_file(path), chosen)
+        )
+    servers = options.get("bootstrap.servers")
+    if not servers:
+        raise InvalidArgumentError(
+            "kafka-configs needs the option bootstrap.servers (one cluster) or clusters.file "
+            "(a fleet)"
+        )
+    settings = {
+        "bootstrap_servers": servers,
+        "security_protocol": options.get("security.protocol", "PLAINTEXT").upper(),
+        "sasl_mechanism": options.get("sasl.mechanism"),
+        "username": options.get("sasl.username"),
+        "password": options.get("sasl.password"),
+        "ssl_ca_location": options.get("ssl.truststore.location"),
+        "ssl_certificate_location": options.get("ssl.keystore.location"),
+        "ssl_key_location": options.get("ssl.keystore.location"),
+    }
+    try:
+        connection = Connection.model_validate(
+            {key: value for key, value in settings.items() if value is not None}
+        )
+    except ValidationError as error:
+        problem = error.errors()[0]
+        raise InvalidArgumentError(
+            f"kafka-configs connection options: {str(problem['msg']).removeprefix('Value error, ')}"
+        ) from None
+    return (ClusterTarget(options.get("cluster") or servers, connection, timeout),)
 
 
 def _seconds(text: str) -> float:

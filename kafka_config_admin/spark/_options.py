@@ -7,25 +7,16 @@ the option, so a typo fails the query at planning time with a clear message.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from .._exceptions import InvalidArgumentError
 from .._models import ResourceType
-from ._clusters import ClusterTarget
+from ._clusters import ClusterTarget, targets_from_options
 
-__all__ = [
-    "ResourceKind",
-    "SnapshotOptions",
-    "fleet_option",
-    "parse_bool",
-    "parse_fleet",
-    "targets_from_options",
-]
+__all__ = ["ResourceKind", "SnapshotOptions", "parse_bool"]
 
 #: Topics described by one Spark partition unless ``topicsPerPartition`` says otherwise.
 TOPICS_PER_PARTITION = 1000
@@ -109,47 +100,6 @@ def parse_bool(options: Mapping[str, str], name: str, default: bool) -> bool:
     if lowered not in ("true", "false"):
         raise InvalidArgumentError(f"option {name} must be true or false, got {text!r}")
     return lowered == "true"
-
-
-def parse_fleet(text: str) -> tuple[ClusterTarget, ...]:
-    """The ``clusters`` option: a JSON list of objects in the single-cluster option names."""
-    try:
-        entries = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidArgumentError(f"option clusters is not valid JSON: {error}") from None
-    if not isinstance(entries, list) or not entries:
-        raise InvalidArgumentError("option clusters must be a non-empty JSON list of clusters")
-    targets = []
-    for entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            raise InvalidArgumentError(
-                f"each entry of option clusters needs a name and bootstrap.servers, got {entry!r}"
-            )
-        targets.append(ClusterTarget.from_options(_strings(entry), name=entry["name"]))
-    names = [target.name for target in targets]
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise InvalidArgumentError(f"option clusters names {', '.join(duplicates)} twice")
-    return tuple(targets)
-
-
-def fleet_option(targets: tuple[ClusterTarget, ...] | list[ClusterTarget]) -> str:
-    """The ``clusters`` option text for targets (the inverse of :func:`parse_fleet`)."""
-    return json.dumps([target.as_options() for target in targets])
-
-
-def targets_from_options(options: Mapping[str, str]) -> tuple[ClusterTarget, ...]:
-    """The clusters named by ``bootstrap.servers`` (one) or ``clusters`` (a fleet)."""
-    fleet = options.get("clusters")
-    if fleet is not None:
-        if options.get("bootstrap.servers"):
-            raise InvalidArgumentError("give either bootstrap.servers or clusters, not both")
-        return parse_fleet(fleet)
-    return (ClusterTarget.from_options(options),)
-
-
-def _strings(entry: dict[str, Any]) -> dict[str, str]:
-    return {str(key): str(value) for key, value in entry.items() if value is not None}
 
 
 def _names(text: str) -> tuple[str, ...]:

@@ -36,9 +36,9 @@ from pyspark.sql.types import StructType
 from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
 from .._transport import translate_error
 from ._apply import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
-from ._clusters import ClusterTarget
+from ._clusters import ClusterTarget, targets_from_options
 from ._inventory import Inventory, read_inventory
-from ._options import SnapshotOptions, parse_bool, targets_from_options
+from ._options import SnapshotOptions, parse_bool
 from ._schema import OPS_SCHEMA, SNAPSHOT_SCHEMA
 from ._selection import (
     PUSHABLE_COLUMNS,

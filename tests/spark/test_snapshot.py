@@ -10,7 +10,8 @@ from kafka_config_admin import Config, ConfigResource, ResourceType
 
 from .helpers import create_topics, describe, topic, unique
 
-pytestmark = pytest.mark.integration
+# Generous: the first test pays for starting the brokers and Spark on a busy machine.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 
 
 def snapshot(spark: SparkSession, bootstrap: str, **options: str) -> DataFrame:

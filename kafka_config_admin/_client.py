@@ -15,6 +15,12 @@ from typing import Any, Literal, Self, TypeVar
 
 import anyio
 
+from ._client_quotas import (
+    AlterClientQuotas,
+    AlterClientQuotasResult,
+    DescribeClientQuotas,
+    DescribeClientQuotasResult,
+)
 from ._engine import Engine
 from ._exceptions import ClientClosedError, InvalidArgumentError, KafkaTimeoutError
 from ._models import AlterConfigOp, ConfigResource
@@ -25,8 +31,16 @@ from ._operations import (
     IncrementalAlterConfigs,
     Operation,
 )
+from ._quota_models import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
 from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
+from ._scram import UserScramCredentialAlteration
 from ._transport import SecurityOptions, Transport
+from ._user_scram import (
+    AlterUserScramCredentials,
+    AlterUserScramCredentialsResult,
+    DescribeUserScramCredentials,
+    DescribeUserScramCredentialsResult,
+)
 
 __all__ = ["AdminClient"]
 
@@ -219,6 +233,58 @@ class AdminClient:
         )
         build = partial(AlterConfigs.build_legacy, configs, validate_only=validate_only)
         return self._call(build, AlterConfigsResult, timeout)
+
+    def describe_client_quotas(
+        self, quota_filter: ClientQuotaFilter | None = None, *, timeout: float | None = None
+    ) -> DescribeClientQuotasResult:
+        """The quotas of every entity ``quota_filter`` matches (None: every entity).
+
+        ``await result.all()`` maps each :class:`ClientQuotaEntity` to its quota values.
+        """
+        build = partial(DescribeClientQuotas.build, quota_filter)
+        return self._call(build, DescribeClientQuotasResult, timeout)
+
+    def alter_client_quotas(
+        self,
+        alterations: Iterable[ClientQuotaAlteration]
+        | Mapping[ClientQuotaEntity, Mapping[str, float | int | None]],
+        *,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ) -> AlterClientQuotasResult:
+        """Set quota values (a number) or remove them (None), one future per entity.
+
+        ``{ClientQuotaEntity({"user": "alice"}): {"producer_byte_rate": 1048576}}``, or a list
+        of :class:`ClientQuotaAlteration`. Each entity succeeds or fails on its own;
+        ``validate_only`` asks the broker to check the change and apply nothing.
+        """
+        build = partial(AlterClientQuotas.build, alterations, validate_only=validate_only)
+        return self._call(build, AlterClientQuotasResult, timeout)
+
+    def describe_user_scram_credentials(
+        self, users: Iterable[str] | None = None, *, timeout: float | None = None
+    ) -> DescribeUserScramCredentialsResult:
+        """The SCRAM mechanisms and iterations of ``users`` (None: every user who has any).
+
+        Never a secret. A user without credentials fails only its own
+        ``await result.description(user)`` (with :class:`ResourceNotFoundError`).
+        """
+        build = partial(DescribeUserScramCredentials.build, users)
+        return self._call(build, DescribeUserScramCredentialsResult, timeout)
+
+    def alter_user_scram_credentials(
+        self,
+        alterations: Iterable[UserScramCredentialAlteration],
+        *,
+        timeout: float | None = None,
+    ) -> AlterUserScramCredentialsResult:
+        """Upsert or delete SCRAM credentials, one change per user, one future per user.
+
+        A :class:`UserScramCredentialUpsertion` carries a salt and the salted password, never
+        the password itself (RFC 5802).
+        """
+        build = partial(AlterUserScramCredentials.build, alterations)
+        return self._call(build, AlterUserScramCredentialsResult, timeout)
 
     def _call(
         self,

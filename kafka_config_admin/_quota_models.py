@@ -239,9 +239,9 @@ class ClientQuotaFilter:
 
     def __str__(self) -> str:
         if not self.components:
-            return "only entities without a type" if self.strict else "every entity"
+            return "quota entities of no type" if self.strict else "every quota entity"
         parts = " and ".join(str(component) for component in self.components)
-        return f"only {parts}" if self.strict else parts
+        return f"quota entities of {parts}" + (" and no other type" if self.strict else "")
 
 
 @dataclass(frozen=True, init=False)

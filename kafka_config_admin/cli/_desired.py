@@ -1,0 +1,302 @@
+"""``plan``, ``apply``, ``audit`` and ``export``: thin over :mod:`kafka_config_admin.desired`."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.table import Table
+
+from .._client import AdminClient
+from .._models import Config, ConfigResource, ResourceType
+from ..desired import (
+    is_override,
+    ApplyReport,
+    ClusterState,
+    DesiredState,
+    Plan,
+    ResourceAction,
+    Violation,
+    apply_plan,
+    evaluate_state,
+    load_desired_state,
+    make_plan,
+    read_state,
+)
+from ._connect import ConnectionOptions
+from ._main import ExitCode, cli, connection_options, open_client, output_option, run
+from ._output import (
+    HIDDEN,
+    OutputFormat,
+    failures_lines,
+    print_document,
+    resource_title,
+    stderr,
+    stdout,
+)
+from ._progress import settle
+from ._alter import confirmed
+
+T = TypeVar("T")
+
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+_PRUNE = click.option(
+    "--prune", is_flag=True, help="Also delete overrides of the file's resources it does not name."
+)
+
+
+def with_state(
+    connection: ConnectionOptions,
+    file: Path,
+    then: Callable[[AdminClient, DesiredState, ClusterState, str], Awaitable[T]],
+) -> T:
+    """Load the file (before connecting), read what the cluster has, and go on from there."""
+    desired = load_desired_state(file)
+    admin, label = open_client(connection)
+
+    async def work() -> T:
+        async with admin:
+            state = await read_state(admin, desired)
+            return await then(admin, desired, state, label)
+
+    return run(work)
+
+
+@cli.command()
+@click.argument("file", type=_FILE)
+@_PRUNE
+@output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@connection_options
+def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOptions) -> int:
+    """Show what apply would change to make the cluster as FILE says.
+
+    Exit 0: nothing to change; 3: changes needed (drift); 2: the file or a value is refused;
+    1: the cluster could not be read.
+    """
+
+    async def show(
+        admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
+    ) -> int:
+        made = make_plan(desired, state, prune=prune)
+        if output is OutputFormat.JSON:
+            sys.stdout.write(made.to_json() + "\n")
+        else:
+            print_plan(made, label)
+        print_problems(made)
+        if made.problems:
+            return ExitCode.USAGE
+        return ExitCode.CHANGES if made.has_changes else ExitCode.OK
+
+    return with_state(connection, file, show)
+
+
+@cli.command()
+@click.argument("file", type=_FILE)
+@_PRUNE
+@click.option("--dry-run", is_flag=True, help="Let the brokers validate the plan; apply nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@connection_options
+def apply(file: Path, prune: bool, dry_run: bool, yes: bool, connection: ConnectionOptions) -> int:
+    """Make the cluster as FILE says: validate on the brokers, apply, read back.
+
+    Nothing is sent when any value is refused (exit 2). Exit 1 when any resource failed; the
+    others are applied all the same.
+    """
+
+    async def go(
+        admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
+    ) -> int:
+        made = make_plan(desired, state, prune=prune)
+        print_plan(made, label)
+        if made.problems:
+            print_problems(made)
+            stderr.print("nothing was sent")
+            return ExitCode.USAGE
+        if not made.has_changes:
+            return ExitCode.OK
+        if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
+            return ExitCode.FAILED
+        report = await apply_plan(admin, made, dry_run=dry_run)
+        return print_report(report)
+
+    return with_state(connection, file, go)
+
+
+@cli.command()
+@click.argument("file", type=_FILE)
+@output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@connection_options
+def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:
+    """Check the cluster against the rules of FILE. Exit 0: none violated; 3: violations."""
+
+    async def check(
+        admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
+    ) -> int:
+        violations = evaluate_state(desired.rules, state)
+        if output is OutputFormat.JSON:
+            print_document(audit_document(label, violations), output)
+        else:
+            for violation in violations:
+                stdout.print(f"violation: {violation}", markup=False)
+            stderr.print(f"{len(desired.rules)} rule(s), {len(violations)} violation(s)")
+        return ExitCode.CHANGES if violations else ExitCode.OK
+
+    return with_state(connection, file, check)
+
+
+def audit_document(cluster: str, violations: list[Violation]) -> dict[str, Any]:
+    """The audit's JSON: each violation with resource, key, actual value and rule."""
+    return {
+        "kind": "audit",
+        "version": 1,
+        "cluster": cluster,
+        "violations": [
+            {
+                "resource": {"type": v.resource.type.name, "name": v.resource.name},
+                "key": v.key,
+                "actual": v.actual,
+                "rule": str(v.rule),
+                "message": str(v),
+            }
+            for v in violations
+        ],
+    }
+
+
+def print_plan(made: Plan, label: str) -> None:
+    """The plan as a table on stderr (stdout stays free for machine output)."""
+    table = Table(title=f"plan for {label}", title_justify="left")
+    for column in ("resource", "action", "key", "op", "current", "wanted"):
+        table.add_column(column, overflow="fold")
+    for item in made.resources:
+        title = resource_title(item.resource.type.name, item.resource.name)
+        if item.create is not None:
+            table.add_row(
+                title,
+                "create",
+                "",
+                "",
+                "",
+                f"{item.create.partitions} partitions, RF {item.create.replication_factor}",
+            )
+        elif item.action is ResourceAction.MISSING:
+            table.add_row(title, "missing", "", "", "", "no partitions/RF to create it")
+        for change in item.changes:
+            shown = (HIDDEN, HIDDEN) if change.sensitive else (change.current, change.wanted)
+            table.add_row(
+                title, item.action.value, change.key, change.op.name, shown[0] or "", shown[1] or ""
+            )
+        for skipped in item.skipped:
+            table.add_row(title, "skip", skipped.key, "", "", skipped.reason)
+    if made.resources:
+        stderr.print(table)
+    stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
+
+
+def print_problems(made: Plan) -> None:
+    for problem in made.problems:
+        stderr.print(f"refused: {problem}", markup=False)
+
+
+def print_report(report: ApplyReport) -> int:
+    """Each resource's outcome; exit 1 when any failed (each failure on one line)."""
+    for outcome in report.outcomes:
+        title = resource_title(outcome.resource.type.name, outcome.resource.name)
+        note = f" ({outcome.note})" if outcome.note else ""
+        stderr.print(f"{outcome.status.value}: {title} [{outcome.action.value}]{note}", markup=False)
+    failures = [(o.resource, [], o.error) for o in report.failed if o.error is not None]
+    for line in failures_lines(failures):
+        stderr.print(f"failed: {line}", markup=False)
+    verb = "validated (dry run, nothing changed)" if report.dry_run else "applied"
+    stderr.print(f"{len(report.outcomes) - len(report.failed)} resource(s) {verb}, "
+                 f"{len(report.failed)} failed")
+    return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
+@cli.command()
+@click.option("--match", metavar="REGEX", help="Only topics whose whole name matches REGEX.")
+@click.option("--group", multiple=True, metavar="NAME", help="Also export this group's configs.")
+@click.option("--no-brokers", is_flag=True, help="Leave out the brokers and the cluster default.")
+@output_option(OutputFormat.YAML, OutputFormat.JSON)
+@connection_options
+def export(
+    match: str | None,
+    group: tuple[str, ...],
+    no_brokers: bool,
+    output: OutputFormat,
+    connection: ConnectionOptions,
+) -> int:
+    """Write the cluster's current overrides as a desired-state file (to stdout).
+
+    Topics, each broker, the cluster default and the groups named. Sensitive values cannot be
+    read and are left out (each named on stderr).
+    """
+    admin, _ = open_client(connection)
+
+    async def work() -> dict[str, Any] | None:
+        async with admin:
+            topics = await admin.list_topics(match)
+            resources = [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
+            if not no_brokers:
+                resources += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
+                resources.append(ConfigResource(ResourceType.BROKER, ""))
+            resources += [ConfigResource(ResourceType.GROUP, name) for name in group]
+            result = admin.describe_configs(resources)
+            await settle(result, "reading configs")
+            failed = result.errors()
+            if failed:
+                for line in failures_lines((r, [], e) for r, e in failed.items()):
+                    stderr.print(f"failed: {line}", markup=False)
+                stderr.print("nothing exported: the resources above could not be described")
+                return None
+            configs = {r: f.result() for r, f in result.values.items()}
+            shapes = {t.name: (t.num_partitions, t.replication_factor) for t in topics}
+            return desired_document(configs, shapes)
+
+    document = run(work)
+    if document is None:
+        return ExitCode.FAILED
+    print_document(document, output)
+    return ExitCode.OK
+
+
+def desired_document(
+    configs: dict[ConfigResource, Config], shapes: dict[str, tuple[int, int | None]]
+) -> dict[str, Any]:
+    """A desired-state file holding every override of ``configs``."""
+    document: dict[str, Any] = {"version": 1}
+    topics: list[dict[str, Any]] = []
+    sections: dict[str, dict[Any, Any]] = {"brokers": {}, "groups": {}}
+    for resource, config in configs.items():
+        wanted = overrides_of(resource, config)
+        if resource.type is ResourceType.TOPIC:
+            partitions, replication = shapes[resource.name]
+            topic: dict[str, Any] = {"name": resource.name, "partitions": partitions}
+            if replication is not None:
+                topic["replication_factor"] = replication
+            topics.append(topic | {"configs": wanted})
+        elif resource.type is ResourceType.BROKER and resource.name == "":
+            document["cluster_default"] = {"configs": wanted}
+        elif resource.type is ResourceType.BROKER:
+            sections["brokers"][int(resource.name)] = {"configs": wanted}
+        else:
+            sections["groups"][resource.name] = {"configs": wanted}
+    document["topics"] = topics
+    document |= {name: section for name, section in sections.items() if section}
+    return document
+
+
+def overrides_of(resource: ConfigResource, config: Config) -> dict[str, str]:
+    """The values set on the resource itself; sensitive ones are named on stderr and left out."""
+    wanted: dict[str, str] = {}
+    for entry in sorted(config.values(), key=lambda entry: entry.name):
+        if not is_override(resource, entry):
+            continue
+        if entry.is_sensitive or entry.value is None:
+            stderr.print(f"skipped: {resource}, {entry.name}: sensitive, its value cannot be read")
+            continue
+        wanted[entry.name] = entry.value
+    return wanted

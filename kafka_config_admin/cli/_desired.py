@@ -13,7 +13,6 @@ from rich.table import Table
 from .._client import AdminClient
 from .._models import Config, ConfigResource, ResourceType
 from ..desired import (
-    is_override,
     ApplyReport,
     ClusterState,
     DesiredState,
@@ -22,10 +21,12 @@ from ..desired import (
     Violation,
     apply_plan,
     evaluate_state,
+    is_override,
     load_desired_state,
     make_plan,
     read_state,
 )
+from ._alter import confirmed
 from ._connect import ConnectionOptions
 from ._main import ExitCode, cli, connection_options, open_client, output_option, run
 from ._output import (
@@ -38,7 +39,6 @@ from ._output import (
     stdout,
 )
 from ._progress import settle
-from ._alter import confirmed
 
 T = TypeVar("T")
 
@@ -106,9 +106,7 @@ def apply(file: Path, prune: bool, dry_run: bool, yes: bool, connection: Connect
     others are applied all the same.
     """
 
-    async def go(
-        admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
-    ) -> int:
+    async def go(admin: AdminClient, desired: DesiredState, state: ClusterState, label: str) -> int:
         made = make_plan(desired, state, prune=prune)
         print_plan(made, label)
         if made.problems:
@@ -206,13 +204,17 @@ def print_report(report: ApplyReport) -> int:
     for outcome in report.outcomes:
         title = resource_title(outcome.resource.type.name, outcome.resource.name)
         note = f" ({outcome.note})" if outcome.note else ""
-        stderr.print(f"{outcome.status.value}: {title} [{outcome.action.value}]{note}", markup=False)
+        stderr.print(
+            f"{outcome.status.value}: {title} [{outcome.action.value}]{note}", markup=False
+        )
     failures = [(o.resource, [], o.error) for o in report.failed if o.error is not None]
     for line in failures_lines(failures):
         stderr.print(f"failed: {line}", markup=False)
     verb = "validated (dry run, nothing changed)" if report.dry_run else "applied"
-    stderr.print(f"{len(report.outcomes) - len(report.failed)} resource(s) {verb}, "
-                 f"{len(report.failed)} failed")
+    stderr.print(
+        f"{len(report.outcomes) - len(report.failed)} resource(s) {verb}, "
+        f"{len(report.failed)} failed"
+    )
     return ExitCode.OK if report.ok else ExitCode.FAILED
 
 
@@ -241,7 +243,9 @@ def export(
             topics = await admin.list_topics(match)
             resources = [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
             if not no_brokers:
-                resources += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
+                resources += [
+                    ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()
+                ]
                 resources.append(ConfigResource(ResourceType.BROKER, ""))
             resources += [ConfigResource(ResourceType.GROUP, name) for name in group]
             result = admin.describe_configs(resources)

@@ -33,6 +33,7 @@ from ..desired import is_override
 
 DESCRIBE_FORMAT_VERSION = 1
 
+
 class OutputFormat(StrEnum):
     """The ``--output`` choices."""
 

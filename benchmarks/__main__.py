@@ -2,8 +2,8 @@
 
 ``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]``
 only the command-line benchmark (:mod:`benchmarks.cli`, its own options). Options of the
-clients' part: ``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3), ``--peers a,b``
-(all), ``--out DIR``.
+clients' part: ``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3),
+``--peers a,b`` (all), ``--out DIR``.
 """
 
 from __future__ import annotations

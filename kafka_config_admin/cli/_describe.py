@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .._models import Config, ConfigResource
+from .._models import Config, ConfigEntry, ConfigResource, ResourceType
 from .._results import DescribeConfigsResult
 from ._connect import ConnectionOptions
 from ._main import (
@@ -17,11 +17,14 @@ from ._main import (
     selection_options,
 )
 from ._output import (
+    HIDDEN,
     DescribeView,
     OutputFormat,
     describe_document,
     print_describe_tables,
     print_document,
+    resource_title,
+    stdout,
 )
 from ._progress import settle
 from ._resources import Selection, UsageError

@@ -11,7 +11,7 @@ import click
 from rich.table import Table
 
 from .._client import AdminClient
-from .._models import Config, ConfigResource, ResourceType
+from .._models import ConfigResource
 from ..desired import (
     ApplyReport,
     ClusterState,
@@ -21,7 +21,6 @@ from ..desired import (
     Violation,
     apply_plan,
     evaluate_state,
-    is_override,
     load_desired_state,
     make_plan,
     read_state,
@@ -38,7 +37,6 @@ from ._output import (
     stderr,
     stdout,
 )
-from ._progress import settle
 
 T = TypeVar("T")
 
@@ -118,7 +116,7 @@ def apply(file: Path, prune: bool, dry_run: bool, yes: bool, connection: Connect
         if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
             return ExitCode.FAILED
         report = await apply_plan(admin, made, dry_run=dry_run)
-        return print_report(report)
+        return print_report(made, report)
 
     return with_state(connection, file, go)
 
@@ -199,7 +197,13 @@ def print_problems(made: Plan) -> None:
         stderr.print(f"refused: {problem}", markup=False)
 
 
-def print_report(report: ApplyReport) -> int:
+def changed_keys(made: Plan, resource: ConfigResource) -> list[str]:
+    """The keys the plan changes on ``resource``."""
+    item = made.get(resource)
+    return [change.key for change in item.changes] if item is not None else []
+
+
+def print_report(made: Plan, report: ApplyReport) -> int:
     """Each resource's outcome; exit 1 when any failed (each failure on one line)."""
     for outcome in report.outcomes:
         title = resource_title(outcome.resource.type.name, outcome.resource.name)
@@ -207,7 +211,11 @@ def print_report(report: ApplyReport) -> int:
         stderr.print(
             f"{outcome.status.value}: {title} [{outcome.action.value}]{note}", markup=False
         )
-    failures = [(o.resource, [], o.error) for o in report.failed if o.error is not None]
+    failures = [
+        (outcome.resource, changed_keys(made, outcome.resource), outcome.error)
+        for outcome in report.failed
+        if outcome.error is not None
+    ]
     for line in failures_lines(failures):
         stderr.print(f"failed: {line}", markup=False)
     verb = "validated (dry run, nothing changed)" if report.dry_run else "applied"
@@ -216,91 +224,3 @@ def print_report(report: ApplyReport) -> int:
         f"{len(report.failed)} failed"
     )
     return ExitCode.OK if report.ok else ExitCode.FAILED
-
-
-@cli.command()
-@click.option("--match", metavar="REGEX", help="Only topics whose whole name matches REGEX.")
-@click.option("--group", multiple=True, metavar="NAME", help="Also export this group's configs.")
-@click.option("--no-brokers", is_flag=True, help="Leave out the brokers and the cluster default.")
-@output_option(OutputFormat.YAML, OutputFormat.JSON)
-@connection_options
-def export(
-    match: str | None,
-    group: tuple[str, ...],
-    no_brokers: bool,
-    output: OutputFormat,
-    connection: ConnectionOptions,
-) -> int:
-    """Write the cluster's current overrides as a desired-state file (to stdout).
-
-    Topics, each broker, the cluster default and the groups named. Sensitive values cannot be
-    read and are left out (each named on stderr).
-    """
-    admin, _ = open_client(connection)
-
-    async def work() -> dict[str, Any] | None:
-        async with admin:
-            topics = await admin.list_topics(match)
-            resources = [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
-            if not no_brokers:
-                resources += [
-                    ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()
-                ]
-                resources.append(ConfigResource(ResourceType.BROKER, ""))
-            resources += [ConfigResource(ResourceType.GROUP, name) for name in group]
-            result = admin.describe_configs(resources)
-            await settle(result, "reading configs")
-            failed = result.errors()
-            if failed:
-                for line in failures_lines((r, [], e) for r, e in failed.items()):
-                    stderr.print(f"failed: {line}", markup=False)
-                stderr.print("nothing exported: the resources above could not be described")
-                return None
-            configs = {r: f.result() for r, f in result.values.items()}
-            shapes = {t.name: (t.num_partitions, t.replication_factor) for t in topics}
-            return desired_document(configs, shapes)
-
-    document = run(work)
-    if document is None:
-        return ExitCode.FAILED
-    print_document(document, output)
-    return ExitCode.OK
-
-
-def desired_document(
-    configs: dict[ConfigResource, Config], shapes: dict[str, tuple[int, int | None]]
-) -> dict[str, Any]:
-    """A desired-state file holding every override of ``configs``."""
-    document: dict[str, Any] = {"version": 1}
-    topics: list[dict[str, Any]] = []
-    sections: dict[str, dict[Any, Any]] = {"brokers": {}, "groups": {}}
-    for resource, config in configs.items():
-        wanted = overrides_of(resource, config)
-        if resource.type is ResourceType.TOPIC:
-            partitions, replication = shapes[resource.name]
-            topic: dict[str, Any] = {"name": resource.name, "partitions": partitions}
-            if replication is not None:
-                topic["replication_factor"] = replication
-            topics.append(topic | {"configs": wanted})
-        elif resource.type is ResourceType.BROKER and resource.name == "":
-            document["cluster_default"] = {"configs": wanted}
-        elif resource.type is ResourceType.BROKER:
-            sections["brokers"][int(resource.name)] = {"configs": wanted}
-        else:
-            sections["groups"][resource.name] = {"configs": wanted}
-    document["topics"] = topics
-    document |= {name: section for name, section in sections.items() if section}
-    return document
-
-
-def overrides_of(resource: ConfigResource, config: Config) -> dict[str, str]:
-    """The values set on the resource itself; sensitive ones are named on stderr and left out."""
-    wanted: dict[str, str] = {}
-    for entry in sorted(config.values(), key=lambda entry: entry.name):
-        if not is_override(resource, entry):
-            continue
-        if entry.is_sensitive or entry.value is None:
-            stderr.print(f"skipped: {resource}, {entry.name}: sensitive, its value cannot be read")
-            continue
-        wanted[entry.name] = entry.value
-    return wanted

@@ -133,7 +133,7 @@ def read_side(options: ConnectionOptions, selection: Selection) -> Side:
             result = admin.describe_configs(resources)
             await settle(result, f"reading {label}")
             overrides: Overrides = {}
-            failures = []
+            failures: list[tuple[ConfigResource, list[str], BaseException]] = []
             for resource, future in result.values.items():
                 error = future.exception()
                 if error is None:

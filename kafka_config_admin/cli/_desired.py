@@ -11,13 +11,14 @@ import click
 from rich.table import Table
 
 from .._client import AdminClient
-from .._models import ConfigResource
+from .._models import ConfigResource, ResourceType
 from ..desired import (
     ApplyReport,
     ClusterState,
     DesiredState,
     Plan,
     ResourceAction,
+    RuleTarget,
     Violation,
     apply_plan,
     evaluate_state,
@@ -37,6 +38,7 @@ from ._output import (
     stderr,
     stdout,
 )
+from ._progress import settle
 
 T = TypeVar("T")
 
@@ -131,6 +133,9 @@ def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> in
     async def check(
         admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
     ) -> int:
+        state = await with_rule_targets(admin, desired, state)
+        for line in failures_lines((r, [], e) for r, e in state.errors.items()):
+            stderr.print(f"failed: {line}", markup=False)
         violations = evaluate_state(desired.rules, state)
         if output is OutputFormat.JSON:
             print_document(audit_document(label, violations), output)
@@ -138,9 +143,39 @@ def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> in
             for violation in violations:
                 stdout.print(f"violation: {violation}", markup=False)
             stderr.print(f"{len(desired.rules)} rule(s), {len(violations)} violation(s)")
+        if state.errors:
+            return ExitCode.FAILED
         return ExitCode.CHANGES if violations else ExitCode.OK
 
     return with_state(connection, file, check)
+
+
+async def with_rule_targets(
+    admin: AdminClient, desired: DesiredState, state: ClusterState
+) -> ClusterState:
+    """``state`` and the resources the rules are about that the file does not name: the
+    topics each topic rule matches, every broker, the cluster default."""
+    targets: list[ConfigResource] = []
+    for rule in desired.rules:
+        if rule.resource is RuleTarget.TOPIC:
+            topics = await admin.list_topics(rule.match)
+            targets += [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
+        elif rule.resource is RuleTarget.BROKER:
+            targets += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
+        elif rule.resource is RuleTarget.CLUSTER_DEFAULT:
+            targets.append(ConfigResource(ResourceType.BROKER, ""))
+    missing = [target for target in dict.fromkeys(targets) if target not in state.configs]
+    described = admin.describe_configs(missing)
+    await settle(described, "reading configs")
+    configs = dict(state.configs)
+    errors = dict(state.errors)
+    for resource, future in described.values.items():
+        error = future.exception()
+        if error is None:
+            configs[resource] = future.result()
+        else:
+            errors[resource] = error
+    return ClusterState(configs=configs, topics=state.topics, schemas=state.schemas, errors=errors)
 
 
 def audit_document(cluster: str, violations: list[Violation]) -> dict[str, Any]:

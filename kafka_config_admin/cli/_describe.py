@@ -24,6 +24,7 @@ from ._output import (
     print_describe_tables,
     print_document,
     resource_title,
+    stderr,
     stdout,
 )
 from ._progress import settle
@@ -63,6 +64,8 @@ def describe(
     async def work() -> dict[ConfigResource, Config | BaseException]:
         async with admin:
             resources = await selected_resources(admin, selection)
+            if not resources:
+                stderr.print(f"no topic matches {selection.match!r}")
             wanted = {resource: key_names for resource in resources} if key_names else resources
             result = admin.describe_configs(
                 wanted, include_synonyms=synonyms, include_documentation=docs

@@ -25,6 +25,7 @@ from kafka_config_admin import (
     AlterConfigOp,
     AuthenticationError,
     ClientClosedError,
+    ClientQuotaEntity,
     ClusterAuthorizationFailedError,
     ConfigResource,
     ConfigSource,
@@ -138,6 +139,17 @@ def sasl(user: str, password: str | None, call: Callable[[AdminClient, World], A
             return await call(admin, world).all()
 
     return action
+
+
+def quotas(alterations: Callable[[World], Any], **options: Any) -> Action:
+    async def action(world: World) -> Any:
+        return await world.admin.alter_client_quotas(alterations(world), **options).all()
+
+    return action
+
+
+async def long_scram_user(world: World) -> Any:
+    return await world.admin.describe_user_scram_credentials([LONG]).all()
 
 
 async def closed_client(world: World) -> Any:
@@ -518,6 +530,29 @@ CASES = [
         ("127.0.0.1",),
     ),
     Case("a call after close", closed_client, ClientClosedError, ("not open",)),
+    # --- quotas and SCRAM credentials --------------------------------------------------------
+    Case(
+        "quota validate_only 'no'",
+        quotas(
+            lambda w: {ClientQuotaEntity({"user": "q"}): {"producer_byte_rate": 1}},
+            validate_only="no",
+        ),
+        InvalidArgumentError,
+        ("validate_only", "'no'"),
+    ),
+    Case(
+        "40,000-char quota user",
+        quotas(lambda w: {ClientQuotaEntity({"user": LONG}): {"producer_byte_rate": 1}}),
+        InvalidArgumentError,
+        ("user name", "40000 bytes"),
+    ),
+    Case(
+        "unknown quota entity type",
+        quotas(lambda w: {ClientQuotaEntity({"users": "q"}): {"producer_byte_rate": 1}}),
+        InvalidArgumentError,
+        ("unknown entity type", "'users'"),
+    ),
+    Case("40,000-char SCRAM user", long_scram_user, InvalidArgumentError, ("40000 bytes",)),
 ]
 
 

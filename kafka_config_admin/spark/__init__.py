@@ -14,6 +14,17 @@ configs lives in the SDK and in :mod:`kafka_config_admin.desired`::
     )
 """
 
+from ._audit import (
+    FINDINGS_SCHEMA,
+    AuditResult,
+    audit,
+    diff_snapshots,
+    read_snapshot,
+    snapshot_ids,
+    summary_table,
+    take_snapshot,
+    write_report,
+)
 from ._clusters import ClusterTarget, fleet
 from ._ops import apply_ops
 from ._schema import OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
@@ -26,15 +37,24 @@ from ._source import (
 )
 
 __all__ = [
+    "FINDINGS_SCHEMA",
     "OPS_SCHEMA",
     "OUTCOME_SCHEMA",
     "PUSHDOWN_SETTING",
     "SNAPSHOT_SCHEMA",
     "ApplyFailedError",
+    "AuditResult",
     "ClusterTarget",
     "KafkaConfigsDataSource",
     "KafkaConfigsDataSourceWithoutPushdown",
     "apply_ops",
+    "audit",
+    "diff_snapshots",
     "fleet",
+    "read_snapshot",
     "register",
+    "snapshot_ids",
+    "summary_table",
+    "take_snapshot",
+    "write_report",
 ]

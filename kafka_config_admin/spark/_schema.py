@@ -17,6 +17,7 @@ __all__ = [
     "OUTCOME_SCHEMA",
     "SNAPSHOT_ARROW_SCHEMA",
     "SNAPSHOT_SCHEMA",
+    "spark_schema",
 ]
 
 _TIME = pa.timestamp("us", tz="UTC")
@@ -64,12 +65,13 @@ OUTCOME_ARROW_SCHEMA = pa.schema(
 )
 
 
-def _spark(schema: pa.Schema) -> StructType:
+def spark_schema(schema: pa.Schema) -> StructType:
+    """The Spark schema of an Arrow schema."""
     converted = from_arrow_schema(schema)
     assert isinstance(converted, StructType)
     return converted
 
 
-SNAPSHOT_SCHEMA = _spark(SNAPSHOT_ARROW_SCHEMA)
-OPS_SCHEMA = _spark(OPS_ARROW_SCHEMA)
-OUTCOME_SCHEMA = _spark(OUTCOME_ARROW_SCHEMA)
+SNAPSHOT_SCHEMA = spark_schema(SNAPSHOT_ARROW_SCHEMA)
+OPS_SCHEMA = spark_schema(OPS_ARROW_SCHEMA)
+OUTCOME_SCHEMA = spark_schema(OUTCOME_ARROW_SCHEMA)

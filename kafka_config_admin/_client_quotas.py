@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ._checks import check_flag
 from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
 from ._operations import Operation
 from ._protocol import ALTER_CLIENT_QUOTAS, DESCRIBE_CLIENT_QUOTAS
@@ -138,7 +139,7 @@ class AlterClientQuotas(Operation[ClientQuotaEntity, None]):
                 raise InvalidArgumentError(f"{entity} appears twice in one call")
             _check_combination(entity)
             checked[entity] = alteration.ops
-        return cls(alterations=checked, validate_only=bool(validate_only))
+        return cls(alterations=checked, validate_only=check_flag("validate_only", validate_only))
 
     @property
     def resources(self) -> list[ClientQuotaEntity]:

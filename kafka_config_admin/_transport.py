@@ -419,6 +419,12 @@ class Transport:
         except Exception as error:
             raise translate_error(error, f"broker {node_id}") from error
         if not ready:
+            known = self.broker_ids()
+            if node_id not in known:  # retried until the deadline: it may be joining
+                raise KafkaConnectionError(
+                    f"broker {node_id} is not in the cluster (its brokers: "
+                    f"{', '.join(map(str, known))})"
+                )
             raise KafkaConnectionError(f"could not connect to broker {node_id}")
 
     def _throttle(self, node_id: int, throttle_ms: int) -> None:

@@ -16,6 +16,9 @@ from ._exceptions import (
     GroupAuthorizationFailedError,
     InvalidArgumentError,
     InvalidConfigError,
+    InvalidPartitionsError,
+    InvalidReplicaAssignmentError,
+    InvalidReplicationFactorError,
     InvalidRequestError,
     InvalidTopicError,
     KafkaConfigAdminError,
@@ -28,6 +31,7 @@ from ._exceptions import (
     RequestTimedOutError,
     ResourceNotFoundError,
     ThrottlingQuotaExceededError,
+    TopicAlreadyExistsError,
     TopicAuthorizationFailedError,
     UnknownServerError,
     UnknownTopicOrPartitionError,
@@ -52,7 +56,12 @@ from ._quota_models import (
     QuotaEntityType,
     QuotaMatchType,
 )
-from ._results import AlterConfigsResult, DescribeConfigsResult, ResourceFuture
+from ._results import (
+    AlterConfigsResult,
+    CreateTopicsResult,
+    DescribeConfigsResult,
+    ResourceFuture,
+)
 from ._scram import (
     ScramCredentialInfo,
     ScramMechanism,
@@ -60,6 +69,7 @@ from ._scram import (
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
+from ._topic_models import CreatedTopic, NewTopic, TopicListing
 
 __version__ = "0.1.0"
 
@@ -84,17 +94,23 @@ __all__ = [
     "ConfigSource",
     "ConfigSynonym",
     "ConfigType",
+    "CreateTopicsResult",
+    "CreatedTopic",
     "DescribeConfigsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
     "InvalidArgumentError",
     "InvalidConfigError",
+    "InvalidPartitionsError",
+    "InvalidReplicaAssignmentError",
+    "InvalidReplicationFactorError",
     "InvalidRequestError",
     "InvalidTopicError",
     "KafkaConfigAdminError",
     "KafkaConnectionError",
     "KafkaTimeoutError",
     "NetworkError",
+    "NewTopic",
     "NotControllerError",
     "OpType",
     "PolicyViolationError",
@@ -108,7 +124,9 @@ __all__ = [
     "ScramCredentialInfo",
     "ScramMechanism",
     "ThrottlingQuotaExceededError",
+    "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
+    "TopicListing",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",
     "UnsupportedVersionError",

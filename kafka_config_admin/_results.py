@@ -13,8 +13,9 @@ from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from ._models import Config, ConfigResource
+from ._topic_models import CreatedTopic
 
-__all__ = ["AlterConfigsResult", "DescribeConfigsResult", "ResourceFuture"]
+__all__ = ["AlterConfigsResult", "CreateTopicsResult", "DescribeConfigsResult", "ResourceFuture"]
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
@@ -170,3 +171,18 @@ class AlterConfigsResult(_Result[ConfigResource, None]):
         for future in self.values.values():
             if future._exception is not None:
                 raise future._exception
+
+
+class CreateTopicsResult(_Result[str, CreatedTopic]):
+    """The result of :meth:`AdminClient.create_topics`, keyed by topic name.
+
+    ``values[name]`` is a :class:`ResourceFuture` of that topic's :class:`CreatedTopic`;
+    ``await result.all()`` gives ``dict[str, CreatedTopic]`` or raises the first error.
+    """
+
+    async def all(self) -> dict[str, CreatedTopic]:
+        """Wait for every topic; return what was created or raise the first error (in order).
+
+        The other futures stay readable after the error.
+        """
+        return await self._all()

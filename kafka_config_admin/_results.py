@@ -117,10 +117,6 @@ class _Result(Generic[K, T]):
             if not future._done:  # most are done by the time anyone waits
                 await future._wait_done()
 
-    async def _all(self) -> dict[K, T]:
-        await self.wait()
-        return {resource: future.result() for resource, future in self.values.items()}
-
     def errors(self) -> dict[K, BaseException]:
         """The resources that failed so far, with their errors."""
         return {
@@ -144,19 +140,24 @@ class _Result(Generic[K, T]):
         )
 
 
-class DescribeConfigsResult(_Result[ConfigResource, Config]):
+class _ValuesResult(_Result[K, T]):
+    """A result whose futures carry values: ``all()`` gathers them into a dict."""
+
+    async def all(self) -> dict[K, T]:
+        """Wait for every key; return their values or raise the first error (in order).
+
+        The other futures stay readable after the error.
+        """
+        await self.wait()
+        return {resource: future.result() for resource, future in self.values.items()}
+
+
+class DescribeConfigsResult(_ValuesResult[ConfigResource, Config]):
     """The result of :meth:`AdminClient.describe_configs`.
 
     ``values[resource]`` is a :class:`ResourceFuture` of that resource's :class:`Config`;
     ``await result.all()`` gives ``dict[ConfigResource, Config]`` or raises the first error.
     """
-
-    async def all(self) -> dict[ConfigResource, Config]:
-        """Wait for every resource; return their configs or raise the first error (in order).
-
-        The other futures stay readable after the error.
-        """
-        return await self._all()
 
 
 class AlterConfigsResult(_Result[ConfigResource, None]):
@@ -173,16 +174,9 @@ class AlterConfigsResult(_Result[ConfigResource, None]):
                 raise future._exception
 
 
-class CreateTopicsResult(_Result[str, CreatedTopic]):
+class CreateTopicsResult(_ValuesResult[str, CreatedTopic]):
     """The result of :meth:`AdminClient.create_topics`, keyed by topic name.
 
     ``values[name]`` is a :class:`ResourceFuture` of that topic's :class:`CreatedTopic`;
     ``await result.all()`` gives ``dict[str, CreatedTopic]`` or raises the first error.
     """
-
-    async def all(self) -> dict[str, CreatedTopic]:
-        """Wait for every topic; return what was created or raise the first error (in order).
-
-        The other futures stay readable after the error.
-        """
-        return await self._all()

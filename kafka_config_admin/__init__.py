@@ -33,8 +33,10 @@ from ._exceptions import (
     ThrottlingQuotaExceededError,
     TopicAlreadyExistsError,
     TopicAuthorizationFailedError,
+    UnacceptableCredentialError,
     UnknownServerError,
     UnknownTopicOrPartitionError,
+    UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
 from ._models import (
@@ -127,8 +129,10 @@ __all__ = [
     "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
     "TopicListing",
+    "UnacceptableCredentialError",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",
+    "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
     "UserScramCredentialDeletion",
     "UserScramCredentialUpsertion",

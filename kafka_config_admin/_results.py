@@ -117,6 +117,10 @@ class _Result(Generic[K, T]):
             if not future._done:  # most are done by the time anyone waits
                 await future._wait_done()
 
+    async def _all(self) -> dict[K, T]:
+        await self.wait()
+        return {resource: future.result() for resource, future in self.values.items()}
+
     def errors(self) -> dict[K, BaseException]:
         """The resources that failed so far, with their errors."""
         return {
@@ -148,8 +152,7 @@ class _ValuesResult(_Result[K, T]):
 
         The other futures stay readable after the error.
         """
-        await self.wait()
-        return {resource: future.result() for resource, future in self.values.items()}
+        return await self._all()
 
 
 class DescribeConfigsResult(_ValuesResult[ConfigResource, Config]):

@@ -295,18 +295,6 @@ class AdminClient:
         build = partial(AlterUserScramCredentials.build, alterations)
         return self._call(build, AlterUserScramCredentialsResult, timeout)
 
-    def broker_ids(self) -> list[int]:
-        """The ids of the cluster's brokers, from the client's latest metadata, sorted.
-
-        For calls that need a broker id, such as describing one broker's configs to learn the
-        keys and types brokers take. Raises :class:`ClientClosedError` on a closed client.
-        """
-        if self._engine.task_group is None:
-            raise ClientClosedError(
-                "the client is not open: use 'async with AdminClient(...) as admin'"
-            )
-        return self._transport.broker_ids()
-
     def _call(
         self,
         build: Callable[[], Operation[K, Any]],

@@ -1,5 +1,8 @@
 """``python -m benchmarks`` (``nox -s bench``): every client on one real broker.
 
+``python -m benchmarks spark [--topics N] [--reps N]`` runs the Spark snapshot benchmark
+instead (see ``benchmarks/spark.py``).
+
 Options: ``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3), ``--peers a,b``
 (all), ``--out DIR``.
 """
@@ -79,6 +82,11 @@ def run_java_peer(bootstrap: str, topics_file: Path, classpath: str, reps: int) 
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["spark"]:
+        from . import spark
+
+        spark.main(sys.argv[2:])
+        return
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--topics", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)

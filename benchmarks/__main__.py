@@ -21,7 +21,7 @@ from typing import Any
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 from kafka_config_admin.testing._artifacts import broker_lib_dir
 
-from . import dataset, report
+from . import dataset, report, run_json_module
 from .peers import MODULES, NAMES
 
 HERE = Path(__file__).parent
@@ -30,24 +30,9 @@ SETTLE_SECONDS = 2.0
 
 
 def run_python_peer(name: str, bootstrap: str, topics_file: Path, reps: int) -> dict[str, Any]:
-    output = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.runner",
-            name,
-            bootstrap,
-            str(topics_file),
-            str(reps),
-            str(SETTLE_SECONDS),
-        ],
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=HERE.parent,
-    ).stdout
-    result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
-    return result
+    return run_json_module(
+        "benchmarks.runner", name, bootstrap, str(topics_file), str(reps), str(SETTLE_SECONDS)
+    )
 
 
 def compile_java_peer(work: Path) -> str:

@@ -18,7 +18,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +28,7 @@ from typing import Any
 from kafka_config_admin import AdminClient, ConfigResource, ResourceType
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
-from . import dataset
+from . import dataset, run_json_module
 
 HERE = Path(__file__).parent
 
@@ -105,22 +104,7 @@ def spark_runs(bootstrap: str, topics: int, reps: int) -> dict[str, dict[str, An
 
 
 def partition_memory(bootstrap: str, topics_file: Path, count: int) -> dict[str, Any]:
-    output = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.spark_partition",
-            bootstrap,
-            str(topics_file),
-            str(count),
-        ],
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=HERE.parent,
-    ).stdout
-    result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
-    return result
+    return run_json_module("benchmarks.spark_partition", bootstrap, str(topics_file), str(count))
 
 
 def write(results: dict[str, Any], out: Path) -> str:

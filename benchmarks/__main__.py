@@ -1,9 +1,10 @@
 """``python -m benchmarks`` (``nox -s bench``): every client on one real broker, then the CLI.
 
 ``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]``
-only the command-line benchmark (:mod:`benchmarks.cli`, its own options). Options of the
-clients' part: ``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3),
-``--peers a,b`` (all), ``--out DIR``.
+only the command-line benchmark (:mod:`benchmarks.cli`, its own options),
+``python -m benchmarks spark [--topics N] [--reps N]`` the Spark snapshot benchmark (see
+``benchmarks/spark.py``). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
+(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 from kafka_config_admin.testing._artifacts import broker_lib_dir
 
-from . import cli, dataset, report
+from . import cli, dataset, report, run_json_module
 from .peers import MODULES, NAMES
 
 HERE = Path(__file__).parent
@@ -29,24 +30,9 @@ SETTLE_SECONDS = 2.0
 
 
 def run_python_peer(name: str, bootstrap: str, topics_file: Path, reps: int) -> dict[str, Any]:
-    output = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.runner",
-            name,
-            bootstrap,
-            str(topics_file),
-            str(reps),
-            str(SETTLE_SECONDS),
-        ],
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=HERE.parent,
-    ).stdout
-    result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
-    return result
+    return run_json_module(
+        "benchmarks.runner", name, bootstrap, str(topics_file), str(reps), str(SETTLE_SECONDS)
+    )
 
 
 def compile_java_peer(work: Path) -> str:
@@ -84,6 +70,10 @@ def main() -> None:
     part, arguments = sys.argv[1] if sys.argv[1:] else "", sys.argv[2:]
     if part == "cli":
         cli.main(arguments)
+    elif part == "spark":
+        from . import spark
+
+        spark.main(arguments)
     elif part == "peers":
         peers_main(arguments)
     else:

@@ -30,6 +30,13 @@ def demo(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def pipeline(session: nox.Session) -> None:
+    """The Spark audit end to end: two embedded clusters, planted violations, report, apply."""
+    session.install("-e", ".[spark]")
+    session.run("python", "examples/spark_audit_demo.py")
+
+
+@nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (format check and lint) and mypy --strict."""
     session.install("-e", ".[test,cli,spark]", *LINT_TOOLS, "nox")

@@ -79,7 +79,8 @@ def fuzz(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks against every peer on one real broker; results in benchmarks/results/.
 
-    ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead.
+    ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead, ``nox -s bench -- cli``
+    only the CLI against kafka-configs.sh, ``nox -s bench -- peers`` only the clients.
     """
-    session.install("-e", ".[spark]", "-r", "benchmarks/requirements.txt")
+    session.install("-e", ".[spark,cli]", "-r", "benchmarks/requirements.txt")
     session.run("python", "-m", "benchmarks", *session.posargs)

@@ -69,6 +69,9 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Benchmarks against every peer on one real broker; results in benchmarks/results/."""
-    session.install("-e", ".", "-r", "benchmarks/requirements.txt")
+    """Benchmarks against every peer on one real broker; results in benchmarks/results/.
+
+    ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead.
+    """
+    session.install("-e", ".[spark]", "-r", "benchmarks/requirements.txt")
     session.run("python", "-m", "benchmarks", *session.posargs)

@@ -16,6 +16,9 @@ from ._exceptions import (
     GroupAuthorizationFailedError,
     InvalidArgumentError,
     InvalidConfigError,
+    InvalidPartitionsError,
+    InvalidReplicaAssignmentError,
+    InvalidReplicationFactorError,
     InvalidRequestError,
     InvalidTopicError,
     KafkaConfigAdminError,
@@ -29,6 +32,7 @@ from ._exceptions import (
     RequestTimedOutError,
     ResourceNotFoundError,
     ThrottlingQuotaExceededError,
+    TopicAlreadyExistsError,
     TopicAuthorizationFailedError,
     UnacceptableCredentialError,
     UnknownServerError,
@@ -55,7 +59,12 @@ from ._quota_models import (
     QuotaEntityType,
     QuotaMatchType,
 )
-from ._results import AlterConfigsResult, DescribeConfigsResult, ResourceFuture
+from ._results import (
+    AlterConfigsResult,
+    CreateTopicsResult,
+    DescribeConfigsResult,
+    ResourceFuture,
+)
 from ._scram import (
     ScramCredentialInfo,
     ScramMechanism,
@@ -63,6 +72,7 @@ from ._scram import (
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
+from ._topic_models import CreatedTopic, NewTopic, TopicListing
 
 __version__ = "0.1.0"
 
@@ -87,17 +97,23 @@ __all__ = [
     "ConfigSource",
     "ConfigSynonym",
     "ConfigType",
+    "CreateTopicsResult",
+    "CreatedTopic",
     "DescribeConfigsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
     "InvalidArgumentError",
     "InvalidConfigError",
+    "InvalidPartitionsError",
+    "InvalidReplicaAssignmentError",
+    "InvalidReplicationFactorError",
     "InvalidRequestError",
     "InvalidTopicError",
     "KafkaConfigAdminError",
     "KafkaConnectionError",
     "KafkaTimeoutError",
     "NetworkError",
+    "NewTopic",
     "NotControllerError",
     "OpType",
     "OutcomeUnknownError",
@@ -112,7 +128,9 @@ __all__ = [
     "ScramCredentialInfo",
     "ScramMechanism",
     "ThrottlingQuotaExceededError",
+    "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
+    "TopicListing",
     "UnacceptableCredentialError",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",

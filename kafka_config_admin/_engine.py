@@ -543,4 +543,5 @@ def _timeout_error(
 _READ_BACK = {
     "AlterClientQuotas": "describe_client_quotas",
     "AlterUserScramCredentials": "describe_user_scram_credentials",
+    "CreateTopics": "list_topics",
 }

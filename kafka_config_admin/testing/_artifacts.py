@@ -140,7 +140,10 @@ def policy_classes_dir(lib: Path) -> Path:
 def _compile_policy(lib: Path, target: Path) -> None:
     javac = shutil.which("javac")
     if javac is None:
-        raise BackendUnavailableError("policy=True needs 'javac' (a JDK, not just a JRE) on PATH")
+        raise BackendUnavailableError(
+            "policy=True needs 'javac' (a JDK, not just a JRE) on PATH to compile the test "
+            "policy; without one, leave the policy out (pytest: --kafka-no-policy)"
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="policy-build-", dir=target.parent))
     try:

@@ -14,7 +14,7 @@ LINT_TOOLS = ["ruff==0.17.6", "mypy==2.4.1"]
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """Unit tests and integration tests against a real Kafka broker the suite starts itself."""
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test,cli]")
     session.run("pytest", *session.posargs)
 
 
@@ -43,7 +43,7 @@ def demo(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (format check and lint) and mypy --strict."""
-    session.install("-e", ".[test]", *LINT_TOOLS, "nox")
+    session.install("-e", ".[test,cli]", *LINT_TOOLS, "nox")
     session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
     session.run("mypy", "--strict")

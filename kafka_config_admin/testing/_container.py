@@ -11,28 +11,23 @@ one container keeps the node's data, like stopping and restarting a JVM.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from . import _docker
 from ._artifacts import broker_lib_dir, policy_classes_dir
-from ._base import KafkaCluster
 from ._errors import BrokerStartupError
 from ._image import IMAGE_LIBS, broker_image
 from ._layout import (
-    NodePorts,
+    HostPortsCluster,
     format_args,
     java_command,
     log4j2_properties,
     new_cluster_id,
-    plan_ports,
     properties_text,
-    server_properties,
-    wait_until_answering,
 )
-from ._probe import LOOPBACK
 
 _CONFIG_DIR = "/kca"
 _POLICY_DIR = f"{_CONFIG_DIR}/policy"
@@ -41,31 +36,23 @@ _DATA_DIR = "/tmp/kca-data"
 _STOP_GRACE = 20  # seconds; one broker: a controlled shutdown takes a few seconds
 
 
-class ContainerCluster(KafkaCluster):
+class ContainerCluster(HostPortsCluster):
     """KRaft nodes ``1..N``, each in a container on the host network at 127.0.0.1 ports."""
 
     backend = "container"
+    #: The image the brokers run from (see :func:`build_broker_image`).
+    image: str
 
-    def __init__(
-        self,
-        *,
-        brokers: int,
-        sasl: bool,
-        policy: bool,
-        extra_properties: Mapping[str, str] | None = None,
-    ) -> None:
-        if brokers < 1:
-            raise ValueError("brokers must be at least 1")
-        self.broker_ids = list(range(1, brokers + 1))
-        self.sasl = sasl
-        self.policy = policy
-        self._extra = dict(extra_properties or {})
+    def _prepare(self) -> None:
         self._client = _docker.docker_client()
-        _docker.configure_testcontainers()
-        _docker.remove_orphans(self._client)
-        self.image = broker_image(self._client)
-        self._policy_files = self._policy_class_files() if policy else {}
-        self._ports = plan_ports(self.broker_ids, sasl=sasl)
+        try:
+            _docker.configure_testcontainers()
+            _docker.remove_orphans(self._client)
+            self.image = broker_image(self._client)
+            self._policy_files = self._policy_class_files() if self.policy else {}
+        except BaseException:
+            self._client.close()
+            raise
         self._containers: dict[int, Any] = {}  # node id -> testcontainers' DockerContainer
         self._stopped = False
 
@@ -85,18 +72,11 @@ class ContainerCluster(KafkaCluster):
             raise ValueError(f"no broker {node_id}; brokers are {self.broker_ids}") from None
 
     # -- configuration -----------------------------------------------------------------------
-    def _node_files(self, ports: NodePorts) -> dict[str, str]:
-        props = server_properties(
-            ports,
-            list(self._ports.values()),
-            sasl=self.sasl,
-            policy=self.policy,
-            log_dirs=_DATA_DIR,
-        )
+    def _node_files(self, node_id: int) -> dict[str, str]:
+        props = self._server_properties(node_id, log_dirs=_DATA_DIR)
         return {
             f"{_CONFIG_DIR}/format.properties": properties_text(props),
-            # As in the jvm backend, extra_properties reach the running broker only.
-            f"{_CONFIG_DIR}/server.properties": properties_text({**props, **self._extra}),
+            f"{_CONFIG_DIR}/server.properties": properties_text(self._running_properties(props)),
             f"{_CONFIG_DIR}/log4j2.properties": log4j2_properties(None),
         }
 
@@ -126,14 +106,14 @@ class ContainerCluster(KafkaCluster):
         """Start one container per node and wait until every broker answers."""
         try:
             cluster_id = new_cluster_id()
-            for ports in self._ports.values():
-                self._run(ports, cluster_id)
+            for node_id in self.broker_ids:
+                self._run(node_id, cluster_id)
             self._wait_ready(self.broker_ids)
         except BaseException:
             self.stop()
             raise
 
-    def _run(self, ports: NodePorts, cluster_id: str) -> None:
+    def _run(self, node_id: int, cluster_id: str) -> None:
         from testcontainers.core.container import DockerContainer  # optional dependency
 
         container = (
@@ -141,24 +121,17 @@ class ContainerCluster(KafkaCluster):
             .with_command(self._command(cluster_id))
             .with_kwargs(network_mode="host", labels=_docker.owner_labels())
         )
-        container.with_name(f"kca-{cluster_id[:8].lower()}-node-{ports.node_id}")
-        for destination, text in self._node_files(ports).items():
+        container.with_name(f"kca-{cluster_id[:8].lower()}-node-{node_id}")
+        for destination, text in self._node_files(node_id).items():
             container.with_copy_into_container(text.encode(), destination)
         for destination, path in self._policy_files.items():
             container.with_copy_into_container(path, destination)
-        self._containers[ports.node_id] = container
+        self._containers[node_id] = container
         try:
             container.start()
         finally:
             if container.get_wrapped_container() is not None:  # created, even if not started
                 _docker.track(container.get_wrapped_container())
-
-    def _wait_ready(self, node_ids: Sequence[int]) -> None:
-        wait_until_answering(
-            {node_id: self._ports[node_id].plaintext_port for node_id in node_ids},
-            exit_code=self._exit_code,
-            log_tail=self.log_tail,
-        )
 
     def _exit_code(self, node_id: int) -> int | None:
         container = self._container(node_id)
@@ -168,23 +141,6 @@ class ContainerCluster(KafkaCluster):
         return None
 
     # -- addresses and inspection ------------------------------------------------------------
-    def bootstrap_for(self, node_id: int) -> str:
-        """The PLAINTEXT ``127.0.0.1:port`` of one broker."""
-        return f"{LOOPBACK}:{self._ports_of(node_id).plaintext_port}"
-
-    def sasl_bootstrap_for(self, node_id: int) -> str:
-        """The SASL_PLAINTEXT ``127.0.0.1:port`` of one broker (requires ``sasl=True``)."""
-        port = self._ports_of(node_id).sasl_port
-        if port is None:
-            return super().sasl_bootstrap_for(node_id)
-        return f"{LOOPBACK}:{port}"
-
-    def _ports_of(self, node_id: int) -> NodePorts:
-        try:
-            return self._ports[node_id]
-        except KeyError:
-            raise ValueError(f"no broker {node_id}; brokers are {self.broker_ids}") from None
-
     def container_id(self, node_id: int) -> str:
         """The Docker id of the container running one broker."""
         return str(self._container(node_id).id)

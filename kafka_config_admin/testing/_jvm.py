@@ -11,27 +11,23 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import _process
 from ._artifacts import broker_lib_dir, policy_classes_dir
-from ._base import KafkaCluster
 from ._errors import BackendUnavailableError, BrokerStartupError
 from ._layout import (
+    HostPortsCluster,
     NodePorts,
     format_args,
     java_command,
     log4j2_properties,
     new_cluster_id,
-    plan_ports,
     properties_text,
-    server_properties,
-    wait_until_answering,
 )
-from ._probe import LOOPBACK
 from ._settings import keep_dirs, startup_timeout
 
 _STOP_GRACE = 20.0  # one broker: a controlled shutdown with a healthy quorum takes a few seconds
@@ -86,25 +82,12 @@ def _tail(path: Path, lines: int) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
-class JvmCluster(KafkaCluster):
+class JvmCluster(HostPortsCluster):
     """KRaft nodes ``1..N`` running as child JVMs on free 127.0.0.1 ports."""
 
     backend = "jvm"
 
-    def __init__(
-        self,
-        *,
-        brokers: int,
-        sasl: bool,
-        policy: bool,
-        extra_properties: Mapping[str, str] | None = None,
-    ) -> None:
-        if brokers < 1:
-            raise ValueError("brokers must be at least 1")
-        self.broker_ids = list(range(1, brokers + 1))
-        self.sasl = sasl
-        self.policy = policy
-        self._extra = dict(extra_properties or {})
+    def _prepare(self) -> None:
         self._java = _java()
         self._classpath = self._build_classpath()
         self._root = Path(tempfile.mkdtemp(prefix="kca-kafka-"))
@@ -121,7 +104,7 @@ class JvmCluster(KafkaCluster):
 
     def _plan_nodes(self) -> dict[int, _Node]:
         nodes = {}
-        for node_id, ports in plan_ports(self.broker_ids, sasl=self.sasl).items():
+        for node_id, ports in self._ports.items():
             directory = self._root / f"node-{node_id}"
             directory.mkdir()
             nodes[node_id] = _Node(ports, directory)
@@ -135,17 +118,11 @@ class JvmCluster(KafkaCluster):
 
     # -- configuration -----------------------------------------------------------------------
     def _write_node_files(self, node: _Node) -> None:
-        props = server_properties(
-            node.ports,
-            [n.ports for n in self._nodes.values()],
-            sasl=self.sasl,
-            policy=self.policy,
-            log_dirs=str(node.directory / "data"),
-        )
+        props = self._server_properties(node.node_id, log_dirs=str(node.directory / "data"))
         (node.directory / "format.properties").write_text(properties_text(props))
-        # extra_properties only reach the running broker, so a test can inject a bad option
-        # and exercise the early-exit path rather than the format step.
-        (node.directory / "server.properties").write_text(properties_text({**props, **self._extra}))
+        (node.directory / "server.properties").write_text(
+            properties_text(self._running_properties(props))
+        )
         (node.directory / "log4j2.properties").write_text(log4j2_properties(str(node.server_log)))
 
     def _jvm_command(self, node: _Node, main: str, *args: str) -> list[str]:
@@ -194,7 +171,7 @@ class JvmCluster(KafkaCluster):
             self._format_all(new_cluster_id())
             for node in self._nodes.values():
                 self._spawn(node)
-            self._wait_ready(list(self._nodes.values()))
+            self._wait_ready(self.broker_ids)
         except BaseException:
             self.stop()
             raise
@@ -203,27 +180,9 @@ class JvmCluster(KafkaCluster):
         command = self._jvm_command(node, "kafka.Kafka", str(node.directory / "server.properties"))
         node.process = _process.spawn(command, cwd=node.directory, console_log=node.console_log)
 
-    def _wait_ready(self, nodes: Sequence[_Node]) -> None:
-        wait_until_answering(
-            {node.node_id: node.ports.plaintext_port for node in nodes},
-            exit_code=self._exit_code,
-            log_tail=self.log_tail,
-        )
-
     def _exit_code(self, node_id: int) -> int | None:
         process = self._node(node_id).process
         return None if process is None else process.poll()
-
-    def bootstrap_for(self, node_id: int) -> str:
-        """The PLAINTEXT ``127.0.0.1:port`` of one broker."""
-        return f"{LOOPBACK}:{self._node(node_id).ports.plaintext_port}"
-
-    def sasl_bootstrap_for(self, node_id: int) -> str:
-        """The SASL_PLAINTEXT ``127.0.0.1:port`` of one broker (requires ``sasl=True``)."""
-        port = self._node(node_id).ports.sasl_port
-        if port is None:
-            return super().sasl_bootstrap_for(node_id)
-        return f"{LOOPBACK}:{port}"
 
     @property
     def running_broker_ids(self) -> list[int]:
@@ -268,7 +227,7 @@ class JvmCluster(KafkaCluster):
             return
         self._spawn(node)
         try:
-            self._wait_ready([node])
+            self._wait_ready([node_id])
         except BrokerStartupError:
             self.stop_broker(node_id)
             raise

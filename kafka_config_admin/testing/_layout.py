@@ -7,12 +7,14 @@ readiness probe are built here once; a backend only decides where the JVM runs.
 
 from __future__ import annotations
 
+import abc
 import base64
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ._base import KafkaCluster
 from ._errors import BrokerStartupError
 from ._probe import LOOPBACK, broker_answers, free_ports
 from ._process import JVM_FLAGS
@@ -213,3 +215,79 @@ def wait_until_answering(
             )
         if pending:
             time.sleep(_POLL_INTERVAL)
+
+
+class HostPortsCluster(KafkaCluster):
+    """Nodes ``1..N`` listening on 127.0.0.1 ports of this machine: the jvm and container backends.
+
+    Subclasses decide where each node's JVM runs; this class holds the options, the ports, the
+    addresses and the readiness wait they share.
+    """
+
+    def __init__(
+        self,
+        *,
+        brokers: int,
+        sasl: bool,
+        policy: bool,
+        extra_properties: Mapping[str, str] | None = None,
+    ) -> None:
+        if brokers < 1:
+            raise ValueError("brokers must be at least 1")
+        self.broker_ids = list(range(1, brokers + 1))
+        self.sasl = sasl
+        self.policy = policy
+        self._extra = dict(extra_properties or {})
+        self._ports = plan_ports(self.broker_ids, sasl=sasl)
+        self._prepare()
+
+    @abc.abstractmethod
+    def _prepare(self) -> None:
+        """Find what the backend needs (Java, an engine, an image...); raise if it cannot run."""
+
+    @abc.abstractmethod
+    def start(self) -> None:
+        """Start every node and wait until all of them answer; stop what started on failure."""
+
+    @abc.abstractmethod
+    def _exit_code(self, node_id: int) -> int | None:
+        """A node's exit code once it has stopped, ``None`` while it runs (or never ran)."""
+
+    def _ports_of(self, node_id: int) -> NodePorts:
+        try:
+            return self._ports[node_id]
+        except KeyError:
+            raise ValueError(f"no broker {node_id}; brokers are {self.broker_ids}") from None
+
+    def _server_properties(self, node_id: int, *, log_dirs: str) -> dict[str, str]:
+        """``server.properties`` of one node, for storage formatting (without extras)."""
+        return server_properties(
+            self._ports_of(node_id),
+            list(self._ports.values()),
+            sasl=self.sasl,
+            policy=self.policy,
+            log_dirs=log_dirs,
+        )
+
+    def _running_properties(self, props: Mapping[str, str]) -> dict[str, str]:
+        """``props`` with ``extra_properties``, which reach the running broker only, so a test
+        can inject a bad option and exercise the early-exit path rather than the format step."""
+        return {**props, **self._extra}
+
+    def _wait_ready(self, node_ids: Sequence[int]) -> None:
+        wait_until_answering(
+            {node_id: self._ports_of(node_id).plaintext_port for node_id in node_ids},
+            exit_code=self._exit_code,
+            log_tail=self.log_tail,
+        )
+
+    def bootstrap_for(self, node_id: int) -> str:
+        """The PLAINTEXT ``127.0.0.1:port`` of one broker."""
+        return f"{LOOPBACK}:{self._ports_of(node_id).plaintext_port}"
+
+    def sasl_bootstrap_for(self, node_id: int) -> str:
+        """The SASL_PLAINTEXT ``127.0.0.1:port`` of one broker (requires ``sasl=True``)."""
+        port = self._ports_of(node_id).sasl_port
+        if port is None:
+            return super().sasl_bootstrap_for(node_id)
+        return f"{LOOPBACK}:{port}"

@@ -1,5 +1,8 @@
 """``python -m benchmarks`` (``nox -s bench``): every client on one real broker.
 
+``python -m benchmarks spark [--topics N] [--reps N]`` runs the Spark snapshot benchmark
+instead (see ``benchmarks/spark.py``).
+
 Options: ``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3), ``--peers a,b``
 (all), ``--out DIR``.
 """
@@ -18,7 +21,7 @@ from typing import Any
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 from kafka_config_admin.testing._artifacts import broker_lib_dir
 
-from . import dataset, report
+from . import dataset, report, run_json_module
 from .peers import MODULES, NAMES
 
 HERE = Path(__file__).parent
@@ -27,24 +30,9 @@ SETTLE_SECONDS = 2.0
 
 
 def run_python_peer(name: str, bootstrap: str, topics_file: Path, reps: int) -> dict[str, Any]:
-    output = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "benchmarks.runner",
-            name,
-            bootstrap,
-            str(topics_file),
-            str(reps),
-            str(SETTLE_SECONDS),
-        ],
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=HERE.parent,
-    ).stdout
-    result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
-    return result
+    return run_json_module(
+        "benchmarks.runner", name, bootstrap, str(topics_file), str(reps), str(SETTLE_SECONDS)
+    )
 
 
 def compile_java_peer(work: Path) -> str:
@@ -79,6 +67,11 @@ def run_java_peer(bootstrap: str, topics_file: Path, classpath: str, reps: int) 
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["spark"]:
+        from . import spark
+
+        spark.main(sys.argv[2:])
+        return
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("--topics", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)

@@ -26,6 +26,19 @@ def test_public_names_show_their_public_module() -> None:
             assert obj.__module__ == "kafka_config_admin", name
 
 
+def test_desired_all_is_sorted_and_complete() -> None:
+    from kafka_config_admin import desired
+
+    exported = desired.__all__
+    assert exported == sorted(exported, key=lambda name: (not name.isupper(), name))
+    public = {
+        name
+        for name, value in vars(desired).items()
+        if not name.startswith(("_", "@")) and not isinstance(value, ModuleType)
+    }
+    assert public == set(exported)
+
+
 def test_quota_and_scram_names_are_exported() -> None:
     for name in (
         "ClientQuotaAlteration",
@@ -39,5 +52,7 @@ def test_quota_and_scram_names_are_exported() -> None:
         "UserScramCredentialDeletion",
         "UserScramCredentialUpsertion",
         "UserScramCredentialsDescription",
+        "UnacceptableCredentialError",
+        "UnsupportedSaslMechanismError",
     ):
         assert name in kafka_config_admin.__all__, name

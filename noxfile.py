@@ -1,4 +1,5 @@
-"""Every check, locally and in CI: `nox -s tests`, `nox -s demo`, `nox -s lint`, `nox -s bench`."""
+"""Every check, locally and in CI: `nox -s tests`, `nox -s demo`, `nox -s lint`, `nox -s bench`,
+`nox -s docs`."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def demo(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (format check and lint) and mypy --strict."""
-    session.install("-e", ".[test]", *LINT_TOOLS, "nox")
+    session.install("-e", ".[test,docs]", *LINT_TOOLS, "nox")
     session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
     session.run("mypy", "--strict")
@@ -41,3 +42,15 @@ def bench(session: nox.Session) -> None:
     """Benchmarks against every peer on one real broker; results in benchmarks/results/."""
     session.install("-e", ".", "-r", "benchmarks/requirements.txt")
     session.run("python", "-m", "benchmarks", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """Build the documentation site into site/ in strict mode: any warning fails the build.
+
+    `nox -s docs -- serve` serves it at http://127.0.0.1:8000 instead, rebuilding on changes.
+    """
+    session.install("-e", ".[docs]")
+    session.env["NO_MKDOCS_2_WARNING"] = "1"  # mkdocs-material's banner about its successor
+    command = session.posargs or ["build"]
+    session.run("mkdocs", *command, "--strict")

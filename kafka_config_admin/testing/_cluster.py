@@ -12,6 +12,7 @@ from ._jvm import JvmCluster
 from ._settings import ENV_BACKEND
 
 BACKENDS = ("jvm", "container", "external")
+"""The backends a cluster can be started with; ``jvm`` is the default."""
 
 
 def selected_backend(backend: str | None = None) -> str:

@@ -1,0 +1,76 @@
+"""Every program in examples/ runs to completion against the session's real cluster.
+
+An example is run as a reader would run it: ``python examples/NAME.py`` with
+``KAFKA_BOOTSTRAP_SERVERS`` set, no arguments, and must exit 0 on its own. An example that needs
+an optional extra of the package says so in a line ``# example-needs-extra: NAME``; when that
+extra is not installed, its test fails and says which extra to install: it is never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+from .snippets import ROOT
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+_NEEDS_EXTRA = re.compile(r"^# example-needs-extra: (?P<extra>[\w-]+)\s*$", re.MULTILINE)
+#: An example is a short demonstration; longer means it hangs.
+TIMEOUT = 180
+
+
+def extras_needed(example: Path) -> list[str]:
+    return _NEEDS_EXTRA.findall(example.read_text())
+
+
+def missing_requirements(extra: str) -> list[str]:
+    """The distributions the package's ``extra`` asks for that are not installed."""
+    requirements = [Requirement(text) for text in metadata.requires("kafka-config-admin") or []]
+    wanted = [req for req in requirements if req.marker and req.marker.evaluate({"extra": extra})]
+    if not wanted:
+        raise AssertionError(f"kafka-config-admin has no extra named {extra!r}")
+    missing = []
+    for requirement in wanted:
+        try:
+            metadata.version(requirement.name)
+        except metadata.PackageNotFoundError:
+            missing.append(str(requirement))
+    return missing
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("example", EXAMPLES, ids=[path.name for path in EXAMPLES])
+def test_example_runs(example: Path, kafka_bootstrap: str) -> None:
+    for extra in extras_needed(example):
+        missing = missing_requirements(extra)
+        if missing:
+            pytest.fail(
+                f"{example.name} needs the {extra!r} extra, and {', '.join(missing)} is not "
+                f"installed: install kafka-config-admin[{extra}] in the test environment"
+            )
+    env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap, "PYTHONUNBUFFERED": "1"}
+    completed = subprocess.run(
+        [sys.executable, str(example)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert completed.returncode == 0, (
+        f"{example.name} exited with {completed.returncode}\n"
+        f"--- stdout\n{completed.stdout}\n--- stderr\n{completed.stderr}"
+    )
+    assert completed.stdout.strip(), f"{example.name} printed nothing"
+
+
+def test_there_are_examples() -> None:
+    assert len(EXAMPLES) >= 3, EXAMPLES  # and each is a test of its own

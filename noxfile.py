@@ -9,13 +9,13 @@ nox.options.sessions = ["lint", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 
 PYTHON = "3.11"
-LINT_TOOLS = ["ruff==0.17.6", "mypy==2.4.1"]
+LINT_TOOLS = ["ruff==0.17.6", "mypy==2.4.1", "types-PyYAML==6.0.12.20261113"]
 
 
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """Unit tests and integration tests against a real Kafka broker the suite starts itself."""
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test,cli]")
     session.run("pytest", *session.posargs)
 
 
@@ -31,7 +31,7 @@ def demo(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (format check and lint) and mypy --strict."""
-    session.install("-e", ".[test,docs]", *LINT_TOOLS, "nox")
+    session.install("-e", ".[test,cli,docs]", *LINT_TOOLS, "nox")
     session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
     session.run("mypy", "--strict")

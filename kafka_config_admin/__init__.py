@@ -44,7 +44,22 @@ from ._models import (
     OpType,
     ResourceType,
 )
+from ._quota_models import (
+    ClientQuotaAlteration,
+    ClientQuotaEntity,
+    ClientQuotaFilter,
+    ClientQuotaFilterComponent,
+    QuotaEntityType,
+    QuotaMatchType,
+)
 from ._results import AlterConfigsResult, DescribeConfigsResult, ResourceFuture
+from ._scram import (
+    ScramCredentialInfo,
+    ScramMechanism,
+    UserScramCredentialDeletion,
+    UserScramCredentialsDescription,
+    UserScramCredentialUpsertion,
+)
 
 __version__ = "0.1.0"
 
@@ -58,6 +73,10 @@ __all__ = [
     "BrokerIdNotRegisteredError",
     "BrokerNotAvailableError",
     "ClientClosedError",
+    "ClientQuotaAlteration",
+    "ClientQuotaEntity",
+    "ClientQuotaFilter",
+    "ClientQuotaFilterComponent",
     "ClusterAuthorizationFailedError",
     "Config",
     "ConfigEntry",
@@ -80,15 +99,22 @@ __all__ = [
     "OpType",
     "PolicyViolationError",
     "ProtocolError",
+    "QuotaEntityType",
+    "QuotaMatchType",
     "RequestTimedOutError",
     "ResourceFuture",
     "ResourceNotFoundError",
     "ResourceType",
+    "ScramCredentialInfo",
+    "ScramMechanism",
     "ThrottlingQuotaExceededError",
     "TopicAuthorizationFailedError",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",
     "UnsupportedVersionError",
+    "UserScramCredentialDeletion",
+    "UserScramCredentialUpsertion",
+    "UserScramCredentialsDescription",
     "__version__",
 ]
 

@@ -1,34 +1,22 @@
-"""The async admin client: routing, versions, retries and deadlines over the transport."""
+"""The async admin client: its options, its lifetime, and the public calls.
+
+Each call checks its input into an operation (``_operations`` and one module per API) and
+hands it to the engine (``_engine``), which owns routing, retries and deadlines.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import random
 import ssl
 import warnings
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from functools import partial
 from types import TracebackType
-from typing import Any, Literal, NamedTuple, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar
 
 import anyio
-from anyio.abc import TaskGroup
 
-from ._coalesce import GatheredCall, Gathering, GatheringKey
-from ._exceptions import (
-    BrokerError,
-    ClientClosedError,
-    InvalidArgumentError,
-    KafkaConfigAdminError,
-    KafkaConnectionError,
-    KafkaTimeoutError,
-    NetworkError,
-    NotControllerError,
-    RequestTimedOutError,
-    ThrottlingQuotaExceededError,
-)
-from ._gc import gc_paused
+from ._engine import Engine
+from ._exceptions import ClientClosedError, InvalidArgumentError, KafkaTimeoutError
 from ._models import AlterConfigOp, ConfigResource
 from ._operations import (
     AlterConfigs,
@@ -36,37 +24,20 @@ from ._operations import (
     EntryCache,
     IncrementalAlterConfigs,
     Operation,
-    route,
 )
 from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
-from ._transport import BodyBuilder, SecurityOptions, Transport
+from ._transport import SecurityOptions, Transport
 
 __all__ = ["AdminClient"]
 
-log = logging.getLogger("kafka_config_admin")
-
-T = TypeVar("T")
-R = TypeVar("R", bound=_Result[Any])
+K = TypeVar("K", bound=Hashable)
+R = TypeVar("R", bound=_Result[Any, Any])
 
 SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
 SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
 
-#: Errors after which the same request is sent again (until the call's deadline).
-_RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
-    NotControllerError,
-    RequestTimedOutError,
-    ThrottlingQuotaExceededError,
-    NetworkError,
-    KafkaConnectionError,
-)
-
-
 #: Resources in one describe request (``describe_batch_size``), unless the caller says otherwise.
 DESCRIBE_BATCH_SIZE = 25
-
-#: Requests of one call in flight at once. More than one lets the broker prepare the next answer
-#: while the client decodes one; a bound keeps each request's timeout about its own wait.
-_REQUESTS_IN_FLIGHT = 4
 
 
 class AdminClient:
@@ -141,10 +112,7 @@ class AdminClient:
             raise InvalidArgumentError(
                 f"describe_batch_size must be a positive int, got {describe_batch_size!r}"
             )
-        self._describe_batch_size = describe_batch_size
         self._timeout = float(timeout)
-        self._retry_backoff = float(retry_backoff)
-        self._retry_backoff_max = float(retry_backoff_max)
         self._transport = Transport(
             ",".join(servers),
             client_id=client_id,
@@ -157,16 +125,16 @@ class AdminClient:
                 ssl_context,
             ),
         )
-        self._task_group: TaskGroup | None = None
+        self._engine = Engine(
+            self._transport,
+            retry_backoff=float(retry_backoff),
+            retry_backoff_max=float(retry_backoff_max),
+            describe_batch_size=describe_batch_size,
+        )
         self._entries = EntryCache()  # identical entries are one model across calls
-        self._gatherings: dict[GatheringKey, Gathering] = {}
-        #: Gatherings written and not yet answered: no task owns them, so closing fails them.
-        self._in_flight: set[Gathering] = set()
-        #: How many of them each gathering key has.
-        self._busy: dict[GatheringKey, int] = {}
 
     async def __aenter__(self) -> Self:
-        if self._task_group is not None:
+        if self._engine.task_group is not None:
             raise ClientClosedError("the client is already open")
         try:
             with anyio.fail_after(self._timeout):
@@ -178,7 +146,7 @@ class AdminClient:
             ) from None
         task_group = anyio.create_task_group()
         await task_group.__aenter__()
-        self._task_group = task_group
+        self._engine.task_group = task_group
         return self
 
     async def __aexit__(
@@ -187,14 +155,7 @@ class AdminClient:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        task_group, self._task_group = self._task_group, None
-        # In the same step: no answer may find the client closed and its gathering in flight.
-        in_flight, self._in_flight = self._in_flight, set()
-        self._busy.clear()
-        for gathering in in_flight:
-            if gathering.timer is not None:
-                gathering.timer.cancel()
-            _fail_closed(gathering.calls, "had an answer")
+        task_group = self._engine.close()
         try:
             if task_group is not None:
                 task_group.cancel_scope.cancel()
@@ -266,321 +227,19 @@ class AdminClient:
         build = partial(AlterConfigs.build_legacy, configs, validate_only=validate_only)
         return self._call(build, AlterConfigsResult, timeout)
 
-    # --- the engine behind every call -----------------------------------------------------
-
     def _call(
         self,
-        build: Callable[[], Operation[Any]],
-        result_type: Callable[[list[ConfigResource]], R],
+        build: Callable[[], Operation[K, Any]],
+        result_type: Callable[[list[K]], R],
         timeout: float | None,
     ) -> R:
-        """Check the input and start the call; the result comes back at once."""
-        if self._task_group is None:
-            raise ClientClosedError(
-                "the client is not open: use 'async with AdminClient(...) as admin'"
-            )
+        """Check the deadline and start the call; the result comes back at once."""
         seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
-        with gc_paused():  # checking thousands of resources allocates much, but makes no cycles
-            operation = build()
-            result = result_type(operation.resources)
-        expires = asyncio.get_running_loop().time() + seconds
-        if not isinstance(operation, DescribeConfigs) or not self._gather(
-            GatheredCall(operation, result, seconds, expires)
-        ):
-            self._task_group.start_soon(self._run, operation, result, seconds, expires)
-        return result
-
-    # --- describes that fit in one request: gathered, and no task per call ----------------
-    #
-    # A gathering's request answers through a callback, run where the answer is decoded, which
-    # settles every call in it at once. A call needs a task (``_run``) only to retry.
-
-    def _gather(self, call: GatheredCall) -> bool:
-        """Write a describe that fits in one request, or gather it with others; or say no.
-
-        A describe is written at once when nothing for the same broker and flags is in flight.
-        Otherwise it joins the calls of the same moment (before the event loop turns), and
-        their shared request is written when the loop turns.
-        """
-        operation = call.operation
-        if len(operation.resources) > self._describe_batch_size:
-            return False  # split into several requests: routed once, by _send_all
-        requests = route(operation.resources, self._describe_batch_size)
-        if len(requests) != 1:
-            return False
-        [(node, resources)] = requests
-        key = (node, operation.include_synonyms, operation.include_documentation)
-        gathering = self._gatherings.get(key)
-        if gathering is None or not gathering.join(operation, resources):
-            gathering = Gathering(key, node, operation, resources, self._describe_batch_size)
-            if key in self._busy:
-                self._gatherings[key] = gathering
-                asyncio.get_running_loop().call_soon(self._flush, gathering)
-            else:
-                gathering.calls.append(call)
-                self._write(gathering)
-                return True
-        gathering.calls.append(call)
-        return True
-
-    def _flush(self, gathering: Gathering) -> None:
-        """The loop has turned: write the gathering; calls may join it no more."""
-        if self._gatherings.get(gathering.key) is gathering:
-            del self._gatherings[gathering.key]
-        self._write(gathering)
-
-    def _write(self, gathering: Gathering) -> None:
-        task_group = self._task_group
-        if task_group is None:
-            _fail_closed(gathering.calls, "was asked for")
-            return
-        self._in_flight.add(gathering)
-        self._busy[gathering.key] = self._busy.get(gathering.key, 0) + 1
-        loop = asyncio.get_running_loop()
-        earliest = min(call.expires for call in gathering.calls)
-        gathering.timer = loop.call_at(earliest, self._deadline_passed, gathering)
-        transport = self._transport
-        try:
-            node = gathering.node if gathering.node is not None else transport.any_broker()
-            if not transport.submit(
-                node,
-                gathering.leader.codec,
-                gathering.body,
-                throttle_from_version=gathering.leader.throttle_from_version,
-                memo=gathering.leader.memo,
-                on_answer=partial(self._answered, gathering),
-            ):  # no open connection, or throttled: a task waits for it
-                task_group.start_soon(self._send_gathering, node, gathering)
-        except Exception as error:  # reaches the calls (a bug too), not the loop's handler
-            self._answered(gathering, error)
-
-    async def _send_gathering(self, node: int, gathering: Gathering) -> None:
-        try:
-            response = await self._request(gathering.leader, node, gathering.body)
-        except Exception as error:
-            self._answered(gathering, error)
-        else:
-            self._answered(gathering, response)
-
-    def _answered(self, gathering: Gathering, outcome: dict[str, Any] | Exception) -> None:
-        """A gathering's request has its answer, or failed: settle every call in it."""
-        if gathering not in self._in_flight:
-            return  # the client was closed first
-        self._in_flight.discard(gathering)
-        if self._busy[gathering.key] == 1:
-            del self._busy[gathering.key]
-        else:
-            self._busy[gathering.key] -= 1
-        if gathering.timer is not None:
-            gathering.timer.cancel()
-        for call in gathering.calls:
-            operation, result = call.operation, call.result
-            retry: list[ConfigResource] = []
-            last_errors: dict[ConfigResource, KafkaConfigAdminError] = {}
-            try:
-                failed = self._settle(
-                    operation, result, operation.resources, outcome, retry, last_errors
-                )
-            except Exception as error:  # a bug fails this call, not the others
-                log.exception("%s failed unexpectedly", operation.codec.name)
-                _fail(result, error)
-                continue
-            if retry:
-                assert self._task_group is not None  # closing empties _in_flight at once
-                self._task_group.start_soon(
-                    self._run,
-                    operation,
-                    result,
-                    call.timeout,
-                    call.expires,
-                    _Retry(retry, last_errors, refresh=failed),
-                )
-
-    def _deadline_passed(self, gathering: Gathering) -> None:
-        """Time out the calls of the gathering whose deadline passed; wait for the rest."""
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        waiting = gathering.waiting()
-        for call in waiting:
-            if call.expires <= now:
-                call.result._fail_pending(partial(_timeout_error, call.timeout, {}))
-        earliest = min((call.expires for call in waiting if call.expires > now), default=None)
-        gathering.timer = (
-            None if earliest is None else loop.call_at(earliest, self._deadline_passed, gathering)
-        )
-
-    # --- every other call, and retries: a task each ----------------------------------------
-
-    async def _run(
-        self,
-        operation: Operation[T],
-        result: _Result[T],
-        seconds: float,
-        expires: float,
-        retry: _Retry | None = None,
-    ) -> None:
-        last_errors = {} if retry is None else retry.last_errors
-        try:
-            with anyio.CancelScope(deadline=expires):
-                await self._execute(operation, result, last_errors, retry)
-            result._fail_pending(partial(_timeout_error, seconds, last_errors))
-        except Exception as error:
-            # A bug here must fail this call's futures, not the client's other calls.
-            log.exception("%s failed unexpectedly", operation.codec.name)
-            _fail(result, error)
-        finally:
-            result._fail_pending(
-                lambda resource: ClientClosedError(
-                    f"the client was closed before {resource} had an answer"
-                )
-            )
-
-    async def _execute(
-        self,
-        operation: Operation[T],
-        result: _Result[T],
-        last_errors: dict[ConfigResource, KafkaConfigAdminError],
-        retry: _Retry | None,
-    ) -> None:
-        pending, attempt = operation.resources, 0
-        if retry is not None:  # the first attempt was a gathering's request
-            pending, attempt = retry.resources, 1
-            if retry.refresh:
-                await self._refresh_metadata_quietly()
-        while pending:
-            if attempt:
-                await anyio.sleep(self._backoff(attempt))
-            failed: list[ConfigResource] = []
-            await self._send_all(operation, result, pending, failed, last_errors)
-            pending, attempt = failed, attempt + 1
-
-    async def _send_all(
-        self,
-        operation: Operation[T],
-        result: _Result[T],
-        pending: list[ConfigResource],
-        retry: list[ConfigResource],
-        last_errors: dict[ConfigResource, KafkaConfigAdminError],
-    ) -> None:
-        """Route the resources, send each broker's requests, and read their outcomes."""
-        per_request = self._describe_batch_size if operation.splittable else len(pending)
-        requests = route(pending, per_request)
-        sends = [
-            partial(self._send_group, operation, result, node, resources, retry, last_errors)
-            for node, resources in requests
-        ]
-        if len(sends) == 1:  # the common case needs no task of its own
-            await sends[0]()
-            return
-        in_flight = anyio.Semaphore(_REQUESTS_IN_FLIGHT)
-        async with anyio.create_task_group() as group:
-            for send in sends:
-                group.start_soon(_in_turn, in_flight, send)
-
-    async def _send_group(
-        self,
-        operation: Operation[T],
-        result: _Result[T],
-        node: int | None,
-        resources: list[ConfigResource],
-        retry: list[ConfigResource],
-        last_errors: dict[ConfigResource, KafkaConfigAdminError],
-    ) -> None:
-        """One request for resources bound to one broker (or to any broker), and its outcomes."""
-        outcome: dict[str, Any] | KafkaConfigAdminError
-        try:
-            outcome = await self._request(operation, node, partial(operation.body, resources))
-        except KafkaConfigAdminError as error:
-            outcome = error
-        if self._settle(operation, result, resources, outcome, retry, last_errors):
-            await self._refresh_metadata_quietly()
-
-    def _settle(
-        self,
-        operation: Operation[T],
-        result: _Result[T],
-        resources: list[ConfigResource],
-        outcome: dict[str, Any] | Exception,
-        retry: list[ConfigResource],
-        last_errors: dict[ConfigResource, KafkaConfigAdminError],
-    ) -> bool:
-        """Set the futures of one request's resources; what may be retried goes to ``retry``.
-
-        Returns whether the whole request failed in a way worth retrying (the cluster's
-        brokers are then worth asking for again).
-        """
-        if isinstance(outcome, _RETRIED):
-            log.debug("%s failed, will retry: %s", operation.codec.name, outcome)
-            last_errors.update(dict.fromkeys(resources, outcome))
-            retry.extend(resources)
-            return True
-        if isinstance(outcome, Exception):
-            for resource in resources:
-                result.values[resource]._set_exception(outcome)
-            return False
-        with gc_paused():
-            outcomes = list(operation.outcomes(resources, outcome))
-        futures = result.values
-        for resource, value in outcomes:
-            if not isinstance(value, BrokerError):
-                futures[resource]._set_result(value)
-            elif isinstance(value, _RETRIED):
-                last_errors[resource] = value
-                retry.append(resource)
-            else:
-                futures[resource]._set_exception(value)
-        return False
-
-    async def _request(
-        self, operation: Operation[Any], node: int | None, build_body: BodyBuilder
-    ) -> dict[str, Any]:
-        transport = self._transport
-        return await transport.send(
-            node if node is not None else transport.any_broker(),
-            operation.codec,
-            build_body,
-            throttle_from_version=operation.throttle_from_version,
-            memo=operation.memo,
-        )
-
-    async def _refresh_metadata_quietly(self) -> None:
-        # A failed refresh is not the call's error: the retry will report what went wrong.
-        try:
-            await self._transport.refresh_metadata()
-        except KafkaConfigAdminError as error:
-            log.debug("metadata refresh failed: %s", error)
-
-    def _backoff(self, attempt: int) -> float:
-        pause = min(self._retry_backoff * 2.0 ** (attempt - 1), self._retry_backoff_max)
-        return pause * random.uniform(0.8, 1.2)  # jitter keeps many clients from syncing up
+        return self._engine.call(build, result_type, seconds)
 
     def __repr__(self) -> str:
-        state = "open" if self._task_group is not None else "closed"
+        state = "open" if self._engine.task_group is not None else "closed"
         return f"<AdminClient {state}>"
-
-
-class _Retry(NamedTuple):
-    """What a call's first attempt, a gathering's request, left to retry."""
-
-    resources: list[ConfigResource]
-    last_errors: dict[ConfigResource, KafkaConfigAdminError]
-    refresh: bool  # the whole request failed: ask for the cluster's brokers again first
-
-
-def _fail(result: _Result[Any], error: Exception) -> None:
-    result._fail_pending(lambda resource: error)
-
-
-def _fail_closed(calls: Iterable[GatheredCall], when: str) -> None:
-    for call in calls:
-        call.result._fail_pending(
-            lambda resource: ClientClosedError(f"the client was closed before {resource} {when}")
-        )
-
-
-async def _in_turn(limit: anyio.Semaphore, send: Callable[[], Awaitable[None]]) -> None:
-    async with limit:
-        await send()
 
 
 def _check_server(server: str) -> None:
@@ -596,11 +255,3 @@ def _check_seconds(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
         raise InvalidArgumentError(f"{name} must be a positive number of seconds, got {value!r}")
     return float(value)
-
-
-def _timeout_error(
-    timeout: float, last_errors: Mapping[ConfigResource, Exception], resource: ConfigResource
-) -> KafkaTimeoutError:
-    last = last_errors.get(resource)
-    reason = f"; last error: {last}" if last is not None else ""
-    return KafkaTimeoutError(f"no answer for {resource} within {timeout:g}s{reason}")

@@ -29,7 +29,11 @@ class GatheredCall:
     __slots__ = ("expires", "operation", "result", "timeout")
 
     def __init__(
-        self, operation: DescribeConfigs, result: _Result[Any], timeout: float, expires: float
+        self,
+        operation: DescribeConfigs,
+        result: _Result[ConfigResource, Any],
+        timeout: float,
+        expires: float,
     ) -> None:
         self.operation = operation
         self.result = result

@@ -36,10 +36,7 @@ Errors from aiokafka and the network are translated in exactly one place, the tr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
-
-if TYPE_CHECKING:
-    from ._models import ConfigResource
+from typing import ClassVar
 
 __all__ = [
     "AuthenticationError",
@@ -113,7 +110,8 @@ class BrokerError(KafkaConfigAdminError):
         code: the Kafka error code (``INVALID_CONFIG`` is 40, and so on).
         error_name: the protocol's name for the code, such as ``"INVALID_CONFIG"``.
         broker_message: the broker's own explanation, when it sent one.
-        resource: the resource the error is about, when it is about one.
+        resource: what the error is about, when it is about one: a ``ConfigResource`` for the
+            config and topic calls (a topic is ``ConfigResource(TOPIC, name)``).
     """
 
     code: int = -1000
@@ -123,7 +121,7 @@ class BrokerError(KafkaConfigAdminError):
         self,
         broker_message: str | None = None,
         *,
-        resource: ConfigResource | None = None,
+        resource: object | None = None,
         code: int | None = None,
     ) -> None:
         self.broker_message = broker_message
@@ -299,7 +297,7 @@ _BY_CODE: dict[int, type[BrokerError]] = {
 
 
 def error_for_code(
-    code: int, broker_message: str | None = None, *, resource: ConfigResource | None = None
+    code: int, broker_message: str | None = None, *, resource: object | None = None
 ) -> BrokerError:
     """Build the typed exception for a non-zero Kafka error code."""
     cls = _BY_CODE.get(code, BrokerError)

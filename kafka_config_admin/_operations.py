@@ -1,13 +1,14 @@
-"""What each config call sends and how its answers become per-resource outcomes (no I/O).
+"""What each call sends and how its answers become per-key outcomes (no I/O).
 
-An operation knows its codec, checks its input before anything is sent, builds the request
-body for a group of resources at the version the broker negotiated, and turns a response into
-one outcome per resource. Routing, retries and deadlines belong to the client.
+An operation knows its codec, checks its input before anything is sent, says where each of its
+keys must go, builds the request body for a group of keys at the version the broker
+negotiated, and turns a response into one outcome per key. Routing, retries and deadlines
+belong to the engine (``_engine``). The config calls are here; other APIs have a module each.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, TypeVar
@@ -33,6 +34,7 @@ from ._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIG
 
 __all__ = [
     "AlterConfigs",
+    "ConfigOperation",
     "DescribeConfigs",
     "EntryCache",
     "IncrementalAlterConfigs",
@@ -40,28 +42,22 @@ __all__ = [
     "route",
 ]
 
+K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 
 #: Resources that only the broker named in them can answer.
 _PER_BROKER_TYPES = frozenset({ResourceType.BROKER, ResourceType.BROKER_LOGGER})
 
 
-def destination(resource: ConfigResource) -> int | None:
-    """The broker id a resource must be sent to, or None when any broker will do."""
-    if resource.type in _PER_BROKER_TYPES and resource.name != "":
-        return int(resource.name)
-    return None
-
-
 def route(
-    resources: Iterable[ConfigResource], per_request: int
-) -> list[tuple[int | None, list[ConfigResource]]]:
-    """The requests to send: per destination, resources in runs of at most ``per_request``.
+    resources: Iterable[K], per_request: int, destination: Callable[[K], int | None]
+) -> list[tuple[int | None, list[K]]]:
+    """The requests to send: per destination, keys in runs of at most ``per_request``.
 
-    One request per broker, never one per resource; a large call is split so that the broker
-    works on one request while the client decodes the one before (they share a connection).
+    One request per broker, never one per key; a large call is split so that the broker works
+    on one request while the client decodes the one before (they share a connection).
     """
-    groups: dict[int | None, list[ConfigResource]] = {}
+    groups: dict[int | None, list[K]] = {}
     for resource in resources:
         groups.setdefault(destination(resource), []).append(resource)
     return [
@@ -127,28 +123,111 @@ def _key(resource_type: int, resource_name: str) -> tuple[int, str]:
     return resource_type, resource_name
 
 
-class Operation(Generic[T]):
-    """One config API call: its codec, its request bodies and its per-resource outcomes."""
+class Operation(Generic[K, T]):
+    """One API call about a list of keys: its codec, request bodies and per-key outcomes.
+
+    ``K`` is what the call has one future for (a ``ConfigResource``, a topic name...), ``T``
+    the value each future gets. The client routes the keys by :meth:`destination`, sends each
+    group's :meth:`body`, and reads :meth:`outcomes`; retries and deadlines are its own.
+    """
 
     codec: ApiCodec
     #: From this version on the broker expects the client to honour ThrottleTimeMs itself.
     throttle_from_version: int
     #: Whether a call may be sent as several requests to one broker (see ``route``).
     splittable = False
+    #: The response field listing one result per key.
     _results_key = "responses"
 
     @property
-    def resources(self) -> list[ConfigResource]:
-        """The resources of the call, in the order the caller gave them."""
+    def resources(self) -> list[K]:
+        """The keys of the call, in the order the caller gave them."""
         raise NotImplementedError
 
-    def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
+    def destination(self, resource: K) -> int | None:
+        """The broker id a key must be sent to, or None when any broker will do."""
+        return None
+
+    def body(self, resources: Sequence[K], version: int) -> dict[str, Any]:
         raise NotImplementedError
+
+    def outcomes(
+        self, resources: Sequence[K], response: Mapping[str, Any]
+    ) -> Iterator[tuple[K, T | BrokerError]]:
+        """One outcome per key of the request; a key left unanswered is an error.
+
+        Results are matched to keys by :meth:`answered` (the key a result is about), by
+        position when the broker answered in the order asked.
+        """
+        results = response[self._results_key]
+        answered = [self.answered(result) for result in results]
+        if answered == list(resources):
+            for resource, result in zip(resources, results, strict=True):
+                yield resource, self._outcome(resource, result)
+            return
+        wanted = dict.fromkeys(resources, True)
+        for key, result in zip(answered, results, strict=True):
+            if wanted.pop(key, False):  # an answer for something we did not ask: ignore it
+                yield key, self._outcome(key, result)
+        for resource in wanted:
+            yield resource, self.unanswered(resource)
+
+    def answered(self, result: Mapping[str, Any]) -> K:
+        """The key one result of the response is about."""
+        raise NotImplementedError
+
+    def unanswered(self, resource: K) -> BrokerError:
+        return BrokerError(
+            "the broker's response has no answer for this resource",
+            resource=self.subject(resource),
+        )
+
+    def _outcome(self, resource: K, result: Mapping[str, Any]) -> T | BrokerError:
+        code = result["error_code"]
+        if code:
+            return error_for_code(
+                code,
+                self.redact(resource, result["error_message"]),
+                resource=self.subject(resource),
+            )
+        return self.value(resource, result)
+
+    def value(self, resource: K, result: Mapping[str, Any]) -> T:
+        """The value of one successful result."""
+        raise NotImplementedError
+
+    def subject(self, resource: K) -> object:
+        """What errors about a key name: ``BrokerError.resource``, and ``str()`` of it in
+        timeout messages. The key itself unless a richer name exists (a topic name is
+        ``ConfigResource(TOPIC, name)``, so that errors read "topic 'orders'")."""
+        return resource
+
+    @property
+    def memo(self) -> Memo | None:
+        """Where the response may find items decoded before (``Struct(shared=True)``)."""
+        return None
+
+    def redact(self, resource: K, message: str | None) -> str | None:
+        """The broker's message with any secret this call sent for the key hidden."""
+        return message
+
+
+class ConfigOperation(Operation[ConfigResource, T]):
+    """A config API call: keyed by ConfigResource, BROKER and BROKER_LOGGER routed to their id."""
+
+    def destination(self, resource: ConfigResource) -> int | None:
+        if resource.type in _PER_BROKER_TYPES and resource.name != "":
+            return int(resource.name)
+        return None
+
+    def subject(self, resource: ConfigResource) -> ConfigResource:
+        return resource
 
     def outcomes(
         self, resources: Sequence[ConfigResource], response: Mapping[str, Any]
     ) -> Iterator[tuple[ConfigResource, T | BrokerError]]:
-        """One outcome per resource of the request; a resource left unanswered is an error."""
+        # The hot path of large describes and alters: matched by position without building a
+        # ConfigResource per result.
         results = response[self._results_key]
         if len(results) == len(resources) and all(  # brokers answer in the order asked
             r.name == result["resource_name"] and r.type == result["resource_type"]
@@ -163,33 +242,7 @@ class Operation(Generic[T]):
             if asked is not None:  # an answer for something we did not ask: ignore, as Java does
                 yield asked, self._outcome(asked, result)
         for resource in wanted.values():
-            yield (
-                resource,
-                BrokerError(
-                    "the broker's response has no answer for this resource", resource=resource
-                ),
-            )
-
-    def _outcome(self, resource: ConfigResource, result: Mapping[str, Any]) -> T | BrokerError:
-        code = result["error_code"]
-        if code:
-            return error_for_code(
-                code, self.redact(resource, result["error_message"]), resource=resource
-            )
-        return self.value(resource, result)
-
-    def value(self, resource: ConfigResource, result: Mapping[str, Any]) -> T:
-        """The value of one successful result."""
-        raise NotImplementedError
-
-    @property
-    def memo(self) -> Memo | None:
-        """Where the response may find items decoded before (``Struct(shared=True)``)."""
-        return None
-
-    def redact(self, resource: ConfigResource, message: str | None) -> str | None:
-        """The broker's message with any secret this call sent for the resource hidden."""
-        return message
+            yield resource, self.unanswered(resource)
 
 
 # --- DescribeConfigs ------------------------------------------------------------------------
@@ -319,7 +372,7 @@ def _new_entry(
 
 
 @dataclass
-class DescribeConfigs(Operation[Config]):
+class DescribeConfigs(ConfigOperation[Config]):
     """DescribeConfigs (KIP-133), with synonyms (KIP-226) and type and documentation (KIP-569).
 
     Against a broker older than v3 the type is UNKNOWN and documentation None; before v1 there
@@ -407,7 +460,7 @@ class DescribeConfigs(Operation[Config]):
 
 
 @dataclass
-class IncrementalAlterConfigs(Operation[None]):
+class IncrementalAlterConfigs(ConfigOperation[None]):
     """IncrementalAlterConfigs (KIP-339): SET, DELETE, APPEND and SUBTRACT per config.
 
     The resources and their ops are two lists in the caller's order, not a dict: a call of

@@ -1,24 +1,29 @@
 """Result objects: one future per resource, and helpers over all of them.
 
 A call returns its result at once; the client's task group fills the futures in. A failed
-resource fails only its own future, so results stay usable when some resources fail.
+resource fails only its own future, so results stay usable when some resources fail. A result
+is keyed by what its call is about: a ``ConfigResource`` for the config calls, a topic name for
+the topic calls (the ``K`` of ``ResourceFuture[K, T]``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from ._models import Config, ConfigResource
 
 __all__ = ["AlterConfigsResult", "DescribeConfigsResult", "ResourceFuture"]
 
+K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 
 
-class ResourceFuture(Generic[T]):
+class ResourceFuture(Generic[K, T]):
     """The outcome of one resource in a call: await it, or ask ``done()``/``result()``.
+
+    ``resource`` is the key it belongs to (a ``ConfigResource``, a topic name, ...).
 
     Any number of tasks may await the same future; cancelling one waiter leaves the future
     and the other waiters untouched.
@@ -26,7 +31,7 @@ class ResourceFuture(Generic[T]):
 
     __slots__ = ("_done", "_event", "_exception", "_result", "resource")
 
-    def __init__(self, resource: ConfigResource) -> None:
+    def __init__(self, resource: K) -> None:
         self.resource = resource
         self._done = False
         # Made only when someone waits before the outcome is known: most futures of a large
@@ -96,12 +101,12 @@ class ResourceFuture(Generic[T]):
             self._event.set()
 
 
-class _Result(Generic[T]):
-    """What every config call's result shares: per-resource futures and ways to wait."""
+class _Result(Generic[K, T]):
+    """What every call's result shares: one future per key, and ways to wait."""
 
-    def __init__(self, resources: Iterable[ConfigResource]) -> None:
-        # Not ResourceFuture[T](...): calling a subscripted generic costs more than the future.
-        self.values: Mapping[ConfigResource, ResourceFuture[T]] = {
+    def __init__(self, resources: Iterable[K]) -> None:
+        # Not ResourceFuture[K, T](...): calling a subscripted generic costs more than the future.
+        self.values: Mapping[K, ResourceFuture[K, T]] = {
             resource: ResourceFuture(resource) for resource in resources
         }
 
@@ -111,11 +116,11 @@ class _Result(Generic[T]):
             if not future._done:  # most are done by the time anyone waits
                 await future._wait_done()
 
-    async def _all(self) -> dict[ConfigResource, T]:
+    async def _all(self) -> dict[K, T]:
         await self.wait()
         return {resource: future.result() for resource, future in self.values.items()}
 
-    def errors(self) -> dict[ConfigResource, BaseException]:
+    def errors(self) -> dict[K, BaseException]:
         """The resources that failed so far, with their errors."""
         return {
             resource: future._exception
@@ -126,7 +131,7 @@ class _Result(Generic[T]):
     def _settled(self) -> bool:
         return all(future._done for future in self.values.values())
 
-    def _fail_pending(self, error_for: Any) -> None:
+    def _fail_pending(self, error_for: Callable[[K], BaseException]) -> None:
         for resource, future in self.values.items():
             if not future.done():
                 future._set_exception(error_for(resource))
@@ -138,7 +143,7 @@ class _Result(Generic[T]):
         )
 
 
-class DescribeConfigsResult(_Result[Config]):
+class DescribeConfigsResult(_Result[ConfigResource, Config]):
     """The result of :meth:`AdminClient.describe_configs`.
 
     ``values[resource]`` is a :class:`ResourceFuture` of that resource's :class:`Config`;
@@ -153,7 +158,7 @@ class DescribeConfigsResult(_Result[Config]):
         return await self._all()
 
 
-class AlterConfigsResult(_Result[None]):
+class AlterConfigsResult(_Result[ConfigResource, None]):
     """The result of an alter call: ``values[resource]`` completes once that resource is done.
 
     ``await result.all()`` returns when every resource was altered, or raises the first error.

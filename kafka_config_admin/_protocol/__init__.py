@@ -1,7 +1,9 @@
-"""Kafka wire codecs for the config APIs (private).
+"""Kafka wire codecs for the config, client-quota and SCRAM-credential APIs (private).
 
 One module per API declares its request and response schema (``describe_configs``,
-``alter_configs``, ``incremental_alter_configs``); ``_schema`` compiles them; ``_header`` does the
+``alter_configs``, ``incremental_alter_configs``, ``describe_client_quotas``,
+``alter_client_quotas``, ``describe_user_scram_credentials``,
+``alter_user_scram_credentials``); ``_schema`` compiles them; ``_header`` does the
 request and response headers. Bodies are plain dicts with snake_case keys; every key of every
 version is present after decoding (fields a version lacks take their schema default). Unknown
 tagged fields are skipped, not kept. Identical items of a shared struct decode to one object
@@ -17,13 +19,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import alter_configs, describe_configs, incremental_alter_configs
+from . import (
+    alter_client_quotas,
+    alter_configs,
+    alter_user_scram_credentials,
+    describe_client_quotas,
+    describe_configs,
+    describe_user_scram_credentials,
+    incremental_alter_configs,
+)
 from ._header import decode_response_header, encode_request_header
 from ._schema import Memo, Message
 
 __all__ = [
+    "ALTER_CLIENT_QUOTAS",
     "ALTER_CONFIGS",
+    "ALTER_USER_SCRAM_CREDENTIALS",
+    "DESCRIBE_CLIENT_QUOTAS",
     "DESCRIBE_CONFIGS",
+    "DESCRIBE_USER_SCRAM_CREDENTIALS",
     "INCREMENTAL_ALTER_CONFIGS",
     "ApiCodec",
     "Memo",
@@ -78,4 +92,22 @@ INCREMENTAL_ALTER_CONFIGS = ApiCodec(
     44,
     incremental_alter_configs.REQUEST,
     incremental_alter_configs.RESPONSE,
+)
+DESCRIBE_CLIENT_QUOTAS = ApiCodec(
+    "DescribeClientQuotas", 48, describe_client_quotas.REQUEST, describe_client_quotas.RESPONSE
+)
+ALTER_CLIENT_QUOTAS = ApiCodec(
+    "AlterClientQuotas", 49, alter_client_quotas.REQUEST, alter_client_quotas.RESPONSE
+)
+DESCRIBE_USER_SCRAM_CREDENTIALS = ApiCodec(
+    "DescribeUserScramCredentials",
+    50,
+    describe_user_scram_credentials.REQUEST,
+    describe_user_scram_credentials.RESPONSE,
+)
+ALTER_USER_SCRAM_CREDENTIALS = ApiCodec(
+    "AlterUserScramCredentials",
+    51,
+    alter_user_scram_credentials.REQUEST,
+    alter_user_scram_credentials.RESPONSE,
 )

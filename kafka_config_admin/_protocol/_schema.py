@@ -39,8 +39,20 @@ Encoder = Callable[[Mapping[str, Any]], bytearray]
 Decoder = Callable[[bytes, int, "Memo | None"], tuple[dict[str, Any], int]]
 
 #: struct format of each fixed-size primitive; a run of them is read or written in one call.
-_FIXED = {"bool": "?", "int8": "b", "int16": "h", "int32": "i"}
-_ZERO: dict[str, Any] = {"bool": False, "int8": 0, "int16": 0, "int32": 0, "string": ""}
+_FIXED = {"bool": "?", "int8": "b", "int16": "h", "int32": "i", "float64": "d"}
+_ZERO: dict[str, Any] = {
+    "bool": False,
+    "int8": 0,
+    "int16": 0,
+    "int32": 0,
+    "float64": 0.0,
+    "string": "",
+    "bytes": b"",
+}
+#: Variable-length primitives: a string is text, ``bytes`` raw (salts, salted passwords).
+_LENGTHED = ("string", "bytes")
+#: struct format of the length that prefixes each outside flexible versions.
+_CLASSIC_LENGTH = {"string": "h", "bytes": "i"}
 
 
 def _within(versions: Versions | None, version: int) -> bool:
@@ -125,7 +137,8 @@ class Array:
 class Field:
     """One field. ``versions`` and ``nullable`` are ``(first, last)``, last None when open.
 
-    ``default`` None means the type's zero: null when nullable, else ``[]``, ``""``, 0 or False.
+    ``default`` None means the type's zero: null when nullable, else ``[]``, ``""``, ``b""``, 0
+    or False.
     ``tag`` makes it a tagged field, carried in its struct's tagged-field section (flexible
     versions only) and left out when it holds its default. ``compact=False`` mirrors
     ``"flexibleVersions": "none"``: INT16/INT32 lengths even in flexible versions.
@@ -315,13 +328,15 @@ def _null(length: int, nullable: bool, name: str) -> None:
         raise ValueError(f"{name} is null but may not be")
 
 
-def _compact_string(buf: bytes, pos: int, nullable: bool, name: str) -> tuple[str | None, int]:
+def _compact_string(
+    buf: bytes, pos: int, nullable: bool, name: str, text: bool = True
+) -> tuple[str | bytes | None, int]:
     length, pos = _read_uvarint(buf, pos)
     if length == 0:
         _null(-1, nullable, name)
         return None, pos
     end = pos + length - 1
-    return buf[pos:end].decode(), end
+    return (buf[pos:end].decode() if text else buf[pos:end]), end
 
 
 def _compact_count(buf: bytes, pos: int, nullable: bool, name: str) -> tuple[int, int]:
@@ -427,29 +442,34 @@ def _decode_value(
         _decode_struct(w, kind.fields, target)
     elif isinstance(kind, Array):
         _decode_array(w, kind, target, nullable, compact, name)
-    elif kind == "string":
-        _decode_string(w, target, nullable, compact, name)
+    elif kind in _LENGTHED:
+        _decode_string(w, target, nullable, compact, name, text=kind == "string")
     else:
         layout = w.layout(_FIXED[kind])
         unpack = w.constant(layout.unpack_from, "unpack")
         w.line(f"({target},) = {unpack}(buf, pos); pos += {layout.size}")
 
 
-def _decode_string(w: _Writer, target: str, nullable: bool, compact: bool, name: str) -> None:
+def _decode_string(
+    w: _Writer, target: str, nullable: bool, compact: bool, name: str, *, text: bool
+) -> None:
+    """A string (``text``) or bytes field."""
     n = w.fresh("n")
+    decode = ".decode()" if text else ""
     if compact:
         # One length byte covers strings up to 126 bytes, and null (most error messages);
         # longer strings go the slow way.
         w.line(f"{n} = buf[pos] - 1")
-        w.line(f"if 0 <= {n} < 127: pos += {n} + 1; {target} = buf[pos - {n}:pos].decode()")
+        w.line(f"if 0 <= {n} < 127: pos += {n} + 1; {target} = buf[pos - {n}:pos]{decode}")
         if nullable:
             w.line(f"elif {n} < 0: pos += 1; {target} = None")
-        w.line(f"else: {target}, pos = _compact_string(buf, pos, {nullable}, {name!r})")
+        w.line(f"else: {target}, pos = _compact_string(buf, pos, {nullable}, {name!r}, {text})")
     else:
-        unpack = w.constant(w.layout("h").unpack_from, "unpack")
+        layout = w.layout(_CLASSIC_LENGTH["string" if text else "bytes"])
+        unpack = w.constant(layout.unpack_from, "unpack")
         w.line(f"({n},) = {unpack}(buf, pos)")
-        w.line(f"if {n} >= 0: pos += {n} + 2; {target} = buf[pos - {n}:pos].decode()")
-        w.line(f"else: {target} = _null({n}, {nullable}, {name!r}); pos += 2")
+        w.line(f"if {n} >= 0: pos += {n} + {layout.size}; {target} = buf[pos - {n}:pos]{decode}")
+        w.line(f"else: {target} = _null({n}, {nullable}, {name!r}); pos += {layout.size}")
 
 
 def _read_count(w: _Writer, nullable: bool, compact: bool, name: str) -> str:
@@ -582,7 +602,7 @@ def _skip_value(w: _Writer, kind: FieldType, nullable: bool, compact: bool, name
         n = _read_count(w, nullable, compact, name)
         with w.block(f"for _ in range({n}):"):  # a null array (-1) has no items to skip
             _skip_value(w, kind.item, False, compact, name)
-    elif kind != "string":
+    elif kind not in _LENGTHED:
         w.line(f"pos += {w.layout(_FIXED[kind]).size}")
     elif compact:
         n = w.fresh("n")
@@ -592,8 +612,9 @@ def _skip_value(w: _Writer, kind: FieldType, nullable: bool, compact: bool, name
         w.line(f"else: {n}, pos = _read_uvarint(buf, pos); pos += {n} - 1")
     else:
         n = w.fresh("n")
-        unpack = w.constant(w.layout("h").unpack_from, "unpack")
-        w.line(f"({n},) = {unpack}(buf, pos); pos += 2 + max({n}, 0)")
+        layout = w.layout(_CLASSIC_LENGTH[kind])
+        unpack = w.constant(layout.unpack_from, "unpack")
+        w.line(f"({n},) = {unpack}(buf, pos); pos += {layout.size} + max({n}, 0)")
 
 
 # --- encoding ----------------------------------------------------------------------------------
@@ -656,11 +677,14 @@ def _encode_value(
             _encode_repeated_array(w, kind, value, out, compact, where)
         elif isinstance(kind, Array):
             _encode_array(w, kind, value, out, compact, where)
-        else:
+        elif kind == "string":
             data = w.fresh("b")
             w.line(f"{data} = {value}.encode()")
             _encode_length(w, f"len({data})", out, compact, "h")
             w.line(f"{out} += {data}")
+        else:  # bytes, bytearray or memoryview; not bytes(value): an int would become zeros
+            _encode_length(w, f"len({value})", out, compact, "i")
+            w.line(f"{out} += {value}")
 
 
 def _encode_array(w: _Writer, kind: Array, value: str, out: str, compact: bool, where: str) -> None:

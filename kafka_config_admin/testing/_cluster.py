@@ -11,8 +11,8 @@ from ._errors import BrokerStartupError, UnsupportedOptionError
 from ._jvm import JvmCluster
 from ._settings import ENV_BACKEND
 
+#: The backends a cluster can be started with; ``jvm`` is the default.
 BACKENDS = ("jvm", "container", "external")
-"""The backends a cluster can be started with; ``jvm`` is the default."""
 
 
 def selected_backend(backend: str | None = None) -> str:

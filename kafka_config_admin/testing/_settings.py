@@ -6,8 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+#: The Apache Kafka release the JVM backend runs. Pinned in this one place.
 KAFKA_VERSION = "4.3.0"
-"""The Apache Kafka release the JVM backend runs. Pinned in this one place."""
 #: Scala build of the ``kafka`` artifact on Maven Central.
 SCALA_VERSION = "2.13"
 
@@ -28,16 +28,16 @@ ENV_EXTERNAL_BOOTSTRAP = "KAFKA_BOOTSTRAP_SERVERS"
 
 DEFAULT_STARTUP_TIMEOUT = 120.0
 
+#: The rule enforced by the AlterConfigPolicy installed when ``policy=True``.
 POLICY_CLASS = "io.kafkaconfigadmin.testing.MinRetentionAlterConfigPolicy"
-"""The AlterConfigPolicy installed as ``alter.config.policy.class.name`` when ``policy=True``."""
+#: The smallest topic ``retention.ms`` the policy accepts (``-1``, infinite, is accepted too).
 POLICY_MIN_RETENTION_MS = 60_000
-"""The smallest topic ``retention.ms`` the policy accepts (``-1``, infinite, is accepted too)."""
+#: The rule the policy enforces, in words.
 POLICY_RULE = (
     "AlterConfigs/IncrementalAlterConfigs on a TOPIC are rejected with POLICY_VIOLATION (44) "
     f"when the resulting retention.ms is below {POLICY_MIN_RETENTION_MS} (60 s); "
     "-1 (infinite) and every other key or resource type are accepted."
 )
-"""The rule the policy enforces, in words."""
 
 
 @dataclass(frozen=True)
@@ -48,10 +48,10 @@ class SaslUser:
     password: str
 
 
+#: Super user on the SASL listener.
 ADMIN_USER = SaslUser("admin", "admin-secret")
-"""Super user on the SASL listener."""
+#: Unprivileged user: authenticates, but has no ACLs, so every request is refused.
 ALICE_USER = SaslUser("alice", "alice-secret")
-"""Unprivileged user: authenticates, but has no ACLs, so every request is refused."""
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from kafka_config_admin._operations import (
     DescribeConfigs,
     EntryCache,
     IncrementalAlterConfigs,
+    Operation,
     route,
 )
 from kafka_config_admin._protocol import ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS
@@ -44,7 +46,8 @@ def describe(resources: Any, **kwargs: bool) -> DescribeConfigs:
 
 
 def test_routing_batches_per_broker_and_sends_the_rest_anywhere() -> None:
-    requests = route([TOPIC, BROKER_1, DEFAULT, LOGGER_2, BROKER_2, GROUP, OTHER], 100)
+    resources = [TOPIC, BROKER_1, DEFAULT, LOGGER_2, BROKER_2, GROUP, OTHER]
+    requests = route(resources, 100, describe(resources).destination)
     assert requests == [
         (None, [TOPIC, DEFAULT, GROUP, OTHER]),
         (1, [BROKER_1]),
@@ -54,7 +57,7 @@ def test_routing_batches_per_broker_and_sends_the_rest_anywhere() -> None:
 
 def test_routing_splits_large_groups_into_requests_of_at_most_the_limit() -> None:
     topics = [ConfigResource(ResourceType.TOPIC, f"t{i}") for i in range(5)]
-    requests = route([*topics, BROKER_1], 2)
+    requests = route([*topics, BROKER_1], 2, describe([*topics, BROKER_1]).destination)
     assert requests == [
         (None, topics[:2]),
         (None, topics[2:4]),
@@ -366,3 +369,42 @@ def test_one_ops_list_for_many_resources_encodes_as_separate_lists_would() -> No
         )
         decoded = INCREMENTAL_ALTER_CONFIGS.decode_request(version, encoded)
         assert [len(r["configs"]) for r in decoded["resources"]] == [2, 2, 1, 2]
+
+
+class _Named(Operation[str, int]):
+    """An operation keyed by plain names, as the topic calls are."""
+
+    codec = INCREMENTAL_ALTER_CONFIGS  # unused: no request is sent
+    throttle_from_version = 0
+    _results_key = "topics"
+
+    def answered(self, result: Mapping[str, Any]) -> str:
+        name: str = result["name"]
+        return name
+
+    def value(self, resource: str, result: Mapping[str, Any]) -> int:
+        count: int = result["count"]
+        return count
+
+    def subject(self, resource: str) -> object:
+        return ConfigResource(ResourceType.TOPIC, resource)
+
+
+def _named_result(name: str, code: int = 0) -> dict[str, Any]:
+    return {"name": name, "count": len(name), "error_code": code, "error_message": None}
+
+
+def test_operations_keyed_by_other_types_match_by_position_or_by_key() -> None:
+    named = _Named()
+    assert named.destination("a") is None
+    assert route(["a", "b", "c"], 2, named.destination) == [(None, ["a", "b"]), (None, ["c"])]
+    in_order = {"topics": [_named_result("a"), _named_result("bb")]}
+    assert list(named.outcomes(["a", "bb"], in_order)) == [("a", 1), ("bb", 2)]
+    shuffled = {"topics": [_named_result("ccc", 36), _named_result("zz"), _named_result("a")]}
+    outcomes = dict(named.outcomes(["a", "ccc", "missing"], shuffled))
+    assert outcomes["a"] == 1 and set(outcomes) == {"a", "ccc", "missing"}
+    exists, missing = outcomes["ccc"], outcomes["missing"]
+    assert isinstance(exists, BrokerError) and exists.code == 36
+    assert exists.resource == ConfigResource(ResourceType.TOPIC, "ccc")
+    assert "topic 'ccc'" in str(exists)
+    assert isinstance(missing, BrokerError) and "no answer" in str(missing)

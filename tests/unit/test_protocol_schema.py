@@ -21,7 +21,18 @@ from kafka_config_admin._protocol._schema import Array, Field, Memo, Message, St
 
 from .test_protocol_alter import alter_request, alter_response
 from .test_protocol_describe import describe_request, describe_response
-from .test_protocol_support import array, boolean, i8, i16, i32, string, tagged_section, tags
+from .test_protocol_support import (
+    array,
+    boolean,
+    f64,
+    i8,
+    i16,
+    i32,
+    raw,
+    string,
+    tagged_section,
+    tags,
+)
 
 # A made-up message with tagged fields: none of the config APIs has any, the engine must still
 # place them in the tagged-field section, in tag order, only when they differ from the default.
@@ -59,6 +70,66 @@ def test_known_tagged_field_with_a_wrong_size_is_malformed() -> None:
     data = i32(5) + tagged_section([(3, string("hi", True) + b"!")])
     with pytest.raises(ProtocolError, match="note"):
         TAGGED.decode(1, data)
+
+
+# A made-up message with the types only the quota and SCRAM APIs use, in a classic and a flexible
+# version: none of those APIs has a non-flexible bytes field, the engine must still do it right.
+RAW = Message(
+    "Raw",
+    (0, 1),
+    1,
+    (
+        Field("rate", "float64"),
+        Field("salt", "bytes"),
+        Field("maybe", "bytes", nullable=(0, None)),
+        Field(
+            "items",
+            Array(Struct((Field("data", "bytes"), Field("x", "float64")), shared=True)),
+        ),
+    ),
+)
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_float64_and_bytes_are_byte_exact(version: int) -> None:
+    flexible = version == 1
+    body = {
+        "rate": -1.5,
+        "salt": b"\x00\xff" * 200,  # a two-byte varint length when flexible
+        "maybe": None,
+        "items": [{"data": b"ab", "x": 2.0}, {"data": b"", "x": 0.25}, {"data": b"ab", "x": 2.0}],
+    }
+    item_bytes = [
+        raw(b"ab", flexible) + f64(2.0) + tags(flexible),
+        raw(b"", flexible) + f64(0.25) + tags(flexible),
+        raw(b"ab", flexible) + f64(2.0) + tags(flexible),
+    ]
+    expected = (
+        f64(-1.5) + raw(b"\x00\xff" * 200, flexible) + raw(None, flexible)
+        + array(item_bytes, flexible) + tags(flexible)
+    )  # fmt: skip
+    assert RAW.encode(version, body) == expected
+    decoded = RAW.decode(version, expected)
+    assert decoded == body
+    assert decoded["items"][0] is decoded["items"][2]  # found by skipping bytes and a float64
+
+
+def test_absent_float64_and_bytes_take_their_zero() -> None:
+    assert RAW.decode(0, RAW.encode(0, {})) == {
+        "rate": 0.0,
+        "salt": b"",
+        "maybe": None,
+        "items": [],
+    }
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_null_bytes_where_not_nullable_are_refused(version: int) -> None:
+    with pytest.raises(InvalidArgumentError, match=r"Raw\.salt cannot be null"):
+        RAW.encode(version, {"salt": None})
+    data = f64(1.0) + raw(None, version == 1)
+    with pytest.raises(ProtocolError, match="salt is null"):
+        RAW.decode(version, data + raw(None, version == 1) + array([], version == 1))
 
 
 # A made-up message whose items are shared: identical bytes must decode to one object, and the

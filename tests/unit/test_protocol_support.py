@@ -21,6 +21,10 @@ def i32(v: int) -> bytes:
     return struct.pack(">i", v)
 
 
+def f64(v: float) -> bytes:
+    return struct.pack(">d", v)
+
+
 def boolean(v: bool) -> bytes:
     return b"\x01" if v else b"\x00"
 
@@ -39,6 +43,13 @@ def string(s: str | None, flexible: bool) -> bytes:
         return uvarint(0) if flexible else i16(-1)
     data = s.encode()
     return (uvarint(len(data) + 1) if flexible else i16(len(data))) + data
+
+
+def raw(data: bytes | None, flexible: bool) -> bytes:
+    """BYTES / NULLABLE_BYTES (INT32 length), or COMPACT_(NULLABLE_)BYTES when flexible."""
+    if data is None:
+        return uvarint(0) if flexible else i32(-1)
+    return (uvarint(len(data) + 1) if flexible else i32(len(data))) + data
 
 
 def array(items: list[bytes] | None, flexible: bool) -> bytes:

@@ -1,0 +1,409 @@
+"""The engine behind every call: routing, retries, deadlines and settling per-key futures.
+
+A call is an :class:`~._operations.Operation` (what to send, how answers become outcomes) and
+a result (one future per key). The engine routes the operation's keys to brokers (one request
+per destination broker, split when the operation allows it), sends the requests through the
+transport, settles each key's future from the answer, and sends what failed in a retriable
+way again, with backoff, until the call's deadline. Every task it starts belongs to the
+client's task group.
+
+Describes that fit in one request have a faster path: calls of the same moment are gathered
+into one request (``_coalesce``), and that request answers through a callback where it is
+decoded, so such a call needs no task at all unless it must retry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
+from functools import partial
+from typing import Any, Generic, NamedTuple, TypeVar
+
+import anyio
+from anyio.abc import TaskGroup
+
+from ._coalesce import GatheredCall, Gathering, GatheringKey
+from ._exceptions import (
+    BrokerError,
+    ClientClosedError,
+    KafkaConfigAdminError,
+    KafkaConnectionError,
+    KafkaTimeoutError,
+    NetworkError,
+    NotControllerError,
+    RequestTimedOutError,
+    ThrottlingQuotaExceededError,
+)
+from ._gc import gc_paused
+from ._operations import DescribeConfigs, Operation, route
+from ._results import _Result
+from ._transport import BodyBuilder, Transport
+
+__all__ = ["Engine"]
+
+log = logging.getLogger("kafka_config_admin")
+
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
+R = TypeVar("R", bound=_Result[Any, Any])
+
+#: Errors after which the same request is sent again (until the call's deadline).
+_RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
+    NotControllerError,
+    RequestTimedOutError,
+    ThrottlingQuotaExceededError,
+    NetworkError,
+    KafkaConnectionError,
+)
+
+#: Requests of one call in flight at once. More than one lets the broker prepare the next answer
+#: while the client decodes one; a bound keeps each request's timeout about its own wait.
+_REQUESTS_IN_FLIGHT = 4
+
+
+class Engine:
+    """Runs the calls of one client over its transport, in the client's task group."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        retry_backoff: float,
+        retry_backoff_max: float,
+        describe_batch_size: int,
+    ) -> None:
+        self._transport = transport
+        self._retry_backoff = retry_backoff
+        self._retry_backoff_max = retry_backoff_max
+        self._describe_batch_size = describe_batch_size
+        #: Set while the client is open; every task of every call belongs to it.
+        self.task_group: TaskGroup | None = None
+        self._gatherings: dict[GatheringKey, Gathering] = {}
+        #: Gatherings written and not yet answered: no task owns them, so closing fails them.
+        self._in_flight: set[Gathering] = set()
+        #: How many of them each gathering key has.
+        self._busy: dict[GatheringKey, int] = {}
+
+    def close(self) -> TaskGroup | None:
+        """Stop taking calls and fail the gatherings in flight; returns the task group to end.
+
+        In one step: no answer may find the client closed and its gathering in flight.
+        """
+        task_group, self.task_group = self.task_group, None
+        in_flight, self._in_flight = self._in_flight, set()
+        self._busy.clear()
+        for gathering in in_flight:
+            if gathering.timer is not None:
+                gathering.timer.cancel()
+            _fail_closed(gathering.calls, "had an answer")
+        return task_group
+
+    def call(
+        self,
+        build: Callable[[], Operation[K, Any]],
+        result_type: Callable[[list[K]], R],
+        seconds: float,
+    ) -> R:
+        """Check the input and start the call; the result comes back at once."""
+        if self.task_group is None:
+            raise ClientClosedError(
+                "the client is not open: use 'async with AdminClient(...) as admin'"
+            )
+        with gc_paused():  # checking thousands of resources allocates much, but makes no cycles
+            operation = build()
+            result = result_type(operation.resources)
+        expires = asyncio.get_running_loop().time() + seconds
+        if not isinstance(operation, DescribeConfigs) or not self._gather(
+            GatheredCall(operation, result, seconds, expires)
+        ):
+            self.task_group.start_soon(self._run, operation, result, seconds, expires)
+        return result
+
+    # --- describes that fit in one request: gathered, and no task per call ----------------
+    #
+    # A gathering's request answers through a callback, run where the answer is decoded, which
+    # settles every call in it at once. A call needs a task (``_run``) only to retry.
+
+    def _gather(self, call: GatheredCall) -> bool:
+        """Write a describe that fits in one request, or gather it with others; or say no.
+
+        A describe is written at once when nothing for the same broker and flags is in flight.
+        Otherwise it joins the calls of the same moment (before the event loop turns), and
+        their shared request is written when the loop turns.
+        """
+        operation = call.operation
+        if len(operation.resources) > self._describe_batch_size:
+            return False  # split into several requests: routed once, by _send_all
+        requests = route(operation.resources, self._describe_batch_size, operation.destination)
+        if len(requests) != 1:
+            return False
+        [(node, resources)] = requests
+        key = (node, operation.include_synonyms, operation.include_documentation)
+        gathering = self._gatherings.get(key)
+        if gathering is None or not gathering.join(operation, resources):
+            gathering = Gathering(key, node, operation, resources, self._describe_batch_size)
+            if key in self._busy:
+                self._gatherings[key] = gathering
+                asyncio.get_running_loop().call_soon(self._flush, gathering)
+            else:
+                gathering.calls.append(call)
+                self._write(gathering)
+                return True
+        gathering.calls.append(call)
+        return True
+
+    def _flush(self, gathering: Gathering) -> None:
+        """The loop has turned: write the gathering; calls may join it no more."""
+        if self._gatherings.get(gathering.key) is gathering:
+            del self._gatherings[gathering.key]
+        self._write(gathering)
+
+    def _write(self, gathering: Gathering) -> None:
+        task_group = self.task_group
+        if task_group is None:
+            _fail_closed(gathering.calls, "was asked for")
+            return
+        self._in_flight.add(gathering)
+        self._busy[gathering.key] = self._busy.get(gathering.key, 0) + 1
+        loop = asyncio.get_running_loop()
+        earliest = min(call.expires for call in gathering.calls)
+        gathering.timer = loop.call_at(earliest, self._deadline_passed, gathering)
+        transport = self._transport
+        try:
+            node = gathering.node if gathering.node is not None else transport.any_broker()
+            if not transport.submit(
+                node,
+                gathering.leader.codec,
+                gathering.body,
+                throttle_from_version=gathering.leader.throttle_from_version,
+                memo=gathering.leader.memo,
+                on_answer=partial(self._answered, gathering),
+            ):  # no open connection, or throttled: a task waits for it
+                task_group.start_soon(self._send_gathering, node, gathering)
+        except Exception as error:  # reaches the calls (a bug too), not the loop's handler
+            self._answered(gathering, error)
+
+    async def _send_gathering(self, node: int, gathering: Gathering) -> None:
+        try:
+            response = await self._request(gathering.leader, node, gathering.body)
+        except Exception as error:
+            self._answered(gathering, error)
+        else:
+            self._answered(gathering, response)
+
+    def _answered(self, gathering: Gathering, outcome: dict[str, Any] | Exception) -> None:
+        """A gathering's request has its answer, or failed: settle every call in it."""
+        if gathering not in self._in_flight:
+            return  # the client was closed first
+        self._in_flight.discard(gathering)
+        if self._busy[gathering.key] == 1:
+            del self._busy[gathering.key]
+        else:
+            self._busy[gathering.key] -= 1
+        if gathering.timer is not None:
+            gathering.timer.cancel()
+        for call in gathering.calls:
+            operation, result = call.operation, call.result
+            attempt: _Attempt[Any] = _Attempt(operation, result)
+            try:
+                failed = self._settle(attempt, operation.resources, outcome)
+            except Exception as error:  # a bug fails this call, not the others
+                log.exception("%s failed unexpectedly", operation.codec.name)
+                _fail(result, error)
+                continue
+            if attempt.retry:
+                assert self.task_group is not None  # closing empties _in_flight at once
+                self.task_group.start_soon(
+                    self._run,
+                    operation,
+                    result,
+                    call.timeout,
+                    call.expires,
+                    _Retry(attempt.retry, attempt.last_errors, refresh=failed),
+                )
+
+    def _deadline_passed(self, gathering: Gathering) -> None:
+        """Time out the calls of the gathering whose deadline passed; wait for the rest."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        waiting = gathering.waiting()
+        for call in waiting:
+            if call.expires <= now:
+                call.result._fail_pending(partial(_timeout_error, call.timeout, {}, call.operation))
+        earliest = min((call.expires for call in waiting if call.expires > now), default=None)
+        gathering.timer = (
+            None if earliest is None else loop.call_at(earliest, self._deadline_passed, gathering)
+        )
+
+    # --- every other call, and retries: a task each ----------------------------------------
+
+    async def _run(
+        self,
+        operation: Operation[K, T],
+        result: _Result[K, T],
+        seconds: float,
+        expires: float,
+        retry: _Retry[K] | None = None,
+    ) -> None:
+        attempt = _Attempt(operation, result)
+        if retry is not None:
+            attempt.last_errors = retry.last_errors
+        try:
+            with anyio.CancelScope(deadline=expires):
+                await self._execute(attempt, retry)
+            result._fail_pending(partial(_timeout_error, seconds, attempt.last_errors, operation))
+        except Exception as error:
+            # A bug here must fail this call's futures, not the client's other calls.
+            log.exception("%s failed unexpectedly", operation.codec.name)
+            _fail(result, error)
+        finally:
+            result._fail_pending(
+                lambda resource: ClientClosedError(
+                    f"the client was closed before {operation.subject(resource)} had an answer"
+                )
+            )
+
+    async def _execute(self, attempt: _Attempt[K], retry: _Retry[K] | None) -> None:
+        pending, tries = attempt.operation.resources, 0
+        if retry is not None:  # the first attempt was a gathering's request
+            pending, tries = retry.resources, 1
+            if retry.refresh:
+                await self._refresh_metadata_quietly()
+        while pending:
+            if tries:
+                await anyio.sleep(self._backoff(tries))
+            attempt.retry = []
+            await self._send_all(attempt, pending)
+            pending, tries = attempt.retry, tries + 1
+
+    async def _send_all(self, attempt: _Attempt[K], pending: list[K]) -> None:
+        """Route the keys, send each broker's requests, and read their outcomes."""
+        operation = attempt.operation
+        per_request = self._describe_batch_size if operation.splittable else len(pending)
+        requests = route(pending, per_request, operation.destination)
+        sends = [partial(self._send_group, attempt, node, keys) for node, keys in requests]
+        if len(sends) == 1:  # the common case needs no task of its own
+            await sends[0]()
+            return
+        in_flight = anyio.Semaphore(_REQUESTS_IN_FLIGHT)
+        async with anyio.create_task_group() as group:
+            for send in sends:
+                group.start_soon(_in_turn, in_flight, send)
+
+    async def _send_group(self, attempt: _Attempt[K], node: int | None, keys: list[K]) -> None:
+        """One request for keys bound to one broker (or to any broker), and its outcomes."""
+        operation = attempt.operation
+        outcome: dict[str, Any] | KafkaConfigAdminError
+        try:
+            outcome = await self._request(operation, node, partial(operation.body, keys))
+        except KafkaConfigAdminError as error:
+            outcome = error
+        if self._settle(attempt, keys, outcome):
+            await self._refresh_metadata_quietly()
+
+    def _settle(
+        self, attempt: _Attempt[K], keys: list[K], outcome: dict[str, Any] | Exception
+    ) -> bool:
+        """Set the futures of one request's keys; what may be retried goes to ``attempt.retry``.
+
+        Returns whether the whole request failed in a way worth retrying (the cluster's
+        brokers are then worth asking for again).
+        """
+        operation, retry, last_errors = attempt.operation, attempt.retry, attempt.last_errors
+        if isinstance(outcome, _RETRIED):
+            log.debug("%s failed, will retry: %s", operation.codec.name, outcome)
+            last_errors.update(dict.fromkeys(keys, outcome))
+            retry.extend(keys)
+            return True
+        futures = attempt.result.values
+        if isinstance(outcome, Exception):
+            for key in keys:
+                futures[key]._set_exception(outcome)
+            return False
+        with gc_paused():
+            outcomes = list(operation.outcomes(keys, outcome))
+        for key, value in outcomes:
+            if not isinstance(value, BrokerError):
+                futures[key]._set_result(value)
+            elif isinstance(value, _RETRIED):
+                last_errors[key] = value
+                retry.append(key)
+            else:
+                futures[key]._set_exception(value)
+        return False
+
+    async def _request(
+        self, operation: Operation[Any, Any], node: int | None, build_body: BodyBuilder
+    ) -> dict[str, Any]:
+        transport = self._transport
+        return await transport.send(
+            node if node is not None else transport.any_broker(),
+            operation.codec,
+            build_body,
+            throttle_from_version=operation.throttle_from_version,
+            memo=operation.memo,
+        )
+
+    async def _refresh_metadata_quietly(self) -> None:
+        # A failed refresh is not the call's error: the retry will report what went wrong.
+        try:
+            await self._transport.refresh_metadata()
+        except KafkaConfigAdminError as error:
+            log.debug("metadata refresh failed: %s", error)
+
+    def _backoff(self, attempt: int) -> float:
+        pause = min(self._retry_backoff * 2.0 ** (attempt - 1), self._retry_backoff_max)
+        return pause * random.uniform(0.8, 1.2)  # jitter keeps many clients from syncing up
+
+
+class _Attempt(Generic[K]):
+    """One call while it runs: what it sends, its futures, what to retry and why."""
+
+    __slots__ = ("last_errors", "operation", "result", "retry")
+
+    def __init__(self, operation: Operation[K, Any], result: _Result[K, Any]) -> None:
+        self.operation = operation
+        self.result = result
+        #: The keys of the current round to send again.
+        self.retry: list[K] = []
+        #: Each retried key's last error, for the timeout message.
+        self.last_errors: dict[K, KafkaConfigAdminError] = {}
+
+
+class _Retry(NamedTuple, Generic[K]):
+    """What a call's first attempt, a gathering's request, left to retry."""
+
+    resources: list[K]
+    last_errors: dict[K, KafkaConfigAdminError]
+    refresh: bool  # the whole request failed: ask for the cluster's brokers again first
+
+
+def _fail(result: _Result[Any, Any], error: Exception) -> None:
+    result._fail_pending(lambda resource: error)
+
+
+def _fail_closed(calls: Iterable[GatheredCall], when: str) -> None:
+    for call in calls:
+        call.result._fail_pending(
+            lambda resource: ClientClosedError(f"the client was closed before {resource} {when}")
+        )
+
+
+async def _in_turn(limit: anyio.Semaphore, send: Callable[[], Awaitable[None]]) -> None:
+    async with limit:
+        await send()
+
+
+def _timeout_error(
+    timeout: float,
+    last_errors: Mapping[K, Exception],
+    operation: Operation[K, Any],
+    resource: K,
+) -> KafkaTimeoutError:
+    last = last_errors.get(resource)
+    reason = f"; last error: {last}" if last is not None else ""
+    return KafkaTimeoutError(
+        f"no answer for {operation.subject(resource)} within {timeout:g}s{reason}"
+    )

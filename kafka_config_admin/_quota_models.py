@@ -1,0 +1,296 @@
+"""Client quotas (KIP-546): entities, the filters that find them, and alterations.
+
+A quota entity is a combination of entity types (``user``, ``client-id``, ``ip``), each with a
+name or None for that type's default entity: ``{"user": "alice"}``, ``{"user": None}`` (the
+default user), ``{"user": "alice", "client-id": "app"}``. Quota values are floats keyed by
+config name (``producer_byte_rate``, ``consumer_byte_rate``, ``request_percentage``,
+``controller_mutation_rate``, ``connection_creation_rate``, or any key the broker knows).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from typing import Any
+
+from ._exceptions import InvalidArgumentError
+
+__all__ = [
+    "ClientQuotaAlteration",
+    "ClientQuotaEntity",
+    "ClientQuotaFilter",
+    "ClientQuotaFilterComponent",
+    "QuotaEntityType",
+    "QuotaMatchType",
+]
+
+
+class QuotaEntityType(StrEnum):
+    """The entity types a client quota can be set on."""
+
+    USER = "user"
+    CLIENT_ID = "client-id"
+    IP = "ip"
+
+
+class QuotaMatchType(IntEnum):
+    """How a filter component matches an entity type's name (the wire's ids)."""
+
+    EXACT = 0  #: the given name
+    DEFAULT = 1  #: the default entity of the type (name None)
+    ANY = 2  #: any name, the default included
+
+
+_TYPES = {kind.value: kind for kind in QuotaEntityType}
+
+
+def _entity_type(value: object, where: str) -> QuotaEntityType:
+    kind = _TYPES.get(value) if isinstance(value, str) else None
+    if kind is None:
+        names = ", ".join(_TYPES)
+        raise InvalidArgumentError(f"{where}: unknown entity type {value!r} (use {names})")
+    return kind
+
+
+def _canonical_order(item: tuple[str, str | None]) -> tuple[int, str]:
+    """Types in Kafka's order (user, client-id, ip), then any other by name."""
+    order = list(_TYPES)
+    kind = item[0]
+    return (order.index(kind) if kind in _TYPES else len(order)), kind
+
+
+def _describe(kind: str, name: str | None) -> str:
+    return f"default {kind}" if name is None else f"{kind} {name!r}"
+
+
+class ClientQuotaEntity(Mapping[str, str | None]):
+    """The entity a set of quotas applies to: a read-only mapping of entity type to name.
+
+    ``ClientQuotaEntity({"user": "alice", "client-id": "app"})``; a name None is the type's
+    default entity (``ClientQuotaEntity({"user": None})``). Hashable, so it keys results.
+    Types must be ``user``, ``client-id`` or ``ip`` (or :class:`QuotaEntityType`); entities the
+    broker describes keep whatever types it sends.
+    """
+
+    __slots__ = ("_entries", "_hash")
+
+    def __init__(self, entries: Mapping[str, str | None]) -> None:
+        if not isinstance(entries, Mapping) or not entries:
+            raise InvalidArgumentError(
+                "a ClientQuotaEntity needs a non-empty mapping of entity type to name, got "
+                f"{entries!r}"
+            )
+        checked: dict[str, str | None] = {}
+        for kind, name in entries.items():
+            kind = _entity_type(kind, "ClientQuotaEntity")
+            if name is not None and (not isinstance(name, str) or not name):
+                raise InvalidArgumentError(
+                    f"the {kind.value} name of a ClientQuotaEntity must be a non-empty str, or "
+                    f"None for the default {kind.value}; got {name!r}"
+                )
+            checked[kind.value] = name
+        self._set(checked)
+
+    @classmethod
+    def _decoded(cls, pairs: Iterable[tuple[str, str | None]]) -> ClientQuotaEntity:
+        """An entity as the broker sent it, unchecked: a newer broker may know more types."""
+        entity = cls.__new__(cls)
+        entity._set(dict(pairs))
+        return entity
+
+    def _set(self, entries: dict[str, str | None]) -> None:
+        self._entries = dict(sorted(entries.items(), key=_canonical_order))
+        self._hash = hash(tuple(self._entries.items()))
+
+    def __getitem__(self, kind: str) -> str | None:
+        return self._entries[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ClientQuotaEntity):
+            return self._entries == other._entries
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"ClientQuotaEntity({self._entries!r})"
+
+    def __str__(self) -> str:
+        return ", ".join(_describe(kind, name) for kind, name in self._entries.items())
+
+
+@dataclass(frozen=True, init=False)
+class ClientQuotaFilterComponent:
+    """Matches one entity type's name: exactly, the default entity, or any.
+
+    Make them with :meth:`exact`, :meth:`default` or :meth:`any`.
+    """
+
+    entity_type: QuotaEntityType
+    match_type: QuotaMatchType
+    match: str | None
+
+    def __init__(
+        self,
+        entity_type: QuotaEntityType | str,
+        match_type: QuotaMatchType | int,
+        match: str | None = None,
+    ) -> None:
+        where = "ClientQuotaFilterComponent"
+        kind = _entity_type(entity_type, where)
+        try:
+            how = QuotaMatchType(match_type)
+        except ValueError:
+            raise InvalidArgumentError(
+                f"{where}: match_type must be a QuotaMatchType, got {match_type!r}"
+            ) from None
+        exact = how is QuotaMatchType.EXACT
+        if exact and (not isinstance(match, str) or not match):
+            raise InvalidArgumentError(
+                f"{where}: an EXACT match needs a non-empty name, got {match!r}"
+            )
+        if not exact and match is not None:
+            raise InvalidArgumentError(f"{where}: a {how.name} match takes no name, got {match!r}")
+        object.__setattr__(self, "entity_type", kind)
+        object.__setattr__(self, "match_type", how)
+        object.__setattr__(self, "match", match)
+
+    @classmethod
+    def exact(cls, entity_type: QuotaEntityType | str, name: str) -> ClientQuotaFilterComponent:
+        """Entities whose ``entity_type`` is ``name``."""
+        return cls(entity_type, QuotaMatchType.EXACT, name)
+
+    @classmethod
+    def default(cls, entity_type: QuotaEntityType | str) -> ClientQuotaFilterComponent:
+        """Entities whose ``entity_type`` is the default one."""
+        return cls(entity_type, QuotaMatchType.DEFAULT)
+
+    @classmethod
+    def any(cls, entity_type: QuotaEntityType | str) -> ClientQuotaFilterComponent:
+        """Entities with any name (the default too) for ``entity_type``."""
+        return cls(entity_type, QuotaMatchType.ANY)
+
+    def __str__(self) -> str:
+        if self.match_type is QuotaMatchType.EXACT:
+            return _describe(self.entity_type.value, self.match)
+        if self.match_type is QuotaMatchType.DEFAULT:
+            return _describe(self.entity_type.value, None)
+        return f"any {self.entity_type.value}"
+
+
+@dataclass(frozen=True, init=False)
+class ClientQuotaFilter:
+    """Which entities :meth:`AdminClient.describe_client_quotas` describes.
+
+    An entity matches when it matches every component. Not ``strict``, it may also have
+    entity types no component names; ``strict``, it has exactly the types named.
+    ``ClientQuotaFilter()`` (no components, not strict) matches every entity.
+    """
+
+    components: tuple[ClientQuotaFilterComponent, ...]
+    strict: bool
+
+    def __init__(
+        self, components: Iterable[ClientQuotaFilterComponent] = (), *, strict: bool = False
+    ) -> None:
+        if isinstance(components, ClientQuotaFilterComponent | str) or not isinstance(
+            components, Iterable
+        ):
+            raise InvalidArgumentError(
+                "a ClientQuotaFilter takes a collection of ClientQuotaFilterComponent, got "
+                f"{type(components).__name__}"
+            )
+        checked = tuple(components)
+        seen: set[QuotaEntityType] = set()
+        for component in checked:
+            if not isinstance(component, ClientQuotaFilterComponent):
+                raise InvalidArgumentError(
+                    "expected a ClientQuotaFilterComponent, got "
+                    f"{type(component).__name__}: {component!r}"
+                )
+            if component.entity_type in seen:
+                raise InvalidArgumentError(
+                    f"the entity type {component.entity_type.value!r} appears twice in one filter"
+                )
+            seen.add(component.entity_type)
+        if not isinstance(strict, bool):
+            raise InvalidArgumentError(f"strict must be a bool, got {strict!r}")
+        object.__setattr__(self, "components", checked)
+        object.__setattr__(self, "strict", strict)
+
+    @classmethod
+    def contains(cls, components: Iterable[ClientQuotaFilterComponent]) -> ClientQuotaFilter:
+        """Entities matching every component, whatever other types they have."""
+        return cls(components)
+
+    @classmethod
+    def contains_only(cls, components: Iterable[ClientQuotaFilterComponent]) -> ClientQuotaFilter:
+        """Entities matching every component and having no other entity type."""
+        return cls(components, strict=True)
+
+    def __str__(self) -> str:
+        if not self.components:
+            return "only entities without a type" if self.strict else "every entity"
+        parts = " and ".join(str(component) for component in self.components)
+        return f"only {parts}" if self.strict else parts
+
+
+@dataclass(frozen=True, init=False)
+class ClientQuotaAlteration:
+    """Set or remove quota values of one entity.
+
+    ``ClientQuotaAlteration(entity, {"producer_byte_rate": 1048576, "consumer_byte_rate": None})``
+    sets the first and removes the second (None removes). Values are numbers; the broker
+    decides which keys an entity may have and which must be whole.
+    """
+
+    entity: ClientQuotaEntity
+    ops: tuple[tuple[str, float | None], ...]
+
+    def __init__(self, entity: ClientQuotaEntity, ops: Mapping[str, float | int | None]) -> None:
+        if not isinstance(entity, ClientQuotaEntity):
+            raise InvalidArgumentError(
+                f"expected a ClientQuotaEntity, got {type(entity).__name__}: {entity!r}"
+            )
+        if not isinstance(ops, Mapping):
+            raise InvalidArgumentError(
+                f"quota changes of {entity} must map each key to a number or None, "
+                f"got {type(ops).__name__}"
+            )
+        checked = tuple((_quota_key(entity, key), _quota_value(entity, key, value))
+                        for key, value in ops.items())  # fmt: skip
+        object.__setattr__(self, "entity", entity)
+        object.__setattr__(self, "ops", checked)
+
+
+def _quota_key(entity: ClientQuotaEntity, key: Any) -> str:
+    if not isinstance(key, str) or not key:
+        raise InvalidArgumentError(f"quota keys of {entity} must be non-empty str, got {key!r}")
+    return key
+
+
+def _quota_value(entity: ClientQuotaEntity, key: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
+        raise InvalidArgumentError(
+            f"quota {key!r} of {entity} must be a finite number (or None to remove it), "
+            f"got {value!r}"
+        )
+    return float(value)
+
+
+def _finite(value: float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False

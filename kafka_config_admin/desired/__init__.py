@@ -1,0 +1,104 @@
+"""Desired state of Kafka configs: a declarative file, type checks, a diff, audit rules, apply.
+
+The flow, each step usable on its own::
+
+    from kafka_config_admin import AdminClient
+    from kafka_config_admin.desired import apply_plan, load_desired_state, make_plan, read_state
+
+    desired = load_desired_state("kafka.yaml")        # DesiredStateError names file/line/key
+    async with AdminClient("localhost:9092") as admin:
+        state = await read_state(admin, desired)        # describes with KIP-569 types
+        plan = make_plan(desired, state, prune=False)   # pure: no I/O
+        print(plan.to_json())                           # plan.problems: every type error
+        report = await apply_plan(admin, plan)          # validate_only, apply, read back
+        violations = evaluate_state(desired.rules, state)  # audit rules
+
+The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSpec`,
+:class:`TopicSpec`, :class:`Rule`), value parsing (:func:`kafka_string` for human units,
+:func:`parse_typed` / :func:`same_value` for KIP-569 types), the checks (:func:`check_value`,
+:func:`check_ops`, :func:`check_desired` returning every :class:`Problem`), the diff
+(:func:`make_plan` -> :class:`Plan`) and rules (:func:`evaluate_rules`, :func:`evaluate_state`).
+Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
+(:func:`read_state`, :func:`apply_plan`) live in their own modules.
+
+Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
+pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.desired.clusters`.
+
+docs/desired-state.md describes the file format and the plan's JSON shape.
+"""
+
+from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
+from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
+from ._model import DesiredState, ResourceSpec, TopicSpec
+from ._plan import (
+    PLAN_FORMAT_VERSION,
+    ConfigChange,
+    Plan,
+    ResourceAction,
+    ResourcePlan,
+    SkippedKey,
+    TopicCreation,
+    make_plan,
+)
+from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules, evaluate_state
+from ._state import ClusterState, is_override, override_source
+from ._types import TypedValue, expected_type, parse_typed, same_value
+from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
+from .clusters import (
+    ClustersFile,
+    Connection,
+    ConnectionConfigError,
+    load_clusters_file,
+    load_command_config,
+    parse_clusters_file,
+    parse_command_config,
+)
+
+__all__ = [
+    "DURATION_UNITS",
+    "LOG_LEVELS",
+    "PLAN_FORMAT_VERSION",
+    "SIZE_UNITS",
+    "ClusterState",
+    "ClustersFile",
+    "ConfigChange",
+    "Connection",
+    "ConnectionConfigError",
+    "DesiredState",
+    "DesiredStateError",
+    "FileError",
+    "Plan",
+    "Problem",
+    "ResourceAction",
+    "ResourcePlan",
+    "ResourceSpec",
+    "Rule",
+    "RuleOperator",
+    "RuleTarget",
+    "SkippedKey",
+    "TopicCreation",
+    "TopicSpec",
+    "TypedValue",
+    "Violation",
+    "check_desired",
+    "check_ops",
+    "check_value",
+    "evaluate_rules",
+    "evaluate_state",
+    "expected_type",
+    "is_override",
+    "is_sensitive",
+    "kafka_string",
+    "load_clusters_file",
+    "load_command_config",
+    "load_desired_state",
+    "make_plan",
+    "override_source",
+    "parse_clusters_file",
+    "parse_command_config",
+    "parse_desired_state",
+    "parse_duration_ms",
+    "parse_size_bytes",
+    "parse_typed",
+    "same_value",
+]

@@ -1,0 +1,185 @@
+"""Reading a desired-state file (YAML), with errors that name the file, line and key.
+
+YAML is read with PyYAML's safe loader, restricted to YAML 1.2's core scalars: ``true`` and
+``false`` are booleans, decimal numbers without a leading zero are integers, ``null``, ``~``
+and nothing are null, and every other scalar is the string it reads as (``yes``, ``on``,
+``0777``, ``1_000``, ``12:30`` and ``1.50`` stay as written, where YAML 1.1 would turn them
+into booleans, octal or sexagesimal numbers or a rounded float). A key written twice in one
+mapping is an error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from .._exceptions import InvalidArgumentError
+from ._model import DesiredState
+
+__all__ = ["DesiredStateError", "FileError", "load_desired_state", "parse_desired_state"]
+
+_Path = tuple[str, ...]
+
+
+class FileError:
+    """One thing wrong in a desired-state file: where (line, dotted location) and what."""
+
+    __slots__ = ("line", "location", "message")
+
+    def __init__(self, line: int | None, location: str, message: str) -> None:
+        self.line = line
+        self.location = location
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+    def __repr__(self) -> str:
+        return f"FileError({self.line!r}, {self.location!r}, {self.message!r})"
+
+
+class DesiredStateError(InvalidArgumentError):
+    """A desired-state file that cannot be used: every error, with its line and location.
+
+    ``errors`` lists them; the message shows one per line, prefixed with the file's name.
+    """
+
+    def __init__(self, source: str, errors: list[FileError]) -> None:
+        self.source = source
+        self.errors = errors
+        lines = [f"{source}: {len(errors)} error(s) in the desired-state file"]
+        lines += [
+            f"  {source}:{error.line}: {error}" if error.line else f"  {source}: {error}"
+            for error in errors
+        ]
+        super().__init__("\n".join(lines))
+
+
+class _CoreLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with YAML 1.2 core scalars only (see the module docstring)."""
+
+
+_CoreLoader.yaml_implicit_resolvers = {}
+_CoreLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+_CoreLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$"), list("-+0123456789")
+)
+_CoreLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
+)
+
+
+def _decimal_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
+    # PyYAML's own constructor reads "0o17", "0x1f" and "1_000" too; only decimals get here.
+    value = str(loader.construct_scalar(node))  # type: ignore[arg-type]
+    try:
+        return int(value, 10)
+    except ValueError:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{value!r} is not a decimal integer", node.start_mark
+        ) from None
+
+
+_CoreLoader.add_constructor("tag:yaml.org,2002:int", _decimal_int)
+
+
+def load_desired_state(path: str | Path) -> DesiredState:
+    """Read and validate a desired-state file; :class:`DesiredStateError` names every problem.
+
+    A file that cannot be read raises ``DesiredStateError`` too (with the OS's reason).
+    """
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise DesiredStateError(source, [FileError(None, "", f"cannot be read: {error}")]) from None
+    return parse_desired_state(text, source=source)
+
+
+def parse_desired_state(text: str, *, source: str = "<string>") -> DesiredState:
+    """Validate desired-state YAML ``text``; ``source`` names it in errors (a file's path)."""
+    loader = _CoreLoader(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return DesiredState()
+        lines: dict[_Path, int] = {}
+        duplicates = list(_walk(root, (), lines))
+        if duplicates:
+            raise DesiredStateError(source, duplicates)
+        data = loader.construct_document(root)
+    except yaml.YAMLError as error:
+        raise DesiredStateError(source, [_yaml_error(error)]) from None
+    finally:
+        loader.dispose()
+    if not isinstance(data, dict):
+        raise DesiredStateError(
+            source, [FileError(1, "", "the file must be a mapping (topics:, brokers:, ...)")]
+        )
+    try:
+        return DesiredState.model_validate(data)
+    except ValidationError as error:
+        raise DesiredStateError(source, _validation_errors(error, lines)) from None
+
+
+def _yaml_error(error: yaml.YAMLError) -> FileError:
+    mark = getattr(error, "problem_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    problem = getattr(error, "problem", None) or str(error)
+    return FileError(line, "", f"not valid YAML: {problem}")
+
+
+def _walk(node: yaml.Node, path: _Path, lines: dict[_Path, int]) -> Iterator[FileError]:
+    """Record the line of every mapping key and list item; yield keys written twice."""
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            key = str(key_node.value)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                yield FileError(line, _dotted((*path, key)), "this key is written twice")
+            seen.add(key)
+            lines[(*path, key)] = line
+            yield from _walk(value_node, (*path, key), lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            lines[(*path, str(index))] = item.start_mark.line + 1
+            yield from _walk(item, (*path, str(index)), lines)
+
+
+def _validation_errors(error: ValidationError, lines: dict[_Path, int]) -> list[FileError]:
+    found = []
+    for detail in error.errors(include_url=False):
+        path = tuple(str(part) for part in detail["loc"] if part != "[key]")
+        message = str(detail["msg"]).removeprefix("Value error, ")
+        # A configs error names its key first ("retention.ms: ..."): point at that key's line.
+        key = message.split(":", 1)[0]
+        if (*path, key) in lines:
+            path = (*path, key)
+            message = message.split(":", 1)[1].strip()
+        found.append(FileError(_line_of(path, lines), _dotted(path), message))
+    return found
+
+
+def _line_of(path: _Path, lines: dict[_Path, int]) -> int | None:
+    for end in range(len(path), 0, -1):
+        line = lines.get(path[:end])
+        if line is not None:
+            return line
+    return None
+
+
+def _dotted(path: _Path) -> str:
+    text = ""
+    for part in path:
+        if part.isdigit() and text:
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    return text

@@ -1,0 +1,208 @@
+"""Pydantic models of a desired-state file: which resources should have which configs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    field_validator,
+    model_validator,
+)
+
+from .._models import ConfigResource, ResourceType
+from ._rules import Rule
+from ._values import compile_regex, kafka_string
+
+__all__ = ["DesiredState", "ResourceSpec", "TopicSpec"]
+
+_KEY = re.compile(r"\S+")
+
+
+class ResourceSpec(BaseModel):
+    """The configs wanted on one resource (or on every topic a pattern matches).
+
+    ``configs`` maps a config name to the string Kafka takes, or to None for "no override
+    here" (an override the resource has is deleted). ``pin`` lists keys to set as overrides even
+    when the effective value (a default) is already the one wanted; ``pin: true`` pins them all.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    configs: dict[str, str | None] = Field(default_factory=dict)
+    pin: bool | tuple[str, ...] = False
+
+    @field_validator("configs", mode="before")
+    @classmethod
+    def _kafka_strings(cls, configs: Any) -> Any:
+        if not isinstance(configs, Mapping):
+            return configs  # pydantic reports the wrong type
+        converted: dict[str, str | None] = {}
+        for key, value in configs.items():
+            if not isinstance(key, str) or not _KEY.fullmatch(key):
+                raise ValueError(f"config name {key!r} must be a non-empty string without spaces")
+            try:
+                converted[key] = kafka_string(key, value)
+            except ValueError as error:
+                raise ValueError(f"{key}: {error}") from None
+        return converted
+
+    @model_validator(mode="after")
+    def _pinned_keys_are_configured(self) -> ResourceSpec:
+        if isinstance(self.pin, tuple):
+            unknown = [key for key in self.pin if key not in self.configs]
+            if unknown:
+                raise ValueError(f"pin names keys not in configs: {', '.join(unknown)}")
+        return self
+
+    def is_pinned(self, key: str) -> bool:
+        """Whether ``key`` is set as an override even when its effective value already matches."""
+        return self.pin is True or (isinstance(self.pin, tuple) and key in self.pin)
+
+
+class TopicSpec(ResourceSpec):
+    """Configs for one topic by ``name``, or for every topic whose name matches ``pattern``.
+
+    ``pattern`` is a Python regular expression that must match the whole name. ``partitions``
+    and ``replication_factor`` (named topics only) let apply create the topic when it is
+    missing, with its configs.
+    """
+
+    name: str | None = None
+    pattern: str | None = None
+    partitions: int | None = Field(default=None, ge=1)
+    replication_factor: int | None = Field(default=None, ge=1, le=32767)
+    _regex: re.Pattern[str] | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _name_or_pattern(self) -> TopicSpec:
+        if (self.name is None) == (self.pattern is None):
+            raise ValueError("give exactly one of name and pattern")
+        if self.name is not None and not self.name.strip():
+            raise ValueError("name is empty")
+        if self.pattern is not None:
+            if self.partitions is not None or self.replication_factor is not None:
+                raise ValueError(
+                    "partitions and replication_factor need a topic name, not a pattern"
+                )
+            self._regex = compile_regex("pattern", self.pattern)
+        return self
+
+    def matches(self, topic: str) -> bool:
+        """Whether this entry is about ``topic`` (its name, or its pattern matches it whole)."""
+        if self._regex is not None:
+            return self._regex.fullmatch(topic) is not None
+        return topic == self.name
+
+    @property
+    def creatable(self) -> bool:
+        """Whether apply can create the topic when missing: a name, partitions and RF given."""
+        return self.name is not None and None not in (self.partitions, self.replication_factor)
+
+
+class DesiredState(BaseModel):
+    """A desired-state file: the configs wanted per resource, and audit rules.
+
+    Which entry of ``topics`` applies to a topic: the entry naming it exactly wins; otherwise the
+    first entry (in file order) whose pattern matches it. Entries are not merged.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: Literal[1] = 1
+    topics: tuple[TopicSpec, ...] = ()
+    brokers: dict[int, ResourceSpec] = Field(default_factory=dict)
+    cluster_default: ResourceSpec | None = None
+    broker_loggers: dict[int, ResourceSpec] = Field(default_factory=dict)
+    groups: dict[str, ResourceSpec] = Field(default_factory=dict)
+    client_metrics: dict[str, ResourceSpec] = Field(default_factory=dict)
+    rules: tuple[Rule, ...] = ()
+
+    @field_validator("brokers", "broker_loggers")
+    @classmethod
+    def _broker_ids(cls, specs: dict[int, ResourceSpec]) -> dict[int, ResourceSpec]:
+        for broker_id in specs:
+            if broker_id < 0:
+                raise ValueError(f"broker id {broker_id} is negative")
+        return specs
+
+    @field_validator("groups", "client_metrics")
+    @classmethod
+    def _names(cls, specs: dict[str, ResourceSpec]) -> dict[str, ResourceSpec]:
+        if "" in specs:
+            raise ValueError("a name is empty")
+        return specs
+
+    @field_validator("topics")
+    @classmethod
+    def _topic_names_once(cls, topics: tuple[TopicSpec, ...]) -> tuple[TopicSpec, ...]:
+        seen: set[str] = set()
+        for spec in topics:
+            if spec.name is not None:
+                if spec.name in seen:
+                    raise ValueError(f"topic {spec.name!r} is named twice")
+                seen.add(spec.name)
+        return topics
+
+    def topic_spec(self, topic: str) -> TopicSpec | None:
+        """The entry that applies to ``topic``: its exact name, else the first matching pattern."""
+        for spec in self.topics:
+            if spec.name == topic:
+                return spec
+        for spec in self.topics:
+            if spec.pattern is not None and spec.matches(topic):
+                return spec
+        return None
+
+    @property
+    def named_topics(self) -> tuple[TopicSpec, ...]:
+        """The entries naming one topic (not patterns), in file order."""
+        return tuple(spec for spec in self.topics if spec.name is not None)
+
+    @property
+    def has_patterns(self) -> bool:
+        """Whether any topic entry is a pattern (then the cluster's topics must be listed)."""
+        return any(spec.pattern is not None for spec in self.topics)
+
+    def topic_resources(self, existing: Iterable[str]) -> dict[ConfigResource, TopicSpec]:
+        """Every topic the file is about, with its entry: named ones (existing or not) first,
+        in file order, then existing topics matched by a pattern, sorted by name."""
+        chosen = {
+            ConfigResource(ResourceType.TOPIC, spec.name): spec
+            for spec in self.topics
+            if spec.name is not None
+        }
+        for topic in sorted(set(existing)):
+            resource = ConfigResource(ResourceType.TOPIC, topic)
+            if resource not in chosen:
+                spec = self.topic_spec(topic)
+                if spec is not None:
+                    chosen[resource] = spec
+        return chosen
+
+    def other_resources(self) -> dict[ConfigResource, ResourceSpec]:
+        """Every resource other than topics the file is about, with its spec, in a fixed order:
+        brokers, the cluster default, broker loggers, groups, client-metrics resources."""
+        chosen: dict[ConfigResource, ResourceSpec] = {}
+        for broker_id, spec in sorted(self.brokers.items()):
+            chosen[ConfigResource(ResourceType.BROKER, str(broker_id))] = spec
+        if self.cluster_default is not None:
+            chosen[ConfigResource(ResourceType.BROKER, "")] = self.cluster_default
+        for broker_id, spec in sorted(self.broker_loggers.items()):
+            chosen[ConfigResource(ResourceType.BROKER_LOGGER, str(broker_id))] = spec
+        for name, spec in self.groups.items():
+            chosen[ConfigResource(ResourceType.GROUP, name)] = spec
+        for name, spec in self.client_metrics.items():
+            chosen[ConfigResource(ResourceType.CLIENT_METRICS, name)] = spec
+        return chosen
+
+    def resources(self, existing_topics: Iterable[str]) -> dict[ConfigResource, ResourceSpec]:
+        """Every resource the file is about (see :meth:`topic_resources`), with its spec."""
+        chosen: dict[ConfigResource, ResourceSpec] = dict(self.topic_resources(existing_topics))
+        chosen.update(self.other_resources())
+        return chosen

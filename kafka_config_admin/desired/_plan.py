@@ -1,0 +1,424 @@
+"""The diff: current configs against a desired state gives a :class:`Plan` of alter operations.
+
+Values are compared by type (``604800000``, ``"604800000"`` and ``7d`` are one LONG), so a
+plan never re-applies what the cluster already has. A wanted value equal to the effective
+value (a default, or a value inherited from the cluster default) is no change unless the key is
+pinned; keys the file does not name are never touched, except overrides when pruning.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .._models import (
+    HIDDEN,
+    AlterConfigOp,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    OpType,
+    ResourceType,
+)
+from ._check import Problem, check_desired, is_sensitive
+from ._model import DesiredState, ResourceSpec, TopicSpec
+from ._state import ClusterState, is_override
+from ._types import parse_typed, same_value
+
+__all__ = [
+    "PLAN_FORMAT_VERSION",
+    "ConfigChange",
+    "Plan",
+    "ResourceAction",
+    "ResourcePlan",
+    "SkippedKey",
+    "TopicCreation",
+    "make_plan",
+]
+
+#: The ``format`` number of :meth:`Plan.to_dict`; it changes only when the shape does.
+PLAN_FORMAT_VERSION = 1
+
+_DEFAULT_SOURCES = (ConfigSource.STATIC_BROKER_CONFIG, ConfigSource.DEFAULT_CONFIG)
+
+
+class ConfigChange(BaseModel):
+    """One operation on one key: what is sent, and what the key shows before and after.
+
+    ``value`` is what the operation sends (for APPEND and SUBTRACT: the members added or
+    removed); ``wanted`` the key's whole value once applied (None: no override left);
+    ``current`` and ``current_source`` the effective value now. Values of sensitive keys are
+    never shown by :meth:`Plan.to_dict` nor in a repr.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    op: OpType
+    value: str | None
+    wanted: str | None
+    current: str | None
+    current_source: ConfigSource
+    type: ConfigType = ConfigType.UNKNOWN
+    sensitive: bool = False
+
+    def alter_op(self) -> AlterConfigOp:
+        """The operation for ``incremental_alter_configs``."""
+        return AlterConfigOp(name=self.key, value=self.value, op=self.op, sensitive=self.sensitive)
+
+    def shows_wanted(self, resource: ConfigResource, entry: ConfigEntry | None) -> bool:
+        """Whether a described entry shows this change applied (a read back after apply)."""
+        if self.wanted is None:
+            return not is_override(resource, entry)
+        if not is_override(resource, entry):
+            return False
+        assert entry is not None
+        return self.sensitive or same_value(self.type, entry.value, self.wanted)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The change in the plan's JSON shape (sensitive values as ``[hidden]``)."""
+        return {
+            "key": self.key,
+            "op": self.op.name,
+            "value": _shown(self.value, self.sensitive),
+            "wanted": _shown(self.wanted, self.sensitive),
+            "current": _shown(self.current, self.sensitive),
+            "current_source": self.current_source.name,
+            "type": self.type.name,
+            "sensitive": self.sensitive,
+        }
+
+    def __repr_args__(self) -> Any:
+        for name, value in super().__repr_args__():
+            masked = name in ("value", "wanted", "current") and self.sensitive
+            yield name, HIDDEN if masked and value is not None else value
+
+
+class SkippedKey(BaseModel):
+    """A key the file names that the plan leaves alone, and why (a sensitive key, say)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    reason: str
+
+
+class TopicCreation(BaseModel):
+    """A topic apply creates: its name, partitions, replication factor and configs."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    partitions: int
+    replication_factor: int
+    configs: dict[str, str] = Field(default_factory=dict)
+
+
+class ResourceAction(StrEnum):
+    """What a plan does with one resource."""
+
+    ALTER = "alter"  #: change its configs
+    CREATE = "create"  #: create the (missing) topic with its configs
+    MISSING = "missing"  #: a named topic the cluster lacks, without partitions/RF to create it
+    UNCHANGED = "unchanged"  #: nothing to do (listed only when keys were skipped)
+
+
+class ResourcePlan(BaseModel):
+    """The plan for one resource."""
+
+    model_config = ConfigDict(frozen=True)
+
+    resource: ConfigResource
+    action: ResourceAction
+    changes: tuple[ConfigChange, ...] = ()
+    create: TopicCreation | None = None
+    skipped: tuple[SkippedKey, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The resource in the plan's JSON shape."""
+        creation = self.create
+        return {
+            "resource": _resource_dict(self.resource),
+            "action": self.action.value,
+            "changes": [change.to_dict() for change in self.changes],
+            "create": None
+            if creation is None
+            else {
+                "partitions": creation.partitions,
+                "replication_factor": creation.replication_factor,
+                "configs": dict(sorted(creation.configs.items())),
+            },
+            "skipped": [{"key": skip.key, "reason": skip.reason} for skip in self.skipped],
+        }
+
+
+class Plan(BaseModel):
+    """What apply would do: per resource, the operations to send or the topic to create.
+
+    ``problems`` lists every check that failed; apply refuses a plan with problems and sends
+    nothing. Resources with nothing to do and nothing to say are left out.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    resources: tuple[ResourcePlan, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    prune: bool = False
+
+    @property
+    def has_changes(self) -> bool:
+        """Whether applying would change anything (alter a config or create a topic)."""
+        return any(
+            plan.action in (ResourceAction.ALTER, ResourceAction.CREATE) for plan in self.resources
+        )
+
+    @property
+    def missing_topics(self) -> list[str]:
+        """Named topics the cluster lacks that the file gives no partitions/RF to create."""
+        return [
+            plan.resource.name for plan in self.resources if plan.action is ResourceAction.MISSING
+        ]
+
+    def alter_ops(self) -> dict[ConfigResource, list[AlterConfigOp]]:
+        """The operations for ``incremental_alter_configs``, per resource."""
+        return {
+            plan.resource: [change.alter_op() for change in plan.changes]
+            for plan in self.resources
+            if plan.action is ResourceAction.ALTER
+        }
+
+    def get(self, resource: ConfigResource) -> ResourcePlan | None:
+        """The plan for ``resource``, or None when it has nothing to do."""
+        for plan in self.resources:
+            if plan.resource == resource:
+                return plan
+        return None
+
+    def creations(self) -> list[TopicCreation]:
+        """The topics to create, in plan order."""
+        return [plan.create for plan in self.resources if plan.create is not None]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The plan as plain JSON-ready data, in the stable shape docs/desired-state.md shows."""
+        return {
+            "format": PLAN_FORMAT_VERSION,
+            "has_changes": self.has_changes,
+            "prune": self.prune,
+            "problems": [_problem_dict(problem) for problem in self.problems],
+            "resources": [plan.to_dict() for plan in self.resources],
+        }
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+
+def make_plan(
+    desired: DesiredState,
+    state: ClusterState,
+    *,
+    prune: bool = False,
+    include_sensitive: bool = False,
+) -> Plan:
+    """Diff ``state`` against ``desired``: the operations that make the cluster as wanted.
+
+    Args:
+        desired: the desired state (see :func:`load_desired_state`).
+        state: what the cluster has (see :func:`read_state`), described with types.
+        prune: also delete overrides of the file's resources that the file does not name.
+        include_sensitive: set (and prune) sensitive keys; without it they are skipped, since
+            their current value cannot be read and so never compared.
+
+    Every type-check problem is in ``Plan.problems``; the keys with problems get no operation.
+    """
+    problems = check_desired(desired, state)
+    refused = {(problem.resource, problem.key) for problem in problems}
+    plans: list[ResourcePlan] = []
+    for resource, spec in desired.resources(state.existing_topics()).items():
+        plan = _resource_plan(resource, spec, state, refused, prune, include_sensitive)
+        if plan is not None:
+            plans.append(plan)
+    return Plan(resources=tuple(plans), problems=tuple(problems), prune=prune)
+
+
+def _resource_plan(
+    resource: ConfigResource,
+    spec: ResourceSpec,
+    state: ClusterState,
+    refused: set[tuple[ConfigResource, str | None]],
+    prune: bool,
+    include_sensitive: bool,
+) -> ResourcePlan | None:
+    if (resource, None) in refused:
+        return None
+    if resource.type is ResourceType.TOPIC and not state.topic_exists(resource.name):
+        assert isinstance(spec, TopicSpec)
+        return _missing_topic_plan(resource, spec)
+    config = state.configs.get(resource, Config())
+    diff = _ResourceDiff(resource, spec, config, state, include_sensitive)
+    for key, wanted in spec.configs.items():
+        if (resource, key) not in refused:
+            diff.want(key, wanted)
+    if prune:
+        for key in config:
+            if key not in spec.configs:
+                diff.prune(key)
+    if diff.changes:
+        action = ResourceAction.ALTER
+    elif diff.skipped:
+        action = ResourceAction.UNCHANGED
+    else:
+        return None
+    return ResourcePlan(
+        resource=resource,
+        action=action,
+        changes=tuple(diff.changes),
+        skipped=tuple(diff.skipped),
+    )
+
+
+def _missing_topic_plan(resource: ConfigResource, spec: TopicSpec) -> ResourcePlan:
+    if spec.partitions is None or spec.replication_factor is None:
+        return ResourcePlan(resource=resource, action=ResourceAction.MISSING)
+    configs = {key: value for key, value in spec.configs.items() if value is not None}
+    creation = TopicCreation(
+        name=resource.name,
+        partitions=spec.partitions,
+        replication_factor=spec.replication_factor,
+        configs=configs,
+    )
+    return ResourcePlan(resource=resource, action=ResourceAction.CREATE, create=creation)
+
+
+class _ResourceDiff:
+    """The changes for one resource, key by key."""
+
+    def __init__(
+        self,
+        resource: ConfigResource,
+        spec: ResourceSpec,
+        config: Config,
+        state: ClusterState,
+        include_sensitive: bool,
+    ) -> None:
+        self.resource = resource
+        self.spec = spec
+        self.config = config
+        self.state = state
+        self.include_sensitive = include_sensitive
+        self.changes: list[ConfigChange] = []
+        self.skipped: list[SkippedKey] = []
+
+    def want(self, key: str, wanted: str | None) -> None:
+        entry = self._effective_entry(key)
+        own = is_override(self.resource, entry)
+        if wanted is None:
+            if own:
+                self._change(key, OpType.DELETE, None, None, entry)
+            return
+        if self._sensitive(key):
+            self._change(key, OpType.SET, wanted, wanted, entry)  # cannot compare: always set
+            return
+        kind = self.state.entry_type(self.resource, key)
+        current = entry.value if entry is not None else None
+        if same_value(kind, current, wanted) and (own or not self.spec.is_pinned(key)):
+            return
+        op, value = OpType.SET, wanted
+        if own and kind is ConfigType.LIST and current is not None:
+            op, value = _list_op(current, wanted)
+        self._change(key, op, value, wanted, entry)
+
+    def prune(self, key: str) -> None:
+        entry = self.config[key]
+        if is_override(self.resource, entry) and not entry.is_read_only:
+            self._change(key, OpType.DELETE, None, None, entry)
+
+    def _change(
+        self,
+        key: str,
+        op: OpType,
+        value: str | None,
+        wanted: str | None,
+        entry: ConfigEntry | None,
+    ) -> None:
+        sensitive = self._sensitive(key)
+        if sensitive and not self.include_sensitive:
+            self.skipped.append(
+                SkippedKey(key=key, reason="sensitive: changed only when sensitive keys are asked")
+            )
+            return
+        self.changes.append(
+            ConfigChange(
+                key=key,
+                op=op,
+                value=value,
+                wanted=wanted,
+                current=entry.value if entry is not None else None,
+                current_source=entry.source if entry is not None else ConfigSource.UNKNOWN,
+                type=self.state.entry_type(self.resource, key),
+                sensitive=sensitive,
+            )
+        )
+
+    def _sensitive(self, key: str) -> bool:
+        return is_sensitive(key, self.state.key_info(self.resource, key))
+
+    def _effective_entry(self, key: str) -> ConfigEntry | None:
+        """The key's entry; for the cluster default, which lists only what it sets, a key it
+        does not set takes the static value or default a broker reports."""
+        entry = self.config.get(key)
+        if entry is not None or self.resource != _CLUSTER_DEFAULT:
+            return entry
+        schema_entry = self.state.key_info(self.resource, key)
+        if schema_entry is not None and schema_entry.source in _DEFAULT_SOURCES:
+            return schema_entry
+        return None
+
+
+_CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
+
+
+def _list_op(current: str, wanted: str) -> tuple[OpType, str]:
+    """APPEND when the list only gains members at its end, SUBTRACT when it only loses some,
+    else SET: APPEND and SUBTRACT leave members others add meanwhile alone."""
+    try:
+        have = parse_typed(ConfigType.LIST, current)
+        want = parse_typed(ConfigType.LIST, wanted)
+    except ValueError:
+        return OpType.SET, wanted
+    assert isinstance(have, tuple) and isinstance(want, tuple)
+    added = want[len(have) :]
+    if (
+        len(want) > len(have)
+        and want[: len(have)] == have
+        and len(set(added)) == len(added)
+        and not set(added) & set(have)
+    ):
+        return OpType.APPEND, ",".join(added)
+    removed = [member for member in dict.fromkeys(have) if member not in want]
+    if removed and tuple(member for member in have if member not in removed) == want:
+        return OpType.SUBTRACT, ",".join(removed)
+    return OpType.SET, wanted
+
+
+def _shown(value: str | None, sensitive: bool) -> str | None:
+    return HIDDEN if sensitive and value is not None else value
+
+
+def _resource_dict(resource: ConfigResource) -> dict[str, str]:
+    return {"type": resource.type.name, "name": resource.name}
+
+
+def _problem_dict(problem: Problem) -> dict[str, Any]:
+    return {
+        "resource": _resource_dict(problem.resource),
+        "key": problem.key,
+        "value": problem.value,
+        "expected_type": None if problem.expected_type is None else problem.expected_type.name,
+        "message": problem.message,
+    }

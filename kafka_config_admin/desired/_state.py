@@ -1,0 +1,98 @@
+"""What a cluster has now, as the pure core of ``desired`` sees it (read by ``read_state``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
+
+__all__ = ["ClusterState", "is_override", "override_source"]
+
+_OVERRIDE_SOURCE = {
+    ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG,
+    ResourceType.BROKER_LOGGER: ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG,
+    ResourceType.GROUP: ConfigSource.GROUP_CONFIG,
+    ResourceType.CLIENT_METRICS: ConfigSource.CLIENT_METRICS_CONFIG,
+}
+
+
+def override_source(resource: ConfigResource) -> ConfigSource:
+    """The source of a value set on this very resource (what DELETE removes).
+
+    A broker's own dynamic config for a broker id, the dynamic default for the cluster default
+    (``BROKER ""``), and the resource type's own source for the others.
+    """
+    if resource.type is ResourceType.BROKER:
+        if resource.name == "":
+            return ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
+        return ConfigSource.DYNAMIC_BROKER_CONFIG
+    return _OVERRIDE_SOURCE.get(resource.type, ConfigSource.UNKNOWN)
+
+
+def is_override(resource: ConfigResource, entry: ConfigEntry | None) -> bool:
+    """Whether ``entry`` is set on ``resource`` itself, not inherited or a default."""
+    return entry is not None and entry.source is override_source(resource)
+
+
+@dataclass(frozen=True)
+class ClusterState:
+    """The current configs of the resources a desired state is about, and the cluster's topics.
+
+    Attributes:
+        configs: each described resource's :class:`Config`, described with
+            ``include_documentation=True`` so that entries carry their KIP-569 types.
+        topics: the names of the cluster's topics; None when not listed (then a named topic
+            counts as existing when ``configs`` holds it).
+        schemas: per resource type, a described resource whose entries tell the keys, types
+            and read-only flags that resources of that type take. Needed where a resource's
+            own describe cannot tell: the cluster default (``BROKER ""`` lists only what is
+            set) and topics still to be created.
+        errors: resources whose describe failed, with the error.
+    """
+
+    configs: Mapping[ConfigResource, Config] = field(default_factory=dict)
+    topics: frozenset[str] | None = None
+    schemas: Mapping[ResourceType, Config] = field(default_factory=dict)
+    errors: Mapping[ConfigResource, BaseException] = field(default_factory=dict)
+
+    def topic_exists(self, name: str) -> bool:
+        """Whether the cluster has this topic."""
+        if self.topics is not None:
+            return name in self.topics
+        return ConfigResource(ResourceType.TOPIC, name) in self.configs
+
+    def existing_topics(self) -> frozenset[str]:
+        """The topics known to exist: the listed ones, or else the described ones."""
+        if self.topics is not None:
+            return self.topics
+        return frozenset(
+            resource.name for resource in self.configs if resource.type is ResourceType.TOPIC
+        )
+
+    def key_info(self, resource: ConfigResource, key: str) -> ConfigEntry | None:
+        """What the cluster says of ``key`` on ``resource``: its entry, else the schema's entry
+        for the resource type, else None (a key the broker does not know)."""
+        config = self.configs.get(resource)
+        if config is not None and key in config:
+            return config[key]
+        schema = self.schemas.get(resource.type)
+        if schema is not None:
+            return schema.get(key)
+        return None
+
+    def knows_keys(self, resource: ConfigResource) -> bool:
+        """Whether the state can tell the keys ``resource`` takes (else none is called unknown).
+
+        The cluster default's own describe lists only what is set, so it needs a broker's
+        describe as its schema; a topic to be created needs any topic's.
+        """
+        if resource.type in self.schemas:
+            return True
+        described = resource in self.configs
+        return described and not (resource.type is ResourceType.BROKER and resource.name == "")
+
+    def entry_type(self, resource: ConfigResource, key: str) -> ConfigType:
+        """The KIP-569 type of ``key`` on ``resource``, UNKNOWN when not known."""
+        info = self.key_info(resource, key)
+        return ConfigType.UNKNOWN if info is None else info.type

@@ -1,0 +1,127 @@
+"""Values as a desired-state file writes them, turned into the strings Kafka takes.
+
+A file may give a config value as a YAML scalar (string, integer, float, boolean), as a list
+of scalars (joined with commas, as Kafka's LIST type expects) or as null (no override wanted).
+Keys ending in ``.ms`` also take durations (``7d``, ``12h``, ``1.5s``) and keys ending in
+``.bytes`` sizes (``1GiB``, ``512KiB``, ``10MB``); both are converted exactly, and a value that
+is not a whole number of milliseconds or bytes is an error, never rounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from decimal import Decimal
+from fractions import Fraction
+
+__all__ = ["DURATION_UNITS", "SIZE_UNITS", "kafka_string", "parse_duration_ms", "parse_size_bytes"]
+
+#: Milliseconds in each duration unit a ``.ms`` key accepts (case-insensitive).
+DURATION_UNITS: Mapping[str, int] = {
+    "ms": 1,
+    "s": 1000,
+    "m": 60_000,
+    "min": 60_000,
+    "h": 3_600_000,
+    "d": 86_400_000,
+    "w": 604_800_000,
+}
+
+#: Bytes in each size unit a ``.bytes`` key accepts (case-insensitive): IEC units are powers
+#: of 1024, SI units powers of 1000.
+SIZE_UNITS: Mapping[str, int] = {
+    "b": 1,
+    "kib": 1024,
+    "mib": 1024**2,
+    "gib": 1024**3,
+    "tib": 1024**4,
+    "pib": 1024**5,
+    "kb": 1000,
+    "mb": 1000**2,
+    "gb": 1000**3,
+    "tb": 1000**4,
+    "pb": 1000**5,
+}
+
+_HUMAN = re.compile(r"\s*(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[A-Za-z]+)\s*")
+
+Scalar = str | int | float | bool
+
+
+def parse_duration_ms(text: str) -> int:
+    """``7d`` -> 604800000: a duration with a unit, in whole milliseconds.
+
+    Raises ValueError for an unknown unit or a value that is not a whole number of ms.
+    """
+    return _convert(text, DURATION_UNITS, "milliseconds", "ms, s, m (or min), h, d, w")
+
+
+def parse_size_bytes(text: str) -> int:
+    """``1GiB`` -> 1073741824: a size with a unit, in whole bytes.
+
+    Raises ValueError for an unknown unit or a value that is not a whole number of bytes.
+    """
+    return _convert(text, SIZE_UNITS, "bytes", "B, KiB, MiB, GiB, TiB, PiB, kB, MB, GB, TB, PB")
+
+
+def _convert(text: str, units: Mapping[str, int], what: str, known: str) -> int:
+    match = _HUMAN.fullmatch(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not a number followed by a unit ({known})")
+    factor = units.get(match["unit"].lower())
+    if factor is None:
+        raise ValueError(f"{text!r} has an unknown unit {match['unit']!r}: use one of {known}")
+    amount = Fraction(Decimal(match["number"])) * factor
+    if amount.denominator != 1:
+        raise ValueError(f"{text!r} is not a whole number of {what} ({float(amount):g})")
+    return amount.numerator
+
+
+def _scalar_string(key: str, value: object) -> str:
+    if isinstance(value, bool):  # before int: bool is an int
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return _with_units(key, value)
+    raise ValueError(f"expected a scalar (string, number or boolean), got {type(value).__name__}")
+
+
+def _with_units(key: str, value: str) -> str:
+    """The value with a human unit converted, for keys ending in ``.ms`` or ``.bytes``."""
+    stripped = value.strip()
+    if not stripped or not _HUMAN.fullmatch(stripped):
+        return value
+    if key.endswith(".ms"):
+        return str(parse_duration_ms(stripped))
+    if key.endswith(".bytes"):
+        return str(parse_size_bytes(stripped))
+    return value
+
+
+def kafka_string(key: str, value: object) -> str | None:
+    """The string Kafka takes for a value given in a desired-state file (None stays None).
+
+    Booleans become ``true``/``false``, numbers their decimal text, lists their members joined
+    with commas (a member may not contain a comma), and human units on ``.ms``/``.bytes`` keys
+    their exact number. Raises ValueError naming what is wrong.
+    """
+    if value is None:
+        return None
+    if isinstance(value, list | tuple):
+        members = [_scalar_string(key, member) for member in value]
+        for member in members:
+            if "," in member:
+                raise ValueError(f"list member {member!r} contains a comma")
+        return ",".join(members)
+    return _scalar_string(key, value)
+
+
+def compile_regex(label: str, pattern: str) -> re.Pattern[str]:
+    """``pattern`` compiled, or a ValueError naming it as ``label`` (``pattern``, ``match``)."""
+    try:
+        return re.compile(pattern)
+    except re.error as error:
+        raise ValueError(f"{label} {pattern!r} is not a regular expression: {error}") from None

@@ -1,0 +1,442 @@
+"""Where clusters are and how to log in: the clusters file and Kafka tools' command configs.
+
+Two ways to say how to reach a cluster, both turned into :class:`Connection`:
+
+- a **clusters file** (YAML) naming several clusters, read by the CLI (``--cluster NAME``) and
+  by the Spark pipeline (fleets)::
+
+      default: dev
+      clusters:
+        dev:
+          bootstrap_servers: localhost:9092
+        prod:
+          bootstrap_servers: [kafka-1:9093, kafka-2:9093]
+          security_protocol: SASL_SSL
+          sasl_mechanism: SCRAM-SHA-512
+          username: config-admin
+          password_env: PROD_KAFKA_PASSWORD     # or password: ..., or sasl_jaas_config: ...
+          ssl_ca_location: certs/prod-ca.pem    # relative to the clusters file
+          ssl_certificate_location: certs/client.pem
+          ssl_key_location: certs/client.key
+
+- a **command config**: the ``.properties`` file Kafka's own tools take with
+  ``--command-config`` (``security.protocol``, ``sasl.mechanism``, ``sasl.jaas.config`` for the
+  PLAIN and SCRAM login modules, PEM trust and key stores).
+
+Parsing is pure; :meth:`Connection.admin_client_kwargs` reads the PEM files and the password
+environment variable it names, and gives the keyword arguments of
+:class:`~kafka_config_admin.AdminClient`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import ssl
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+
+from .._exceptions import InvalidArgumentError
+
+__all__ = [
+    "ClustersFile",
+    "Connection",
+    "ConnectionConfigError",
+    "load_clusters_file",
+    "load_command_config",
+    "parse_clusters_file",
+    "parse_command_config",
+    "parse_properties",
+]
+
+SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
+SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
+
+_SASL_PROTOCOLS = ("SASL_PLAINTEXT", "SASL_SSL")
+_SSL_PROTOCOLS = ("SSL", "SASL_SSL")
+
+
+class ConnectionConfigError(InvalidArgumentError):
+    """A clusters file or command config that cannot be used; the message names what and where."""
+
+
+class Connection(BaseModel):
+    """How to reach one cluster: bootstrap servers, security protocol, SASL and SSL settings.
+
+    Paths are absolute once parsed (relative ones are resolved against the file naming them).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    bootstrap_servers: str | None = None
+    security_protocol: SecurityProtocol = "PLAINTEXT"
+    sasl_mechanism: SaslMechanism | None = None
+    username: str | None = None
+    password: SecretStr | None = None
+    password_env: str | None = Field(default=None, description="Read the password from here.")
+    sasl_jaas_config: SecretStr | None = None
+    ssl_ca_location: Path | None = None
+    ssl_ca_pem: SecretStr | None = Field(default=None, description="Trusted certificates, inline.")
+    ssl_certificate_location: Path | None = None
+    ssl_key_location: Path | None = None
+    ssl_key_password: SecretStr | None = None
+    ssl_check_hostname: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _servers_as_one_string(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("bootstrap_servers"), list):
+            data = {**data, "bootstrap_servers": ",".join(map(str, data["bootstrap_servers"]))}
+        return data
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Connection:
+        sasl = self.security_protocol in _SASL_PROTOCOLS
+        has_credentials = self.username is not None or self.sasl_jaas_config is not None
+        if sasl and not has_credentials:
+            raise ValueError(
+                f"security_protocol {self.security_protocol} needs username and password "
+                "(or sasl_jaas_config)"
+            )
+        if not sasl and (has_credentials or self.sasl_mechanism is not None):
+            raise ValueError(
+                "SASL settings given but security_protocol is "
+                f"{self.security_protocol}: use SASL_PLAINTEXT or SASL_SSL"
+            )
+        if self.username is not None and self.sasl_jaas_config is not None:
+            raise ValueError("give either username/password or sasl_jaas_config, not both")
+        if self.username is not None and (self.password is None) == (self.password_env is None):
+            raise ValueError("give exactly one of password and password_env with username")
+        ssl_files = (self.ssl_ca_location, self.ssl_certificate_location, self.ssl_key_location)
+        if self.security_protocol not in _SSL_PROTOCOLS and any(ssl_files):
+            raise ValueError(
+                f"SSL files given but security_protocol is {self.security_protocol}: "
+                "use SSL or SASL_SSL"
+            )
+        if self.ssl_key_location is not None and self.ssl_certificate_location is None:
+            raise ValueError("ssl_key_location needs ssl_certificate_location")
+        return self
+
+    def with_servers(self, bootstrap_servers: str) -> Connection:
+        """The same settings with other bootstrap servers."""
+        return self.model_copy(update={"bootstrap_servers": bootstrap_servers})
+
+    def admin_client_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of :class:`~kafka_config_admin.AdminClient` for this connection.
+
+        Reads the password from ``password_env`` and the PEM files; raises
+        :class:`ConnectionConfigError` naming what is missing or unreadable.
+        """
+        if not self.bootstrap_servers:
+            raise ConnectionConfigError("no bootstrap servers given")
+        kwargs: dict[str, Any] = {
+            "bootstrap_servers": self.bootstrap_servers,
+            "security_protocol": self.security_protocol,
+        }
+        if self.security_protocol in _SASL_PROTOCOLS:
+            username, password, mechanism = self._sasl_login()
+            kwargs |= {
+                "sasl_mechanism": mechanism,
+                "sasl_plain_username": username,
+                "sasl_plain_password": password,
+            }
+        if self.security_protocol in _SSL_PROTOCOLS:
+            kwargs["ssl_context"] = self._ssl_context()
+        return kwargs
+
+    def _sasl_login(self) -> tuple[str, str, SaslMechanism]:
+        if self.sasl_jaas_config is not None:
+            return _jaas_login(self.sasl_jaas_config.get_secret_value(), self.sasl_mechanism)
+        assert self.username is not None
+        if self.password_env is not None:
+            password = os.environ.get(self.password_env)
+            if password is None:
+                raise ConnectionConfigError(
+                    f"password_env names {self.password_env}, which is not set"
+                )
+        else:
+            assert self.password is not None
+            password = self.password.get_secret_value()
+        return self.username, password, self.sasl_mechanism or "PLAIN"
+
+    def _ssl_context(self) -> ssl.SSLContext:
+        # As Kafka does: a trust store given replaces the system's certificates.
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        context.check_hostname = self.ssl_check_hostname
+        if self.ssl_ca_location is None and self.ssl_ca_pem is None:
+            context.load_default_certs()
+        if self.ssl_ca_location is not None:
+            _require_pem(self.ssl_ca_location, "trust store")
+            _ssl_call(
+                context.load_verify_locations, self.ssl_ca_location, cafile=self.ssl_ca_location
+            )
+        if self.ssl_ca_pem is not None:
+            _ssl_call(
+                context.load_verify_locations,
+                "the inline trusted certificates",
+                cadata=self.ssl_ca_pem.get_secret_value(),
+            )
+        if self.ssl_certificate_location is not None:
+            _require_pem(self.ssl_certificate_location, "key store")
+            password = self.ssl_key_password.get_secret_value() if self.ssl_key_password else None
+            _ssl_call(
+                context.load_cert_chain,
+                self.ssl_certificate_location,
+                certfile=self.ssl_certificate_location,
+                keyfile=self.ssl_key_location,
+                password=password,
+            )
+        return context
+
+
+class ClustersFile(BaseModel):
+    """A clusters file: clusters by name, and which one is used when none is named."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    clusters: dict[str, Connection]
+    default: str | None = None
+
+    @model_validator(mode="after")
+    def _default_is_known(self) -> ClustersFile:
+        if self.default is not None and self.default not in self.clusters:
+            raise ValueError(f"default names {self.default!r}, which is not among the clusters")
+        for name, connection in self.clusters.items():
+            if not connection.bootstrap_servers:
+                raise ValueError(f"cluster {name!r} has no bootstrap_servers")
+        return self
+
+    def connection(self, name: str | None = None) -> Connection:
+        """The named cluster, or the default one; raises :class:`ConnectionConfigError`."""
+        chosen = name or self.default
+        if chosen is None:
+            if len(self.clusters) == 1:
+                return next(iter(self.clusters.values()))
+            raise ConnectionConfigError(
+                f"name a cluster ({', '.join(sorted(self.clusters))}): the clusters file has "
+                "no default"
+            )
+        try:
+            return self.clusters[chosen]
+        except KeyError:
+            raise ConnectionConfigError(
+                f"no cluster named {chosen!r} (known: {', '.join(sorted(self.clusters))})"
+            ) from None
+
+
+def parse_clusters_file(text: str, *, source: str, base_dir: Path) -> ClustersFile:
+    """Parse a clusters file's YAML text; relative paths are resolved against ``base_dir``.
+
+    ``source`` names the file in error messages.
+    """
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ConnectionConfigError(f"{source}: not valid YAML: {_one_line(error)}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("clusters"), dict):
+        raise ConnectionConfigError(f"{source}: expected a mapping with a 'clusters' mapping")
+    clusters = {
+        str(name): _with_paths_under(settings, base_dir)
+        for name, settings in data["clusters"].items()
+    }
+    try:
+        return ClustersFile.model_validate({**data, "clusters": clusters})
+    except ValidationError as error:
+        raise ConnectionConfigError(f"{source}: {_first_problem(error)}") from None
+
+
+def load_clusters_file(path: str | Path) -> ClustersFile:
+    """Read and parse a clusters file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConnectionConfigError(f"cannot read clusters file {path}: {error.strerror}") from None
+    return parse_clusters_file(text, source=str(path), base_dir=path.resolve().parent)
+
+
+# --- command configs (Kafka tools' .properties) --------------------------------------------
+
+#: Keys of a Kafka client config that concern this tool; everything else is ignored, as Kafka's
+#: own tools ignore what the admin client does not use.
+_STORE_TYPE_KEYS = ("ssl.truststore.type", "ssl.keystore.type")
+
+
+def parse_command_config(text: str, *, source: str, base_dir: Path) -> Connection:
+    """Parse a Kafka tool's ``--command-config`` properties into a :class:`Connection`.
+
+    Understood: ``bootstrap.servers``, ``security.protocol``, ``sasl.mechanism``,
+    ``sasl.jaas.config`` (PLAIN and SCRAM login modules), ``ssl.truststore.location`` /
+    ``ssl.truststore.certificates`` and ``ssl.keystore.location`` of type PEM,
+    ``ssl.key.password`` and ``ssl.endpoint.identification.algorithm``. JKS and PKCS12 stores
+    are refused with a clear error.
+    """
+    properties = parse_properties(text, source=source)
+    for key in _STORE_TYPE_KEYS:
+        kind = properties.get(key, "").strip().upper()
+        if kind and kind != "PEM":
+            raise ConnectionConfigError(
+                f"{source}: {key}={kind} is not supported: convert the store to PEM files "
+                f"and set {key}=PEM"
+            )
+    if "ssl.keystore.key" in properties or "ssl.keystore.certificate.chain" in properties:
+        raise ConnectionConfigError(
+            f"{source}: inline ssl.keystore.key is not supported: put the key and certificate "
+            "chain in a PEM file and name it in ssl.keystore.location"
+        )
+    settings: dict[str, Any] = {
+        "bootstrap_servers": properties.get("bootstrap.servers"),
+        "security_protocol": properties.get("security.protocol", "PLAINTEXT").strip().upper(),
+        "sasl_mechanism": properties.get("sasl.mechanism"),
+        "sasl_jaas_config": properties.get("sasl.jaas.config"),
+        "ssl_ca_location": properties.get("ssl.truststore.location"),
+        "ssl_ca_pem": properties.get("ssl.truststore.certificates"),
+        "ssl_certificate_location": properties.get("ssl.keystore.location"),
+        "ssl_key_password": properties.get("ssl.key.password"),
+        "ssl_check_hostname": properties.get("ssl.endpoint.identification.algorithm", "https")
+        != "",
+    }
+    if settings["ssl_certificate_location"] is not None:
+        # Kafka's PEM key store is one file holding the key and the certificate chain.
+        settings["ssl_key_location"] = settings["ssl_certificate_location"]
+    settings = {key: value for key, value in settings.items() if value is not None}
+    try:
+        connection = Connection.model_validate(_with_paths_under(settings, base_dir))
+    except ValidationError as error:
+        raise ConnectionConfigError(f"{source}: {_first_problem(error)}") from None
+    if connection.sasl_jaas_config is not None:
+        _jaas_login(connection.sasl_jaas_config.get_secret_value(), connection.sasl_mechanism)
+    return connection
+
+
+def load_command_config(path: str | Path) -> Connection:
+    """Read and parse a ``--command-config`` properties file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConnectionConfigError(
+            f"cannot read command config {path}: {error.strerror}"
+        ) from None
+    return parse_command_config(text, source=str(path), base_dir=path.resolve().parent)
+
+
+def parse_properties(text: str, *, source: str) -> dict[str, str]:
+    """Java ``.properties`` text as a dict: ``key=value`` or ``key: value``, ``#``/``!``
+    comments, and lines continued with a trailing backslash."""
+    properties: dict[str, str] = {}
+    logical = ""
+    for raw in text.splitlines():
+        line = raw.strip() if not logical else raw.lstrip()
+        if not logical and (not line or line[0] in "#!"):
+            continue
+        if _continues(line):
+            logical += line[:-1]
+            continue
+        logical += line
+        match = re.match(r"([^=:\s]+)\s*(?:[=:\s]\s*(.*))?$", logical)
+        if match is None:
+            raise ConnectionConfigError(f"{source}: cannot read line {logical!r}")
+        properties[match.group(1)] = (match.group(2) or "").strip()
+        logical = ""
+    return properties
+
+
+def _continues(line: str) -> bool:
+    trailing = len(line) - len(line.rstrip("\\"))
+    return trailing % 2 == 1
+
+
+_JAAS = re.compile(
+    r"^\s*(?P<module>[\w.$]+)\s+(?P<flag>required|requisite|sufficient|optional)"
+    r"(?P<options>.*?);?\s*$",
+    re.DOTALL,
+)
+_JAAS_OPTION = re.compile(r'(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|(\S+?))(?=\s|;|$)')
+_LOGIN_MODULES: dict[str, tuple[SaslMechanism, ...]] = {
+    "org.apache.kafka.common.security.plain.PlainLoginModule": ("PLAIN",),
+    "org.apache.kafka.common.security.scram.ScramLoginModule": ("SCRAM-SHA-256", "SCRAM-SHA-512"),
+}
+
+
+def _jaas_login(jaas: str, mechanism: SaslMechanism | None) -> tuple[str, str, SaslMechanism]:
+    """Username, password and mechanism from a ``sasl.jaas.config`` value."""
+    match = _JAAS.match(jaas)
+    if match is None:
+        raise ConnectionConfigError(
+            'sasl.jaas.config is not \'<LoginModule> required username="..." password="...";\''
+        )
+    module = match.group("module")
+    mechanisms = _LOGIN_MODULES.get(module)
+    if mechanisms is None:
+        raise ConnectionConfigError(
+            f"sasl.jaas.config uses {module}: only PlainLoginModule and ScramLoginModule are "
+            "supported"
+        )
+    if mechanism is None:
+        if len(mechanisms) > 1:
+            raise ConnectionConfigError(
+                "sasl.jaas.config uses ScramLoginModule: set sasl.mechanism to SCRAM-SHA-256 "
+                "or SCRAM-SHA-512"
+            )
+        mechanism = mechanisms[0]
+    elif mechanism not in mechanisms:
+        raise ConnectionConfigError(
+            f"sasl.mechanism {mechanism} does not go with {module.rsplit('.', 1)[-1]}"
+        )
+    options = {
+        found.group(1): found.group(2) if found.group(2) is not None else found.group(3)
+        for found in _JAAS_OPTION.finditer(match.group("options"))
+    }
+    if "username" not in options or "password" not in options:
+        raise ConnectionConfigError("sasl.jaas.config needs username and password options")
+    password = re.sub(r"\\(.)", r"\1", options["password"])
+    return options["username"], password, mechanism
+
+
+_PATH_KEYS = ("ssl_ca_location", "ssl_certificate_location", "ssl_key_location")
+
+
+def _with_paths_under(settings: Any, base_dir: Path) -> Any:
+    if not isinstance(settings, Mapping):
+        return settings
+    resolved = dict(settings)
+    for key in _PATH_KEYS:
+        value = resolved.get(key)
+        if isinstance(value, str) and value:
+            resolved[key] = (base_dir / Path(value).expanduser()).resolve()
+    return resolved
+
+
+def _require_pem(path: Path, what: str) -> None:
+    try:
+        head = path.read_bytes()[:4096]
+    except OSError as error:
+        raise ConnectionConfigError(f"cannot read {what} {path}: {error.strerror}") from None
+    if b"-----BEGIN" not in head:
+        raise ConnectionConfigError(
+            f"{what} {path} is not a PEM file (JKS and PKCS12 stores are not supported: "
+            "convert it to PEM)"
+        )
+
+
+def _ssl_call(method: Any, what: object, **kwargs: Any) -> None:
+    try:
+        method(**kwargs)
+    except (OSError, ssl.SSLError, ValueError) as error:
+        raise ConnectionConfigError(f"cannot load {what}: {_one_line(error)}") from None
+
+
+def _first_problem(error: ValidationError) -> str:
+    problem = error.errors()[0]
+    where = ".".join(str(part) for part in problem["loc"])
+    message = str(problem["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())

@@ -1,0 +1,170 @@
+"""Reading desired-state YAML: the model, YAML 1.2 scalars, and errors with file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kafka_config_admin import ConfigResource, ResourceType
+from kafka_config_admin.desired import (
+    DesiredState,
+    DesiredStateError,
+    load_desired_state,
+    parse_desired_state,
+)
+
+EXAMPLE = """
+version: 1
+topics:
+  - name: orders
+    partitions: 6
+    replication_factor: 3
+    configs:
+      retention.ms: 7d
+      cleanup.policy: [delete, compact]
+      max.message.bytes: 1MiB
+      compression.type: zstd
+  - pattern: 'logs\\..*'
+    pin: [retention.ms]
+    configs:
+      retention.ms: 12h
+brokers:
+  1:
+    configs: {log.cleaner.threads: 2}
+cluster_default:
+  configs:
+    log.retention.ms: 3d
+broker_loggers:
+  1:
+    configs: {kafka.controller: DEBUG}
+groups:
+  payments:
+    configs: {consumer.session.timeout.ms: 45s}
+client_metrics:
+  all-clients:
+    configs: {metrics: [org.apache.kafka.producer.], interval.ms: 1m}
+rules:
+  - check: min.insync.replicas >= 2
+    match: 'orders|payments\\..*'
+  - {resource: cluster_default, key: log.retention.ms, op: required}
+"""
+
+
+def test_example_file_is_read() -> None:
+    state = parse_desired_state(EXAMPLE)
+    orders = state.topic_spec("orders")
+    assert orders is not None and orders.creatable
+    assert orders.configs == {
+        "retention.ms": "604800000",
+        "cleanup.policy": "delete,compact",
+        "max.message.bytes": "1048576",
+        "compression.type": "zstd",
+    }
+    logs = state.topic_spec("logs.app")
+    assert logs is not None and logs.is_pinned("retention.ms") and not logs.creatable
+    assert logs.configs == {"retention.ms": "43200000"}
+    assert state.topic_spec("other") is None
+    resources = list(state.resources(["logs.app", "other"]))
+    assert resources == [
+        ConfigResource(ResourceType.TOPIC, "orders"),
+        ConfigResource(ResourceType.TOPIC, "logs.app"),
+        ConfigResource(ResourceType.BROKER, "1"),
+        ConfigResource(ResourceType.BROKER, ""),
+        ConfigResource(ResourceType.BROKER_LOGGER, "1"),
+        ConfigResource(ResourceType.GROUP, "payments"),
+        ConfigResource(ResourceType.CLIENT_METRICS, "all-clients"),
+    ]
+    assert state.groups["payments"].configs == {"consumer.session.timeout.ms": "45000"}
+    assert state.client_metrics["all-clients"].configs["interval.ms"] == "60000"
+    assert len(state.rules) == 2
+
+
+def test_yaml_1_1_surprises_stay_strings() -> None:
+    state = parse_desired_state(
+        "groups:\n  g:\n    configs:\n"
+        "      a: yes\n      b: on\n      c: 0777\n      d: 1_000\n      e: 12:30\n"
+        "      f: 1.50\n      g: TRUE\n      h: 42\n      i: ~\n      j: 2001-12-14\n"
+    )
+    assert state.groups["g"].configs == {
+        "a": "yes",
+        "b": "on",
+        "c": "0777",
+        "d": "1_000",
+        "e": "12:30",
+        "f": "1.50",
+        "g": "true",
+        "h": "42",
+        "i": None,
+        "j": "2001-12-14",
+    }
+
+
+def test_empty_file_is_an_empty_desired_state() -> None:
+    assert parse_desired_state("") == DesiredState()
+    assert parse_desired_state("# nothing\n") == DesiredState()
+
+
+def error_of(text: str) -> DesiredStateError:
+    with pytest.raises(DesiredStateError) as caught:
+        parse_desired_state(text, source="kafka.yaml")
+    return caught.value
+
+
+def test_errors_name_file_line_and_key() -> None:
+    error = error_of(
+        "topics:\n"
+        "  - name: a\n"
+        "    configs:\n"
+        "      retention.ms: 1.5ms\n"
+        "  - pattern: '('\n"
+        "  - name: b\n"
+        "    partition: 3\n"
+        "brokers:\n"
+        "  one: {}\n"
+    )
+    lines = str(error).splitlines()
+    assert lines[0] == "kafka.yaml: 4 error(s) in the desired-state file"
+    assert lines[1] == (
+        "  kafka.yaml:4: topics[0].configs.retention.ms: "
+        "'1.5ms' is not a whole number of milliseconds (1.5)"
+    )
+    assert lines[2].startswith("  kafka.yaml:5: topics[1]: pattern '(' is not a regular")
+    assert lines[3].startswith("  kafka.yaml:7: topics[2].partition: Extra inputs")
+    assert lines[4].startswith("  kafka.yaml:9: brokers.one: Input should be a valid integer")
+    assert [e.line for e in error.errors] == [4, 5, 7, 9]
+    assert isinstance(error, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("topics:\n  - name: a\n  - name: a\n", 1, "named twice"),
+        ("groups:\n  g: {}\n  g: {}\n", 3, "written twice"),
+        ("topics: [\n", 2, "not valid YAML"),
+        ("- a\n- b\n", 1, "must be a mapping"),
+        ("version: 2\n", 1, "Input should be 1"),
+        ("topics:\n  - {name: a, pattern: b}\n", 2, "exactly one of name and pattern"),
+        ("topics:\n  - {pattern: a, partitions: 1}\n", 2, "need a topic name"),
+        ("topics:\n  - {name: a, pin: [x]}\n", 2, "pin names keys not in configs"),
+        ("groups:\n  g: {configs: {a: {b: 1}}}\n", 2, "scalar"),
+        ("topics:\n  - {name: a, partitions: 0}\n", 2, "greater than or equal to 1"),
+        ("brokers:\n  1: {configs: {a: !!int 0x1f}}\n", 2, "not a decimal integer"),
+        ("rules:\n  - check: 'a >= b'\n", 2, "not a number"),
+    ],
+)
+def test_malformed_files(text: str, line: int, message: str) -> None:
+    error = error_of(text)
+    assert message in str(error)
+    assert error.errors[0].line == line
+
+
+def test_load_reads_a_file_and_names_it_in_errors(tmp_path: Path) -> None:
+    path = tmp_path / "kafka.yaml"
+    path.write_text(EXAMPLE)
+    assert load_desired_state(path) == parse_desired_state(EXAMPLE)
+    with pytest.raises(DesiredStateError, match=r"missing\.yaml: cannot be read"):
+        load_desired_state(tmp_path / "missing.yaml")
+    path.write_text("topics:\n  - name: a\n    configs: {retention.ms: 7y}\n")
+    with pytest.raises(DesiredStateError, match=r"kafka\.yaml:3: .*unknown unit 'y'"):
+        load_desired_state(path)

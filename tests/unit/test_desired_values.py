@@ -1,0 +1,109 @@
+"""Values of a desired-state file: scalars, lists and human units, converted exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_config_admin.desired import kafka_string, parse_duration_ms, parse_size_bytes
+
+
+@pytest.mark.parametrize(
+    ("text", "ms"),
+    [
+        ("7d", 604_800_000),
+        ("12h", 43_200_000),
+        ("30m", 1_800_000),
+        ("30min", 1_800_000),
+        ("1s", 1000),
+        ("250ms", 250),
+        ("2w", 1_209_600_000),
+        ("1.5s", 1500),
+        ("0.5h", 1_800_000),
+        ("0d", 0),
+        (" 7 d ", 604_800_000),
+        ("7D", 604_800_000),
+    ],
+)
+def test_durations_exact(text: str, ms: int) -> None:
+    assert parse_duration_ms(text) == ms
+
+
+@pytest.mark.parametrize("text", ["1.5ms", "0.0001s", "1.0001s", "0.00000001h"])
+def test_durations_inexact_are_errors(text: str) -> None:
+    with pytest.raises(ValueError, match="not a whole number of milliseconds"):
+        parse_duration_ms(text)
+
+
+@pytest.mark.parametrize("text", ["7y", "7 days", "d", "-1d", "1e3s", "7d12h"])
+def test_durations_malformed_are_errors(text: str) -> None:
+    with pytest.raises(ValueError, match=r"unit|not a number"):
+        parse_duration_ms(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("1GiB", 1024**3),
+        ("512KiB", 512 * 1024),
+        ("1MiB", 1024**2),
+        ("2TiB", 2 * 1024**4),
+        ("10MB", 10_000_000),
+        ("1kB", 1000),
+        ("1KB", 1000),
+        ("100B", 100),
+        ("1.5GiB", 1_610_612_736),
+        ("0.5KiB", 512),
+        ("1gib", 1024**3),
+    ],
+)
+def test_sizes_exact(text: str, size: int) -> None:
+    assert parse_size_bytes(text) == size
+
+
+@pytest.mark.parametrize("text", ["1.5B", "0.1KiB", "1.0000000001GB"])
+def test_sizes_inexact_are_errors(text: str) -> None:
+    with pytest.raises(ValueError, match="not a whole number of bytes"):
+        parse_size_bytes(text)
+
+
+def test_size_unknown_unit_names_the_units() -> None:
+    with pytest.raises(ValueError, match=r"unknown unit 'XB'.*GiB"):
+        parse_size_bytes("1XB")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("retention.ms", "7d", "604800000"),
+        ("retention.ms", 604800000, "604800000"),
+        ("retention.ms", "604800000", "604800000"),
+        ("retention.ms", -1, "-1"),
+        ("retention.ms", "-1", "-1"),
+        ("segment.bytes", "1GiB", "1073741824"),
+        ("max.message.bytes", "512KiB", "524288"),
+        ("cleanup.policy", ["delete", "compact"], "delete,compact"),
+        ("cleanup.policy", "delete,compact", "delete,compact"),
+        ("cleanup.policy", [], ""),
+        ("unclean.leader.election.enable", True, "true"),
+        ("unclean.leader.election.enable", False, "false"),
+        ("min.cleanable.dirty.ratio", 0.5, "0.5"),
+        ("compression.type", "7d", "7d"),  # not a .ms key: no units
+        ("retention.ms", None, None),
+    ],
+)
+def test_kafka_string(key: str, value: object, expected: str | None) -> None:
+    assert kafka_string(key, value) == expected
+
+
+def test_kafka_string_refuses_nested_values_and_commas_in_members() -> None:
+    with pytest.raises(ValueError, match="scalar"):
+        kafka_string("x", {"a": 1})
+    with pytest.raises(ValueError, match="scalar"):
+        kafka_string("x", [["a"]])
+    with pytest.raises(ValueError, match="contains a comma"):
+        kafka_string("x", ["a,b"])
+
+
+def test_kafka_string_inexact_unit_is_an_error() -> None:
+    with pytest.raises(ValueError, match="not a whole number"):
+        kafka_string("retention.ms", "1.5ms")

@@ -1,0 +1,116 @@
+"""Client-quota entities, filters and alterations: shape, equality and every refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kafka_config_admin import (
+    ClientQuotaAlteration,
+    ClientQuotaEntity,
+    ClientQuotaFilter,
+    ClientQuotaFilterComponent,
+    InvalidArgumentError,
+    QuotaEntityType,
+    QuotaMatchType,
+)
+
+
+def test_entity_is_a_hashable_mapping_in_kafkas_order() -> None:
+    entity = ClientQuotaEntity({"client-id": "app", QuotaEntityType.USER: "alice"})
+    assert list(entity) == ["user", "client-id"]
+    assert entity["user"] == "alice" and dict(entity) == {"user": "alice", "client-id": "app"}
+    same = ClientQuotaEntity({"user": "alice", "client-id": "app"})
+    assert entity == same and hash(entity) == hash(same) and {entity: 1}[same] == 1
+    assert entity != ClientQuotaEntity({"user": "alice"})
+    assert str(entity) == "user 'alice', client-id 'app'"
+    assert str(ClientQuotaEntity({"user": None})) == "default user"
+    assert repr(ClientQuotaEntity({"ip": None})) == "ClientQuotaEntity({'ip': None})"
+
+
+@pytest.mark.parametrize(
+    ("entries", "message"),
+    [
+        ({}, "non-empty mapping"),
+        ([("user", "a")], "non-empty mapping"),
+        ({"group": "g"}, "unknown entity type 'group'"),
+        ({"user": ""}, "non-empty str, or None"),
+        ({"user": 5}, "non-empty str, or None"),
+    ],
+)
+def test_bad_entities_are_refused(entries: Any, message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        ClientQuotaEntity(entries)
+
+
+def test_decoded_entities_keep_types_this_client_does_not_know() -> None:
+    entity = ClientQuotaEntity._decoded([("tenant", "t1"), ("user", None)])
+    assert list(entity) == ["user", "tenant"] and entity["tenant"] == "t1"
+
+
+def test_filter_components() -> None:
+    exact = ClientQuotaFilterComponent.exact("user", "alice")
+    assert (exact.entity_type, exact.match_type, exact.match) == (
+        QuotaEntityType.USER,
+        QuotaMatchType.EXACT,
+        "alice",
+    )
+    default = ClientQuotaFilterComponent.default(QuotaEntityType.CLIENT_ID)
+    assert (default.match_type, default.match) == (QuotaMatchType.DEFAULT, None)
+    assert ClientQuotaFilterComponent.any("ip").match_type is QuotaMatchType.ANY
+    only = ClientQuotaFilter.contains_only([exact, default])
+    assert only.strict and only.components == (exact, default)
+    assert str(only) == "only user 'alice' and default client-id"
+    assert not ClientQuotaFilter.contains([exact]).strict
+    assert str(ClientQuotaFilter()) == "every entity"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: ClientQuotaFilterComponent.exact("group", "g"), "unknown entity type"),
+        (lambda: ClientQuotaFilterComponent.exact("user", ""), "EXACT match needs"),
+        (lambda: ClientQuotaFilterComponent("user", QuotaMatchType.ANY, "x"), "takes no name"),
+        (lambda: ClientQuotaFilterComponent("user", 7), "must be a QuotaMatchType"),
+        (
+            lambda: ClientQuotaFilter(
+                [ClientQuotaFilterComponent.any("user"), ClientQuotaFilterComponent.default("user")]
+            ),
+            "'user' appears twice",
+        ),
+        (lambda: ClientQuotaFilter(["user"]), "expected a ClientQuotaFilterComponent"),  # type: ignore[list-item]
+        (lambda: ClientQuotaFilter(ClientQuotaFilterComponent.any("ip")), "a collection"),  # type: ignore[arg-type]
+        (lambda: ClientQuotaFilter(strict=1), "strict must be a bool"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_filters_are_refused(make: Any, message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        make()
+
+
+def test_alteration_sets_and_removes() -> None:
+    entity = ClientQuotaEntity({"user": "alice"})
+    alteration = ClientQuotaAlteration(
+        entity, {"producer_byte_rate": 1024, "consumer_byte_rate": None}
+    )
+    assert alteration.ops == (("producer_byte_rate", 1024.0), ("consumer_byte_rate", None))
+    assert isinstance(alteration.ops[0][1], float)
+
+
+@pytest.mark.parametrize(
+    ("entity", "ops", "message"),
+    [
+        ({"user": "a"}, {"k": 1}, "expected a ClientQuotaEntity"),
+        (ClientQuotaEntity({"user": "a"}), [("k", 1)], "must map each key"),
+        (ClientQuotaEntity({"user": "a"}), {"": 1}, "non-empty str"),
+        (ClientQuotaEntity({"user": "a"}), {"k": "100"}, "finite number"),
+        (ClientQuotaEntity({"user": "a"}), {"k": True}, "finite number"),
+        (ClientQuotaEntity({"user": "a"}), {"k": float("nan")}, "finite number"),
+        (ClientQuotaEntity({"user": "a"}), {"k": float("inf")}, "finite number"),
+        (ClientQuotaEntity({"user": "a"}), {"k": 10**400}, "finite number"),
+    ],
+)
+def test_bad_alterations_are_refused(entity: Any, ops: Any, message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        ClientQuotaAlteration(entity, ops)

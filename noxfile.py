@@ -15,7 +15,7 @@ LINT_TOOLS = ["ruff==0.17.6", "mypy==2.4.1", "types-PyYAML==6.0.12.20261113"]
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """Unit tests and integration tests against a real Kafka broker the suite starts itself."""
-    session.install("-e", ".[test,cli]")
+    session.install("-e", ".[test,cli,spark]")
     session.run("pytest", *session.posargs)
 
 
@@ -29,12 +29,43 @@ def demo(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def pipeline(session: nox.Session) -> None:
+    """The Spark audit end to end: two embedded clusters, planted violations, report, apply."""
+    session.install("-e", ".[spark]")
+    session.run("python", "examples/spark_audit_demo.py")
+
+
+@nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (format check and lint) and mypy --strict."""
-    session.install("-e", ".[test,cli,docs]", *LINT_TOOLS, "nox")
+    session.install("-e", ".[test,cli,spark,docs]", *LINT_TOOLS, "nox")
     session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
     session.run("mypy", "--strict")
+
+
+@nox.session(python=PYTHON)
+def fuzz(session: nox.Session) -> None:
+    """Decoder fuzzing, longer than the unit tests: hypothesis, then atheris (libFuzzer).
+
+    ``nox -s fuzz -- 600`` fuzzes with atheris for 600 s (default 120).
+    """
+    session.install("-e", ".[test]", "atheris==3.0.0")
+    examples = {"KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES": "400"}
+    session.run("pytest", "-q", "tests/unit/test_protocol_fuzz.py", env=examples)
+    seconds = session.posargs[0] if session.posargs else "120"
+    work = session.create_tmp()
+    session.run(
+        "python",
+        "-m",
+        "tests.fuzz.fuzz_decoders",
+        f"--corpus={work}/corpus",
+        f"-artifact_prefix={work}/",
+        f"-max_total_time={seconds}",
+        "-timeout=5",  # seconds one input may take: a hang is a crash
+        "-rss_limit_mb=2048",
+        "-print_final_stats=1",
+    )
 
 
 @nox.session(python=PYTHON)

@@ -29,8 +29,10 @@ from ._exceptions import (
     ResourceNotFoundError,
     ThrottlingQuotaExceededError,
     TopicAuthorizationFailedError,
+    UnacceptableCredentialError,
     UnknownServerError,
     UnknownTopicOrPartitionError,
+    UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
 from ._models import (
@@ -109,8 +111,10 @@ __all__ = [
     "ScramMechanism",
     "ThrottlingQuotaExceededError",
     "TopicAuthorizationFailedError",
+    "UnacceptableCredentialError",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",
+    "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
     "UserScramCredentialDeletion",
     "UserScramCredentialUpsertion",

@@ -15,8 +15,15 @@ from typing import Any, Literal, Self, TypeVar
 
 import anyio
 
+from ._client_quotas import (
+    AlterClientQuotas,
+    AlterClientQuotasResult,
+    DescribeClientQuotas,
+    DescribeClientQuotasResult,
+)
 from ._engine import Engine
 from ._exceptions import ClientClosedError, InvalidArgumentError, KafkaTimeoutError
+from ._lifetime import TaskGroupHost
 from ._models import AlterConfigOp, ConfigResource
 from ._operations import (
     AlterConfigs,
@@ -25,8 +32,16 @@ from ._operations import (
     IncrementalAlterConfigs,
     Operation,
 )
+from ._quota_models import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
 from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
+from ._scram import UserScramCredentialAlteration
 from ._transport import SecurityOptions, Transport
+from ._user_scram import (
+    AlterUserScramCredentials,
+    AlterUserScramCredentialsResult,
+    DescribeUserScramCredentials,
+    DescribeUserScramCredentialsResult,
+)
 
 __all__ = ["AdminClient"]
 
@@ -87,11 +102,11 @@ class AdminClient:
         sasl_plain_password: str | None = None,
         ssl_context: ssl.SSLContext | None = None,
     ) -> None:
-        servers = (
-            [bootstrap_servers] if isinstance(bootstrap_servers, str) else list(bootstrap_servers)
-        )
         servers = [
-            part.strip() for entry in servers for part in str(entry).split(",") if part.strip()
+            part.strip()
+            for entry in _server_entries(bootstrap_servers)
+            for part in entry.split(",")
+            if part.strip()
         ]
         if not servers:
             raise InvalidArgumentError("bootstrap_servers is empty: give at least one host:port")
@@ -131,6 +146,7 @@ class AdminClient:
             retry_backoff_max=float(retry_backoff_max),
             describe_batch_size=describe_batch_size,
         )
+        self._host: TaskGroupHost | None = None
         self._entries = EntryCache()  # identical entries are one model across calls
 
     async def __aenter__(self) -> Self:
@@ -144,9 +160,9 @@ class AdminClient:
             raise KafkaTimeoutError(
                 f"could not reach the cluster within {self._timeout:g}s"
             ) from None
-        task_group = anyio.create_task_group()
-        await task_group.__aenter__()
-        self._engine.task_group = task_group
+        # Held by a task of its own: the client may be closed by any task, in any order.
+        self._host = TaskGroupHost()
+        self._engine.task_group = await self._host.open()
         return self
 
     async def __aexit__(
@@ -155,14 +171,21 @@ class AdminClient:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        task_group = self._engine.close()
+        self._engine.close()
+        host, self._host = self._host, None
         try:
-            if task_group is not None:
-                task_group.cancel_scope.cancel()
-                # The body's own exception propagates as it is, not wrapped in a group.
-                await task_group.__aexit__(None, None, None)
+            if host is not None:
+                await host.close()
         finally:
             await self._transport.close()
+
+    def broker_ids(self) -> list[int]:
+        """The node ids of the cluster's brokers, as the client's latest metadata lists them."""
+        if self._engine.task_group is None:
+            raise ClientClosedError(
+                "the client is not open: use 'async with AdminClient(...) as admin'"
+            )
+        return self._transport.broker_ids()
 
     # --- public calls ---------------------------------------------------------------------
 
@@ -227,6 +250,58 @@ class AdminClient:
         build = partial(AlterConfigs.build_legacy, configs, validate_only=validate_only)
         return self._call(build, AlterConfigsResult, timeout)
 
+    def describe_client_quotas(
+        self, quota_filter: ClientQuotaFilter | None = None, *, timeout: float | None = None
+    ) -> DescribeClientQuotasResult:
+        """The quotas of every entity ``quota_filter`` matches (None: every entity).
+
+        ``await result.all()`` maps each :class:`ClientQuotaEntity` to its quota values.
+        """
+        build = partial(DescribeClientQuotas.build, quota_filter)
+        return self._call(build, DescribeClientQuotasResult, timeout)
+
+    def alter_client_quotas(
+        self,
+        alterations: Iterable[ClientQuotaAlteration]
+        | Mapping[ClientQuotaEntity, Mapping[str, float | int | None]],
+        *,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ) -> AlterClientQuotasResult:
+        """Set quota values (a number) or remove them (None), one future per entity.
+
+        ``{ClientQuotaEntity({"user": "alice"}): {"producer_byte_rate": 1048576}}``, or a list
+        of :class:`ClientQuotaAlteration`. Each entity succeeds or fails on its own;
+        ``validate_only`` asks the broker to check the change and apply nothing.
+        """
+        build = partial(AlterClientQuotas.build, alterations, validate_only=validate_only)
+        return self._call(build, AlterClientQuotasResult, timeout)
+
+    def describe_user_scram_credentials(
+        self, users: Iterable[str] | None = None, *, timeout: float | None = None
+    ) -> DescribeUserScramCredentialsResult:
+        """The SCRAM mechanisms and iterations of ``users`` (None: every user who has any).
+
+        Never a secret. A user without credentials fails only its own
+        ``await result.description(user)`` (with :class:`ResourceNotFoundError`).
+        """
+        build = partial(DescribeUserScramCredentials.build, users)
+        return self._call(build, DescribeUserScramCredentialsResult, timeout)
+
+    def alter_user_scram_credentials(
+        self,
+        alterations: Iterable[UserScramCredentialAlteration],
+        *,
+        timeout: float | None = None,
+    ) -> AlterUserScramCredentialsResult:
+        """Upsert or delete SCRAM credentials, one change per user, one future per user.
+
+        A :class:`UserScramCredentialUpsertion` carries a salt and the salted password, never
+        the password itself (RFC 5802).
+        """
+        build = partial(AlterUserScramCredentials.build, alterations)
+        return self._call(build, AlterUserScramCredentialsResult, timeout)
+
     def _call(
         self,
         build: Callable[[], Operation[K, Any]],
@@ -242,8 +317,23 @@ class AdminClient:
         return f"<AdminClient {state}>"
 
 
+def _server_entries(bootstrap_servers: object) -> list[str]:
+    if isinstance(bootstrap_servers, str):
+        return [bootstrap_servers]
+    if isinstance(bootstrap_servers, Sequence) and all(
+        isinstance(entry, str) for entry in bootstrap_servers
+    ):
+        return list(bootstrap_servers)
+    raise InvalidArgumentError(
+        "bootstrap_servers must be 'host:port' (comma-separated for several) or a list of "
+        f"them, got {bootstrap_servers!r}"
+    )
+
+
 def _check_server(server: str) -> None:
     """``host:port`` (``[v6]:port`` too); a missing port means Kafka's default 9092."""
+    if any(char.isspace() for char in server) or not server.isascii():
+        raise InvalidArgumentError(f"bootstrap server {server!r} is not host:port")
     host, colon, port = server.rpartition(":")
     if not colon or (":" in host and not host.endswith("]")):
         return  # "host" alone, or a bare IPv6 address: aiokafka adds the default port

@@ -86,19 +86,18 @@ class Engine:
         #: How many of them each gathering key has.
         self._busy: dict[GatheringKey, int] = {}
 
-    def close(self) -> TaskGroup | None:
-        """Stop taking calls and fail the gatherings in flight; returns the task group to end.
+    def close(self) -> None:
+        """Stop taking calls and fail the gatherings in flight (the client ends the task group).
 
         In one step: no answer may find the client closed and its gathering in flight.
         """
-        task_group, self.task_group = self.task_group, None
+        self.task_group = None
         in_flight, self._in_flight = self._in_flight, set()
         self._busy.clear()
         for gathering in in_flight:
             if gathering.timer is not None:
                 gathering.timer.cancel()
             _fail_closed(gathering.calls, "had an answer")
-        return task_group
 
     def call(
         self,

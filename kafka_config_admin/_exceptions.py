@@ -20,6 +20,7 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
         │   ├── TopicAuthorizationFailedError   29
         │   ├── GroupAuthorizationFailedError   30
         │   └── ClusterAuthorizationFailedError 31
+        ├── UnsupportedSaslMechanismError       33
         ├── UnsupportedVersionError             35  (also raised when no common version exists)
         ├── InvalidConfigError                  40
         ├── NotControllerError                  41  (retriable)
@@ -28,6 +29,7 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
         ├── ThrottlingQuotaExceededError        89  (retriable)
         ├── ResourceNotFoundError               91
         ├── DuplicateResourceError              92
+        ├── UnacceptableCredentialError         93
         └── BrokerIdNotRegisteredError         102
 
 A code without a class of its own maps to :class:`BrokerError` itself, carrying the code.
@@ -63,8 +65,10 @@ __all__ = [
     "ResourceNotFoundError",
     "ThrottlingQuotaExceededError",
     "TopicAuthorizationFailedError",
+    "UnacceptableCredentialError",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",
+    "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
     "error_for_code",
 ]
@@ -206,6 +210,13 @@ class ClusterAuthorizationFailedError(AuthorizationError):
     error_name = "CLUSTER_AUTHORIZATION_FAILED"
 
 
+class UnsupportedSaslMechanismError(BrokerError):
+    """The broker does not know or allow this SASL mechanism (a SCRAM credential's, say)."""
+
+    code = 33
+    error_name = "UNSUPPORTED_SASL_MECHANISM"
+
+
 class UnsupportedVersionError(BrokerError):
     """The broker does not speak a version of the API that this request needs."""
 
@@ -264,6 +275,13 @@ class DuplicateResourceError(BrokerError):
     error_name = "DUPLICATE_RESOURCE"
 
 
+class UnacceptableCredentialError(BrokerError):
+    """The broker refused a SCRAM credential: an empty user name, too few or many iterations."""
+
+    code = 93
+    error_name = "UNACCEPTABLE_CREDENTIAL"
+
+
 class BrokerIdNotRegisteredError(BrokerError):
     """The broker id is not registered in the cluster."""
 
@@ -283,6 +301,7 @@ _BY_CODE: dict[int, type[BrokerError]] = {
         TopicAuthorizationFailedError,
         GroupAuthorizationFailedError,
         ClusterAuthorizationFailedError,
+        UnsupportedSaslMechanismError,
         UnsupportedVersionError,
         InvalidConfigError,
         NotControllerError,
@@ -291,6 +310,7 @@ _BY_CODE: dict[int, type[BrokerError]] = {
         ThrottlingQuotaExceededError,
         ResourceNotFoundError,
         DuplicateResourceError,
+        UnacceptableCredentialError,
         BrokerIdNotRegisteredError,
     )
 }

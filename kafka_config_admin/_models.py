@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from enum import IntEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
@@ -31,9 +32,14 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 _set = object.__setattr__
 
 # Kafka marks PASSWORD-type keys sensitive, but a client building an AlterConfigOp does not
-# know the broker's types, so these names are treated as sensitive by default.
+# know the broker's types, so names that look like secrets are treated as sensitive: any with
+# a word of secret material (password, passphrase, secret, credential, token, JAAS config,
+# private key, certificate), and any whose last or next-to-last part is "key"
+# (ssl.keystore.key, ssl.key.password). The broker's own marks count as well: an entry it
+# reports sensitive (PASSWORD type) never shows its value.
 _SENSITIVE_NAME = re.compile(
-    r"password|secret|jaas\.config|ssl\.keystore\.key|certificate|credential|token", re.IGNORECASE
+    r"passw|passphrase|secret|credential|token|jaas|private|certificate|(^|[._-])key([._-]|$)",
+    re.IGNORECASE,
 )
 
 
@@ -121,6 +127,7 @@ def _member(enum: type[EnumT], value: Any) -> EnumT:
         ) from None
 
 
+@lru_cache(maxsize=4096)  # a few config names come back again and again
 def is_sensitive_name(name: str) -> bool:
     """Whether a config name looks like a secret (used when the broker's type is not known)."""
     return _SENSITIVE_NAME.search(name) is not None
@@ -184,11 +191,16 @@ class ConfigResource(BaseModel):
 class ConfigSynonym(BaseModel):
     """One of the places a config's value could come from (KIP-226), in precedence order."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, hide_input_in_errors=True)
 
     name: str
     value: str | None
     source: ConfigSource
+
+    def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
+        for key, value in super().__repr_args__():
+            hide = key == "value" and value is not None and is_sensitive_name(self.name)
+            yield key, HIDDEN if hide else value
 
 
 class ConfigEntry(BaseModel):
@@ -199,7 +211,7 @@ class ConfigEntry(BaseModel):
     DescribeConfigs v3 and documentation was asked for (KIP-569).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, hide_input_in_errors=True)
 
     name: str
     value: str | None = Field(default=None)
@@ -213,10 +225,14 @@ class ConfigEntry(BaseModel):
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         for key, value in super().__repr_args__():
-            if key == "value" and self.is_sensitive and value is not None:
+            if key == "value" and value is not None and self._secret:
                 yield key, HIDDEN
             elif key != "documentation":
                 yield key, value
+
+    @property
+    def _secret(self) -> bool:
+        return self.is_sensitive or self.type is ConfigType.PASSWORD or is_sensitive_name(self.name)
 
     @property
     def parsed_value(self) -> bool | int | float | list[str] | str | None:
@@ -286,7 +302,8 @@ class AlterConfigOp(BaseModel):
     type, or a name that looks like a secret) never show in a repr, a log line or an error.
     """
 
-    model_config = ConfigDict(frozen=True)
+    # A rejected value may be a secret: validation errors say what was wrong, not the input.
+    model_config = ConfigDict(frozen=True, hide_input_in_errors=True)
 
     name: str
     value: str | None = None

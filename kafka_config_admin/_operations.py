@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
 
+from ._checks import MAX_STRING_BYTES, check_flag, check_string, shown
 from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
 from ._models import (
     HIDDEN,
@@ -75,7 +76,13 @@ def check_resources(resources: Iterable[ConfigResource]) -> list[ConfigResource]
             raise InvalidArgumentError(
                 f"expected a ConfigResource, got {type(resource).__name__}: {resource!r}"
             )
-        if resource.type not in _NAMED_TYPES or not resource.name:  # the common case is fine
+        name = resource.name
+        if (  # the common case, a short ASCII name of a named type, is fine as it is
+            resource.type not in _NAMED_TYPES
+            or not name
+            or len(name) > MAX_STRING_BYTES
+            or not name.isascii()
+        ):
             _check_resource(resource)
     # A mapping's keys cannot repeat; any other collection is checked.
     if not isinstance(resources, Mapping) and len(set(checked)) != len(checked):
@@ -92,6 +99,7 @@ _NAMED_TYPES = frozenset({ResourceType.TOPIC, ResourceType.GROUP, ResourceType.C
 
 
 def _check_resource(resource: ConfigResource) -> None:
+    check_string(f"the name of {resource.type.name} {shown(resource.name)}", resource.name)
     if resource.type is ResourceType.UNKNOWN:
         raise InvalidArgumentError(f"{resource!r} has an unknown resource type")
     if resource.type is ResourceType.BROKER_LOGGER and resource.name == "":
@@ -101,10 +109,19 @@ def _check_resource(resource: ConfigResource) -> None:
             f"{resource.type.name} resources need a name (only BROKER '' means the "
             "cluster-wide default)"
         )
-    if resource.type in _PER_BROKER_TYPES and resource.name and not resource.name.isdigit():
+    if resource.type in _PER_BROKER_TYPES and resource.name and not _is_broker_id(resource.name):
         raise InvalidArgumentError(
-            f"{resource.type.name} resource name must be a broker id, got {resource.name!r}"
+            f"{resource.type.name} resource name must be a broker id (0 to {_MAX_INT32}), "
+            f"got {resource.name!r}"
         )
+
+
+_MAX_INT32 = 2**31 - 1
+
+
+def _is_broker_id(name: str) -> bool:
+    # ASCII digits only: str.isdigit() also takes '\u00b2' (int() refuses it) and Arabic digits.
+    return name.isascii() and name.isdigit() and int(name) <= _MAX_INT32
 
 
 def _check_names(resource: ConfigResource, names: Iterable[str]) -> None:
@@ -114,6 +131,8 @@ def _check_names(resource: ConfigResource, names: Iterable[str]) -> None:
             raise InvalidArgumentError(
                 f"config names must be non-empty strings, got {name!r} for {resource}"
             )
+        if len(name) > MAX_STRING_BYTES or not name.isascii():
+            check_string(f"config name {shown(name)} of {resource}", name)
         if name in seen:
             raise InvalidArgumentError(f"config {name!r} appears twice for {resource}")
         seen.add(name)
@@ -419,8 +438,8 @@ class DescribeConfigs(ConfigOperation[Config]):
             keys[resource] = names
         return cls(
             keys=keys,
-            include_synonyms=bool(include_synonyms),
-            include_documentation=bool(include_documentation),
+            include_synonyms=check_flag("include_synonyms", include_synonyms),
+            include_documentation=check_flag("include_documentation", include_documentation),
             entries=entries or EntryCache(),
         )
 
@@ -491,7 +510,11 @@ class IncrementalAlterConfigs(ConfigOperation[None]):
             if resource_ops is None:
                 resource_ops = checked[id(given)] = _checked_ops(resource, given)
             op_lists.append(resource_ops)
-        return cls(targets=targets, op_lists=op_lists, validate_only=bool(validate_only))
+        return cls(
+            targets=targets,
+            op_lists=op_lists,
+            validate_only=check_flag("validate_only", validate_only),
+        )
 
     @property
     def resources(self) -> list[ConfigResource]:
@@ -559,6 +582,9 @@ def _check_op(resource: ConfigResource, op: object) -> None:
         raise InvalidArgumentError(
             f"{op.op.name} of {op.name!r} for {resource} needs a value (only DELETE takes none)"
         )
+    value = op.value
+    if value is not None and (len(value) > MAX_STRING_BYTES or not value.isascii()):
+        check_string(f"the value of {shown(op.name)} for {resource}", value)
 
 
 @dataclass
@@ -587,7 +613,11 @@ class AlterConfigs(IncrementalAlterConfigs):
                 )
             _check_names(resource, entries)
             op_lists.append([_set_op(resource, name, value) for name, value in entries.items()])
-        return cls(targets=targets, op_lists=op_lists, validate_only=bool(validate_only))
+        return cls(
+            targets=targets,
+            op_lists=op_lists,
+            validate_only=check_flag("validate_only", validate_only),
+        )
 
 
 def _set_op(resource: ConfigResource, name: str, value: Any) -> AlterConfigOp:
@@ -601,9 +631,19 @@ def _set_op(resource: ConfigResource, name: str, value: Any) -> AlterConfigOp:
 
 
 def _redact(message: str | None, secrets: Iterable[str | None]) -> str | None:
+    """The message with each secret hidden, and each item of a secret list value too.
+
+    A broker may echo one item of a list (``Invalid value <item> for configuration ...``).
+    Longer secrets go first, so that an item never leaves a piece of a longer one showing.
+    """
     if message is None:
         return None
+    parts: set[str] = set()
     for secret in secrets:
         if secret:
-            message = message.replace(secret, HIDDEN)
+            parts.add(secret)
+            parts.update(item.strip() for item in secret.split(","))
+    for part in sorted(parts, key=len, reverse=True):
+        if part:
+            message = message.replace(part, HIDDEN)
     return message

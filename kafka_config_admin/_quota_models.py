@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import Any
 
+from ._checks import check_string, shown
 from ._exceptions import InvalidArgumentError
 
 __all__ = [
@@ -90,6 +91,8 @@ class ClientQuotaEntity(Mapping[str, str | None]):
                     f"the {kind.value} name of a ClientQuotaEntity must be a non-empty str, or "
                     f"None for the default {kind.value}; got {name!r}"
                 )
+            if name is not None:
+                check_string(f"the {kind.value} name {shown(name)}", name)
             checked[kind.value] = name
         self._set(checked)
 
@@ -158,6 +161,8 @@ class ClientQuotaFilterComponent:
             raise InvalidArgumentError(
                 f"{where}: an EXACT match needs a non-empty name, got {match!r}"
             )
+        if isinstance(match, str):
+            check_string(f"{where}: the name {shown(match)}", match)
         if not exact and match is not None:
             raise InvalidArgumentError(f"{where}: a {how.name} match takes no name, got {match!r}")
         object.__setattr__(self, "entity_type", kind)
@@ -239,9 +244,9 @@ class ClientQuotaFilter:
 
     def __str__(self) -> str:
         if not self.components:
-            return "only entities without a type" if self.strict else "every entity"
+            return "quota entities of no type" if self.strict else "every quota entity"
         parts = " and ".join(str(component) for component in self.components)
-        return f"only {parts}" if self.strict else parts
+        return f"quota entities of {parts}" + (" and no other type" if self.strict else "")
 
 
 @dataclass(frozen=True, init=False)
@@ -275,6 +280,7 @@ class ClientQuotaAlteration:
 def _quota_key(entity: ClientQuotaEntity, key: Any) -> str:
     if not isinstance(key, str) or not key:
         raise InvalidArgumentError(f"quota keys of {entity} must be non-empty str, got {key!r}")
+    check_string(f"quota key {shown(key)} of {entity}", key)
     return key
 
 

@@ -15,6 +15,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._checks import check_string, shown
 from ._exceptions import InvalidArgumentError
 from ._models import _member, _ProtocolEnum
 
@@ -73,6 +74,7 @@ def _mechanism(value: object, user: str) -> ScramMechanism:
 def _user(value: object) -> str:
     if not isinstance(value, str) or not value:
         raise InvalidArgumentError(f"a SCRAM user name must be a non-empty str, got {value!r}")
+    check_string(f"the SCRAM user name {shown(value)}", value)
     return value
 
 

@@ -21,6 +21,7 @@ from aiokafka import errors as aiokafka_errors
 from aiokafka.client import AIOKafkaClient, ConnectionGroup
 from aiokafka.conn import AIOKafkaConnection, CloseReason, create_conn
 
+from ._checks import check_string, shown
 from ._exceptions import (
     AuthenticationError,
     InvalidArgumentError,
@@ -31,8 +32,12 @@ from ._exceptions import (
 )
 from ._gc import gc_paused
 from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
+from ._redaction import SECRETS, install_secret_filter
 
 __all__ = ["AnswerCallback", "BodyBuilder", "SecurityOptions", "Transport"]
+
+SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 
 BodyBuilder = Callable[[int], Mapping[str, Any]]
 
@@ -46,6 +51,39 @@ class SecurityOptions:
     sasl_plain_username: str | None = None
     sasl_plain_password: str | None = None
     ssl_context: ssl.SSLContext | None = None
+
+    def __post_init__(self) -> None:
+        """Refuse options aiokafka would fail on later, deep inside, or take the wrong way."""
+        for name, value, allowed in (
+            ("security_protocol", self.security_protocol, SECURITY_PROTOCOLS),
+            ("sasl_mechanism", self.sasl_mechanism, SASL_MECHANISMS),
+        ):
+            if value not in allowed:
+                raise InvalidArgumentError(
+                    f"{name} {value!r} is not supported: use one of {', '.join(allowed)}"
+                )
+        sasl = self.security_protocol.startswith("SASL")
+        for name, credential in (
+            ("sasl_plain_username", self.sasl_plain_username),
+            ("sasl_plain_password", self.sasl_plain_password),
+        ):
+            if credential is None and not sasl:
+                continue
+            if not isinstance(credential, str) or not credential:
+                kind = type(credential).__name__  # the value itself may be the secret
+                raise InvalidArgumentError(
+                    f"{name} must be a non-empty str with {self.security_protocol}, got {kind}"
+                )
+            check_string(name, credential)
+        if self.ssl_context is not None and not isinstance(self.ssl_context, ssl.SSLContext):
+            raise InvalidArgumentError(
+                f"ssl_context must be an ssl.SSLContext, got {type(self.ssl_context).__name__}"
+            )
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What no log line may show."""
+        return (self.sasl_plain_password,) if self.sasl_plain_password else ()
 
     def __repr__(self) -> str:
         # The password never shows.
@@ -208,6 +246,11 @@ class Transport:
         request_timeout: float,
         security: SecurityOptions,
     ) -> None:
+        if not isinstance(client_id, str):
+            raise InvalidArgumentError(f"client_id must be a str, got {client_id!r}")
+        check_string(f"client_id {shown(client_id)}", client_id)
+        install_secret_filter()
+        SECRETS.watch(security)
         self._bootstrap_servers = bootstrap_servers
         self._client_id = client_id
         self._security = security
@@ -376,6 +419,12 @@ class Transport:
         except Exception as error:
             raise translate_error(error, f"broker {node_id}") from error
         if not ready:
+            known = self.broker_ids()
+            if node_id not in known:  # retried until the deadline: it may be joining
+                raise KafkaConnectionError(
+                    f"broker {node_id} is not in the cluster (its brokers: "
+                    f"{', '.join(map(str, known))})"
+                )
             raise KafkaConnectionError(f"could not connect to broker {node_id}")
 
     def _throttle(self, node_id: int, throttle_ms: int) -> None:

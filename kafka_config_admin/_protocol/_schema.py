@@ -250,6 +250,8 @@ class _Writer:
         self.flexible = message.flexible(version)
         self.lines: list[str] = []
         self.prologue: list[str] = []
+        #: Lines run last, once the whole message has decoded.
+        self.epilogue: list[str] = []
         self.depth = 1
         self.names = 0
         self.namespace: dict[str, Any] = dict(_HELPERS)
@@ -281,7 +283,8 @@ class _Writer:
         return name
 
     def compile(self, name: str, parameters: str, result: str) -> Any:
-        source = f"def {name}({parameters}):\n" + "\n".join(self.prologue + self.lines)
+        body = self.prologue + self.lines + self.epilogue
+        source = f"def {name}({parameters}):\n" + "\n".join(body)
         source += f"\n    return {result}\n"
         filename = f"<{self.message.name} v{self.version} {name}r>"
         exec(compile(source, filename, "exec"), self.namespace)
@@ -362,6 +365,10 @@ def _skip_tagged(buf: bytes, pos: int) -> int:
     return pos
 
 
+def _item_overrun(name: str) -> None:
+    raise ValueError(f"an item of {name} does not end where its lengths say")
+
+
 def _tag_overrun(name: str) -> None:
     raise ValueError(f"tagged field {name} does not fill its declared size")
 
@@ -397,6 +404,7 @@ _HELPERS: dict[str, Any] = {
     "_check_count": _check_count,
     "_skip_tagged": _skip_tagged,
     "_tag_overrun": _tag_overrun,
+    "_item_overrun": _item_overrun,
     "_put_tagged": _put_tagged,
     "_cannot_be_null": _cannot_be_null,
     "_cannot_send": _cannot_send,
@@ -533,24 +541,35 @@ def _decode_shared_array(
 
     Two topics without overrides have byte-identical configs, and so does one topic asked for
     twice: one ``startswith`` over the whole array then replaces everything below.
+
+    What the message teaches the memo (new items, the last array) is kept in locals and stored
+    only once the whole message has decoded within its bytes: a malformed message must not
+    leave an item behind for a later one to find (a string cut short by the end of the buffer
+    would otherwise be found again by the bytes it was cut to).
     """
     if w.prologue:
         raise ValueError(f"{w.message.name} has more than one shared struct")
     w.prologue += [
         f"    shared = (_Memo() if memo is None else memo).of({w.message.name!r}, {w.version})",
-        "    items = shared.items",
+        "    items = shared.items; fresh = {}",
+        "    last_keys = shared.last; array = shared.array; array_items = shared.array_items",
+    ]
+    w.epilogue += [
+        "    if pos > len(buf): raise IndexError('the message ends past its bytes')",
+        "    if fresh: items.update(fresh)",
+        "    shared.last = last_keys; shared.array = array; shared.array_items = array_items",
     ]
     start = w.fresh("start")
     w.line(f"{start} = pos")
-    w.line("if shared.array and buf.startswith(shared.array, pos):")
-    w.line(f"    pos += len(shared.array); {target} = shared.array_items")
+    w.line("if array and buf.startswith(array, pos):")
+    w.line(f"    pos += len(array); {target} = array_items")
     with w.block("else:"):
         n = _read_count(w, nullable, compact, name)
         if nullable:
             w.line(f"if {n} < 0: {target} = None")
         with w.block("else:" if nullable else None):
             _decode_shared_items(w, fields, target, n)
-        w.line(f"shared.array = buf[{start}:pos]; shared.array_items = {target}")
+        w.line(f"array = buf[{start}:pos]; array_items = {target}")
 
 
 def _decode_shared_items(w: _Writer, fields: tuple[Field, ...], target: str, count: str) -> None:
@@ -558,26 +577,27 @@ def _decode_shared_items(w: _Writer, fields: tuple[Field, ...], target: str, cou
 
     An item's bytes are found by guessing first that it is the item at the same place in the
     last such array: the configs of two topics come in the same order and are mostly the same,
-    so one ``startswith`` usually replaces a walk over the item's lengths.
+    so one ``startswith`` usually replaces a walk over the item's lengths. An item decoded
+    anew must end where its bytes were found to end, or its bytes would name another item.
     """
-    last, keys, index, start, key = (
-        w.fresh(stem) for stem in ("last", "keys", "i", "start", "key")
-    )
+    keys, index, start, key = (w.fresh(stem) for stem in ("keys", "i", "start", "key"))
     item = w.fresh("e")
-    w.line(f"{target} = []; {last} = shared.last; {keys} = []")
+    w.line(f"{target} = []; {keys} = []")
     with w.block(f"for {index} in range({count}):"):
-        w.line(f"{key} = {last}[{index}] if {index} < len({last}) else b''; {start} = pos")
+        w.line(f"{key} = last_keys[{index}] if {index} < len(last_keys) else b''; {start} = pos")
         w.line(f"if {key} and buf.startswith({key}, pos): pos += len({key})")
         with w.block("else:"):
             _skip_struct(w, fields)
             w.line(f"{key} = buf[{start}:pos]")
         w.line(f"{item} = items.get({key})")
+        w.line(f"if {item} is None: {item} = fresh.get({key})")
         with w.block(f"if {item} is None:"):
             w.line(f"pos = {start}")
             _decode_struct(w, fields, item)
-            w.line(f"items[{key}] = {item}")
+            w.line(f"if pos != {start} + len({key}): _item_overrun({w.message.name!r})")
+            w.line(f"fresh[{key}] = {item}")
         w.line(f"{keys}.append({key}); {target}.append({item})")
-    w.line(f"shared.last = {keys}")
+    w.line(f"last_keys = {keys}")
 
 
 def _skip_struct(w: _Writer, fields: tuple[Field, ...]) -> None:
@@ -608,8 +628,8 @@ def _skip_value(w: _Writer, kind: FieldType, nullable: bool, compact: bool, name
         n = w.fresh("n")
         w.line(f"{n} = buf[pos]")
         w.line(f"if {n} < 128: pos += {n} or 1")  # length + 1 in one byte; 0 is null
-        w.line(f"elif buf[pos + 1] < 128: pos += 1 + ({n} & 127 | buf[pos + 1] << 7)")
-        w.line(f"else: {n}, pos = _read_uvarint(buf, pos); pos += {n} - 1")
+        w.line(f"elif buf[pos + 1] < 128: pos += 1 + (({n} & 127 | buf[pos + 1] << 7) or 1)")
+        w.line(f"else: {n}, pos = _read_uvarint(buf, pos); pos += max({n} - 1, 0)")
     else:
         n = w.fresh("n")
         layout = w.layout(_CLASSIC_LENGTH[kind])

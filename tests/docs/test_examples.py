@@ -4,6 +4,9 @@ An example is run as a reader would run it: ``python examples/NAME.py`` with
 ``KAFKA_BOOTSTRAP_SERVERS`` set, no arguments, and must exit 0 on its own. An example that needs
 an optional extra of the package says so in a line ``# example-needs-extra: NAME``; when that
 extra is not installed, its test fails and says which extra to install: it is never skipped.
+A program that needs arguments naming real files and clusters, and is run end to end by
+another example, names it in a line ``# example-run-by: OTHER.py``; its test then checks that
+OTHER.py exists and runs it (OTHER's own test runs it).
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from .snippets import ROOT
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 _NEEDS_EXTRA = re.compile(r"^# example-needs-extra: (?P<extra>[\w-]+)\s*$", re.MULTILINE)
-#: An example is a short demonstration; longer means it hangs.
-TIMEOUT = 180
+_RUN_BY = re.compile(r"^# example-run-by: (?P<runner>[\w-]+\.py)\s*$", re.MULTILINE)
+#: The longest example (the Spark audit on two clusters of its own) takes about 5 minutes on a
+#: busy 2-core machine; longer means it hangs.
+TIMEOUT = 600
 
 
 def extras_needed(example: Path) -> list[str]:
@@ -46,6 +51,7 @@ def missing_requirements(extra: str) -> list[str]:
 
 
 @pytest.mark.integration
+@pytest.mark.timeout(TIMEOUT + 30)
 @pytest.mark.parametrize("example", EXAMPLES, ids=[path.name for path in EXAMPLES])
 def test_example_runs(example: Path, kafka_bootstrap: str) -> None:
     for extra in extras_needed(example):
@@ -55,6 +61,14 @@ def test_example_runs(example: Path, kafka_bootstrap: str) -> None:
                 f"{example.name} needs the {extra!r} extra, and {', '.join(missing)} is not "
                 f"installed: install kafka-config-admin[{extra}] in the test environment"
             )
+    run_by = _RUN_BY.search(example.read_text())
+    if run_by is not None:
+        runner = example.parent / run_by.group("runner")
+        assert runner.is_file(), f"{example.name} says {runner.name} runs it; there is none"
+        assert re.search(rf"\b{example.stem}\b", runner.read_text()), (
+            f"{runner.name} does not run {example.name}"
+        )
+        return
     env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap, "PYTHONUNBUFFERED": "1"}
     completed = subprocess.run(
         [sys.executable, str(example)],

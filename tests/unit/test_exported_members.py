@@ -52,5 +52,7 @@ def test_quota_and_scram_names_are_exported() -> None:
         "UserScramCredentialDeletion",
         "UserScramCredentialUpsertion",
         "UserScramCredentialsDescription",
+        "UnacceptableCredentialError",
+        "UnsupportedSaslMechanismError",
     ):
         assert name in kafka_config_admin.__all__, name

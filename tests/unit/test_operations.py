@@ -80,6 +80,13 @@ def test_routing_splits_large_groups_into_requests_of_at_most_the_limit() -> Non
         ({TOPIC: ["a", "a"]}, "twice"),
         (None, "collection of ConfigResource, got NoneType"),
         ({TOPIC: 5}, "collection of names, not int"),
+        ([ConfigResource(ResourceType.BROKER, "\u00b2")], "broker id"),  # isdigit(), not int()
+        ([ConfigResource(ResourceType.BROKER, "\u0661")], "broker id"),  # an Arabic one
+        ([ConfigResource(ResourceType.BROKER, "4294967296")], "broker id"),
+        ([ConfigResource(ResourceType.TOPIC, "t\ud800")], "cannot be encoded as UTF-8"),
+        ([ConfigResource(ResourceType.TOPIC, "t" * 32_768)], "32768 bytes long"),
+        ([ConfigResource(ResourceType.TOPIC, "\u00e9" * 16_384)], "32768 bytes long"),
+        ({TOPIC: ["k" * 40_000]}, "40000 bytes long"),
     ],
 )
 def test_describe_rejects_bad_input_before_sending(resources: Any, message: str) -> None:
@@ -251,11 +258,25 @@ def test_the_entry_cache_starts_again_past_its_limit() -> None:
         (["retention.ms=1"], "expected AlterConfigOp"),
         (None, "must be a list of AlterConfigOp, got NoneType"),
         ("retention.ms", "must be a list of AlterConfigOp, got str"),
+        ([AlterConfigOp("retention.ms", "1" * 40_000)], "value of 'retention.ms' .* 40000 bytes"),
+        ([AlterConfigOp("k\udfff", "1")], "config name 'k\\\\udfff' of topic"),
     ],
 )
 def test_incremental_alter_rejects_bad_ops(ops: Any, message: str) -> None:
     with pytest.raises(InvalidArgumentError, match=message):
         IncrementalAlterConfigs.build({TOPIC: ops}, validate_only=False)
+
+
+@pytest.mark.parametrize("flag", ["no", 1, None, "False"])
+def test_flags_must_be_booleans(flag: Any) -> None:
+    with pytest.raises(InvalidArgumentError, match="validate_only must be True or False"):
+        IncrementalAlterConfigs.build({TOPIC: [AlterConfigOp("a", "1")]}, validate_only=flag)
+    with pytest.raises(InvalidArgumentError, match="validate_only must be True or False"):
+        AlterConfigs.build_legacy({TOPIC: {"a": "1"}}, validate_only=flag)
+    for name in ("include_synonyms", "include_documentation"):
+        flags = {"include_synonyms": False, "include_documentation": False, name: flag}
+        with pytest.raises(InvalidArgumentError, match=f"{name} must be True or False"):
+            DescribeConfigs.build([TOPIC], **flags)
 
 
 def test_incremental_alter_body_and_redacted_errors() -> None:

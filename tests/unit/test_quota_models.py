@@ -61,9 +61,9 @@ def test_filter_components() -> None:
     assert ClientQuotaFilterComponent.any("ip").match_type is QuotaMatchType.ANY
     only = ClientQuotaFilter.contains_only([exact, default])
     assert only.strict and only.components == (exact, default)
-    assert str(only) == "only user 'alice' and default client-id"
+    assert str(only) == "quota entities of user 'alice' and default client-id and no other type"
     assert not ClientQuotaFilter.contains([exact]).strict
-    assert str(ClientQuotaFilter()) == "every entity"
+    assert str(ClientQuotaFilter()) == "every quota entity"
 
 
 @pytest.mark.parametrize(

@@ -146,8 +146,29 @@ def kafka_version() -> str:
     return f"Apache Kafka {testing.KAFKA_VERSION}"
 
 
+def _tree_lines(error: type, public: set[str], depth: int) -> Iterator[str]:
+    code = getattr(error, "code", None)
+    label = error.__name__
+    if code is not None and code != -1000 and "code" in vars(error):
+        label += f" ({code}{', retriable' if getattr(error, 'retriable', False) else ''})"
+    elif getattr(error, "retriable", False) and "retriable" in vars(error):
+        label += " (retriable)"
+    yield "    " * depth + label
+    for sub in sorted(error.__subclasses__(), key=lambda cls: cls.__name__):
+        if sub.__name__ in public:
+            yield from _tree_lines(sub, public, depth + 1)
+
+
+def exception_tree() -> str:
+    """Every public error class of the SDK under its base, with its Kafka error code."""
+    sdk = importlib.import_module("kafka_config_admin")
+    lines = _tree_lines(sdk.KafkaConfigAdminError, set(sdk.__all__), 0)
+    return "```text\n" + "\n".join(lines) + "\n```\n"
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "benchmark-results": benchmark_results,
+    "exception-tree": exception_tree,
     "kafka-version": kafka_version,
     "protocol-versions": protocol_versions,
 }

@@ -1,0 +1,43 @@
+"""Checks of user input shared by the calls and the client's options (no I/O)."""
+
+from __future__ import annotations
+
+from ._exceptions import InvalidArgumentError
+
+__all__ = ["MAX_STRING_BYTES", "check_flag", "check_string", "shown"]
+
+#: The most bytes a Kafka STRING may hold (its length is an INT16, even where it is a varint).
+MAX_STRING_BYTES = 32_767
+
+
+def check_string(what: str, value: str) -> None:
+    """Refuse a string Kafka cannot carry: not UTF-8 encodable, or longer than 32,767 bytes.
+
+    A broker drops the connection on a longer string, failing every request sharing it.
+    """
+    if len(value) <= MAX_STRING_BYTES and value.isascii():
+        return
+    try:
+        size = len(value.encode())
+    except UnicodeEncodeError as error:
+        raise InvalidArgumentError(
+            f"{what} cannot be encoded as UTF-8 ({error.reason} at index {error.start})"
+        ) from None
+    if size > MAX_STRING_BYTES:
+        raise InvalidArgumentError(
+            f"{what} is {size} bytes long; Kafka strings hold at most {MAX_STRING_BYTES}"
+        )
+
+
+def shown(text: str, limit: int = 60) -> str:
+    """``repr(text)``, cut short when long: an error message quotes a name, not a novel."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def check_flag(name: str, value: object) -> bool:
+    """A flag must be a real bool: a truthy string such as "no" must not mean True."""
+    if not isinstance(value, bool):
+        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
+    return value

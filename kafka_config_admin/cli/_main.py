@@ -1,0 +1,272 @@
+"""The ``kafka-config-admin`` command: the group, shared options and the one place errors end.
+
+Exit codes (see docs/cli.md): 0 every resource succeeded (``plan``: nothing to change),
+1 a resource failed or the cluster could not be used, 2 a usage error or input refused before
+anything was sent, 3 ``plan``: changes needed, ``audit``: rules violated.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from enum import IntEnum
+from pathlib import Path
+from typing import Any, NoReturn, ParamSpec, TypeVar
+
+import anyio
+import click
+
+from .._client import AdminClient
+from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
+from ._connect import ConnectionOptions, resolve_connection
+from ._output import OutputFormat, one_line, stderr
+from ._resources import ChangeOptions, SelectionOptions
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class ExitCode(IntEnum):
+    """What the command's exit status means."""
+
+    OK = 0
+    FAILED = 1
+    USAGE = 2
+    CHANGES = 3
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="kafka-config-admin")
+def cli() -> None:
+    """Read and change Kafka configs: describe, alter, plan and apply a desired-state file."""
+
+
+def main(argv: Sequence[str] | None = None) -> NoReturn:
+    """The console script: run the command line and exit with its code; errors end here."""
+    # aiokafka logs connection failures that the SDK reports as typed errors: say them once.
+    logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
+    try:
+        code = cli.main(args=argv, prog_name="kafka-config-admin", standalone_mode=False)
+    except click.exceptions.Abort:
+        stderr.print("aborted")
+        code = ExitCode.FAILED
+    except click.ClickException as error:
+        error.show()
+        code = error.exit_code
+    except click.exceptions.Exit as done:
+        code = done.exit_code
+    except InvalidArgumentError as error:
+        stderr.print(f"error: {one_line(error)}", markup=False)
+        code = ExitCode.USAGE
+    except KafkaConfigAdminError as error:
+        stderr.print(f"error: {one_line(error)}", markup=False)
+        code = ExitCode.FAILED
+    except KeyboardInterrupt:
+        stderr.print("interrupted")
+        code = 130
+    sys.exit(int(code or 0))
+
+
+# --- shared options -----------------------------------------------------------------------
+
+
+def connection_options(command: Callable[..., T]) -> Callable[..., T]:
+    """``--bootstrap-server``, ``--command-config``, ``--cluster``, ``--clusters-file``,
+    ``--timeout``, handed to the command as ``connection``."""
+
+    @functools.wraps(command)
+    def with_connection(
+        *args: Any,
+        bootstrap_server: str | None,
+        command_config: Path | None,
+        cluster: str | None,
+        clusters_file: Path | None,
+        timeout: float,
+        **kwargs: Any,
+    ) -> T:
+        options = ConnectionOptions(
+            bootstrap_server, command_config, cluster, clusters_file, timeout
+        )
+        return command(*args, connection=options, **kwargs)
+
+    for option in reversed(
+        [
+            click.option(
+                "--bootstrap-server",
+                "-b",
+                envvar="KAFKA_BOOTSTRAP_SERVERS",
+                metavar="HOST:PORT[,...]",
+                help="Brokers to connect to [env: KAFKA_BOOTSTRAP_SERVERS].",
+            ),
+            click.option(
+                "--command-config",
+                type=click.Path(dir_okay=False, path_type=Path),
+                help="Kafka client properties (security.protocol, sasl.*, ssl.* with PEM).",
+            ),
+            click.option("--cluster", "-c", metavar="NAME", help="A cluster of the clusters file."),
+            click.option(
+                "--clusters-file",
+                type=click.Path(dir_okay=False, path_type=Path),
+                help="Clusters file [env: KAFKA_CONFIG_ADMIN_CLUSTERS; default: "
+                "~/.config/kafka-config-admin/clusters.yaml].",
+            ),
+            click.option(
+                "--timeout",
+                type=click.FloatRange(min=0, min_open=True),
+                default=30.0,
+                show_default=True,
+                help="Seconds each call to the cluster may take.",
+            ),
+        ]
+    ):
+        with_connection = option(with_connection)
+    return with_connection
+
+
+def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``TYPE:NAME`` arguments and the ``kafka-configs.sh`` entity options, as ``selection``."""
+
+    def decorate(command: Callable[..., T]) -> Callable[..., T]:
+        @functools.wraps(command)
+        def with_selection(
+            *args: Any,
+            resources: tuple[str, ...],
+            topic: tuple[str, ...],
+            broker: tuple[str, ...],
+            broker_logger: tuple[str, ...],
+            group: tuple[str, ...],
+            client_metrics: tuple[str, ...],
+            entity_default: bool,
+            **kwargs: Any,
+        ) -> T:
+            selection = SelectionOptions(
+                arguments=resources,
+                topics=topic,
+                brokers=broker,
+                broker_loggers=broker_logger,
+                groups=group,
+                client_metrics=client_metrics,
+                entity_default=entity_default,
+                match=kwargs.pop("match", None),
+            ).selection()
+            return command(*args, selection=selection, **kwargs)
+
+        options = [
+            click.argument("resources", nargs=-1, metavar="[TYPE:NAME]..."),
+            click.option("--topic", multiple=True, metavar="NAME", help="A topic (repeatable)."),
+            click.option("--broker", multiple=True, metavar="ID", help="A broker (repeatable)."),
+            click.option(
+                "--broker-logger", multiple=True, metavar="ID", help="A broker's loggers."
+            ),
+            click.option("--group", multiple=True, metavar="NAME", help="A consumer group."),
+            click.option(
+                "--client-metrics", multiple=True, metavar="NAME", help="A client-metrics resource."
+            ),
+            click.option(
+                "--entity-default",
+                "--broker-default",
+                is_flag=True,
+                help='The cluster-wide broker default (broker "").',
+            ),
+        ]
+        if match:
+            options.append(
+                click.option(
+                    "--match", metavar="REGEX", help="Topics whose whole name matches REGEX."
+                )
+            )
+        for option in reversed(options):
+            with_selection = option(with_selection)
+        return with_selection
+
+    return decorate
+
+
+def change_options(command: Callable[..., T]) -> Callable[..., T]:
+    """``--set``/``--delete``/``--append``/``--subtract`` and ``kafka-configs.sh``'s forms,
+    as ``ops``."""
+
+    @functools.wraps(command)
+    def with_changes(
+        *args: Any,
+        set_: tuple[str, ...],
+        delete: tuple[str, ...],
+        append: tuple[str, ...],
+        subtract: tuple[str, ...],
+        add_config: tuple[str, ...],
+        add_config_file: tuple[Path, ...],
+        delete_config: tuple[str, ...],
+        **kwargs: Any,
+    ) -> T:
+        ops = ChangeOptions(
+            set_, delete, append, subtract, add_config, add_config_file, delete_config
+        ).ops()
+        return command(*args, ops=ops, **kwargs)
+
+    for option in reversed(
+        [
+            click.option("--set", "set_", multiple=True, metavar="KEY=VALUE", help="SET a key."),
+            click.option("--delete", multiple=True, metavar="KEY", help="DELETE an override."),
+            click.option(
+                "--append", multiple=True, metavar="KEY=VALUE", help="APPEND to a LIST key."
+            ),
+            click.option(
+                "--subtract", multiple=True, metavar="KEY=VALUE", help="SUBTRACT from a LIST key."
+            ),
+            click.option(
+                "--add-config",
+                multiple=True,
+                metavar="'K1=V1,K2=[A,B]'",
+                help="kafka-configs.sh form of --set.",
+            ),
+            click.option(
+                "--add-config-file",
+                multiple=True,
+                type=click.Path(dir_okay=False, path_type=Path),
+                help="A properties file of keys to SET.",
+            ),
+            click.option(
+                "--delete-config",
+                multiple=True,
+                metavar="K1,K2",
+                help="kafka-configs.sh form of --delete.",
+            ),
+        ]
+    ):
+        with_changes = option(with_changes)
+    return with_changes
+
+
+def output_option(*choices: OutputFormat) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``--output``/``-o``, handed to the command as an :class:`OutputFormat`."""
+    names = [choice.value for choice in choices]
+    return click.option(
+        "--output",
+        "-o",
+        type=click.Choice(names),
+        default=names[0],
+        show_default=True,
+        callback=lambda _ctx, _param, value: OutputFormat(value),
+        help="Output format.",
+    )
+
+
+# --- running -------------------------------------------------------------------------------
+
+
+def run(work: Callable[[], Awaitable[T]]) -> T:
+    """Run a command's async work on a fresh event loop."""
+    return anyio.run(work)
+
+
+def open_client(options: ConnectionOptions) -> tuple[AdminClient, str]:
+    """A (not yet opened) client for the chosen cluster, and the cluster's label."""
+    connection, label = resolve_connection(options)
+    client = AdminClient(
+        timeout=options.timeout,
+        client_id="kafka-config-admin-cli",
+        **connection.admin_client_kwargs(),
+    )
+    return client, label

@@ -1,0 +1,213 @@
+"""What commands print: the stable JSON/YAML documents and the tables beside them.
+
+The JSON shape of ``describe`` (also the snapshot ``diff`` reads)::
+
+    {"kind": "describe", "version": 1, "cluster": "prod",
+     "resources": [
+       {"type": "TOPIC", "name": "orders", "error": null,
+        "configs": {"retention.ms": {"value": "86400000", "source": "TOPIC_CONFIG",
+                                     "type": "LONG", "is_default": false,
+                                     "is_read_only": false, "is_sensitive": false,
+                                     "documentation": "...",          (only with --docs)
+                                     "synonyms": [{"name", "value", "source"}]}}}]}  (--synonyms)
+
+Sensitive values are ``null`` (the broker never sends them) and show as ``[hidden]`` in tables.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import yaml
+from rich.console import Console
+from rich.table import Table
+
+from .._models import HIDDEN as HIDDEN
+from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ResourceType
+
+DESCRIBE_FORMAT_VERSION = 1
+
+_SET_ON_RESOURCE = {
+    ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG,
+    ResourceType.BROKER: ConfigSource.DYNAMIC_BROKER_CONFIG,
+    ResourceType.BROKER_LOGGER: ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG,
+    ResourceType.GROUP: ConfigSource.GROUP_CONFIG,
+    ResourceType.CLIENT_METRICS: ConfigSource.CLIENT_METRICS_CONFIG,
+}
+
+
+def is_set_on(resource: ConfigResource, entry: ConfigEntry) -> bool:
+    """Whether the entry's value is set on this resource itself (what describe shows)."""
+    if resource.type is ResourceType.BROKER and resource.name == "":
+        return entry.source is ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
+    return entry.source is _SET_ON_RESOURCE.get(resource.type)
+
+
+class OutputFormat(StrEnum):
+    """The ``--output`` choices."""
+
+    TABLE = "table"
+    JSON = "json"
+    YAML = "yaml"
+
+
+#: Data goes to stdout; messages, progress and errors to stderr.
+#: Piped tables are not cut to 80 columns: a script or a log reads whole rows.
+PIPED_WIDTH = 200
+stdout = Console(highlight=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)  # an error stays on one line
+
+
+@dataclass(frozen=True)
+class DescribeView:
+    """What ``describe`` shows of each entry."""
+
+    all: bool = False
+    docs: bool = False
+    synonyms: bool = False
+    keys: frozenset[str] | None = None
+
+    def shows(self, resource: ConfigResource, entry: ConfigEntry) -> bool:
+        if self.keys is not None:
+            return entry.name in self.keys
+        return self.all or is_set_on(resource, entry)
+
+
+def resource_dict(resource: ConfigResource) -> dict[str, str]:
+    """A resource in every JSON document: ``{"type": "TOPIC", "name": "orders"}``."""
+    return {"type": resource.type.name, "name": resource.name}
+
+
+def entry_dict(entry: ConfigEntry, view: DescribeView) -> dict[str, Any]:
+    """One entry in the describe document."""
+    shown: dict[str, Any] = {
+        "value": None if entry.is_sensitive else entry.value,
+        "source": entry.source.name,
+        "type": entry.type.name,
+        "is_default": entry.is_default,
+        "is_read_only": entry.is_read_only,
+        "is_sensitive": entry.is_sensitive,
+    }
+    if view.docs:
+        shown["documentation"] = entry.documentation
+    if view.synonyms:
+        shown["synonyms"] = [
+            {
+                "name": synonym.name,
+                "value": None if entry.is_sensitive else synonym.value,
+                "source": synonym.source.name,
+            }
+            for synonym in entry.synonyms
+        ]
+    return shown
+
+
+def error_dict(error: BaseException | None) -> dict[str, str] | None:
+    """An error in every JSON document: its class and its message."""
+    if error is None:
+        return None
+    return {"type": type(error).__name__, "message": one_line(error)}
+
+
+def describe_document(
+    cluster: str,
+    outcomes: Mapping[ConfigResource, Config | BaseException],
+    view: DescribeView,
+) -> dict[str, Any]:
+    """The describe document (see the module docstring)."""
+    resources = []
+    for resource, outcome in outcomes.items():
+        item: dict[str, Any] = resource_dict(resource)
+        if isinstance(outcome, BaseException):
+            item |= {"error": error_dict(outcome), "configs": {}}
+        else:
+            item |= {
+                "error": None,
+                "configs": {
+                    entry.name: entry_dict(entry, view)
+                    for entry in sorted(outcome.values(), key=lambda entry: entry.name)
+                    if view.shows(resource, entry)
+                },
+            }
+        resources.append(item)
+    return {
+        "kind": "describe",
+        "version": DESCRIBE_FORMAT_VERSION,
+        "cluster": cluster,
+        "resources": resources,
+    }
+
+
+def print_document(document: Mapping[str, Any], output: OutputFormat) -> None:
+    """A document as JSON or YAML on stdout."""
+    if output is OutputFormat.JSON:
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    else:
+        sys.stdout.write(yaml.safe_dump(dict(document), sort_keys=False, allow_unicode=True))
+
+
+def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> None:
+    """One table per resource, or its error."""
+    for item in document["resources"]:
+        title = resource_title(item["type"], item["name"])
+        if item["error"] is not None:
+            stderr.print(f"[red]{title}: {item['error']['message']}[/red]")
+            continue
+        table = Table(title=title, title_justify="left", show_lines=view.docs)
+        for column in ("key", "value", "source", "type"):
+            table.add_column(column, overflow="fold")
+        if view.synonyms:
+            table.add_column("synonyms", overflow="fold")
+        if view.docs:
+            table.add_column("documentation", overflow="fold", ratio=1)
+        for key, entry in item["configs"].items():
+            row = [key, shown_value(entry["value"], entry["is_sensitive"]), entry["source"]]
+            row.append(entry["type"])
+            if view.synonyms:
+                hidden = entry["is_sensitive"]
+                row.append(
+                    "\n".join(
+                        f"{synonym['source']}: {shown_value(synonym['value'], hidden)}"
+                        for synonym in entry["synonyms"]
+                    )
+                )
+            if view.docs:
+                row.append(entry["documentation"] or "")
+            table.add_row(*row)
+        if not item["configs"]:
+            table.caption = "no overrides (--all shows every config)" if not view.all else ""
+        stdout.print(table)
+
+
+def resource_title(kind: str, name: str) -> str:
+    """A resource as people read it: ``topic orders``, ``broker 1``, ``cluster default``."""
+    if kind == ResourceType.BROKER.name and name == "":
+        return 'cluster default (broker "")'
+    return f"{kind.lower().replace('_', '-')} {name}"
+
+
+def shown_value(value: str | None, sensitive: bool) -> str:
+    """A value for a table: sensitive ones hidden, no value as ``null``."""
+    if sensitive:
+        return HIDDEN
+    return "null" if value is None else value
+
+
+def one_line(error: BaseException) -> str:
+    """An error's message on one line."""
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def failures_lines(
+    failures: Iterable[tuple[ConfigResource, Iterable[str], BaseException]],
+) -> list[str]:
+    """Each failed resource as one line: resource, keys and reason."""
+    return [
+        f"{resource}: {', '.join(keys) or '-'}: {type(error).__name__}: {one_line(error)}"
+        for resource, keys, error in failures
+    ]

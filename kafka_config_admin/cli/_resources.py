@@ -1,0 +1,188 @@
+"""Resources and changes as the command line names them.
+
+Resources: ``TYPE:NAME`` arguments (``topic:orders``, ``broker:1``, ``broker:`` for the cluster
+default, ``broker-logger:1``, ``group:g``, ``client-metrics:m``; a bare name is a topic) and the
+``kafka-configs.sh`` shortcuts (``--topic``, ``--broker``, ``--broker-logger``, ``--group``,
+``--client-metrics``, ``--entity-default``).
+
+Changes: ``--set k=v``, ``--delete k``, ``--append k=v``, ``--subtract k=v``, and
+``kafka-configs.sh``'s ``--add-config 'k1=v1,k2=[a,b]'``, ``--add-config-file`` and
+``--delete-config k1,k2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .._exceptions import InvalidArgumentError
+from .._models import AlterConfigOp, ConfigResource, OpType, ResourceType
+from ..desired import kafka_string
+from ..desired.clusters import parse_properties
+
+_TYPE_NAMES = {
+    "topic": ResourceType.TOPIC,
+    "broker": ResourceType.BROKER,
+    "broker-logger": ResourceType.BROKER_LOGGER,
+    "group": ResourceType.GROUP,
+    "client-metrics": ResourceType.CLIENT_METRICS,
+}
+
+
+class UsageError(InvalidArgumentError):
+    """A command line that cannot be carried out as given (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The resources a command line names, in the order given, and a topic pattern."""
+
+    resources: tuple[ConfigResource, ...] = ()
+    match: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.resources and self.match is None
+
+
+@dataclass
+class SelectionOptions:
+    """The resource options of one command line, as given."""
+
+    arguments: Sequence[str] = ()
+    topics: Sequence[str] = ()
+    brokers: Sequence[str] = ()
+    broker_loggers: Sequence[str] = ()
+    groups: Sequence[str] = ()
+    client_metrics: Sequence[str] = ()
+    entity_default: bool = False
+    match: str | None = None
+
+    def selection(self) -> Selection:
+        """The resources named, each once, in the order given."""
+        named = [parse_resource(argument) for argument in self.arguments]
+        for kind, names in (
+            (ResourceType.TOPIC, self.topics),
+            (ResourceType.BROKER, self.brokers),
+            (ResourceType.BROKER_LOGGER, self.broker_loggers),
+            (ResourceType.GROUP, self.groups),
+            (ResourceType.CLIENT_METRICS, self.client_metrics),
+        ):
+            named.extend(resource(kind, name) for name in names)
+        if self.entity_default:
+            named.append(ConfigResource(ResourceType.BROKER, ""))
+        return Selection(tuple(dict.fromkeys(named)), self.match)
+
+
+def parse_resource(text: str) -> ConfigResource:
+    """``TYPE:NAME`` (or a bare topic name) as a resource."""
+    kind_name, colon, name = text.partition(":")
+    if not colon:
+        return resource(ResourceType.TOPIC, text)
+    kind = _TYPE_NAMES.get(kind_name.strip().lower().replace("_", "-"))
+    if kind is None:
+        raise UsageError(
+            f"{text!r}: unknown resource type {kind_name!r} (use one of "
+            f"{', '.join(_TYPE_NAMES)}, as TYPE:NAME)"
+        )
+    return resource(kind, name)
+
+
+def resource(kind: ResourceType, name: str) -> ConfigResource:
+    """A resource, with the name checks the SDK makes turned into one clear line."""
+    name = name.strip()
+    if kind in (ResourceType.BROKER, ResourceType.BROKER_LOGGER) and name and not name.isdigit():
+        raise UsageError(f"{kind.name.lower()} {name!r}: a broker is named by its numeric id")
+    if kind is not ResourceType.BROKER and not name:
+        raise UsageError(f"a {kind.name.lower().replace('_', ' ')} needs a name")
+    return ConfigResource(kind, name)
+
+
+@dataclass
+class ChangeOptions:
+    """The change options of one command line, as given."""
+
+    set: Sequence[str] = ()
+    delete: Sequence[str] = ()
+    append: Sequence[str] = ()
+    subtract: Sequence[str] = ()
+    add_config: Sequence[str] = ()
+    add_config_file: Sequence[Path] = ()
+    delete_config: Sequence[str] = ()
+
+    def ops(self) -> list[AlterConfigOp]:
+        """The operations, one per key; the same key twice is a usage error."""
+        ops: list[AlterConfigOp] = []
+        ops += [_op(OpType.SET, *key_value(item)) for item in self.set]
+        ops += [
+            _op(OpType.SET, key, value)
+            for item in self.add_config
+            for key, value in split_add_config(item)
+        ]
+        for path in self.add_config_file:
+            ops += [_op(OpType.SET, key, value) for key, value in _read_properties(path).items()]
+        ops += [_op(OpType.APPEND, *key_value(item)) for item in self.append]
+        ops += [_op(OpType.SUBTRACT, *key_value(item)) for item in self.subtract]
+        deleted = [*self.delete, *(key for item in self.delete_config for key in item.split(","))]
+        ops += [_op(OpType.DELETE, key.strip(), None) for key in deleted if key.strip()]
+        _check_each_key_once(op.name for op in ops)
+        return ops
+
+
+def key_value(item: str) -> tuple[str, str]:
+    """``key=value`` split at the first ``=``."""
+    key, equals, value = item.partition("=")
+    if not equals or not key.strip():
+        raise UsageError(f"{item!r}: expected KEY=VALUE")
+    return key.strip(), value.strip()
+
+
+def split_add_config(text: str) -> list[tuple[str, str]]:
+    """``kafka-configs.sh``'s ``k1=v1,k2=[a,b]``: commas inside brackets belong to the value."""
+    items: list[str] = []
+    depth, start = 0, 0
+    for index, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append(text[start:index])
+            start = index + 1
+    if depth != 0:
+        raise UsageError(f"--add-config {text!r}: unbalanced brackets")
+    items.append(text[start:])
+    pairs = [key_value(item) for item in items if item.strip()]
+    return [(key, _unbracket(value)) for key, value in pairs]
+
+
+def _unbracket(value: str) -> str:
+    if value.startswith("[") and value.endswith("]"):
+        return ",".join(item.strip() for item in value[1:-1].split(","))
+    return value
+
+
+def _read_properties(path: Path) -> dict[str, str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read --add-config-file {path}: {error.strerror}") from None
+    return parse_properties(text, source=str(path))
+
+
+def _op(op: OpType, key: str, value: str | None) -> AlterConfigOp:
+    if op is OpType.SET:
+        try:  # human units on .ms and .bytes keys, as in a desired-state file: 7d, 1GiB
+            value = kafka_string(key, value)
+        except ValueError as error:
+            raise UsageError(f"{key}={value}: {error}") from None
+    return AlterConfigOp(key, value, op)
+
+
+def _check_each_key_once(keys: Iterable[str]) -> None:
+    seen: set[str] = set()
+    for key in keys:
+        if key in seen:
+            raise UsageError(f"{key} is changed twice on one command line")
+        seen.add(key)

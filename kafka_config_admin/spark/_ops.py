@@ -1,0 +1,71 @@
+"""Apply a DataFrame of alter ops and get every row's outcome back as a DataFrame."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pyarrow as pa
+from pyspark.sql import DataFrame
+from pyspark.sql.functions import col
+
+from .._exceptions import InvalidArgumentError
+from ._apply import OP_COLUMNS, apply_op_rows
+from ._clusters import ClusterTarget
+from ._schema import OPS_SCHEMA, OUTCOME_ARROW_SCHEMA, OUTCOME_SCHEMA
+
+__all__ = ["apply_ops"]
+
+
+def apply_ops(
+    ops: DataFrame,
+    clusters: ClusterTarget | Sequence[ClusterTarget],
+    *,
+    dry_run: bool = False,
+    partitions: int | None = None,
+) -> DataFrame:
+    """Apply alter ops (columns of ``OPS_SCHEMA``) and return one outcome row per op row.
+
+    The ops of a resource land in one Spark partition and go out as one incremental alter
+    (atomic on the broker); resources are applied in parallel over ``partitions`` tasks
+    (default: the session's default parallelism). ``dry_run`` asks the brokers to validate
+    only. The outcomes (``OUTCOME_SCHEMA``) are computed once, right here, and returned as a
+    DataFrame over them: reading it again never applies anything again.
+    """
+    targets = {target.name: target for target in _targets(clusters)}
+    missing = [name for name in OP_COLUMNS if name not in ops.columns]
+    if missing:
+        raise InvalidArgumentError(
+            f"apply_ops needs the columns {OPS_SCHEMA.simpleString()}; missing: "
+            f"{', '.join(missing)}"
+        )
+    spark = ops.sparkSession
+    count = partitions or spark.sparkContext.defaultParallelism
+
+    def apply_partition(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        rows = [tuple(row.values()) for batch in batches for row in batch.to_pylist()]
+        outcomes = apply_op_rows(rows, targets, dry_run=dry_run)
+        columns = (
+            list(zip(*outcomes, strict=True)) if outcomes else [()] * len(OUTCOME_ARROW_SCHEMA)
+        )
+        yield pa.RecordBatch.from_arrays(
+            [
+                pa.array(column, type=field.type)
+                for column, field in zip(columns, OUTCOME_ARROW_SCHEMA, strict=True)
+            ],
+            schema=OUTCOME_ARROW_SCHEMA,
+        )
+
+    outcomes = (
+        ops.select(*(col(name).cast("string") for name in OP_COLUMNS))
+        .repartition(count, "cluster", "resource_type", "resource_name")
+        .mapInArrow(apply_partition, OUTCOME_SCHEMA)
+        .collect()
+    )
+    return spark.createDataFrame(outcomes, schema=OUTCOME_SCHEMA)
+
+
+def _targets(clusters: ClusterTarget | Sequence[ClusterTarget]) -> list[ClusterTarget]:
+    targets = [clusters] if isinstance(clusters, ClusterTarget) else list(clusters)
+    if not targets:
+        raise InvalidArgumentError("apply_ops needs at least one cluster")
+    return targets

@@ -1,0 +1,248 @@
+"""The ``kafka-configs`` Python data source: snapshots (read) and alter ops (write).
+
+Spark plans a read in a separate Python process (``reader()``, ``pushFilters()``,
+``partitions()``) and pickles the reader to executors, where ``read()`` runs once per
+partition. So the reader holds only options and plain values, and every partition opens its
+own client in its own event loop. Spark calls ``pushFilters`` only when
+``spark.sql.python.filterPushdown.enabled`` is true, and refuses a reader that defines it
+while the setting is false; :func:`register` therefore registers the variant that matches the
+session (and the ``filterPushdown`` option can choose explicitly).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import pyarrow as pa
+from pyspark.sql import Row, SparkSession
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceReader,
+    DataSourceWriter,
+    EqualNullSafe,
+    EqualTo,
+    Filter,
+    In,
+    InputPartition,
+    StringStartsWith,
+    WriterCommitMessage,
+)
+from pyspark.sql.types import StructType
+
+from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
+from .._transport import translate_error
+from ._apply import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
+from ._clusters import ClusterTarget, targets_from_options
+from ._inventory import Inventory, read_inventory
+from ._options import SnapshotOptions, parse_bool
+from ._schema import OPS_SCHEMA, SNAPSHOT_SCHEMA
+from ._selection import (
+    PUSHABLE_COLUMNS,
+    Selection,
+    needs_broker_list,
+    needs_topic_list,
+    resources_to_describe,
+)
+from ._snapshot import DescribeFlags, Shard, describe_shard, iter_batches
+
+__all__ = ["PUSHDOWN_SETTING", "KafkaConfigsDataSource", "register"]
+
+PUSHDOWN_SETTING = "spark.sql.python.filterPushdown.enabled"
+SOURCE_NAME = "kafka-configs"
+
+
+class KafkaConfigsDataSource(DataSource):
+    """``spark.read.format("kafka-configs")``: one row per (cluster, resource, config).
+
+    Its reader takes the filters Spark pushes down (use it when
+    ``spark.sql.python.filterPushdown.enabled`` is true; :func:`register` picks for you).
+    """
+
+    #: Whether the reader implements ``pushFilters``: only for sessions that allow it.
+    filter_pushdown = True
+
+    @classmethod
+    def name(cls) -> str:
+        return SOURCE_NAME
+
+    def schema(self) -> StructType:
+        return SNAPSHOT_SCHEMA
+
+    def reader(self, schema: StructType) -> DataSourceReader:
+        options = SnapshotOptions.parse(self.options)
+        pushdown = options.filter_pushdown
+        if pushdown is None:
+            pushdown = self.filter_pushdown
+        return FilteringSnapshotReader(options) if pushdown else SnapshotReader(options)
+
+    def writer(self, schema: StructType, overwrite: bool) -> DataSourceWriter:
+        return OpsWriter(self.options, schema)
+
+
+class KafkaConfigsDataSourceWithoutPushdown(KafkaConfigsDataSource):
+    """The same source for sessions where filter pushdown is off (Spark's default)."""
+
+    filter_pushdown = False
+
+
+def register(spark: SparkSession) -> None:
+    """Register the ``kafka-configs`` data source on a session (call it again after changing
+    ``spark.sql.python.filterPushdown.enabled``)."""
+    enabled = (spark.conf.get(PUSHDOWN_SETTING, "false") or "false").lower() == "true"
+    source = KafkaConfigsDataSource if enabled else KafkaConfigsDataSourceWithoutPushdown
+    spark.dataSource.register(source)
+
+
+# --- read -------------------------------------------------------------------------------------
+
+
+class SnapshotReader(DataSourceReader):
+    """Plans shards per cluster and reads each in its own event loop."""
+
+    def __init__(self, options: SnapshotOptions) -> None:
+        self.options = options
+        self.selection = Selection()
+        # One time for the whole snapshot, taken at planning: every partition's rows share it.
+        self.flags = DescribeFlags(
+            include_synonyms=options.include_synonyms,
+            include_documentation=options.include_documentation,
+            snapshot_time=datetime.now(UTC),
+        )
+
+    def partitions(self) -> Sequence[InputPartition]:
+        shards = [
+            shard
+            for target in self.options.clusters
+            if self.selection.cluster_selected(target.name)
+            for shard in plan_shards(target, self.options, self.selection)
+        ]
+        return [InputPartition(shard) for shard in shards] or [InputPartition(None)]
+
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        shard = partition.value
+        if shard is None:
+            return iter(())
+        return iter_batches(describe_shard(shard, self.flags))
+
+
+class FilteringSnapshotReader(SnapshotReader):
+    """A snapshot reader that narrows what it describes by the filters Spark pushes down.
+
+    Every filter is also handed back to Spark, which evaluates it again on the rows: the
+    result is the same with pushdown on or off, only the work differs.
+    """
+
+    def pushFilters(self, filters: list[Filter]) -> Iterable[Filter]:
+        for pushed in filters:
+            self.selection = narrow(self.selection, pushed)
+            yield pushed
+
+
+def narrow(selection: Selection, pushed: Filter) -> Selection:
+    """The selection with one pushed filter applied, when the source can use it."""
+    attribute: tuple[str, ...] = getattr(pushed, "attribute", ())
+    if len(attribute) != 1 or attribute[0] not in PUSHABLE_COLUMNS:
+        return selection
+    column = attribute[0]
+    if isinstance(pushed, EqualTo | EqualNullSafe):
+        return selection.allow(column, [pushed.value])
+    if isinstance(pushed, In):
+        return selection.allow(column, pushed.value)
+    if isinstance(pushed, StringStartsWith) and column == "resource_name":
+        return selection.with_prefix(pushed.value)
+    return selection
+
+
+def plan_shards(
+    target: ClusterTarget, options: SnapshotOptions, selection: Selection
+) -> list[Shard]:
+    """The shards of one cluster: topics in groups of ``topicsPerPartition``, then the rest.
+
+    A cluster that cannot be listed gets one shard carrying the error, so the snapshot has a
+    row saying so instead of silently lacking the cluster.
+    """
+    inventory = Inventory((), ())
+    if needs_topic_list(options, selection) or needs_broker_list(options, selection):
+        try:
+            inventory = asyncio.run(
+                read_inventory(target, include_internal=options.include_internal)
+            )
+        except Exception as error:
+            failure = translate_error(error, f"cluster {target.name!r}")
+            return [Shard(target, planning_error=(type(failure).__name__, str(failure)))]
+    resources = resources_to_describe(
+        options, selection, listed_topics=inventory.topics, listed_brokers=inventory.brokers
+    )
+    topics = [(r.type.name, r.name) for r in resources if r.type.name == "TOPIC"]
+    others = [(r.type.name, r.name) for r in resources if r.type.name != "TOPIC"]
+    size = options.topics_per_partition
+    shards = [
+        Shard(target, tuple(topics[start : start + size])) for start in range(0, len(topics), size)
+    ]
+    if others:
+        shards.append(Shard(target, tuple(others)))
+    return shards
+
+
+# --- write ------------------------------------------------------------------------------------
+
+
+@dataclass
+class OpsCommitMessage(WriterCommitMessage):
+    """The outcomes of one task's rows, as tuples in ``OUTCOME_SCHEMA`` order."""
+
+    outcomes: list[tuple[Any, ...]]
+
+
+class ApplyFailedError(KafkaConfigAdminError):
+    """Some ops of a ``df.write.format("kafka-configs")`` did not apply; the others did."""
+
+
+class OpsWriter(DataSourceWriter):
+    """``ops.write.format("kafka-configs").mode("append").save()``: apply alter ops.
+
+    Each task applies the rows of its partition, grouped per resource (repartition by
+    cluster, resource_type and resource_name first so that a resource's ops go out together).
+    On the driver, ``commit`` fails the job naming the rows that did not apply, so nothing is
+    lost silently; :func:`kafka_config_admin.spark.apply_ops` returns every row's outcome as a
+    DataFrame instead.
+    """
+
+    def __init__(self, options: Any, schema: StructType) -> None:
+        missing = [name for name in OP_COLUMNS if name not in schema.fieldNames()]
+        if missing:
+            raise InvalidArgumentError(
+                f"kafka-configs writes alter ops: the DataFrame lacks {', '.join(missing)} "
+                f"(expected columns: {OPS_SCHEMA.simpleString()})"
+            )
+        self.clusters = {target.name: target for target in targets_from_options(options)}
+        self.dry_run = parse_bool(options, "dryRun", False)
+
+    def write(self, iterator: Iterator[Row]) -> OpsCommitMessage:
+        rows = [tuple(row[name] for name in OP_COLUMNS) for row in iterator]
+        return OpsCommitMessage(apply_op_rows(rows, self.clusters, dry_run=self.dry_run))
+
+    def commit(self, messages: list[WriterCommitMessage | None]) -> None:
+        outcomes = [
+            outcome
+            for message in messages
+            if isinstance(message, OpsCommitMessage)
+            for outcome in message.outcomes
+        ]
+        failed = [outcome for outcome in outcomes if outcome[OUTCOME_STATUS] in NOT_DONE]
+        if failed:
+            shown = "; ".join(_describe_outcome(outcome) for outcome in failed[:5])
+            more = f" (and {len(failed) - 5} more)" if len(failed) > 5 else ""
+            raise ApplyFailedError(
+                f"{len(failed)} of {len(outcomes)} ops did not apply: {shown}{more}"
+            )
+
+
+def _describe_outcome(outcome: tuple[Any, ...]) -> str:
+    cluster, resource_type, resource_name, name, op = outcome[:5]
+    status, error, message = outcome[OUTCOME_STATUS : OUTCOME_STATUS + 3]
+    return f"{cluster} {resource_type} {resource_name!r} {op} {name}: {status} ({error}: {message})"

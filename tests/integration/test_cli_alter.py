@@ -1,0 +1,182 @@
+"""``kafka-config-admin alter`` against the real cluster: each op, dry runs, refusals, policy."""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_config_admin import ConfigResource, ResourceType
+
+from .cli_helpers import make_topic, overrides, run_cli, run_process, settled, topic
+
+pytestmark = pytest.mark.integration
+
+
+def test_set_append_subtract_and_delete(
+    kafka_bootstrap: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make_topic(kafka_bootstrap, {"max.message.bytes": "2000000"})
+    resource = topic(name)
+    ran = run_cli(
+        capsys,
+        "alter",
+        "-b",
+        kafka_bootstrap,
+        name,
+        "--set",
+        "retention.ms=7d",
+        "--append",
+        "cleanup.policy=compact",
+        "--delete",
+        "max.message.bytes",
+        "--yes",
+    )
+    assert ran.code == 0, ran.err
+    assert "1 resource(s) altered, 0 failed" in ran.err
+    settled(kafka_bootstrap, resource, "cleanup.policy", "delete,compact")
+    assert overrides(kafka_bootstrap, resource) == {
+        "retention.ms": "604800000",
+        "cleanup.policy": "delete,compact",
+    }
+    ran = run_cli(
+        capsys,
+        "alter",
+        "-b",
+        kafka_bootstrap,
+        "--topic",
+        name,
+        "--subtract",
+        "cleanup.policy=delete",
+        "--yes",
+    )
+    assert ran.code == 0, ran.err
+    settled(kafka_bootstrap, resource, "cleanup.policy", "compact")
+
+
+def test_kafka_configs_shortcuts_on_many_resources_as_a_subprocess(kafka_bootstrap: str) -> None:
+    names = [make_topic(kafka_bootstrap) for _ in range(3)]
+    args = [arg for name in names for arg in ("--topic", name)]
+    ran = run_process(
+        "alter",
+        "--bootstrap-server",
+        kafka_bootstrap,
+        *args,
+        "--add-config",
+        "retention.ms=86400000,cleanup.policy=[delete,compact]",
+        "--yes",
+    )
+    assert ran.code == 0, ran.err
+    for name in names:
+        settled(kafka_bootstrap, topic(name), "cleanup.policy", "delete,compact")
+        assert overrides(kafka_bootstrap, topic(name))["retention.ms"] == "86400000"
+    ran = run_process(
+        "alter",
+        "--bootstrap-server",
+        kafka_bootstrap,
+        *args,
+        "--delete-config",
+        "retention.ms,cleanup.policy",
+        "--yes",
+    )
+    assert ran.code == 0, ran.err
+    for name in names:
+        settled(kafka_bootstrap, topic(name), "cleanup.policy", "delete")
+        assert overrides(kafka_bootstrap, topic(name)) == {}
+
+
+def test_dry_run_changes_nothing(kafka_bootstrap: str, capsys: pytest.CaptureFixture[str]) -> None:
+    name = make_topic(kafka_bootstrap, {"retention.ms": "3600000"})
+    ran = run_cli(
+        capsys,
+        "alter",
+        "-b",
+        kafka_bootstrap,
+        name,
+        "--set",
+        "retention.ms=7200000",
+        "--append",
+        "cleanup.policy=compact",
+        "--dry-run",
+    )
+    assert ran.code == 0, ran.err
+    assert "validated (dry run, nothing changed)" in ran.err
+    assert overrides(kafka_bootstrap, topic(name)) == {"retention.ms": "3600000"}
+
+
+def test_dry_run_still_asks_the_broker_its_policy(
+    kafka_bootstrap: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make_topic(kafka_bootstrap)
+    ran = run_cli(
+        capsys, "alter", "-b", kafka_bootstrap, name, "--set", "retention.ms=1000", "--dry-run"
+    )
+    assert ran.code == 1
+    assert f"topic '{name}': retention.ms: PolicyViolationError" in ran.err
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("--set", "retention.ms=soon"), "retention.ms = 'soon': not an integer: expected LONG"),
+        (("--set", "no.such.key=1"), "no.such.key = '1': unknown config"),
+        (("--append", "max.message.bytes=1"), "APPEND needs a LIST config, and this one is INT"),
+        (("--set", "min.insync.replicas=3000000000"), "min.insync.replicas"),
+    ],
+)
+def test_refused_before_anything_is_sent(
+    kafka_bootstrap: str,
+    capsys: pytest.CaptureFixture[str],
+    change: tuple[str, ...],
+    message: str,
+) -> None:
+    name = make_topic(kafka_bootstrap, {"retention.ms": "3600000"})
+    other = make_topic(kafka_bootstrap)
+    ran = run_cli(
+        capsys,
+        "alter",
+        "-b",
+        kafka_bootstrap,
+        name,
+        other,
+        "--set",
+        "segment.ms=3600000",
+        *change,
+        "--yes",
+    )
+    assert ran.code == 2
+    assert message in ran.err and "nothing was sent" in ran.err
+    assert overrides(kafka_bootstrap, topic(name)) == {"retention.ms": "3600000"}
+    assert overrides(kafka_bootstrap, topic(other)) == {}
+
+
+def test_without_a_terminal_it_never_waits_for_confirmation(kafka_bootstrap: str) -> None:
+    name = make_topic(kafka_bootstrap)
+    ran = run_process("alter", "-b", kafka_bootstrap, name, "--set", "retention.ms=7200000")
+    assert ran.code == 2
+    assert "pass --yes" in ran.err
+    assert overrides(kafka_bootstrap, topic(name)) == {}
+
+
+def test_policy_rejects_one_resource_and_the_others_are_altered(
+    kafka_bootstrap: str, kafka_broker_ids: list[int], capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make_topic(kafka_bootstrap)
+    broker = ConfigResource(ResourceType.BROKER, str(kafka_broker_ids[0]))
+    ran = run_cli(
+        capsys,
+        "alter",
+        "-b",
+        kafka_bootstrap,
+        name,
+        f"broker:{broker.name}",
+        "--set",
+        "log.retention.ms=1000",
+        "--yes",
+    )
+    # Topics do not take log.retention.ms: refused before sending, nothing changes.
+    assert ran.code == 2
+    ran = run_cli(
+        capsys, "alter", "-b", kafka_bootstrap, name, "--set", "retention.ms=30000", "--yes"
+    )
+    assert ran.code == 1
+    assert f"topic '{name}': retention.ms: PolicyViolationError" in ran.err
+    assert "0 resource(s) altered, 1 failed" in ran.err

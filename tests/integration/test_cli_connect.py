@@ -1,0 +1,120 @@
+"""How the CLI reaches a cluster: SASL through --command-config, and a clusters file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kafka_config_admin.testing import KafkaCluster
+
+from .cli_helpers import make_topic, run_cli, run_process
+
+pytestmark = pytest.mark.integration
+
+_LOGIN_MODULES = {
+    "PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
+    "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
+    "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
+}
+
+
+def command_config(tmp_path: Path, mechanism: str, username: str, password: str) -> Path:
+    path = tmp_path / f"{mechanism}.properties"
+    path.write_text(
+        "security.protocol=SASL_PLAINTEXT\n"
+        f"sasl.mechanism={mechanism}\n"
+        f"sasl.jaas.config={_LOGIN_MODULES[mechanism]} required \\\n"
+        f'    username="{username}" password="{password}";\n'
+    )
+    return path
+
+
+@pytest.mark.kafka(sasl=True)
+@pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
+def test_sasl_through_command_config(
+    kafka_cluster: KafkaCluster, kafka_bootstrap: str, tmp_path: Path, mechanism: str
+) -> None:
+    user = kafka_cluster.admin_user
+    assert user is not None and kafka_cluster.sasl_bootstrap_servers is not None
+    name = make_topic(kafka_bootstrap, {"retention.ms": "3600000"})
+    config = command_config(tmp_path, mechanism, user.username, user.password)
+    ran = run_process(
+        "describe",
+        name,
+        "-o",
+        "json",
+        "--command-config",
+        str(config),
+        "--bootstrap-server",
+        kafka_cluster.sasl_bootstrap_servers,
+    )
+    assert ran.code == 0, ran.err
+    [resource] = ran.json()["resources"]
+    assert resource["configs"]["retention.ms"]["value"] == "3600000"
+
+
+@pytest.mark.kafka(sasl=True)
+def test_wrong_password_is_one_clear_line(
+    kafka_cluster: KafkaCluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert kafka_cluster.sasl_bootstrap_servers is not None
+    config = command_config(tmp_path, "SCRAM-SHA-256", "admin", "not-the-password")
+    ran = run_cli(
+        capsys,
+        "describe",
+        "broker:",
+        "--command-config",
+        str(config),
+        "--bootstrap-server",
+        kafka_cluster.sasl_bootstrap_servers,
+    )
+    assert ran.code == 1
+    [line] = ran.err.strip().splitlines()
+    assert line.startswith("error: ") and "auth" in line.lower()
+    assert "not-the-password" not in line
+
+
+def test_jks_store_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "ssl.properties"
+    config.write_text(
+        "security.protocol=SSL\nssl.truststore.location=/etc/truststore.jks\n"
+        "ssl.truststore.type=JKS\n"
+    )
+    ran = run_cli(
+        capsys, "describe", "broker:", "-b", "127.0.0.1:9093", "--command-config", str(config)
+    )
+    assert ran.code == 2
+    assert ran.err.strip() == (
+        f"error: {config}: ssl.truststore.type=JKS is not supported: convert the store to PEM "
+        "files and set ssl.truststore.type=PEM"
+    )
+
+
+@pytest.mark.kafka(sasl=True)
+def test_clusters_file_names_clusters(
+    kafka_cluster: KafkaCluster, kafka_bootstrap: str, tmp_path: Path
+) -> None:
+    user = kafka_cluster.admin_user
+    assert user is not None
+    clusters = tmp_path / "clusters.yaml"
+    clusters.write_text(
+        "default: plain\n"
+        "clusters:\n"
+        f"  plain: {{bootstrap_servers: '{kafka_bootstrap}'}}\n"
+        "  secure:\n"
+        f"    bootstrap_servers: '{kafka_cluster.sasl_bootstrap_servers}'\n"
+        "    security_protocol: SASL_PLAINTEXT\n"
+        "    sasl_mechanism: SCRAM-SHA-512\n"
+        f"    username: {user.username}\n"
+        "    password_env: SECURE_KAFKA_PASSWORD\n"
+    )
+    name = make_topic(kafka_bootstrap, {"retention.ms": "3600000"})
+    env = {"KAFKA_CONFIG_ADMIN_CLUSTERS": str(clusters), "SECURE_KAFKA_PASSWORD": user.password}
+    for chosen in (["--cluster", "secure"], []):
+        ran = run_process("describe", name, "-o", "json", *chosen, env=env)
+        assert ran.code == 0, ran.err
+        assert ran.json()["cluster"] == (chosen[1] if chosen else "plain")
+    ran = run_process("describe", name, "--cluster", "nope", env=env)
+    assert ran.code == 2
+    assert ran.err.strip() == "error: no cluster named 'nope' (known: plain, secure)"

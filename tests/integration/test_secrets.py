@@ -1,0 +1,123 @@
+"""No secret anywhere: every logger at DEBUG, SASL with right and wrong passwords, sensitive SETs.
+
+Everything a user or an operator could see is captured: every log record of every logger
+(formatted, with its traceback), the reprs and messages of results and errors, and what reached
+stdout and stderr. Then each secret is searched for, as text and as the escaped bytes aiokafka
+would print: none may be found.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import traceback
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from kafka_config_admin import (
+    AdminClient,
+    AlterConfigOp,
+    AuthenticationError,
+    ConfigResource,
+    InvalidConfigError,
+    OpType,
+    ResourceType,
+)
+from kafka_config_admin.testing import KafkaCluster
+
+from .helpers import new_topic
+
+pytestmark = [pytest.mark.integration, pytest.mark.kafka(sasl=True)]
+
+WRONG_PASSWORD = "Wr0ng-Passw0rd-7f3a"
+SECRET_VALUE = "S3cret-Value-91bc"
+SECRET_ITEM = "S3cret-Item-c0de"
+MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+
+
+@pytest.fixture
+def every_log_record() -> Iterator[io.StringIO]:
+    """Every logger at DEBUG, every record formatted (with any traceback) into one text."""
+    text = io.StringIO()
+    handler = logging.StreamHandler(text)
+    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+    handler.setLevel(logging.DEBUG)
+    root = logging.getLogger()
+    loggers = [root, *(logging.getLogger(name) for name in list(logging.root.manager.loggerDict))]
+    levels = {logger: logger.level for logger in loggers}
+    for logger in loggers:
+        logger.setLevel(logging.DEBUG)
+    root.addHandler(handler)
+    try:
+        yield text
+    finally:
+        root.removeHandler(handler)
+        for logger, level in levels.items():
+            logger.setLevel(level)
+
+
+def seen(value: Any) -> str:
+    """What a user may see of a value: its repr and str, and an exception's traceback."""
+    parts = [repr(value), str(value)]
+    if isinstance(value, BaseException):
+        parts.append("".join(traceback.format_exception(value)))
+    return "\n".join(parts)
+
+
+async def test_no_secret_in_logs_reprs_errors_or_output(
+    kafka_cluster: KafkaCluster,
+    kafka_bootstrap: str,
+    every_log_record: io.StringIO,
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    admin_user = kafka_cluster.admin_user
+    assert admin_user is not None and kafka_cluster.sasl_bootstrap_servers is not None
+    secrets = [admin_user.password, WRONG_PASSWORD, SECRET_VALUE, SECRET_ITEM]
+    shown: list[str] = []
+
+    def client(mechanism: str, password: str) -> AdminClient:
+        assert kafka_cluster.sasl_bootstrap_servers is not None
+        made = AdminClient(
+            kafka_cluster.sasl_bootstrap_servers,
+            security_protocol="SASL_PLAINTEXT",
+            sasl_mechanism=mechanism,  # type: ignore[arg-type]
+            sasl_plain_username=admin_user.username,
+            sasl_plain_password=password,
+            timeout=15,
+        )
+        shown.append(seen(made))
+        return made
+
+    async with AdminClient(kafka_bootstrap) as plain:
+        topic = ConfigResource(ResourceType.TOPIC, await new_topic(plain, kafka_bootstrap))
+    for mechanism in MECHANISMS:
+        with pytest.raises(AuthenticationError) as refused:
+            async with client(mechanism, WRONG_PASSWORD):
+                pass
+        shown.append(seen(refused.value))
+        async with client(mechanism, admin_user.password) as admin:
+            shown.append(seen(admin))
+            config = await admin.describe_configs([topic], include_synonyms=True).values[topic]
+            shown.append(seen(config) + "".join(seen(entry) for entry in config.values()))
+            ops = [
+                # Rejected, and the broker's message echoes the value: it must come back hidden.
+                AlterConfigOp("retention.ms", SECRET_VALUE, sensitive=True),
+                AlterConfigOp("ssl.key.password", SECRET_VALUE),  # sensitive by its name
+            ]
+            listed = [AlterConfigOp("cleanup.policy", ["delete", SECRET_ITEM], sensitive=True)]
+            appended = [AlterConfigOp("cleanup.policy", SECRET_ITEM, OpType.APPEND, sensitive=True)]
+            for attempt in (ops, listed, appended):
+                shown.append("".join(seen(op) for op in attempt))
+                result = admin.incremental_alter_configs({topic: attempt})
+                with pytest.raises(InvalidConfigError) as rejected:
+                    await result.all()
+                shown.append(seen(rejected.value) + seen(result))
+    output = capfd.readouterr()
+    everything = "\n".join([every_log_record.getvalue(), output.out, output.err, *shown])
+    assert "SaslAuthenticate" in everything  # aiokafka's DEBUG lines were captured
+    assert "Invalid value" in everything  # the broker's messages were captured
+    for secret in secrets:
+        for form in (secret, repr(secret.encode())[2:-1]):
+            assert form not in everything, f"{form!r} found"

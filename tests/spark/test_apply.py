@@ -1,0 +1,147 @@
+"""Applying alter ops from a DataFrame on local[2], against the real broker and its policy."""
+
+from __future__ import annotations
+
+import pytest
+from pyspark.errors import AnalysisException
+from pyspark.sql import DataFrame, DataFrameWriter, SparkSession
+
+from kafka_config_admin.desired import Connection
+from kafka_config_admin.spark import OPS_SCHEMA, ClusterTarget, apply_ops
+
+from .helpers import config_value, create_topics, topic, unique, wait_until
+
+# Generous: the first test pays for starting the brokers and Spark on a busy machine.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
+
+
+@pytest.fixture(scope="module")
+def target(kafka_bootstrap: str) -> ClusterTarget:
+    return ClusterTarget("main", Connection(bootstrap_servers=kafka_bootstrap))
+
+
+def outcomes_by_row(frame: DataFrame) -> dict[tuple[str, str], tuple[str, str | None]]:
+    rows = frame.collect()
+    return {(row.resource_name, row.name): (row.status, row.error) for row in rows}
+
+
+def test_written_ops_read_back_from_the_broker(
+    spark: SparkSession, kafka_bootstrap: str, target: ClusterTarget
+) -> None:
+    first, second = create_topics(
+        kafka_bootstrap, [unique("apply"), unique("apply")], {"segment.ms": "3600000"}
+    )
+    ops = spark.createDataFrame(
+        [
+            ("main", "topic", first, "retention.ms", "SET", "7200000"),
+            ("main", "TOPIC", first, "segment.ms", "delete", None),
+            ("main", "topic", second, "cleanup.policy", "APPEND", "compact"),
+            ("main", "topic", second, "max.message.bytes", "SET", "2000000"),
+        ],
+        OPS_SCHEMA,
+    )
+    outcomes = apply_ops(ops, target)
+    assert outcomes.count() == 4
+    assert {row.status for row in outcomes.collect()} == {"applied"}
+    wait_until(
+        lambda: config_value(kafka_bootstrap, topic(first), "retention.ms") == "7200000",
+        "retention",
+    )
+    wait_until(
+        lambda: config_value(kafka_bootstrap, topic(first), "segment.ms") == "604800000", "delete"
+    )
+    wait_until(
+        lambda: config_value(kafka_bootstrap, topic(second), "cleanup.policy") == "delete,compact",
+        "append",
+    )
+    assert config_value(kafka_bootstrap, topic(second), "max.message.bytes") == "2000000"
+
+
+def test_a_dry_run_changes_nothing(
+    spark: SparkSession, kafka_bootstrap: str, target: ClusterTarget
+) -> None:
+    (name,) = create_topics(kafka_bootstrap, [unique("dry")])
+    ops = spark.createDataFrame(
+        [("main", "topic", name, "retention.ms", "SET", "7200000")], OPS_SCHEMA
+    )
+    (row,) = apply_ops(ops, target, dry_run=True).collect()
+    assert (row.status, row.dry_run, row.error) == ("validated", True, None)
+    assert config_value(kafka_bootstrap, topic(name), "retention.ms") == "604800000"
+
+
+def test_a_failing_resource_is_recorded_while_the_others_apply(
+    spark: SparkSession, kafka_bootstrap: str, target: ClusterTarget
+) -> None:
+    good, refused, invalid = create_topics(
+        kafka_bootstrap, [unique("ok"), unique("no"), unique("bad")]
+    )
+    missing = unique("missing")
+    ops = spark.createDataFrame(
+        [
+            ("main", "topic", good, "retention.ms", "SET", "7200000"),
+            # The broker's AlterConfigPolicy refuses retention below 60 s.
+            ("main", "topic", refused, "retention.ms", "SET", "1000"),
+            ("main", "topic", missing, "retention.ms", "SET", "7200000"),
+            ("main", "topic", invalid, "retention.ms", "FROB", "7200000"),
+            ("main", "topic", invalid, "segment.ms", "SET", "7200000"),
+            ("elsewhere", "topic", good, "segment.ms", "SET", "7200000"),
+        ],
+        OPS_SCHEMA,
+    )
+    outcomes = apply_ops(ops, target)
+    by_row = outcomes_by_row(outcomes)
+    assert outcomes.count() == 6
+    assert by_row[(good, "retention.ms")] == ("applied", None)
+    assert by_row[(refused, "retention.ms")] == ("failed", "PolicyViolationError")
+    assert by_row[(missing, "retention.ms")] == ("failed", "UnknownTopicOrPartitionError")
+    assert by_row[(invalid, "retention.ms")] == ("failed", "InvalidArgumentError")
+    assert by_row[(invalid, "segment.ms")] == ("skipped", None)
+    (elsewhere,) = outcomes.where("cluster = 'elsewhere'").collect()
+    assert (elsewhere.status, elsewhere.error) == ("failed", "InvalidArgumentError")
+    assert "elsewhere" in elsewhere.error_message
+    wait_until(
+        lambda: config_value(kafka_bootstrap, topic(good), "retention.ms") == "7200000", "good"
+    )
+    assert config_value(kafka_bootstrap, topic(refused), "retention.ms") == "604800000"
+    assert config_value(kafka_bootstrap, topic(invalid), "segment.ms") == "604800000"
+
+
+def test_the_writer_applies_and_fails_the_job_naming_what_did_not_apply(
+    spark: SparkSession, kafka_bootstrap: str
+) -> None:
+    good, refused = create_topics(kafka_bootstrap, [unique("w"), unique("w")])
+
+    def writer(rows: list[tuple[str, ...]]) -> DataFrameWriter:
+        return (
+            spark.createDataFrame(rows, OPS_SCHEMA)
+            .write.format("kafka-configs")
+            .option("bootstrap.servers", kafka_bootstrap)
+            .option("cluster", "main")
+            .mode("append")
+        )
+
+    writer([("main", "topic", good, "retention.ms", "SET", "7200000")]).save()
+    wait_until(
+        lambda: config_value(kafka_bootstrap, topic(good), "retention.ms") == "7200000", "write"
+    )
+    with pytest.raises(Exception, match=r"PolicyViolationError") as failure:
+        writer(
+            [
+                ("main", "topic", good, "retention.ms", "SET", "10800000"),
+                ("main", "topic", refused, "retention.ms", "SET", "1000"),
+            ]
+        ).save()
+    assert "1 of 2 ops did not apply" in str(failure.value)
+    wait_until(
+        lambda: config_value(kafka_bootstrap, topic(good), "retention.ms") == "10800000", "write"
+    )
+
+
+def test_the_writer_refuses_a_frame_without_the_op_columns(
+    spark: SparkSession, kafka_bootstrap: str
+) -> None:
+    frame = spark.createDataFrame([("x",)], "name STRING")
+    with pytest.raises(AnalysisException, match="lacks cluster, resource_type"):
+        frame.write.format("kafka-configs").option("bootstrap.servers", kafka_bootstrap).mode(
+            "append"
+        ).save()

@@ -1,0 +1,123 @@
+"""Snapshots through the ``kafka-configs`` source on local[2], against the real broker."""
+
+from __future__ import annotations
+
+import pytest
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql.functions import col
+
+from kafka_config_admin import Config, ConfigResource, ResourceType
+
+from .helpers import create_topics, describe, topic, unique
+
+# Generous: the first test pays for starting the brokers and Spark on a busy machine.
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
+
+
+def snapshot(spark: SparkSession, bootstrap: str, **options: str) -> DataFrame:
+    return (
+        spark.read.format("kafka-configs")
+        .option("bootstrap.servers", bootstrap)
+        .options(**options)
+        .load()
+    )
+
+
+def test_rows_equal_what_the_sdk_describes(spark: SparkSession, kafka_bootstrap: str) -> None:
+    names = create_topics(
+        kafka_bootstrap, [unique("snap") for _ in range(3)], {"retention.ms": "7200000"}
+    )
+    rows = snapshot(
+        spark,
+        kafka_bootstrap,
+        topics=",".join(names),
+        resourceTypes="topic,broker,broker_default",
+        brokers="1",
+        synonyms="true",
+        documentation="true",
+        cluster="main",
+    ).collect()
+    resources = [topic(name) for name in names] + [
+        ConfigResource(ResourceType.BROKER, "1"),
+        ConfigResource(ResourceType.BROKER, ""),
+    ]
+    expected = describe(
+        kafka_bootstrap, resources, include_synonyms=True, include_documentation=True
+    )
+    times = {row.snapshot_time for row in rows}
+    assert len(times) == 1
+    for resource, config in expected.items():
+        assert isinstance(config, Config)
+        got = {
+            row.name: row
+            for row in rows
+            if (row.resource_type, row.resource_name) == (resource.type.name, resource.name)
+        }
+        assert set(got) == set(config), resource
+        for name, entry in config.items():
+            row = got[name]
+            assert row.cluster == "main"
+            assert row.value == (None if entry.is_sensitive else entry.value)
+            assert row.source == entry.source.name
+            assert (row.is_default, row.is_read_only, row.is_sensitive) == (
+                entry.is_default,
+                entry.is_read_only,
+                entry.is_sensitive,
+            )
+            assert row.config_type == entry.type.name
+            assert row.documentation == entry.documentation
+            assert [(s.name, s.value, s.source) for s in row.synonyms] == [
+                (s.name, None if entry.is_sensitive else s.value, s.source.name)
+                for s in entry.synonyms
+            ]
+            assert row.error is None
+    retention = [r for r in rows if r.resource_name == names[0] and r.name == "retention.ms"]
+    assert retention[0].value == "7200000"
+    assert retention[0].source == "TOPIC_CONFIG"
+
+
+def test_a_missing_topic_is_a_row_with_its_error(spark: SparkSession, kafka_bootstrap: str) -> None:
+    (present,) = create_topics(kafka_bootstrap, [unique("here")])
+    missing = unique("missing")
+    frame = snapshot(spark, kafka_bootstrap, topics=f"{present},{missing}")
+    errors = frame.where(col("error").isNotNull()).collect()
+    assert [(row.resource_name, row.error) for row in errors] == [
+        (missing, "UnknownTopicOrPartitionError")
+    ]
+    assert missing in errors[0].error_message
+    assert frame.where(col("resource_name") == present).count() > 10
+
+
+def test_an_unreachable_cluster_is_a_row_not_a_failed_job(spark: SparkSession) -> None:
+    rows = snapshot(spark, "127.0.0.1:1", cluster="gone", timeout="3").collect()
+    assert len(rows) == 1
+    assert rows[0].cluster == "gone"
+    assert rows[0].error == "KafkaConnectionError"
+
+
+def test_topic_pattern_and_partitions_per_shard(spark: SparkSession, kafka_bootstrap: str) -> None:
+    prefix = unique("pat")
+    names = create_topics(kafka_bootstrap, [f"{prefix}-{i}" for i in range(5)])
+    frame = snapshot(spark, kafka_bootstrap, topicPattern=f"{prefix}-[0-3]", topicsPerPartition="2")
+    assert frame.rdd.getNumPartitions() == 2
+    described = {row.resource_name for row in frame.select("resource_name").distinct().collect()}
+    assert described == set(names[:4])
+
+
+def test_pushed_down_filters_describe_only_the_asked_topics(
+    spark: SparkSession, kafka_bootstrap: str, pushdown: bool
+) -> None:
+    prefix = unique("push")
+    names = create_topics(kafka_bootstrap, [f"{prefix}-{i}" for i in range(8)])
+    asked = names[2:5]
+    # One topic per partition: the scan's partitions are exactly the topics it describes.
+    frame = snapshot(spark, kafka_bootstrap, topicPattern=f"{prefix}-.*", topicsPerPartition="1")
+    query = frame.where(col("resource_name").isin(asked) & (col("resource_type") == "TOPIC"))
+    described = query.rdd.getNumPartitions()
+    assert described == (len(asked) if pushdown else len(names))
+    found = {row.resource_name for row in query.select("resource_name").distinct().collect()}
+    assert found == set(asked)
+    other = frame.where(col("cluster") == "elsewhere")
+    assert other.count() == 0
+    if pushdown:
+        assert other.rdd.getNumPartitions() == 1  # nothing to describe: one empty partition

@@ -146,7 +146,7 @@ def kafka_version() -> str:
     return f"Apache Kafka {testing.KAFKA_VERSION}"
 
 
-def _tree_lines(error: type, public: set[str], depth: int) -> Iterator[str]:
+def _tree_lines(error: type[Exception], public: set[str], depth: int) -> Iterator[str]:
     code = getattr(error, "code", None)
     label = error.__name__
     if code is not None and code != -1000 and "code" in vars(error):
@@ -154,7 +154,8 @@ def _tree_lines(error: type, public: set[str], depth: int) -> Iterator[str]:
     elif getattr(error, "retriable", False) and "retriable" in vars(error):
         label += " (retriable)"
     yield "    " * depth + label
-    for sub in sorted(error.__subclasses__(), key=lambda cls: cls.__name__):
+    subclasses: list[type[Exception]] = error.__subclasses__()
+    for sub in sorted(subclasses, key=lambda cls: cls.__name__):
         if sub.__name__ in public:
             yield from _tree_lines(sub, public, depth + 1)
 

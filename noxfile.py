@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 import nox
 
 nox.options.sessions = ["lint", "tests"]
@@ -17,6 +19,19 @@ def tests(session: nox.Session) -> None:
     """Unit tests and integration tests against a real Kafka broker the suite starts itself."""
     session.install("-e", ".[test,cli,spark]")
     session.run("pytest", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def tests_container(session: nox.Session) -> None:
+    """The integration tests with every broker in a Docker container (needs a running engine)."""
+    session.install("-e", ".[test,cli,spark]")
+    session.run("kafka-config-admin-broker", "build-image")
+    session.run(
+        "pytest",
+        "tests/integration",
+        *session.posargs,
+        env={"KAFKA_CONFIG_ADMIN_BACKEND": "container"},
+    )
 
 
 @nox.session(python=PYTHON)
@@ -48,11 +63,17 @@ def lint(session: nox.Session) -> None:
 def fuzz(session: nox.Session) -> None:
     """Decoder fuzzing, longer than the unit tests: hypothesis, then atheris (libFuzzer).
 
-    ``nox -s fuzz -- 600`` fuzzes with atheris for 600 s (default 120).
+    ``nox -s fuzz -- 600`` fuzzes with atheris for 600 s (default 120); hypothesis tries
+    ``$KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES`` examples per test and message (default 400).
     """
     session.install("-e", ".[test]", "atheris==3.0.0")
-    examples = {"KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES": "400"}
-    session.run("pytest", "-q", "tests/unit/test_protocol_fuzz.py", env=examples)
+    examples = os.environ.get("KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES", "400")
+    session.run(
+        "pytest",
+        "-q",
+        "tests/unit/test_protocol_fuzz.py",
+        env={"KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES": examples},
+    )
     seconds = session.posargs[0] if session.posargs else "120"
     work = session.create_tmp()
     session.run(
@@ -70,8 +91,11 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Benchmarks against every peer on one real broker; results in benchmarks/results/."""
-    session.install("-e", ".", "-r", "benchmarks/requirements.txt")
+    """Benchmarks against every peer on one real broker; results in benchmarks/results/.
+
+    ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead.
+    """
+    session.install("-e", ".[spark]", "-r", "benchmarks/requirements.txt")
     session.run("python", "-m", "benchmarks", *session.posargs)
 
 

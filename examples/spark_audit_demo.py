@@ -6,6 +6,7 @@ desired-state file, and runs examples/spark_audit.py with ``--apply``.
 """
 
 # example-needs-extra: spark
+# example-run-by: nox -s pipeline
 
 from __future__ import annotations
 

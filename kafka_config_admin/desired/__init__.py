@@ -27,6 +27,15 @@ pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.desired.
 docs/desired-state.md describes the file format and the plan's JSON shape.
 """
 
+from ._apply import (
+    DEFAULT_READ_BACK_TIMEOUT,
+    ApplyReport,
+    OutcomeStatus,
+    PlanRejectedError,
+    ResourceOutcome,
+    apply_plan,
+    read_state,
+)
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
 from ._model import DesiredState, ResourceSpec, TopicSpec
@@ -55,10 +64,12 @@ from .clusters import (
 )
 
 __all__ = [
+    "DEFAULT_READ_BACK_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
     "SIZE_UNITS",
+    "ApplyReport",
     "ClusterState",
     "ClustersFile",
     "ConfigChange",
@@ -67,9 +78,12 @@ __all__ = [
     "DesiredState",
     "DesiredStateError",
     "FileError",
+    "OutcomeStatus",
     "Plan",
+    "PlanRejectedError",
     "Problem",
     "ResourceAction",
+    "ResourceOutcome",
     "ResourcePlan",
     "ResourceSpec",
     "Rule",
@@ -80,6 +94,7 @@ __all__ = [
     "TopicSpec",
     "TypedValue",
     "Violation",
+    "apply_plan",
     "check_desired",
     "check_ops",
     "check_value",
@@ -100,5 +115,6 @@ __all__ = [
     "parse_duration_ms",
     "parse_size_bytes",
     "parse_typed",
+    "read_state",
     "same_value",
 ]

@@ -230,7 +230,8 @@ def make_plan(
     Args:
         desired: the desired state (see :func:`load_desired_state`).
         state: what the cluster has (see :func:`read_state`), described with types.
-        prune: also delete overrides of the file's resources that the file does not name.
+        prune: also delete overrides of the file's resources that the file does not name
+            (broker loggers excepted: a broker reports every logger as set).
         include_sensitive: set (and prune) sensitive keys; without it they are skipped, since
             their current value cannot be read and so never compared.
 
@@ -264,7 +265,9 @@ def _resource_plan(
     for key, wanted in spec.configs.items():
         if (resource, key) not in refused:
             diff.want(key, wanted)
-    if prune:
+    # Every logger a broker lists is "set" (DYNAMIC_BROKER_LOGGER_CONFIG): pruning would reset
+    # every logger the file does not name, so loggers are never pruned.
+    if prune and resource.type is not ResourceType.BROKER_LOGGER:
         for key in config:
             if key not in spec.configs:
                 diff.prune(key)

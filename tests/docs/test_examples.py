@@ -6,7 +6,9 @@ an optional extra of the package says so in a line ``# example-needs-extra: NAME
 extra is not installed, its test fails and says which extra to install: it is never skipped.
 A program that needs arguments naming real files and clusters, and is run end to end by
 another example, names it in a line ``# example-run-by: OTHER.py``; its test then checks that
-OTHER.py exists and runs it (OTHER's own test runs it).
+OTHER.py exists and runs it (OTHER's own test runs it). An example that a nox session of its
+own runs in CI (starting clusters of its own) says ``# example-run-by: nox -s NAME``; its test
+checks that the session runs it and that .ci/run runs the session.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .snippets import ROOT
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 _NEEDS_EXTRA = re.compile(r"^# example-needs-extra: (?P<extra>[\w-]+)\s*$", re.MULTILINE)
-_RUN_BY = re.compile(r"^# example-run-by: (?P<runner>[\w-]+\.py)\s*$", re.MULTILINE)
+_RUN_BY = re.compile(r"^# example-run-by: (?P<runner>[\w-]+\.py|nox -s [\w-]+)\s*$", re.MULTILINE)
 #: The longest example (the Spark audit on two clusters of its own) takes about 5 minutes on a
 #: busy 2-core machine; longer means it hangs.
 TIMEOUT = 600
@@ -62,6 +64,15 @@ def test_example_runs(example: Path, kafka_bootstrap: str) -> None:
                 f"installed: install kafka-config-admin[{extra}] in the test environment"
             )
     run_by = _RUN_BY.search(example.read_text())
+    if run_by is not None and run_by.group("runner").startswith("nox -s "):
+        session = run_by.group("runner").removeprefix("nox -s ")
+        noxfile = (ROOT / "noxfile.py").read_text()
+        body = noxfile.partition(f"def {session}(")[2].partition("\n@nox.session")[0]
+        assert f"examples/{example.name}" in body, f"nox -s {session} does not run {example.name}"
+        assert f"nox -s {session}" in (ROOT / ".ci" / "run").read_text(), (
+            f"CI does not run nox -s {session}"
+        )
+        return
     if run_by is not None:
         runner = example.parent / run_by.group("runner")
         assert runner.is_file(), f"{example.name} says {runner.name} runs it; there is none"

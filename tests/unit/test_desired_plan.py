@@ -367,3 +367,13 @@ def test_plan_json_shape_is_stable() -> None:
             }
         ],
     }
+
+
+def test_prune_never_resets_broker_loggers() -> None:
+    logger = ConfigResource(ResourceType.BROKER_LOGGER, "1")
+    source = ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG
+    config = Config(
+        entries=(entry("kafka.server", "INFO", source), entry("kafka.log", "INFO", source))
+    )
+    file = desired(broker_loggers={1: {"configs": {"kafka.server": "INFO"}}})
+    assert make_plan(file, state_of((logger, config)), prune=True).resources == ()

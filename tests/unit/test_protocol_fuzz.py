@@ -48,6 +48,10 @@ def _value(kind: Any, nullable: bool, version: int, flexible: bool) -> st.Search
         values = _STRINGS
     elif kind == "bytes":
         values = st.sampled_from([b"", b"\x00", b"n" * 130]) | st.binary(max_size=8)
+    elif kind == "uuid":
+        values = st.sampled_from([bytes(16), bytes(range(16))]) | st.binary(
+            min_size=16, max_size=16
+        )
     elif kind == "bool":
         values = st.booleans()
     elif kind == "float64":
@@ -104,7 +108,7 @@ def mutated(draw: st.DrawFn, data: bytes) -> bytes:
 
 
 #: Examples per test and decoded message; ``nox -s fuzz`` runs many more.
-EXAMPLES = int(os.environ.get("KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES", "20"))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,  # a hang is caught by pytest-timeout; speed is the benchmarks' business

@@ -1,0 +1,104 @@
+"""The Spark source's planning, without Spark: options, pushed filters, what gets described."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pyspark", reason="the spark extra is not installed")
+
+from pyspark.sql.datasource import EqualTo, GreaterThan, In, StringStartsWith
+
+from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
+from kafka_config_admin.spark._options import ResourceKind, SnapshotOptions
+from kafka_config_admin.spark._selection import (
+    Selection,
+    needs_broker_list,
+    needs_group_list,
+    needs_topic_list,
+    resources_to_describe,
+)
+from kafka_config_admin.spark._source import narrow
+
+SERVERS = {"bootstrap.servers": "127.0.0.1:9092"}
+
+
+def parse(**options: str) -> SnapshotOptions:
+    return SnapshotOptions.parse({**SERVERS, **options})
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"resourceTypes": "topic,queue"}, "'queue' is not a resource type"),
+        ({"resourceTypes": "client_metrics"}, "name them with the option clientMetrics"),
+        ({"topicPattern": "("}, "is not a regular expression"),
+        ({"synonyms": "yes"}, "synonyms must be true or false"),
+        ({"topicsPerPartition": "0"}, "topicsPerPartition must be a positive integer"),
+        ({"topics": " , "}, "option topics is empty"),
+        ({"timeout": "-1"}, "timeout must be a positive number"),
+        ({"security.protocol": "SASL_PLAINTEXT"}, "needs username and password"),
+    ],
+)
+def test_bad_options_are_refused_naming_the_option(options: dict[str, str], message: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=message):
+        parse(**options)
+
+
+def test_a_source_needs_a_cluster() -> None:
+    with pytest.raises(InvalidArgumentError, match=r"bootstrap.servers .* or clusters.file"):
+        SnapshotOptions.parse({})
+
+
+def test_kinds_and_the_cluster_name() -> None:
+    options = parse(resourceTypes="topic, Broker_Default,broker-logger", cluster="east")
+    assert options.kinds == (
+        ResourceKind.TOPIC,
+        ResourceKind.BROKER_DEFAULT,
+        ResourceKind.BROKER_LOGGER,
+    )
+    assert [target.name for target in options.clusters] == ["east"]
+
+
+def test_pushed_filters_narrow_the_selection() -> None:
+    selection = Selection()
+    for pushed in [
+        EqualTo(("cluster",), "east"),
+        In(("resource_name",), ("a", "b", "c")),
+        EqualTo(("resource_name",), "b"),
+        StringStartsWith(("resource_name",), "b"),
+        GreaterThan(("resource_name",), "a"),  # not usable: ignored
+        EqualTo(("name",), "retention.ms"),  # not a pushable column
+    ]:
+        selection = narrow(selection, pushed)
+    assert selection == Selection(
+        clusters=frozenset({"east"}), resource_names=frozenset({"b"}), name_prefixes=("b",)
+    )
+
+
+def test_only_listed_topics_the_filters_allow_are_described() -> None:
+    options = parse(resourceTypes="topic,broker,broker_default", topicPattern="orders-.*")
+    selection = narrow(Selection(), In(("resource_name",), ("orders-1", "orders-9", "1", "")))
+    assert needs_topic_list(options, selection) and needs_broker_list(options, selection)
+    assert not needs_group_list(options, selection)
+    described = resources_to_describe(
+        options,
+        selection,
+        listed_topics=["orders-1", "orders-2", "payments-1"],
+        listed_brokers=["1", "2"],
+    )
+    assert described == [
+        ConfigResource(ResourceType.TOPIC, "orders-1"),
+        ConfigResource(ResourceType.BROKER, "1"),
+        ConfigResource(ResourceType.BROKER, ""),
+    ]
+
+
+def test_explicit_names_are_described_even_when_not_listed() -> None:
+    options = parse(topics="a,missing", resourceTypes="topic,group", groups="g1")
+    assert not needs_group_list(options, Selection())
+    selection = narrow(Selection(), EqualTo(("resource_type",), "TOPIC"))
+    assert not needs_topic_list(options, selection)
+    assert resources_to_describe(options, selection) == [
+        ConfigResource(ResourceType.TOPIC, "a"),
+        ConfigResource(ResourceType.TOPIC, "missing"),
+    ]

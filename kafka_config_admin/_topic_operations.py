@@ -45,6 +45,7 @@ class ListTopics(Operation[None, list[TopicListing]]):
 
     codec = METADATA
     throttle_from_version = 6
+    hedged = True  # a read: asking a second broker is harmless
 
     @classmethod
     def build(cls, pattern: TopicPattern, *, include_internal: bool) -> ListTopics:
@@ -128,6 +129,9 @@ class CreateTopics(Operation[str, CreatedTopic]):
     timeout_ms: int
 
     codec = CREATE_TOPICS
+    # Not hedged (a second create answers TOPIC_ALREADY_EXISTS), but a create written and
+    # never answered may have happened.
+    mutates = True
     throttle_from_version = 3
     _results_key = "topics"
 

@@ -16,6 +16,9 @@ from ._exceptions import (
     GroupAuthorizationFailedError,
     InvalidArgumentError,
     InvalidConfigError,
+    InvalidPartitionsError,
+    InvalidReplicaAssignmentError,
+    InvalidReplicationFactorError,
     InvalidRequestError,
     InvalidTopicError,
     KafkaConfigAdminError,
@@ -28,6 +31,7 @@ from ._exceptions import (
     RequestTimedOutError,
     ResourceNotFoundError,
     ThrottlingQuotaExceededError,
+    TopicAlreadyExistsError,
     TopicAuthorizationFailedError,
     UnacceptableCredentialError,
     UnknownServerError,
@@ -54,7 +58,12 @@ from ._quota_models import (
     QuotaEntityType,
     QuotaMatchType,
 )
-from ._results import AlterConfigsResult, DescribeConfigsResult, ResourceFuture
+from ._results import (
+    AlterConfigsResult,
+    CreateTopicsResult,
+    DescribeConfigsResult,
+    ResourceFuture,
+)
 from ._scram import (
     ScramCredentialInfo,
     ScramMechanism,
@@ -62,6 +71,7 @@ from ._scram import (
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
+from ._topic_models import CreatedTopic, NewTopic, TopicListing
 
 __version__ = "0.1.0"
 
@@ -86,17 +96,23 @@ __all__ = [
     "ConfigSource",
     "ConfigSynonym",
     "ConfigType",
+    "CreateTopicsResult",
+    "CreatedTopic",
     "DescribeConfigsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
     "InvalidArgumentError",
     "InvalidConfigError",
+    "InvalidPartitionsError",
+    "InvalidReplicaAssignmentError",
+    "InvalidReplicationFactorError",
     "InvalidRequestError",
     "InvalidTopicError",
     "KafkaConfigAdminError",
     "KafkaConnectionError",
     "KafkaTimeoutError",
     "NetworkError",
+    "NewTopic",
     "NotControllerError",
     "OpType",
     "PolicyViolationError",
@@ -110,7 +126,9 @@ __all__ = [
     "ScramCredentialInfo",
     "ScramMechanism",
     "ThrottlingQuotaExceededError",
+    "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
+    "TopicListing",
     "UnacceptableCredentialError",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",

@@ -6,6 +6,7 @@ hands it to the engine (``_engine``), which owns routing, retries and deadlines.
 
 from __future__ import annotations
 
+import re
 import ssl
 import warnings
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
@@ -33,8 +34,16 @@ from ._operations import (
     Operation,
 )
 from ._quota_models import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
-from ._results import AlterConfigsResult, DescribeConfigsResult, _Result
+from ._results import (
+    AlterConfigsResult,
+    CreateTopicsResult,
+    DescribeConfigsResult,
+    ResourceFuture,
+    _Result,
+)
 from ._scram import UserScramCredentialAlteration
+from ._topic_models import NewTopic, TopicListing
+from ._topic_operations import CreateTopics, ListTopics
 from ._transport import SecurityOptions, Transport
 from ._user_scram import (
     AlterUserScramCredentials,
@@ -242,6 +251,53 @@ class AdminClient:
         )
         build = partial(AlterConfigs.build_legacy, configs, validate_only=validate_only)
         return self._call(build, AlterConfigsResult, timeout)
+
+    def list_topics(
+        self,
+        pattern: str | re.Pattern[str] | None = None,
+        *,
+        include_internal: bool = False,
+        timeout: float | None = None,
+    ) -> ResourceFuture[None, list[TopicListing]]:
+        """The cluster's topics, sorted by name; those whose whole name matches ``pattern``.
+
+        Returns at once with a future: ``topics = await admin.list_topics("orders.*")``.
+
+        ``pattern`` is a regular expression matched against the whole name (``re.fullmatch``,
+        as Kafka's tools do: ``"orders.*"``, not ``"orders"``, for every name that starts so).
+        Kafka's internal topics (``__consumer_offsets``...) are left out unless
+        ``include_internal``. One Metadata request to any broker.
+        """
+        build = partial(ListTopics.build, pattern, include_internal=include_internal)
+        result = self._call(build, _Result[None, list[TopicListing]], timeout)
+        return result.values[None]
+
+    def create_topics(
+        self,
+        new_topics: Iterable[NewTopic],
+        *,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ) -> CreateTopicsResult:
+        """Create topics, with their configs; returns at once with one future per topic name.
+
+        Each topic is created on its own: one may fail (it exists, a policy refused it...)
+        while the others are created. ``validate_only`` asks the broker to check everything and
+        create nothing; the futures then say what would be created. Names, counts and
+        configs are checked first: a bad topic raises :class:`InvalidArgumentError` and
+        nothing is sent. Any broker takes the request and forwards it to the controller.
+        """
+        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        # The broker waits this long for the topics to be created before it answers; it must
+        # answer within the request's own timeout.
+        wait = min(seconds, self._transport.request_timeout)
+        build = partial(
+            CreateTopics.build,
+            new_topics,
+            validate_only=validate_only,
+            timeout_ms=int(wait * 1000),
+        )
+        return self._call(build, CreateTopicsResult, seconds)
 
     def describe_client_quotas(
         self, quota_filter: ClientQuotaFilter | None = None, *, timeout: float | None = None

@@ -22,6 +22,10 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
         │   └── ClusterAuthorizationFailedError 31
         ├── UnsupportedSaslMechanismError       33
         ├── UnsupportedVersionError             35  (also raised when no common version exists)
+        ├── TopicAlreadyExistsError             36
+        ├── InvalidPartitionsError              37
+        ├── InvalidReplicationFactorError       38
+        ├── InvalidReplicaAssignmentError       39
         ├── InvalidConfigError                  40
         ├── NotControllerError                  41  (retriable)
         ├── InvalidRequestError                 42
@@ -52,6 +56,9 @@ __all__ = [
     "GroupAuthorizationFailedError",
     "InvalidArgumentError",
     "InvalidConfigError",
+    "InvalidPartitionsError",
+    "InvalidReplicaAssignmentError",
+    "InvalidReplicationFactorError",
     "InvalidRequestError",
     "InvalidTopicError",
     "KafkaConfigAdminError",
@@ -64,6 +71,7 @@ __all__ = [
     "RequestTimedOutError",
     "ResourceNotFoundError",
     "ThrottlingQuotaExceededError",
+    "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
     "UnacceptableCredentialError",
     "UnknownServerError",
@@ -224,6 +232,34 @@ class UnsupportedVersionError(BrokerError):
     error_name = "UNSUPPORTED_VERSION"
 
 
+class TopicAlreadyExistsError(BrokerError):
+    """A topic of that name exists already."""
+
+    code = 36
+    error_name = "TOPIC_ALREADY_EXISTS"
+
+
+class InvalidPartitionsError(BrokerError):
+    """The number of partitions is not valid (below 1, or above what the broker allows)."""
+
+    code = 37
+    error_name = "INVALID_PARTITIONS"
+
+
+class InvalidReplicationFactorError(BrokerError):
+    """The replication factor is not valid: below 1, or more than the brokers available."""
+
+    code = 38
+    error_name = "INVALID_REPLICATION_FACTOR"
+
+
+class InvalidReplicaAssignmentError(BrokerError):
+    """A manual replica assignment is not valid (unknown brokers, uneven or missing partitions)."""
+
+    code = 39
+    error_name = "INVALID_REPLICA_ASSIGNMENT"
+
+
 class InvalidConfigError(BrokerError):
     """A config name or value was refused (unknown key, bad value, APPEND on a non-list...)."""
 
@@ -247,7 +283,7 @@ class InvalidRequestError(BrokerError):
 
 
 class PolicyViolationError(BrokerError):
-    """The broker's AlterConfigPolicy rejected the change."""
+    """The broker's policy (AlterConfigPolicy, CreateTopicPolicy) rejected the change."""
 
     code = 44
     error_name = "POLICY_VIOLATION"
@@ -303,6 +339,10 @@ _BY_CODE: dict[int, type[BrokerError]] = {
         ClusterAuthorizationFailedError,
         UnsupportedSaslMechanismError,
         UnsupportedVersionError,
+        TopicAlreadyExistsError,
+        InvalidPartitionsError,
+        InvalidReplicationFactorError,
+        InvalidReplicaAssignmentError,
         InvalidConfigError,
         NotControllerError,
         InvalidRequestError,

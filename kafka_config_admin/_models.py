@@ -335,13 +335,7 @@ class AlterConfigOp(BaseModel):
     @field_validator("value", mode="before")
     @classmethod
     def _kafka_string(cls, value: Any) -> Any:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        if isinstance(value, int | float):
-            return str(value)
-        if isinstance(value, list | tuple):
-            return ",".join(str(item) for item in value)
-        return value
+        return kafka_string(value)
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         for key, value in super().__repr_args__():
@@ -349,6 +343,20 @@ class AlterConfigOp(BaseModel):
                 yield key, HIDDEN
             else:
                 yield key, value
+
+
+def kafka_string(value: Any) -> Any:
+    """A config value as Kafka's string form: booleans lower case, lists joined with commas.
+
+    Strings and anything else come back as they are (the caller rejects what is not a str).
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return ",".join(str(item) for item in value)
+    return value
 
 
 def trusted(

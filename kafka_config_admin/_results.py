@@ -13,8 +13,9 @@ from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from ._models import Config, ConfigResource
+from ._topic_models import CreatedTopic
 
-__all__ = ["AlterConfigsResult", "DescribeConfigsResult", "ResourceFuture"]
+__all__ = ["AlterConfigsResult", "CreateTopicsResult", "DescribeConfigsResult", "ResourceFuture"]
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
@@ -143,19 +144,23 @@ class _Result(Generic[K, T]):
         )
 
 
-class DescribeConfigsResult(_Result[ConfigResource, Config]):
+class _ValuesResult(_Result[K, T]):
+    """A result whose futures carry values: ``all()`` gathers them into a dict."""
+
+    async def all(self) -> dict[K, T]:
+        """Wait for every key; return their values or raise the first error (in order).
+
+        The other futures stay readable after the error.
+        """
+        return await self._all()
+
+
+class DescribeConfigsResult(_ValuesResult[ConfigResource, Config]):
     """The result of :meth:`AdminClient.describe_configs`.
 
     ``values[resource]`` is a :class:`ResourceFuture` of that resource's :class:`Config`;
     ``await result.all()`` gives ``dict[ConfigResource, Config]`` or raises the first error.
     """
-
-    async def all(self) -> dict[ConfigResource, Config]:
-        """Wait for every resource; return their configs or raise the first error (in order).
-
-        The other futures stay readable after the error.
-        """
-        return await self._all()
 
 
 class AlterConfigsResult(_Result[ConfigResource, None]):
@@ -170,3 +175,11 @@ class AlterConfigsResult(_Result[ConfigResource, None]):
         for future in self.values.values():
             if future._exception is not None:
                 raise future._exception
+
+
+class CreateTopicsResult(_ValuesResult[str, CreatedTopic]):
+    """The result of :meth:`AdminClient.create_topics`, keyed by topic name.
+
+    ``values[name]`` is a :class:`ResourceFuture` of that topic's :class:`CreatedTopic`;
+    ``await result.all()`` gives ``dict[str, CreatedTopic]`` or raises the first error.
+    """

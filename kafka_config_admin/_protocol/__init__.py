@@ -1,10 +1,10 @@
-"""Kafka wire codecs for the config, client-quota and SCRAM-credential APIs (private).
+"""Kafka wire codecs for the config, topic, client-quota and SCRAM-credential APIs (private).
 
 One module per API declares its request and response schema (``describe_configs``,
-``alter_configs``, ``incremental_alter_configs``, ``describe_client_quotas``,
-``alter_client_quotas``, ``describe_user_scram_credentials``,
-``alter_user_scram_credentials``); ``_schema`` compiles them; ``_header`` does the
-request and response headers. Bodies are plain dicts with snake_case keys; every key of every
+``alter_configs``, ``incremental_alter_configs``, ``metadata``, ``create_topics``,
+``describe_client_quotas``, ``alter_client_quotas``, ``describe_user_scram_credentials``,
+``alter_user_scram_credentials``); ``_schema`` compiles them; ``_header`` does the request and
+response headers. Bodies are plain dicts with snake_case keys; every key of every
 version is present after decoding (fields a version lacks take their schema default). Unknown
 tagged fields are skipped, not kept. Identical items of a shared struct decode to one object
 (``Struct(shared=True)``), so decoded bodies must not be mutated. Undecodable bytes raise
@@ -23,10 +23,12 @@ from . import (
     alter_client_quotas,
     alter_configs,
     alter_user_scram_credentials,
+    create_topics,
     describe_client_quotas,
     describe_configs,
     describe_user_scram_credentials,
     incremental_alter_configs,
+    metadata,
 )
 from ._header import decode_response_header, encode_request_header
 from ._schema import Memo, Message
@@ -35,10 +37,12 @@ __all__ = [
     "ALTER_CLIENT_QUOTAS",
     "ALTER_CONFIGS",
     "ALTER_USER_SCRAM_CREDENTIALS",
+    "CREATE_TOPICS",
     "DESCRIBE_CLIENT_QUOTAS",
     "DESCRIBE_CONFIGS",
     "DESCRIBE_USER_SCRAM_CREDENTIALS",
     "INCREMENTAL_ALTER_CONFIGS",
+    "METADATA",
     "ApiCodec",
     "Memo",
     "decode_response_header",
@@ -111,3 +115,5 @@ ALTER_USER_SCRAM_CREDENTIALS = ApiCodec(
     alter_user_scram_credentials.REQUEST,
     alter_user_scram_credentials.RESPONSE,
 )
+METADATA = ApiCodec("Metadata", 3, metadata.REQUEST, metadata.RESPONSE)
+CREATE_TOPICS = ApiCodec("CreateTopics", 19, create_topics.REQUEST, create_topics.RESPONSE)

@@ -20,17 +20,28 @@ from kafka_config_admin import (
 _counter = itertools.count()
 
 
+def unique_name() -> str:
+    """A topic name no other test (nor test run) uses."""
+    return f"t{os.getpid()}-{next(_counter)}"
+
+
 async def new_topic(
     admin: AdminClient, bootstrap: str, configs: dict[str, str] | None = None
 ) -> str:
     """Create a topic with a unique name and wait until every broker can describe it."""
-    name = f"t{os.getpid()}-{next(_counter)}"
+    name = unique_name()
     creator = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
     await creator.start()
     try:
         await creator.create_topics([NewTopic(name, 1, 1, topic_configs=configs or {})])
     finally:
         await creator.close()
+    await wait_until_described(admin, name)
+    return name
+
+
+async def wait_until_described(admin: AdminClient, name: str) -> None:
+    """Wait until every broker can describe the new topic (at most 20 s)."""
     resource = ConfigResource(ResourceType.TOPIC, name)
     with anyio.fail_after(20):
         while True:  # brokers learn of new topics asynchronously from the controller
@@ -38,7 +49,7 @@ async def new_topic(
             try:
                 for result in results:
                     await result.all()
-                return name
+                return
             except UnknownTopicOrPartitionError:
                 await anyio.sleep(0.1)
 

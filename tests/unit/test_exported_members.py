@@ -56,3 +56,17 @@ def test_quota_and_scram_names_are_exported() -> None:
         "UnsupportedSaslMechanismError",
     ):
         assert name in kafka_config_admin.__all__, name
+
+
+def test_topic_names_are_exported() -> None:
+    for name in (
+        "CreateTopicsResult",
+        "CreatedTopic",
+        "InvalidPartitionsError",
+        "InvalidReplicaAssignmentError",
+        "InvalidReplicationFactorError",
+        "NewTopic",
+        "TopicAlreadyExistsError",
+        "TopicListing",
+    ):
+        assert name in kafka_config_admin.__all__, name

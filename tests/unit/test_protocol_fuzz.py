@@ -48,6 +48,10 @@ def _value(kind: Any, nullable: bool, version: int, flexible: bool) -> st.Search
         values = _STRINGS
     elif kind == "bytes":
         values = st.sampled_from([b"", b"\x00", b"n" * 130]) | st.binary(max_size=8)
+    elif kind == "uuid":
+        values = st.sampled_from([bytes(16), bytes(range(16))]) | st.binary(
+            min_size=16, max_size=16
+        )
     elif kind == "bool":
         values = st.booleans()
     elif kind == "float64":

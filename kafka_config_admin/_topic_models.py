@@ -1,0 +1,238 @@
+"""Typed models of topics: one to create, one listed, one created (no I/O).
+
+Topic names are checked here the way Kafka checks them (``org.apache.kafka.common.internals
+.Topic``), so a bad name fails before anything is sent.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._exceptions import InvalidArgumentError
+from ._models import Config, is_sensitive_name, kafka_string
+
+__all__ = ["CreatedTopic", "NewTopic", "TopicListing", "check_topic_name", "topic_id_text"]
+
+#: The longest topic name Kafka accepts.
+MAX_TOPIC_NAME_LENGTH = 249
+_LEGAL_NAME = re.compile(r"[a-zA-Z0-9._-]+")
+_MAX_INT16 = 2**15 - 1
+_MAX_INT32 = 2**31 - 1
+
+
+def check_topic_name(name: object) -> str:
+    """The name if Kafka accepts it as a topic name; otherwise InvalidArgumentError saying why."""
+    if not isinstance(name, str):
+        raise InvalidArgumentError(f"a topic name must be a str, got {type(name).__name__}")
+    if not name:
+        raise InvalidArgumentError("a topic name must not be empty")
+    if name in (".", ".."):
+        raise InvalidArgumentError(f"{name!r} is not allowed as a topic name")
+    if len(name) > MAX_TOPIC_NAME_LENGTH:
+        raise InvalidArgumentError(
+            f"topic name {name[:40]!r}... is {len(name)} characters long; "
+            f"Kafka allows at most {MAX_TOPIC_NAME_LENGTH}"
+        )
+    if not _LEGAL_NAME.fullmatch(name):
+        bad = "".join(sorted({char for char in name if not _LEGAL_NAME.fullmatch(char)}))
+        raise InvalidArgumentError(
+            f"topic name {name!r} has characters Kafka does not allow ({bad!r}): use ASCII "
+            "letters, digits, '.', '_' and '-'"
+        )
+    return name
+
+
+def colliding_names(names: Iterable[str]) -> tuple[str, str] | None:
+    """Two names that differ only by '.' against '_' (Kafka's metric names mix them up)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        unified = name.replace(".", "_")
+        other = seen.setdefault(unified, name)
+        if other != name:
+            return other, name
+    return None
+
+
+def topic_id_text(raw: bytes) -> str | None:
+    """A topic id as Kafka prints it (URL-safe base64, no padding); None for the zero id."""
+    if not any(raw):
+        return None
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+@dataclass(frozen=True, init=False)
+class NewTopic:
+    """A topic to create with :meth:`AdminClient.create_topics`.
+
+    ``num_partitions`` and ``replication_factor`` left as None take the broker's defaults
+    (``num.partitions``, ``default.replication.factor``). ``configs`` are the topic's own
+    settings (values may be str, int, float, bool or a list, as in :class:`AlterConfigOp`).
+    ``replica_assignments`` places each partition on brokers by hand (partition index to
+    broker ids, the first one preferred as leader); it excludes the two counts. Every check
+    Kafka makes of the name and of the counts is made here: a bad topic raises
+    :class:`InvalidArgumentError` before anything is sent.
+    """
+
+    name: str
+    num_partitions: int | None = None
+    replication_factor: int | None = None
+    configs: Mapping[str, str] = field(default_factory=dict)
+    replica_assignments: Mapping[int, tuple[int, ...]] | None = None
+
+    def __init__(
+        self,
+        name: str,
+        num_partitions: int | None = None,
+        replication_factor: int | None = None,
+        configs: Mapping[str, Any] | None = None,
+        *,
+        replica_assignments: Mapping[int, Sequence[int]] | None = None,
+    ) -> None:
+        name = check_topic_name(name)
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "num_partitions", _count(name, "num_partitions", num_partitions, _MAX_INT32))
+        _set(
+            self,
+            "replication_factor",
+            _count(name, "replication_factor", replication_factor, _MAX_INT16),
+        )
+        _set(self, "configs", _configs(name, configs))
+        assignments = _assignments(name, replica_assignments)
+        if assignments is not None and (
+            num_partitions is not None or replication_factor is not None
+        ):
+            raise InvalidArgumentError(
+                f"topic {name!r}: give replica_assignments or num_partitions and "
+                "replication_factor, not both"
+            )
+        _set(self, "replica_assignments", assignments)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        shown = {
+            key: "[hidden]" if is_sensitive_name(key) else value
+            for key, value in self.configs.items()
+        }
+        assignments = (
+            ""
+            if self.replica_assignments is None
+            else f", replica_assignments={self.replica_assignments}"
+        )
+        return (
+            f"NewTopic(name={self.name!r}, num_partitions={self.num_partitions}, "
+            f"replication_factor={self.replication_factor}, configs={shown}{assignments})"
+        )
+
+
+def _count(topic: str, what: str, value: object, largest: int) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= largest:
+        raise InvalidArgumentError(
+            f"topic {topic!r}: {what} must be an int from 1 to {largest} (or None for the "
+            f"broker's default), got {value!r}"
+        )
+    return value
+
+
+def _configs(topic: str, configs: Mapping[str, Any] | None) -> dict[str, str]:
+    if configs is None:
+        return {}
+    if not isinstance(configs, Mapping):
+        raise InvalidArgumentError(
+            f"configs of topic {topic!r} must be a mapping of name to value, "
+            f"got {type(configs).__name__}"
+        )
+    checked = {}
+    for key, given in configs.items():
+        if not isinstance(key, str) or not key:
+            raise InvalidArgumentError(
+                f"config names of topic {topic!r} must be non-empty strings, got {key!r}"
+            )
+        value = kafka_string(given)
+        if not isinstance(value, str):  # the value itself stays out: it may be a secret
+            raise InvalidArgumentError(
+                f"value of {key!r} for topic {topic!r} must be a str, int, float, bool or "
+                f"list, got {type(given).__name__}"
+            )
+        checked[key] = value
+    return checked
+
+
+def _assignments(
+    topic: str, given: Mapping[int, Sequence[int]] | None
+) -> dict[int, tuple[int, ...]] | None:
+    if given is None:
+        return None
+    if not isinstance(given, Mapping) or not given:
+        raise InvalidArgumentError(
+            f"replica_assignments of topic {topic!r} must map each partition index to broker ids"
+        )
+    if sorted(given) != list(range(len(given))):
+        raise InvalidArgumentError(
+            f"replica_assignments of topic {topic!r} must name partitions 0 to "
+            f"{len(given) - 1}, got {sorted(given)!r}"
+        )
+    checked = {}
+    for partition, brokers in sorted(given.items()):
+        replicas = tuple(brokers) if isinstance(brokers, Sequence) else ()
+        if (
+            not replicas
+            or any(isinstance(b, bool) or not isinstance(b, int) or b < 0 for b in replicas)
+            or len(set(replicas)) != len(replicas)
+        ):
+            raise InvalidArgumentError(
+                f"partition {partition} of topic {topic!r} needs a list of distinct broker ids, "
+                f"got {brokers!r}"
+            )
+        checked[partition] = replicas
+    if len({len(replicas) for replicas in checked.values()}) != 1:
+        raise InvalidArgumentError(
+            f"every partition of topic {topic!r} needs the same number of replicas"
+        )
+    return checked
+
+
+@dataclass(frozen=True, slots=True)
+class TopicListing:
+    """A topic as :meth:`AdminClient.list_topics` lists it.
+
+    Attributes:
+        name: the topic's name.
+        topic_id: its id as Kafka prints it (``kafka-topics.sh --describe``), or None when the
+            broker is older than Metadata v10 (Kafka 2.8).
+        is_internal: Kafka's own topics (``__consumer_offsets``, ``__transaction_state``).
+        num_partitions: how many partitions it has.
+        replication_factor: the replicas of its first partition, or None when the broker
+            listed no partitions (a topic still being created).
+    """
+
+    name: str
+    topic_id: str | None
+    is_internal: bool
+    num_partitions: int
+    replication_factor: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedTopic:
+    """What :meth:`AdminClient.create_topics` created (or, with ``validate_only``, would).
+
+    The counts and configs come from brokers that speak CreateTopics v5 (Kafka 2.4) or later;
+    before that, and for ``configs`` when the principal may not describe the topic's
+    configs, they are None. ``topic_id`` needs CreateTopics v7 (Kafka 2.8) and is None for
+    ``validate_only``.
+    """
+
+    name: str
+    topic_id: str | None
+    num_partitions: int | None
+    replication_factor: int | None
+    configs: Config | None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import nox
 
 nox.options.sessions = ["lint", "tests"]
@@ -47,11 +49,17 @@ def lint(session: nox.Session) -> None:
 def fuzz(session: nox.Session) -> None:
     """Decoder fuzzing, longer than the unit tests: hypothesis, then atheris (libFuzzer).
 
-    ``nox -s fuzz -- 600`` fuzzes with atheris for 600 s (default 120).
+    ``nox -s fuzz -- 600`` fuzzes with atheris for 600 s (default 120); hypothesis tries
+    ``$KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES`` examples per test and message (default 400).
     """
     session.install("-e", ".[test]", "atheris==3.0.0")
-    examples = {"KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES": "400"}
-    session.run("pytest", "-q", "tests/unit/test_protocol_fuzz.py", env=examples)
+    examples = os.environ.get("KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES", "400")
+    session.run(
+        "pytest",
+        "-q",
+        "tests/unit/test_protocol_fuzz.py",
+        env={"KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES": examples},
+    )
     seconds = session.posargs[0] if session.posargs else "120"
     work = session.create_tmp()
     session.run(

@@ -1,10 +1,10 @@
-"""``python -m benchmarks`` (``nox -s bench``): every client on one real broker.
+"""``python -m benchmarks`` (``nox -s bench``): every client on one real broker, then the CLI.
 
-``python -m benchmarks spark [--topics N] [--reps N]`` runs the Spark snapshot benchmark
-instead (see ``benchmarks/spark.py``).
-
-Options: ``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3), ``--peers a,b``
-(all), ``--out DIR``.
+``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]``
+only the command-line benchmark (:mod:`benchmarks.cli`, its own options),
+``python -m benchmarks spark [--topics N] [--reps N]`` the Spark snapshot benchmark (see
+``benchmarks/spark.py``). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
+(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 from kafka_config_admin.testing._artifacts import broker_lib_dir
 
-from . import dataset, report, run_json_module
+from . import cli, dataset, report, run_json_module
 from .peers import MODULES, NAMES
 
 HERE = Path(__file__).parent
@@ -67,18 +67,28 @@ def run_java_peer(bootstrap: str, topics_file: Path, classpath: str, reps: int) 
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["spark"]:
+    part, arguments = sys.argv[1] if sys.argv[1:] else "", sys.argv[2:]
+    if part == "cli":
+        cli.main(arguments)
+    elif part == "spark":
         from . import spark
 
-        spark.main(sys.argv[2:])
-        return
-    parser = argparse.ArgumentParser(prog="python -m benchmarks")
+        spark.main(arguments)
+    elif part == "peers":
+        peers_main(arguments)
+    else:
+        peers_main(sys.argv[1:])
+        cli.main([])
+
+
+def peers_main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks peers")
     parser.add_argument("--topics", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--reps", type=int, default=3, help="repetitions per round")
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--out", type=Path, default=HERE / "results")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     peers = [name for name in args.peers.split(",") if name]
     unknown = set(peers) - set(NAMES)
     if unknown:

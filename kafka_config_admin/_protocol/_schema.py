@@ -253,6 +253,8 @@ class _Writer:
         self.prologue: list[str] = []
         #: Lines run last, once the whole message has decoded.
         self.epilogue: list[str] = []
+        #: Lines run if anything after the prologue raises (then the error goes on).
+        self.undo: list[str] = []
         self.depth = 1
         self.names = 0
         self.namespace: dict[str, Any] = dict(_HELPERS)
@@ -285,6 +287,11 @@ class _Writer:
 
     def compile(self, name: str, parameters: str, result: str) -> Any:
         body = self.prologue + self.lines + self.epilogue
+        if self.undo:  # a try block costs nothing until something raises
+            guarded = ["    " + line for line in self.lines + self.epilogue]
+            undo = ["    " + line for line in self.undo]
+            body = [*self.prologue, "    try:", *guarded, "    except BaseException:", *undo]
+            body.append("        raise")
         source = f"def {name}({parameters}):\n" + "\n".join(body)
         source += f"\n    return {result}\n"
         filename = f"<{self.message.name} v{self.version} {name}r>"
@@ -543,23 +550,24 @@ def _decode_shared_array(
     Two topics without overrides have byte-identical configs, and so does one topic asked for
     twice: one ``startswith`` over the whole array then replaces everything below.
 
-    What the message teaches the memo (new items, the last array) is kept in locals and stored
-    only once the whole message has decoded within its bytes: a malformed message must not
-    leave an item behind for a later one to find (a string cut short by the end of the buffer
-    would otherwise be found again by the bytes it was cut to).
+    What the message teaches the memo stays only once the whole message has decoded within its
+    bytes: the last array is kept in locals until then, and the items it added are taken out
+    again if decoding fails. A malformed message must not leave an item behind for a later one
+    to find (a string cut short by the end of the buffer would otherwise be found again by the
+    bytes it was cut to).
     """
     if w.prologue:
         raise ValueError(f"{w.message.name} has more than one shared struct")
     w.prologue += [
         f"    shared = (_Memo() if memo is None else memo).of({w.message.name!r}, {w.version})",
-        "    items = shared.items; fresh = {}",
+        "    items = shared.items; added = []",
         "    last_keys = shared.last; array = shared.array; array_items = shared.array_items",
     ]
     w.epilogue += [
         "    if pos > len(buf): raise IndexError('the message ends past its bytes')",
-        "    if fresh: items.update(fresh)",
         "    shared.last = last_keys; shared.array = array; shared.array_items = array_items",
     ]
+    w.undo += ["    for key in added: del items[key]"]
     start = w.fresh("start")
     w.line(f"{start} = pos")
     w.line("if array and buf.startswith(array, pos):")
@@ -591,12 +599,11 @@ def _decode_shared_items(w: _Writer, fields: tuple[Field, ...], target: str, cou
             _skip_struct(w, fields)
             w.line(f"{key} = buf[{start}:pos]")
         w.line(f"{item} = items.get({key})")
-        w.line(f"if {item} is None: {item} = fresh.get({key})")
         with w.block(f"if {item} is None:"):
             w.line(f"pos = {start}")
             _decode_struct(w, fields, item)
             w.line(f"if pos != {start} + len({key}): _item_overrun({w.message.name!r})")
-            w.line(f"fresh[{key}] = {item}")
+            w.line(f"items[{key}] = {item}; added.append({key})")
         w.line(f"{keys}.append({key}); {target}.append({item})")
     w.line(f"last_keys = {keys}")
 

@@ -29,7 +29,7 @@ from ._topics import selected_resources
 
 
 @cli.command()
-@selection_options(match=False)
+@selection_options()
 @change_options
 @click.option("--dry-run", is_flag=True, help="Let the brokers validate the change; apply nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")

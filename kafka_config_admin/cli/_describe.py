@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .._models import Config, ConfigResource
+from .._models import Config, ConfigEntry, ConfigResource, ResourceType
 from .._results import DescribeConfigsResult
 from ._connect import ConnectionOptions
 from ._main import (
@@ -17,11 +17,15 @@ from ._main import (
     selection_options,
 )
 from ._output import (
+    HIDDEN,
     DescribeView,
     OutputFormat,
     describe_document,
     print_describe_tables,
     print_document,
+    resource_title,
+    stderr,
+    stdout,
 )
 from ._progress import settle
 from ._resources import Selection, UsageError
@@ -29,7 +33,7 @@ from ._topics import selected_resources
 
 
 @cli.command()
-@selection_options(match=False)
+@selection_options()
 @click.option("--all", "all_", is_flag=True, help="Show every config, defaults too.")
 @click.option("--docs", is_flag=True, help="Show each key's documentation.")
 @click.option("--synonyms", is_flag=True, help="Show where each value could come from.")
@@ -60,6 +64,8 @@ def describe(
     async def work() -> dict[ConfigResource, Config | BaseException]:
         async with admin:
             resources = await selected_resources(admin, selection)
+            if not resources:
+                stderr.print(f"no topic matches {selection.match!r}")
             wanted = {resource: key_names for resource in resources} if key_names else resources
             result = admin.describe_configs(
                 wanted, include_synonyms=synonyms, include_documentation=docs
@@ -84,3 +90,54 @@ async def outcomes(
         resource: future.exception() or future.result()
         for resource, future in result.values.items()
     }
+
+
+#: Group and client-metrics describes show every key of their type for any name.
+_ANY_NAME = "kafka-config-admin-docs"
+
+
+@cli.command()
+@click.argument("key")
+@connection_options
+def docs(key: str, connection: ConnectionOptions) -> int:
+    """Print KEY's type and documentation as the live broker describes them.
+
+    Looked up on a topic, a broker, a group and a client-metrics resource; every kind of
+    resource that takes KEY is shown. Exit 2 when none does.
+    """
+    admin, _ = open_client(connection)
+
+    async def work() -> list[tuple[ConfigResource, ConfigEntry]]:
+        async with admin:
+            resources = [
+                ConfigResource(ResourceType.BROKER, str(min(admin.broker_ids()))),
+                ConfigResource(ResourceType.GROUP, _ANY_NAME),
+                ConfigResource(ResourceType.CLIENT_METRICS, _ANY_NAME),
+            ]
+            topics = await admin.list_topics()
+            if topics:
+                resources.insert(0, ConfigResource(ResourceType.TOPIC, topics[0].name))
+            result = admin.describe_configs(
+                {resource: [key] for resource in resources}, include_documentation=True
+            )
+            await result.wait()
+            return [
+                (resource, future.result()[key])
+                for resource, future in result.values.items()
+                if future.exception() is None and key in future.result()
+            ]
+
+    found = run(work)
+    if not found:
+        raise UsageError(f"{key}: no topic, broker, group or client-metrics config of that name")
+    for resource, entry in found:
+        kind = resource.type.name.lower().replace("_", "-")
+        stdout.print(f"[bold]{key}[/bold] ({kind} config)")
+        stdout.print(f"  type: {entry.type.name}", markup=False)
+        if resource.type in (ResourceType.TOPIC, ResourceType.BROKER):
+            value = HIDDEN if entry.is_sensitive else entry.value
+            shown = resource_title(resource.type.name, resource.name)
+            stdout.print(f"  value on {shown}: {value} ({entry.source.name})", markup=False)
+        stdout.print(f"  read-only: {str(entry.is_read_only).lower()}", markup=False)
+        stdout.print(f"  {entry.documentation or '(no documentation)'}", markup=False)
+    return ExitCode.OK

@@ -28,24 +28,10 @@ from rich.console import Console
 from rich.table import Table
 
 from .._models import HIDDEN as HIDDEN
-from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ResourceType
+from .._models import Config, ConfigEntry, ConfigResource, ResourceType
+from ..desired import is_override
 
 DESCRIBE_FORMAT_VERSION = 1
-
-_SET_ON_RESOURCE = {
-    ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG,
-    ResourceType.BROKER: ConfigSource.DYNAMIC_BROKER_CONFIG,
-    ResourceType.BROKER_LOGGER: ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG,
-    ResourceType.GROUP: ConfigSource.GROUP_CONFIG,
-    ResourceType.CLIENT_METRICS: ConfigSource.CLIENT_METRICS_CONFIG,
-}
-
-
-def is_set_on(resource: ConfigResource, entry: ConfigEntry) -> bool:
-    """Whether the entry's value is set on this resource itself (what describe shows)."""
-    if resource.type is ResourceType.BROKER and resource.name == "":
-        return entry.source is ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
-    return entry.source is _SET_ON_RESOURCE.get(resource.type)
 
 
 class OutputFormat(StrEnum):
@@ -75,7 +61,7 @@ class DescribeView:
     def shows(self, resource: ConfigResource, entry: ConfigEntry) -> bool:
         if self.keys is not None:
             return entry.name in self.keys
-        return self.all or is_set_on(resource, entry)
+        return self.all or is_override(resource, entry)
 
 
 def resource_dict(resource: ConfigResource) -> dict[str, str]:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from .._client import AdminClient
-from .._models import ConfigResource
+from .._models import ConfigResource, ResourceType
 from ._resources import Selection
 
 
 async def selected_resources(admin: AdminClient, selection: Selection) -> list[ConfigResource]:
-    """The resources named."""
-    del admin
-    return list(selection.resources)
+    """The resources named, then the topics ``--match`` finds (each once, in that order)."""
+    resources = list(selection.resources)
+    if selection.match is not None:
+        topics = await admin.list_topics(selection.match)
+        resources += [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
+    return list(dict.fromkeys(resources))

@@ -1,4 +1,4 @@
-"""What a cluster has: its topic names and broker ids, asked once at planning time.
+"""What a cluster has: its topics, brokers and groups, asked once at planning time.
 
 The SDK describes and alters configs; listing topics and brokers is a Metadata request, which
 aiokafka's admin client already makes, so the planning step asks it through its public API.
@@ -17,14 +17,18 @@ __all__ = ["Inventory", "read_inventory"]
 
 @dataclass(frozen=True)
 class Inventory:
-    """The topic names (sorted) and broker ids (as resource names) of one cluster."""
+    """The topic names (sorted), broker ids (as resource names) and groups of one cluster."""
 
-    topics: tuple[str, ...]
-    brokers: tuple[str, ...]
+    topics: tuple[str, ...] = ()
+    brokers: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
 
 
-async def read_inventory(target: ClusterTarget, *, include_internal: bool) -> Inventory:
-    """List the cluster's topics (internal ones only when asked) and brokers."""
+async def read_inventory(
+    target: ClusterTarget, *, include_internal: bool, groups: bool
+) -> Inventory:
+    """List the cluster's topics (internal ones only when asked), brokers and, when asked,
+    its consumer groups."""
     admin = AIOKafkaAdminClient(
         bootstrap_servers=target.bootstrap_servers,
         request_timeout_ms=int(target.timeout * 1000),
@@ -35,10 +39,13 @@ async def read_inventory(target: ClusterTarget, *, include_internal: bool) -> In
     try:
         topics = await admin.describe_topics()
         cluster = await admin.describe_cluster()
+        group_names = [group[0] for group in await admin.list_consumer_groups()] if groups else []
     finally:
         await admin.close()
     names = sorted(
         topic["topic"] for topic in topics if include_internal or not topic["is_internal"]
     )
     brokers = sorted(int(broker["node_id"]) for broker in cluster["brokers"])
-    return Inventory(tuple(names), tuple(str(broker) for broker in brokers))
+    return Inventory(
+        tuple(names), tuple(str(broker) for broker in brokers), tuple(sorted(set(group_names)))
+    )

@@ -74,12 +74,22 @@ def needs_broker_list(options: SnapshotOptions, selection: Selection) -> bool:
     )
 
 
+def needs_group_list(options: SnapshotOptions, selection: Selection) -> bool:
+    """Whether the cluster must be asked for its consumer groups (no explicit list given)."""
+    return (
+        ResourceKind.GROUP in options.kinds
+        and selection.type_selected(ResourceType.GROUP)
+        and options.groups is None
+    )
+
+
 def resources_to_describe(
     options: SnapshotOptions,
     selection: Selection,
     *,
     listed_topics: Sequence[str] = (),
     listed_brokers: Sequence[str] = (),
+    listed_groups: Sequence[str] = (),
 ) -> list[ConfigResource]:
     """The resources one cluster's snapshot describes, in a stable order.
 
@@ -91,28 +101,30 @@ def resources_to_describe(
         resource_type = kind.resource_type
         if not selection.type_selected(resource_type):
             continue
-        names = _names_of(kind, options, listed_topics, listed_brokers)
+        listed = {
+            ResourceKind.TOPIC: listed_topics,
+            ResourceKind.BROKER: listed_brokers,
+            ResourceKind.BROKER_LOGGER: listed_brokers,
+            ResourceKind.GROUP: listed_groups,
+        }.get(kind, ())
+        names = _names_of(kind, options, listed)
         resources.extend(
             ConfigResource(resource_type, name) for name in names if selection.name_selected(name)
         )
     return list(dict.fromkeys(resources))
 
 
-def _names_of(
-    kind: ResourceKind,
-    options: SnapshotOptions,
-    listed_topics: Sequence[str],
-    listed_brokers: Sequence[str],
-) -> Iterable[str]:
+def _names_of(kind: ResourceKind, options: SnapshotOptions, listed: Sequence[str]) -> Iterable[str]:
+    """The names of one kind: given in the options, else listed (topics by the pattern)."""
     if kind is ResourceKind.TOPIC:
         if options.topics is not None:
             return options.topics
         pattern = options.topic_pattern
-        return sorted(name for name in listed_topics if pattern is None or pattern.fullmatch(name))
+        return sorted(name for name in listed if pattern is None or pattern.fullmatch(name))
     if kind in (ResourceKind.BROKER, ResourceKind.BROKER_LOGGER):
-        return options.brokers if options.brokers is not None else listed_brokers
+        return options.brokers if options.brokers is not None else listed
     if kind is ResourceKind.BROKER_DEFAULT:
         return ("",)
     if kind is ResourceKind.GROUP:
-        return options.groups
+        return options.groups if options.groups is not None else sorted(listed)
     return options.client_metrics

@@ -44,6 +44,7 @@ from ._selection import (
     PUSHABLE_COLUMNS,
     Selection,
     needs_broker_list,
+    needs_group_list,
     needs_topic_list,
     resources_to_describe,
 )
@@ -165,17 +166,22 @@ def plan_shards(
     A cluster that cannot be listed gets one shard carrying the error, so the snapshot has a
     row saying so instead of silently lacking the cluster.
     """
-    inventory = Inventory((), ())
-    if needs_topic_list(options, selection) or needs_broker_list(options, selection):
+    inventory = Inventory()
+    groups = needs_group_list(options, selection)
+    if groups or needs_topic_list(options, selection) or needs_broker_list(options, selection):
         try:
             inventory = asyncio.run(
-                read_inventory(target, include_internal=options.include_internal)
+                read_inventory(target, include_internal=options.include_internal, groups=groups)
             )
         except Exception as error:
             failure = translate_error(error, f"cluster {target.name!r}")
             return [Shard(target, planning_error=(type(failure).__name__, str(failure)))]
     resources = resources_to_describe(
-        options, selection, listed_topics=inventory.topics, listed_brokers=inventory.brokers
+        options,
+        selection,
+        listed_topics=inventory.topics,
+        listed_brokers=inventory.brokers,
+        listed_groups=inventory.groups,
     )
     topics = [(r.type.name, r.name) for r in resources if r.type.name == "TOPIC"]
     others = [(r.type.name, r.name) for r in resources if r.type.name != "TOPIC"]

@@ -117,7 +117,7 @@ def test_dry_run_still_asks_the_broker_its_policy(
     ("change", "message"),
     [
         (("--set", "retention.ms=soon"), "retention.ms = 'soon': not an integer: expected LONG"),
-        (("--set", "no.such.key=1"), "no.such.key = '1': unknown config"),
+        (("--set", "no.such.setting=1"), "no.such.setting = '1': unknown config"),
         (("--append", "max.message.bytes=1"), "APPEND needs a LIST config, and this one is INT"),
         (("--set", "min.insync.replicas=3000000000"), "min.insync.replicas"),
     ],

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
-from pyspark.sql import DataFrame, SparkSession
+from aiokafka import AIOKafkaConsumer, TopicPartition
+from pyspark.sql import DataFrame, Row, SparkSession
 from pyspark.sql.functions import col
 
 from kafka_config_admin import Config, ConfigResource, ResourceType
+from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import create_topics, describe, topic, unique
 
@@ -121,3 +125,78 @@ def test_pushed_down_filters_describe_only_the_asked_topics(
     assert other.count() == 0
     if pushdown:
         assert other.rdd.getNumPartitions() == 1  # nothing to describe: one empty partition
+
+
+def test_broker_loggers_and_groups_equal_what_the_sdk_describes(
+    spark: SparkSession, kafka_bootstrap: str, kafka_broker_ids: list[int]
+) -> None:
+    group = unique("group")
+    rows = snapshot(
+        spark, kafka_bootstrap, resourceTypes="broker_logger,group", groups=group
+    ).collect()
+    resources = [ConfigResource(ResourceType.BROKER_LOGGER, str(b)) for b in kafka_broker_ids]
+    resources.append(ConfigResource(ResourceType.GROUP, group))
+    for resource, outcome in describe(kafka_bootstrap, resources).items():
+        got = [
+            row
+            for row in rows
+            if (row.resource_type, row.resource_name) == (resource.type.name, resource.name)
+        ]
+        if isinstance(outcome, BaseException):
+            assert [row.error for row in got] == [type(outcome).__name__]
+        else:
+            assert {row.name: row.value for row in got} == {
+                name: entry.value for name, entry in outcome.items()
+            }
+
+
+@pytest.mark.kafka(sasl=True)
+def test_a_sasl_login_reads_and_a_wrong_password_is_an_error_row(
+    spark: SparkSession, kafka_cluster: KafkaCluster
+) -> None:
+    (name,) = create_topics(kafka_cluster.bootstrap_servers, [unique("sasl")])
+    servers = kafka_cluster.sasl_bootstrap_servers
+    assert servers is not None
+
+    def login(password: str) -> list[Row]:
+        return snapshot(
+            spark,
+            servers,
+            topics=name,
+            timeout="10",
+            **{
+                "security.protocol": "SASL_PLAINTEXT",
+                "sasl.mechanism": "SCRAM-SHA-256",
+                "sasl.username": "admin",
+                "sasl.password": password,
+            },
+        ).collect()
+
+    rows = login("admin-secret")
+    assert len(rows) > 10 and all(row.error is None for row in rows)
+    (refused,) = login("wrong")
+    assert (refused.resource_name, refused.error) == (name, "AuthenticationError")
+
+
+def test_groups_are_listed_when_not_named(spark: SparkSession, kafka_bootstrap: str) -> None:
+    (name,) = create_topics(kafka_bootstrap, [unique("grouped")])
+    group = unique("listed-group")
+
+    async def commit_offset() -> None:
+        consumer = AIOKafkaConsumer(
+            bootstrap_servers=kafka_bootstrap, group_id=group, enable_auto_commit=False
+        )
+        await consumer.start()
+        try:
+            partition = TopicPartition(name, 0)
+            consumer.assign([partition])
+            await consumer.commit({partition: 0})
+        finally:
+            await consumer.stop()
+
+    asyncio.run(commit_offset())
+    frame = snapshot(spark, kafka_bootstrap, resourceTypes="group")
+    listed = {row.resource_name for row in frame.select("resource_name").distinct().collect()}
+    assert group in listed
+    rows = frame.where(col("resource_name") == group).collect()
+    assert rows and all(row.error is None and row.resource_type == "GROUP" for row in rows)

@@ -108,7 +108,7 @@ def mutated(draw: st.DrawFn, data: bytes) -> bytes:
 
 
 #: Examples per test and decoded message; ``nox -s fuzz`` runs many more.
-EXAMPLES = int(os.environ.get("KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES", "20"))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,  # a hang is caught by pytest-timeout; speed is the benchmarks' business

@@ -13,6 +13,7 @@ from kafka_config_admin.spark._options import ResourceKind, SnapshotOptions
 from kafka_config_admin.spark._selection import (
     Selection,
     needs_broker_list,
+    needs_group_list,
     needs_topic_list,
     resources_to_describe,
 )
@@ -29,7 +30,7 @@ def parse(**options: str) -> SnapshotOptions:
     ("options", "message"),
     [
         ({"resourceTypes": "topic,queue"}, "'queue' is not a resource type"),
-        ({"resourceTypes": "group"}, "name them with the option groups"),
+        ({"resourceTypes": "client_metrics"}, "name them with the option clientMetrics"),
         ({"topicPattern": "("}, "is not a regular expression"),
         ({"synonyms": "yes"}, "synonyms must be true or false"),
         ({"topicsPerPartition": "0"}, "topicsPerPartition must be a positive integer"),
@@ -78,6 +79,7 @@ def test_only_listed_topics_the_filters_allow_are_described() -> None:
     options = parse(resourceTypes="topic,broker,broker_default", topicPattern="orders-.*")
     selection = narrow(Selection(), In(("resource_name",), ("orders-1", "orders-9", "1", "")))
     assert needs_topic_list(options, selection) and needs_broker_list(options, selection)
+    assert not needs_group_list(options, selection)
     described = resources_to_describe(
         options,
         selection,
@@ -93,6 +95,7 @@ def test_only_listed_topics_the_filters_allow_are_described() -> None:
 
 def test_explicit_names_are_described_even_when_not_listed() -> None:
     options = parse(topics="a,missing", resourceTypes="topic,group", groups="g1")
+    assert not needs_group_list(options, Selection())
     selection = narrow(Selection(), EqualTo(("resource_type",), "TOPIC"))
     assert not needs_topic_list(options, selection)
     assert resources_to_describe(options, selection) == [

@@ -1,0 +1,261 @@
+"""``plan``, ``apply``, ``audit`` and ``export``: thin over :mod:`kafka_config_admin.desired`."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.table import Table
+
+from .._client import AdminClient
+from .._models import ConfigResource, ResourceType
+from ..desired import (
+    ApplyReport,
+    ClusterState,
+    DesiredState,
+    Plan,
+    ResourceAction,
+    RuleTarget,
+    Violation,
+    apply_plan,
+    evaluate_state,
+    load_desired_state,
+    make_plan,
+    read_state,
+)
+from ._alter import confirmed
+from ._connect import ConnectionOptions
+from ._main import ExitCode, cli, connection_options, open_client, output_option, run
+from ._output import (
+    HIDDEN,
+    OutputFormat,
+    failures_lines,
+    print_document,
+    resource_title,
+    stderr,
+    stdout,
+)
+from ._progress import settle
+
+T = TypeVar("T")
+
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+_PRUNE = click.option(
+    "--prune", is_flag=True, help="Also delete overrides of the file's resources it does not name."
+)
+
+
+def with_state(
+    connection: ConnectionOptions,
+    file: Path,
+    then: Callable[[AdminClient, DesiredState, ClusterState, str], Awaitable[T]],
+) -> T:
+    """Load the file (before connecting), read what the cluster has, and go on from there."""
+    desired = load_desired_state(file)
+    admin, label = open_client(connection)
+
+    async def work() -> T:
+        async with admin:
+            state = await read_state(admin, desired)
+            return await then(admin, desired, state, label)
+
+    return run(work)
+
+
+@cli.command()
+@click.argument("file", type=_FILE)
+@_PRUNE
+@output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@connection_options
+def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOptions) -> int:
+    """Show what apply would change to make the cluster as FILE says.
+
+    Exit 0: nothing to change; 3: changes needed (drift); 2: the file or a value is refused;
+    1: the cluster could not be read.
+    """
+
+    async def show(
+        admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
+    ) -> int:
+        made = make_plan(desired, state, prune=prune)
+        if output is OutputFormat.JSON:
+            sys.stdout.write(made.to_json() + "\n")
+        else:
+            print_plan(made, label)
+        print_problems(made)
+        if made.problems:
+            return ExitCode.USAGE
+        return ExitCode.CHANGES if made.has_changes else ExitCode.OK
+
+    return with_state(connection, file, show)
+
+
+@cli.command()
+@click.argument("file", type=_FILE)
+@_PRUNE
+@click.option("--dry-run", is_flag=True, help="Let the brokers validate the plan; apply nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@connection_options
+def apply(file: Path, prune: bool, dry_run: bool, yes: bool, connection: ConnectionOptions) -> int:
+    """Make the cluster as FILE says: validate on the brokers, apply, read back.
+
+    Nothing is sent when any value is refused (exit 2). Exit 1 when any resource failed; the
+    others are applied all the same.
+    """
+
+    async def go(admin: AdminClient, desired: DesiredState, state: ClusterState, label: str) -> int:
+        made = make_plan(desired, state, prune=prune)
+        print_plan(made, label)
+        if made.problems:
+            print_problems(made)
+            stderr.print("nothing was sent")
+            return ExitCode.USAGE
+        if not made.has_changes:
+            return ExitCode.OK
+        if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
+            return ExitCode.FAILED
+        report = await apply_plan(admin, made, dry_run=dry_run)
+        return print_report(made, report)
+
+    return with_state(connection, file, go)
+
+
+@cli.command()
+@click.argument("file", type=_FILE)
+@output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@connection_options
+def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:
+    """Check the cluster against the rules of FILE. Exit 0: none violated; 3: violations."""
+
+    async def check(
+        admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
+    ) -> int:
+        state = await with_rule_targets(admin, desired, state)
+        for line in failures_lines((r, [], e) for r, e in state.errors.items()):
+            stderr.print(f"failed: {line}", markup=False)
+        violations = evaluate_state(desired.rules, state)
+        if output is OutputFormat.JSON:
+            print_document(audit_document(label, violations), output)
+        else:
+            for violation in violations:
+                stdout.print(f"violation: {violation}", markup=False)
+            stderr.print(f"{len(desired.rules)} rule(s), {len(violations)} violation(s)")
+        if state.errors:
+            return ExitCode.FAILED
+        return ExitCode.CHANGES if violations else ExitCode.OK
+
+    return with_state(connection, file, check)
+
+
+async def with_rule_targets(
+    admin: AdminClient, desired: DesiredState, state: ClusterState
+) -> ClusterState:
+    """``state`` and the resources the rules are about that the file does not name: the
+    topics each topic rule matches, every broker, the cluster default."""
+    targets: list[ConfigResource] = []
+    for rule in desired.rules:
+        if rule.resource is RuleTarget.TOPIC:
+            topics = await admin.list_topics(rule.match)
+            targets += [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
+        elif rule.resource is RuleTarget.BROKER:
+            targets += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
+        elif rule.resource is RuleTarget.CLUSTER_DEFAULT:
+            targets.append(ConfigResource(ResourceType.BROKER, ""))
+    missing = [target for target in dict.fromkeys(targets) if target not in state.configs]
+    described = admin.describe_configs(missing)
+    await settle(described, "reading configs")
+    configs = dict(state.configs)
+    errors = dict(state.errors)
+    for resource, future in described.values.items():
+        error = future.exception()
+        if error is None:
+            configs[resource] = future.result()
+        else:
+            errors[resource] = error
+    return ClusterState(configs=configs, topics=state.topics, schemas=state.schemas, errors=errors)
+
+
+def audit_document(cluster: str, violations: list[Violation]) -> dict[str, Any]:
+    """The audit's JSON: each violation with resource, key, actual value and rule."""
+    return {
+        "kind": "audit",
+        "version": 1,
+        "cluster": cluster,
+        "violations": [
+            {
+                "resource": {"type": v.resource.type.name, "name": v.resource.name},
+                "key": v.key,
+                "actual": v.actual,
+                "rule": str(v.rule),
+                "message": str(v),
+            }
+            for v in violations
+        ],
+    }
+
+
+def print_plan(made: Plan, label: str) -> None:
+    """The plan as a table on stderr (stdout stays free for machine output)."""
+    table = Table(title=f"plan for {label}", title_justify="left")
+    for column in ("resource", "action", "key", "op", "current", "wanted"):
+        table.add_column(column, overflow="fold")
+    for item in made.resources:
+        title = resource_title(item.resource.type.name, item.resource.name)
+        if item.create is not None:
+            table.add_row(
+                title,
+                "create",
+                "",
+                "",
+                "",
+                f"{item.create.partitions} partitions, RF {item.create.replication_factor}",
+            )
+        elif item.action is ResourceAction.MISSING:
+            table.add_row(title, "missing", "", "", "", "no partitions/RF to create it")
+        for change in item.changes:
+            shown = (HIDDEN, HIDDEN) if change.sensitive else (change.current, change.wanted)
+            table.add_row(
+                title, item.action.value, change.key, change.op.name, shown[0] or "", shown[1] or ""
+            )
+        for skipped in item.skipped:
+            table.add_row(title, "skip", skipped.key, "", "", skipped.reason)
+    if made.resources:
+        stderr.print(table)
+    stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
+
+
+def print_problems(made: Plan) -> None:
+    for problem in made.problems:
+        stderr.print(f"refused: {problem}", markup=False)
+
+
+def changed_keys(made: Plan, resource: ConfigResource) -> list[str]:
+    """The keys the plan changes on ``resource``."""
+    item = made.get(resource)
+    return [change.key for change in item.changes] if item is not None else []
+
+
+def print_report(made: Plan, report: ApplyReport) -> int:
+    """Each resource's outcome; exit 1 when any failed (each failure on one line)."""
+    for outcome in report.outcomes:
+        title = resource_title(outcome.resource.type.name, outcome.resource.name)
+        note = f" ({outcome.note})" if outcome.note else ""
+        stderr.print(
+            f"{outcome.status.value}: {title} [{outcome.action.value}]{note}", markup=False
+        )
+    failures = [
+        (outcome.resource, changed_keys(made, outcome.resource), outcome.error)
+        for outcome in report.failed
+        if outcome.error is not None
+    ]
+    for line in failures_lines(failures):
+        stderr.print(f"failed: {line}", markup=False)
+    verb = "validated (dry run, nothing changed)" if report.dry_run else "applied"
+    stderr.print(
+        f"{len(report.outcomes) - len(report.failed)} resource(s) {verb}, "
+        f"{len(report.failed)} failed"
+    )
+    return ExitCode.OK if report.ok else ExitCode.FAILED

@@ -1,0 +1,239 @@
+"""``diff``: the overrides of two clusters, or of a cluster and a saved ``describe`` snapshot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+import yaml
+from rich.table import Table
+
+from .._exceptions import KafkaConfigAdminError
+from .._models import ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
+from ..desired import is_override, same_value
+from ._connect import ConnectionOptions
+from ._main import (
+    ExitCode,
+    cli,
+    connection_options,
+    open_client,
+    output_option,
+    run,
+    selection_options,
+)
+from ._output import (
+    OutputFormat,
+    failures_lines,
+    print_document,
+    resource_dict,
+    resource_title,
+    stderr,
+    stdout,
+)
+from ._progress import settle
+from ._resources import Selection, UsageError, resource
+from ._topics import selected_resources
+
+#: A side's overrides: per resource, key -> (value, type); a resource it lacks is absent.
+Overrides = dict[ConfigResource, dict[str, tuple[str | None, ConfigType]]]
+
+_ABSENT = "(absent)"
+_NOT_SET = "(not set)"
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a diff: a label and its overrides."""
+
+    label: str
+    overrides: Overrides
+
+
+@cli.command()
+@selection_options()
+@click.option(
+    "--against",
+    "snapshot",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A saved 'describe --output json' (or yaml) snapshot.",
+)
+@click.option("--against-cluster", metavar="NAME", help="A cluster of the clusters file.")
+@click.option("--against-bootstrap-server", metavar="HOST:PORT", help="Another cluster.")
+@output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@connection_options
+def diff(
+    selection: Selection,
+    snapshot: Path | None,
+    against_cluster: str | None,
+    against_bootstrap_server: str | None,
+    output: OutputFormat,
+    connection: ConnectionOptions,
+) -> int:
+    """Compare the overrides of the cluster with a snapshot or with another cluster.
+
+    Resources: those named, else a snapshot's, else every topic and the cluster default.
+    Values are compared by type (604800000 equals "604800000"). Exit 0: the same; 3: different.
+    """
+    given = [
+        snapshot is not None,
+        against_cluster is not None,
+        against_bootstrap_server is not None,
+    ]
+    if sum(given) != 1:
+        raise UsageError(
+            "compare with one of --against SNAPSHOT, --against-cluster NAME, "
+            "--against-bootstrap-server HOST:PORT"
+        )
+    right: Side | None = load_snapshot(snapshot) if snapshot is not None else None
+    if right is not None and selection.empty:
+        selection = Selection(tuple(right.overrides))
+    left = read_side(connection, selection)
+    if right is None:
+        other = ConnectionOptions(
+            bootstrap_server=against_bootstrap_server,
+            cluster=against_cluster,
+            clusters_file=connection.clusters_file,
+            timeout=connection.timeout,
+        )
+        right = read_side(other, Selection(tuple(left.overrides)))
+    differences = compare(left, right)
+    if output is OutputFormat.JSON:
+        print_document(
+            {
+                "kind": "diff",
+                "version": 1,
+                "left": left.label,
+                "right": right.label,
+                "differences": differences,
+            },
+            output,
+        )
+    else:
+        print_differences(left, right, differences)
+    return ExitCode.CHANGES if differences else ExitCode.OK
+
+
+def read_side(options: ConnectionOptions, selection: Selection) -> Side:
+    """The overrides of the selected resources on one cluster (a resource it lacks is absent).
+
+    An empty selection stands for every topic and the cluster default.
+    """
+    admin, label = open_client(options)
+
+    async def work() -> Side:
+        async with admin:
+            if selection.empty:
+                topics = await admin.list_topics()
+                resources = [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
+                resources.append(ConfigResource(ResourceType.BROKER, ""))
+            else:
+                resources = await selected_resources(admin, selection)
+            result = admin.describe_configs(resources)
+            await settle(result, f"reading {label}")
+            overrides: Overrides = {}
+            failures: list[tuple[ConfigResource, list[str], BaseException]] = []
+            for resource, future in result.values.items():
+                error = future.exception()
+                if error is None:
+                    overrides[resource] = overrides_of(resource, future.result().values())
+                elif not _absent(error):
+                    failures.append((resource, [], error))
+            if failures:
+                raise SideUnreadableError(label, failures_lines(failures))
+            return Side(label, overrides)
+
+    return run(work)
+
+
+class SideUnreadableError(KafkaConfigAdminError):
+    """A resource of one side could not be described (not because it does not exist)."""
+
+    def __init__(self, label: str, lines: list[str]) -> None:
+        super().__init__(f"{label}: could not describe {'; '.join(lines)}")
+
+
+def _absent(error: BaseException) -> bool:
+    return type(error).__name__ in ("UnknownTopicOrPartitionError", "ResourceNotFoundError")
+
+
+def overrides_of(
+    resource: ConfigResource, entries: Any
+) -> dict[str, tuple[str | None, ConfigType]]:
+    """The values set on the resource itself, with their types."""
+    return {
+        entry.name: (entry.value, entry.type) for entry in entries if is_override(resource, entry)
+    }
+
+
+def load_snapshot(path: Path) -> Side:
+    """A ``describe --output json|yaml`` document as one side."""
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8"))  # JSON is YAML too
+        if document.get("kind") != "describe":
+            raise ValueError("not a describe snapshot (kind is not 'describe')")
+        overrides: Overrides = {}
+        for item in document["resources"]:
+            if item.get("error"):
+                continue
+            found = resource(ResourceType[item["type"]], item["name"])
+            entries = [
+                ConfigEntry(
+                    name=name,
+                    value=shown["value"],
+                    source=ConfigSource[shown["source"]],
+                    type=ConfigType[shown["type"]],
+                )
+                for name, shown in item["configs"].items()
+            ]
+            overrides[found] = overrides_of(found, entries)
+    except (OSError, yaml.YAMLError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise UsageError(f"{path}: cannot read the snapshot: {error!r}") from None
+    return Side(f"{path.name} ({document.get('cluster', '?')})", overrides)
+
+
+def compare(left: Side, right: Side) -> list[dict[str, Any]]:
+    """Every key whose value differs by type, and every resource only one side has."""
+    differences: list[dict[str, Any]] = []
+    for found in dict.fromkeys([*left.overrides, *right.overrides]):
+        mine, theirs = left.overrides.get(found), right.overrides.get(found)
+        if mine is None or theirs is None:
+            differences.append(
+                {
+                    "resource": resource_dict(found),
+                    "key": None,
+                    "left": _ABSENT if mine is None else "(present)",
+                    "right": _ABSENT if theirs is None else "(present)",
+                }
+            )
+            continue
+        for key in sorted(set(mine) | set(theirs)):
+            (value, kind), (other, other_kind) = (
+                mine.get(key, (None, ConfigType.UNKNOWN)),
+                theirs.get(key, (None, ConfigType.UNKNOWN)),
+            )
+            if not same_value(kind if kind is not ConfigType.UNKNOWN else other_kind, value, other):
+                differences.append(
+                    {
+                        "resource": resource_dict(found),
+                        "key": key,
+                        "left": _NOT_SET if key not in mine else value,
+                        "right": _NOT_SET if key not in theirs else other,
+                    }
+                )
+    return differences
+
+
+def print_differences(left: Side, right: Side, differences: list[dict[str, Any]]) -> None:
+    if not differences:
+        stderr.print(f"no differences between {left.label} and {right.label}")
+        return
+    table = Table(title=f"{left.label} vs {right.label}", title_justify="left")
+    for column in ("resource", "key", left.label, right.label):
+        table.add_column(column, overflow="fold")
+    for item in differences:
+        title = resource_title(item["resource"]["type"], item["resource"]["name"])
+        table.add_row(title, item["key"] or "", str(item["left"]), str(item["right"]))
+    stdout.print(table)
+    stderr.print(f"{len(differences)} difference(s)")

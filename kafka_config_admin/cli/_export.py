@@ -1,0 +1,102 @@
+"""``export``: a cluster's current overrides as a desired-state file, to adopt the tool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from .._models import Config, ConfigResource, ResourceType
+from ..desired import is_override
+from ._connect import ConnectionOptions
+from ._main import ExitCode, cli, connection_options, open_client, output_option, run
+from ._output import OutputFormat, failures_lines, print_document, stderr
+from ._progress import settle
+
+
+@cli.command()
+@click.option("--match", metavar="REGEX", help="Only topics whose whole name matches REGEX.")
+@click.option("--group", multiple=True, metavar="NAME", help="Also export this group's configs.")
+@click.option("--no-brokers", is_flag=True, help="Leave out the brokers and the cluster default.")
+@output_option(OutputFormat.YAML, OutputFormat.JSON)
+@connection_options
+def export(
+    match: str | None,
+    group: tuple[str, ...],
+    no_brokers: bool,
+    output: OutputFormat,
+    connection: ConnectionOptions,
+) -> int:
+    """Write the cluster's current overrides as a desired-state file (to stdout).
+
+    Topics, each broker, the cluster default and the groups named. Sensitive values cannot be
+    read and are left out (each named on stderr).
+    """
+    admin, _ = open_client(connection)
+
+    async def work() -> dict[str, Any] | None:
+        async with admin:
+            topics = await admin.list_topics(match)
+            resources = [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
+            if not no_brokers:
+                resources += [
+                    ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()
+                ]
+                resources.append(ConfigResource(ResourceType.BROKER, ""))
+            resources += [ConfigResource(ResourceType.GROUP, name) for name in group]
+            result = admin.describe_configs(resources)
+            await settle(result, "reading configs")
+            failed = result.errors()
+            if failed:
+                for line in failures_lines((r, [], e) for r, e in failed.items()):
+                    stderr.print(f"failed: {line}", markup=False)
+                stderr.print("nothing exported: the resources above could not be described")
+                return None
+            configs = {r: f.result() for r, f in result.values.items()}
+            shapes = {t.name: (t.num_partitions, t.replication_factor) for t in topics}
+            return desired_document(configs, shapes)
+
+    document = run(work)
+    if document is None:
+        return ExitCode.FAILED
+    print_document(document, output)
+    return ExitCode.OK
+
+
+def desired_document(
+    configs: dict[ConfigResource, Config], shapes: dict[str, tuple[int, int | None]]
+) -> dict[str, Any]:
+    """A desired-state file holding every override of ``configs``."""
+    document: dict[str, Any] = {"version": 1}
+    topics: list[dict[str, Any]] = []
+    sections: dict[str, dict[Any, Any]] = {"brokers": {}, "groups": {}}
+    for resource, config in configs.items():
+        wanted = overrides_of(resource, config)
+        if resource.type is ResourceType.TOPIC:
+            partitions, replication = shapes[resource.name]
+            topic: dict[str, Any] = {"name": resource.name, "partitions": partitions}
+            if replication is not None:
+                topic["replication_factor"] = replication
+            topics.append(topic | {"configs": wanted})
+        elif resource.type is ResourceType.BROKER and resource.name == "":
+            document["cluster_default"] = {"configs": wanted}
+        elif resource.type is ResourceType.BROKER:
+            sections["brokers"][int(resource.name)] = {"configs": wanted}
+        else:
+            sections["groups"][resource.name] = {"configs": wanted}
+    document["topics"] = topics
+    document |= {name: section for name, section in sections.items() if section}
+    return document
+
+
+def overrides_of(resource: ConfigResource, config: Config) -> dict[str, str]:
+    """The values set on the resource itself; sensitive ones are named on stderr and left out."""
+    wanted: dict[str, str] = {}
+    for entry in sorted(config.values(), key=lambda entry: entry.name):
+        if not is_override(resource, entry):
+            continue
+        if entry.is_sensitive or entry.value is None:
+            stderr.print(f"skipped: {resource}, {entry.name}: sensitive, its value cannot be read")
+            continue
+        wanted[entry.name] = entry.value
+    return wanted

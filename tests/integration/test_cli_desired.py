@@ -1,0 +1,192 @@
+"""``plan``, ``apply`` and ``audit`` of desired-state files against the real cluster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kafka_config_admin import ConfigResource, ResourceType
+
+from .cli_helpers import make_topic, overrides, run_cli, run_process, settled, topic
+
+pytestmark = pytest.mark.integration
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "kafka.yaml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_plan_apply_then_nothing_left_to_plan(
+    kafka_bootstrap: str,
+    kafka_broker_ids: list[int],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    named = make_topic(kafka_bootstrap, {"retention.ms": "3600000"})
+    broker = str(kafka_broker_ids[-1])
+    group = f"group-of-{named}"
+    file = write(
+        tmp_path,
+        f"""
+version: 1
+topics:
+  - name: {named}
+    configs: {{retention.ms: 2h, cleanup.policy: [delete, compact]}}
+brokers:
+  {broker}: {{configs: {{log.cleaner.backoff.ms: 16s}}}}
+cluster_default:
+  configs: {{max.connection.creation.rate: 1000000}}
+groups:
+  {group}: {{configs: {{consumer.heartbeat.interval.ms: 6000}}}}
+""",
+    )
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "--output", "json")
+    assert ran.code == 3, ran.err
+    plan = ran.json()
+    assert plan["has_changes"] is True and plan["problems"] == []
+    planned = {
+        (item["resource"]["type"], item["resource"]["name"]): {
+            change["key"]: change["op"] for change in item["changes"]
+        }
+        for item in plan["resources"]
+    }
+    assert planned[("TOPIC", named)] == {"retention.ms": "SET", "cleanup.policy": "SET"}
+    assert planned[("BROKER", broker)] == {"log.cleaner.backoff.ms": "SET"}
+    assert planned[("GROUP", group)] == {"consumer.heartbeat.interval.ms": "SET"}
+
+    ran = run_process("apply", file, "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 0, ran.err
+    assert overrides(kafka_bootstrap, topic(named)) == {
+        "retention.ms": "7200000",
+        "cleanup.policy": "delete,compact",
+    }
+    assert overrides(kafka_bootstrap, ConfigResource(ResourceType.BROKER, broker)) == {
+        "log.cleaner.backoff.ms": "16000"
+    }
+    default = ConfigResource(ResourceType.BROKER, "")
+    assert overrides(kafka_bootstrap, default)["max.connection.creation.rate"] == "1000000"
+    assert overrides(kafka_bootstrap, ConfigResource(ResourceType.GROUP, group)) == {
+        "consumer.heartbeat.interval.ms": "6000"
+    }
+
+    ran = run_process("plan", file, "-b", kafka_bootstrap)
+    assert ran.code == 0, ran.err
+    assert "no changes" in ran.err
+
+
+def test_dry_run_applies_nothing(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make_topic(kafka_bootstrap)
+    file = write(tmp_path, f"topics: [{{name: {name}, configs: {{retention.ms: 2h}}}}]\n")
+    ran = run_cli(capsys, "apply", file, "-b", kafka_bootstrap, "--dry-run")
+    assert ran.code == 0, ran.err
+    assert overrides(kafka_bootstrap, topic(name)) == {}
+    assert run_cli(capsys, "plan", file, "-b", kafka_bootstrap).code == 3
+
+
+def test_prune_deletes_only_overrides_of_the_files_resources(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = {"retention.ms": "3600000", "segment.ms": "3600000"}
+    named, other = make_topic(kafka_bootstrap, kept), make_topic(kafka_bootstrap, kept)
+    file = write(tmp_path, f"topics: [{{name: {named}, configs: {{retention.ms: 1h}}}}]\n")
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
+    assert ran.code == 0, ran.err  # without --prune, segment.ms is left alone
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "--prune", "-o", "json")
+    assert ran.code == 3
+    [item] = ran.json()["resources"]
+    assert [(c["key"], c["op"]) for c in item["changes"]] == [("segment.ms", "DELETE")]
+    ran = run_cli(capsys, "apply", file, "-b", kafka_bootstrap, "--prune", "--yes")
+    assert ran.code == 0, ran.err
+    assert overrides(kafka_bootstrap, topic(named)) == {"retention.ms": "3600000"}
+    assert overrides(kafka_bootstrap, topic(other)) == kept
+
+
+@pytest.mark.parametrize(
+    ("configs", "message"),
+    [
+        ("{retention.ms: soon}", "retention.ms = 'soon'"),
+        ("{no.such.setting: 1}", "no.such.setting = '1': unknown config"),
+        ("{min.insync.replicas: 2147483648}", "min.insync.replicas = '2147483648'"),
+        ("{unclean.leader.election.enable: maybe}", "expected BOOLEAN"),
+    ],
+)
+def test_refused_values_send_nothing(
+    kafka_bootstrap: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    configs: str,
+    message: str,
+) -> None:
+    good, bad = make_topic(kafka_bootstrap), make_topic(kafka_bootstrap)
+    file = write(
+        tmp_path,
+        f"topics:\n  - {{name: {good}, configs: {{retention.ms: 2h}}}}\n"
+        f"  - {{name: {bad}, configs: {configs}}}\n",
+    )
+    ran = run_cli(capsys, "apply", file, "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 2
+    assert message in ran.err and "nothing was sent" in ran.err
+    assert overrides(kafka_bootstrap, topic(good)) == {}
+    assert overrides(kafka_bootstrap, topic(bad)) == {}
+    assert run_cli(capsys, "plan", file, "-b", kafka_bootstrap).code == 2
+
+
+def test_policy_rejects_one_topic_and_the_others_are_applied(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rejected, accepted = make_topic(kafka_bootstrap), make_topic(kafka_bootstrap)
+    file = write(
+        tmp_path,
+        f"topics:\n  - {{name: {rejected}, configs: {{retention.ms: 30s}}}}\n"
+        f"  - {{name: {accepted}, configs: {{retention.ms: 2h}}}}\n",
+    )
+    ran = run_cli(capsys, "apply", file, "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 1
+    assert f"failed: topic '{rejected}': retention.ms: PolicyViolationError" in ran.err
+    settled(kafka_bootstrap, topic(accepted), "retention.ms", "7200000")
+    assert overrides(kafka_bootstrap, topic(rejected)) == {}
+
+
+def test_audit_reports_rule_violations(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    short, long_ = (
+        make_topic(kafka_bootstrap, {"retention.ms": "3600000"}),
+        make_topic(kafka_bootstrap, {"retention.ms": "86400000"}),
+    )
+    file = write(
+        tmp_path,
+        f"rules:\n  - {{match: '{short}|{long_}', check: 'retention.ms >= 12h'}}\n",
+    )
+    ran = run_cli(capsys, "audit", file, "-b", kafka_bootstrap, "-o", "json")
+    assert ran.code == 3, ran.err
+    [violation] = ran.json()["violations"]
+    assert violation["resource"] == {"type": "TOPIC", "name": short}
+    assert violation["key"] == "retention.ms" and violation["actual"] == "3600000"
+    file = write(tmp_path, f"rules:\n  - {{match: '{long_}', check: 'retention.ms >= 12h'}}\n")
+    assert run_cli(capsys, "audit", file, "-b", kafka_bootstrap).code == 0
+
+
+def test_export_then_plan_is_empty(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make_topic(kafka_bootstrap, {"retention.ms": "3600000", "cleanup.policy": "compact"})
+    ran = run_cli(capsys, "export", "-b", kafka_bootstrap, "--match", name)
+    assert ran.code == 0, ran.err
+    file = write(tmp_path, ran.out)
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "--prune")
+    assert ran.code == 0, ran.err
+
+
+def test_a_bad_file_is_one_line(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = write(tmp_path, "topics: [{name: x, configs: {retention.ms: 1.5d}}]\nextra: 1\n")
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
+    assert ran.code == 2
+    assert ran.err.startswith("error: ") and "Traceback" not in ran.err

@@ -21,6 +21,19 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def tests_container(session: nox.Session) -> None:
+    """The integration tests with every broker in a Docker container (needs a running engine)."""
+    session.install("-e", ".[test,cli,spark]")
+    session.run("kafka-config-admin-broker", "build-image")
+    session.run(
+        "pytest",
+        "tests/integration",
+        *session.posargs,
+        env={"KAFKA_CONFIG_ADMIN_BACKEND": "container"},
+    )
+
+
+@nox.session(python=PYTHON)
 def demo(session: nox.Session) -> None:
     """Start an embedded Kafka broker and run examples/quickstart.py against it."""
     session.install("-e", ".")

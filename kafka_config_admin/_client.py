@@ -77,7 +77,9 @@ class AdminClient:
 
     Args:
         bootstrap_servers: ``"host:port"``, comma-separated or as a list.
-        timeout: seconds one call may take in all, every retry included (default 30).
+        timeout: seconds one call may take in all, every retry included (default 60, as
+            Java's ``default.api.timeout.ms``: a broker holds an alter it forwards to a frozen
+            controller for 30 s, so a shorter deadline cannot outlast a controller failure).
         request_timeout: seconds one request may wait for its answer (default 15).
         retry_backoff: first pause before a retry, doubled each time up to ``retry_backoff_max``.
         describe_batch_size: a describe of more resources on one broker is split into requests
@@ -93,7 +95,7 @@ class AdminClient:
         bootstrap_servers: str | Sequence[str],
         *,
         client_id: str = "kafka-config-admin",
-        timeout: float = 30.0,
+        timeout: float = 60.0,
         request_timeout: float = 15.0,
         retry_backoff: float = 0.1,
         retry_backoff_max: float = 2.0,

@@ -53,6 +53,7 @@ class DescribeClientQuotas(Operation[ClientQuotaFilter, dict[ClientQuotaEntity, 
     filter: ClientQuotaFilter
 
     codec = DESCRIBE_CLIENT_QUOTAS
+    hedged = True
     throttle_from_version = NEVER_THROTTLES_CLIENT
 
     @classmethod
@@ -106,6 +107,8 @@ class AlterClientQuotas(Operation[ClientQuotaEntity, None]):
     validate_only: bool
 
     codec = ALTER_CLIENT_QUOTAS
+    mutates = True
+    hedged = True  # each key is set to a value or removed: the same state however often
     throttle_from_version = NEVER_THROTTLES_CLIENT
     _results_key = "entries"
 

@@ -7,6 +7,17 @@ transport, settles each key's future from the answer, and sends what failed in a
 way again, with backoff, until the call's deadline. Every task it starts belongs to the
 client's task group.
 
+A request of a hedged operation (one that may be sent twice: reads, and changes that leave the
+same state however often they are applied) that its broker has not answered within the hedge
+delay is sent again to another broker, and so on to each broker once; the first answer wins.
+A broker frozen, or one that forwards to a frozen controller, then costs the call a few seconds,
+not its deadline. The delay is a fifth of the shorter of ``request_timeout`` and the call's
+timeout (3 s with the defaults): long past a healthy broker's answer, and leaving time for a
+second and third try within the deadline.
+
+A change whose request was written and never answered may have been applied: when the deadline
+passes, it fails with ``OutcomeUnknownError``, not a plain timeout.
+
 Describes that fit in one request have a faster path: calls of the same moment are gathered
 into one request (``_coalesce``), and that request answers through a callback where it is
 decoded, so such a call needs no task at all unless it must retry.
@@ -17,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Set
 from functools import partial
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -33,13 +44,14 @@ from ._exceptions import (
     KafkaTimeoutError,
     NetworkError,
     NotControllerError,
+    OutcomeUnknownError,
     RequestTimedOutError,
     ThrottlingQuotaExceededError,
 )
 from ._gc import gc_paused
 from ._operations import DescribeConfigs, Operation, route
 from ._results import _Result
-from ._transport import BodyBuilder, Transport
+from ._transport import CHANGES, READS, AnswerLostError, BodyBuilder, Transport
 
 __all__ = ["Engine"]
 
@@ -61,6 +73,9 @@ _RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
 #: Requests of one call in flight at once. More than one lets the broker prepare the next answer
 #: while the client decodes one; a bound keeps each request's timeout about its own wait.
 _REQUESTS_IN_FLIGHT = 4
+
+#: The hedge delay as a share of the shorter of request_timeout and the call's timeout.
+_HEDGE_SHARE = 0.2
 
 
 class Engine:
@@ -230,7 +245,9 @@ class Engine:
         waiting = gathering.waiting()
         for call in waiting:
             if call.expires <= now:
-                call.result._fail_pending(partial(_timeout_error, call.timeout, {}, call.operation))
+                call.result._fail_pending(
+                    partial(_timeout_error, call.timeout, {}, call.operation, frozenset())
+                )
         earliest = min((call.expires for call in waiting if call.expires > now), default=None)
         gathering.timer = (
             None if earliest is None else loop.call_at(earliest, self._deadline_passed, gathering)
@@ -250,9 +267,12 @@ class Engine:
         if retry is not None:
             attempt.last_errors = retry.last_errors
         try:
+            attempt.hedge_after = _HEDGE_SHARE * min(self._transport.request_timeout, seconds)
             with anyio.CancelScope(deadline=expires):
                 await self._execute(attempt, retry)
-            result._fail_pending(partial(_timeout_error, seconds, attempt.last_errors, operation))
+            result._fail_pending(
+                partial(_timeout_error, seconds, attempt.last_errors, operation, attempt.unsure)
+            )
         except Exception as error:
             # A bug here must fail this call's futures, not the client's other calls.
             log.exception("%s failed unexpectedly", operation.codec.name)
@@ -294,13 +314,80 @@ class Engine:
     async def _send_group(self, attempt: _Attempt[K], node: int | None, keys: list[K]) -> None:
         """One request for keys bound to one broker (or to any broker), and its outcomes."""
         operation = attempt.operation
-        outcome: dict[str, Any] | KafkaConfigAdminError
+        body = partial(operation.body, keys)
+        written = _Written()
+        outcome: dict[str, Any] | KafkaConfigAdminError | None = None
         try:
-            outcome = await self._request(operation, node, partial(operation.body, keys))
+            if node is None and operation.hedged:
+                outcome = await self._hedged_request(operation, body, attempt.hedge_after, written)
+            else:
+                outcome = await self._request(operation, node, body, written)
         except KafkaConfigAdminError as error:
             outcome = error
+        finally:
+            # A change written and not answered, or written twice (one answer ignored), may
+            # have been applied: if the deadline passes before an answer, its outcome is unknown.
+            if (
+                operation.mutates
+                and written.count
+                and (written.count > 1 or outcome is None or isinstance(outcome, AnswerLostError))
+            ):
+                attempt.unsure.update(keys)
         if self._settle(attempt, keys, outcome):
             await self._refresh_metadata_quietly()
+
+    async def _hedged_request(
+        self,
+        operation: Operation[Any, Any],
+        build_body: BodyBuilder,
+        hedge_after: float,
+        written: _Written,
+    ) -> dict[str, Any] | KafkaConfigAdminError:
+        """Send to any broker; unanswered within ``hedge_after``, to another one too, and so on.
+
+        The first answer wins, and the requests still out are left to be ignored. An error ends
+        the request only when no other try is out or left to make; it starts the next try at
+        once.
+        """
+        transport = self._transport
+        first = transport.any_broker(_lane(operation))
+        others = [node for node in transport.broker_ids() if node != first]
+        if not others:
+            try:
+                return await self._request(operation, first, build_body, written)
+            except KafkaConfigAdminError as error:
+                return error
+        random.shuffle(others)
+        hedge = _Hedge()
+        async with anyio.create_task_group() as group:
+
+            async def attempt(node: int) -> None:
+                try:
+                    outcome: dict[str, Any] | KafkaConfigAdminError = await self._request(
+                        operation, node, build_body, written
+                    )
+                except KafkaConfigAdminError as error:
+                    outcome = error
+                hedge.out -= 1
+                if not isinstance(outcome, Exception) or (hedge.out == 0 and hedge.all_sent):
+                    hedge.outcome = outcome
+                    group.cancel_scope.cancel()
+                    if node != first and not isinstance(outcome, Exception):
+                        transport.prefer(_lane(operation), node)  # the next call goes there
+                else:
+                    log.debug("%s to broker %d failed: %s", operation.codec.name, node, outcome)
+                hedge.progress.set()
+
+            for position, node in enumerate((first, *others)):
+                hedge.out += 1
+                hedge.all_sent = position == len(others)
+                group.start_soon(attempt, node)
+                if not hedge.all_sent:
+                    with anyio.move_on_after(hedge_after):
+                        await hedge.progress.wait()
+                    hedge.progress = anyio.Event()
+        assert hedge.outcome is not None  # the task group ends with the deciding outcome
+        return hedge.outcome
 
     def _settle(
         self, attempt: _Attempt[K], keys: list[K], outcome: dict[str, Any] | Exception
@@ -334,15 +421,20 @@ class Engine:
         return False
 
     async def _request(
-        self, operation: Operation[Any, Any], node: int | None, build_body: BodyBuilder
+        self,
+        operation: Operation[Any, Any],
+        node: int | None,
+        build_body: BodyBuilder,
+        written: _Written | None = None,
     ) -> dict[str, Any]:
         transport = self._transport
         return await transport.send(
-            node if node is not None else transport.any_broker(),
+            node if node is not None else transport.any_broker(_lane(operation)),
             operation.codec,
             build_body,
             throttle_from_version=operation.throttle_from_version,
             memo=operation.memo,
+            on_written=written.add if written is not None else None,
         )
 
     async def _refresh_metadata_quietly(self) -> None:
@@ -360,7 +452,7 @@ class Engine:
 class _Attempt(Generic[K]):
     """One call while it runs: what it sends, its futures, what to retry and why."""
 
-    __slots__ = ("last_errors", "operation", "result", "retry")
+    __slots__ = ("hedge_after", "last_errors", "operation", "result", "retry", "unsure")
 
     def __init__(self, operation: Operation[K, Any], result: _Result[K, Any]) -> None:
         self.operation = operation
@@ -369,6 +461,39 @@ class _Attempt(Generic[K]):
         self.retry: list[K] = []
         #: Each retried key's last error, for the timeout message.
         self.last_errors: dict[K, KafkaConfigAdminError] = {}
+        #: The keys of a change that may have been applied without an answer saying so.
+        self.unsure: set[K] = set()
+        #: How long a hedged request waits for an answer before another broker is tried too.
+        self.hedge_after = 0.0
+
+
+class _Written:
+    """Counts the requests of one group written to a connection (the broker may act on them)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self) -> None:
+        self.count += 1
+
+
+class _Hedge:
+    """One hedged request while it runs: tries out, and the outcome that decided it."""
+
+    __slots__ = ("all_sent", "out", "outcome", "progress")
+
+    def __init__(self) -> None:
+        self.out = 0
+        self.all_sent = False
+        self.outcome: dict[str, Any] | KafkaConfigAdminError | None = None
+        #: Set when a try ends without deciding: the next one starts at once.
+        self.progress = anyio.Event()
+
+
+def _lane(operation: Operation[Any, Any]) -> int:
+    return CHANGES if operation.mutates else READS
 
 
 class _Retry(NamedTuple, Generic[K]):
@@ -399,10 +524,24 @@ def _timeout_error(
     timeout: float,
     last_errors: Mapping[K, Exception],
     operation: Operation[K, Any],
+    unsure: Set[K],
     resource: K,
 ) -> KafkaTimeoutError:
     last = last_errors.get(resource)
     reason = f"; last error: {last}" if last is not None else ""
-    return KafkaTimeoutError(
-        f"no answer for {operation.subject(resource)} within {timeout:g}s{reason}"
-    )
+    subject = operation.subject(resource)
+    if resource in unsure:
+        return OutcomeUnknownError(
+            f"outcome unknown: the change may have been applied; read it back with "
+            f"{_READ_BACK.get(operation.codec.name, 'describe_configs')} ({subject} was sent "
+            f"but not answered within {timeout:g}s{reason})"
+        )
+    return KafkaTimeoutError(f"no answer for {subject} within {timeout:g}s{reason}")
+
+
+#: The call that reads back what a change call changed.
+_READ_BACK = {
+    "AlterClientQuotas": "describe_client_quotas",
+    "AlterUserScramCredentials": "describe_user_scram_credentials",
+    "CreateTopics": "list_topics",
+}

@@ -8,6 +8,7 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
     ├── KafkaConnectionError            no connection to the cluster or to one broker
     ├── AuthenticationError             SASL said no: wrong user, password or mechanism
     ├── KafkaTimeoutError               the call's deadline passed (also builtin TimeoutError)
+    │   └── OutcomeUnknownError         a change was sent, its answer never came: read it back
     ├── ClientClosedError               the client was closed before the work finished
     └── BrokerError                     the broker answered with a Kafka error code
         ├── UnknownServerError                  -1
@@ -66,6 +67,7 @@ __all__ = [
     "KafkaTimeoutError",
     "NetworkError",
     "NotControllerError",
+    "OutcomeUnknownError",
     "PolicyViolationError",
     "ProtocolError",
     "RequestTimedOutError",
@@ -109,6 +111,16 @@ class AuthenticationError(KafkaConfigAdminError):
 
 class KafkaTimeoutError(KafkaConfigAdminError, TimeoutError):
     """The call's deadline passed before every resource had an answer."""
+
+
+class OutcomeUnknownError(KafkaTimeoutError):
+    """A change was sent, but no answer came before the deadline: it may have been applied.
+
+    The request reached the network (it was written, then the connection broke or the broker
+    did not answer in time), so the broker may have applied it. Read the resource back
+    (``describe_configs``, ``describe_client_quotas``...) to learn its state; every config and
+    quota change this library sends is idempotent, so sending it again is safe.
+    """
 
 
 class ClientClosedError(KafkaConfigAdminError):

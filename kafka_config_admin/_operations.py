@@ -155,6 +155,13 @@ class Operation(Generic[K, T]):
     throttle_from_version: int
     #: Whether a call may be sent as several requests to one broker (see ``route``).
     splittable = False
+    #: Whether the call changes the cluster: a change sent and never answered may have been
+    #: applied, so its timeout is an ``OutcomeUnknownError``.
+    mutates = False
+    #: Whether sending the same request twice, to two brokers, is harmless (a read, or a change
+    #: that leaves the same state however often it is applied): such a request that a broker
+    #: leaves unanswered is sent again to another one (``Engine``'s hedging).
+    hedged = False
     #: The response field listing one result per key.
     _results_key = "responses"
 
@@ -404,6 +411,7 @@ class DescribeConfigs(ConfigOperation[Config]):
     entries: EntryCache = field(default_factory=EntryCache, repr=False, compare=False)
 
     codec = DESCRIBE_CONFIGS
+    hedged = True
     throttle_from_version = 2
     splittable = True
     _results_key = "results"
@@ -492,6 +500,10 @@ class IncrementalAlterConfigs(ConfigOperation[None]):
 
     codec = INCREMENTAL_ALTER_CONFIGS
     throttle_from_version = 0
+    mutates = True
+    # SET and DELETE leave the same state when repeated, APPEND adds a member only if absent
+    # and SUBTRACT removes it only if present; the legacy API replaces the whole set.
+    hedged = True
 
     @classmethod
     def build(

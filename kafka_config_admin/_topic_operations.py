@@ -128,6 +128,9 @@ class CreateTopics(Operation[str, CreatedTopic]):
     timeout_ms: int
 
     codec = CREATE_TOPICS
+    # Not hedged (a second create answers TOPIC_ALREADY_EXISTS), but a create written and
+    # never answered may have happened.
+    mutates = True
     throttle_from_version = 3
     _results_key = "topics"
 

@@ -34,7 +34,11 @@ from ._gc import gc_paused
 from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
 from ._redaction import SECRETS, install_secret_filter
 
-__all__ = ["AnswerCallback", "BodyBuilder", "SecurityOptions", "Transport"]
+__all__ = ["AnswerCallback", "AnswerLostError", "BodyBuilder", "SecurityOptions", "Transport"]
+
+#: The lanes of ``Transport.any_broker``: requests that read, and requests that change.
+READS, CHANGES = 0, 1
+LANES = 2
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
@@ -92,6 +96,13 @@ class SecurityOptions:
             f"sasl_mechanism={self.sasl_mechanism!r}, "
             f"sasl_plain_username={self.sasl_plain_username!r})"
         )
+
+
+class AnswerLostError(KafkaConnectionError):
+    """A request was written, then its connection broke or its broker did not answer in time.
+
+    The broker may have received and acted on it: for a change, its outcome is unknown.
+    """
 
 
 class _ResponseHeader(NamedTuple):
@@ -202,11 +213,12 @@ class _WireRequest:
     def _connection_failed(self, sent: asyncio.Future[Any]) -> None:
         error = None if sent.cancelled() else sent.exception()
         if isinstance(error, Exception):
-            self._answer(translate_error(error, f"broker {self._node_id}"))
+            lost = translate_error(error, f"broker {self._node_id}")
+            self._answer(AnswerLostError(str(lost)) if type(lost) is KafkaConnectionError else lost)
 
     def _timed_out(self, conn: AIOKafkaConnection) -> None:
         self._answer(
-            KafkaConnectionError(
+            AnswerLostError(
                 f"broker {self._node_id} did not answer within {self._transport.request_timeout:g}s"
             )
         )
@@ -257,7 +269,8 @@ class Transport:
         self.request_timeout = request_timeout
         self._client: AIOKafkaClient | None = None
         self._throttled_until: dict[int, float] = {}
-        self._any_broker: int | None = None
+        #: The broker chosen for "any broker" requests, per lane (see ``any_broker``).
+        self._any_broker: list[int | None] = [None] * LANES
 
     async def start(self) -> None:
         """Connect to a bootstrap server and read the cluster's brokers."""
@@ -312,22 +325,32 @@ class Transport:
         """The ids of the brokers in the latest metadata."""
         return sorted(broker.nodeId for broker in self._require_client().cluster.brokers())
 
-    def any_broker(self) -> int:
+    def any_broker(self, lane: int = READS) -> int:
         """A broker for requests any broker can answer; one we are connected to if possible.
 
         The broker chosen last is kept while its connection is open: one call after another
-        then costs a dict lookup, not a walk over the cluster.
+        then costs a dict lookup, not a walk over the cluster. Reads and changes keep apart
+        (each ``lane`` prefers a broker the other does not use): a broker answers one
+        connection's requests one at a time, and a describe must not wait behind hundreds of
+        alters that the controller handles slowly.
         """
         client = self._require_client()
-        last = self._any_broker
+        last = self._any_broker[lane]
         if last is not None and _is_open(client, last):
             return last
         ids = self.broker_ids()
         if not ids:
             raise KafkaConnectionError("the cluster metadata lists no brokers")
         connected = [node for node in ids if _is_open(client, node)]
-        self._any_broker = chosen = random.choice(connected or ids)
+        candidates = connected or ids
+        taken = {node for other, node in enumerate(self._any_broker) if other != lane}
+        chosen = random.choice([node for node in candidates if node not in taken] or candidates)
+        self._any_broker[lane] = chosen
         return chosen
+
+    def prefer(self, lane: int, node_id: int) -> None:
+        """Keep ``node_id`` for the lane's next requests (it answered when another did not)."""
+        self._any_broker[lane] = node_id
 
     async def refresh_metadata(self) -> None:
         """Ask the cluster for its brokers again (after a connection failure)."""
@@ -383,10 +406,13 @@ class Transport:
         *,
         throttle_from_version: int,
         memo: Memo | None = None,
+        on_written: Callable[[], None] | None = None,
     ) -> dict[str, Any]:
         """Send one request to one broker and return its decoded response body.
 
         ``memo`` lets the response share decoded items with earlier ones (``Struct(shared=True)``).
+        ``on_written`` is called once the request is on the connection: from then on the broker
+        may act on it even if no answer comes.
         """
         answer: asyncio.Future[dict[str, Any] | KafkaConfigAdminError]
         answer = asyncio.get_running_loop().create_future()
@@ -407,6 +433,8 @@ class Transport:
                 on_answer=on_answer,
             ):
                 break
+        if on_written is not None:
+            on_written()
         outcome = await answer
         if isinstance(outcome, KafkaConfigAdminError):
             raise outcome

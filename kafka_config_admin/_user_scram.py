@@ -117,6 +117,8 @@ class AlterUserScramCredentials(Operation[str, None]):
     alterations: dict[str, UserScramCredentialAlteration]
 
     codec = ALTER_USER_SCRAM_CREDENTIALS
+    # Not hedged: a deletion applied twice answers RESOURCE_NOT_FOUND the second time.
+    mutates = True
     throttle_from_version = _THROTTLE_FROM_VERSION
     _results_key = "results"
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from ._base import KafkaCluster
 from ._cluster import BACKENDS, selected_backend, start_cluster
+from ._container import ContainerCluster
+from ._docker import docker_engine_answers, live_container_ids
 from ._errors import (
     BackendUnavailableError,
     BrokerStartupError,
     KafkaHarnessError,
     UnsupportedOptionError,
 )
+from ._image import build_broker_image
 from ._jvm import JvmCluster
 from ._process import live_pids
 from ._settings import (
@@ -43,11 +46,15 @@ __all__ = [
     "POLICY_RULE",
     "BackendUnavailableError",
     "BrokerStartupError",
+    "ContainerCluster",
     "JvmCluster",
     "KafkaCluster",
     "KafkaHarnessError",
     "SaslUser",
     "UnsupportedOptionError",
+    "build_broker_image",
+    "docker_engine_answers",
+    "live_container_ids",
     "live_pids",
     "selected_backend",
     "start_cluster",

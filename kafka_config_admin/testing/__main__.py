@@ -5,6 +5,9 @@ command after ``--``, runs it with ``KAFKA_BOOTSTRAP_SERVERS`` set instead of wa
 cluster and exits with the command's status::
 
     kafka-config-admin-broker -- python examples/quickstart.py
+
+``kafka-config-admin-broker build-image`` builds the container backend's broker image (once per
+Kafka version; ``--rebuild`` builds it again) and prints its tag.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Sequence
 from types import FrameType
 
 from ._base import KafkaCluster
 from ._cluster import BACKENDS, start_cluster
 from ._errors import KafkaHarnessError
+from ._image import build_broker_image
 from ._settings import SASL_MECHANISMS
 
 
@@ -44,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
         "--backend",
         choices=BACKENDS,
         default=None,
-        help="default: $KAFKA_CONFIG_ADMIN_BACKEND or jvm",
+        help="default: $KAFKA_CONFIG_ADMIN_BACKEND or jvm; auto: container if Docker answers",
     )
     parser.add_argument(
         "command",
@@ -68,9 +73,28 @@ def describe(cluster: KafkaCluster) -> str:
     return "\n".join(lines)
 
 
+def _build_image(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="kafka-config-admin-broker build-image",
+        description="Build the container backend's broker image (Debian, Java, Kafka's jars).",
+    )
+    parser.add_argument("--rebuild", action="store_true", help="build even if it exists")
+    args = parser.parse_args(argv)
+    try:
+        image = build_broker_image(rebuild=args.rebuild, log=sys.stderr)
+    except KafkaHarnessError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(image, flush=True)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status."""
-    args = _parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["build-image"]:
+        return _build_image(arguments[1:])
+    args = _parser().parse_args(arguments)
     stop = threading.Event()
 
     def _request_stop(signum: int, frame: FrameType | None) -> None:
@@ -79,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Installed before starting so a Ctrl-C during startup still stops what was started.
     signal.signal(signal.SIGTERM, _request_stop)
     signal.signal(signal.SIGINT, _request_stop)
+    started = time.monotonic()
     try:
         cluster = start_cluster(
             brokers=args.brokers, sasl=args.sasl, policy=args.policy, backend=args.backend
@@ -87,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     with cluster:
+        elapsed = time.monotonic() - started
+        print(f"{cluster.backend} backend: ready in {elapsed:.1f} s", flush=True)
         print(describe(cluster), flush=True)
         command = [part for part in args.command if part != "--"]
         if command:

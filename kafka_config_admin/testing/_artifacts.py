@@ -53,7 +53,7 @@ _POM_TEMPLATE = """<project xmlns="http://maven.apache.org/POM/4.0.0">
 
 
 @contextlib.contextmanager
-def _exclusive_lock(path: Path) -> Iterator[None]:
+def exclusive_lock(path: Path) -> Iterator[None]:
     """Hold an exclusive advisory lock on ``path`` (created if missing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as handle:
@@ -73,7 +73,7 @@ def broker_lib_dir() -> Path:
     lib = version_dir / "lib"
     if (version_dir / _MARKER).exists():
         return lib
-    with _exclusive_lock(cache_root() / f"kafka-{kafka_version()}.lock"):
+    with exclusive_lock(cache_root() / f"kafka-{kafka_version()}.lock"):
         if not (version_dir / _MARKER).exists():  # another process may have finished meanwhile
             _resolve_into(version_dir)
     return lib
@@ -131,7 +131,7 @@ def policy_classes_dir(lib: Path) -> Path:
     target = cache_root() / f"policy-{_policy_digest()}"
     if target.is_dir():
         return target
-    with _exclusive_lock(cache_root() / "policy.lock"):
+    with exclusive_lock(cache_root() / "policy.lock"):
         if not target.is_dir():
             _compile_policy(lib, target)
     return target
@@ -140,7 +140,10 @@ def policy_classes_dir(lib: Path) -> Path:
 def _compile_policy(lib: Path, target: Path) -> None:
     javac = shutil.which("javac")
     if javac is None:
-        raise BackendUnavailableError("policy=True needs 'javac' (a JDK, not just a JRE) on PATH")
+        raise BackendUnavailableError(
+            "policy=True needs 'javac' (a JDK, not just a JRE) on PATH to compile the test "
+            "policy; without one, leave the policy out (pytest: --kafka-no-policy)"
+        )
     target.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="policy-build-", dir=target.parent))
     try:

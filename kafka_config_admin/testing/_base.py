@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+from contextlib import AbstractContextManager
 from types import TracebackType
 
 from ._errors import UnsupportedOptionError
@@ -14,7 +15,7 @@ class KafkaCluster(abc.ABC):
 
     Attributes:
         backend: ``"jvm"``, ``"container"`` or ``"external"``.
-        broker_ids: node ids of the brokers, ``1..N`` for the jvm backend.
+        broker_ids: node ids of the brokers, ``1..N`` for the jvm and container backends.
         sasl: whether the SASL_PLAINTEXT listener (and the authorizer) is enabled.
         policy: whether the test AlterConfigPolicy is installed.
     """
@@ -79,6 +80,13 @@ class KafkaCluster(abc.ABC):
     def start_broker(self, node_id: int) -> None:
         """Start a broker stopped with :meth:`stop_broker` and wait until it answers."""
         raise UnsupportedOptionError(f"the {self.backend} backend cannot start single brokers")
+
+    def paused_broker(self, node_id: int) -> AbstractContextManager[None]:
+        """Freeze one broker for a ``with`` block: its connections stay open, nothing answers.
+
+        What a client sees of a broker stuck in a long GC pause or on a hung disk.
+        """
+        raise UnsupportedOptionError(f"the {self.backend} backend cannot pause brokers")
 
     @abc.abstractmethod
     def stop(self) -> None:

@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from ._backends import ContainerCluster, ExternalCluster, reject_options
+from ._backends import ExternalCluster, reject_options
 from ._base import KafkaCluster
+from ._container import ContainerCluster
+from ._docker import docker_engine_answers
 from ._errors import BrokerStartupError, UnsupportedOptionError
 from ._jvm import JvmCluster
 from ._settings import ENV_BACKEND
 
-BACKENDS = ("jvm", "container", "external")
+#: Backends that start clusters, plus ``auto`` (see :func:`selected_backend`).
+BACKENDS = ("jvm", "container", "external", "auto")
 
 
 def selected_backend(backend: str | None = None) -> str:
-    """Return ``backend``, else ``$KAFKA_CONFIG_ADMIN_BACKEND``, else ``"jvm"``; validated."""
+    """Return the backend to use: ``backend``, else ``$KAFKA_CONFIG_ADMIN_BACKEND``, else ``jvm``.
+
+    ``auto`` becomes ``container`` when a local Docker engine answers and ``jvm`` otherwise: a
+    user who runs an engine and asks for ``auto`` may have no Java or Maven at all. The default
+    stays ``jvm``, because an engine running on a machine is no sign that its tests may use it.
+    """
     chosen = (backend or os.environ.get(ENV_BACKEND) or "jvm").strip().lower()
     if chosen not in BACKENDS:
         raise ValueError(f"unknown backend {chosen!r}; choose one of {', '.join(BACKENDS)}")
+    if chosen == "auto":
+        return "container" if docker_engine_answers() else "jvm"
     return chosen
 
 
@@ -33,14 +43,14 @@ def start_cluster(
     """Start a Kafka cluster and return once every broker answers requests.
 
     Args:
-        brokers: number of KRaft nodes (ids ``1..brokers``); jvm backend only when > 1.
+        brokers: number of KRaft nodes (ids ``1..brokers``); not for the external backend.
         sasl: add a SASL_PLAINTEXT listener (PLAIN, SCRAM-SHA-256/512) with users ``admin``
             (super user) and ``alice`` (no ACLs), guarded by the StandardAuthorizer.
         policy: install the test AlterConfigPolicy (see :data:`POLICY_RULE`).
-        backend: ``"jvm"``, ``"container"`` or ``"external"``; default from
+        backend: ``"jvm"``, ``"container"``, ``"external"`` or ``"auto"``; default from
             ``$KAFKA_CONFIG_ADMIN_BACKEND``, else ``"jvm"``.
-        extra_properties: jvm backend only: extra ``server.properties`` entries for the running
-            brokers (not for storage formatting), e.g. to inject a bad option in a test.
+        extra_properties: jvm and container backends: extra ``server.properties`` entries for
+            the running brokers (not for storage formatting), e.g. to inject a bad option.
 
     Raises:
         BrokerStartupError: a broker exited early or did not answer before the deadline.
@@ -50,20 +60,23 @@ def start_cluster(
     The result is also a context manager that stops the cluster on exit.
     """
     chosen = selected_backend(backend)
-    if chosen != "jvm":
+    if chosen == "external":
         reject_options(chosen, brokers=brokers, sasl=sasl, policy=policy)
         if extra_properties:
             raise UnsupportedOptionError(f"the {chosen} backend does not support extra_properties")
-        return ContainerCluster() if chosen == "container" else ExternalCluster()
-    return _start_jvm(brokers=brokers, sasl=sasl, policy=policy, extra=extra_properties)
+        return ExternalCluster()
+    kind: type[JvmCluster | ContainerCluster] = JvmCluster if chosen == "jvm" else ContainerCluster
+    return _start_retrying_taken_port(
+        lambda: kind(brokers=brokers, sasl=sasl, policy=policy, extra_properties=extra_properties)
+    )
 
 
-def _start_jvm(
-    *, brokers: int, sasl: bool, policy: bool, extra: Mapping[str, str] | None
-) -> JvmCluster:
-    """Start a JvmCluster, retrying once if a port chosen for it was taken in the meantime."""
+def _start_retrying_taken_port(
+    new_cluster: Callable[[], JvmCluster | ContainerCluster],
+) -> JvmCluster | ContainerCluster:
+    """Start a cluster, retrying once if a port chosen for it was taken in the meantime."""
     for attempt in (1, 2):
-        cluster = JvmCluster(brokers=brokers, sasl=sasl, policy=policy, extra_properties=extra)
+        cluster = new_cluster()
         try:
             cluster.start()
         except BrokerStartupError as error:

@@ -2,15 +2,16 @@
 
 Fixtures:
     kafka_cluster: session-scoped :class:`KafkaCluster`, started on first request only, so
-        unit-only runs never start a JVM. The jvm backend gives 3 brokers, SASL and the policy.
+        unit-only runs never start a broker. The jvm and container backends give 3 brokers,
+        SASL and the policy.
     kafka_bootstrap: its PLAINTEXT ``bootstrap_servers`` string.
     kafka_broker_ids: its brokers' node ids.
     admin_client: a connected :class:`~kafka_config_admin.AdminClient` for each test.
 
 Marker:
     ``@pytest.mark.kafka(brokers=3, sasl=True, policy=True)`` states what a test needs; the test
-    is skipped (with the reason) when the session cluster lacks it, e.g. under the container or
-    external backends.
+    is skipped (with the reason) when the session cluster lacks it, e.g. under the external
+    backend.
 
 Options: ``--kafka-backend``, ``--kafka-brokers``, ``--kafka-no-sasl``, ``--kafka-no-policy``.
 """
@@ -53,13 +54,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--kafka-backend",
         choices=BACKENDS,
         default=None,
-        help="jvm (default), container or external; overrides $KAFKA_CONFIG_ADMIN_BACKEND",
+        help="jvm (default), container, external or auto; overrides $KAFKA_CONFIG_ADMIN_BACKEND",
     )
     group.addoption(
         "--kafka-brokers",
         type=int,
         default=None,
-        help="number of brokers of the session cluster (jvm default: 3)",
+        help="number of brokers of the session cluster (jvm and container default: 3)",
     )
     group.addoption(
         "--kafka-no-sasl",
@@ -85,9 +86,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def cluster_options(config: pytest.Config) -> ClusterOptions:
-    """Work out the session cluster: everything for jvm, a single plain broker otherwise."""
+    """Work out the session cluster: everything for jvm and container, else one plain broker."""
     backend = selected_backend(config.getoption("--kafka-backend"))
-    full = backend == "jvm"
+    full = backend in ("jvm", "container")
     brokers = config.getoption("--kafka-brokers") or (3 if full else 1)
     return ClusterOptions(
         backend=backend,
@@ -117,7 +118,7 @@ def _trap_sigterm() -> _SIGNAL_HANDLER | None:
 
 @pytest.fixture(scope="session")
 def kafka_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
-    """One real cluster for the whole session (jvm: 3 brokers, SASL, policy), stopped at the end."""
+    """One real cluster for the session (jvm, container: 3 brokers, SASL, policy), then stopped."""
     options = cluster_options(pytestconfig)
     previous = _trap_sigterm()
     try:

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import docker
 import pytest
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
@@ -21,11 +22,15 @@ from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
 from kafka_config_admin.testing import (
     POLICY_MIN_RETENTION_MS,
     BrokerStartupError,
+    ContainerCluster,
     JvmCluster,
     KafkaCluster,
+    live_container_ids,
     live_pids,
+    selected_backend,
     start_cluster,
 )
+from kafka_config_admin.testing._docker import HARNESS_LABEL
 
 pytestmark = pytest.mark.integration
 
@@ -200,28 +205,49 @@ def _java_pids_under(prefix: str) -> list[int]:
     ]
 
 
-def test_bad_option_fails_fast_with_log_tail_and_leaves_no_jvm() -> None:
+def _harness_containers() -> set[str]:
+    """Ids of every container the harness started on this engine (running or not)."""
+    if selected_backend() != "container":
+        return set()
+    client = docker.from_env()
+    try:
+        return {c.id for c in client.containers.list(all=True, filters={"label": HARNESS_LABEL})}
+    finally:
+        client.close()
+
+
+def test_bad_option_fails_fast_with_log_tail_and_leaves_nothing_running() -> None:
     jvms_before = set(_java_pids_under("kca-kafka-"))
+    containers_before = _harness_containers()
     started = time.monotonic()
     with pytest.raises(BrokerStartupError) as caught:
-        start_cluster(brokers=1, backend="jvm", extra_properties={"num.io.threads": "0"})
+        start_cluster(brokers=1, extra_properties={"num.io.threads": "0"})
     assert time.monotonic() - started < 60
     assert "num.io.threads" in caught.value.log_tail
     assert "broker log tail" in str(caught.value)
     assert caught.value.node_id == 1
     assert set(_java_pids_under("kca-kafka-")) <= jvms_before
     assert set(live_pids()) <= jvms_before
+    assert _harness_containers() <= containers_before
+    assert set(live_container_ids()) <= containers_before
 
 
 @pytest.fixture
-def own_cluster() -> Iterator[JvmCluster]:
-    with start_cluster(brokers=1, backend="jvm") as cluster:
-        assert isinstance(cluster, JvmCluster)
+def own_cluster() -> Iterator[KafkaCluster]:
+    with start_cluster(brokers=1) as cluster:  # the session's backend: a JVM or a container
         yield cluster
 
 
-def test_stop_leaves_no_jvm(own_cluster: JvmCluster) -> None:
-    directory = str(own_cluster.directory)
-    assert _java_pids_under(directory), "the broker should be running"
-    own_cluster.stop()
-    assert _java_pids_under(directory) == []
+def test_stop_leaves_nothing_running(own_cluster: KafkaCluster) -> None:
+    if isinstance(own_cluster, JvmCluster):
+        directory = str(own_cluster.directory)
+        assert _java_pids_under(directory), "the broker should be running"
+        own_cluster.stop()
+        assert _java_pids_under(directory) == []
+    else:
+        assert isinstance(own_cluster, ContainerCluster)
+        container = own_cluster.container_id(1)
+        assert container in _harness_containers(), "the broker's container should exist"
+        own_cluster.stop()
+        assert container not in _harness_containers()
+        assert container not in live_container_ids()

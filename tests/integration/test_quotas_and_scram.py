@@ -25,7 +25,6 @@ from kafka_config_admin import (
     ClusterAuthorizationFailedError,
     InvalidArgumentError,
     InvalidRequestError,
-    KafkaTimeoutError,
     ResourceNotFoundError,
     ScramCredentialInfo,
     ScramMechanism,
@@ -38,7 +37,8 @@ from kafka_config_admin._protocol import (
     DESCRIBE_CLIENT_QUOTAS,
     DESCRIBE_USER_SCRAM_CREDENTIALS,
 )
-from kafka_config_admin.testing import JvmCluster, KafkaCluster
+from kafka_config_admin._transport import READS
+from kafka_config_admin.testing import KafkaCluster
 
 pytestmark = pytest.mark.integration
 
@@ -196,28 +196,25 @@ async def test_a_broker_that_stops_answering_is_retried_around(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
     """The broker the client uses stops answering: the describe goes to another within its
-    deadline; with a deadline too short for that, it fails with a timeout naming what it asked.
+    deadline, even a short one (hedged after a fifth of it), and the frozen one is left.
 
     A describe, not an alter: a broker forwards alters to the active controller, and one that
     is paused holds them for its 30 s channel timeout, whichever broker the client picks.
     """
-    assert isinstance(kafka_cluster, JvmCluster)
     entity = ClientQuotaEntity({"client-id": unique("qretry")})
     of_entity = ClientQuotaFilter.contains_only([Exact("client-id", entity["client-id"] or "")])
     await admin_client.alter_client_quotas({entity: {"producer_byte_rate": 2048}}).all()
     expected = {entity: {"producer_byte_rate": 2048.0}}
     async with AdminClient(kafka_cluster.bootstrap_servers, timeout=20, request_timeout=1) as admin:
         await settled(quotas_of(admin, of_entity), lambda q: q == expected)  # a broker is kept
-        chosen = admin._transport._any_broker
+        chosen = admin._transport._any_broker[READS]
         assert chosen is not None
         with kafka_cluster.paused_broker(chosen):
-            short = admin.describe_client_quotas(of_entity, timeout=0.5)
-            with anyio.fail_after(10), pytest.raises(KafkaTimeoutError) as caught:
-                await short.all()
-            assert str(of_entity) in str(caught.value)
+            with anyio.fail_after(5):
+                assert await admin.describe_client_quotas(of_entity, timeout=2).all() == expected
             with anyio.fail_after(20):
                 assert await admin.describe_client_quotas(of_entity).all() == expected
-            assert admin._transport._any_broker != chosen
+            assert admin._transport._any_broker[READS] != chosen
     await admin_client.alter_client_quotas({entity: {"producer_byte_rate": None}}).all()
 
 

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 from aiokafka import AIOKafkaConsumer, TopicPartition
+from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, Row, SparkSession
 from pyspark.sql.functions import col
 
@@ -200,3 +201,9 @@ def test_groups_are_listed_when_not_named(spark: SparkSession, kafka_bootstrap: 
     assert group in listed
     rows = frame.where(col("resource_name") == group).collect()
     assert rows and all(row.error is None and row.resource_type == "GROUP" for row in rows)
+
+
+def test_a_bad_option_fails_the_query_naming_it(spark: SparkSession) -> None:
+    frame = snapshot(spark, "127.0.0.1:1", resourceTypes="topic,queue")
+    with pytest.raises(AnalysisException, match="'queue' is not a resource type"):
+        frame.collect()

@@ -1,0 +1,293 @@
+"""What the jvm and container backends share: node ports, broker configuration, commands, readiness.
+
+Both run the same KRaft nodes (combined ``broker,controller``, static voters) on 127.0.0.1 ports of
+the host, so the broker configuration, the SCRAM credentials written at format time and the
+readiness probe are built here once; a backend only decides where the JVM runs.
+"""
+
+from __future__ import annotations
+
+import abc
+import base64
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ._base import KafkaCluster
+from ._errors import BrokerStartupError
+from ._probe import LOOPBACK, broker_answers, free_ports
+from ._process import JVM_FLAGS
+from ._settings import ADMIN_USER, ALICE_USER, POLICY_CLASS, SASL_MECHANISMS, startup_timeout
+
+_POLL_INTERVAL = 0.2
+
+_LOG4J2_HEAD = """\
+status = warn
+rootLogger.level = INFO
+rootLogger.appenderRef.out.ref = OUT
+# Request logging and state-change chatter drown out the lines that explain a failure.
+logger.request.name = kafka.request.logger
+logger.request.level = WARN
+logger.state.name = state.change.logger
+logger.state.level = WARN
+"""
+_LOG4J2_FILE = """\
+appender.out.type = File
+appender.out.name = OUT
+appender.out.fileName = {log}
+appender.out.layout.type = PatternLayout
+appender.out.layout.pattern = [%d] %p %m (%c)%n
+"""
+_LOG4J2_CONSOLE = """\
+appender.out.type = Console
+appender.out.name = OUT
+appender.out.layout.type = PatternLayout
+appender.out.layout.pattern = [%d] %p %m (%c)%n
+"""
+
+
+@dataclass(frozen=True)
+class NodePorts:
+    """The host ports of one KRaft node (all on 127.0.0.1)."""
+
+    node_id: int
+    plaintext_port: int
+    controller_port: int
+    sasl_port: int | None
+
+
+def plan_ports(broker_ids: Sequence[int], *, sasl: bool) -> dict[int, NodePorts]:
+    """Choose free ports for every node: PLAINTEXT, CONTROLLER and, with ``sasl``, SASL."""
+    per_node = 3 if sasl else 2
+    ports = free_ports(per_node * len(broker_ids))
+    planned = {}
+    for index, node_id in enumerate(broker_ids):
+        mine = ports[index * per_node : (index + 1) * per_node]
+        planned[node_id] = NodePorts(node_id, mine[0], mine[1], mine[2] if sasl else None)
+    return planned
+
+
+def new_cluster_id() -> str:
+    """A random KRaft cluster id: 16 bytes, URL-safe base64 without padding (22 chars)."""
+    while True:
+        text = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        if not text.startswith("-"):  # a leading dash would be read as a CLI flag
+            return text
+
+
+def server_properties(
+    node: NodePorts,
+    nodes: Sequence[NodePorts],
+    *,
+    sasl: bool,
+    policy: bool,
+    log_dirs: str,
+) -> dict[str, str]:
+    """The ``server.properties`` of ``node`` in a cluster of ``nodes``."""
+    count = len(nodes)
+    voters = ",".join(f"{n.node_id}@{LOOPBACK}:{n.controller_port}" for n in nodes)
+    listeners = [f"PLAINTEXT://{LOOPBACK}:{node.plaintext_port}"]
+    if node.sasl_port is not None:
+        listeners.append(f"SASL_PLAINTEXT://{LOOPBACK}:{node.sasl_port}")
+    props = {
+        "process.roles": "broker,controller",
+        "node.id": str(node.node_id),
+        "controller.quorum.voters": voters,
+        "controller.listener.names": "CONTROLLER",
+        "inter.broker.listener.name": "PLAINTEXT",
+        "listeners": ",".join([*listeners, f"CONTROLLER://{LOOPBACK}:{node.controller_port}"]),
+        "advertised.listeners": ",".join(listeners),
+        "listener.security.protocol.map": (
+            "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT"
+        ),
+        "log.dirs": log_dirs,
+        # Internal topics must fit the cluster size, and tolerate one node being down.
+        "offsets.topic.replication.factor": str(min(3, count)),
+        "offsets.topic.num.partitions": "3",
+        "transaction.state.log.replication.factor": str(min(3, count)),
+        "transaction.state.log.min.isr": "1",
+        "share.coordinator.state.topic.replication.factor": str(min(3, count)),
+        "share.coordinator.state.topic.min.isr": "1",
+        "group.initial.rebalance.delay.ms": "0",
+        # Keep threads and heap small: several brokers share two cores and little memory.
+        "num.network.threads": "2",
+        "num.io.threads": "2",
+        "background.threads": "2",
+        "log.cleaner.dedupe.buffer.size": str(8 * 1024 * 1024),
+    }
+    if sasl:
+        props.update(_sasl_properties())
+    if policy:
+        props["alter.config.policy.class.name"] = POLICY_CLASS
+    return props
+
+
+def _sasl_properties() -> dict[str, str]:
+    users = (ADMIN_USER, ALICE_USER)
+    plain_users = " ".join(f'user_{u.username}="{u.password}"' for u in users)
+    scram_module = "org.apache.kafka.common.security.scram.ScramLoginModule required;"
+    plain_module = "org.apache.kafka.common.security.plain.PlainLoginModule"
+    return {
+        "sasl.enabled.mechanisms": ",".join(SASL_MECHANISMS),
+        "listener.name.sasl_plaintext.plain.sasl.jaas.config": (
+            f"{plain_module} required {plain_users};"
+        ),
+        "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config": scram_module,
+        "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config": scram_module,
+        "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+        # PLAINTEXT and CONTROLLER connections are ANONYMOUS: super user so that ordinary
+        # tests and inter-node traffic keep working while alice on SASL is really refused.
+        "super.users": f"User:{ADMIN_USER.username};User:ANONYMOUS",
+        "allow.everyone.if.no.acl.found": "false",
+    }
+
+
+def properties_text(properties: Mapping[str, str]) -> str:
+    """``key=value`` lines of a Java properties file."""
+    return "".join(f"{key}={value}\n" for key, value in properties.items())
+
+
+def log4j2_properties(log_file: str | None) -> str:
+    """log4j2 configuration writing to ``log_file``, or to the console when it is ``None``."""
+    appender = _LOG4J2_CONSOLE if log_file is None else _LOG4J2_FILE.format(log=log_file)
+    return _LOG4J2_HEAD + appender
+
+
+def format_args(cluster_id: str, config: str, *, sasl: bool) -> list[str]:
+    """Arguments of ``kafka.tools.StorageTool`` that format one node (with SCRAM users)."""
+    args = ["format", "--cluster-id", cluster_id, "--config", config]
+    if sasl:
+        for mechanism in SASL_MECHANISMS[1:]:
+            for user in (ADMIN_USER, ALICE_USER):
+                credential = f"name={user.username},password={user.password}"
+                args += ["--add-scram", f"{mechanism}=[{credential}]"]
+    return args
+
+
+def java_command(
+    java: str, *, log4j_config: str, logs_dir: str, classpath: str, main: str, args: Sequence[str]
+) -> list[str]:
+    """The command line of a broker-side JVM (``kafka.Kafka`` or a Kafka tool)."""
+    return [
+        java,
+        *JVM_FLAGS,
+        f"-Dlog4j2.configurationFile={log4j_config}",
+        f"-Dkafka.logs.dir={logs_dir}",
+        "-cp",
+        classpath,
+        main,
+        *args,
+    ]
+
+
+def wait_until_answering(
+    plaintext_ports: Mapping[int, int],
+    *,
+    exit_code: Callable[[int], int | None],
+    log_tail: Callable[[int], str],
+) -> None:
+    """Poll each node until it answers ApiVersions; fail fast when one exits.
+
+    ``plaintext_ports`` maps node ids to their PLAINTEXT port on 127.0.0.1; ``exit_code`` returns
+    a node's exit code once it has stopped (``None`` while it runs).
+    """
+    deadline = time.monotonic() + startup_timeout()
+    pending = dict(plaintext_ports)
+    while pending:
+        for node_id, port in list(pending.items()):
+            code = exit_code(node_id)
+            if code is not None:
+                raise BrokerStartupError(
+                    f"broker {node_id} exited with code {code} during startup",
+                    node_id=node_id,
+                    log_tail=log_tail(node_id),
+                )
+            if broker_answers(port, timeout=1.0):
+                del pending[node_id]
+        if pending and time.monotonic() > deadline:
+            node_id, port = next(iter(pending.items()))
+            raise BrokerStartupError(
+                f"broker {node_id} did not answer on {LOOPBACK}:{port} "
+                f"within {startup_timeout():.0f}s",
+                node_id=node_id,
+                log_tail=log_tail(node_id),
+            )
+        if pending:
+            time.sleep(_POLL_INTERVAL)
+
+
+class HostPortsCluster(KafkaCluster):
+    """Nodes ``1..N`` listening on 127.0.0.1 ports of this machine: the jvm and container backends.
+
+    Subclasses decide where each node's JVM runs; this class holds the options, the ports, the
+    addresses and the readiness wait they share.
+    """
+
+    def __init__(
+        self,
+        *,
+        brokers: int,
+        sasl: bool,
+        policy: bool,
+        extra_properties: Mapping[str, str] | None = None,
+    ) -> None:
+        if brokers < 1:
+            raise ValueError("brokers must be at least 1")
+        self.broker_ids = list(range(1, brokers + 1))
+        self.sasl = sasl
+        self.policy = policy
+        self._extra = dict(extra_properties or {})
+        self._ports = plan_ports(self.broker_ids, sasl=sasl)
+        self._prepare()
+
+    @abc.abstractmethod
+    def _prepare(self) -> None:
+        """Find what the backend needs (Java, an engine, an image...); raise if it cannot run."""
+
+    @abc.abstractmethod
+    def start(self) -> None:
+        """Start every node and wait until all of them answer; stop what started on failure."""
+
+    @abc.abstractmethod
+    def _exit_code(self, node_id: int) -> int | None:
+        """A node's exit code once it has stopped, ``None`` while it runs (or never ran)."""
+
+    def _ports_of(self, node_id: int) -> NodePorts:
+        try:
+            return self._ports[node_id]
+        except KeyError:
+            raise ValueError(f"no broker {node_id}; brokers are {self.broker_ids}") from None
+
+    def _server_properties(self, node_id: int, *, log_dirs: str) -> dict[str, str]:
+        """``server.properties`` of one node, for storage formatting (without extras)."""
+        return server_properties(
+            self._ports_of(node_id),
+            list(self._ports.values()),
+            sasl=self.sasl,
+            policy=self.policy,
+            log_dirs=log_dirs,
+        )
+
+    def _running_properties(self, props: Mapping[str, str]) -> dict[str, str]:
+        """``props`` with ``extra_properties``, which reach the running broker only, so a test
+        can inject a bad option and exercise the early-exit path rather than the format step."""
+        return {**props, **self._extra}
+
+    def _wait_ready(self, node_ids: Sequence[int]) -> None:
+        wait_until_answering(
+            {node_id: self._ports_of(node_id).plaintext_port for node_id in node_ids},
+            exit_code=self._exit_code,
+            log_tail=self.log_tail,
+        )
+
+    def bootstrap_for(self, node_id: int) -> str:
+        """The PLAINTEXT ``127.0.0.1:port`` of one broker."""
+        return f"{LOOPBACK}:{self._ports_of(node_id).plaintext_port}"
+
+    def sasl_bootstrap_for(self, node_id: int) -> str:
+        """The SASL_PLAINTEXT ``127.0.0.1:port`` of one broker (requires ``sasl=True``)."""
+        port = self._ports_of(node_id).sasl_port
+        if port is None:
+            return super().sasl_bootstrap_for(node_id)
+        return f"{LOOPBACK}:{port}"

@@ -1,0 +1,136 @@
+"""Retries, throttle waits, cut connections and late answers, through the fault proxy.
+
+Every request of the client passes through a proxy per broker (the metadata it sees points at
+them), which rewrites the answers of the real cluster.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from kafka_config_admin import (
+    AdminClient,
+    AlterConfigOp,
+    ConfigResource,
+    KafkaTimeoutError,
+    OutcomeUnknownError,
+    RequestTimedOutError,
+    ResourceType,
+)
+from kafka_config_admin.testing import JvmCluster, KafkaCluster
+
+from .fault_proxy import Fault, proxied
+from .helpers import new_topic
+
+pytestmark = [pytest.mark.integration, pytest.mark.kafka(brokers=3)]
+
+INCREMENTAL_ALTER = 44
+NOT_CONTROLLER, REQUEST_TIMED_OUT, THROTTLING_QUOTA_EXCEEDED = 41, 7, 89
+
+
+async def _topic(cluster: KafkaCluster, admin_client: AdminClient) -> ConfigResource:
+    name = await new_topic(admin_client, cluster.bootstrap_servers)
+    return ConfigResource(ResourceType.TOPIC, name)
+
+
+@pytest.mark.parametrize("code", [NOT_CONTROLLER, REQUEST_TIMED_OUT, THROTTLING_QUOTA_EXCEEDED])
+async def test_a_retriable_error_once_is_retried_and_succeeds(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient, code: int
+) -> None:
+    assert isinstance(kafka_cluster, JvmCluster)
+    topic = await _topic(kafka_cluster, admin_client)
+    async with proxied(kafka_cluster) as proxies:
+        for proxy in proxies.values():
+            proxy.inject(Fault(INCREMENTAL_ALTER, error_code=code))
+        first = next(iter(proxies.values()))
+        async with AdminClient(f"127.0.0.1:{first.port}") as admin:
+            with anyio.fail_after(20):
+                await admin.incremental_alter_configs(
+                    {topic: [AlterConfigOp("retention.ms", "3600000")]}
+                ).all()
+        sent = sum(len(p.sent(INCREMENTAL_ALTER)) for p in proxies.values())
+        assert sent == 2  # the injected error, then the retry
+
+
+async def test_a_retriable_error_every_time_ends_at_the_deadline_naming_it(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient
+) -> None:
+    assert isinstance(kafka_cluster, JvmCluster)
+    topic = await _topic(kafka_cluster, admin_client)
+    async with proxied(kafka_cluster) as proxies:
+        for proxy in proxies.values():
+            proxy.inject(Fault(INCREMENTAL_ALTER, times=None, error_code=REQUEST_TIMED_OUT))
+        first = next(iter(proxies.values()))
+        async with AdminClient(f"127.0.0.1:{first.port}") as admin:
+            result = admin.incremental_alter_configs(
+                {topic: [AlterConfigOp("retention.ms", "3600000")]}, timeout=2
+            )
+            with anyio.fail_after(10):
+                await result.wait()
+        error = result.values[topic].exception()
+        # Every answer was a definite "not done": a plain timeout, naming the last error.
+        assert type(error) is KafkaTimeoutError, error
+        assert "REQUEST_TIMED_OUT" in str(error)
+        assert sum(len(p.sent(INCREMENTAL_ALTER)) for p in proxies.values()) > 3
+        assert not issubclass(RequestTimedOutError, KafkaTimeoutError)
+
+
+async def test_throttle_time_holds_back_the_next_request(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient
+) -> None:
+    assert isinstance(kafka_cluster, JvmCluster)
+    topic = await _topic(kafka_cluster, admin_client)
+    async with proxied(kafka_cluster) as proxies:
+        for proxy in proxies.values():
+            proxy.inject(
+                Fault(INCREMENTAL_ALTER, error_code=THROTTLING_QUOTA_EXCEEDED, throttle_ms=1500)
+            )
+        first = next(iter(proxies.values()))
+        async with AdminClient(f"127.0.0.1:{first.port}", retry_backoff=0.01) as admin:
+            with anyio.fail_after(20):
+                await admin.incremental_alter_configs(
+                    {topic: [AlterConfigOp("retention.ms", "3600000")]}
+                ).all()
+        [sent] = [p.sent(INCREMENTAL_ALTER) for p in proxies.values() if p.sent(INCREMENTAL_ALTER)]
+        assert len(sent) == 2
+        assert sent[1] - sent[0] >= 1.4  # waited for ThrottleTimeMs, not the 10 ms backoff
+
+
+async def test_a_connection_cut_mid_response_is_retried(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient
+) -> None:
+    assert isinstance(kafka_cluster, JvmCluster)
+    topic = await _topic(kafka_cluster, admin_client)
+    async with proxied(kafka_cluster) as proxies:
+        for proxy in proxies.values():
+            proxy.inject(Fault(INCREMENTAL_ALTER, cut_after=6))
+        first = next(iter(proxies.values()))
+        async with AdminClient(f"127.0.0.1:{first.port}") as admin:
+            with anyio.fail_after(20):
+                await admin.incremental_alter_configs(
+                    {topic: [AlterConfigOp("retention.ms", "3600000")]}
+                ).all()
+        # Each broker's first answer is cut: the next broker is tried at once, then a retry.
+        assert sum(len(p.sent(INCREMENTAL_ALTER)) for p in proxies.values()) == 4
+
+
+async def test_answers_later_than_the_deadline_are_outcome_unknown(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient
+) -> None:
+    assert isinstance(kafka_cluster, JvmCluster)
+    topic = await _topic(kafka_cluster, admin_client)
+    async with proxied(kafka_cluster) as proxies:
+        for proxy in proxies.values():
+            proxy.inject(Fault(INCREMENTAL_ALTER, times=None, delay=5))
+        first = next(iter(proxies.values()))
+        async with AdminClient(f"127.0.0.1:{first.port}") as admin:
+            result = admin.incremental_alter_configs(
+                {topic: [AlterConfigOp("retention.ms", "3600000")]}, timeout=2
+            )
+            with anyio.fail_after(10):
+                await result.wait()
+        error = result.values[topic].exception()
+        assert isinstance(error, OutcomeUnknownError), error
+        # Hedged: sent to a second broker too before the deadline.
+        assert sum(len(p.sent(INCREMENTAL_ALTER)) for p in proxies.values()) >= 2

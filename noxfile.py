@@ -59,6 +59,17 @@ def lint(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def faults(session: nox.Session) -> None:
+    """Fault rounds on a real 3-node cluster: frozen broker, frozen controller, stopped broker.
+
+    ``nox -s faults -- 40`` runs 40 rounds (default 12; each takes up to about a minute).
+    """
+    session.install("-e", ".[test]")
+    rounds = session.posargs[0] if session.posargs else "12"
+    session.run("python", "-m", "tests.faults.rounds", "--rounds", rounds)
+
+
+@nox.session(python=PYTHON)
 def fuzz(session: nox.Session) -> None:
     """Decoder fuzzing, longer than the unit tests: hypothesis, then atheris (libFuzzer).
 

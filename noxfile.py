@@ -11,7 +11,7 @@ nox.options.sessions = ["lint", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 
 PYTHON = "3.11"
-LINT_TOOLS = ["ruff==0.17.6", "mypy==2.4.1", "types-PyYAML==6.0.12.20261113"]
+LINT_TOOLS = ["ruff==0.17.6", "mypy==2.4.1"]
 
 
 @nox.session(python=PYTHON)

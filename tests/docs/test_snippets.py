@@ -82,10 +82,10 @@ async def test_docs_snippet_on_kafka(snippet: Snippet, docs_topics: str) -> None
 
 
 def test_every_not_run_snippet_says_why() -> None:
-    """Illustrative snippets are few and each gives its reason (markers are checked on load)."""
+    """Illustrative snippets are few (a third at most) and each gives its reason."""
     not_run = [snippet for snippet in SNIPPETS if snippet.kind == "not-run"]
     assert all(snippet.reason for snippet in not_run)
-    assert len(not_run) <= len(SNIPPETS) // 4, [snippet.id for snippet in not_run]
+    assert len(not_run) <= len(SNIPPETS) // 3, [snippet.id for snippet in not_run]
 
 
 def test_the_docs_have_snippets() -> None:

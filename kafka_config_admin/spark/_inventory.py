@@ -1,7 +1,8 @@
 """What a cluster has: its topics, brokers and groups, asked once at planning time.
 
-The SDK describes and alters configs; listing topics and brokers is a Metadata request, which
-aiokafka's admin client already makes, so the planning step asks it through its public API.
+Topics and brokers come from the SDK (``list_topics``, ``broker_ids``). The SDK has no call
+that lists consumer groups yet, so only that list is asked of aiokafka's admin client, and only
+when groups are wanted.
 """
 
 from __future__ import annotations
@@ -29,6 +30,18 @@ async def read_inventory(
 ) -> Inventory:
     """List the cluster's topics (internal ones only when asked), brokers and, when asked,
     its consumer groups."""
+    async with target.admin_client() as admin:
+        topics = await admin.list_topics(include_internal=include_internal)
+        brokers = sorted(admin.broker_ids())
+    group_names = await _consumer_groups(target) if groups else []
+    return Inventory(
+        tuple(topic.name for topic in topics),
+        tuple(str(broker) for broker in brokers),
+        tuple(sorted(set(group_names))),
+    )
+
+
+async def _consumer_groups(target: ClusterTarget) -> list[str]:
     admin = AIOKafkaAdminClient(
         bootstrap_servers=target.bootstrap_servers,
         request_timeout_ms=int(target.timeout * 1000),
@@ -37,15 +50,6 @@ async def read_inventory(
     )
     await admin.start()
     try:
-        topics = await admin.describe_topics()
-        cluster = await admin.describe_cluster()
-        group_names = [group[0] for group in await admin.list_consumer_groups()] if groups else []
+        return [group[0] for group in await admin.list_consumer_groups()]
     finally:
         await admin.close()
-    names = sorted(
-        topic["topic"] for topic in topics if include_internal or not topic["is_internal"]
-    )
-    brokers = sorted(int(broker["node_id"]) for broker in cluster["brokers"])
-    return Inventory(
-        tuple(names), tuple(str(broker) for broker in brokers), tuple(sorted(set(group_names)))
-    )

@@ -21,6 +21,7 @@ from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
     ConfigResource,
+    KafkaConnectionError,
     KafkaTimeoutError,
     OutcomeUnknownError,
     ResourceType,
@@ -79,6 +80,22 @@ async def read_back(admin: AdminClient, topics: list[ConfigResource], value: str
             await anyio.sleep(0.2)
 
 
+async def send_changes_to(admin: AdminClient, node: int, topic: ConfigResource) -> None:
+    """Make ``node`` the broker the client sends its changes to, its connection open."""
+    with anyio.fail_after(20):
+        while True:
+            try:
+                await admin._transport._connect(node)
+            except KafkaConnectionError:  # a broker just restarted: not in the metadata yet
+                await admin._transport.refresh_metadata()
+                await anyio.sleep(0.5)
+                continue
+            admin._transport.prefer(CHANGES, node)
+            await admin.incremental_alter_configs({topic: _retention(3_599_999)}).all()
+            if admin._transport._any_broker[CHANGES] == node:
+                return
+
+
 @contextmanager
 def frozen(cluster: JvmCluster, *node_ids: int) -> Iterator[None]:
     with ExitStack() as stack:
@@ -102,7 +119,7 @@ async def test_alters_of_20_topics_survive_one_frozen_node(
         others = [node for node in kafka_cluster.broker_ids if node != controller]
         # The client sends its changes to a broker that is not the controller, so that the
         # two roles are tried apart.
-        admin._transport.prefer(CHANGES, others[0])
+        await send_changes_to(admin, others[0], topics[0])
         victim = controller if role == "active controller" else others[0]
         value = 3_600_000 + next(_batch)
         with frozen(kafka_cluster, victim), anyio.fail_after(65):

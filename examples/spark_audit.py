@@ -16,6 +16,9 @@ cluster, submit it with ``spark-submit --master spark://host:7077 examples/spark
 (see docs/pipeline.md).
 """
 
+# example-needs-extra: spark
+# example-run-by: spark_audit_demo.py
+
 from __future__ import annotations
 
 import argparse

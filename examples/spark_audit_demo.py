@@ -5,6 +5,9 @@ with planted violations of the desired state and its rules, writes the clusters 
 desired-state file, and runs examples/spark_audit.py with ``--apply``.
 """
 
+# example-needs-extra: spark
+# example-run-by: nox -s pipeline
+
 from __future__ import annotations
 
 import asyncio

@@ -86,8 +86,15 @@ class AdminClient:
             of at most this many, sent together on one connection, so that the broker prepares
             one answer while the client decodes the one before (default 25). Alters are never
             split: the controller commits each request on its own, so one request is fastest.
-        security_protocol, sasl_mechanism, sasl_plain_username, sasl_plain_password,
-        ssl_context: passed to aiokafka's connection layer.
+        client_id: the ``client.id`` the brokers see in their logs and quotas.
+        retry_backoff_max: the longest pause between two retries (default 2).
+        security_protocol: ``PLAINTEXT`` (default), ``SSL``, ``SASL_PLAINTEXT`` or ``SASL_SSL``.
+        sasl_mechanism: ``PLAIN`` (default), ``SCRAM-SHA-256`` or ``SCRAM-SHA-512``.
+        sasl_plain_username: the SASL user, for every mechanism.
+        sasl_plain_password: the SASL password; never shown in a repr or a log line.
+        ssl_context: the TLS settings for ``SSL`` and ``SASL_SSL``.
+
+    The security options are handed to aiokafka's connection layer.
     """
 
     def __init__(

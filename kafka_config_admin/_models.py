@@ -43,7 +43,22 @@ _SENSITIVE_NAME = re.compile(
 )
 
 
-class _ProtocolEnum(IntEnum):
+class NamedIntEnum(IntEnum):
+    """An IntEnum that prints its name, not its number: ``f"{ConfigType.LONG}"`` is ``LONG``.
+
+    A numeric format (``f"{ConfigType.LONG:d}"``) still gives the number.
+    """
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        if spec and spec[-1] in "bcdnoxX":
+            return int.__format__(self, spec)
+        return format(self.name, spec)
+
+
+class _ProtocolEnum(NamedIntEnum):
     """An enum of protocol ids where an id this client does not know becomes UNKNOWN."""
 
     @classmethod
@@ -98,7 +113,7 @@ class ConfigType(_ProtocolEnum):
     PASSWORD = 9
 
 
-class OpType(IntEnum):
+class OpType(NamedIntEnum):
     """What an incremental alter does to one config (KIP-339)."""
 
     SET = 0
@@ -352,7 +367,9 @@ def kafka_string(value: Any) -> Any:
     """
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
+    if isinstance(value, int):
+        return str(int(value))  # an IntEnum's number, not its name
+    if isinstance(value, float):
         return str(value)
     if isinstance(value, list | tuple):
         return ",".join(str(item) for item in value)

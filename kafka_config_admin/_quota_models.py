@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 from typing import Any
 
 from ._checks import check_string, shown
 from ._exceptions import InvalidArgumentError
+from ._models import NamedIntEnum
 
 __all__ = [
     "ClientQuotaAlteration",
@@ -36,7 +37,7 @@ class QuotaEntityType(StrEnum):
     IP = "ip"
 
 
-class QuotaMatchType(IntEnum):
+class QuotaMatchType(NamedIntEnum):
     """How a filter component matches an entity type's name (the wire's ids)."""
 
     EXACT = 0  #: the given name

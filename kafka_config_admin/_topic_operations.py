@@ -45,6 +45,7 @@ class ListTopics(Operation[None, list[TopicListing]]):
 
     codec = METADATA
     throttle_from_version = 6
+    hedged = True  # a read: asking a second broker is harmless
 
     @classmethod
     def build(cls, pattern: TopicPattern, *, include_internal: bool) -> ListTopics:

@@ -3,15 +3,25 @@
 aiokafka does what it does well here (bootstrap, metadata, one connection per broker, SASL and
 SSL, ApiVersions); the config APIs are encoded and decoded by ``_protocol``. This is the one
 place where aiokafka's and the network's errors become this library's exceptions.
+
+It is also where aiokafka's own log records are kept in hand: what aiokafka logs while working
+for this library (a connection refused, a broker gone) is a failure the caller gets as a typed
+error, so those records go to the ``kafka_config_admin.aiokafka`` logger at DEBUG instead of
+reaching a user's stderr. The same loggers stay untouched for any other aiokafka client in the
+program: records are told apart by a context variable set while aiokafka works for us, which
+the tasks and callbacks aiokafka starts meanwhile inherit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import logging
 import random
 import ssl
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any, NamedTuple
@@ -24,6 +34,7 @@ from aiokafka.conn import AIOKafkaConnection, CloseReason, create_conn
 from ._checks import check_string, shown
 from ._exceptions import (
     AuthenticationError,
+    BrokerIdNotRegisteredError,
     InvalidArgumentError,
     KafkaConfigAdminError,
     KafkaConnectionError,
@@ -96,6 +107,39 @@ class SecurityOptions:
             f"sasl_mechanism={self.sasl_mechanism!r}, "
             f"sasl_plain_username={self.sasl_plain_username!r})"
         )
+
+
+#: True while aiokafka works for this library (and in the tasks it starts meanwhile).
+_FOR_US: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "kafka_config_admin_transport", default=False
+)
+#: Where aiokafka's records about our own connections go, at DEBUG.
+_aiokafka_log = logging.getLogger("kafka_config_admin.aiokafka")
+
+
+@contextmanager
+def _for_us() -> Iterator[None]:
+    token = _FOR_US.set(True)
+    try:
+        yield
+    finally:
+        _FOR_US.reset(token)
+
+
+class _OwnRecords(logging.Filter):
+    """Takes aiokafka's records about this library's connections off aiokafka's loggers."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not _FOR_US.get():
+            return True
+        _aiokafka_log.debug("%s: %s", record.name, record.getMessage())
+        return False
+
+
+# A filter on a logger sees only the records logged to that very logger, so each module of
+# aiokafka this library drives gets it.
+for _name in ("aiokafka", "aiokafka.client", "aiokafka.conn", "aiokafka.cluster"):
+    logging.getLogger(_name).addFilter(_OwnRecords())
 
 
 class AnswerLostError(KafkaConnectionError):
@@ -224,7 +268,8 @@ class _WireRequest:
             )
         )
         # Whatever else waits on this connection fails too, and is sent again on a new one.
-        conn.close(reason=CloseReason.CONNECTION_TIMEOUT)
+        with _for_us():
+            conn.close(reason=CloseReason.CONNECTION_TIMEOUT)
 
     def _answer(self, outcome: dict[str, Any] | KafkaConfigAdminError) -> None:
         on_answer, self._on_answer = self._on_answer, None
@@ -283,6 +328,11 @@ class Transport:
             )
         except ValueError as error:
             raise InvalidArgumentError(f"invalid connection options: {error}") from None
+        with _for_us():
+            await self._bootstrap(client)
+        self._client = client
+
+    async def _bootstrap(self, client: AIOKafkaClient) -> None:
         try:
             await client.bootstrap()
         except Exception as error:
@@ -294,7 +344,6 @@ class Transport:
         except BaseException:
             await client.close()
             raise
-        self._client = client
 
     def _connection_options(self) -> dict[str, Any]:
         security = self._security
@@ -321,7 +370,7 @@ class Transport:
     async def close(self) -> None:
         client, self._client = self._client, None
         if client is not None:
-            with anyio.CancelScope(shield=True):
+            with anyio.CancelScope(shield=True), _for_us():
                 await client.close()
 
     def broker_ids(self) -> list[int]:
@@ -363,7 +412,8 @@ class Transport:
         """Ask the cluster for its brokers again (after a connection failure)."""
         client = self._require_client()
         try:
-            await client.force_metadata_update()
+            with _for_us():
+                await client.force_metadata_update()
         except Exception as error:
             raise translate_error(error, "the cluster") from error
 
@@ -449,18 +499,28 @@ class Transport:
 
     async def _connect(self, node_id: int) -> None:
         client = self._require_client()
+        if client.cluster.broker_metadata(node_id) is None:
+            await self._require_broker(node_id)
         try:
-            ready = await client.ready(node_id)
+            with _for_us():
+                ready = await client.ready(node_id)
         except Exception as error:
             raise translate_error(error, f"broker {node_id}") from error
         if not ready:
-            known = self.broker_ids()
-            if node_id not in known:  # retried until the deadline: it may be joining
-                raise KafkaConnectionError(
-                    f"broker {node_id} is not in the cluster (its brokers: "
-                    f"{', '.join(map(str, known))})"
-                )
             raise KafkaConnectionError(f"could not connect to broker {node_id}")
+
+    async def _require_broker(self, node_id: int) -> None:
+        """Fail at once for a broker id the cluster does not have, after one refresh.
+
+        A broker that has just joined shows up in the refreshed metadata; waiting the whole
+        deadline for an id nobody registered (a typo, a wrong cluster) helps nobody.
+        """
+        await self.refresh_metadata()
+        if self._require_client().cluster.broker_metadata(node_id) is None:
+            known = ", ".join(map(str, self.broker_ids()))
+            raise BrokerIdNotRegisteredError(
+                f"broker {node_id} is not in the cluster (its brokers: {known})"
+            )
 
     def _throttle(self, node_id: int, throttle_ms: int) -> None:
         # From the request's version on, the broker no longer delays us itself: we hold back.

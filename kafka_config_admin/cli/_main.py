@@ -52,8 +52,12 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except click.exceptions.Abort:
         stderr.print("aborted")
         code = ExitCode.FAILED
+    except click.UsageError as error:
+        where = error.ctx.command_path if error.ctx is not None else "kafka-config-admin"
+        stderr.print(f"error: {error.format_message()} (see '{where} --help')", markup=False)
+        code = ExitCode.USAGE
     except click.ClickException as error:
-        error.show()
+        stderr.print(f"error: {error.format_message()}", markup=False)
         code = error.exit_code
     except click.exceptions.Exit as done:
         code = done.exit_code

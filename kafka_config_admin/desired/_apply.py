@@ -18,11 +18,12 @@ from typing import Any
 import anyio
 
 from .._client import AdminClient
-from .._exceptions import InvalidArgumentError, UnknownTopicOrPartitionError
-from .._models import AlterConfigOp, Config, ConfigResource, ResourceType
+from .._exceptions import InvalidArgumentError
+from .._models import Config, ConfigResource, ResourceType
+from .._topic_models import NewTopic
 from ._check import Problem
 from ._model import DesiredState
-from ._plan import Plan, ResourceAction, ResourcePlan
+from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation
 from ._state import ClusterState
 
 __all__ = [
@@ -116,16 +117,26 @@ class ApplyReport:
 async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
     """Describe what ``desired`` is about, with KIP-569 types, for :func:`make_plan`.
 
-    Named topics the cluster lacks are left out of ``configs`` (they are missing, not errors);
-    any other failed describe is in ``errors``. A broker's own configs serve as the schema of
-    the cluster default, and a described topic's as the schema of topics to create. The
-    describe has the client's ``timeout``.
+    When the file names topics, the cluster's topics are listed first: patterns match them,
+    and a named topic not among them is missing (not described, not an error). Any failed
+    describe is in ``errors``. A broker's own configs serve as the schema of the cluster
+    default, and a described topic's as the schema of topics to create. Each request has
+    the client's ``timeout``; a failed topic listing raises its error.
     """
-    resources = list(desired.resources(()))
-    schemas: dict[ResourceType, Config] = {}
-    broker_schema = _broker_schema_resource(admin, desired)
-    wanted = list(dict.fromkeys([*resources, *([broker_schema] if broker_schema else [])]))
-    described = admin.describe_configs(wanted, include_documentation=True)
+    topics = (
+        frozenset(listing.name for listing in await admin.list_topics())
+        if desired.topics
+        else frozenset()
+    )
+    resources = [
+        resource
+        for resource in desired.resources(topics)
+        if resource.type is not ResourceType.TOPIC or resource.name in topics
+    ]
+    schema_sources = _schema_resources(admin, desired, resources, topics)
+    described = admin.describe_configs(
+        list(dict.fromkeys([*resources, *schema_sources.values()])), include_documentation=True
+    )
     await described.wait()
     configs: dict[ConfigResource, Config] = {}
     errors: dict[ConfigResource, BaseException] = {}
@@ -133,26 +144,35 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
         error = future.exception()
         if error is None:
             configs[resource] = future.result()
-        elif not (
-            isinstance(error, UnknownTopicOrPartitionError) and resource.type is ResourceType.TOPIC
-        ):
+        elif resource in resources:
             errors[resource] = error
-    if broker_schema is not None and broker_schema in configs:
-        schemas[ResourceType.BROKER] = configs[broker_schema]
-        if broker_schema not in resources:
-            del configs[broker_schema]
-    topic_configs = [c for r, c in configs.items() if r.type is ResourceType.TOPIC]
-    if topic_configs:
-        schemas[ResourceType.TOPIC] = topic_configs[0]
-    return ClusterState(configs=configs, schemas=schemas, errors=errors)
+    schemas = {
+        kind: configs[resource] for kind, resource in schema_sources.items() if resource in configs
+    }
+    kept = {resource: configs[resource] for resource in resources if resource in configs}
+    return ClusterState(configs=kept, topics=topics, schemas=schemas, errors=errors)
 
 
-def _broker_schema_resource(admin: AdminClient, desired: DesiredState) -> ConfigResource | None:
-    """A broker to describe for the keys and types brokers take, when the file needs one."""
-    if desired.cluster_default is None and not desired.brokers:
-        return None
-    ids = sorted(desired.brokers) or admin.broker_ids()[:1]
-    return ConfigResource(ResourceType.BROKER, str(ids[0])) if ids else None
+def _schema_resources(
+    admin: AdminClient,
+    desired: DesiredState,
+    resources: list[ConfigResource],
+    topics: frozenset[str],
+) -> dict[ResourceType, ConfigResource]:
+    """Resources to describe for the keys and types of their kind, where the file needs them:
+    a broker for the cluster default, a topic for topics to create."""
+    chosen: dict[ResourceType, ConfigResource] = {}
+    if desired.cluster_default is not None or desired.brokers:
+        ids = sorted(desired.brokers) or admin.broker_ids()[:1]
+        if ids:
+            chosen[ResourceType.BROKER] = ConfigResource(ResourceType.BROKER, str(ids[0]))
+    if any(spec.creatable and spec.name not in topics for spec in desired.named_topics):
+        described = [r for r in resources if r.type is ResourceType.TOPIC]
+        if described:
+            chosen[ResourceType.TOPIC] = described[0]
+        elif topics:
+            chosen[ResourceType.TOPIC] = ConfigResource(ResourceType.TOPIC, min(topics))
+    return chosen
 
 
 async def apply_plan(
@@ -166,27 +186,38 @@ async def apply_plan(
 
     Raises :class:`PlanRejectedError` (sending nothing) when the plan has problems. Otherwise
     every resource of the plan gets a :class:`ResourceOutcome`; a resource the broker refuses
-    (its policy, a bad value) fails alone. With ``dry_run`` only the validation is sent.
-    Each request has the client's ``timeout``; the read back of applied resources lasts at
-    most ``read_back_timeout`` seconds, and a resource whose new values do not show by then
-    is ``UNCONFIRMED``.
+    (its policy, a bad value) fails alone. Topics to create are created with their configs
+    (CreateTopics), configs are changed with IncrementalAlterConfigs; both are first sent
+    with ``validate_only``, and with ``dry_run`` nothing else is sent. Each request has the
+    client's ``timeout``; the read back of what was applied lasts at most
+    ``read_back_timeout`` seconds, and a resource whose new values do not show by then is
+    ``UNCONFIRMED``.
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
     outcomes: dict[ConfigResource, ResourceOutcome] = {}
-    alters = {p.resource: p for p in plan.resources if p.action is ResourceAction.ALTER}
+    to_send: dict[ConfigResource, ResourcePlan] = {}
     for resource_plan in plan.resources:
-        if resource_plan.action in (ResourceAction.MISSING, ResourceAction.UNCHANGED):
+        if resource_plan.action in (ResourceAction.ALTER, ResourceAction.CREATE):
+            to_send[resource_plan.resource] = resource_plan
+        else:
             outcomes[resource_plan.resource] = _skipped(resource_plan)
-        elif resource_plan.action is ResourceAction.CREATE:
-            outcomes[resource_plan.resource] = ResourceOutcome(
-                resource_plan.resource,
-                ResourceAction.CREATE,
-                OutcomeStatus.FAILED,
-                error=InvalidArgumentError("creating topics needs AdminClient.create_topics"),
-            )
-    if alters:
-        outcomes.update(await _alter(admin, alters, dry_run, read_back_timeout))
+    validated = await _send(admin, to_send, True, outcomes)
+    if dry_run:
+        for resource in validated:
+            outcomes[resource] = _outcome(to_send[resource], OutcomeStatus.VALIDATED)
+    else:
+        applied = await _send(admin, {r: to_send[r] for r in validated}, False, outcomes)
+        confirmed = await _read_back(admin, {r: to_send[r] for r in applied}, read_back_timeout)
+        for resource in applied:
+            if resource in confirmed:
+                outcomes[resource] = _outcome(to_send[resource], OutcomeStatus.APPLIED)
+            else:
+                outcomes[resource] = _outcome(
+                    to_send[resource],
+                    OutcomeStatus.UNCONFIRMED,
+                    note="applied, but a describe did not show the new values in time",
+                )
     return ApplyReport(
         outcomes=tuple(outcomes[p.resource] for p in plan.resources), dry_run=dry_run
     )
@@ -199,63 +230,66 @@ def _skipped(resource_plan: ResourcePlan) -> ResourceOutcome:
         note = "skipped: " + ", ".join(
             f"{skip.key} ({skip.reason})" for skip in resource_plan.skipped
         )
-    return ResourceOutcome(
-        resource_plan.resource, resource_plan.action, OutcomeStatus.SKIPPED, note=note
-    )
-
-
-async def _alter(
-    admin: AdminClient,
-    alters: Mapping[ConfigResource, ResourcePlan],
-    dry_run: bool,
-    read_back_timeout: float,
-) -> dict[ConfigResource, ResourceOutcome]:
-    ops = {resource: [c.alter_op() for c in plan.changes] for resource, plan in alters.items()}
-    outcomes: dict[ConfigResource, ResourceOutcome] = {}
-    passed = await _send(admin, ops, True, outcomes)
-    if dry_run:
-        for resource in passed:
-            outcomes[resource] = _outcome(resource, OutcomeStatus.VALIDATED)
-        return outcomes
-    applied = await _send(admin, {r: ops[r] for r in passed}, False, outcomes)
-    confirmed = await _read_back(admin, {r: alters[r] for r in applied}, read_back_timeout)
-    for resource in applied:
-        if resource in confirmed:
-            outcomes[resource] = _outcome(resource, OutcomeStatus.APPLIED)
-        else:
-            outcomes[resource] = _outcome(
-                resource,
-                OutcomeStatus.UNCONFIRMED,
-                note="applied, but a describe did not show the new values before the deadline",
-            )
-    return outcomes
+    return _outcome(resource_plan, OutcomeStatus.SKIPPED, note=note)
 
 
 async def _send(
     admin: AdminClient,
-    ops: Mapping[ConfigResource, list[AlterConfigOp]],
+    plans: Mapping[ConfigResource, ResourcePlan],
     validate_only: bool,
     outcomes: dict[ConfigResource, ResourceOutcome],
 ) -> list[ConfigResource]:
-    """Send one incremental alter; record failures in ``outcomes``, return the successes."""
-    if not ops:
-        return []
-    result = admin.incremental_alter_configs(ops, validate_only=validate_only)
-    await result.wait()
+    """Create the topics and alter the configs of ``plans``, both at once; record failures in
+    ``outcomes`` and return the resources that succeeded, in plan order."""
+    alters = {
+        resource: [change.alter_op() for change in plan.changes]
+        for resource, plan in plans.items()
+        if plan.action is ResourceAction.ALTER
+    }
+    new_topics: list[NewTopic] = []
+    for resource, plan in plans.items():
+        if plan.create is not None:
+            try:
+                new_topics.append(_new_topic(plan.create))
+            except InvalidArgumentError as error:
+                outcomes[resource] = _outcome(plan, OutcomeStatus.FAILED, error=error)
+    errors: dict[ConfigResource, BaseException | None] = {}
+    if alters:
+        altered = admin.incremental_alter_configs(alters, validate_only=validate_only)
+        await altered.wait()
+        errors.update((r, f.exception()) for r, f in altered.values.items())
+    if new_topics:
+        created = admin.create_topics(new_topics, validate_only=validate_only)
+        await created.wait()
+        errors.update(
+            (ConfigResource(ResourceType.TOPIC, name), future.exception())
+            for name, future in created.values.items()
+        )
     succeeded = []
-    for resource, future in result.values.items():
-        error = future.exception()
-        if error is None:
+    for resource, plan in plans.items():
+        if resource not in errors:
+            continue  # refused before sending, already recorded
+        failure = errors[resource]
+        if failure is None:
             succeeded.append(resource)
         else:
-            outcomes[resource] = _outcome(resource, OutcomeStatus.FAILED, error=error)
+            outcomes[resource] = _outcome(plan, OutcomeStatus.FAILED, error=failure)
     return succeeded
+
+
+def _new_topic(creation: TopicCreation) -> NewTopic:
+    return NewTopic(
+        creation.name, creation.partitions, creation.replication_factor, creation.configs
+    )
 
 
 async def _read_back(
     admin: AdminClient, applied: Mapping[ConfigResource, ResourcePlan], seconds: float
 ) -> set[ConfigResource]:
-    """The applied resources a describe shows as wanted, asked again for up to ``seconds``."""
+    """The applied resources a describe shows as wanted, asked again for up to ``seconds``.
+
+    A topic just created may be unknown to the broker asked for a moment: it is asked again.
+    """
     pending = dict(applied)
     confirmed: set[ConfigResource] = set()
     with anyio.move_on_after(seconds):
@@ -279,10 +313,10 @@ def _shows(plan: ResourcePlan, config: Config) -> bool:
 
 
 def _outcome(
-    resource: ConfigResource,
+    plan: ResourcePlan,
     status: OutcomeStatus,
     *,
     error: BaseException | None = None,
     note: str = "",
 ) -> ResourceOutcome:
-    return ResourceOutcome(resource, ResourceAction.ALTER, status, error=error, note=note)
+    return ResourceOutcome(plan.resource, plan.action, status, error=error, note=note)

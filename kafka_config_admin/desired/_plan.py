@@ -142,6 +142,7 @@ class ResourcePlan(BaseModel):
     def to_dict(self) -> dict[str, Any]:
         """The resource in the plan's JSON shape."""
         creation = self.create
+        hidden = {change.key for change in self.changes if change.sensitive}
         return {
             "resource": _resource_dict(self.resource),
             "action": self.action.value,
@@ -151,7 +152,10 @@ class ResourcePlan(BaseModel):
             else {
                 "partitions": creation.partitions,
                 "replication_factor": creation.replication_factor,
-                "configs": dict(sorted(creation.configs.items())),
+                "configs": {
+                    key: _shown(value, key in hidden)
+                    for key, value in sorted(creation.configs.items())
+                },
             },
             "skipped": [{"key": skip.key, "reason": skip.reason} for skip in self.skipped],
         }
@@ -259,7 +263,7 @@ def _resource_plan(
         return None
     if resource.type is ResourceType.TOPIC and not state.topic_exists(resource.name):
         assert isinstance(spec, TopicSpec)
-        return _missing_topic_plan(resource, spec)
+        return _missing_topic_plan(resource, spec, state)
     config = state.configs.get(resource, Config())
     diff = _ResourceDiff(resource, spec, config, state, include_sensitive)
     for key, wanted in spec.configs.items():
@@ -285,7 +289,14 @@ def _resource_plan(
     )
 
 
-def _missing_topic_plan(resource: ConfigResource, spec: TopicSpec) -> ResourcePlan:
+def _missing_topic_plan(
+    resource: ConfigResource, spec: TopicSpec, state: ClusterState
+) -> ResourcePlan:
+    """Create the topic when the file says how, else report it missing.
+
+    A topic to create lists its configs as SET changes too: they show in the plan like any
+    change, with their types, and apply reads them back the same way.
+    """
     if spec.partitions is None or spec.replication_factor is None:
         return ResourcePlan(resource=resource, action=ResourceAction.MISSING)
     configs = {key: value for key, value in spec.configs.items() if value is not None}
@@ -295,7 +306,15 @@ def _missing_topic_plan(resource: ConfigResource, spec: TopicSpec) -> ResourcePl
         replication_factor=spec.replication_factor,
         configs=configs,
     )
-    return ResourcePlan(resource=resource, action=ResourceAction.CREATE, create=creation)
+    diff = _ResourceDiff(resource, spec, Config(), state, include_sensitive=True)
+    for key, value in configs.items():
+        diff.add(key, OpType.SET, value, value, None)
+    return ResourcePlan(
+        resource=resource,
+        action=ResourceAction.CREATE,
+        create=creation,
+        changes=tuple(diff.changes),
+    )
 
 
 class _ResourceDiff:
@@ -322,10 +341,10 @@ class _ResourceDiff:
         own = is_override(self.resource, entry)
         if wanted is None:
             if own:
-                self._change(key, OpType.DELETE, None, None, entry)
+                self.add(key, OpType.DELETE, None, None, entry)
             return
         if self._sensitive(key):
-            self._change(key, OpType.SET, wanted, wanted, entry)  # cannot compare: always set
+            self.add(key, OpType.SET, wanted, wanted, entry)  # cannot compare: always set
             return
         kind = self.state.entry_type(self.resource, key)
         current = entry.value if entry is not None else None
@@ -334,14 +353,14 @@ class _ResourceDiff:
         op, value = OpType.SET, wanted
         if own and kind is ConfigType.LIST and current is not None:
             op, value = _list_op(current, wanted)
-        self._change(key, op, value, wanted, entry)
+        self.add(key, op, value, wanted, entry)
 
     def prune(self, key: str) -> None:
         entry = self.config[key]
         if is_override(self.resource, entry) and not entry.is_read_only:
-            self._change(key, OpType.DELETE, None, None, entry)
+            self.add(key, OpType.DELETE, None, None, entry)
 
-    def _change(
+    def add(
         self,
         key: str,
         op: OpType,
@@ -349,6 +368,7 @@ class _ResourceDiff:
         wanted: str | None,
         entry: ConfigEntry | None,
     ) -> None:
+        """Add one operation (``entry`` is the key's entry now), or skip a sensitive key."""
         sensitive = self._sensitive(key)
         if sensitive and not self.include_sensitive:
             self.skipped.append(

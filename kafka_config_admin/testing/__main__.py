@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elapsed = time.monotonic() - started
         print(f"{cluster.backend} backend: ready in {elapsed:.1f} s", flush=True)
         print(describe(cluster), flush=True)
-        command = [part for part in args.command if part != "--"]
+        command = command_after_separator(args.command)
         if command:
             return _run(command, cluster)
         print("press Ctrl-C to stop", flush=True)
@@ -123,6 +123,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         print("stopping...", flush=True)
     return 0
+
+
+def command_after_separator(remainder: Sequence[str]) -> list[str]:
+    """The command given after ``--``: only the first ``--`` separates; later ones are its own."""
+    parts = list(remainder)
+    return parts[1:] if parts[:1] == ["--"] else parts
 
 
 def _run(command: list[str], cluster: KafkaCluster) -> int:

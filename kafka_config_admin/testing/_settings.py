@@ -30,7 +30,9 @@ DEFAULT_STARTUP_TIMEOUT = 120.0
 
 #: The rule enforced by the AlterConfigPolicy installed when ``policy=True``.
 POLICY_CLASS = "io.kafkaconfigadmin.testing.MinRetentionAlterConfigPolicy"
+#: The smallest topic ``retention.ms`` the policy accepts (``-1``, infinite, is accepted too).
 POLICY_MIN_RETENTION_MS = 60_000
+#: The rule the policy enforces, in words.
 POLICY_RULE = (
     "AlterConfigs/IncrementalAlterConfigs on a TOPIC are rejected with POLICY_VIOLATION (44) "
     f"when the resulting retention.ms is below {POLICY_MIN_RETENTION_MS} (60 s); "

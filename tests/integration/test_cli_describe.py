@@ -100,6 +100,8 @@ def test_a_resource_that_fails_gives_exit_1_and_the_others_are_shown(
         (("describe",), "error: name at least one resource"),
         (("describe", "broker:one"), "error: broker 'one': a broker is named by its numeric id"),
         (("describe", "queue:q"), "unknown resource type 'queue'"),
+        (("describe", "--bogus"), "error: No such option '--bogus'"),
+        (("plan", "no-such-file.yaml"), "File 'no-such-file.yaml' does not exist"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(

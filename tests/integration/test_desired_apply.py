@@ -283,3 +283,46 @@ rules:
     assert [(v.resource.name, v.key, v.actual) for v in violations] == [
         (weak, "retention.ms", "604800000")
     ]
+
+
+async def test_topics_are_created_with_configs_and_patterns_match_listed_topics(
+    admin_client: AdminClient,
+) -> None:
+    prefix = f"d{os.getpid()}-{next(_groups)}"
+    name = f"{prefix}.orders"
+    create = parse_desired_state(
+        f"""
+topics:
+  - name: {name}
+    partitions: 2
+    replication_factor: 1
+    configs: {{retention.ms: 2d, cleanup.policy: [delete, compact]}}
+"""
+    )
+    plan = make_plan(create, await read_state(admin_client, create))
+    [resource_plan] = plan.resources
+    assert resource_plan.action is ResourceAction.CREATE and plan.problems == ()
+
+    dry = await apply_plan(admin_client, plan, dry_run=True)
+    assert [o.status for o in dry.outcomes] == [OutcomeStatus.VALIDATED]
+    assert name not in {listing.name for listing in await admin_client.list_topics(f"{prefix}.*")}
+
+    report = await apply_plan(admin_client, plan)
+    assert [o.status for o in report.outcomes] == [OutcomeStatus.APPLIED], report
+    [listing] = await admin_client.list_topics(f"{prefix}.*")
+    assert (listing.name, listing.num_partitions) == (name, 2)
+    assert await current_values(admin_client, topic(name), "retention.ms", "cleanup.policy") == {
+        "retention.ms": ("172800000", ConfigSource.TOPIC_CONFIG),
+        "cleanup.policy": ("delete,compact", ConfigSource.TOPIC_CONFIG),
+    }
+    assert not make_plan(create, await read_state(admin_client, create)).has_changes
+
+    by_pattern = parse_desired_state(
+        f"topics:\n  - pattern: '{prefix}\\..*'\n    configs: {{max.message.bytes: 2MiB}}\n"
+    )
+    plan = make_plan(by_pattern, await read_state(admin_client, by_pattern))
+    assert [(p.resource, [c.key for c in p.changes]) for p in plan.resources] == [
+        (topic(name), ["max.message.bytes"])
+    ]
+    assert (await apply_plan(admin_client, plan)).ok
+    assert not make_plan(by_pattern, await read_state(admin_client, by_pattern)).has_changes

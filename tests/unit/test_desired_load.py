@@ -168,3 +168,11 @@ def test_load_reads_a_file_and_names_it_in_errors(tmp_path: Path) -> None:
     path.write_text("topics:\n  - name: a\n    configs: {retention.ms: 7y}\n")
     with pytest.raises(DesiredStateError, match=r"kafka\.yaml:3: .*unknown unit 'y'"):
         load_desired_state(path)
+
+
+def test_the_docs_example_file_is_valid() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "desired-state.md").read_text()
+    example = page.split("## The file\n\n```yaml\n", 1)[1].split("```", 1)[0]
+    state = parse_desired_state(example, source="docs/desired-state.md")
+    assert [spec.name or spec.pattern for spec in state.topics] == ["orders", "logs\\..*"]
+    assert len(state.rules) == 4 and state.cluster_default is not None

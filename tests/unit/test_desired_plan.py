@@ -230,6 +230,10 @@ def test_missing_topics_are_created_when_the_file_says_how_else_reported() -> No
     assert new.action is ResourceAction.CREATE and new.create is not None
     assert (new.create.partitions, new.create.replication_factor) == (3, 2)
     assert new.create.configs == {"retention.ms": "86400000"}
+    assert [(c.key, c.op, c.value, c.type) for c in new.changes] == [
+        ("retention.ms", OpType.SET, "86400000", ConfigType.LONG)
+    ]
+    assert plan.alter_ops() == {}
     assert absent.action is ResourceAction.MISSING
     assert plan.has_changes and plan.missing_topics == ["absent"]
     assert plan.creations() == [new.create]

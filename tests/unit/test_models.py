@@ -16,7 +16,9 @@ from kafka_config_admin import (
     ConfigSource,
     ConfigType,
     OpType,
+    QuotaMatchType,
     ResourceType,
+    ScramMechanism,
 )
 
 
@@ -116,3 +118,25 @@ def test_alter_op_turns_python_values_into_kafka_strings() -> None:
 def test_unknown_enum_names_say_which_names_exist(make: Any, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make()
+
+
+@pytest.mark.parametrize(
+    ("member", "name"),
+    [
+        (ConfigType.LONG, "LONG"),
+        (ConfigSource.DEFAULT_CONFIG, "DEFAULT_CONFIG"),
+        (OpType.APPEND, "APPEND"),
+        (ResourceType.BROKER_LOGGER, "BROKER_LOGGER"),
+        (ScramMechanism.SCRAM_SHA_512, "SCRAM_SHA_512"),
+        (QuotaMatchType.DEFAULT, "DEFAULT"),
+    ],
+)
+def test_enums_print_their_names(member: Any, name: str) -> None:
+    assert str(member) == f"{member}" == name
+    assert f"[{member:>16}]" == f"[{name:>16}]"
+    assert f"{member:d}" == str(member.value)  # a numeric format still gives the number
+    assert member == member.value  # still the protocol's int
+
+
+def test_config_values_given_as_int_enums_are_sent_as_numbers() -> None:
+    assert AlterConfigOp("x", ConfigType.LONG).value == "5"

@@ -1,7 +1,9 @@
 """``python -m benchmarks`` (``nox -s bench``): every client on one real broker, then the CLI.
 
 ``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]``
-only the command-line benchmark (:mod:`benchmarks.cli`, its own options),
+only the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``python -m
+benchmarks load [--alters N] [--describes N] [--seconds S]`` concurrent calls from one client
+(:mod:`benchmarks.load`),
 ``python -m benchmarks spark [--topics N] [--reps N]`` the Spark snapshot benchmark (see
 ``benchmarks/spark.py``). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
 (3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
@@ -74,6 +76,10 @@ def main() -> None:
         from . import spark
 
         spark.main(arguments)
+    elif part == "load":
+        from . import load
+
+        load.main(arguments)
     elif part == "peers":
         peers_main(arguments)
     else:

@@ -9,7 +9,8 @@ client's task group.
 
 A request of a hedged operation (one that may be sent twice: reads, and changes that leave the
 same state however often they are applied) that its broker has not answered within the hedge
-delay is sent again to another broker, and so on to each broker once; the first answer wins.
+delay, and has answered nothing else meanwhile (a busy broker is left alone), is sent again to
+another broker, and so on to each broker once; the first answer wins.
 A broker frozen, or one that forwards to a frozen controller, then costs the call a few seconds,
 not its deadline. The delay is a fifth of the shorter of ``request_timeout`` and the call's
 timeout (3 s with the defaults): long past a healthy broker's answer, and leaving time for a
@@ -383,8 +384,7 @@ class Engine:
                 hedge.all_sent = position == len(others)
                 group.start_soon(attempt, node)
                 if not hedge.all_sent:
-                    with anyio.move_on_after(hedge_after):
-                        await hedge.progress.wait()
+                    await self._until_silent_or_done(node, hedge_after, hedge.progress)
                     hedge.progress = anyio.Event()
         assert hedge.outcome is not None  # the task group ends with the deciding outcome
         return hedge.outcome
@@ -419,6 +419,20 @@ class Engine:
             else:
                 futures[key]._set_exception(value)
         return False
+
+    async def _until_silent_or_done(
+        self, node: int, hedge_after: float, progress: anyio.Event
+    ) -> None:
+        """Wait until a try ends, or the broker has answered nothing for ``hedge_after``.
+
+        A broker that answers other requests meanwhile is slow, not sick: a second request
+        elsewhere would only add load to a cluster that is busy already.
+        """
+        while True:
+            with anyio.move_on_after(hedge_after):
+                await progress.wait()
+            if progress.is_set() or not self._transport.answered_within(node, hedge_after):
+                return
 
     async def _request(
         self,

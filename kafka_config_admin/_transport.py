@@ -228,6 +228,7 @@ class _WireRequest:
         An exception here would tear the connection down and lose the reason, so a failure to
         decode is the answer instead. aiokafka's own future gets None, and nobody reads it.
         """
+        self._transport.answered_at[self._node_id] = time.monotonic()
         with gc_paused():  # decoding and shaping make many objects, but no cycles
             self._answer(self._decoded(buffer))
 
@@ -314,6 +315,8 @@ class Transport:
         self.request_timeout = request_timeout
         self._client: AIOKafkaClient | None = None
         self._throttled_until: dict[int, float] = {}
+        #: When each broker last answered a request (time.monotonic()).
+        self.answered_at: dict[int, float] = {}
         #: The broker chosen for "any broker" requests, per lane (see ``any_broker``).
         self._any_broker: list[int | None] = [None] * LANES
 
@@ -396,6 +399,10 @@ class Transport:
         chosen = random.choice([node for node in candidates if node not in taken] or candidates)
         self._any_broker[lane] = chosen
         return chosen
+
+    def answered_within(self, node_id: int, seconds: float) -> bool:
+        """Whether the broker answered any request of ours in the last ``seconds``."""
+        return time.monotonic() - self.answered_at.get(node_id, -1e9) < seconds
 
     def prefer(self, lane: int, node_id: int) -> None:
         """Keep ``node_id`` for the lane's next requests (it answered when another did not)."""

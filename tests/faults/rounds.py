@@ -28,9 +28,13 @@ from kafka_config_admin import (
     OutcomeUnknownError,
     ResourceFuture,
 )
-from kafka_config_admin._transport import CHANGES
 from kafka_config_admin.testing import JvmCluster, start_cluster
-from tests.integration.test_sick_nodes import active_controller, frozen, new_topics
+from tests.integration.test_sick_nodes import (
+    active_controller,
+    frozen,
+    new_topics,
+    send_changes_to,
+)
 
 ROLES = ("client's broker frozen", "controller frozen", "follower frozen", "broker stopped")
 TOPICS = 20
@@ -43,7 +47,7 @@ async def _round(
     counts: Counter[str] = Counter()
     controller = active_controller(cluster)
     others = [node for node in cluster.broker_ids if node != controller]
-    admin._transport.prefer(CHANGES, others[0])
+    await send_changes_to(admin, others[0], topics[0])
     victim = {"controller frozen": controller, "follower frozen": others[1]}.get(role, others[0])
     change = [AlterConfigOp("retention.ms", str(value))]
     ops = {topic: change for topic in topics}

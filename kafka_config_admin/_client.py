@@ -63,6 +63,10 @@ SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
 #: Resources in one describe request (``describe_batch_size``), unless the caller says otherwise.
 DESCRIBE_BATCH_SIZE = 25
 
+#: Seconds one call may take in all (``timeout``): a frozen controller holds forwarded
+#: changes for 30 s, so a shorter default could not survive one sick node.
+DEFAULT_TIMEOUT = 60.0
+
 
 class AdminClient:
     """An asyncio admin client for Kafka configs.
@@ -102,7 +106,7 @@ class AdminClient:
         bootstrap_servers: str | Sequence[str],
         *,
         client_id: str = "kafka-config-admin",
-        timeout: float = 60.0,
+        timeout: float = DEFAULT_TIMEOUT,
         request_timeout: float = 15.0,
         retry_backoff: float = 0.1,
         retry_backoff_max: float = 2.0,

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._client import DEFAULT_TIMEOUT
 from ..desired.clusters import (
     Connection,
     ConnectionConfigError,
@@ -26,7 +27,7 @@ class ConnectionOptions:
     command_config: Path | None = None
     cluster: str | None = None
     clusters_file: Path | None = None
-    timeout: float = 30.0
+    timeout: float = DEFAULT_TIMEOUT
 
 
 def clusters_file_path(given: Path | None) -> Path:

@@ -18,7 +18,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import anyio
 import click
 
-from .._client import AdminClient
+from .._client import DEFAULT_TIMEOUT, AdminClient
 from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
 from ._connect import ConnectionOptions, resolve_connection
 from ._output import OutputFormat, one_line, stderr
@@ -119,7 +119,7 @@ def connection_options(command: Callable[..., T]) -> Callable[..., T]:
             click.option(
                 "--timeout",
                 type=click.FloatRange(min=0, min_open=True),
-                default=30.0,
+                default=DEFAULT_TIMEOUT,
                 show_default=True,
                 help="Seconds each call to the cluster may take.",
             ),

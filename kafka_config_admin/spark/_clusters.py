@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .._client import AdminClient
+from .._client import DEFAULT_TIMEOUT, AdminClient
 from .._exceptions import InvalidArgumentError
 from ..desired import ClustersFile, Connection, load_clusters_file
 
@@ -28,7 +28,7 @@ class ClusterTarget:
     name: str
     connection: Connection
     #: Seconds one call may take, every retry included.
-    timeout: float = 30.0
+    timeout: float = DEFAULT_TIMEOUT
 
     def admin_client(self) -> AdminClient:
         """A new, unopened client for this cluster (open it with ``async with``)."""
@@ -68,7 +68,7 @@ def targets_from_options(options: Mapping[str, str]) -> tuple[ClusterTarget, ...
     ``sasl.mechanism``, ``sasl.username``, ``sasl.password``, ``ssl.truststore.location``
     (PEM), ``ssl.keystore.location`` (PEM, key and certificate chain).
     """
-    timeout = _seconds(options.get("timeout", "30"))
+    timeout = _seconds(options.get("timeout", str(DEFAULT_TIMEOUT)))
     path = options.get("clusters.file")
     if path is not None:
         if options.get("bootstrap.servers"):

@@ -46,7 +46,10 @@ def cli() -> None:
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """The console script: run the command line and exit with its code; errors end here."""
     # aiokafka logs connection failures that the SDK reports as typed errors: say them once.
-    logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
+    # Only for the command: a program that runs the CLI in-process keeps its own logging.
+    aiokafka_logger = logging.getLogger("aiokafka")
+    level = aiokafka_logger.level
+    aiokafka_logger.setLevel(logging.CRITICAL)
     try:
         code = cli.main(args=argv, prog_name="kafka-config-admin", standalone_mode=False)
     except click.exceptions.Abort:
@@ -70,6 +73,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except KeyboardInterrupt:
         stderr.print("interrupted")
         code = 130
+    finally:
+        aiokafka_logger.setLevel(level)
     sys.exit(int(code or 0))
 
 

@@ -27,7 +27,12 @@ from kafka_config_admin.testing import (
     live_pids,
     start_cluster,
 )
-from kafka_config_admin.testing._docker import HARNESS_LABEL, OWNER_LABEL, remove_orphans
+from kafka_config_admin.testing._docker import (
+    HARNESS_LABEL,
+    OWNER_LABEL,
+    docker_client,
+    remove_orphans,
+)
 from kafka_config_admin.testing._image import local_image
 from kafka_config_admin.testing._probe import broker_answers
 from kafka_config_admin.testing.plugin import cluster_options
@@ -53,8 +58,11 @@ def container_cluster(request: pytest.FixtureRequest) -> Iterator[ContainerClust
 
 
 @pytest.fixture
-def engine() -> Iterator[Any]:
-    client = docker.from_env()
+def engine(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The Docker engine; under the jvm backend, a skip (saying why) when none answers."""
+    if cluster_options(request.config).backend != "container" and not docker_engine_answers():
+        pytest.skip("no Docker engine answers: the container backend cannot run here")
+    client = docker_client()
     yield client
     client.close()
 

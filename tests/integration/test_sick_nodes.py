@@ -20,6 +20,7 @@ from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
+    BrokerIdNotRegisteredError,
     ConfigResource,
     KafkaConfigAdminError,
     KafkaConnectionError,
@@ -87,7 +88,9 @@ async def send_changes_to(admin: AdminClient, node: int, topic: ConfigResource) 
         while True:
             try:
                 await admin._transport._connect(node)
-            except KafkaConnectionError:  # a broker just restarted: not in the metadata yet
+            # A broker just restarted or resumed: not in the metadata yet, or fenced until it
+            # registers again.
+            except (KafkaConnectionError, BrokerIdNotRegisteredError):
                 await admin._transport.refresh_metadata()
                 await anyio.sleep(0.5)
                 continue

@@ -6,6 +6,7 @@ import itertools
 import os
 
 import anyio
+import pytest
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
 from kafka_config_admin import (
@@ -16,6 +17,7 @@ from kafka_config_admin import (
     ResourceType,
     UnknownTopicOrPartitionError,
 )
+from kafka_config_admin.testing import JvmCluster, KafkaCluster
 
 _counter = itertools.count()
 
@@ -79,3 +81,16 @@ async def settled_entry(
                 return entry
             await anyio.sleep(0.05)
     raise AssertionError(f"{key} of {resource} is {entry and entry.value!r}, not {expected!r}")
+
+
+def jvm_cluster(cluster: KafkaCluster) -> JvmCluster:
+    """The session cluster when its nodes are local JVMs; else a skip saying why.
+
+    Fault tests find the active controller in the nodes' server logs and put a proxy in front
+    of their listeners, which only the jvm backend offers.
+    """
+    if not isinstance(cluster, JvmCluster):
+        pytest.skip(
+            f"needs the jvm backend (node logs and listeners); the session runs {cluster.backend}"
+        )
+    return cluster

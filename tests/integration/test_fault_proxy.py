@@ -18,10 +18,10 @@ from kafka_config_admin import (
     RequestTimedOutError,
     ResourceType,
 )
-from kafka_config_admin.testing import JvmCluster, KafkaCluster
+from kafka_config_admin.testing import KafkaCluster
 
 from .fault_proxy import Fault, proxied
-from .helpers import new_topic
+from .helpers import jvm_cluster, new_topic
 
 pytestmark = [pytest.mark.integration, pytest.mark.kafka(brokers=3)]
 
@@ -38,7 +38,7 @@ async def _topic(cluster: KafkaCluster, admin_client: AdminClient) -> ConfigReso
 async def test_a_retriable_error_once_is_retried_and_succeeds(
     kafka_cluster: KafkaCluster, admin_client: AdminClient, code: int
 ) -> None:
-    assert isinstance(kafka_cluster, JvmCluster)
+    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
@@ -56,7 +56,7 @@ async def test_a_retriable_error_once_is_retried_and_succeeds(
 async def test_a_retriable_error_every_time_ends_at_the_deadline_naming_it(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
-    assert isinstance(kafka_cluster, JvmCluster)
+    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
@@ -79,7 +79,7 @@ async def test_a_retriable_error_every_time_ends_at_the_deadline_naming_it(
 async def test_throttle_time_holds_back_the_next_request(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
-    assert isinstance(kafka_cluster, JvmCluster)
+    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
@@ -100,7 +100,7 @@ async def test_throttle_time_holds_back_the_next_request(
 async def test_a_connection_cut_mid_response_is_retried(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
-    assert isinstance(kafka_cluster, JvmCluster)
+    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
@@ -118,7 +118,7 @@ async def test_a_connection_cut_mid_response_is_retried(
 async def test_answers_later_than_the_deadline_are_outcome_unknown(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
-    assert isinstance(kafka_cluster, JvmCluster)
+    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():

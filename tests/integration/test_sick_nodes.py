@@ -31,6 +31,8 @@ from kafka_config_admin import (
 from kafka_config_admin._transport import CHANGES
 from kafka_config_admin.testing import JvmCluster, KafkaCluster
 
+from .helpers import jvm_cluster
+
 pytestmark = [pytest.mark.integration, pytest.mark.kafka(brokers=3)]
 
 _batch = itertools.count()
@@ -116,7 +118,7 @@ def _retention(value: int) -> list[AlterConfigOp]:
 async def test_alters_of_20_topics_survive_one_frozen_node(
     kafka_cluster: KafkaCluster, role: str
 ) -> None:
-    assert isinstance(kafka_cluster, JvmCluster)
+    kafka_cluster = jvm_cluster(kafka_cluster)
     async with AdminClient(kafka_cluster.bootstrap_servers) as admin:
         topics = await new_topics(kafka_cluster, admin, 20)
         controller = active_controller(kafka_cluster)
@@ -137,7 +139,7 @@ async def test_a_change_sent_and_never_answered_is_outcome_unknown(
     kafka_cluster: KafkaCluster,
 ) -> None:
     """Every node frozen: the alter is written and unanswered, so it may have been applied."""
-    assert isinstance(kafka_cluster, JvmCluster)
+    kafka_cluster = jvm_cluster(kafka_cluster)
     async with AdminClient(kafka_cluster.bootstrap_servers, request_timeout=1.5) as admin:
         topics = await new_topics(kafka_cluster, admin, 2)
         await admin.incremental_alter_configs(dict.fromkeys(topics, _retention(3_600_001))).all()
@@ -156,7 +158,7 @@ async def test_a_change_sent_and_never_answered_is_outcome_unknown(
 
 async def test_a_change_never_sent_is_not_outcome_unknown(kafka_cluster: KafkaCluster) -> None:
     """The broker a BROKER resource must go to is down: nothing was written, nothing applied."""
-    assert isinstance(kafka_cluster, JvmCluster)
+    kafka_cluster = jvm_cluster(kafka_cluster)
     victim = kafka_cluster.broker_ids[-1]
     broker = ConfigResource(ResourceType.BROKER, str(victim))
     kafka_cluster.stop_broker(victim)

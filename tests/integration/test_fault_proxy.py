@@ -6,12 +6,15 @@ them), which rewrites the answers of the real cluster.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import anyio
 import pytest
 
 from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
+    AlterConfigsResult,
     ConfigResource,
     KafkaTimeoutError,
     OutcomeUnknownError,
@@ -20,13 +23,27 @@ from kafka_config_admin import (
 )
 from kafka_config_admin.testing import KafkaCluster
 
-from .fault_proxy import Fault, proxied
+from .fault_proxy import Fault, FaultProxy, proxied
 from .helpers import jvm_cluster, new_topic
 
 pytestmark = [pytest.mark.integration, pytest.mark.kafka(brokers=3)]
 
 INCREMENTAL_ALTER = 44
 NOT_CONTROLLER, REQUEST_TIMED_OUT, THROTTLING_QUOTA_EXCEEDED = 41, 7, 89
+
+
+async def _alter_through_first(
+    proxies: Mapping[int, FaultProxy], topic: ConfigResource
+) -> AlterConfigsResult:
+    """One alter of ``topic`` with a 2 s deadline, bootstrapped through the first proxy."""
+    first = next(iter(proxies.values()))
+    async with AdminClient(f"127.0.0.1:{first.port}") as admin:
+        result = admin.incremental_alter_configs(
+            {topic: [AlterConfigOp("retention.ms", "3600000")]}, timeout=2
+        )
+        with anyio.fail_after(10):
+            await result.wait()
+    return result
 
 
 async def _topic(cluster: KafkaCluster, admin_client: AdminClient) -> ConfigResource:
@@ -61,13 +78,7 @@ async def test_a_retriable_error_every_time_ends_at_the_deadline_naming_it(
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
             proxy.inject(Fault(INCREMENTAL_ALTER, times=None, error_code=REQUEST_TIMED_OUT))
-        first = next(iter(proxies.values()))
-        async with AdminClient(f"127.0.0.1:{first.port}") as admin:
-            result = admin.incremental_alter_configs(
-                {topic: [AlterConfigOp("retention.ms", "3600000")]}, timeout=2
-            )
-            with anyio.fail_after(10):
-                await result.wait()
+        result = await _alter_through_first(proxies, topic)
         error = result.values[topic].exception()
         # Every answer was a definite "not done": a plain timeout, naming the last error.
         assert type(error) is KafkaTimeoutError, error
@@ -123,13 +134,7 @@ async def test_answers_later_than_the_deadline_are_outcome_unknown(
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
             proxy.inject(Fault(INCREMENTAL_ALTER, times=None, delay=5))
-        first = next(iter(proxies.values()))
-        async with AdminClient(f"127.0.0.1:{first.port}") as admin:
-            result = admin.incremental_alter_configs(
-                {topic: [AlterConfigOp("retention.ms", "3600000")]}, timeout=2
-            )
-            with anyio.fail_after(10):
-                await result.wait()
+        result = await _alter_through_first(proxies, topic)
         error = result.values[topic].exception()
         assert isinstance(error, OutcomeUnknownError), error
         # Hedged: sent to a second broker too before the deadline.

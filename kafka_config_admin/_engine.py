@@ -109,6 +109,8 @@ class Engine:
         self._in_flight: set[Gathering] = set()
         #: How many of them each gathering key has.
         self._busy: dict[GatheringKey, int] = {}
+        #: For each gathering in flight to any broker: when to give up on a silent one.
+        self._hedges: dict[Gathering, asyncio.TimerHandle] = {}
 
     def close(self) -> None:
         """Stop taking calls and fail the gatherings in flight (the client ends the task group).
@@ -118,6 +120,9 @@ class Engine:
         self.task_group = None
         in_flight, self._in_flight = self._in_flight, set()
         self._busy.clear()
+        for hedge in self._hedges.values():
+            hedge.cancel()
+        self._hedges.clear()
         for gathering in in_flight:
             if gathering.timer is not None:
                 gathering.timer.cancel()
@@ -205,6 +210,13 @@ class Engine:
                 on_answer=partial(self._answered, gathering),
             ):  # no open connection, or throttled: a task waits for it
                 task_group.start_soon(self._send_gathering, node, gathering)
+            elif gathering.node is None:
+                hedge_after = _HEDGE_SHARE * min(
+                    transport.request_timeout, min(call.timeout for call in gathering.calls)
+                )
+                self._hedges[gathering] = loop.call_later(
+                    hedge_after, self._silent, gathering, node, hedge_after
+                )
         except Exception as error:  # reaches the calls (a bug too), not the loop's handler
             self._answered(gathering, error)
 
@@ -216,11 +228,29 @@ class Engine:
         else:
             self._answered(gathering, response)
 
-    def _answered(self, gathering: Gathering, outcome: dict[str, Any] | Exception) -> None:
+    def _silent(self, gathering: Gathering, node: int, hedge_after: float) -> None:
+        """A gathering's broker answered nothing within the hedge delay: its calls go elsewhere.
+
+        They are sent again as hedged requests; the first broker's late answer is ignored.
+        """
+        del self._hedges[gathering]
+        if gathering in self._in_flight and not self._transport.answered_within(node, hedge_after):
+            others = [other for other in self._transport.broker_ids() if other != node]
+            if others:
+                self._transport.prefer(READS, random.choice(others))
+                lost = AnswerLostError(f"broker {node} did not answer within {hedge_after:g}s")
+                self._answered(gathering, lost, refresh=False)
+
+    def _answered(
+        self, gathering: Gathering, outcome: dict[str, Any] | Exception, *, refresh: bool = True
+    ) -> None:
         """A gathering's request has its answer, or failed: settle every call in it."""
         if gathering not in self._in_flight:
             return  # the client was closed first
         self._in_flight.discard(gathering)
+        hedge = self._hedges.pop(gathering, None)
+        if hedge is not None:
+            hedge.cancel()
         if self._busy[gathering.key] == 1:
             del self._busy[gathering.key]
         else:
@@ -244,7 +274,7 @@ class Engine:
                     result,
                     call.timeout,
                     call.expires,
-                    _Retry(attempt.retry, attempt.last_errors, refresh=failed),
+                    _Retry(attempt.retry, attempt.last_errors, refresh=failed and refresh),
                 )
 
     def _deadline_passed(self, gathering: Gathering) -> None:
@@ -367,6 +397,10 @@ class Engine:
             except KafkaConfigAdminError as error:
                 return error
         random.shuffle(others)
+        # The other lane's broker last: a change forwarded to a frozen controller holds its
+        # connection, and the describes that go there would wait behind it.
+        taken = transport.taken_by_other_lanes(_lane(operation))
+        others.sort(key=taken.__contains__)
         hedge = _Hedge()
         async with anyio.create_task_group() as group:
 
@@ -381,7 +415,7 @@ class Engine:
                 if not isinstance(outcome, Exception) or (hedge.out == 0 and hedge.all_sent):
                     hedge.outcome = outcome
                     group.cancel_scope.cancel()
-                    if node != first and not isinstance(outcome, Exception):
+                    if node != first and node not in taken and not isinstance(outcome, Exception):
                         transport.prefer(_lane(operation), node)  # the next call goes there
                 else:
                     log.debug("%s to broker %d failed: %s", operation.codec.name, node, outcome)

@@ -395,10 +395,18 @@ class Transport:
             raise KafkaConnectionError("the cluster metadata lists no brokers")
         connected = [node for node in ids if _is_open(client, node)]
         candidates = connected or ids
-        taken = {node for other, node in enumerate(self._any_broker) if other != lane}
+        taken = self.taken_by_other_lanes(lane)
         chosen = random.choice([node for node in candidates if node not in taken] or candidates)
         self._any_broker[lane] = chosen
         return chosen
+
+    def taken_by_other_lanes(self, lane: int) -> set[int]:
+        """The brokers the other lanes send to now."""
+        return {
+            node
+            for other, node in enumerate(self._any_broker)
+            if other != lane and node is not None
+        }
 
     def answered_within(self, node_id: int, seconds: float) -> bool:
         """Whether the broker answered any request of ours in the last ``seconds``."""

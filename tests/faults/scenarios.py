@@ -126,27 +126,33 @@ async def _record(round_: Round, make: Callable[[], Awaitable[Call]]) -> None:
     round_.calls.append(await make())
 
 
-async def _use_broker(admin: AdminClient, node: int, warm: ConfigResource) -> None:
-    """Make ``node`` the broker the client sends changes and describes to, connected."""
+async def _use_brokers(
+    admin: AdminClient, warm: ConfigResource, *, changes_to: int, reads_from: int | None = None
+) -> None:
+    """Make the client send its changes to ``changes_to`` and describes to ``reads_from``."""
     transport = admin._transport
+    lanes = (
+        {CHANGES: changes_to} if reads_from is None else {CHANGES: changes_to, READS: reads_from}
+    )
     with anyio.fail_after(30):
         while True:
             try:
-                await transport._connect(node)
+                for node in lanes.values():
+                    await transport._connect(node)
             # Just restarted or resumed: not in the metadata yet, or fenced until it registers.
             except (KafkaConnectionError, BrokerIdNotRegisteredError):
                 await transport.refresh_metadata()
                 await anyio.sleep(0.5)
                 continue
-            transport.prefer(CHANGES, node)
-            transport.prefer(READS, node)
+            for lane, node in lanes.items():
+                transport.prefer(lane, node)
             try:
                 await admin.incremental_alter_configs({warm: changes("3599999")}).all()
                 await admin.describe_configs([warm]).all()
             except KafkaConfigAdminError:
                 await anyio.sleep(0.5)
                 continue
-            if transport._any_broker[CHANGES] == node == transport._any_broker[READS]:
+            if all(transport._any_broker[lane] == node for lane, node in lanes.items()):
                 return
 
 
@@ -157,11 +163,9 @@ async def _node_round(round_: Round, role: str) -> None:
     cluster = round_.cluster
     controller = active_controller(cluster)
     others = [node for node in cluster.broker_ids if node != controller]
-    # The client talks to a broker that is not the controller, so the roles are tried apart.
-    client_broker = others[0]
-    victim = {"controller": controller, "follower": others[1]}.get(role, client_broker)
+    victim = {"controller": controller, "follower": others[1]}.get(role, others[0])
     async with AdminClient(cluster.bootstrap_servers) as admin:
-        await _use_broker(admin, client_broker, round_.warm)
+        await _use_brokers(admin, round_.warm, changes_to=others[0], reads_from=others[1])
         with frozen(cluster, victim):
             await _traffic(round_, admin)
 
@@ -171,7 +175,7 @@ async def _killed_round(round_: Round, how: str) -> None:
     cluster = round_.cluster
     controller = active_controller(cluster)
     others = [node for node in cluster.broker_ids if node != controller]
-    victim = controller if how == "kill" else others[0]
+    victim = {"kill": controller, "stop": others[0]}.get(how, others[1])
     end = cluster.kill_broker if how == "kill" else cluster.stop_broker
 
     async def fault() -> None:
@@ -183,7 +187,7 @@ async def _killed_round(round_: Round, how: str) -> None:
             await anyio.to_thread.run_sync(cluster.start_broker, victim)
 
     async with AdminClient(cluster.bootstrap_servers) as admin:
-        await _use_broker(admin, others[0], round_.warm)
+        await _use_brokers(admin, round_.warm, changes_to=others[0], reads_from=others[1])
         await _traffic(round_, admin, fault, alters=how != "stop describes")
 
 
@@ -202,7 +206,7 @@ async def _proxy_round(
         bootstrap = proxies[nodes[0]]
         async with AdminClient(f"127.0.0.1:{bootstrap.port}") as admin:
             client_broker = random.choice(nodes[1:])
-            await _use_broker(admin, client_broker, round_.warm)
+            await _use_brokers(admin, round_.warm, changes_to=client_broker)
             inject(proxies, client_broker)
             await _traffic(round_, admin, call_timeout=call_timeout)
 

@@ -18,12 +18,15 @@ class KafkaCluster(abc.ABC):
         broker_ids: node ids of the brokers, ``1..N`` for the jvm and container backends.
         sasl: whether the SASL_PLAINTEXT listener (and the authorizer) is enabled.
         policy: whether the test AlterConfigPolicy is installed.
+        kafka_version: the Kafka release the brokers run, e.g. ``"4.3.0"``; ``None`` for the
+            external backend, which cannot know it.
     """
 
     backend: str
     broker_ids: list[int]
     sasl: bool
     policy: bool
+    kafka_version: str | None
 
     # -- addresses ---------------------------------------------------------------------------
     @property

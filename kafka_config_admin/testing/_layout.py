@@ -16,9 +16,17 @@ from dataclasses import dataclass
 
 from ._base import KafkaCluster
 from ._errors import BrokerStartupError
+from ._generations import GENERATIONS, Generation, generation_of, logging_flag
 from ._probe import LOOPBACK, broker_answers, free_ports
 from ._process import JVM_FLAGS
-from ._settings import ADMIN_USER, ALICE_USER, POLICY_CLASS, SASL_MECHANISMS, startup_timeout
+from ._settings import (
+    ADMIN_USER,
+    ALICE_USER,
+    POLICY_CLASS,
+    SASL_MECHANISMS,
+    kafka_version,
+    startup_timeout,
+)
 
 _POLL_INTERVAL = 0.2
 
@@ -166,13 +174,20 @@ def format_args(cluster_id: str, config: str, *, sasl: bool) -> list[str]:
 
 
 def java_command(
-    java: str, *, log4j_config: str, logs_dir: str, classpath: str, main: str, args: Sequence[str]
+    java: str,
+    *,
+    log4j_config: str,
+    logs_dir: str,
+    classpath: str,
+    main: str,
+    args: Sequence[str],
+    generation: Generation = GENERATIONS[0],
 ) -> list[str]:
     """The command line of a broker-side JVM (``kafka.Kafka`` or a Kafka tool)."""
     return [
         java,
         *JVM_FLAGS,
-        f"-Dlog4j2.configurationFile={log4j_config}",
+        logging_flag(generation, log4j_config),
         f"-Dkafka.logs.dir={logs_dir}",
         "-cp",
         classpath,
@@ -231,9 +246,13 @@ class HostPortsCluster(KafkaCluster):
         sasl: bool,
         policy: bool,
         extra_properties: Mapping[str, str] | None = None,
+        version: str | None = None,
     ) -> None:
         if brokers < 1:
             raise ValueError("brokers must be at least 1")
+        #: The Kafka release the nodes run, and how brokers of its generation are started.
+        self.kafka_version = version or kafka_version()
+        self.generation = generation_of(self.kafka_version)
         self.broker_ids = list(range(1, brokers + 1))
         self.sasl = sasl
         self.policy = policy

@@ -13,7 +13,8 @@ Marker:
     is skipped (with the reason) when the session cluster lacks it, e.g. under the external
     backend.
 
-Options: ``--kafka-backend``, ``--kafka-brokers``, ``--kafka-no-sasl``, ``--kafka-no-policy``.
+Options: ``--kafka-backend``, ``--kafka-brokers``, ``--kafka-no-sasl``, ``--kafka-no-policy``,
+``--kafka-version`` (a release such as ``3.9.1`` or ``2.5.1``; jvm backend).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class ClusterOptions:
     brokers: int
     sasl: bool
     policy: bool
+    version: str | None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -67,6 +69,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="start the session cluster without the SASL listener and users",
+    )
+    group.addoption(
+        "--kafka-version",
+        default=None,
+        help="Kafka release of the session cluster, e.g. 3.9.1 (KRaft) or 2.5.1 (ZooKeeper); "
+        "overrides $KAFKA_CONFIG_ADMIN_KAFKA_VERSION (default: the pinned release)",
     )
     group.addoption(
         "--kafka-no-policy",
@@ -95,6 +103,7 @@ def cluster_options(config: pytest.Config) -> ClusterOptions:
         brokers=int(brokers),
         sasl=full and not config.getoption("--kafka-no-sasl"),
         policy=full and not config.getoption("--kafka-no-policy"),
+        version=config.getoption("--kafka-version"),
     )
 
 
@@ -127,6 +136,7 @@ def kafka_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
             sasl=options.sasl,
             policy=options.policy,
             backend=options.backend,
+            version=options.version,
         ) as cluster:
             yield cluster
     finally:

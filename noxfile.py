@@ -40,7 +40,11 @@ def tests_container(session: nox.Session) -> None:
 #: the pinned 4.x KRaft release, the last 3.x (KRaft, log4j 1) and a ZooKeeper-era release from
 #: before Kafka 2.6 (DescribeConfigs v2: no types, no documentation).
 COMPAT_VERSIONS = [
-    re.search(r'^KAFKA_VERSION = "(.+)"$', Path("kafka_config_admin/testing/_settings.py").read_text(), re.M)[1],  # type: ignore[index]
+    re.search(
+        r'^KAFKA_VERSION = "(.+)"$',
+        Path("kafka_config_admin/testing/_settings.py").read_text(),
+        re.M,
+    )[1],  # type: ignore[index]
     "3.9.1",
     "2.5.1",
 ]
@@ -70,7 +74,9 @@ def compat(session: nox.Session) -> None:
             env={"KAFKA_CONFIG_ADMIN_COMPAT_RECORD": f"{runs}/apis-{version}.json"},
             success_codes=[0, 1],  # every release is tried; the report says which failed
         )
-    command = " ".join(["python3 -m nox -s compat", *(["--", *versions] if session.posargs else [])])
+    command = " ".join(
+        ["python3 -m nox -s compat", *(["--", *versions] if session.posargs else [])]
+    )
     session.run(
         "python", "-m", "tests.compat_report", f"--runs={runs}", f"--command={command}", *versions
     )

@@ -49,6 +49,7 @@ async def test_without_documentation_the_broker_sends_no_docs(
     assert config["retention.ms"].documentation is None
 
 
+@pytest.mark.compat
 async def test_synonyms_show_where_a_value_comes_from(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -60,6 +61,11 @@ async def test_synonyms_show_where_a_value_comes_from(
     assert [(s.name, s.value, s.source) for s in entry.synonyms] == [
         ("retention.ms", "3600000", ConfigSource.TOPIC_CONFIG)
     ]
+
+
+async def test_broker_synonyms_show_static_and_default_values(admin_client: AdminClient) -> None:
+    # Kafka 4 only: ZooKeeper-era brokers have broker.id, and 3.x lists node.id's default (-1)
+    # as a second synonym.
     broker = ConfigResource(ResourceType.BROKER, "1")
     config = await admin_client.describe_configs(
         {broker: ["log.retention.hours", "node.id"]}, include_synonyms=True

@@ -28,7 +28,6 @@ from kafka_config_admin import (
     AlterConfigOp,
     ClientQuotaEntity,
     ConfigResource,
-    ConfigSource,
     ConfigType,
     InvalidRequestError,
     NewTopic,
@@ -50,7 +49,7 @@ from kafka_config_admin._protocol import (
 from kafka_config_admin._transport import _WireRequest, negotiate_version
 from kafka_config_admin.testing import KafkaCluster
 
-from .helpers import alter_topic, new_topic, settled_entry, unique_name
+from .helpers import new_topic, unique_name
 
 pytestmark = [pytest.mark.integration, pytest.mark.compat]
 
@@ -208,19 +207,6 @@ async def test_describe_gives_types_and_documentation_from_kafka_2_6_only(
         assert all(e.type is ConfigType.UNKNOWN for e in config.values())
         assert all(e.documentation is None for e in config.values())
         assert entry.parsed_value == "604800000"
-
-
-async def test_synonyms_name_where_a_value_comes_from(
-    admin_client: AdminClient, kafka_bootstrap: str
-) -> None:
-    name = await new_topic(admin_client, kafka_bootstrap)
-    await alter_topic(admin_client, name, "retention.ms", "3600000")
-    topic = ConfigResource(ResourceType.TOPIC, name)
-    entry = await settled_entry(admin_client, topic, "retention.ms", "3600000")
-    assert entry.source is ConfigSource.TOPIC_CONFIG and not entry.is_default
-    assert [(s.name, s.value, s.source) for s in entry.synonyms] == [
-        ("retention.ms", "3600000", ConfigSource.TOPIC_CONFIG)
-    ]
 
 
 @pytest.mark.parametrize(

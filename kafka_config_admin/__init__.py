@@ -41,6 +41,7 @@ from ._exceptions import (
     UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
+from ._group_operations import GroupListing, ListGroupsResult
 from ._models import (
     AlterConfigOp,
     Config,
@@ -104,6 +105,7 @@ __all__ = [
     "DescribeConfigsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
+    "GroupListing",
     "InvalidArgumentError",
     "InvalidConfigError",
     "InvalidPartitionsError",
@@ -114,6 +116,7 @@ __all__ = [
     "KafkaConfigAdminError",
     "KafkaConnectionError",
     "KafkaTimeoutError",
+    "ListGroupsResult",
     "NetworkError",
     "NewTopic",
     "NotControllerError",

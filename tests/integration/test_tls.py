@@ -75,6 +75,29 @@ def client_for(cluster: KafkaCluster, listener: str, **options: Any) -> AdminCli
     )
 
 
+def sasl_ssl_client(
+    cluster: KafkaCluster, mechanism: str, username: str, password: str
+) -> AdminClient:
+    return client_for(
+        cluster,
+        "SASL_SSL",
+        ssl_context=trusting(cluster),
+        sasl_mechanism=mechanism,
+        sasl_plain_username=username,
+        sasl_plain_password=password,
+    )
+
+
+def oauth_client(cluster: KafkaCluster, tokens: TokenProvider) -> AdminClient:
+    return client_for(
+        cluster,
+        "SASL_SSL",
+        ssl_context=trusting(cluster),
+        sasl_mechanism="OAUTHBEARER",
+        sasl_oauth_token_provider=tokens,
+    )
+
+
 async def alter_and_read_back(cluster: KafkaCluster, admin: AdminClient) -> None:
     async with AdminClient(cluster.bootstrap_servers) as plain:
         topic = ConfigResource(
@@ -105,26 +128,13 @@ async def test_mutual_tls_with_a_passphrase_protected_key(kafka_tls_cluster: Kaf
 async def test_sasl_ssl_with_passwords(kafka_tls_cluster: KafkaCluster, mechanism: str) -> None:
     user = kafka_tls_cluster.admin_user
     assert user is not None
-    async with client_for(
-        kafka_tls_cluster,
-        "SASL_SSL",
-        ssl_context=trusting(kafka_tls_cluster),
-        sasl_mechanism=mechanism,
-        sasl_plain_username=user.username,
-        sasl_plain_password=user.password,
-    ) as admin:
+    async with sasl_ssl_client(kafka_tls_cluster, mechanism, user.username, user.password) as admin:
         await alter_and_read_back(kafka_tls_cluster, admin)
 
 
 async def test_oauthbearer_over_sasl_ssl(kafka_tls_cluster: KafkaCluster) -> None:
     tokens = UnsecuredTokens("admin")
-    async with client_for(
-        kafka_tls_cluster,
-        "SASL_SSL",
-        ssl_context=trusting(kafka_tls_cluster),
-        sasl_mechanism="OAUTHBEARER",
-        sasl_oauth_token_provider=tokens,
-    ) as admin:
+    async with oauth_client(kafka_tls_cluster, tokens) as admin:
         await alter_and_read_back(kafka_tls_cluster, admin)
     assert tokens.calls >= 1
 
@@ -146,14 +156,7 @@ async def opening_fails(client: AdminClient) -> tuple[BaseException, float]:
 async def test_wrong_password_over_sasl_ssl(kafka_tls_cluster: KafkaCluster) -> None:
     address = kafka_tls_cluster.tls_bootstrap_servers("SASL_SSL")
     error, started = await opening_fails(
-        client_for(
-            kafka_tls_cluster,
-            "SASL_SSL",
-            ssl_context=trusting(kafka_tls_cluster),
-            sasl_mechanism="SCRAM-SHA-512",
-            sasl_plain_username="admin",
-            sasl_plain_password="not-the-password",
-        )
+        sasl_ssl_client(kafka_tls_cluster, "SCRAM-SHA-512", "admin", "not-the-password")
     )
     assert type(error) is AuthenticationError
     assert "refused the credentials" in str(error)
@@ -201,13 +204,7 @@ async def test_host_name_mismatch(kafka_tls_cluster: KafkaCluster) -> None:
 async def test_expired_token_is_refused(kafka_tls_cluster: KafkaCluster) -> None:
     address = kafka_tls_cluster.tls_bootstrap_servers("SASL_SSL")
     error, started = await opening_fails(
-        client_for(
-            kafka_tls_cluster,
-            "SASL_SSL",
-            ssl_context=trusting(kafka_tls_cluster),
-            sasl_mechanism="OAUTHBEARER",
-            sasl_oauth_token_provider=UnsecuredTokens("admin", lifetime=-60),
-        )
+        oauth_client(kafka_tls_cluster, UnsecuredTokens("admin", lifetime=-60))
     )
     assert type(error) is AuthenticationError
     assert "refused the OAUTHBEARER token" in str(error)
@@ -219,15 +216,7 @@ async def test_failing_token_provider(kafka_tls_cluster: KafkaCluster) -> None:
         async def token(self) -> str:
             raise ConnectionError("identity provider unreachable")
 
-    error, started = await opening_fails(
-        client_for(
-            kafka_tls_cluster,
-            "SASL_SSL",
-            ssl_context=trusting(kafka_tls_cluster),
-            sasl_mechanism="OAUTHBEARER",
-            sasl_oauth_token_provider=Unreachable(),
-        )
-    )
+    error, started = await opening_fails(oauth_client(kafka_tls_cluster, Unreachable()))
     assert type(error) is AuthenticationError
     assert str(error) == "the OAUTHBEARER token provider Unreachable failed: ConnectionError"
     assert time.monotonic() - started < DEADLINE / 2

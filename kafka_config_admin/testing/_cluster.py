@@ -40,6 +40,7 @@ def start_cluster(
     backend: str | None = None,
     extra_properties: Mapping[str, str] | None = None,
     version: str | None = None,
+    tls: bool = False,
 ) -> KafkaCluster:
     """Start a Kafka cluster and return once every broker answers requests.
 
@@ -55,6 +56,9 @@ def start_cluster(
         version: the Kafka release to run, e.g. ``"3.9.1"`` or ``"2.5.1"`` (jvm backend; see
             ``docs/testing.md`` for the generations it starts); default
             ``$KAFKA_CONFIG_ADMIN_KAFKA_VERSION``, else the pinned :data:`KAFKA_VERSION`.
+        tls: jvm and container backends, with ``sasl``: add the SSL, MTLS (client certificate
+            required) and SASL_SSL (PLAIN, SCRAM, OAUTHBEARER) listeners, with certificates
+            made for this cluster (``cluster.tls_files``; see ``docs/security.md``).
 
     Raises:
         BrokerStartupError: a broker exited early or did not answer before the deadline.
@@ -66,7 +70,7 @@ def start_cluster(
     """
     chosen = selected_backend(backend)
     if chosen == "external":
-        reject_options(chosen, brokers=brokers, sasl=sasl, policy=policy)
+        reject_options(chosen, brokers=brokers, sasl=sasl, policy=policy, tls=tls)
         if extra_properties or version:
             option = "extra_properties" if extra_properties else "version"
             raise UnsupportedOptionError(f"the {chosen} backend does not support {option}")
@@ -77,6 +81,7 @@ def start_cluster(
             brokers=brokers,
             sasl=sasl,
             policy=policy,
+            tls=tls,
             extra_properties=extra_properties,
             version=version,
         )

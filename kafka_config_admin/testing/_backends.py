@@ -13,11 +13,18 @@ from ._errors import BackendUnavailableError, UnsupportedOptionError
 from ._settings import ENV_EXTERNAL_BOOTSTRAP
 
 
-def reject_options(backend: str, *, brokers: int, sasl: bool, policy: bool) -> None:
+def reject_options(
+    backend: str, *, brokers: int, sasl: bool, policy: bool, tls: bool = False
+) -> None:
     """Raise if a single-broker backend was asked for something it cannot provide."""
     unsupported = [
         name
-        for name, wanted in (("brokers>1", brokers > 1), ("sasl", sasl), ("policy", policy))
+        for name, wanted in (
+            ("brokers>1", brokers > 1),
+            ("sasl", sasl),
+            ("policy", policy),
+            ("tls", tls),
+        )
         if wanted
     ]
     if unsupported:
@@ -43,6 +50,7 @@ class ExternalCluster(KafkaCluster):
         self.broker_ids = list(range(1, len(self._addresses) + 1))
         self.sasl = False
         self.policy = False
+        self.kafka_version = None
 
     def bootstrap_for(self, node_id: int) -> str:
         """The ``node_id``-th address of ``KAFKA_BOOTSTRAP_SERVERS`` (1-based)."""

@@ -11,6 +11,8 @@ one container keeps the node's data, like stopping and restarting a JVM.
 from __future__ import annotations
 
 import shlex
+import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import Any
 
 from . import _docker
 from ._artifacts import broker_lib_dir, policy_classes_dir
-from ._errors import BrokerStartupError
+from ._errors import BrokerStartupError, UnsupportedKafkaVersionError
 from ._image import IMAGE_LIBS, broker_image
 from ._layout import (
     HostPortsCluster,
@@ -28,11 +30,13 @@ from ._layout import (
     new_cluster_id,
     properties_text,
 )
+from ._settings import kafka_version
 
 _CONFIG_DIR = "/kca"
 _POLICY_DIR = f"{_CONFIG_DIR}/policy"
 # Writable for any user: the official image runs as an unprivileged one.
 _DATA_DIR = "/tmp/kca-data"
+_TLS_DIR = f"{_CONFIG_DIR}/tls"
 _STOP_GRACE = 20  # seconds; one broker: a controlled shutdown takes a few seconds
 
 
@@ -44,6 +48,12 @@ class ContainerCluster(HostPortsCluster):
     image: str
 
     def _prepare(self) -> None:
+        if self.kafka_version != kafka_version() or not self.generation.log4j2:
+            raise UnsupportedKafkaVersionError(
+                f"the container backend runs only the release its image holds, Kafka "
+                f"{kafka_version()} (a 4.x KRaft release); start Kafka {self.kafka_version} "
+                "with the jvm backend"
+            )
         self._client = _docker.docker_client()
         try:
             _docker.configure_testcontainers()
@@ -63,6 +73,13 @@ class ContainerCluster(HostPortsCluster):
             f"{_POLICY_DIR}/{path.relative_to(classes).as_posix()}": path
             for path in sorted(classes.rglob("*.class"))
         }
+
+    def _tls_directory(self) -> Path:
+        # On the host, for the clients; each container gets a copy of the broker's files.
+        return Path(tempfile.mkdtemp(prefix="kca-tls-"))
+
+    def _broker_tls_directory(self) -> str:
+        return _TLS_DIR
 
     def _container(self, node_id: int) -> Any:
         """The docker SDK ``Container`` of one node."""
@@ -126,6 +143,9 @@ class ContainerCluster(HostPortsCluster):
             container.with_copy_into_container(text.encode(), destination)
         for destination, path in self._policy_files.items():
             container.with_copy_into_container(path, destination)
+        if self.tls_files is not None:
+            for name, path in self.tls_files.broker_files().items():
+                container.with_copy_into_container(path, f"{_TLS_DIR}/{name}")
         self._containers[node_id] = container
         try:
             container.start()
@@ -209,3 +229,5 @@ class ContainerCluster(HostPortsCluster):
             container.get_docker_client().client.close()
         self._containers.clear()
         self._client.close()
+        if self.tls_files is not None:
+            shutil.rmtree(self.tls_files.directory, ignore_errors=True)

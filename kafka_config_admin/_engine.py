@@ -149,6 +149,8 @@ class Engine:
         """
         operation, result = call.operation, call.result
         attempt: _Attempt[Any] = _Attempt(operation, result)
+        if unsure:
+            attempt.unsure.update(operation.resources)
         try:
             failed = self._settle(attempt, operation.resources, outcome)
         except Exception as error:  # a bug fails this call, not the others
@@ -163,7 +165,7 @@ class Engine:
                 result,
                 call.timeout,
                 call.expires,
-                _Retry(attempt.retry, attempt.last_errors, refresh=failed, unsure=unsure),
+                _Retry(attempt.retry, attempt.last_errors, refresh=failed, unsure=attempt.unsure),
             )
 
     def time_out(self, call: GatheredCall, *, unsure: bool) -> None:
@@ -185,8 +187,7 @@ class Engine:
         attempt = _Attempt(operation, result)
         if retry is not None:
             attempt.last_errors = retry.last_errors
-            if retry.unsure:
-                attempt.unsure.update(retry.resources)
+            attempt.unsure = retry.unsure
         try:
             attempt.hedge_after = _HEDGE_SHARE * min(self._transport.request_timeout, seconds)
             with anyio.CancelScope(deadline=expires):
@@ -436,7 +437,7 @@ class _Retry(NamedTuple, Generic[K]):
     resources: list[K]
     last_errors: dict[K, KafkaConfigAdminError]
     refresh: bool  # the whole request failed: ask for the cluster's brokers again first
-    unsure: bool  # a change's request may have been applied without an answer saying so
+    unsure: set[K]  # changes that may have been applied without an answer saying so
 
 
 def _fail(result: _Result[Any, Any], error: Exception) -> None:

@@ -40,6 +40,7 @@ from ._exceptions import (
     UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
+from ._group_operations import GroupListing, ListGroupsResult
 from ._models import (
     AlterConfigOp,
     Config,
@@ -102,6 +103,7 @@ __all__ = [
     "DescribeConfigsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
+    "GroupListing",
     "InvalidArgumentError",
     "InvalidConfigError",
     "InvalidPartitionsError",
@@ -112,6 +114,7 @@ __all__ = [
     "KafkaConfigAdminError",
     "KafkaConnectionError",
     "KafkaTimeoutError",
+    "ListGroupsResult",
     "NetworkError",
     "NewTopic",
     "NotControllerError",

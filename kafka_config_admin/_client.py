@@ -24,6 +24,7 @@ from ._client_quotas import (
 )
 from ._engine import Engine
 from ._exceptions import ClientClosedError, InvalidArgumentError, KafkaTimeoutError
+from ._group_operations import ListGroups, ListGroupsResult
 from ._lifetime import TaskGroupHost
 from ._models import AlterConfigOp, ConfigResource
 from ._operations import (
@@ -311,6 +312,25 @@ class AdminClient:
             timeout_ms=int(wait * 1000),
         )
         return self._call(build, CreateTopicsResult, seconds)
+
+    def list_groups(
+        self,
+        *,
+        states: Collection[str] | None = None,
+        types: Collection[str] | None = None,
+        timeout: float | None = None,
+    ) -> ListGroupsResult:
+        """The cluster's groups: every broker is asked for the groups it coordinates.
+
+        ``groups = await admin.list_groups().all()`` gives a :class:`GroupListing` per group,
+        sorted by name. ``states`` (``{"Stable", "Empty"}``; brokers from Kafka 2.6) and
+        ``types`` (``{"consumer", "classic", "share"}``; from Kafka 3.8) keep only those
+        groups; a broker too old for a filter fails with :class:`UnsupportedVersionError`.
+        One broker failing fails only its own future: ``await result.valid()`` lists the
+        groups of the brokers that answered.
+        """
+        build = partial(ListGroups.build, self.broker_ids(), states=states, types=types)
+        return self._call(build, ListGroupsResult, timeout)
 
     def describe_client_quotas(
         self, quota_filter: ClientQuotaFilter | None = None, *, timeout: float | None = None

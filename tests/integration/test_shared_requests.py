@@ -7,7 +7,7 @@ gather into the next request. ``sent_requests`` counts the requests written to t
 from __future__ import annotations
 
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import anyio
 import pytest
@@ -15,6 +15,7 @@ import pytest
 from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
+    AlterConfigsResult,
     ConfigResource,
     InvalidArgumentError,
     InvalidConfigError,
@@ -41,56 +42,58 @@ async def admin(kafka_bootstrap: str) -> AsyncIterator[AdminClient]:
         yield client
 
 
-async def topics(admin: AdminClient, bootstrap: str, count: int) -> list[ConfigResource]:
-    return [
+async def topics(
+    admin: AdminClient, bootstrap: str, count: int, sent_requests: list[str] | None = None
+) -> list[ConfigResource]:
+    """New topics, every broker knowing them; the requests are counted from then on."""
+    made = [
         ConfigResource(ResourceType.TOPIC, await new_topic(admin, bootstrap)) for _ in range(count)
     ]
+    if sent_requests is not None:
+        sent_requests.clear()  # new_topic polls with describes
+    return made
 
 
 def retention(value: int | str) -> list[AlterConfigOp]:
     return [AlterConfigOp("retention.ms", str(value))]
 
 
+def incremental(admin: AdminClient, topic: ConfigResource, value: int) -> AlterConfigsResult:
+    return admin.incremental_alter_configs({topic: retention(value)})
+
+
+def legacy(admin: AdminClient, topic: ConfigResource, value: int) -> AlterConfigsResult:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return admin.alter_configs({topic: {"retention.ms": str(value)}})
+
+
+@pytest.mark.parametrize(
+    ("alter", "api"),
+    [(incremental, "IncrementalAlterConfigs"), (legacy, "AlterConfigs")],
+    ids=["incremental", "legacy"],
+)
 async def test_concurrent_alters_of_distinct_topics_share_one_request(
-    admin: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
+    admin: AdminClient,
+    kafka_bootstrap: str,
+    sent_requests: list[str],
+    alter: Callable[[AdminClient, ConfigResource, int], AlterConfigsResult],
+    api: str,
 ) -> None:
-    resources = await topics(admin, kafka_bootstrap, 6)
-    sent_requests.clear()
-    calls = [
-        admin.incremental_alter_configs({topic: retention(3_600_000 + n)})
-        for n, topic in enumerate(resources)
-    ]
+    resources = await topics(admin, kafka_bootstrap, 6, sent_requests)
+    calls = [alter(admin, topic, 3_600_000 + n) for n, topic in enumerate(resources)]
     for call in calls:
         await call.all()
     # The first call is written at once; the other five share the next request.
-    assert sent_requests == ["IncrementalAlterConfigs"] * 2
+    assert sent_requests == [api] * 2
     for n, topic in enumerate(resources):
         await settled_entry(admin, topic, "retention.ms", str(3_600_000 + n))
-
-
-async def test_concurrent_legacy_alters_share_one_request(
-    admin: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
-) -> None:
-    resources = await topics(admin, kafka_bootstrap, 4)
-    sent_requests.clear()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        calls = [
-            admin.alter_configs({topic: {"retention.ms": str(7_200_000 + n)}})
-            for n, topic in enumerate(resources)
-        ]
-    for call in calls:
-        await call.all()
-    assert sent_requests == ["AlterConfigs"] * 2
-    for n, topic in enumerate(resources):
-        await settled_entry(admin, topic, "retention.ms", str(7_200_000 + n))
 
 
 async def test_changes_to_one_topic_in_concurrent_calls_apply_in_the_order_made(
     admin: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
 ) -> None:
-    same, other, third = await topics(admin, kafka_bootstrap, 3)
-    sent_requests.clear()
+    same, other, third = await topics(admin, kafka_bootstrap, 3, sent_requests)
     calls = [
         admin.incremental_alter_configs({same: retention(100_000)}),
         admin.incremental_alter_configs({other: retention(100_000)}),
@@ -109,8 +112,7 @@ async def test_changes_to_one_topic_in_concurrent_calls_apply_in_the_order_made(
 async def test_a_call_with_bad_input_fails_alone(
     admin: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
 ) -> None:
-    resources = await topics(admin, kafka_bootstrap, 3)
-    sent_requests.clear()
+    resources = await topics(admin, kafka_bootstrap, 3, sent_requests)
     first = admin.incremental_alter_configs({resources[0]: retention(5_000_000)})
     with pytest.raises(InvalidArgumentError, match="UTF-8"):
         admin.incremental_alter_configs({ConfigResource(ResourceType.TOPIC, "\ud800"): []})
@@ -127,9 +129,8 @@ async def test_a_call_with_bad_input_fails_alone(
 async def test_validate_only_calls_never_share_with_changes(
     admin: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
 ) -> None:
-    resources = await topics(admin, kafka_bootstrap, 6)
+    resources = await topics(admin, kafka_bootstrap, 6, sent_requests)
     changed, checked = resources[::2], resources[1::2]
-    sent_requests.clear()
     calls = [
         admin.incremental_alter_configs({topic: retention(9_000_000)}, validate_only=only)
         for pair in zip(changed, checked, strict=True)
@@ -149,8 +150,7 @@ async def test_validate_only_calls_never_share_with_changes(
 async def test_a_rejected_resource_leaves_the_others_of_its_request_intact(
     admin: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
 ) -> None:
-    resources = await topics(admin, kafka_bootstrap, 5)
-    sent_requests.clear()
+    resources = await topics(admin, kafka_bootstrap, 5, sent_requests)
     first = admin.incremental_alter_configs({resources[0]: retention(4_000_000)})
     refused = admin.incremental_alter_configs({resources[1]: retention(1000)})  # the policy
     invalid = admin.incremental_alter_configs({resources[2]: retention("soon")})

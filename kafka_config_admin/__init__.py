@@ -32,6 +32,7 @@ from ._exceptions import (
     RequestTimedOutError,
     ResourceNotFoundError,
     ThrottlingQuotaExceededError,
+    TlsError,
     TopicAlreadyExistsError,
     TopicAuthorizationFailedError,
     UnacceptableCredentialError,
@@ -52,6 +53,7 @@ from ._models import (
     OpType,
     ResourceType,
 )
+from ._oauth import TokenProvider
 from ._quota_models import (
     ClientQuotaAlteration,
     ClientQuotaEntity,
@@ -131,6 +133,8 @@ __all__ = [
     "ScramCredentialInfo",
     "ScramMechanism",
     "ThrottlingQuotaExceededError",
+    "TlsError",
+    "TokenProvider",
     "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
     "TopicListing",

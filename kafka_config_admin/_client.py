@@ -27,6 +27,7 @@ from ._exceptions import ClientClosedError, InvalidArgumentError, KafkaTimeoutEr
 from ._group_operations import ListGroups, ListGroupsResult
 from ._lifetime import TaskGroupHost
 from ._models import AlterConfigOp, ConfigResource
+from ._oauth import TokenProvider
 from ._operations import (
     AlterConfigs,
     DescribeConfigs,
@@ -59,7 +60,7 @@ K = TypeVar("K", bound=Hashable)
 R = TypeVar("R", bound=_Result[Any, Any])
 
 SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
-SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
+SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"]
 
 #: Resources in one describe request (``describe_batch_size``), unless the caller says otherwise.
 DESCRIBE_BATCH_SIZE = 25
@@ -94,12 +95,19 @@ class AdminClient:
         client_id: the ``client.id`` the brokers see in their logs and quotas.
         retry_backoff_max: the longest pause between two retries (default 2).
         security_protocol: ``PLAINTEXT`` (default), ``SSL``, ``SASL_PLAINTEXT`` or ``SASL_SSL``.
-        sasl_mechanism: ``PLAIN`` (default), ``SCRAM-SHA-256`` or ``SCRAM-SHA-512``.
-        sasl_plain_username: the SASL user, for every mechanism.
+        sasl_mechanism: ``PLAIN`` (default), ``SCRAM-SHA-256``, ``SCRAM-SHA-512`` or
+            ``OAUTHBEARER``.
+        sasl_plain_username: the SASL user, for PLAIN and SCRAM.
         sasl_plain_password: the SASL password; never shown in a repr or a log line.
-        ssl_context: the TLS settings for ``SSL`` and ``SASL_SSL``.
+        sasl_oauth_token_provider: for ``OAUTHBEARER``: a :class:`TokenProvider` whose
+            ``token()`` gives the bearer token at each new connection; the token is never shown.
+        ssl_context: the TLS settings for ``SSL`` and ``SASL_SSL`` (trusted CAs, host name
+            checking, a client certificate for mutual TLS); by default the system's CAs and
+            host name checking, as ``ssl.create_default_context()``.
 
-    The security options are handed to aiokafka's connection layer.
+    The security options are checked at once (:class:`InvalidArgumentError`) and handed to
+    aiokafka's connection layer. A failed TLS handshake raises :class:`TlsError`, refused
+    credentials :class:`AuthenticationError` (see docs/security.md).
     """
 
     def __init__(
@@ -117,6 +125,7 @@ class AdminClient:
         sasl_plain_username: str | None = None,
         sasl_plain_password: str | None = None,
         ssl_context: ssl.SSLContext | None = None,
+        sasl_oauth_token_provider: TokenProvider | None = None,
     ) -> None:
         servers = [
             part.strip()
@@ -154,6 +163,7 @@ class AdminClient:
                 sasl_plain_username,
                 sasl_plain_password,
                 ssl_context,
+                sasl_oauth_token_provider,
             ),
         )
         self._engine = Engine(

@@ -52,8 +52,9 @@ __all__ = ["GatheredCall", "Gatherer", "Gathering", "GatheringKey"]
 
 log = logging.getLogger("kafka_config_admin")
 
-#: Calls may share a request of one API (its key) to one broker (None: any) with equal flags.
-GatheringKey = tuple[int, int | None, tuple[bool, ...]]
+#: Calls may share a request of one API (its key) to one broker (None: any) with equal flags,
+#: when their resources need not be kept apart (``Operation.kept_apart``).
+GatheringKey = tuple[int, int | None, tuple[bool, ...], object]
 
 #: Resources in one gathered alter request: the controller commits one request at a time, so
 #: the more of the moment's changes it carries, the fewer commits they wait for.
@@ -249,11 +250,12 @@ class Gatherer:
         limit = self._describe_limit if operation.splittable else ALTERS_PER_REQUEST
         if len(operation.resources) > limit:
             return False  # split into several requests, or too big to share: the engine's
-        requests = route(operation.resources, limit, operation.destination)
+        requests = route(operation.resources, limit, operation.destination, operation.kept_apart)
         if len(requests) != 1:
             return False
-        [(node, _)] = requests
-        key = (operation.codec.api_key, node, operation.gathering_flags)
+        [(node, resources)] = requests
+        apart = operation.kept_apart(resources[0])
+        key = (operation.codec.api_key, node, operation.gathering_flags, apart)
         gathering = self._open.get(key)
         if gathering is None or not gathering.join(call):
             gathering = Gathering(key, node, operation, limit)

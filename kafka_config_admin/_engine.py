@@ -223,7 +223,7 @@ class Engine:
         """Route the keys, send each broker's requests, and read their outcomes."""
         operation = attempt.operation
         per_request = self._describe_batch_size if operation.splittable else len(pending)
-        requests = route(pending, per_request, operation.destination)
+        requests = route(pending, per_request, operation.destination, operation.kept_apart)
         sends = [partial(self._send_group, attempt, node, keys) for node, keys in requests]
         if len(sends) == 1:  # the common case needs no task of its own
             await sends[0]()

@@ -38,7 +38,7 @@ def call(operation: SharedConfigOperation[Any], result: _Result[Any, Any]) -> Ga
 
 def gathering(first: GatheredCall, limit: int = 10) -> Gathering:
     operation = first.operation
-    key = (operation.codec.api_key, None, operation.gathering_flags)
+    key = (operation.codec.api_key, None, operation.gathering_flags, None)
     opened = Gathering(key, None, operation, limit)
     assert opened.join(first)
     return opened

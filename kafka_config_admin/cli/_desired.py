@@ -26,9 +26,16 @@ from ..desired import (
     make_plan,
     read_state,
 )
-from ._alter import confirmed
 from ._connect import ConnectionOptions
-from ._main import ExitCode, cli, connection_options, open_client, output_option, run
+from ._main import (
+    ExitCode,
+    cli,
+    confirmed,
+    connection_options,
+    open_client,
+    output_option,
+    run,
+)
 from ._output import (
     HIDDEN,
     OutputFormat,

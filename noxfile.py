@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 
 import nox
 
@@ -31,6 +33,52 @@ def tests_container(session: nox.Session) -> None:
         "tests/integration",
         *session.posargs,
         env={"KAFKA_CONFIG_ADMIN_BACKEND": "container"},
+    )
+
+
+#: The Kafka releases ``nox -s compat`` runs the ``compat`` tests on, one per broker generation:
+#: the pinned 4.x KRaft release, the last 3.x (KRaft, log4j 1) and a ZooKeeper-era release from
+#: before Kafka 2.6 (DescribeConfigs v2: no types, no documentation).
+COMPAT_VERSIONS = [
+    re.search(
+        r'^KAFKA_VERSION = "(.+)"$',
+        Path("kafka_config_admin/testing/_settings.py").read_text(),
+        re.M,
+    )[1],  # type: ignore[index]
+    "3.9.1",
+    "2.5.1",
+]
+
+
+@nox.session(python=PYTHON)
+def compat(session: nox.Session) -> None:
+    """The ``compat`` tests on each broker generation, one single-broker cluster per release.
+
+    ``nox -s compat -- 3.9.1`` tries only the releases given. Writes
+    benchmarks/results/compat.json and benchmarks/results/reliability/generations.json.
+    """
+    session.install("-e", ".[test]")
+    versions = session.posargs or COMPAT_VERSIONS
+    runs = session.create_tmp()
+    for version in versions:
+        session.run(
+            "pytest",
+            "-q",
+            "-m",
+            "compat",
+            "tests/integration",
+            f"--kafka-version={version}",
+            "--kafka-brokers=1",
+            "--kafka-backend=jvm",
+            f"--junitxml={runs}/junit-{version}.xml",
+            env={"KAFKA_CONFIG_ADMIN_COMPAT_RECORD": f"{runs}/apis-{version}.json"},
+            success_codes=[0, 1],  # every release is tried; the report says which failed
+        )
+    command = " ".join(
+        ["python3 -m nox -s compat", *(["--", *versions] if session.posargs else [])]
+    )
+    session.run(
+        "python", "-m", "tests.compat_report", f"--runs={runs}", f"--command={command}", *versions
     )
 
 

@@ -19,8 +19,9 @@ from ._results import _Result
 
 __all__ = ["GatheredCall", "Gathering", "GatheringKey"]
 
-#: Calls may share a request when they go to the same broker (None: any) with the same flags.
-GatheringKey = tuple[int | None, bool, bool]
+#: Calls may share a request when they go to the same broker (None: any) with the same flags,
+#: and their resources need not be kept apart (``Operation.kept_apart``).
+GatheringKey = tuple[int | None, bool, bool, object]
 
 
 class GatheredCall:

@@ -151,11 +151,21 @@ class Engine:
         operation = call.operation
         if len(operation.resources) > self._describe_batch_size:
             return False  # split into several requests: routed once, by _send_all
-        requests = route(operation.resources, self._describe_batch_size, operation.destination)
+        requests = route(
+            operation.resources,
+            self._describe_batch_size,
+            operation.destination,
+            operation.kept_apart,
+        )
         if len(requests) != 1:
             return False
         [(node, resources)] = requests
-        key = (node, operation.include_synonyms, operation.include_documentation)
+        key = (
+            node,
+            operation.include_synonyms,
+            operation.include_documentation,
+            operation.kept_apart(resources[0]),
+        )
         gathering = self._gatherings.get(key)
         if gathering is None or not gathering.join(operation, resources):
             gathering = Gathering(key, node, operation, resources, self._describe_batch_size)
@@ -302,7 +312,7 @@ class Engine:
         """Route the keys, send each broker's requests, and read their outcomes."""
         operation = attempt.operation
         per_request = self._describe_batch_size if operation.splittable else len(pending)
-        requests = route(pending, per_request, operation.destination)
+        requests = route(pending, per_request, operation.destination, operation.kept_apart)
         sends = [partial(self._send_group, attempt, node, keys) for node, keys in requests]
         if len(sends) == 1:  # the common case needs no task of its own
             await sends[0]()

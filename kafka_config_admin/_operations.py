@@ -48,22 +48,29 @@ T = TypeVar("T")
 
 #: Resources that only the broker named in them can answer.
 _PER_BROKER_TYPES = frozenset({ResourceType.BROKER, ResourceType.BROKER_LOGGER})
+#: Resource types of the config APIs since they came (Kafka 0.11 and 2.0).
+_EVERY_BROKER_KNOWS = frozenset({ResourceType.TOPIC, *_PER_BROKER_TYPES})
 
 
 def route(
-    resources: Iterable[K], per_request: int, destination: Callable[[K], int | None]
+    resources: Iterable[K],
+    per_request: int,
+    destination: Callable[[K], int | None],
+    kept_apart: Callable[[K], object] | None = None,
 ) -> list[tuple[int | None, list[K]]]:
     """The requests to send: per destination, keys in runs of at most ``per_request``.
 
     One request per broker, never one per key; a large call is split so that the broker works
-    on one request while the client decodes the one before (they share a connection).
+    on one request while the client decodes the one before (they share a connection). Keys
+    for which ``kept_apart`` differs never share a request.
     """
-    groups: dict[int | None, list[K]] = {}
+    groups: dict[tuple[int | None, object], list[K]] = {}
     for resource in resources:
-        groups.setdefault(destination(resource), []).append(resource)
+        apart = None if kept_apart is None else kept_apart(resource)
+        groups.setdefault((destination(resource), apart), []).append(resource)
     return [
         (node, group[start : start + per_request])
-        for node, group in groups.items()
+        for (node, _), group in groups.items()
         for start in range(0, len(group), per_request)
     ]
 
@@ -174,6 +181,10 @@ class Operation(Generic[K, T]):
         """The broker id a key must be sent to, or None when any broker will do."""
         return None
 
+    def kept_apart(self, resource: K) -> object:
+        """Keys for which this differs go in different requests (None for all: no matter)."""
+        return None
+
     def body(self, resources: Sequence[K], version: int) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -245,6 +256,15 @@ class ConfigOperation(Operation[ConfigResource, T]):
         if resource.type in _PER_BROKER_TYPES and resource.name != "":
             return int(resource.name)
         return None
+
+    def kept_apart(self, resource: ConfigResource) -> object:
+        """A newer resource type (GROUP, CLIENT_METRICS) goes in requests of its own.
+
+        A broker that does not know a resource type fails the whole DescribeConfigs or
+        AlterConfigs request that holds it (Kafka 2.5 and 3.9 alike: INVALID_REQUEST for every
+        resource); apart, only the resources of that type fail.
+        """
+        return None if resource.type in _EVERY_BROKER_KNOWS else resource.type
 
     def subject(self, resource: ConfigResource) -> ConfigResource:
         return resource

@@ -18,13 +18,15 @@ def describe(resources: object, synonyms: bool = False) -> DescribeConfigs:
 
 
 def test_calls_join_until_the_request_is_full() -> None:
-    gathering = Gathering((None, False, True), None, describe([A]), [A], limit=2)
+    gathering = Gathering((None, False, True, None), None, describe([A]), [A], limit=2)
     assert gathering.join(describe([A, B]), [A, B])  # A is asked once
     assert not gathering.join(describe([C]), [C])
 
 
 def test_a_resource_asked_with_other_names_does_not_join() -> None:
-    gathering = Gathering((None, False, True), None, describe({A: ["retention.ms"]}), [A], limit=10)
+    gathering = Gathering(
+        (None, False, True, None), None, describe({A: ["retention.ms"]}), [A], limit=10
+    )
     assert not gathering.join(describe([A]), [A])
     assert not gathering.join(describe({A: ["cleanup.policy"]}), [A])
     assert gathering.join(describe({A: ["retention.ms"], B: None}), [A, B])
@@ -32,7 +34,11 @@ def test_a_resource_asked_with_other_names_does_not_join() -> None:
 
 def test_the_shared_body_asks_for_every_resource_once_with_the_leaders_flags() -> None:
     gathering = Gathering(
-        (None, False, True), None, describe({A: ["retention.ms"]}, synonyms=True), [A], limit=10
+        (None, False, True, None),
+        None,
+        describe({A: ["retention.ms"]}, synonyms=True),
+        [A],
+        limit=10,
     )
     assert gathering.join(describe({B: None, A: ["retention.ms"]}, synonyms=True), [B, A])
     assert gathering.body(4) == {

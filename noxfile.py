@@ -99,6 +99,13 @@ def pipeline(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def bad_input(session: nox.Session) -> None:
+    """The SDK's and the CLI's bad-input matrices: benchmarks/results/reliability/bad-input.json."""
+    session.install("-e", ".[test,cli,spark]")
+    session.run("python", "-m", "tools.bad_input")
+
+
+@nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (format check and lint) and mypy --strict."""
     session.install("-e", ".[test,cli,spark,docs]", *LINT_TOOLS, "nox")

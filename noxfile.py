@@ -99,6 +99,13 @@ def pipeline(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def bad_input(session: nox.Session) -> None:
+    """The SDK's and the CLI's bad-input matrices: benchmarks/results/reliability/bad-input.json."""
+    session.install("-e", ".[test,cli,spark]")
+    session.run("python", "-m", "tools.bad_input")
+
+
+@nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (format check and lint) and mypy --strict."""
     session.install("-e", ".[test,cli,spark,docs]", *LINT_TOOLS, "nox")
@@ -153,7 +160,9 @@ def bench(session: nox.Session) -> None:
     """Benchmarks against every peer on one real broker; results in benchmarks/results/.
 
     ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead, ``nox -s bench -- cli``
-    only the CLI against kafka-configs.sh, ``nox -s bench -- peers`` only the clients.
+    only the CLI against kafka-configs.sh, ``nox -s bench -- peers`` only the clients,
+    ``nox -s bench -- load`` concurrent alters and describes (600 and 200, for 20 s each, from
+    one client and from four).
     """
     session.install("-e", ".[spark,cli]", "-r", "benchmarks/requirements.txt")
     session.run("python", "-m", "benchmarks", *session.posargs)

@@ -23,7 +23,7 @@ from ._main import (
     run,
     selection_options,
 )
-from ._output import HIDDEN, failures_lines, resource_title, stderr
+from ._output import HIDDEN, failures_lines, print_refusals, resource_title, stderr
 from ._progress import settle
 from ._quotas import alter_quotas
 from ._resources import Selection, UsageError
@@ -70,9 +70,7 @@ def alter(
             state = await state_for_checks(admin, resources)
             problems = check_ops(changes, state)
             if problems:
-                for problem in problems:
-                    stderr.print(f"refused: {problem}", markup=False)
-                stderr.print("nothing was sent")
+                print_refusals(problems)
                 return ExitCode.USAGE
             print_changes(changes, state)
             if not dry_run and not confirmed(yes, f"Alter {len(changes)} resource(s) on {label}?"):

@@ -60,7 +60,8 @@ GatheringKey = tuple[int, int | None, tuple[bool, ...], object]
 #: the more of the moment's changes it carries, the fewer commits they wait for.
 ALTERS_PER_REQUEST = 1000
 
-#: Past this many resources remembered, those whose change has its outcome are forgotten.
+#: Past this many resources remembered (or twice as many as were left the last time), those
+#: whose change has its outcome are forgotten.
 _CHANGES_REMEMBERED = 4096
 
 
@@ -184,6 +185,7 @@ class Gatherer:
         self._busy: dict[GatheringKey, int] = {}
         #: The future of the latest change to each resource (changes apply in the order made).
         self._latest_change: dict[Hashable, ResourceFuture[Any, Any]] = {}
+        self._forget_past = _CHANGES_REMEMBERED
 
     def close(self) -> None:
         """Fail the gatherings in flight; in one step, so no answer finds the client closed."""
@@ -210,8 +212,9 @@ class Gatherer:
     def _earlier_changes(self, call: GatheredCall) -> list[ResourceFuture[Any, Any]]:
         """The changes of earlier calls to the call's resources still without an outcome."""
         latest = self._latest_change
-        if len(latest) > _CHANGES_REMEMBERED:
+        if len(latest) > self._forget_past:
             self._latest_change = latest = {r: f for r, f in latest.items() if not f.done()}
+            self._forget_past = max(_CHANGES_REMEMBERED, 2 * len(latest))
         earlier = []
         for resource, future in call.result.values.items():
             before = latest.get(resource)

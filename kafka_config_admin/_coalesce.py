@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Hashable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -375,11 +374,11 @@ class Gatherer:
             self._look_for_silence(gathering, node)
 
     def _untried(self, gathering: Gathering) -> list[int]:
-        """The brokers not tried yet, in random order; listed only once a hedge is needed."""
+        """The brokers not tried yet, in the transport's order; listed once a hedge is needed."""
         if gathering.untried is None:
-            others = [node for node in self._transport.broker_ids() if node != gathering.first]
-            random.shuffle(others)
-            gathering.untried = others
+            assert gathering.first is not None  # only hedged gatherings are asked
+            others = self._transport.hedge_targets(_lane(gathering.leader), gathering.first)
+            gathering.untried = others[::-1]  # popped from the end
         return gathering.untried
 
     # --- answers and deadlines ------------------------------------------------------------
@@ -413,7 +412,7 @@ class Gatherer:
         leader = gathering.leader
         hedge_won = gathering.first is not None and node != gathering.first
         if hedge_won and node is not None and not isinstance(outcome, Exception):
-            self._transport.prefer(_lane(leader), node)  # the next call goes there
+            self._transport.hedge_won(_lane(leader), node)  # the next call goes there
         # A change written and not answered, or written twice (one answer ignored), may have
         # been applied: if its retries end at the deadline, its outcome is unknown.
         unsure = (

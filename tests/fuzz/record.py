@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ("hypothesis examples run", f"{sum(c['examples'] for c in counts):,}"),
             ("hypothesis tests", "passed" if pytest_code == 0 else f"failed (exit {pytest_code})"),
             ("atheris inputs executed", "not reported" if executed is None else f"{executed:,}"),
-            ("atheris seconds", f"{seconds:.0f}"),
+            ("atheris wall time, seeds drawn included", f"{seconds:.0f} s"),
             ("atheris peak RSS", f"{stats.get('peak_rss_mb', '?')} MB"),
             ("crashes, hangs and out-of-memory inputs", len(artifacts)),
         ],

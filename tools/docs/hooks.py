@@ -173,7 +173,14 @@ def exception_tree() -> str:
 RELIABILITY = ROOT / "benchmarks" / "results" / "reliability"
 #: The topics of issue 16, in page order: each has a producer command that writes
 #: ``RELIABILITY/<topic>.json``; one not recorded yet is named on the page as such.
-RELIABILITY_TOPICS = ("faults", "load", "fuzz", "bad-input", "secrets", "generations")
+RELIABILITY_TOPICS = {
+    "faults": "Fault rounds",
+    "load": "Load",
+    "fuzz": "Decoder fuzzing",
+    "bad-input": "Bad input",
+    "secrets": "Secrets",
+    "generations": "Broker generations",
+}
 _RECORD_KEYS = ("title", "command", "recorded", "commit", "machine", "figures")
 
 
@@ -239,7 +246,8 @@ def reliability_figures() -> str:
         if topic in found:
             lines += _reliability_section(found[topic])
         else:
-            lines += [f"### `{topic}`", "", f"Not yet recorded (`{topic}.json`)."]
+            title = RELIABILITY_TOPICS[topic]
+            lines += [f"### {title}", "", f"Not yet recorded (`{topic}.json`)."]
         lines.append("")
     return "\n".join(lines)
 

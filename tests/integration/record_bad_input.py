@@ -56,8 +56,9 @@ def main() -> int:
         results = outcomes(report) if report.exists() else {}
     by_error: dict[str, list[tuple[str, float]]] = defaultdict(list)
     for case in CASES:
-        by_error[error_names(case)].append(results.get(case.name, ("not run", 0.0)))
-    passed = sum(status == "passed" for status, _ in results.values())
+        test_id = case.name.encode("unicode_escape").decode("ascii")  # as pytest escapes ids
+        by_error[error_names(case)].append(results.get(test_id, ("not run", 0.0)))
+    passed = sum(status == "passed" for cases in by_error.values() for status, _ in cases)
     path = write_record(
         "bad-input",
         title="Bad input",

@@ -32,6 +32,7 @@ from ._exceptions import (
     RequestTimedOutError,
     ResourceNotFoundError,
     ThrottlingQuotaExceededError,
+    TlsError,
     TopicAlreadyExistsError,
     TopicAuthorizationFailedError,
     UnacceptableCredentialError,
@@ -40,6 +41,7 @@ from ._exceptions import (
     UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
+from ._group_operations import GroupListing, ListGroupsResult
 from ._models import (
     AlterConfigOp,
     Config,
@@ -51,6 +53,7 @@ from ._models import (
     OpType,
     ResourceType,
 )
+from ._oauth import TokenProvider
 from ._quota_models import (
     ClientQuotaAlteration,
     ClientQuotaEntity,
@@ -102,6 +105,7 @@ __all__ = [
     "DescribeConfigsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
+    "GroupListing",
     "InvalidArgumentError",
     "InvalidConfigError",
     "InvalidPartitionsError",
@@ -112,6 +116,7 @@ __all__ = [
     "KafkaConfigAdminError",
     "KafkaConnectionError",
     "KafkaTimeoutError",
+    "ListGroupsResult",
     "NetworkError",
     "NewTopic",
     "NotControllerError",
@@ -128,6 +133,8 @@ __all__ = [
     "ScramCredentialInfo",
     "ScramMechanism",
     "ThrottlingQuotaExceededError",
+    "TlsError",
+    "TokenProvider",
     "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
     "TopicListing",

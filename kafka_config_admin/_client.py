@@ -24,8 +24,10 @@ from ._client_quotas import (
 )
 from ._engine import Engine
 from ._exceptions import ClientClosedError, InvalidArgumentError, KafkaTimeoutError
+from ._group_operations import ListGroups, ListGroupsResult
 from ._lifetime import TaskGroupHost
 from ._models import AlterConfigOp, ConfigResource
+from ._oauth import TokenProvider
 from ._operations import (
     AlterConfigs,
     DescribeConfigs,
@@ -58,7 +60,7 @@ K = TypeVar("K", bound=Hashable)
 R = TypeVar("R", bound=_Result[Any, Any])
 
 SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
-SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
+SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"]
 
 #: Resources in one describe request (``describe_batch_size``), unless the caller says otherwise.
 DESCRIBE_BATCH_SIZE = 25
@@ -93,12 +95,19 @@ class AdminClient:
         client_id: the ``client.id`` the brokers see in their logs and quotas.
         retry_backoff_max: the longest pause between two retries (default 2).
         security_protocol: ``PLAINTEXT`` (default), ``SSL``, ``SASL_PLAINTEXT`` or ``SASL_SSL``.
-        sasl_mechanism: ``PLAIN`` (default), ``SCRAM-SHA-256`` or ``SCRAM-SHA-512``.
-        sasl_plain_username: the SASL user, for every mechanism.
+        sasl_mechanism: ``PLAIN`` (default), ``SCRAM-SHA-256``, ``SCRAM-SHA-512`` or
+            ``OAUTHBEARER``.
+        sasl_plain_username: the SASL user, for PLAIN and SCRAM.
         sasl_plain_password: the SASL password; never shown in a repr or a log line.
-        ssl_context: the TLS settings for ``SSL`` and ``SASL_SSL``.
+        sasl_oauth_token_provider: for ``OAUTHBEARER``: a :class:`TokenProvider` whose
+            ``token()`` gives the bearer token at each new connection; the token is never shown.
+        ssl_context: the TLS settings for ``SSL`` and ``SASL_SSL`` (trusted CAs, host name
+            checking, a client certificate for mutual TLS); by default the system's CAs and
+            host name checking, as ``ssl.create_default_context()``.
 
-    The security options are handed to aiokafka's connection layer.
+    The security options are checked at once (:class:`InvalidArgumentError`) and handed to
+    aiokafka's connection layer. A failed TLS handshake raises :class:`TlsError`, refused
+    credentials :class:`AuthenticationError` (see docs/security.md).
     """
 
     def __init__(
@@ -116,6 +125,7 @@ class AdminClient:
         sasl_plain_username: str | None = None,
         sasl_plain_password: str | None = None,
         ssl_context: ssl.SSLContext | None = None,
+        sasl_oauth_token_provider: TokenProvider | None = None,
     ) -> None:
         servers = [
             part.strip()
@@ -153,6 +163,7 @@ class AdminClient:
                 sasl_plain_username,
                 sasl_plain_password,
                 ssl_context,
+                sasl_oauth_token_provider,
             ),
         )
         self._engine = Engine(
@@ -311,6 +322,25 @@ class AdminClient:
             timeout_ms=int(wait * 1000),
         )
         return self._call(build, CreateTopicsResult, seconds)
+
+    def list_groups(
+        self,
+        *,
+        states: Collection[str] | None = None,
+        types: Collection[str] | None = None,
+        timeout: float | None = None,
+    ) -> ListGroupsResult:
+        """The cluster's groups: every broker is asked for the groups it coordinates.
+
+        ``groups = await admin.list_groups().all()`` gives a :class:`GroupListing` per group,
+        sorted by name. ``states`` (``{"Stable", "Empty"}``; brokers from Kafka 2.6) and
+        ``types`` (``{"consumer", "classic", "share"}``; from Kafka 3.8) keep only those
+        groups; a broker too old for a filter fails with :class:`UnsupportedVersionError`.
+        One broker failing fails only its own future: ``await result.valid()`` lists the
+        groups of the brokers that answered.
+        """
+        build = partial(ListGroups.build, self.broker_ids(), states=states, types=types)
+        return self._call(build, ListGroupsResult, timeout)
 
     def describe_client_quotas(
         self, quota_filter: ClientQuotaFilter | None = None, *, timeout: float | None = None

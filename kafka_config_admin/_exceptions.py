@@ -6,6 +6,7 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
     ├── InvalidArgumentError            bad input caught before anything is sent (also ValueError)
     ├── ProtocolError                   bytes from the broker that do not decode
     ├── KafkaConnectionError            no connection to the cluster or to one broker
+    │   └── TlsError                    TLS failed: untrusted certificate, name, client cert
     ├── AuthenticationError             SASL said no: wrong user, password or mechanism
     ├── KafkaTimeoutError               the call's deadline passed (also builtin TimeoutError)
     │   └── OutcomeUnknownError         a change was sent, its answer never came: read it back
@@ -43,7 +44,7 @@ Errors from aiokafka and the network are translated in exactly one place, the tr
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 __all__ = [
     "AuthenticationError",
@@ -73,6 +74,8 @@ __all__ = [
     "RequestTimedOutError",
     "ResourceNotFoundError",
     "ThrottlingQuotaExceededError",
+    "TlsError",
+    "TlsFailure",
     "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
     "UnacceptableCredentialError",
@@ -103,6 +106,35 @@ class KafkaConnectionError(KafkaConfigAdminError):
     """The cluster, or the broker a request had to go to, could not be reached."""
 
     retriable = True
+
+
+TlsFailure = Literal[
+    "untrusted-certificate",
+    "hostname-mismatch",
+    "client-certificate-refused",
+    "not-tls",
+    "handshake-failed",
+]
+
+
+class TlsError(KafkaConnectionError):
+    """A TLS connection to a broker failed; trying again with the same settings will not help.
+
+    Attributes:
+        address: the broker's ``host:port``.
+        failure: what went wrong: ``"untrusted-certificate"`` (the client does not trust the
+            CA that signed the broker's certificate), ``"hostname-mismatch"`` (the certificate
+            does not name the host connected to), ``"client-certificate-refused"`` (the
+            listener requires a client certificate, none was sent or it was not trusted),
+            ``"not-tls"`` (the port does not speak TLS) or ``"handshake-failed"``.
+    """
+
+    retriable = False
+
+    def __init__(self, address: str, failure: TlsFailure, detail: str) -> None:
+        self.address = address
+        self.failure: TlsFailure = failure
+        super().__init__(f"TLS with {address} failed: {detail}")
 
 
 class AuthenticationError(KafkaConfigAdminError):

@@ -42,8 +42,10 @@ from ._exceptions import (
     UnsupportedVersionError,
 )
 from ._gc import gc_paused
+from ._oauth import TokenProvider, TokenSource
 from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
 from ._redaction import SECRETS, install_secret_filter
+from ._tls import probe_tls, tls_error
 
 __all__ = ["AnswerCallback", "AnswerLostError", "BodyBuilder", "SecurityOptions", "Transport"]
 
@@ -52,7 +54,7 @@ READS, CHANGES = 0, 1
 LANES = 2
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
 
 BodyBuilder = Callable[[int], Mapping[str, Any]]
 
@@ -66,6 +68,7 @@ class SecurityOptions:
     sasl_plain_username: str | None = None
     sasl_plain_password: str | None = None
     ssl_context: ssl.SSLContext | None = None
+    sasl_oauth_token_provider: TokenProvider | None = None
 
     def __post_init__(self) -> None:
         """Refuse options aiokafka would fail on later, deep inside, or take the wrong way."""
@@ -78,12 +81,18 @@ class SecurityOptions:
                     f"{name} {value!r} is not supported: use one of {', '.join(allowed)}"
                 )
         sasl = self.security_protocol.startswith("SASL")
+        oauth = self.sasl_mechanism == "OAUTHBEARER"
+        self._check_token_provider(sasl=sasl, oauth=oauth)
         for name, credential in (
             ("sasl_plain_username", self.sasl_plain_username),
             ("sasl_plain_password", self.sasl_plain_password),
         ):
-            if credential is None and not sasl:
+            if credential is None and not (sasl and not oauth):
                 continue
+            if oauth:
+                raise InvalidArgumentError(
+                    f"{name} is not used with OAUTHBEARER: the token provider authenticates"
+                )
             if not isinstance(credential, str) or not credential:
                 kind = type(credential).__name__  # the value itself may be the secret
                 raise InvalidArgumentError(
@@ -93,6 +102,27 @@ class SecurityOptions:
         if self.ssl_context is not None and not isinstance(self.ssl_context, ssl.SSLContext):
             raise InvalidArgumentError(
                 f"ssl_context must be an ssl.SSLContext, got {type(self.ssl_context).__name__}"
+            )
+
+    def _check_token_provider(self, *, sasl: bool, oauth: bool) -> None:
+        provider = self.sasl_oauth_token_provider
+        if not oauth:
+            if provider is not None:
+                raise InvalidArgumentError(
+                    "sasl_oauth_token_provider is given but sasl_mechanism is "
+                    f"{self.sasl_mechanism}: set sasl_mechanism='OAUTHBEARER'"
+                )
+            return
+        if not sasl:
+            raise InvalidArgumentError(
+                f"sasl_mechanism OAUTHBEARER needs security_protocol SASL_SSL (or "
+                f"SASL_PLAINTEXT), not {self.security_protocol}"
+            )
+        if not isinstance(provider, TokenProvider):
+            raise InvalidArgumentError(
+                "OAUTHBEARER needs sasl_oauth_token_provider: a kafka_config_admin.TokenProvider "
+                f"(subclass it and define 'async def token(self) -> str'), got "
+                f"{type(provider).__name__}"
             )
 
     @property
@@ -312,6 +342,15 @@ class Transport:
         self._bootstrap_servers = bootstrap_servers
         self._client_id = client_id
         self._security = security
+        provider = security.sasl_oauth_token_provider
+        self._tokens = None if provider is None else TokenSource(provider)
+        if self._tokens is not None:
+            SECRETS.watch(self._tokens)
+        # As Kafka's clients do: without settings of its own, TLS trusts the system's CAs and
+        # checks the broker's host name.
+        self._ssl_context = security.ssl_context
+        if self._ssl_context is None and security.security_protocol in ("SSL", "SASL_SSL"):
+            self._ssl_context = ssl.create_default_context()
         self.request_timeout = request_timeout
         self._client: AIOKafkaClient | None = None
         self._throttled_until: dict[int, float] = {}
@@ -330,11 +369,24 @@ class Transport:
             raise InvalidArgumentError(f"invalid connection options: {error}") from None
         with _for_us():
             await self._bootstrap(client)
+        if self._tokens is not None and not client.cluster.brokers():
+            # The broker answers a refused token with an error challenge that aiokafka takes for
+            # success; the next request then fails, and the metadata lists no broker at all.
+            with _for_us():
+                await client.close()
+            raise AuthenticationError(
+                f"bootstrap servers {self._bootstrap_servers} refused the OAUTHBEARER token: "
+                "check its expiry, subject, scope, issuer and audience against the broker's "
+                "validator (the broker's log names the reason)"
+            )
         self._client = client
 
     async def _bootstrap(self, client: AIOKafkaClient) -> None:
         try:
             await client.bootstrap()
+        except KafkaConfigAdminError:  # the token provider's failure: clear already
+            await client.close()
+            raise
         except Exception as error:
             await client.close()
             # aiokafka reports every bootstrap failure alike; find the real reason.
@@ -354,16 +406,26 @@ class Transport:
             "sasl_mechanism": security.sasl_mechanism,
             "sasl_plain_username": security.sasl_plain_username,
             "sasl_plain_password": security.sasl_plain_password,
-            "ssl_context": security.ssl_context,
+            "ssl_context": self._ssl_context,
+            "sasl_oauth_token_provider": self._tokens,
         }
 
     async def _diagnose(self, client: AIOKafkaClient) -> KafkaConfigAdminError | None:
         """Connect to each bootstrap server once more and return the first clear failure."""
+        options = self._connection_options()
         for host, port, _ in client.hosts:
             try:
-                conn = await create_conn(host, port, **self._connection_options())
+                conn = await create_conn(host, port, **options)
             except Exception as error:
-                return translate_error(error, f"{host}:{port}")
+                failure = translate_error(error, f"{host}:{port}")
+                context = options["ssl_context"]
+                if type(failure) is KafkaConnectionError and context is not None:
+                    # With TLS 1.3 a broker refuses a client certificate after the handshake:
+                    # aiokafka sees a closed connection; a request of our own sees the alert.
+                    refused = await probe_tls(host, port, context, self.request_timeout)
+                    if refused is not None:
+                        return tls_error(refused, f"{host}:{port}")
+                return failure
             conn.close()
         return None
 
@@ -562,6 +624,8 @@ def translate_error(error: Exception, where: str) -> KafkaConfigAdminError:
         error, aiokafka_errors.UnsupportedVersionError | aiokafka_errors.IncompatibleBrokerVersion
     ):
         return UnsupportedVersionError(f"{where}: {error}")
+    if isinstance(error, ssl.SSLError):
+        return tls_error(error, where)
     if isinstance(error, aiokafka_errors.KafkaError | OSError | asyncio.TimeoutError):
         detail = str(error) or type(error).__name__
         return KafkaConnectionError(f"could not talk to {where}: {detail}")

@@ -3,9 +3,9 @@
 One module per API declares its request and response schema (``describe_configs``,
 ``alter_configs``, ``incremental_alter_configs``, ``metadata``, ``create_topics``,
 ``describe_client_quotas``, ``alter_client_quotas``, ``describe_user_scram_credentials``,
-``alter_user_scram_credentials``); ``_schema`` compiles them; ``_header`` does the request and
-response headers. Bodies are plain dicts with snake_case keys; every key of every
-version is present after decoding (fields a version lacks take their schema default). Unknown
+``alter_user_scram_credentials``, ``list_groups``); ``_schema`` compiles them; ``_header``
+does the request and response headers. Bodies are plain dicts with snake_case keys; every key of
+every version is present after decoding (fields a version lacks take their schema default). Unknown
 tagged fields are skipped, not kept. Identical items of a shared struct decode to one object
 (``Struct(shared=True)``), so decoded bodies must not be mutated. Undecodable bytes raise
 ProtocolError; a body that cannot be encoded raises InvalidArgumentError, or
@@ -28,6 +28,7 @@ from . import (
     describe_configs,
     describe_user_scram_credentials,
     incremental_alter_configs,
+    list_groups,
     metadata,
 )
 from ._header import decode_response_header, encode_request_header
@@ -42,6 +43,7 @@ __all__ = [
     "DESCRIBE_CONFIGS",
     "DESCRIBE_USER_SCRAM_CREDENTIALS",
     "INCREMENTAL_ALTER_CONFIGS",
+    "LIST_GROUPS",
     "METADATA",
     "ApiCodec",
     "Memo",
@@ -117,3 +119,4 @@ ALTER_USER_SCRAM_CREDENTIALS = ApiCodec(
 )
 METADATA = ApiCodec("Metadata", 3, metadata.REQUEST, metadata.RESPONSE)
 CREATE_TOPICS = ApiCodec("CreateTopics", 19, create_topics.REQUEST, create_topics.RESPONSE)
+LIST_GROUPS = ApiCodec("ListGroups", 16, list_groups.REQUEST, list_groups.RESPONSE)

@@ -16,21 +16,29 @@ from ._progress import settle
 
 @cli.command()
 @click.option("--match", metavar="REGEX", help="Only topics whose whole name matches REGEX.")
-@click.option("--group", multiple=True, metavar="NAME", help="Also export this group's configs.")
+@click.option(
+    "--group",
+    multiple=True,
+    metavar="NAME",
+    help="Export this group's configs (repeatable); without it, every group with overrides.",
+)
+@click.option("--no-groups", is_flag=True, help="Leave out the groups.")
 @click.option("--no-brokers", is_flag=True, help="Leave out the brokers and the cluster default.")
 @output_option(OutputFormat.YAML, OutputFormat.JSON)
 @connection_options
 def export(
     match: str | None,
     group: tuple[str, ...],
+    no_groups: bool,
     no_brokers: bool,
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
     """Write the cluster's current overrides as a desired-state file (to stdout).
 
-    Topics, each broker, the cluster default and the groups named. Sensitive values cannot be
-    read and are left out (each named on stderr).
+    Topics, each broker, the cluster default and the groups (those named with --group, or
+    else every group of the cluster that has overrides). Sensitive values cannot be read and
+    are left out (each named on stderr).
     """
     admin, _ = open_client(connection)
 
@@ -43,7 +51,9 @@ def export(
                     ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()
                 ]
                 resources.append(ConfigResource(ResourceType.BROKER, ""))
-            resources += [ConfigResource(ResourceType.GROUP, name) for name in group]
+            if not no_groups:
+                names = group or [g.group_id for g in await admin.list_groups().all()]
+                resources += [ConfigResource(ResourceType.GROUP, name) for name in names]
             result = admin.describe_configs(resources)
             await settle(result, "reading configs")
             failed = result.errors()
@@ -54,7 +64,7 @@ def export(
                 return None
             configs = {r: f.result() for r, f in result.values.items()}
             shapes = {t.name: (t.num_partitions, t.replication_factor) for t in topics}
-            return desired_document(configs, shapes)
+            return desired_document(configs, shapes, keep_empty_groups=bool(group))
 
     document = run(work)
     if document is None:
@@ -64,9 +74,16 @@ def export(
 
 
 def desired_document(
-    configs: dict[ConfigResource, Config], shapes: dict[str, tuple[int, int | None]]
+    configs: dict[ConfigResource, Config],
+    shapes: dict[str, tuple[int, int | None]],
+    *,
+    keep_empty_groups: bool,
 ) -> dict[str, Any]:
-    """A desired-state file holding every override of ``configs``."""
+    """A desired-state file holding every override of ``configs``.
+
+    Every topic is kept (its partitions matter even without overrides); a group without
+    overrides only when ``keep_empty_groups`` (the groups were named, not listed).
+    """
     document: dict[str, Any] = {"version": 1}
     topics: list[dict[str, Any]] = []
     sections: dict[str, dict[Any, Any]] = {"brokers": {}, "groups": {}}
@@ -82,7 +99,7 @@ def desired_document(
             document["cluster_default"] = {"configs": wanted}
         elif resource.type is ResourceType.BROKER:
             sections["brokers"][int(resource.name)] = {"configs": wanted}
-        else:
+        elif wanted or keep_empty_groups:
             sections["groups"][resource.name] = {"configs": wanted}
     document["topics"] = topics
     document |= {name: section for name, section in sections.items() if section}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -33,17 +32,6 @@ class ClusterTarget:
     def admin_client(self) -> AdminClient:
         """A new, unopened client for this cluster (open it with ``async with``)."""
         return AdminClient(timeout=self.timeout, **self.connection.admin_client_kwargs())
-
-    def connection_options(self) -> dict[str, Any]:
-        """The connection's security settings as aiokafka's client keywords."""
-        options = self.connection.admin_client_kwargs()
-        del options["bootstrap_servers"]
-        return options
-
-    @property
-    def bootstrap_servers(self) -> str:
-        assert self.connection.bootstrap_servers is not None
-        return self.connection.bootstrap_servers
 
 
 def fleet(

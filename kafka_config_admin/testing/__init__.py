@@ -35,6 +35,7 @@ from ._settings import (
     POLICY_RULE,
     SaslUser,
 )
+from ._tls import TLS_LISTENERS, TlsFiles, TlsListener, unsecured_jwt
 
 __all__ = [
     "ADMIN_USER",
@@ -44,6 +45,7 @@ __all__ = [
     "POLICY_CLASS",
     "POLICY_MIN_RETENTION_MS",
     "POLICY_RULE",
+    "TLS_LISTENERS",
     "BackendUnavailableError",
     "BrokerStartupError",
     "ContainerCluster",
@@ -51,6 +53,8 @@ __all__ = [
     "KafkaCluster",
     "KafkaHarnessError",
     "SaslUser",
+    "TlsFiles",
+    "TlsListener",
     "UnsupportedOptionError",
     "build_broker_image",
     "docker_engine_answers",
@@ -58,4 +62,5 @@ __all__ = [
     "live_pids",
     "selected_backend",
     "start_cluster",
+    "unsecured_jwt",
 ]

@@ -13,11 +13,18 @@ from ._errors import BackendUnavailableError, UnsupportedOptionError
 from ._settings import ENV_EXTERNAL_BOOTSTRAP
 
 
-def reject_options(backend: str, *, brokers: int, sasl: bool, policy: bool) -> None:
+def reject_options(
+    backend: str, *, brokers: int, sasl: bool, policy: bool, tls: bool = False
+) -> None:
     """Raise if a single-broker backend was asked for something it cannot provide."""
     unsupported = [
         name
-        for name, wanted in (("brokers>1", brokers > 1), ("sasl", sasl), ("policy", policy))
+        for name, wanted in (
+            ("brokers>1", brokers > 1),
+            ("sasl", sasl),
+            ("policy", policy),
+            ("tls", tls),
+        )
         if wanted
     ]
     if unsupported:

@@ -8,6 +8,7 @@ from types import TracebackType
 
 from ._errors import UnsupportedOptionError
 from ._settings import ADMIN_USER, ALICE_USER, POLICY_RULE, SaslUser
+from ._tls import TLS_LISTENERS, TlsFiles, TlsListener
 
 
 class KafkaCluster(abc.ABC):
@@ -18,12 +19,15 @@ class KafkaCluster(abc.ABC):
         broker_ids: node ids of the brokers, ``1..N`` for the jvm and container backends.
         sasl: whether the SASL_PLAINTEXT listener (and the authorizer) is enabled.
         policy: whether the test AlterConfigPolicy is installed.
+        tls_files: with ``tls=True``, the CA, client certificate and key the TLS listeners
+            need (:class:`TlsFiles`); ``None`` otherwise.
     """
 
     backend: str
     broker_ids: list[int]
     sasl: bool
     policy: bool
+    tls_files: TlsFiles | None = None
 
     # -- addresses ---------------------------------------------------------------------------
     @property
@@ -45,6 +49,16 @@ class KafkaCluster(abc.ABC):
     def sasl_bootstrap_for(self, node_id: int) -> str:
         """The SASL_PLAINTEXT ``host:port`` of one broker."""
         raise UnsupportedOptionError(f"the {self.backend} backend has no SASL listener")
+
+    def tls_bootstrap_servers(self, listener: TlsListener) -> str:
+        """Comma-separated addresses of a TLS listener: ``SSL``, ``MTLS`` or ``SASL_SSL``."""
+        if listener not in TLS_LISTENERS:
+            raise ValueError(f"no TLS listener {listener!r}; they are {', '.join(TLS_LISTENERS)}")
+        return ",".join(self.tls_bootstrap_for(node_id, listener) for node_id in self.broker_ids)
+
+    def tls_bootstrap_for(self, node_id: int, listener: TlsListener) -> str:
+        """The ``host:port`` of one broker's TLS ``listener`` (a cluster started with TLS)."""
+        raise UnsupportedOptionError(f"this {self.backend} cluster has no TLS listeners")
 
     # -- users and policy --------------------------------------------------------------------
     @property

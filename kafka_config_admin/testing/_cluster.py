@@ -39,6 +39,7 @@ def start_cluster(
     policy: bool = False,
     backend: str | None = None,
     extra_properties: Mapping[str, str] | None = None,
+    tls: bool = False,
 ) -> KafkaCluster:
     """Start a Kafka cluster and return once every broker answers requests.
 
@@ -51,6 +52,9 @@ def start_cluster(
             ``$KAFKA_CONFIG_ADMIN_BACKEND``, else ``"jvm"``.
         extra_properties: jvm and container backends: extra ``server.properties`` entries for
             the running brokers (not for storage formatting), e.g. to inject a bad option.
+        tls: jvm and container backends, with ``sasl``: add the SSL, MTLS (client certificate
+            required) and SASL_SSL (PLAIN, SCRAM, OAUTHBEARER) listeners, with certificates
+            made for this cluster (``cluster.tls_files``; see ``docs/security.md``).
 
     Raises:
         BrokerStartupError: a broker exited early or did not answer before the deadline.
@@ -61,13 +65,19 @@ def start_cluster(
     """
     chosen = selected_backend(backend)
     if chosen == "external":
-        reject_options(chosen, brokers=brokers, sasl=sasl, policy=policy)
+        reject_options(chosen, brokers=brokers, sasl=sasl, policy=policy, tls=tls)
         if extra_properties:
             raise UnsupportedOptionError(f"the {chosen} backend does not support extra_properties")
         return ExternalCluster()
     kind: type[JvmCluster | ContainerCluster] = JvmCluster if chosen == "jvm" else ContainerCluster
     return _start_retrying_taken_port(
-        lambda: kind(brokers=brokers, sasl=sasl, policy=policy, extra_properties=extra_properties)
+        lambda: kind(
+            brokers=brokers,
+            sasl=sasl,
+            policy=policy,
+            tls=tls,
+            extra_properties=extra_properties,
+        )
     )
 
 

@@ -11,6 +11,8 @@ one container keeps the node's data, like stopping and restarting a JVM.
 from __future__ import annotations
 
 import shlex
+import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +35,7 @@ _CONFIG_DIR = "/kca"
 _POLICY_DIR = f"{_CONFIG_DIR}/policy"
 # Writable for any user: the official image runs as an unprivileged one.
 _DATA_DIR = "/tmp/kca-data"
+_TLS_DIR = f"{_CONFIG_DIR}/tls"
 _STOP_GRACE = 20  # seconds; one broker: a controlled shutdown takes a few seconds
 
 
@@ -63,6 +66,13 @@ class ContainerCluster(HostPortsCluster):
             f"{_POLICY_DIR}/{path.relative_to(classes).as_posix()}": path
             for path in sorted(classes.rglob("*.class"))
         }
+
+    def _tls_directory(self) -> Path:
+        # On the host, for the clients; each container gets a copy of the broker's files.
+        return Path(tempfile.mkdtemp(prefix="kca-tls-"))
+
+    def _broker_tls_directory(self) -> str:
+        return _TLS_DIR
 
     def _container(self, node_id: int) -> Any:
         """The docker SDK ``Container`` of one node."""
@@ -126,6 +136,9 @@ class ContainerCluster(HostPortsCluster):
             container.with_copy_into_container(text.encode(), destination)
         for destination, path in self._policy_files.items():
             container.with_copy_into_container(path, destination)
+        if self.tls_files is not None:
+            for name, path in self.tls_files.broker_files().items():
+                container.with_copy_into_container(path, f"{_TLS_DIR}/{name}")
         self._containers[node_id] = container
         try:
             container.start()
@@ -209,3 +222,5 @@ class ContainerCluster(HostPortsCluster):
             container.get_docker_client().client.close()
         self._containers.clear()
         self._client.close()
+        if self.tls_files is not None:
+            shutil.rmtree(self.tls_files.directory, ignore_errors=True)

@@ -102,6 +102,9 @@ class JvmCluster(HostPortsCluster):
             entries.append(str(policy_classes_dir(lib)))
         return os.pathsep.join(entries)
 
+    def _tls_directory(self) -> Path:
+        return self._root / "tls"
+
     def _plan_nodes(self) -> dict[int, _Node]:
         nodes = {}
         for node_id, ports in self._ports.items():

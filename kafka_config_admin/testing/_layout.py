@@ -13,12 +13,14 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ._base import KafkaCluster
 from ._errors import BrokerStartupError
 from ._probe import LOOPBACK, broker_answers, free_ports
 from ._process import JVM_FLAGS
 from ._settings import ADMIN_USER, ALICE_USER, POLICY_CLASS, SASL_MECHANISMS, startup_timeout
+from ._tls import TLS_LISTENERS, TlsListener, TlsPorts, add_tls_listeners, make_tls_files
 
 _POLL_INTERVAL = 0.2
 
@@ -55,16 +57,21 @@ class NodePorts:
     plaintext_port: int
     controller_port: int
     sasl_port: int | None
+    tls: TlsPorts | None = None
 
 
-def plan_ports(broker_ids: Sequence[int], *, sasl: bool) -> dict[int, NodePorts]:
-    """Choose free ports for every node: PLAINTEXT, CONTROLLER and, with ``sasl``, SASL."""
-    per_node = 3 if sasl else 2
+def plan_ports(broker_ids: Sequence[int], *, sasl: bool, tls: bool = False) -> dict[int, NodePorts]:
+    """Choose free ports for every node: PLAINTEXT, CONTROLLER, with ``sasl`` SASL, with ``tls``
+    the TLS listeners."""
+    per_node = 2 + sasl + (len(TLS_LISTENERS) if tls else 0)
     ports = free_ports(per_node * len(broker_ids))
     planned = {}
     for index, node_id in enumerate(broker_ids):
         mine = ports[index * per_node : (index + 1) * per_node]
-        planned[node_id] = NodePorts(node_id, mine[0], mine[1], mine[2] if sasl else None)
+        tls_ports = TlsPorts(*mine[-len(TLS_LISTENERS) :]) if tls else None
+        planned[node_id] = NodePorts(
+            node_id, mine[0], mine[1], mine[2] if sasl else None, tls_ports
+        )
     return planned
 
 
@@ -83,8 +90,12 @@ def server_properties(
     sasl: bool,
     policy: bool,
     log_dirs: str,
+    tls_files_dir: str | None = None,
 ) -> dict[str, str]:
-    """The ``server.properties`` of ``node`` in a cluster of ``nodes``."""
+    """The ``server.properties`` of ``node`` in a cluster of ``nodes``.
+
+    With TLS ports planned, ``tls_files_dir`` is where the broker finds its key and trust stores.
+    """
     count = len(nodes)
     voters = ",".join(f"{n.node_id}@{LOOPBACK}:{n.controller_port}" for n in nodes)
     listeners = [f"PLAINTEXT://{LOOPBACK}:{node.plaintext_port}"]
@@ -120,6 +131,8 @@ def server_properties(
         props.update(_sasl_properties())
     if policy:
         props["alter.config.policy.class.name"] = POLICY_CLASS
+    if node.tls is not None and tls_files_dir is not None:
+        add_tls_listeners(props, node.tls, files_dir=tls_files_dir)
     return props
 
 
@@ -230,20 +243,33 @@ class HostPortsCluster(KafkaCluster):
         brokers: int,
         sasl: bool,
         policy: bool,
+        tls: bool = False,
         extra_properties: Mapping[str, str] | None = None,
     ) -> None:
         if brokers < 1:
             raise ValueError("brokers must be at least 1")
+        if tls and not sasl:
+            raise ValueError("tls=True needs sasl=True (the SASL_SSL listener has the SASL users)")
         self.broker_ids = list(range(1, brokers + 1))
         self.sasl = sasl
         self.policy = policy
         self._extra = dict(extra_properties or {})
-        self._ports = plan_ports(self.broker_ids, sasl=sasl)
+        self._ports = plan_ports(self.broker_ids, sasl=sasl, tls=tls)
         self._prepare()
+        self.tls_files = make_tls_files(self._tls_directory()) if tls else None
 
     @abc.abstractmethod
     def _prepare(self) -> None:
         """Find what the backend needs (Java, an engine, an image...); raise if it cannot run."""
+
+    @abc.abstractmethod
+    def _tls_directory(self) -> Path:
+        """Where this cluster's TLS files are made, removed again when the cluster stops."""
+
+    def _broker_tls_directory(self) -> str:
+        """Where the brokers read the files of :meth:`TlsFiles.broker_files`."""
+        assert self.tls_files is not None
+        return str(self.tls_files.directory)
 
     @abc.abstractmethod
     def start(self) -> None:
@@ -267,6 +293,7 @@ class HostPortsCluster(KafkaCluster):
             sasl=self.sasl,
             policy=self.policy,
             log_dirs=log_dirs,
+            tls_files_dir=None if self.tls_files is None else self._broker_tls_directory(),
         )
 
     def _running_properties(self, props: Mapping[str, str]) -> dict[str, str]:
@@ -291,3 +318,10 @@ class HostPortsCluster(KafkaCluster):
         if port is None:
             return super().sasl_bootstrap_for(node_id)
         return f"{LOOPBACK}:{port}"
+
+    def tls_bootstrap_for(self, node_id: int, listener: TlsListener) -> str:
+        """The ``127.0.0.1:port`` of one broker's TLS ``listener`` (requires ``tls=True``)."""
+        ports = self._ports_of(node_id).tls
+        if ports is None:
+            return super().tls_bootstrap_for(node_id, listener)
+        return f"{LOOPBACK}:{ports.port(listener)}"

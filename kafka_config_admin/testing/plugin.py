@@ -5,6 +5,9 @@ Fixtures:
         unit-only runs never start a broker. The jvm and container backends give 3 brokers,
         SASL and the policy.
     kafka_bootstrap: its PLAINTEXT ``bootstrap_servers`` string.
+    kafka_tls_cluster: session-scoped one-broker cluster with SASL and the TLS listeners (SSL,
+        MTLS, SASL_SSL) and its certificates; a cluster of its own, started on first request,
+        so that the session cluster stays as cheap as before. Skipped with the external backend.
     kafka_broker_ids: its brokers' node ids.
     admin_client: a connected :class:`~kafka_config_admin.AdminClient` for each test.
 
@@ -132,6 +135,16 @@ def kafka_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
+
+
+@pytest.fixture(scope="session")
+def kafka_tls_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
+    """A one-broker cluster with SASL and the SSL, MTLS and SASL_SSL listeners, then stopped."""
+    options = cluster_options(pytestconfig)
+    if options.backend not in ("jvm", "container"):
+        pytest.skip(f"the {options.backend} backend cannot start a cluster with TLS listeners")
+    with start_cluster(brokers=1, sasl=True, tls=True, backend=options.backend) as cluster:
+        yield cluster
 
 
 @pytest.fixture(scope="session")

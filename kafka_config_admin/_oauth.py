@@ -1,0 +1,114 @@
+"""SASL/OAUTHBEARER: the token provider users write, and its checks before a token is sent.
+
+aiokafka sends the token (RFC 7628) and asks for one at every connection it authenticates. The
+user's :class:`TokenProvider` is wrapped so that what it returns is checked before it goes on
+the wire, its failures become typed errors, and the tokens it handed out are known to the log
+filter, which hides them wherever they show.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+from collections import deque
+from collections.abc import Mapping
+
+from aiokafka.abc import AbstractTokenProvider
+
+from ._exceptions import AuthenticationError, InvalidArgumentError, KafkaConfigAdminError
+
+__all__ = ["TokenProvider", "TokenSource"]
+
+#: RFC 6750's b64token: what a bearer token may consist of.
+_BEARER_TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+#: RFC 7628: an extension's key is letters only, its value printable characters and spaces.
+_EXTENSION_KEY = re.compile(r"[A-Za-z]+")
+_EXTENSION_VALUE = re.compile(r"[\x20-\x7e\t\r\n]*")
+#: How many of the latest tokens the log filter hides (a provider may refresh its token).
+_REMEMBERED_TOKENS = 8
+
+
+class TokenProvider(abc.ABC):
+    """Gives the OAuth 2 bearer token for ``sasl_mechanism="OAUTHBEARER"``.
+
+    Subclass it and define :meth:`token`. The client asks for a token each time it opens a
+    connection to a broker, so a provider should keep its token and fetch a new one only when
+    the old one is about to expire::
+
+        class MyTokens(TokenProvider):
+            async def token(self) -> str:
+                return await my_identity_provider.current_access_token()
+
+    An exception raised by :meth:`token` ends the connection attempt in an
+    :class:`AuthenticationError` naming the exception's type; the token itself never appears
+    in a log record, a repr or an error message of this library.
+    """
+
+    @abc.abstractmethod
+    async def token(self) -> str:
+        """The current access token (a JWT for most identity providers)."""
+
+    def extensions(self) -> Mapping[str, str]:
+        """SASL extensions sent with the token (KIP-342); none unless overridden."""
+        return {}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class TokenSource(AbstractTokenProvider):  # type: ignore[misc]  # aiokafka is untyped
+    """The user's provider as aiokafka wants it; checks each token before it is sent."""
+
+    def __init__(self, provider: TokenProvider) -> None:
+        self._provider = provider
+        self._issued: deque[str] = deque(maxlen=_REMEMBERED_TOKENS)
+
+    async def token(self) -> str:
+        try:
+            token = await self._provider.token()
+        except KafkaConfigAdminError:
+            raise
+        except Exception as error:
+            raise AuthenticationError(
+                f"the OAUTHBEARER token provider {type(self._provider).__name__} failed: "
+                f"{type(error).__name__}"
+            ) from None  # its message and traceback may quote what it was working with
+        if not isinstance(token, str):
+            raise InvalidArgumentError(
+                f"{type(self._provider).__name__}.token() must return a str, got "
+                f"{type(token).__name__}"
+            )
+        if token:
+            self._issued.append(token)
+        if _BEARER_TOKEN.fullmatch(token) is None:
+            raise InvalidArgumentError(
+                f"{type(self._provider).__name__}.token() returned {len(token)} characters "
+                "that are not a bearer token (RFC 6750: letters, digits and -._~+/, then "
+                "'=' padding); nothing was sent"
+            )
+        return token
+
+    def extensions(self) -> dict[str, str]:
+        extensions = self._provider.extensions()
+        if not isinstance(extensions, Mapping):
+            raise InvalidArgumentError(
+                f"{type(self._provider).__name__}.extensions() must return a mapping of str "
+                f"to str, got {type(extensions).__name__}"
+            )
+        checked: dict[str, str] = {}
+        for key, value in extensions.items():
+            if not isinstance(key, str) or _EXTENSION_KEY.fullmatch(key) is None or key == "auth":
+                raise InvalidArgumentError(
+                    f"SASL extension name {key!r} is not allowed: letters only, not 'auth'"
+                )
+            if not isinstance(value, str) or _EXTENSION_VALUE.fullmatch(value) is None:
+                raise InvalidArgumentError(
+                    f"SASL extension {key!r} must be a str of printable ASCII characters"
+                )
+            checked[key] = value
+        return checked
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The latest tokens handed out: what no log line may show."""
+        return tuple(self._issued)

@@ -41,6 +41,7 @@ __all__ = [
     "unsecured_jwt",
 ]
 
+#: A TLS listener of a ``tls=True`` cluster: server-authenticated TLS, mutual TLS, SASL over TLS.
 TlsListener = Literal["SSL", "MTLS", "SASL_SSL"]
 #: The TLS listeners of a ``tls=True`` cluster, in the order their ports are planned.
 TLS_LISTENERS: tuple[TlsListener, ...] = ("SSL", "MTLS", "SASL_SSL")

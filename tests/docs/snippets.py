@@ -10,6 +10,9 @@ line right before the fence says what else it needs; readers never see it:
 - ``<!-- snippet: spark -->``: that cluster and a real Spark session (``local[2]``), which
   ``SparkSession.builder.getOrCreate()`` in the snippet returns.
 - ``<!-- snippet: cluster -->``: starts Kafka clusters of its own (``start_cluster``).
+- ``<!-- snippet: pytest -->``: a test module of a reader's own project. It runs alone, with
+  ``pytest`` in an empty directory (no configuration), so the package's pytest plugin starts
+  the broker its tests ask for; every test in it must pass, none skip.
 
 There is no "not run" marker: a fragment is rewritten until it is a program that runs.
 
@@ -36,7 +39,7 @@ PLACEHOLDER_ADDRESSES = ("127.0.0.1:9092", "localhost:9092")
 #: Where a snippet's files are; replaced by a directory holding copies of ``FILES``.
 PLACEHOLDER_DIRECTORY = "/data/"
 FILES = ROOT / "tests" / "docs" / "files"
-KINDS = ("plain", "kafka", "spark", "cluster")
+KINDS = ("plain", "kafka", "spark", "cluster", "pytest")
 #: What each kind needs from the test session, beyond the kinds of the page's earlier snippets.
 NEEDS = {"kafka": {"kafka"}, "spark": {"kafka", "spark"}, "cluster": {"cluster"}}
 PYTHON = ("python", "py")
@@ -154,3 +157,8 @@ def needs(snippet: Snippet) -> frozenset[str]:
     """What a snippet needs: its own kind's, and what the page's earlier snippets made with."""
     page = snippets_of(snippet.page)[: snippet.index + 1]
     return frozenset(need for earlier in page for need in NEEDS.get(earlier.kind, ()))
+
+
+def in_page_session(snippet: Snippet) -> bool:
+    """Whether the snippet runs in its page's shared namespace (a test module runs alone)."""
+    return snippet.kind != "pytest"

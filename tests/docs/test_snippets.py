@@ -11,6 +11,8 @@ import inspect
 import itertools
 import json
 import shlex
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,7 @@ from .snippets import (
     Snippet,
     all_blocks,
     all_snippets,
+    in_page_session,
     needs,
     snippets_of,
     with_bootstrap,
@@ -39,7 +42,8 @@ from .snippets import (
 )
 from .topics import ensure_topics
 
-SNIPPETS = all_snippets()
+SNIPPETS = [snippet for snippet in all_snippets() if in_page_session(snippet)]
+TEST_MODULES = [snippet for snippet in all_snippets() if not in_page_session(snippet)]
 BLOCKS = all_blocks()
 
 
@@ -116,7 +120,7 @@ async def _run_in_order(snippet: Snippet, environment: Environment) -> None:
     """Run the snippet after the page's earlier ones (run first when selected alone)."""
     session = _sessions.setdefault(snippet.page, PageSession())
     for earlier in snippets_of(snippet.page)[: snippet.index]:
-        if earlier.index not in session.ran:
+        if in_page_session(earlier) and earlier.index not in session.ran:
             await _run(earlier, environment)
     await _run(snippet, environment)
 
@@ -153,11 +157,31 @@ async def test_docs_snippet_with_clusters_of_its_own(snippet: Snippet, docs_file
     await _run_in_order(snippet, Environment(None, docs_files))
 
 
+@pytest.mark.integration
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("snippet", [pytest.param(s, id=s.id) for s in TEST_MODULES])
+def test_docs_test_module(snippet: Snippet, tmp_path: Path) -> None:
+    """A test module as a reader would run it: plain ``pytest`` in a project of its own."""
+    (tmp_path / "test_from_the_docs.py").write_text(snippet.code)
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "test_from_the_docs.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=540,
+        check=False,
+    )
+    summary = completed.stdout.strip().splitlines()[-1] if completed.stdout.strip() else ""
+    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+    assert " passed" in summary and "skipped" not in summary, completed.stdout[-3000:]
+
+
 def test_every_snippet_is_run() -> None:
     """Each Python snippet is one of the tests above (a kind without a test would drop it)."""
     tested = {s.id for s in SNIPPETS if not needs(s)}
     tested |= {p.id for p in [*_needing("kafka"), *_needing("cluster", "kafka")]}
-    assert tested == {s.id for s in SNIPPETS}
+    tested |= {s.id for s in TEST_MODULES}
+    assert tested == {s.id for s in all_snippets()}
 
 
 def test_every_block_is_accounted_for() -> None:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 
 import nox
 
@@ -34,6 +36,52 @@ def tests_container(session: nox.Session) -> None:
     )
 
 
+#: The Kafka releases ``nox -s compat`` runs the ``compat`` tests on, one per broker generation:
+#: the pinned 4.x KRaft release, the last 3.x (KRaft, log4j 1) and a ZooKeeper-era release from
+#: before Kafka 2.6 (DescribeConfigs v2: no types, no documentation).
+COMPAT_VERSIONS = [
+    re.search(
+        r'^KAFKA_VERSION = "(.+)"$',
+        Path("kafka_config_admin/testing/_settings.py").read_text(),
+        re.M,
+    )[1],  # type: ignore[index]
+    "3.9.1",
+    "2.5.1",
+]
+
+
+@nox.session(python=PYTHON)
+def compat(session: nox.Session) -> None:
+    """The ``compat`` tests on each broker generation, one single-broker cluster per release.
+
+    ``nox -s compat -- 3.9.1`` tries only the releases given. Writes
+    benchmarks/results/compat.json and benchmarks/results/reliability/generations.json.
+    """
+    session.install("-e", ".[test]")
+    versions = session.posargs or COMPAT_VERSIONS
+    runs = session.create_tmp()
+    for version in versions:
+        session.run(
+            "pytest",
+            "-q",
+            "-m",
+            "compat",
+            "tests/integration",
+            f"--kafka-version={version}",
+            "--kafka-brokers=1",
+            "--kafka-backend=jvm",
+            f"--junitxml={runs}/junit-{version}.xml",
+            env={"KAFKA_CONFIG_ADMIN_COMPAT_RECORD": f"{runs}/apis-{version}.json"},
+            success_codes=[0, 1],  # every release is tried; the report says which failed
+        )
+    command = " ".join(
+        ["python3 -m nox -s compat", *(["--", *versions] if session.posargs else [])]
+    )
+    session.run(
+        "python", "-m", "tests.compat_report", f"--runs={runs}", f"--command={command}", *versions
+    )
+
+
 @nox.session(python=PYTHON)
 def demo(session: nox.Session) -> None:
     """Start an embedded Kafka broker and run examples/quickstart.py against it."""
@@ -48,6 +96,13 @@ def pipeline(session: nox.Session) -> None:
     """The Spark audit end to end: two embedded clusters, planted violations, report, apply."""
     session.install("-e", ".[spark]")
     session.run("python", "examples/spark_audit_demo.py")
+
+
+@nox.session(python=PYTHON)
+def bad_input(session: nox.Session) -> None:
+    """The SDK's and the CLI's bad-input matrices: benchmarks/results/reliability/bad-input.json."""
+    session.install("-e", ".[test,cli,spark]")
+    session.run("python", "-m", "tools.bad_input")
 
 
 @nox.session(python=PYTHON)
@@ -104,7 +159,9 @@ def bench(session: nox.Session) -> None:
     """Benchmarks against every peer on one real broker; results in benchmarks/results/.
 
     ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead, ``nox -s bench -- cli``
-    only the CLI against kafka-configs.sh, ``nox -s bench -- peers`` only the clients.
+    only the CLI against kafka-configs.sh, ``nox -s bench -- peers`` only the clients,
+    ``nox -s bench -- load`` concurrent alters and describes (600 and 200, for 20 s each, from
+    one client and from four).
     """
     session.install("-e", ".[spark,cli]", "-r", "benchmarks/requirements.txt")
     session.run("python", "-m", "benchmarks", *session.posargs)

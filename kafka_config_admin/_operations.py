@@ -40,6 +40,7 @@ __all__ = [
     "EntryCache",
     "IncrementalAlterConfigs",
     "Operation",
+    "SharedConfigOperation",
     "route",
 ]
 
@@ -48,22 +49,29 @@ T = TypeVar("T")
 
 #: Resources that only the broker named in them can answer.
 _PER_BROKER_TYPES = frozenset({ResourceType.BROKER, ResourceType.BROKER_LOGGER})
+#: Resource types of the config APIs since they came (Kafka 0.11 and 2.0).
+_EVERY_BROKER_KNOWS = frozenset({ResourceType.TOPIC, *_PER_BROKER_TYPES})
 
 
 def route(
-    resources: Iterable[K], per_request: int, destination: Callable[[K], int | None]
+    resources: Iterable[K],
+    per_request: int,
+    destination: Callable[[K], int | None],
+    kept_apart: Callable[[K], object] | None = None,
 ) -> list[tuple[int | None, list[K]]]:
     """The requests to send: per destination, keys in runs of at most ``per_request``.
 
     One request per broker, never one per key; a large call is split so that the broker works
-    on one request while the client decodes the one before (they share a connection).
+    on one request while the client decodes the one before (they share a connection). Keys
+    for which ``kept_apart`` differs never share a request.
     """
-    groups: dict[int | None, list[K]] = {}
+    groups: dict[tuple[int | None, object], list[K]] = {}
     for resource in resources:
-        groups.setdefault(destination(resource), []).append(resource)
+        apart = None if kept_apart is None else kept_apart(resource)
+        groups.setdefault((destination(resource), apart), []).append(resource)
     return [
         (node, group[start : start + per_request])
-        for node, group in groups.items()
+        for (node, _), group in groups.items()
         for start in range(0, len(group), per_request)
     ]
 
@@ -174,6 +182,10 @@ class Operation(Generic[K, T]):
         """The broker id a key must be sent to, or None when any broker will do."""
         return None
 
+    def kept_apart(self, resource: K) -> object:
+        """Keys for which this differs go in different requests (None for all: no matter)."""
+        return None
+
     def body(self, resources: Sequence[K], version: int) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -246,6 +258,15 @@ class ConfigOperation(Operation[ConfigResource, T]):
             return int(resource.name)
         return None
 
+    def kept_apart(self, resource: ConfigResource) -> object:
+        """A newer resource type (GROUP, CLIENT_METRICS) goes in requests of its own.
+
+        A broker that does not know a resource type fails the whole DescribeConfigs or
+        AlterConfigs request that holds it (Kafka 2.5 and 3.9 alike: INVALID_REQUEST for every
+        resource); apart, only the resources of that type fail.
+        """
+        return None if resource.type in _EVERY_BROKER_KNOWS else resource.type
+
     def subject(self, resource: ConfigResource) -> ConfigResource:
         return resource
 
@@ -269,6 +290,37 @@ class ConfigOperation(Operation[ConfigResource, T]):
                 yield asked, self._outcome(asked, result)
         for resource in wanted.values():
             yield resource, self.unanswered(resource)
+
+
+class SharedConfigOperation(ConfigOperation[T]):
+    """A config call whose request may carry the resources of other calls too (``_coalesce``).
+
+    What the request says of one resource is its *part* (a describe's config names, an alter's
+    ops); calls with the same :attr:`gathering_flags` to the same broker may share a request
+    built by :meth:`body_for` from every call's parts.
+    """
+
+    #: Whether two calls naming one resource with equal parts may share a request (a read);
+    #: a change never does: two changes to one resource apply one after the other.
+    shares_a_resource = False
+
+    @property
+    def gathering_flags(self) -> tuple[bool, ...]:
+        """The request-wide flags calls must agree on to share a request."""
+        raise NotImplementedError
+
+    def parts(self) -> Iterable[tuple[ConfigResource, Any]]:
+        """Each resource of the call with its part of the request."""
+        raise NotImplementedError
+
+    def body_for(self, parts: Mapping[ConfigResource, Any], version: int) -> dict[str, Any]:
+        """The body for ``parts`` (resources, maybe of other calls, with their parts)."""
+        raise NotImplementedError
+
+    @property
+    def results_key(self) -> str:
+        """The response field with one result per resource."""
+        return self._results_key
 
 
 # --- DescribeConfigs ------------------------------------------------------------------------
@@ -398,7 +450,7 @@ def _new_entry(
 
 
 @dataclass
-class DescribeConfigs(ConfigOperation[Config]):
+class DescribeConfigs(SharedConfigOperation[Config]):
     """DescribeConfigs (KIP-133), with synonyms (KIP-226) and type and documentation (KIP-569).
 
     Against a broker older than v3 the type is UNKNOWN and documentation None; before v1 there
@@ -451,9 +503,18 @@ class DescribeConfigs(ConfigOperation[Config]):
             entries=entries or EntryCache(),
         )
 
+    shares_a_resource = True
+
     @property
     def resources(self) -> list[ConfigResource]:
         return list(self.keys)
+
+    @property
+    def gathering_flags(self) -> tuple[bool, ...]:
+        return self.include_synonyms, self.include_documentation
+
+    def parts(self) -> Iterable[tuple[ConfigResource, list[str] | None]]:
+        return self.keys.items()
 
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
         return self.body_for({r: self.keys[r] for r in resources}, version)
@@ -487,7 +548,7 @@ class DescribeConfigs(ConfigOperation[Config]):
 
 
 @dataclass
-class IncrementalAlterConfigs(ConfigOperation[None]):
+class IncrementalAlterConfigs(SharedConfigOperation[None]):
     """IncrementalAlterConfigs (KIP-339): SET, DELETE, APPEND and SUBTRACT per config.
 
     The resources and their ops are two lists in the caller's order, not a dict: a call of
@@ -537,13 +598,27 @@ class IncrementalAlterConfigs(ConfigOperation[None]):
         """For a part of the call (routed, or retried) and for errors: made only then."""
         return dict(zip(self.targets, self.op_lists, strict=True))
 
+    @property
+    def gathering_flags(self) -> tuple[bool, ...]:
+        return (self.validate_only,)
+
+    def parts(self) -> Iterable[tuple[ConfigResource, list[AlterConfigOp]]]:
+        return zip(self.targets, self.op_lists, strict=True)
+
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
         # Requests carry parts of the call: as many resources as the call means all of them.
-        pairs: Iterable[tuple[ConfigResource, list[AlterConfigOp]]]
         if len(resources) == len(self.targets):
-            pairs = zip(self.targets, self.op_lists, strict=True)
-        else:
-            pairs = ((r, self._ops_by_resource[r]) for r in resources)
+            return self.body_for(self.parts(), version)
+        return self.body_for(((r, self._ops_by_resource[r]) for r in resources), version)
+
+    def body_for(
+        self,
+        parts: Mapping[ConfigResource, list[AlterConfigOp]]
+        | Iterable[tuple[ConfigResource, list[AlterConfigOp]]],
+        version: int,
+    ) -> dict[str, Any]:
+        """The body changing ``parts`` (resources, maybe of other calls, with their ops)."""
+        pairs = parts.items() if isinstance(parts, Mapping) else parts
         # One ops list given for many resources becomes one configs list, which the encoder
         # writes once (``Array(repeats=True)``).
         configs_of: dict[int, list[dict[str, Any]]] = {}

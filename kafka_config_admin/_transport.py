@@ -227,7 +227,9 @@ class _WireRequest:
         self._timer: asyncio.TimerHandle | None = None
 
     def prepare(self, versions: Mapping[int, tuple[int, int]]) -> _WireRequest:
-        self.API_VERSION = negotiate_version(self._codec, versions.get(self._codec.api_key))
+        self.API_VERSION = negotiate_version(
+            self._codec, versions.get(self._codec.api_key), f"broker {self._node_id}"
+        )
         return self
 
     @property
@@ -309,15 +311,24 @@ class _WireRequest:
             on_answer(outcome)
 
 
-def negotiate_version(codec: ApiCodec, broker_range: tuple[int, int] | None) -> int:
-    """The highest version both this client and the broker speak."""
+def negotiate_version(
+    codec: ApiCodec, broker_range: tuple[int, int] | None, broker: str = "the broker"
+) -> int:
+    """The highest version both this client and ``broker`` speak.
+
+    A broker that does not list the API at all runs a release older than the one that brought
+    it (``codec.since``): the error says so, since that is what the user has to change.
+    """
     if broker_range is None:
-        raise UnsupportedVersionError(f"the broker does not support {codec.name}")
+        raise UnsupportedVersionError(
+            f"{broker} does not support {codec.name} (API key {codec.api_key}): it runs a Kafka "
+            f"release before {codec.since}, which brought {codec.name}"
+        )
     low = max(broker_range[0], codec.min_version)
     high = min(broker_range[1], codec.max_version)
     if low > high:
         raise UnsupportedVersionError(
-            f"no common {codec.name} version: the broker speaks v{broker_range[0]}-"
+            f"no common {codec.name} version: {broker} speaks v{broker_range[0]}-"
             f"v{broker_range[1]}, this client v{codec.min_version}-v{codec.max_version}"
         )
     return high

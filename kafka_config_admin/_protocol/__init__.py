@@ -60,6 +60,8 @@ class ApiCodec:
     api_key: int
     request: Message
     response: Message
+    #: The first Kafka release whose brokers answer the API (so an older broker is named).
+    since: str
 
     @property
     def min_version(self) -> int:
@@ -90,33 +92,44 @@ class ApiCodec:
 
 
 DESCRIBE_CONFIGS = ApiCodec(
-    "DescribeConfigs", 32, describe_configs.REQUEST, describe_configs.RESPONSE
+    "DescribeConfigs", 32, describe_configs.REQUEST, describe_configs.RESPONSE, "0.11.0"
 )
-ALTER_CONFIGS = ApiCodec("AlterConfigs", 33, alter_configs.REQUEST, alter_configs.RESPONSE)
+ALTER_CONFIGS = ApiCodec(
+    "AlterConfigs", 33, alter_configs.REQUEST, alter_configs.RESPONSE, "0.11.0"
+)
 INCREMENTAL_ALTER_CONFIGS = ApiCodec(
     "IncrementalAlterConfigs",
     44,
     incremental_alter_configs.REQUEST,
     incremental_alter_configs.RESPONSE,
+    "2.3",
 )
 DESCRIBE_CLIENT_QUOTAS = ApiCodec(
-    "DescribeClientQuotas", 48, describe_client_quotas.REQUEST, describe_client_quotas.RESPONSE
+    "DescribeClientQuotas",
+    48,
+    describe_client_quotas.REQUEST,
+    describe_client_quotas.RESPONSE,
+    "2.6",
 )
 ALTER_CLIENT_QUOTAS = ApiCodec(
-    "AlterClientQuotas", 49, alter_client_quotas.REQUEST, alter_client_quotas.RESPONSE
+    "AlterClientQuotas", 49, alter_client_quotas.REQUEST, alter_client_quotas.RESPONSE, "2.6"
 )
 DESCRIBE_USER_SCRAM_CREDENTIALS = ApiCodec(
     "DescribeUserScramCredentials",
     50,
     describe_user_scram_credentials.REQUEST,
     describe_user_scram_credentials.RESPONSE,
+    "2.7",
 )
 ALTER_USER_SCRAM_CREDENTIALS = ApiCodec(
     "AlterUserScramCredentials",
     51,
     alter_user_scram_credentials.REQUEST,
     alter_user_scram_credentials.RESPONSE,
+    "2.7",
 )
-METADATA = ApiCodec("Metadata", 3, metadata.REQUEST, metadata.RESPONSE)
-CREATE_TOPICS = ApiCodec("CreateTopics", 19, create_topics.REQUEST, create_topics.RESPONSE)
-LIST_GROUPS = ApiCodec("ListGroups", 16, list_groups.REQUEST, list_groups.RESPONSE)
+METADATA = ApiCodec("Metadata", 3, metadata.REQUEST, metadata.RESPONSE, "0.8.0")
+CREATE_TOPICS = ApiCodec(
+    "CreateTopics", 19, create_topics.REQUEST, create_topics.RESPONSE, "0.10.1"
+)
+LIST_GROUPS = ApiCodec("ListGroups", 16, list_groups.REQUEST, list_groups.RESPONSE, "0.9.0")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 
 import click
@@ -13,17 +12,20 @@ from .._models import AlterConfigOp, ConfigResource, OpType, ResourceType
 from .._results import AlterConfigsResult
 from ..desired import ClusterState, check_ops, is_sensitive
 from ._connect import ConnectionOptions
+from ._entities import quota_changes
 from ._main import (
     ExitCode,
     change_options,
     cli,
+    confirmed,
     connection_options,
     open_client,
     run,
     selection_options,
 )
-from ._output import HIDDEN, failures_lines, resource_title, stderr
+from ._output import HIDDEN, failures_lines, print_refusals, resource_title, stderr
 from ._progress import settle
+from ._quotas import alter_quotas
 from ._resources import Selection, UsageError
 from ._topics import selected_resources
 
@@ -41,7 +43,8 @@ def alter(
     yes: bool,
     connection: ConnectionOptions,
 ) -> int:
-    """Change configs incrementally on one or many resources.
+    """Change configs incrementally on one or many resources, or a quota entity's quotas or
+    SCRAM credentials (--entity-type users|clients|ips, as kafka-configs.sh).
 
     Each change is checked against the types the broker reports before anything is sent
     (unknown keys, read-only keys, values that do not parse, APPEND/SUBTRACT on non-LIST keys).
@@ -51,6 +54,10 @@ def alter(
         raise UsageError("name at least one resource to alter (or --match REGEX)")
     if not ops:
         raise UsageError("nothing to change: give --set, --delete, --append or --subtract")
+    if selection.quota is not None:
+        changes = quota_changes(selection.quota, ops)
+        admin, label = open_client(connection)
+        return alter_quotas(admin, label, selection.quota, changes, dry_run=dry_run, yes=yes)
     admin, label = open_client(connection)
 
     async def work() -> int:
@@ -63,9 +70,7 @@ def alter(
             state = await state_for_checks(admin, resources)
             problems = check_ops(changes, state)
             if problems:
-                for problem in problems:
-                    stderr.print(f"refused: {problem}", markup=False)
-                stderr.print("nothing was sent")
+                print_refusals(problems)
                 return ExitCode.USAGE
             print_changes(changes, state)
             if not dry_run and not confirmed(yes, f"Alter {len(changes)} resource(s) on {label}?"):
@@ -124,18 +129,6 @@ def print_changes(
             title = resource_title(resource.type.name, resource.name)
             table.add_row(title, op.name, op.op.name, current or "", new or "")
     stderr.print(table)
-
-
-def confirmed(yes: bool, question: str) -> bool:
-    """Whether to go on: ``--yes``, or a yes on a terminal; never waits without a terminal."""
-    if yes:
-        return True
-    if not sys.stdin.isatty():
-        raise UsageError("not asking for confirmation without a terminal: pass --yes")
-    if click.confirm(question, default=False, err=True):
-        return True
-    stderr.print("nothing was changed")
-    return False
 
 
 async def report_alter(

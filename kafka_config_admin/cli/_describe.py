@@ -28,6 +28,7 @@ from ._output import (
     stdout,
 )
 from ._progress import settle
+from ._quotas import describe_quotas
 from ._resources import Selection, UsageError
 from ._topics import selected_resources
 
@@ -49,14 +50,22 @@ def describe(
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
-    """Show the configs of topics, brokers, broker loggers, groups and client-metrics.
+    """Show the configs of topics, brokers, broker loggers, groups and client-metrics, or
+    the quotas of users, client ids and IPs (with users' SCRAM credentials).
 
     Without --all only the values set on each resource are shown. Resources are TYPE:NAME
     (topic:orders, broker:1, broker: for the cluster default, broker-logger:1, group:g,
-    client-metrics:m) or a bare topic name. Exit 1 when a resource could not be described.
+    client-metrics:m) or a bare topic name. Quotas: --entity-type users|clients|ips with
+    --entity-name NAME or --entity-default, as kafka-configs.sh (without a name: every entity
+    of the type). Exit 1 when a resource could not be described.
     """
     if selection.empty:
         raise UsageError("name at least one resource (or --match REGEX)")
+    if selection.quota is not None:
+        if all_ or docs or synonyms or keys:
+            raise UsageError("--all, --docs, --synonyms and --keys are for configs, not quotas")
+        admin, label = open_client(connection)
+        return describe_quotas(admin, label, selection.quota, output)
     key_names = frozenset(key.strip() for key in keys.split(",") if key.strip()) if keys else None
     view = DescribeView(all=all_, docs=docs, synonyms=synonyms, keys=key_names)
     admin, label = open_client(connection)

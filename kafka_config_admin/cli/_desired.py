@@ -26,14 +26,22 @@ from ..desired import (
     make_plan,
     read_state,
 )
-from ._alter import confirmed
 from ._connect import ConnectionOptions
-from ._main import ExitCode, cli, connection_options, open_client, output_option, run
+from ._main import (
+    ExitCode,
+    cli,
+    confirmed,
+    connection_options,
+    open_client,
+    output_option,
+    run,
+)
 from ._output import (
     HIDDEN,
     OutputFormat,
     failures_lines,
     print_document,
+    print_refusals,
     resource_title,
     stderr,
     stdout,
@@ -85,8 +93,8 @@ def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOp
             sys.stdout.write(made.to_json() + "\n")
         else:
             print_plan(made, label)
-        print_problems(made)
         if made.problems:
+            print_refusals(made.problems)
             return ExitCode.USAGE
         return ExitCode.CHANGES if made.has_changes else ExitCode.OK
 
@@ -110,8 +118,7 @@ def apply(file: Path, prune: bool, dry_run: bool, yes: bool, connection: Connect
         made = make_plan(desired, state, prune=prune)
         print_plan(made, label)
         if made.problems:
-            print_problems(made)
-            stderr.print("nothing was sent")
+            print_refusals(made.problems)
             return ExitCode.USAGE
         if not made.has_changes:
             return ExitCode.OK
@@ -225,11 +232,6 @@ def print_plan(made: Plan, label: str) -> None:
     if made.resources:
         stderr.print(table)
     stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
-
-
-def print_problems(made: Plan) -> None:
-    for problem in made.problems:
-        stderr.print(f"refused: {problem}", markup=False)
 
 
 def changed_keys(made: Plan, resource: ConfigResource) -> list[str]:

@@ -86,6 +86,8 @@ def diff(
             "compare with one of --against SNAPSHOT, --against-cluster NAME, "
             "--against-bootstrap-server HOST:PORT"
         )
+    if selection.quota is not None:
+        raise UsageError("diff compares configs; describe the quotas of each cluster instead")
     right: Side | None = load_snapshot(snapshot) if snapshot is not None else None
     if right is not None and selection.empty:
         selection = Selection(tuple(right.overrides))

@@ -21,8 +21,9 @@ import click
 from .._client import DEFAULT_TIMEOUT, AdminClient
 from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
 from ._connect import ConnectionOptions, resolve_connection
+from ._entities import ENTITY_TYPES, EntityOptions, entities
 from ._output import OutputFormat, one_line, stderr
-from ._resources import ChangeOptions, SelectionOptions
+from ._resources import ChangeOptions, SelectionOptions, UsageError
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -147,9 +148,28 @@ def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Cal
             broker_logger: tuple[str, ...],
             group: tuple[str, ...],
             client_metrics: tuple[str, ...],
-            entity_default: bool,
+            broker_default: bool,
+            entity_type: tuple[str, ...],
+            entity_names: tuple[str, ...],
+            user: tuple[str, ...],
+            client: tuple[str, ...],
+            ip: tuple[str, ...],
+            user_defaults: bool,
+            client_defaults: bool,
+            ip_defaults: bool,
             **kwargs: Any,
         ) -> T:
+            entity_options = EntityOptions(
+                entity_type,
+                entity_names,
+                user,
+                client,
+                ip,
+                user_defaults,
+                client_defaults,
+                ip_defaults,
+            )
+            entity_resources, quota = entities(entity_options)
             selection = SelectionOptions(
                 arguments=resources,
                 topics=topic,
@@ -157,8 +177,10 @@ def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Cal
                 broker_loggers=broker_logger,
                 groups=group,
                 client_metrics=client_metrics,
-                entity_default=entity_default,
+                broker_default=broker_default,
                 match=kwargs.pop("match", None),
+                entity_resources=entity_resources,
+                quota=quota,
             ).selection()
             return command(*args, selection=selection, **kwargs)
 
@@ -174,11 +196,35 @@ def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Cal
                 "--client-metrics", multiple=True, metavar="NAME", help="A client-metrics resource."
             ),
             click.option(
-                "--entity-default",
                 "--broker-default",
                 is_flag=True,
                 help='The cluster-wide broker default (broker "").',
             ),
+            # --entity-name and --entity-default share one list, so that each default keeps its
+            # place among the names: kafka-configs.sh pairs them with the types in that order.
+            click.option(
+                "--entity-type",
+                multiple=True,
+                metavar="TYPE",
+                help=f"kafka-configs.sh entity type: {', '.join(ENTITY_TYPES)} (users and clients "
+                "together for a combined quota entity).",
+            ),
+            click.option(
+                "--entity-name", "entity_names", multiple=True, metavar="NAME", help="Its name."
+            ),
+            click.option(
+                "--entity-default",
+                "entity_names",
+                flag_value="",
+                multiple=True,
+                help="Its default entity (alone: the cluster-wide broker default).",
+            ),
+            click.option("--user", multiple=True, metavar="NAME", help="A user (quotas, SCRAM)."),
+            click.option("--client", multiple=True, metavar="ID", help="A client id (quotas)."),
+            click.option("--ip", multiple=True, metavar="IP", help="An IP address (quotas)."),
+            click.option("--user-defaults", is_flag=True, help="The default user (quotas)."),
+            click.option("--client-defaults", is_flag=True, help="The default client id (quotas)."),
+            click.option("--ip-defaults", is_flag=True, help="The default IP (quotas)."),
         ]
         if match:
             options.append(
@@ -279,3 +325,15 @@ def open_client(options: ConnectionOptions) -> tuple[AdminClient, str]:
         **connection.admin_client_kwargs(),
     )
     return client, label
+
+
+def confirmed(yes: bool, question: str) -> bool:
+    """Whether to go on: ``--yes``, or a yes on a terminal; never waits without a terminal."""
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise UsageError("not asking for confirmation without a terminal: pass --yes")
+    if click.confirm(question, default=False, err=True):
+        return True
+    stderr.print("nothing was changed")
+    return False

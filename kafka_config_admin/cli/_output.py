@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from .._models import HIDDEN as HIDDEN
 from .._models import Config, ConfigEntry, ConfigResource, ResourceType
@@ -142,7 +143,8 @@ def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> No
     for item in document["resources"]:
         title = resource_title(item["type"], item["name"])
         if item["error"] is not None:
-            stderr.print(f"[red]{title}: {item['error']['message']}[/red]")
+            message = f" {title}: {item['error']['message']}"
+            stderr.print(Text.assemble(("failed:", "red"), message), highlight=False)
             continue
         table = Table(title=title, title_justify="left", show_lines=view.docs)
         for column in ("key", "value", "source", "type"):
@@ -187,6 +189,16 @@ def shown_value(value: str | None, sensitive: bool) -> str:
 def one_line(error: BaseException) -> str:
     """An error's message on one line."""
     return " ".join(str(error).split()) or type(error).__name__
+
+
+def print_refusals(problems: Sequence[object]) -> None:
+    """Input refused before anything was sent: one line per problem, one line for just one."""
+    if len(problems) == 1:
+        stderr.print(f"refused: {problems[0]} (nothing was sent)", markup=False)
+        return
+    for problem in problems:
+        stderr.print(f"refused: {problem}", markup=False)
+    stderr.print("nothing was sent")
 
 
 def failures_lines(

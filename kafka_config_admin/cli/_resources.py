@@ -15,11 +15,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._exceptions import InvalidArgumentError
 from .._models import AlterConfigOp, ConfigResource, OpType, ResourceType
 from ..desired import kafka_string
 from ..desired.clusters import parse_properties
+
+if TYPE_CHECKING:
+    from ._entities import QuotaSelection
 
 _TYPE_NAMES = {
     "topic": ResourceType.TOPIC,
@@ -36,14 +40,16 @@ class UsageError(InvalidArgumentError):
 
 @dataclass(frozen=True)
 class Selection:
-    """The resources a command line names, in the order given, and a topic pattern."""
+    """The resources a command line names, in the order given, and a topic pattern; or else
+    the quota entity it names (``--entity-type users|clients|ips``)."""
 
     resources: tuple[ConfigResource, ...] = ()
     match: str | None = None
+    quota: QuotaSelection | None = None
 
     @property
     def empty(self) -> bool:
-        return not self.resources and self.match is None
+        return not self.resources and self.match is None and self.quota is None
 
 
 @dataclass
@@ -56,12 +62,15 @@ class SelectionOptions:
     broker_loggers: Sequence[str] = ()
     groups: Sequence[str] = ()
     client_metrics: Sequence[str] = ()
-    entity_default: bool = False
+    broker_default: bool = False
     match: str | None = None
+    entity_resources: Sequence[ConfigResource] = ()
+    quota: QuotaSelection | None = None
 
     def selection(self) -> Selection:
-        """The resources named, each once, in the order given."""
+        """The resources named, each once, in the order given (or the quota entity alone)."""
         named = [parse_resource(argument) for argument in self.arguments]
+        named.extend(self.entity_resources)
         for kind, names in (
             (ResourceType.TOPIC, self.topics),
             (ResourceType.BROKER, self.brokers),
@@ -70,9 +79,14 @@ class SelectionOptions:
             (ResourceType.CLIENT_METRICS, self.client_metrics),
         ):
             named.extend(resource(kind, name) for name in names)
-        if self.entity_default:
+        if self.broker_default:
             named.append(ConfigResource(ResourceType.BROKER, ""))
-        return Selection(tuple(dict.fromkeys(named)), self.match)
+        if self.quota is not None and (named or self.match is not None):
+            raise UsageError(
+                f"{self.quota} is a quota entity: name it alone, without topics, brokers, "
+                "groups or other config resources"
+            )
+        return Selection(tuple(dict.fromkeys(named)), self.match, self.quota)
 
 
 def parse_resource(text: str) -> ConfigResource:

@@ -18,11 +18,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ._errors import BackendUnavailableError
+from ._generations import generation_of
 from ._settings import ENV_KAFKA_LIBS, SCALA_VERSION, cache_root, kafka_version
 
 #: log4j2 binding for slf4j 1.x: Kafka 4.x still publishes slf4j-api 1.7 in its POM and its
 #: POM carries no binding, so without this the broker would log nothing at all.
 _LOG4J_VERSION = "2.25.4"
+#: Brokers before Kafka 4 call log4j 1 themselves (their logger config is read and changed
+#: through it), which their POM leaves out: reload4j is its maintained drop-in, with its binding.
+_RELOAD4J_VERSION = "1.2.25"
+_SLF4J_RELOAD4J_VERSION = "1.7.36"
 _MARKER = "RESOLVED"
 _POLICY_SOURCES = Path(__file__).parent / "java"
 
@@ -37,19 +42,34 @@ _POM_TEMPLATE = """<project xmlns="http://maven.apache.org/POM/4.0.0">
       <artifactId>kafka_{scala}</artifactId>
       <version>{kafka}</version>
     </dependency>
-    <dependency>
-      <groupId>org.apache.logging.log4j</groupId>
-      <artifactId>log4j-core</artifactId>
-      <version>{log4j}</version>
-    </dependency>
-    <dependency>
-      <groupId>org.apache.logging.log4j</groupId>
-      <artifactId>log4j-slf4j-impl</artifactId>
-      <version>{log4j}</version>
-    </dependency>
+{logging}
   </dependencies>
 </project>
 """
+_DEPENDENCY = """\
+    <dependency>
+      <groupId>{group}</groupId>
+      <artifactId>{artifact}</artifactId>
+      <version>{version}</version>
+    </dependency>"""
+
+
+def _logging_dependencies(version: str) -> str:
+    """The logging jars a broker of ``version`` needs beside what its POM brings."""
+    if generation_of(version).log4j2:
+        wanted = [
+            ("org.apache.logging.log4j", "log4j-core", _LOG4J_VERSION),
+            ("org.apache.logging.log4j", "log4j-slf4j-impl", _LOG4J_VERSION),
+        ]
+    else:
+        wanted = [
+            ("ch.qos.reload4j", "reload4j", _RELOAD4J_VERSION),
+            ("org.slf4j", "slf4j-reload4j", _SLF4J_RELOAD4J_VERSION),
+        ]
+    return "\n".join(
+        _DEPENDENCY.format(group=group, artifact=artifact, version=version)
+        for group, artifact, version in wanted
+    )
 
 
 @contextlib.contextmanager
@@ -64,22 +84,24 @@ def exclusive_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def broker_lib_dir() -> Path:
-    """Return a directory of jars that runs ``kafka.Kafka``, resolving it on first use."""
+def broker_lib_dir(version: str | None = None) -> Path:
+    """Return a directory of jars that runs ``kafka.Kafka`` ``version`` (default: the configured
+    one), resolving it on first use."""
     override = os.environ.get(ENV_KAFKA_LIBS)
     if override:
         return Path(override).expanduser()
-    version_dir = cache_root() / f"kafka-{kafka_version()}"
+    version = version or kafka_version()
+    version_dir = cache_root() / f"kafka-{version}"
     lib = version_dir / "lib"
     if (version_dir / _MARKER).exists():
         return lib
-    with exclusive_lock(cache_root() / f"kafka-{kafka_version()}.lock"):
+    with exclusive_lock(cache_root() / f"kafka-{version}.lock"):
         if not (version_dir / _MARKER).exists():  # another process may have finished meanwhile
-            _resolve_into(version_dir)
+            _resolve_into(version_dir, version)
     return lib
 
 
-def _resolve_into(version_dir: Path) -> None:
+def _resolve_into(version_dir: Path, version: str) -> None:
     """Run Maven in a scratch dir, then move the jars into ``version_dir/lib`` atomically."""
     mvn = shutil.which("mvn")
     if mvn is None:
@@ -90,7 +112,9 @@ def _resolve_into(version_dir: Path) -> None:
     version_dir.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix="resolve-", dir=version_dir))
     try:
-        pom = _POM_TEMPLATE.format(scala=SCALA_VERSION, kafka=kafka_version(), log4j=_LOG4J_VERSION)
+        pom = _POM_TEMPLATE.format(
+            scala=SCALA_VERSION, kafka=version, logging=_logging_dependencies(version)
+        )
         (scratch / "pom.xml").write_text(pom)
         command = [
             mvn,
@@ -103,12 +127,12 @@ def _resolve_into(version_dir: Path) -> None:
         done = subprocess.run(command, cwd=scratch, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise BackendUnavailableError(
-                f"Maven could not resolve kafka_{SCALA_VERSION}:{kafka_version()}:\n"
+                f"Maven could not resolve kafka_{SCALA_VERSION}:{version}:\n"
                 f"{(done.stdout + done.stderr)[-4000:]}"
             )
         shutil.rmtree(version_dir / "lib", ignore_errors=True)  # a half-published earlier try
         os.replace(scratch / "lib", version_dir / "lib")
-        (version_dir / _MARKER).write_text(kafka_version() + "\n")
+        (version_dir / _MARKER).write_text(version + "\n")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -117,18 +141,18 @@ def _policy_source_files() -> list[Path]:
     return sorted(_POLICY_SOURCES.rglob("*.java"))
 
 
-def _policy_digest() -> str:
+def _policy_digest(version: str) -> str:
     """Hash the policy sources and Kafka version: a change to either means recompiling."""
-    digest = hashlib.sha256(kafka_version().encode())
+    digest = hashlib.sha256(version.encode())
     for source in _policy_source_files():
         digest.update(source.relative_to(_POLICY_SOURCES).as_posix().encode())
         digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def policy_classes_dir(lib: Path) -> Path:
+def policy_classes_dir(lib: Path, version: str | None = None) -> Path:
     """Return a directory with the compiled AlterConfigPolicy, compiling it with javac if needed."""
-    target = cache_root() / f"policy-{_policy_digest()}"
+    target = cache_root() / f"policy-{_policy_digest(version or kafka_version())}"
     if target.is_dir():
         return target
     with exclusive_lock(cache_root() / "policy.lock"):

@@ -50,6 +50,7 @@ class ExternalCluster(KafkaCluster):
         self.broker_ids = list(range(1, len(self._addresses) + 1))
         self.sasl = False
         self.policy = False
+        self.kafka_version = None
 
     def bootstrap_for(self, node_id: int) -> str:
         """The ``node_id``-th address of ``KAFKA_BOOTSTRAP_SERVERS`` (1-based)."""

@@ -39,6 +39,7 @@ def start_cluster(
     policy: bool = False,
     backend: str | None = None,
     extra_properties: Mapping[str, str] | None = None,
+    version: str | None = None,
     tls: bool = False,
 ) -> KafkaCluster:
     """Start a Kafka cluster and return once every broker answers requests.
@@ -52,6 +53,9 @@ def start_cluster(
             ``$KAFKA_CONFIG_ADMIN_BACKEND``, else ``"jvm"``.
         extra_properties: jvm and container backends: extra ``server.properties`` entries for
             the running brokers (not for storage formatting), e.g. to inject a bad option.
+        version: the Kafka release to run, e.g. ``"3.9.1"`` or ``"2.5.1"`` (jvm backend; see
+            ``docs/testing.md`` for the generations it starts); default
+            ``$KAFKA_CONFIG_ADMIN_KAFKA_VERSION``, else the pinned :data:`KAFKA_VERSION`.
         tls: jvm and container backends, with ``sasl``: add the SSL, MTLS (client certificate
             required) and SASL_SSL (PLAIN, SCRAM, OAUTHBEARER) listeners, with certificates
             made for this cluster (``cluster.tls_files``; see ``docs/security.md``).
@@ -60,14 +64,16 @@ def start_cluster(
         BrokerStartupError: a broker exited early or did not answer before the deadline.
         BackendUnavailableError: the backend cannot run here (no Maven/Java/Docker engine...).
         UnsupportedOptionError: the backend cannot provide a requested option.
+        UnsupportedKafkaVersionError: ``version`` is not a release the backend can start.
 
     The result is also a context manager that stops the cluster on exit.
     """
     chosen = selected_backend(backend)
     if chosen == "external":
         reject_options(chosen, brokers=brokers, sasl=sasl, policy=policy, tls=tls)
-        if extra_properties:
-            raise UnsupportedOptionError(f"the {chosen} backend does not support extra_properties")
+        if extra_properties or version:
+            option = "extra_properties" if extra_properties else "version"
+            raise UnsupportedOptionError(f"the {chosen} backend does not support {option}")
         return ExternalCluster()
     kind: type[JvmCluster | ContainerCluster] = JvmCluster if chosen == "jvm" else ContainerCluster
     return _start_retrying_taken_port(
@@ -77,6 +83,7 @@ def start_cluster(
             policy=policy,
             tls=tls,
             extra_properties=extra_properties,
+            version=version,
         )
     )
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from . import _docker
 from ._artifacts import broker_lib_dir, policy_classes_dir
-from ._errors import BrokerStartupError
+from ._errors import BrokerStartupError, UnsupportedKafkaVersionError
 from ._image import IMAGE_LIBS, broker_image
 from ._layout import (
     HostPortsCluster,
@@ -30,6 +30,7 @@ from ._layout import (
     new_cluster_id,
     properties_text,
 )
+from ._settings import kafka_version
 
 _CONFIG_DIR = "/kca"
 _POLICY_DIR = f"{_CONFIG_DIR}/policy"
@@ -47,6 +48,12 @@ class ContainerCluster(HostPortsCluster):
     image: str
 
     def _prepare(self) -> None:
+        if self.kafka_version != kafka_version() or not self.generation.log4j2:
+            raise UnsupportedKafkaVersionError(
+                f"the container backend runs only the release its image holds, Kafka "
+                f"{kafka_version()} (a 4.x KRaft release); start Kafka {self.kafka_version} "
+                "with the jvm backend"
+            )
         self._client = _docker.docker_client()
         try:
             _docker.configure_testcontainers()

@@ -26,3 +26,8 @@ class BackendUnavailableError(KafkaHarnessError):
 
 class UnsupportedOptionError(KafkaHarnessError):
     """The chosen backend cannot offer a requested cluster option (sasl, policy, brokers > 1...)."""
+
+
+class UnsupportedKafkaVersionError(KafkaHarnessError):
+    """The harness cannot start the Kafka release asked for (not a release number, too old, or
+    a backend that runs only the pinned release)."""

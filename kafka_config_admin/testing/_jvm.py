@@ -1,7 +1,9 @@
-"""The default backend: real KRaft brokers run as local JVMs from jars resolved by Maven.
+"""The default backend: real brokers run as local JVMs from jars resolved by Maven.
 
-Every node is a combined ``broker,controller`` with a static ``controller.quorum.voters`` list,
-so a 3-node cluster keeps its Raft quorum (2 of 3) when one node is stopped for a fault test.
+In KRaft releases every node is a combined ``broker,controller`` with a static
+``controller.quorum.voters`` list, so a 3-node cluster keeps its Raft quorum (2 of 3) when one
+node is stopped for a fault test. ZooKeeper-era releases get a ZooKeeper node of their own,
+started from the same jars, before their brokers (see ``_generations``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +22,12 @@ from pathlib import Path
 from . import _process
 from ._artifacts import broker_lib_dir, policy_classes_dir
 from ._errors import BackendUnavailableError, BrokerStartupError
+from ._generations import (
+    log4j1_properties,
+    scram_user_commands,
+    zookeeper_broker_properties,
+    zookeeper_properties,
+)
 from ._layout import (
     HostPortsCluster,
     NodePorts,
@@ -28,6 +37,7 @@ from ._layout import (
     new_cluster_id,
     properties_text,
 )
+from ._probe import LOOPBACK, free_ports, port_accepts
 from ._settings import keep_dirs, startup_timeout
 
 _STOP_GRACE = 20.0  # one broker: a controlled shutdown with a healthy quorum takes a few seconds
@@ -92,14 +102,16 @@ class JvmCluster(HostPortsCluster):
         self._classpath = self._build_classpath()
         self._root = Path(tempfile.mkdtemp(prefix="kca-kafka-"))
         self._nodes = self._plan_nodes()
+        self._zookeeper: subprocess.Popen[bytes] | None = None
+        self._zookeeper_port = None if self.generation.kraft else free_ports(1)[0]
         self._stopped = False
 
     # -- layout ------------------------------------------------------------------------------
     def _build_classpath(self) -> str:
-        lib = broker_lib_dir()
+        lib = broker_lib_dir(self.kafka_version)
         entries = [f"{lib}/*"]
         if self.policy:
-            entries.append(str(policy_classes_dir(lib)))
+            entries.append(str(policy_classes_dir(lib, self.kafka_version)))
         return os.pathsep.join(entries)
 
     def _tls_directory(self) -> Path:
@@ -120,22 +132,39 @@ class JvmCluster(HostPortsCluster):
             raise ValueError(f"no broker {node_id}; brokers are {self.broker_ids}") from None
 
     # -- configuration -----------------------------------------------------------------------
+    @property
+    def _zookeeper_connect(self) -> str:
+        return f"{LOOPBACK}:{self._zookeeper_port}"
+
+    @property
+    def _logging_file(self) -> str:
+        return "log4j2.properties" if self.generation.log4j2 else "log4j.properties"
+
+    def _write_logging(self, directory: Path, log_file: Path) -> None:
+        text = log4j2_properties if self.generation.log4j2 else log4j1_properties
+        (directory / self._logging_file).write_text(text(str(log_file)))
+
     def _write_node_files(self, node: _Node) -> None:
         props = self._server_properties(node.node_id, log_dirs=str(node.directory / "data"))
+        if not self.generation.kraft:
+            props = zookeeper_broker_properties(
+                props, node_id=node.node_id, zookeeper_connect=self._zookeeper_connect
+            )
         (node.directory / "format.properties").write_text(properties_text(props))
         (node.directory / "server.properties").write_text(
             properties_text(self._running_properties(props))
         )
-        (node.directory / "log4j2.properties").write_text(log4j2_properties(str(node.server_log)))
+        self._write_logging(node.directory, node.server_log)
 
-    def _jvm_command(self, node: _Node, main: str, *args: str) -> list[str]:
+    def _jvm_command(self, directory: Path, main: str, *args: str) -> list[str]:
         return java_command(
             self._java,
-            log4j_config=str(node.directory / "log4j2.properties"),
-            logs_dir=str(node.directory),
+            log4j_config=str(directory / self._logging_file),
+            logs_dir=str(directory),
             classpath=self._classpath,
             main=main,
             args=args,
+            generation=self.generation,
         )
 
     def _format_all(self, cluster_id: str) -> None:
@@ -145,7 +174,7 @@ class JvmCluster(HostPortsCluster):
             self._write_node_files(node)
             config = str(node.directory / "format.properties")
             command = self._jvm_command(
-                node,
+                node.directory,
                 "kafka.tools.StorageTool",
                 *format_args(cluster_id, config, sasl=self.sasl),
             )
@@ -169,9 +198,14 @@ class JvmCluster(HostPortsCluster):
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
-        """Format storage, start every node and wait until all of them answer."""
+        """Format storage (KRaft) or start ZooKeeper, start every node, wait until all answer."""
         try:
-            self._format_all(new_cluster_id())
+            if self.generation.kraft:
+                self._format_all(new_cluster_id())
+            else:
+                self._start_zookeeper()
+                for node in self._nodes.values():
+                    self._write_node_files(node)
             for node in self._nodes.values():
                 self._spawn(node)
             self._wait_ready(self.broker_ids)
@@ -180,8 +214,55 @@ class JvmCluster(HostPortsCluster):
             raise
 
     def _spawn(self, node: _Node) -> None:
-        command = self._jvm_command(node, "kafka.Kafka", str(node.directory / "server.properties"))
+        command = self._jvm_command(
+            node.directory, "kafka.Kafka", str(node.directory / "server.properties")
+        )
         node.process = _process.spawn(command, cwd=node.directory, console_log=node.console_log)
+
+    # -- ZooKeeper (releases before KRaft) ---------------------------------------------------
+    def _start_zookeeper(self) -> None:
+        """Start one ZooKeeper node, wait until it accepts connections, add the SCRAM users."""
+        directory = self._root / "zookeeper"
+        directory.mkdir()
+        port = self._zookeeper_port
+        assert port is not None  # set for every ZooKeeper-era cluster
+        config = directory / "zoo.cfg"
+        config.write_text(zookeeper_properties(port=port, data_dir=str(directory / "data")))
+        self._write_logging(directory, directory / "zookeeper.log")
+        command = self._jvm_command(
+            directory, "org.apache.zookeeper.server.ZooKeeperServerMain", str(config)
+        )
+        self._zookeeper = _process.spawn(
+            command, cwd=directory, console_log=directory / "console.log"
+        )
+        self._wait_for_zookeeper(directory)
+        if self.sasl:
+            for args in scram_user_commands(self._zookeeper_connect):
+                self._run_tool(directory, "kafka.admin.ConfigCommand", args)
+
+    def _wait_for_zookeeper(self, directory: Path) -> None:
+        deadline = time.monotonic() + startup_timeout()
+        while not port_accepts(self._zookeeper_connect):
+            code = None if self._zookeeper is None else self._zookeeper.poll()
+            if code is not None or time.monotonic() > deadline:
+                why = f"exited with code {code}" if code is not None else "did not listen in time"
+                raise BrokerStartupError(
+                    f"ZooKeeper on {self._zookeeper_connect} {why}",
+                    log_tail=_tail(directory / "zookeeper.log", 40)
+                    + _tail(directory / "console.log", 20),
+                )
+            time.sleep(0.2)
+
+    def _run_tool(self, directory: Path, main: str, args: Sequence[str]) -> None:
+        """Run a Kafka command-line tool to its end; fail with its output if it fails."""
+        log = directory / "tools.log"
+        process = _process.spawn(
+            self._jvm_command(directory, main, *args), cwd=directory, console_log=log
+        )
+        code = process.wait(timeout=startup_timeout())
+        _process.terminate([process], grace=0)
+        if code != 0:
+            raise BrokerStartupError(f"{main} failed (exit {code})", log_tail=_tail(log, 40))
 
     def _exit_code(self, node_id: int) -> int | None:
         process = self._node(node_id).process
@@ -244,6 +325,10 @@ class JvmCluster(HostPortsCluster):
         _process.terminate(processes, grace=_CLUSTER_STOP_GRACE)
         for node in self._nodes.values():
             node.process = None
+        # Last: brokers shutting down still talk to it.
+        if self._zookeeper is not None:
+            _process.terminate([self._zookeeper], grace=_CLUSTER_STOP_GRACE)
+            self._zookeeper = None
         if not keep_dirs():
             shutil.rmtree(self._root, ignore_errors=True)
 

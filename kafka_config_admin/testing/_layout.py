@@ -16,10 +16,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ._base import KafkaCluster
-from ._errors import BrokerStartupError
+from ._errors import BrokerStartupError, UnsupportedOptionError
+from ._generations import GENERATIONS, Generation, generation_of, logging_flag
 from ._probe import LOOPBACK, broker_answers, free_ports
 from ._process import JVM_FLAGS
-from ._settings import ADMIN_USER, ALICE_USER, POLICY_CLASS, SASL_MECHANISMS, startup_timeout
+from ._settings import (
+    ADMIN_USER,
+    ALICE_USER,
+    POLICY_CLASS,
+    SASL_MECHANISMS,
+    kafka_version,
+    startup_timeout,
+)
 from ._tls import TLS_LISTENERS, TlsListener, TlsPorts, add_tls_listeners, make_tls_files
 
 _POLL_INTERVAL = 0.2
@@ -179,13 +187,20 @@ def format_args(cluster_id: str, config: str, *, sasl: bool) -> list[str]:
 
 
 def java_command(
-    java: str, *, log4j_config: str, logs_dir: str, classpath: str, main: str, args: Sequence[str]
+    java: str,
+    *,
+    log4j_config: str,
+    logs_dir: str,
+    classpath: str,
+    main: str,
+    args: Sequence[str],
+    generation: Generation = GENERATIONS[0],
 ) -> list[str]:
     """The command line of a broker-side JVM (``kafka.Kafka`` or a Kafka tool)."""
     return [
         java,
         *JVM_FLAGS,
-        f"-Dlog4j2.configurationFile={log4j_config}",
+        logging_flag(generation, log4j_config),
         f"-Dkafka.logs.dir={logs_dir}",
         "-cp",
         classpath,
@@ -245,11 +260,19 @@ class HostPortsCluster(KafkaCluster):
         policy: bool,
         tls: bool = False,
         extra_properties: Mapping[str, str] | None = None,
+        version: str | None = None,
     ) -> None:
         if brokers < 1:
             raise ValueError("brokers must be at least 1")
+        #: The Kafka release the nodes run, and how brokers of its generation are started.
+        self.kafka_version = version or kafka_version()
+        self.generation = generation_of(self.kafka_version)
         if tls and not sasl:
             raise ValueError("tls=True needs sasl=True (the SASL_SSL listener has the SASL users)")
+        if tls and self.generation.name != "kraft-4":
+            raise UnsupportedOptionError(
+                f"tls=True is offered on Kafka 4 brokers only, not on Kafka {self.kafka_version}"
+            )
         self.broker_ids = list(range(1, brokers + 1))
         self.sasl = sasl
         self.policy = policy

@@ -57,3 +57,13 @@ def broker_answers(port: int, *, host: str = LOOPBACK, timeout: float = 2.0) -> 
         return False
     correlation_id, error_code = struct.unpack(">ih", payload[:6])
     return bool(correlation_id == 7 and error_code == 0)
+
+
+def port_accepts(address: str, *, timeout: float = 1.0) -> bool:
+    """Whether something accepts TCP connections at ``host:port``."""
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            return True
+    except OSError:
+        return False

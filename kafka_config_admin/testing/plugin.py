@@ -12,11 +12,12 @@ Fixtures:
     admin_client: a connected :class:`~kafka_config_admin.AdminClient` for each test.
 
 Marker:
-    ``@pytest.mark.kafka(brokers=3, sasl=True, policy=True)`` states what a test needs; the test
-    is skipped (with the reason) when the session cluster lacks it, e.g. under the external
-    backend.
+    ``@pytest.mark.kafka(brokers=3, sasl=True, policy=True, since="2.6")`` states what a test
+    needs; the test is skipped (with the reason) when the session cluster lacks it, e.g. under
+    the external backend or on an older Kafka release (``since``).
 
-Options: ``--kafka-backend``, ``--kafka-brokers``, ``--kafka-no-sasl``, ``--kafka-no-policy``.
+Options: ``--kafka-backend``, ``--kafka-brokers``, ``--kafka-no-sasl``, ``--kafka-no-policy``,
+``--kafka-version`` (a release such as ``3.9.1`` or ``2.5.1``; jvm backend).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import pytest
 from .._client import AdminClient
 from ._base import KafkaCluster
 from ._cluster import BACKENDS, selected_backend, start_cluster
+from ._settings import kafka_version
 
 _SIGNAL_HANDLER = Any  # what signal.getsignal() returns; typeshed's alias is private
 
@@ -48,6 +50,7 @@ class ClusterOptions:
     brokers: int
     sasl: bool
     policy: bool
+    version: str | None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -72,6 +75,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="start the session cluster without the SASL listener and users",
     )
     group.addoption(
+        "--kafka-version",
+        default=None,
+        help="Kafka release of the session cluster, e.g. 3.9.1 (KRaft) or 2.5.1 (ZooKeeper); "
+        "overrides $KAFKA_CONFIG_ADMIN_KAFKA_VERSION (default: the pinned release)",
+    )
+    group.addoption(
         "--kafka-no-policy",
         action="store_true",
         default=False,
@@ -83,8 +92,9 @@ def pytest_configure(config: pytest.Config) -> None:
     """Register the ``kafka`` marker."""
     config.addinivalue_line(
         "markers",
-        "kafka(brokers=1, sasl=False, policy=False): the test needs a session cluster with at "
-        "least these features; skipped if the chosen backend cannot offer them",
+        "kafka(brokers=1, sasl=False, policy=False, since=None): the test needs a session "
+        "cluster with at least these features (since: a Kafka release such as '2.6'); skipped "
+        "if the chosen backend or release cannot offer them",
     )
 
 
@@ -98,6 +108,7 @@ def cluster_options(config: pytest.Config) -> ClusterOptions:
         brokers=int(brokers),
         sasl=full and not config.getoption("--kafka-no-sasl"),
         policy=full and not config.getoption("--kafka-no-policy"),
+        version=config.getoption("--kafka-version"),
     )
 
 
@@ -130,6 +141,7 @@ def kafka_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
             sasl=options.sasl,
             policy=options.policy,
             backend=options.backend,
+            version=options.version,
         ) as cluster:
             yield cluster
     finally:
@@ -171,8 +183,16 @@ def _kafka_marker_requirements(request: pytest.FixtureRequest) -> None:
     needed_brokers = int(marker.kwargs.get("brokers", 1))
     if needed_brokers > options.brokers:
         missing.append(f"brokers>={needed_brokers}")
+    since = marker.kwargs.get("since")
+    running = options.version or kafka_version()
+    if since is not None and options.backend != "external" and _release(running) < _release(since):
+        missing.append(f"Kafka {since}+ (it runs {running})")
     if missing:
         pytest.skip(f"session Kafka cluster ({options.backend}) lacks {', '.join(missing)}")
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".")[:2])
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,7 @@ from .helpers import new_topic, settled_entry
 pytestmark = pytest.mark.integration
 
 
+@pytest.mark.compat
 async def test_set_delete_append_subtract_are_read_back(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -49,6 +50,7 @@ async def test_set_delete_append_subtract_are_read_back(
     assert entry.source is ConfigSource.DEFAULT_CONFIG
 
 
+@pytest.mark.compat
 async def test_validate_only_changes_nothing(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -64,6 +66,7 @@ async def test_validate_only_changes_nothing(
         await bad.all()
 
 
+@pytest.mark.compat
 async def test_resources_fail_independently(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -86,6 +89,7 @@ async def test_resources_fail_independently(
     await settled_entry(admin_client, bad, "retention.ms", "604800000")
 
 
+@pytest.mark.compat
 async def test_unknown_config_name_is_an_invalid_config(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -95,6 +99,7 @@ async def test_unknown_config_name_is_an_invalid_config(
         await result.all()
 
 
+@pytest.mark.compat
 async def test_policy_rejection_is_a_typed_error(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -108,6 +113,7 @@ async def test_policy_rejection_is_a_typed_error(
     await settled_entry(admin_client, topic, "retention.ms", "604800000")
 
 
+@pytest.mark.compat
 async def test_dynamic_broker_and_logger_configs(
     admin_client: AdminClient, kafka_broker_ids: list[int]
 ) -> None:
@@ -137,6 +143,7 @@ async def test_dynamic_broker_and_logger_configs(
         ).all()
 
 
+@pytest.mark.compat
 async def test_legacy_alter_replaces_the_whole_set(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -151,6 +158,7 @@ async def test_legacy_alter_replaces_the_whole_set(
     await settled_entry(admin_client, topic, "max.message.bytes", "1048588")
 
 
+@pytest.mark.compat
 async def test_bad_ops_raise_before_anything_is_sent(admin_client: AdminClient) -> None:
     topic = ConfigResource(ResourceType.TOPIC, "anything")
     with pytest.raises(InvalidArgumentError, match="needs a value"):

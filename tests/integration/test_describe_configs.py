@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from kafka_config_admin import (
@@ -16,7 +14,6 @@ from kafka_config_admin import (
     ResourceType,
     UnknownTopicOrPartitionError,
 )
-from kafka_config_admin._transport import Transport
 
 from .helpers import alter_topic, new_topic, settled_entry
 
@@ -40,6 +37,7 @@ async def test_describe_topic_with_types_and_documentation(
     assert len(config) > 20
 
 
+@pytest.mark.compat
 async def test_without_documentation_the_broker_sends_no_docs(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -48,6 +46,7 @@ async def test_without_documentation_the_broker_sends_no_docs(
     assert config["retention.ms"].documentation is None
 
 
+@pytest.mark.compat
 async def test_synonyms_show_where_a_value_comes_from(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -59,6 +58,11 @@ async def test_synonyms_show_where_a_value_comes_from(
     assert [(s.name, s.value, s.source) for s in entry.synonyms] == [
         ("retention.ms", "3600000", ConfigSource.TOPIC_CONFIG)
     ]
+
+
+async def test_broker_synonyms_show_static_and_default_values(admin_client: AdminClient) -> None:
+    # Kafka 4 only: ZooKeeper-era brokers have broker.id, and 3.x lists node.id's default (-1)
+    # as a second synonym.
     broker = ConfigResource(ResourceType.BROKER, "1")
     config = await admin_client.describe_configs(
         {broker: ["log.retention.hours", "node.id"]}, include_synonyms=True
@@ -73,6 +77,7 @@ async def test_synonyms_show_where_a_value_comes_from(
     assert plain["node.id"].synonyms == ()
 
 
+@pytest.mark.compat
 async def test_key_filter_returns_only_the_named_keys(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -105,6 +110,7 @@ async def test_named_brokers_cluster_default_and_loggers_are_routed(
         )
 
 
+@pytest.mark.compat
 async def test_missing_topic_fails_only_its_own_future(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -120,22 +126,7 @@ async def test_missing_topic_fails_only_its_own_future(
     assert set(result.errors()) == {missing}
 
 
-@pytest.fixture
-def sent_requests(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The API of every request the transport writes (to the real broker) during the test."""
-    sent: list[str] = []
-    submit = Transport.submit
-
-    def counting_submit(self: Transport, *args: Any, **kwargs: Any) -> bool:
-        written = submit(self, *args, **kwargs)
-        if written:
-            sent.append(args[1].name)
-        return written
-
-    monkeypatch.setattr(Transport, "submit", counting_submit)
-    return sent
-
-
+@pytest.mark.compat
 async def test_large_calls_are_split_into_requests_with_the_same_answers(
     admin_client: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
 ) -> None:
@@ -164,6 +155,7 @@ async def test_large_calls_are_split_into_requests_with_the_same_answers(
     assert third["retention.ms"].value == "3600000"
 
 
+@pytest.mark.compat
 async def test_concurrent_describes_share_requests_and_keep_their_own_answers(
     admin_client: AdminClient, kafka_bootstrap: str, sent_requests: list[str]
 ) -> None:
@@ -192,6 +184,7 @@ async def test_concurrent_describes_share_requests_and_keep_their_own_answers(
     assert not calls[1].values[topics[1]].result()["cleanup.policy"].synonyms
 
 
+@pytest.mark.compat
 async def test_a_shared_request_outlives_the_call_that_opened_it(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -204,6 +197,7 @@ async def test_a_shared_request_outlives_the_call_that_opened_it(
         assert "retention.ms" in (await follower.all())[topic]
 
 
+@pytest.mark.compat
 async def test_sensitive_values_come_back_as_none(admin_client: AdminClient) -> None:
     broker = ConfigResource(ResourceType.BROKER, "1")
     jaas = "listener.name.sasl_plaintext.plain.sasl.jaas.config"  # set: the SASL listener's users
@@ -217,6 +211,7 @@ async def test_sensitive_values_come_back_as_none(admin_client: AdminClient) -> 
     assert config["ssl.key.password"].type is ConfigType.PASSWORD
 
 
+@pytest.mark.compat
 async def test_bad_input_raises_before_anything_is_sent(admin_client: AdminClient) -> None:
     with pytest.raises(InvalidArgumentError, match="need a name"):
         admin_client.describe_configs([ConfigResource(ResourceType.TOPIC, "")])

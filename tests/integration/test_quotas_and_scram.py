@@ -67,6 +67,8 @@ def quotas_of(admin: AdminClient, quota_filter: ClientQuotaFilter) -> Callable[[
     return lambda: admin.describe_client_quotas(quota_filter).all()
 
 
+@pytest.mark.compat
+@pytest.mark.kafka(since="2.7")
 async def test_the_broker_speaks_the_versions_this_client_does(admin_client: AdminClient) -> None:
     """Every version the pinned Kafka speaks of these APIs is one this client speaks."""
     await admin_client.describe_client_quotas().all()  # opens a connection to some broker
@@ -83,6 +85,8 @@ async def test_the_broker_speaks_the_versions_this_client_does(admin_client: Adm
         assert codec.min_version <= low and high <= codec.max_version, codec.name
 
 
+@pytest.mark.compat
+@pytest.mark.kafka(since="2.7")
 async def test_user_and_client_id_quotas_set_described_and_removed(
     admin_client: AdminClient,
 ) -> None:
@@ -133,6 +137,8 @@ async def test_user_and_client_id_quotas_set_described_and_removed(
     await settled(quotas_of(admin_client, of_user), lambda q: q == {})
 
 
+@pytest.mark.compat
+@pytest.mark.kafka(since="2.6")
 async def test_default_user_quota(admin_client: AdminClient) -> None:
     default_user = ClientQuotaEntity({"user": None})
     only_default = ClientQuotaFilter.contains_only([ClientQuotaFilterComponent.default("user")])
@@ -147,6 +153,8 @@ async def test_default_user_quota(admin_client: AdminClient) -> None:
     await settled(quotas_of(admin_client, only_default), lambda q: q == {})
 
 
+@pytest.mark.compat
+@pytest.mark.kafka(since="2.8")
 async def test_ip_quota(admin_client: AdminClient) -> None:
     ip = ClientQuotaEntity({"ip": "192.0.2.77"})  # TEST-NET-1: nobody connects from it
     of_ip = ClientQuotaFilter.contains_only([Exact("ip", "192.0.2.77")])
@@ -157,6 +165,8 @@ async def test_ip_quota(admin_client: AdminClient) -> None:
     await settled(quotas_of(admin_client, of_ip), lambda q: q == {})
 
 
+@pytest.mark.compat
+@pytest.mark.kafka(since="2.6")
 async def test_validate_only_changes_nothing(admin_client: AdminClient) -> None:
     entity = ClientQuotaEntity({"user": unique("qvalidate")})
     of_user = ClientQuotaFilter.contains([Exact("user", entity["user"] or "")])
@@ -177,6 +187,8 @@ async def test_validate_only_changes_nothing(admin_client: AdminClient) -> None:
     await admin_client.alter_client_quotas({entity: {"consumer_byte_rate": None}}).all()
 
 
+@pytest.mark.compat
+@pytest.mark.kafka(since="2.6")
 async def test_a_refused_entity_fails_only_its_own_future(admin_client: AdminClient) -> None:
     good = ClientQuotaEntity({"client-id": unique("qgood")})
     bad = ClientQuotaEntity({"client-id": unique("qbad")})
@@ -218,6 +230,7 @@ async def test_a_broker_that_stops_answering_is_retried_around(
     await admin_client.alter_client_quotas({entity: {"producer_byte_rate": None}}).all()
 
 
+@pytest.mark.compat
 async def test_bad_quota_input_is_refused_before_sending(admin_client: AdminClient) -> None:
     entity = ClientQuotaEntity({"user": "someone"})
     with pytest.raises(InvalidArgumentError, match="finite number"):
@@ -234,7 +247,8 @@ async def test_bad_quota_input_is_refused_before_sending(admin_client: AdminClie
         ClientQuotaEntity({"group": "g"})
 
 
-@pytest.mark.kafka(sasl=True)
+@pytest.mark.compat
+@pytest.mark.kafka(sasl=True, since="2.6")
 async def test_an_unauthorized_user_is_refused_per_entity(kafka_cluster: KafkaCluster) -> None:
     alice = kafka_cluster.alice_user
     assert kafka_cluster.sasl_bootstrap_servers is not None and alice is not None
@@ -284,7 +298,8 @@ async def credentials_of(admin: AdminClient, user: str) -> set[ScramCredentialIn
     return set(description.credential_infos)
 
 
-@pytest.mark.kafka(sasl=True)
+@pytest.mark.compat
+@pytest.mark.kafka(sasl=True, since="2.7")
 @pytest.mark.parametrize("mechanism", [ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512])
 async def test_a_user_made_through_the_sdk_logs_in_with_its_password(
     kafka_cluster: KafkaCluster, admin_client: AdminClient, mechanism: ScramMechanism
@@ -311,7 +326,8 @@ async def test_a_user_made_through_the_sdk_logs_in_with_its_password(
         await settled(lambda: logs_in(kafka_cluster, user, password, name), lambda ok: not ok)
 
 
-@pytest.mark.kafka(sasl=True)
+@pytest.mark.compat
+@pytest.mark.kafka(sasl=True, since="2.7")
 async def test_describe_reports_each_user_on_its_own(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
@@ -350,7 +366,8 @@ async def test_describe_reports_each_user_on_its_own(
     await cleanup.all()
 
 
-@pytest.mark.kafka(sasl=True)
+@pytest.mark.compat
+@pytest.mark.kafka(sasl=True, since="2.7")
 async def test_a_refused_credential_change_fails_only_its_user(
     admin_client: AdminClient,
 ) -> None:
@@ -370,6 +387,7 @@ async def test_a_refused_credential_change_fails_only_its_user(
     ).all()
 
 
+@pytest.mark.compat
 async def test_bad_scram_input_is_refused_before_sending(admin_client: AdminClient) -> None:
     with pytest.raises(InvalidArgumentError, match="appears twice"):
         admin_client.alter_user_scram_credentials(

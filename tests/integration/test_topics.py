@@ -62,6 +62,7 @@ async def test_create_with_configs_then_list_and_describe_them(admin_client: Adm
     assert config["cleanup.policy"].value == "delete,compact"
 
 
+@pytest.mark.compat
 async def test_broker_defaults_fill_in_counts_left_out(admin_client: AdminClient) -> None:
     name = unique_name()
     created = await admin_client.create_topics([NewTopic(name)]).values[name]
@@ -69,6 +70,7 @@ async def test_broker_defaults_fill_in_counts_left_out(admin_client: AdminClient
     assert created.replication_factor is not None and created.replication_factor >= 1
 
 
+@pytest.mark.compat
 async def test_list_with_and_without_a_pattern(
     admin_client: AdminClient, kafka_bootstrap: str
 ) -> None:
@@ -88,6 +90,7 @@ async def test_list_with_and_without_a_pattern(
     assert {t.name for t in everything} <= {t.name for t in with_internal}
 
 
+@pytest.mark.compat
 async def test_validate_only_creates_nothing(admin_client: AdminClient) -> None:
     name = unique_name()
     result = admin_client.create_topics(
@@ -103,6 +106,7 @@ async def test_validate_only_creates_nothing(admin_client: AdminClient) -> None:
     assert created.num_partitions == 1
 
 
+@pytest.mark.compat
 async def test_each_topic_fails_on_its_own_with_a_typed_error(
     admin_client: AdminClient, kafka_bootstrap: str, kafka_broker_ids: list[int]
 ) -> None:

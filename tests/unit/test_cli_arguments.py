@@ -52,7 +52,7 @@ def test_shortcuts_and_arguments_keep_their_order_once_each() -> None:
         topics=["orders", "payments"],
         brokers=["2"],
         groups=["g"],
-        entity_default=True,
+        broker_default=True,
     ).selection()
     assert [str(resource) for resource in selection.resources] == [
         "topic 'orders'",

@@ -55,6 +55,19 @@ def test_routing_batches_per_broker_and_sends_the_rest_anywhere() -> None:
     ]
 
 
+def test_newer_resource_types_go_in_requests_of_their_own() -> None:
+    # A broker that does not know GROUP fails every resource of the request that holds one.
+    metrics = ConfigResource(ResourceType.CLIENT_METRICS, "m")
+    resources = [TOPIC, GROUP, BROKER_1, metrics, OTHER]
+    operation = describe(resources)
+    assert route(resources, 100, operation.destination, operation.kept_apart) == [
+        (None, [TOPIC, OTHER]),
+        (None, [GROUP]),
+        (1, [BROKER_1]),
+        (None, [metrics]),
+    ]
+
+
 def test_routing_splits_large_groups_into_requests_of_at_most_the_limit() -> None:
     topics = [ConfigResource(ResourceType.TOPIC, f"t{i}") for i in range(5)]
     requests = route([*topics, BROKER_1], 2, describe([*topics, BROKER_1]).destination)

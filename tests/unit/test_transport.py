@@ -17,8 +17,11 @@ def test_the_highest_common_version_is_chosen(broker_range: tuple[int, int], cho
 
 
 def test_a_broker_without_the_api_is_a_clear_error() -> None:
-    with pytest.raises(UnsupportedVersionError, match="does not support IncrementalAlterConfigs"):
-        negotiate_version(INCREMENTAL_ALTER_CONFIGS, None)
+    with pytest.raises(
+        UnsupportedVersionError,
+        match=r"broker 2 does not support IncrementalAlterConfigs .*release before 2\.3",
+    ):
+        negotiate_version(INCREMENTAL_ALTER_CONFIGS, None, "broker 2")
     with pytest.raises(UnsupportedVersionError, match="no common DescribeConfigs version"):
         negotiate_version(DESCRIBE_CONFIGS, (5, 7))
 

@@ -148,13 +148,6 @@ def fuzz(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
-def bad_input(session: nox.Session) -> None:
-    """The bad-input matrix on the real cluster, recorded in reliability/bad-input.json."""
-    session.install("-e", ".[test]")
-    session.run("python", "-m", "tests.integration.record_bad_input")
-
-
-@nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks against every peer on one real broker; results in benchmarks/results/.
 

@@ -141,6 +141,19 @@ def benchmark_results() -> str:
     return markdown
 
 
+def committed_markdown(name: str) -> Callable[[], str]:
+    """The tables a benchmark wrote from its committed run (``benchmarks/results/NAME.md``),
+    less its own title: the page has one."""
+
+    def generate() -> str:
+        text = (ROOT / "benchmarks" / "results" / f"{name}.md").read_text()
+        first, _, rest = text.partition("\n")
+        return rest.lstrip("\n") if first.startswith("# ") else text
+
+    generate.__doc__ = f"The committed benchmarks/results/{name}.md."
+    return generate
+
+
 def kafka_version() -> str:
     """The Kafka release the test suite runs (and the compatibility tables were checked on)."""
     testing = importlib.import_module("kafka_config_admin.testing")
@@ -254,10 +267,12 @@ def reliability_figures() -> str:
 
 GENERATORS: dict[str, Callable[[], str]] = {
     "benchmark-results": benchmark_results,
+    "cli-benchmark": committed_markdown("cli"),
     "exception-tree": exception_tree,
     "kafka-version": kafka_version,
     "protocol-versions": protocol_versions,
     "reliability-figures": reliability_figures,
+    "spark-benchmark": committed_markdown("spark"),
 }
 
 

@@ -12,6 +12,7 @@ import io
 import logging
 import traceback
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from kafka_config_admin import (
 from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import new_topic
+from .secrets_capture import capture_secrets
 
 pytestmark = [pytest.mark.integration, pytest.mark.kafka(sasl=True)]
 
@@ -121,3 +123,33 @@ async def test_no_secret_in_logs_reprs_errors_or_output(
     for secret in secrets:
         for form in (secret, repr(secret.encode())[2:-1]):
             assert form not in everything, f"{form!r} found"
+
+
+#: Connections refused on purpose, per mechanism: wrong passwords, an expired token, an
+#: untrusted certificate and a host name mismatch, no client certificate; on the command line
+#: also a sensitive SET of a key topics do not have (refused before sending).
+EXPECTED_REFUSALS = {
+    "SSL": 2,
+    "mTLS": 1,
+    **{f"{listener} {m}": 1 for listener in ("SASL_SSL", "SASL_PLAINTEXT") for m in MECHANISMS},
+    "SASL_SSL SCRAM-SHA-512 (password set by the SDK)": 1,
+    "SASL_SSL OAUTHBEARER": 1,
+    "CLI SASL_SSL SCRAM": 2,
+    "CLI mTLS": 1,
+    "CLI SASL_PLAINTEXT PLAIN": 0,
+    "CLI SASL_SSL OAUTHBEARER": 1,
+}
+
+
+async def test_no_secret_over_tls_mtls_sasl_ssl_oauthbearer_or_from_the_cli(
+    kafka_tls_cluster: KafkaCluster, tmp_path: Path
+) -> None:
+    capture = await capture_secrets(kafka_tls_cluster, tmp_path)
+    assert capture.found() == {}
+    # The capture saw what it had to: each way in, right and wrong, and the exchanges' records.
+    assert dict(capture.refused) == {k: v for k, v in EXPECTED_REFUSALS.items() if v}
+    assert set(capture.tried) == set(EXPECTED_REFUSALS)
+    records = "\n".join(capture.log_records)
+    assert "SaslAuthenticate" in records and "Authenticated via OAUTHBEARER" in records
+    assert any("refused the OAUTHBEARER token" in line for line in capture.cli_output)
+    assert all(capture.secrets.values()) and len(capture.secrets) == 8

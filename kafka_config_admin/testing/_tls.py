@@ -192,8 +192,9 @@ def make_tls_files(directory: Path) -> TlsFiles:
         files.client_key: client_key_pem,
         files.client_keystore: client_key_pem + pem(client),
     }
+    # Readable by the broker whatever user it runs as (a container's); the directory holding
+    # them is private to this cluster and removed when it stops.
     for path, data in contents.items():
-        path.touch(mode=0o600)
         path.write_bytes(data)
     return files
 

@@ -42,6 +42,7 @@ __all__ = [
 ]
 
 TlsListener = Literal["SSL", "MTLS", "SASL_SSL"]
+"""The name of a TLS listener of a ``tls=True`` cluster."""
 #: The TLS listeners of a ``tls=True`` cluster, in the order their ports are planned.
 TLS_LISTENERS: tuple[TlsListener, ...] = ("SSL", "MTLS", "SASL_SSL")
 #: The SASL mechanisms of the SASL_SSL listener.

@@ -62,7 +62,7 @@ class _Tokens(TokenProvider):
         return self.given[-1]
 
 
-class _Sink(logging.Handler):
+class LogSink(logging.Handler):
     """Keeps every record, formatted with its traceback, whatever its level or logger."""
 
     def __init__(self) -> None:
@@ -75,9 +75,9 @@ class _Sink(logging.Handler):
 
 
 @contextmanager
-def every_logger_at_debug() -> Iterator[_Sink]:
+def every_logger_at_debug() -> Iterator[LogSink]:
     """Every logger at DEBUG and one handler on the root that keeps every record."""
-    sink = _Sink()
+    sink = LogSink()
     root = logging.getLogger()
     loggers = [root, *(logging.getLogger(name) for name in list(logging.root.manager.loggerDict))]
     for name in ("aiokafka", "asyncio", "kafka_config_admin"):

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Hashable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -338,11 +337,10 @@ class Gatherer:
     # --- hedging: a silent broker's request goes to another broker too --------------------
 
     def _plan_hedge(self, gathering: Gathering, first: int) -> None:
-        others = [node for node in self._transport.broker_ids() if node != first]
+        others = self._transport.hedge_targets(_lane(gathering.leader), first)
         if not others:
             return
-        random.shuffle(others)
-        gathering.first, gathering.untried = first, others
+        gathering.first, gathering.untried = first, others[::-1]  # popped from the end
         shortest = min(call.timeout for call in gathering.calls)
         gathering.hedge_after = self._hedge_share * min(self._transport.request_timeout, shortest)
         self._look_for_silence(gathering, first)
@@ -406,7 +404,7 @@ class Gatherer:
         leader = gathering.leader
         hedge_won = gathering.first is not None and node != gathering.first
         if hedge_won and node is not None and not isinstance(outcome, Exception):
-            self._transport.prefer(_lane(leader), node)  # the next call goes there
+            self._transport.hedge_won(_lane(leader), node)  # the next call goes there
         # A change written and not answered, or written twice (one answer ignored), may have
         # been applied: if its retries end at the deadline, its outcome is unknown.
         unsure = (

@@ -150,6 +150,13 @@ def fuzz(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def secrets(session: nox.Session) -> None:
+    """The secrets capture on a TLS cluster: benchmarks/results/reliability/secrets.json."""
+    session.install("-e", ".[test,cli]")
+    session.run("python", "-m", "tests.integration.secrets_capture")
+
+
+@nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks against every peer on one real broker; results in benchmarks/results/.
 

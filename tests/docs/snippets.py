@@ -10,6 +10,9 @@ line right before the fence says what else it needs; readers never see it:
 - ``<!-- snippet: spark -->``: that cluster and a real Spark session (``local[2]``), which
   ``SparkSession.builder.getOrCreate()`` in the snippet returns.
 - ``<!-- snippet: cluster -->``: starts Kafka clusters of its own (``start_cluster``).
+- ``<!-- snippet: tls -->``: a one-broker cluster with TLS listeners (the ``kafka_tls_cluster``
+  fixture): the addresses of ``TLS_PLACEHOLDERS`` name its SSL, MTLS and SASL_SSL listeners,
+  ``certs/`` holds its CA and a client certificate, and the SCRAM user ``TLS_USER`` exists.
 - ``<!-- snippet: pytest -->``: a test module of a reader's own project. It runs alone, with
   ``pytest`` in an empty directory (no configuration), so the package's pytest plugin starts
   the broker its tests ask for; every test in it must pass, none skip.
@@ -39,9 +42,20 @@ PLACEHOLDER_ADDRESSES = ("127.0.0.1:9092", "localhost:9092")
 #: Where a snippet's files are; replaced by a directory holding copies of ``FILES``.
 PLACEHOLDER_DIRECTORY = "/data/"
 FILES = ROOT / "tests" / "docs" / "files"
-KINDS = ("plain", "kafka", "spark", "cluster", "pytest")
+KINDS = ("plain", "kafka", "spark", "cluster", "pytest", "tls")
 #: What each kind needs from the test session, beyond the kinds of the page's earlier snippets.
-NEEDS = {"kafka": {"kafka"}, "spark": {"kafka", "spark"}, "cluster": {"cluster"}}
+NEEDS = {"kafka": {"kafka"}, "spark": {"kafka", "spark"}, "cluster": {"cluster"}, "tls": {"tls"}}
+#: The TLS listeners a ``tls`` snippet names by these addresses; replaced by the real ones.
+TLS_PLACEHOLDERS = {
+    "broker-1.example:9093": "SSL",
+    "broker-1.example:9094": "MTLS",
+    "broker-1.example:9095": "SASL_SSL",
+}
+#: The directory of a ``tls`` snippet's PEM files (``ca.pem``, ``client.pem``,
+#: ``client-key.pem`` encrypted with ``TLS_KEY_PASSPHRASE``), and its SCRAM user.
+TLS_CERTS = "certs/"
+TLS_KEY_PASSPHRASE = "key passphrase"
+TLS_USER = ("config-admin", "change-me")
 PYTHON = ("python", "py")
 #: Blocks in other languages are not Python programs. Why each is not run, and what checks it
 #: instead; a block in a language missing here fails ``test_every_block_is_accounted_for``.
@@ -51,6 +65,8 @@ OTHER_LANGUAGES = {
     "console": "a shell session, as sh",
     "yaml": "a file's contents: test_data_blocks_parse parses it",
     "json": "a document the tools write: test_data_blocks_parse parses it",
+    "properties": "a Kafka client config (--command-config): test_data_blocks_parse reads it "
+    "with the CLI's parser",
     "text": "output shown to the reader, made by the code above it",
 }
 

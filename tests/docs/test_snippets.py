@@ -21,8 +21,15 @@ import pytest
 import pytest_asyncio
 import yaml
 from click.testing import CliRunner
+from cryptography.hazmat.primitives import serialization
 
-from kafka_config_admin.desired import parse_clusters_file, parse_desired_state
+from kafka_config_admin import AdminClient, UserScramCredentialUpsertion
+from kafka_config_admin.desired import (
+    parse_clusters_file,
+    parse_command_config,
+    parse_desired_state,
+)
+from kafka_config_admin.testing import KafkaCluster
 
 from .snippets import (
     DOCS_TOPICS,
@@ -30,6 +37,10 @@ from .snippets import (
     OTHER_LANGUAGES,
     PYTHON,
     ROOT,
+    TLS_CERTS,
+    TLS_KEY_PASSPHRASE,
+    TLS_PLACEHOLDERS,
+    TLS_USER,
     Block,
     Snippet,
     all_blocks,
@@ -86,15 +97,57 @@ def docs_spark() -> Iterator[None]:
     session.stop()
 
 
-class Environment:
-    """What a snippet runs with: the cluster's address and the ``/data/`` directory."""
+@pytest.fixture(scope="session")
+def docs_tls(
+    kafka_tls_cluster: KafkaCluster, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, str]:
+    """What a ``tls`` snippet's placeholders stand for on the TLS cluster: its listeners' addresses,
+    a ``certs/`` directory (the client key encrypted with the snippet's passphrase), and the
+    snippet's SCRAM user, made on the cluster."""
+    tls = kafka_tls_cluster.tls_files
+    assert tls is not None
+    certs = tmp_path_factory.mktemp("certs")
+    (certs / "ca.pem").write_bytes(tls.ca_certificate.read_bytes())
+    (certs / "client.pem").write_bytes(tls.client_certificate.read_bytes())
+    key = serialization.load_pem_private_key(
+        tls.client_key.read_bytes(), tls.client_key_passphrase.encode()
+    )
+    (certs / "client-key.pem").write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.BestAvailableEncryption(TLS_KEY_PASSPHRASE.encode()),
+        )
+    )
 
-    def __init__(self, bootstrap: str | None, files: Path) -> None:
+    async def add_user() -> None:
+        async with AdminClient(kafka_tls_cluster.bootstrap_servers) as admin:
+            upsert = UserScramCredentialUpsertion(TLS_USER[0], "SCRAM-SHA-512", TLS_USER[1])
+            await admin.alter_user_scram_credentials([upsert]).all()
+
+    asyncio.run(add_user())
+    replacements = {
+        address: kafka_tls_cluster.tls_bootstrap_servers(listener)  # type: ignore[arg-type]
+        for address, listener in TLS_PLACEHOLDERS.items()
+    }
+    return {**replacements, TLS_CERTS: f"{certs}/"}
+
+
+class Environment:
+    """What a snippet runs with: the cluster's address, the ``/data/`` directory, and what the
+    placeholders of a ``tls`` snippet stand for."""
+
+    def __init__(
+        self, bootstrap: str | None, files: Path, replacements: dict[str, str] | None = None
+    ) -> None:
         self.bootstrap = bootstrap
         self.files = files
+        self.replacements = replacements or {}
 
     def code(self, snippet: Snippet) -> str:
         code = with_directory(snippet.code, self.files)
+        for placeholder, value in self.replacements.items():
+            code = code.replace(placeholder, value)
         return code if self.bootstrap is None else with_bootstrap(code, self.bootstrap)
 
 
@@ -152,6 +205,14 @@ async def test_docs_snippet_on_kafka(
 
 
 @pytest.mark.integration
+@pytest.mark.parametrize("snippet", _needing("tls"))
+def test_docs_snippet_on_tls(snippet: Snippet, docs_files: Path, docs_tls: dict[str, str]) -> None:
+    """TLS snippets on a cluster with TLS listeners; run in a loop of their own, as the TLS
+    cluster's fixture is not async."""
+    asyncio.run(_run_in_order(snippet, Environment(None, docs_files, docs_tls)))
+
+
+@pytest.mark.integration
 @pytest.mark.parametrize("snippet", _needing("cluster", "kafka"))
 async def test_docs_snippet_with_clusters_of_its_own(snippet: Snippet, docs_files: Path) -> None:
     await _run_in_order(snippet, Environment(None, docs_files))
@@ -179,7 +240,7 @@ def test_docs_test_module(snippet: Snippet, tmp_path: Path) -> None:
 def test_every_snippet_is_run() -> None:
     """Each Python snippet is one of the tests above (a kind without a test would drop it)."""
     tested = {s.id for s in SNIPPETS if not needs(s)}
-    tested |= {p.id for p in [*_needing("kafka"), *_needing("cluster", "kafka")]}
+    tested |= {p.id for p in [*_needing("kafka"), *_needing("cluster", "kafka"), *_needing("tls")]}
     tested |= {s.id for s in TEST_MODULES}
     assert tested == {s.id for s in all_snippets()}
 
@@ -194,11 +255,14 @@ def _blocks(*languages: str) -> list[Any]:
     return [pytest.param(b, id=b.id) for b in BLOCKS if b.language in languages]
 
 
-@pytest.mark.parametrize("block", _blocks("yaml", "json"))
+@pytest.mark.parametrize("block", _blocks("yaml", "json", "properties"))
 def test_data_blocks_parse(block: Block) -> None:
     """Files and documents the pages show are well formed (a desired state loads whole)."""
     if block.language == "json":
         json.loads(block.code)
+        return
+    if block.language == "properties":
+        parse_command_config(block.code, source=block.id, base_dir=ROOT)
         return
     document = yaml.safe_load(block.code)
     if isinstance(document, dict) and "clusters" in document:

@@ -41,6 +41,7 @@ __all__ = [
     "unsecured_jwt",
 ]
 
+#: A TLS listener of a ``tls=True`` cluster: server-authenticated TLS, mutual TLS, SASL over TLS.
 TlsListener = Literal["SSL", "MTLS", "SASL_SSL"]
 """The name of a TLS listener of a ``tls=True`` cluster."""
 #: The TLS listeners of a ``tls=True`` cluster, in the order their ports are planned.

@@ -34,7 +34,9 @@ from kafka_config_admin import (
     NewTopic,
     RequestTimedOutError,
     ResourceType,
+    ScramMechanism,
     UnsupportedVersionError,
+    UserScramCredentialDeletion,
 )
 from kafka_config_admin._protocol import (
     ALTER_CLIENT_QUOTAS,
@@ -45,6 +47,7 @@ from kafka_config_admin._protocol import (
     DESCRIBE_CONFIGS,
     DESCRIBE_USER_SCRAM_CREDENTIALS,
     INCREMENTAL_ALTER_CONFIGS,
+    LIST_GROUPS,
     METADATA,
     ApiCodec,
 )
@@ -62,6 +65,7 @@ CODECS = (
     DESCRIBE_CONFIGS,
     ALTER_CONFIGS,
     INCREMENTAL_ALTER_CONFIGS,
+    LIST_GROUPS,
     DESCRIBE_CLIENT_QUOTAS,
     ALTER_CLIENT_QUOTAS,
     DESCRIBE_USER_SCRAM_CREDENTIALS,
@@ -127,6 +131,7 @@ async def test_each_api_goes_out_at_the_highest_version_both_speak(
         INCREMENTAL_ALTER_CONFIGS.name: lambda: admin_client.incremental_alter_configs(
             {topic: [AlterConfigOp("retention.ms", "7200000")]}, validate_only=True
         ).all(),
+        LIST_GROUPS.name: lambda: admin_client.list_groups().all(),
         DESCRIBE_CLIENT_QUOTAS.name: lambda: admin_client.describe_client_quotas().all(),
         ALTER_CLIENT_QUOTAS.name: lambda: admin_client.alter_client_quotas(
             {ClientQuotaEntity({"user": unique_name()}): {"request_percentage": 50}},
@@ -217,6 +222,12 @@ async def test_describe_gives_types_and_documentation_from_kafka_2_6_only(
             DESCRIBE_USER_SCRAM_CREDENTIALS,
             lambda admin: admin.describe_user_scram_credentials().all(),
         ),
+        (
+            ALTER_USER_SCRAM_CREDENTIALS,
+            lambda admin: admin.alter_user_scram_credentials(
+                [UserScramCredentialDeletion("nobody", ScramMechanism.SCRAM_SHA_256)]
+            ).all(),
+        ),
     ],
     ids=lambda value: value.name if isinstance(value, ApiCodec) else "",
 )
@@ -268,3 +279,16 @@ async def test_a_topic_the_broker_cannot_place_fails_alone(
     assert (await result.values[fine]).name == fine
     refused = InvalidReplicaAssignmentError if kafka_release >= (3, 0) else RequestTimedOutError
     assert isinstance(result.errors()[nowhere], refused), result.errors()
+
+
+async def test_a_filter_the_broker_cannot_apply_is_refused_not_dropped(
+    admin_client: AdminClient, kafka_release: tuple[int, ...]
+) -> None:
+    """ListGroups filters by state from v4 (Kafka 2.6): an older broker would list every group,
+    so the call fails at once instead of answering something else than was asked."""
+    result = admin_client.list_groups(states={"Stable"})
+    if kafka_release >= (2, 6):
+        assert all(group.state == "Stable" for group in await result.all())
+        return
+    with anyio.fail_after(FAILS_WITHIN), pytest.raises(UnsupportedVersionError, match="states"):
+        await result.all()

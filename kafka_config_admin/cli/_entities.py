@@ -30,6 +30,7 @@ from .._scram import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
+from ..desired import QUOTA_KEYS
 from ._resources import UsageError, resource
 
 QUOTA_TYPES = {
@@ -45,19 +46,6 @@ CONFIG_TYPES = {
     "client-metrics": ResourceType.CLIENT_METRICS,
 }
 ENTITY_TYPES = (*QUOTA_TYPES, *CONFIG_TYPES)
-
-#: The quota keys each entity type takes (Kafka's QuotaConfig; ``kafka-configs.sh`` refuses
-#: others before sending).
-QUOTA_KEYS = {
-    QuotaEntityType.USER: (
-        "producer_byte_rate",
-        "consumer_byte_rate",
-        "request_percentage",
-        "controller_mutation_rate",
-    ),
-    QuotaEntityType.IP: ("connection_creation_rate",),
-}
-QUOTA_KEYS[QuotaEntityType.CLIENT_ID] = QUOTA_KEYS[QuotaEntityType.USER]
 
 SCRAM_MECHANISMS = ("SCRAM-SHA-256", "SCRAM-SHA-512")
 #: ``kafka-configs.sh``'s default when a SCRAM credential names no iterations.

@@ -32,6 +32,7 @@ from ._apply import (
     ApplyReport,
     OutcomeStatus,
     PlanRejectedError,
+    QuotaOutcome,
     ResourceOutcome,
     apply_plan,
     read_state,
@@ -49,6 +50,7 @@ from ._plan import (
     TopicCreation,
     make_plan,
 )
+from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules, evaluate_state
 from ._state import ClusterState, is_override, override_source
 from ._types import TypedValue, expected_type, parse_typed, same_value
@@ -68,6 +70,7 @@ __all__ = [
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
+    "QUOTA_KEYS",
     "SIZE_UNITS",
     "ApplyReport",
     "ClusterState",
@@ -82,6 +85,10 @@ __all__ = [
     "Plan",
     "PlanRejectedError",
     "Problem",
+    "QuotaChange",
+    "QuotaOutcome",
+    "QuotaPlan",
+    "QuotaSpec",
     "ResourceAction",
     "ResourceOutcome",
     "ResourcePlan",

@@ -20,10 +20,12 @@ import anyio
 from .._client import AdminClient
 from .._exceptions import InvalidArgumentError
 from .._models import Config, ConfigResource, ResourceType
+from .._quota_models import ClientQuotaEntity
 from .._topic_models import NewTopic
 from ._check import Problem
 from ._model import DesiredState
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation
+from ._quotas import QuotaPlan
 from ._state import ClusterState
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "ApplyReport",
     "OutcomeStatus",
     "PlanRejectedError",
+    "QuotaOutcome",
     "ResourceOutcome",
     "apply_plan",
     "read_state",
@@ -84,16 +87,39 @@ class ResourceOutcome:
 
 
 @dataclass(frozen=True)
+class QuotaOutcome:
+    """The outcome of one quota entity: its status, and the error when it failed."""
+
+    entity: ClientQuotaEntity
+    status: OutcomeStatus
+    error: BaseException | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON-ready data."""
+        return {
+            "entity": dict(self.entity),
+            "status": self.status.value,
+            "error": None if self.error is None else type(self.error).__name__,
+            "message": str(self.error) if self.error is not None else self.note,
+        }
+
+
+@dataclass(frozen=True)
 class ApplyReport:
-    """Every resource's outcome of :func:`apply_plan`, in plan order."""
+    """Every resource's outcome of :func:`apply_plan`, in plan order, then every quota
+    entity's."""
 
     outcomes: tuple[ResourceOutcome, ...] = ()
     dry_run: bool = False
+    quotas: tuple[QuotaOutcome, ...] = ()
 
     @property
     def ok(self) -> bool:
         """Whether nothing failed and every change was read back (or validated)."""
-        return not self.failed and not self.unconfirmed
+        settled = (OutcomeStatus.APPLIED, OutcomeStatus.VALIDATED)
+        quotas_ok = all(outcome.status in settled for outcome in self.quotas)
+        return not self.failed and not self.unconfirmed and quotas_ok
 
     @property
     def failed(self) -> list[ResourceOutcome]:
@@ -111,6 +137,7 @@ class ApplyReport:
             "dry_run": self.dry_run,
             "ok": self.ok,
             "outcomes": [outcome.to_dict() for outcome in self.outcomes],
+            "quotas": [outcome.to_dict() for outcome in self.quotas],
         }
 
 
@@ -120,8 +147,9 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
     When the file names topics, the cluster's topics are listed first: patterns match them,
     and a named topic not among them is missing (not described, not an error). Any failed
     describe is in ``errors``. A broker's own configs serve as the schema of the cluster
-    default, and a described topic's as the schema of topics to create. Each request has
-    the client's ``timeout``; a failed topic listing raises its error.
+    default, and a described topic's as the schema of topics to create. When the file has
+    quotas, every entity's quotas are described (one request). Each request has the client's
+    ``timeout``; a failed topic listing or quota describe raises its error.
     """
     topics = (
         frozenset(listing.name for listing in await admin.list_topics())
@@ -150,7 +178,8 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
         kind: configs[resource] for kind, resource in schema_sources.items() if resource in configs
     }
     kept = {resource: configs[resource] for resource in resources if resource in configs}
-    return ClusterState(configs=kept, topics=topics, schemas=schemas, errors=errors)
+    quotas = await admin.describe_client_quotas().all() if desired.quotas else {}
+    return ClusterState(configs=kept, topics=topics, schemas=schemas, errors=errors, quotas=quotas)
 
 
 def _schema_resources(
@@ -218,9 +247,55 @@ async def apply_plan(
                     OutcomeStatus.UNCONFIRMED,
                     note="applied, but a describe did not show the new values in time",
                 )
+    quotas = await _apply_quotas(admin, plan.quotas, dry_run, read_back_timeout)
     return ApplyReport(
-        outcomes=tuple(outcomes[p.resource] for p in plan.resources), dry_run=dry_run
+        outcomes=tuple(outcomes[p.resource] for p in plan.resources),
+        dry_run=dry_run,
+        quotas=quotas,
     )
+
+
+async def _apply_quotas(
+    admin: AdminClient, plans: tuple[QuotaPlan, ...], dry_run: bool, read_back_timeout: float
+) -> tuple[QuotaOutcome, ...]:
+    """Validate every entity's quota change, make those that pass, and read them back."""
+    if not plans:
+        return ()
+    pending = {plan.quota_entity: plan for plan in plans}
+    outcomes: dict[ClientQuotaEntity, QuotaOutcome] = {}
+    for validate_only in (True, False) if not dry_run else (True,):
+        result = admin.alter_client_quotas(
+            {entity: plan.alteration() for entity, plan in pending.items()},
+            validate_only=validate_only,
+        )
+        await result.wait()
+        for entity, error in result.errors().items():
+            outcomes[entity] = QuotaOutcome(entity, OutcomeStatus.FAILED, error=error)
+            del pending[entity]
+    if dry_run:
+        outcomes.update((e, QuotaOutcome(e, OutcomeStatus.VALIDATED)) for e in pending)
+    else:
+        outcomes.update(await _read_back_quotas(admin, pending, read_back_timeout))
+    return tuple(outcomes[plan.quota_entity] for plan in plans)
+
+
+async def _read_back_quotas(
+    admin: AdminClient, applied: Mapping[ClientQuotaEntity, QuotaPlan], seconds: float
+) -> dict[ClientQuotaEntity, QuotaOutcome]:
+    """Each applied entity APPLIED once a describe shows its values, else UNCONFIRMED."""
+    pending = dict(applied)
+    outcomes: dict[ClientQuotaEntity, QuotaOutcome] = {}
+    with anyio.move_on_after(seconds):
+        while pending:
+            described = await admin.describe_client_quotas().all()
+            for entity in [e for e, plan in pending.items() if plan.shown_by(described.get(e, {}))]:
+                outcomes[entity] = QuotaOutcome(entity, OutcomeStatus.APPLIED)
+                del pending[entity]
+            if pending:
+                await anyio.sleep(_READ_BACK_PAUSE)
+    note = "applied, but a describe did not show the new values in time"
+    outcomes.update((e, QuotaOutcome(e, OutcomeStatus.UNCONFIRMED, note=note)) for e in pending)
+    return outcomes
 
 
 def _skipped(resource_plan: ResourcePlan) -> ResourceOutcome:

@@ -16,6 +16,7 @@ from pydantic import (
 )
 
 from .._models import ConfigResource, ResourceType
+from ._quotas import QuotaSpec
 from ._rules import Rule
 from ._values import compile_regex, kafka_string
 
@@ -121,6 +122,7 @@ class DesiredState(BaseModel):
     broker_loggers: dict[int, ResourceSpec] = Field(default_factory=dict)
     groups: dict[str, ResourceSpec] = Field(default_factory=dict)
     client_metrics: dict[str, ResourceSpec] = Field(default_factory=dict)
+    quotas: tuple[QuotaSpec, ...] = ()
     rules: tuple[Rule, ...] = ()
 
     @field_validator("brokers", "broker_loggers")
@@ -137,6 +139,16 @@ class DesiredState(BaseModel):
         if "" in specs:
             raise ValueError("a name is empty")
         return specs
+
+    @field_validator("quotas")
+    @classmethod
+    def _quota_entities_once(cls, quotas: tuple[QuotaSpec, ...]) -> tuple[QuotaSpec, ...]:
+        seen = set()
+        for spec in quotas:
+            if spec.quota_entity in seen:
+                raise ValueError(f"{spec.quota_entity} is named twice")
+            seen.add(spec.quota_entity)
+        return quotas
 
     @field_validator("topics")
     @classmethod

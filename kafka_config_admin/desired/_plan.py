@@ -27,6 +27,7 @@ from .._models import (
 )
 from ._check import Problem, check_desired, is_sensitive
 from ._model import DesiredState, ResourceSpec, TopicSpec
+from ._quotas import QuotaPlan, plan_quotas
 from ._state import ClusterState, is_override
 from ._types import parse_typed, same_value
 
@@ -173,11 +174,12 @@ class Plan(BaseModel):
     resources: tuple[ResourcePlan, ...] = ()
     problems: tuple[Problem, ...] = ()
     prune: bool = False
+    quotas: tuple[QuotaPlan, ...] = ()
 
     @property
     def has_changes(self) -> bool:
-        """Whether applying would change anything (alter a config or create a topic)."""
-        return any(
+        """Whether applying would change anything (alter a config or a quota, create a topic)."""
+        return bool(self.quotas) or any(
             plan.action in (ResourceAction.ALTER, ResourceAction.CREATE) for plan in self.resources
         )
 
@@ -215,6 +217,7 @@ class Plan(BaseModel):
             "prune": self.prune,
             "problems": [_problem_dict(problem) for problem in self.problems],
             "resources": [plan.to_dict() for plan in self.resources],
+            "quotas": [plan.to_dict() for plan in self.quotas],
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -235,7 +238,8 @@ def make_plan(
         desired: the desired state (see :func:`load_desired_state`).
         state: what the cluster has (see :func:`read_state`), described with types.
         prune: also delete overrides of the file's resources that the file does not name
-            (broker loggers excepted: a broker reports every logger as set).
+            (broker loggers excepted: a broker reports every logger as set), and quota values
+            of the file's entities it does not name.
         include_sensitive: set (and prune) sensitive keys; without it they are skipped, since
             their current value cannot be read and so never compared.
 
@@ -248,7 +252,8 @@ def make_plan(
         plan = _resource_plan(resource, spec, state, refused, prune, include_sensitive)
         if plan is not None:
             plans.append(plan)
-    return Plan(resources=tuple(plans), problems=tuple(problems), prune=prune)
+    quotas = plan_quotas(desired.quotas, state.quotas, prune=prune)
+    return Plan(resources=tuple(plans), problems=tuple(problems), prune=prune, quotas=quotas)
 
 
 def _resource_plan(

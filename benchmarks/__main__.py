@@ -2,8 +2,8 @@
 
 ``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]``
 only the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``python -m
-benchmarks load [--alters N] [--describes N] [--seconds S]`` concurrent calls from one client
-(:mod:`benchmarks.load`),
+benchmarks load [--alters N] [--describes N] [--clients N] [--seconds S]`` concurrent calls
+from one client and from several (:mod:`benchmarks.load`),
 ``python -m benchmarks spark [--topics N] [--reps N]`` the Spark snapshot benchmark (see
 ``benchmarks/spark.py``). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
 (3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.

@@ -1,18 +1,23 @@
-"""``python -m benchmarks load``: many concurrent describes and alters from one client.
+"""``python -m benchmarks load`` (``nox -s bench -- load``): concurrent alters and describes.
 
-On a real 3-node cluster, for a bounded time: ``--alters N`` single-topic alters in flight at
-once (each task alters again as soon as its call ends) and ``--describes N`` single-topic
-describes alongside. Reports calls/s, errors and p50/p99 latency per kind, and the open file
-descriptors and asyncio tasks before and after. Results in ``benchmarks/results/load.json``.
+On a real 3-node cluster, for a bounded time each: ``--alters N`` single-topic alters of
+distinct topics in flight at once (each task alters its topic again as soon as its call ends)
+and ``--describes N`` single-topic describes alongside, first from one client, then spread over
+``--clients N`` clients at once. Reports per kind calls/s, errors and p50/p99 latency, and the
+open file descriptors and asyncio tasks before and after. Results in
+``benchmarks/results/load.json``; the headline figures in
+``benchmarks/results/reliability/load.json`` (the reliability page).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import json
 import os
 import statistics
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -20,9 +25,12 @@ from typing import Any
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, ResourceType
-from kafka_config_admin.testing import start_cluster
+from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
-RESULTS = Path(__file__).parent / "results" / "load.json"
+RESULTS = Path(__file__).parent / "results"
+COMMAND = "python3 -m nox -s bench -- load"
+#: The throughput the issue asks for: ten times the 36 alters/s measured before sharing.
+TARGET_ALTERS_PER_S = 360
 
 
 def _open_fds() -> int:
@@ -40,8 +48,7 @@ def _summary(latencies: list[float], errors: int, seconds: float) -> dict[str, A
     }
 
 
-async def _load(bootstrap: str, alters: int, describes: int, seconds: float) -> dict[str, Any]:
-    names = [f"load-{n}" for n in range(max(alters, describes))]
+async def _create_topics(bootstrap: str, names: list[str]) -> None:
     creator = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
     await creator.start()
     try:
@@ -49,59 +56,189 @@ async def _load(bootstrap: str, alters: int, describes: int, seconds: float) -> 
     finally:
         await creator.close()
     await asyncio.sleep(3)  # every broker learns the topics
-    topics = [ConfigResource(ResourceType.TOPIC, name) for name in names]
-    latencies: dict[str, list[float]] = {"alter": [], "describe": []}
-    errors = {"alter": 0, "describe": 0}
-    async with AdminClient(bootstrap) as admin:
+
+
+class _Load:
+    """The calls of one run: each kind's latencies and errors, until ``end``."""
+
+    def __init__(self, seconds: float) -> None:
+        self.end = time.monotonic() + seconds
+        self.latencies: dict[str, list[float]] = {"alter": [], "describe": []}
+        self.errors = {"alter": 0, "describe": 0}
+        self.error_kinds: dict[str, int] = {}
+
+    async def alter(self, admin: AdminClient, topic: ConfigResource, first: int) -> None:
+        value = first
+        while time.monotonic() < self.end:
+            value += 1
+            began = time.monotonic()
+            result = admin.incremental_alter_configs(
+                {topic: [AlterConfigOp("retention.ms", str(value))]}
+            )
+            await result.wait()
+            self._count("alter", began, result.errors())
+
+    async def describe(self, admin: AdminClient, topic: ConfigResource) -> None:
+        while time.monotonic() < self.end:
+            began = time.monotonic()
+            result = admin.describe_configs([topic])
+            await result.wait()
+            self._count("describe", began, result.errors())
+
+    def _count(self, kind: str, began: float, errors: dict[Any, BaseException]) -> None:
+        self.latencies[kind].append(time.monotonic() - began)
+        self.errors[kind] += len(errors)
+        for error in errors.values():
+            name = type(error).__name__
+            self.error_kinds[name] = self.error_kinds.get(name, 0) + 1
+
+
+async def _run(
+    bootstrap: str,
+    topics: list[ConfigResource],
+    clients: int,
+    alters: int,
+    describes: int,
+    seconds: float,
+) -> dict[str, Any]:
+    """``alters`` and ``describes`` concurrent calls spread over ``clients`` clients."""
+    admins = [AdminClient(bootstrap) for _ in range(clients)]
+    for admin in admins:
+        await admin.__aenter__()
+    try:
         fds_before, tasks_before = _open_fds(), len(asyncio.all_tasks())
-        end = time.monotonic() + seconds
-
-        async def alter(topic: ConfigResource) -> None:
-            value = 3_600_000
-            while time.monotonic() < end:
-                value += 1
-                began = time.monotonic()
-                ops = {topic: [AlterConfigOp("retention.ms", str(value))]}
-                result = admin.incremental_alter_configs(ops)
-                await result.wait()
-                latencies["alter"].append(time.monotonic() - began)
-                errors["alter"] += len(result.errors())
-
-        async def describe(topic: ConfigResource) -> None:
-            while time.monotonic() < end:
-                began = time.monotonic()
-                result = admin.describe_configs([topic])
-                await result.wait()
-                latencies["describe"].append(time.monotonic() - began)
-                errors["describe"] += len(result.errors())
-
+        load = _Load(seconds)
         started = time.monotonic()
         await asyncio.gather(
-            *(alter(t) for t in topics[:alters]), *(describe(t) for t in topics[:describes])
+            *(
+                load.alter(admins[n % clients], topic, 3_600_000 + 1_000_000 * n)
+                for n, topic in enumerate(topics[:alters])
+            ),
+            *(
+                load.describe(admins[n % clients], topic)
+                for n, topic in enumerate(topics[:describes])
+            ),
         )
         elapsed = time.monotonic() - started
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # what the calls started has ended
         fds_after, tasks_after = _open_fds(), len(asyncio.all_tasks())
+    finally:
+        for admin in admins:
+            await admin.__aexit__(None, None, None)
     return {
+        "clients": clients,
         "concurrent_alters": alters,
         "concurrent_describes": describes,
         "seconds": round(elapsed, 1),
-        "alter": _summary(latencies["alter"], errors["alter"], elapsed),
-        "describe": _summary(latencies["describe"], errors["describe"], elapsed),
+        "alter": _summary(load.latencies["alter"], load.errors["alter"], elapsed),
+        "describe": _summary(load.latencies["describe"], load.errors["describe"], elapsed),
+        "error_kinds": load.error_kinds,
         "open_fds": [fds_before, fds_after],
         "tasks": [tasks_before, tasks_after],
     }
 
 
+async def _load(args: argparse.Namespace, bootstrap: str) -> list[dict[str, Any]]:
+    names = [f"load-{n}" for n in range(max(args.alters, args.describes))]
+    await _create_topics(bootstrap, names)
+    topics = [ConfigResource(ResourceType.TOPIC, name) for name in names]
+    runs = []
+    for clients in (1, args.clients):
+        print(f"{clients} client(s): {args.alters} alters, {args.describes} describes ...")
+        runs.append(
+            await _run(bootstrap, topics, clients, args.alters, args.describes, args.seconds)
+        )
+    return runs
+
+
+def _record(runs: list[dict[str, Any]], load_average: float) -> dict[str, Any]:
+    """The headline figures for the reliability page, from the run itself."""
+    figures = [figure for run in runs for figure in _figures(run)]
+    rows = [
+        {
+            "clients": run["clients"],
+            "concurrent alters": run["concurrent_alters"],
+            "concurrent describes": run["concurrent_describes"],
+            "seconds": run["seconds"],
+            "alter calls": run["alter"]["calls"],
+            "alter errors": run["alter"]["errors"],
+            "alter calls/s": run["alter"]["calls_per_s"],
+            "alter p50 ms": run["alter"]["p50_ms"],
+            "alter p99 ms": run["alter"]["p99_ms"],
+            "describe calls/s": run["describe"]["calls_per_s"],
+            "describe p50 ms": run["describe"]["p50_ms"],
+            "describe p99 ms": run["describe"]["p99_ms"],
+            "describe errors": run["describe"]["errors"],
+            "fds before/after": f"{run['open_fds'][0]}/{run['open_fds'][1]}",
+            "tasks before/after": f"{run['tasks'][0]}/{run['tasks'][1]}",
+        }
+        for run in runs
+    ]
+    return {
+        "title": "Load",
+        "command": COMMAND,
+        "recorded": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "commit": _commit(),
+        "machine": f"{os.cpu_count()} cores, load average {load_average:.1f}",
+        "figures": figures,
+        "rows": rows,
+    }
+
+
+def _figures(run: dict[str, Any]) -> list[dict[str, str]]:
+    who = "1 client" if run["clients"] == 1 else f"{run['clients']} clients"
+    alter, describe = run["alter"], run["describe"]
+    fds, tasks = run["open_fds"], run["tasks"]
+    shown = [
+        ("concurrent alters (distinct topics)", run["concurrent_alters"]),
+        ("alter errors", f"{alter['errors']} of {alter['calls']} calls"),
+        ("alter calls/s", f"{alter['calls_per_s']:g} (target {TARGET_ALTERS_PER_S})"),
+        ("alter p50 / p99", f"{alter['p50_ms']:g} ms / {alter['p99_ms']:g} ms"),
+        (
+            "describe calls/s, p50 under the alter load",
+            f"{describe['calls_per_s']:g}/s, {describe['p50_ms']:g} ms "
+            f"({describe['errors']} errors)",
+        ),
+        (
+            "open fds / asyncio tasks before → after",
+            f"{fds[0]} → {fds[1]} / {tasks[0]} → {tasks[1]}",
+        ),
+    ]
+    return [{"label": f"{who}: {label}", "value": str(value)} for label, value in shown]
+
+
+def _commit() -> str:
+    root = Path(__file__).resolve().parents[1]
+    head = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    return head or "unknown"
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks load", description=__doc__)
-    parser.add_argument("--alters", type=int, default=200)
+    parser.add_argument("--alters", type=int, default=600)
     parser.add_argument("--describes", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--clients", type=int, default=4, help="the second run's clients")
+    parser.add_argument("--seconds", type=float, default=20.0, help="per run")
     args = parser.parse_args(argv)
+    load_before = os.getloadavg()[0]
     with start_cluster(brokers=3, backend="jvm") as cluster:
-        result = asyncio.run(
-            _load(cluster.bootstrap_servers, args.alters, args.describes, args.seconds)
-        )
+        runs = asyncio.run(_load(args, cluster.bootstrap_servers))
+        load_during = os.getloadavg()[0]  # the 1-minute average, with the cluster still up
+    result = {
+        "kafka": KAFKA_VERSION,
+        "command": COMMAND,
+        "load_average": {"before": round(load_before, 2), "end_of_run": round(load_during, 2)},
+        "runs": runs,
+    }
     print(json.dumps(result, indent=2))
-    RESULTS.write_text(json.dumps(result, indent=2) + "\n")
+    (RESULTS / "load.json").write_text(json.dumps(result, indent=2) + "\n")
+    record = _record(runs, load_during)
+    (RESULTS / "reliability").mkdir(exist_ok=True)
+    (RESULTS / "reliability" / "load.json").write_text(
+        json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    )

@@ -19,9 +19,10 @@ second and third try within the deadline.
 A change whose request was written and never answered may have been applied: when the deadline
 passes, it fails with ``OutcomeUnknownError``, not a plain timeout.
 
-Describes that fit in one request have a faster path: calls of the same moment are gathered
-into one request (``_coalesce``), and that request answers through a callback where it is
-decoded, so such a call needs no task at all unless it must retry.
+Describes and alters that fit in one request have a faster path: calls of the same moment are
+gathered into one request per broker (``_coalesce``, hedged the same way), and that request
+answers through a callback where it is decoded, so such a call needs no task at all unless it
+must retry.
 """
 
 from __future__ import annotations
@@ -29,14 +30,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Set
+from collections.abc import Awaitable, Callable, Hashable, Mapping, Set
 from functools import partial
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import anyio
 from anyio.abc import TaskGroup
 
-from ._coalesce import GatheredCall, Gathering, GatheringKey
+from ._coalesce import GatheredCall, Gatherer
 from ._exceptions import (
     BrokerError,
     ClientClosedError,
@@ -50,7 +51,7 @@ from ._exceptions import (
     ThrottlingQuotaExceededError,
 )
 from ._gc import gc_paused
-from ._operations import DescribeConfigs, Operation, route
+from ._operations import Operation, SharedConfigOperation, route
 from ._results import _Result
 from ._transport import CHANGES, READS, AnswerLostError, BodyBuilder, Transport
 
@@ -96,11 +97,9 @@ class Engine:
         self._describe_batch_size = describe_batch_size
         #: Set while the client is open; every task of every call belongs to it.
         self.task_group: TaskGroup | None = None
-        self._gatherings: dict[GatheringKey, Gathering] = {}
-        #: Gatherings written and not yet answered: no task owns them, so closing fails them.
-        self._in_flight: set[Gathering] = set()
-        #: How many of them each gathering key has.
-        self._busy: dict[GatheringKey, int] = {}
+        self._gatherer = Gatherer(
+            self, transport, describe_limit=describe_batch_size, hedge_share=_HEDGE_SHARE
+        )
 
     def close(self) -> None:
         """Stop taking calls and fail the gatherings in flight (the client ends the task group).
@@ -108,12 +107,7 @@ class Engine:
         In one step: no answer may find the client closed and its gathering in flight.
         """
         self.task_group = None
-        in_flight, self._in_flight = self._in_flight, set()
-        self._busy.clear()
-        for gathering in in_flight:
-            if gathering.timer is not None:
-                gathering.timer.cancel()
-            _fail_closed(gathering.calls, "had an answer")
+        self._gatherer.close()
 
     def call(
         self,
@@ -130,139 +124,55 @@ class Engine:
             operation = build()
             result = result_type(operation.resources)
         expires = asyncio.get_running_loop().time() + seconds
-        if not isinstance(operation, DescribeConfigs) or not self._gather(
-            GatheredCall(operation, result, seconds, expires)
-        ):
+        if isinstance(operation, SharedConfigOperation):
+            self._gatherer.start(GatheredCall(operation, result, seconds, expires))
+        else:
             self.task_group.start_soon(self._run, operation, result, seconds, expires)
         return result
 
-    # --- describes that fit in one request: gathered, and no task per call ----------------
-    #
-    # A gathering's request answers through a callback, run where the answer is decoded, which
-    # settles every call in it at once. A call needs a task (``_run``) only to retry.
+    # --- config calls that may share requests (``_coalesce``) ----------------------------
 
-    def _gather(self, call: GatheredCall) -> bool:
-        """Write a describe that fits in one request, or gather it with others; or say no.
+    def run_alone(self, call: GatheredCall) -> None:
+        """Run a config call that shares no request (split, or bound for several brokers)."""
+        assert self.task_group is not None  # calls start only while the client is open
+        self.task_group.start_soon(
+            self._run, call.operation, call.result, call.timeout, call.expires
+        )
 
-        A describe is written at once when nothing for the same broker and flags is in flight.
-        Otherwise it joins the calls of the same moment (before the event loop turns), and
-        their shared request is written when the loop turns.
+    def settle_gathered(
+        self, call: GatheredCall, outcome: dict[str, Any] | Exception, unsure: bool
+    ) -> None:
+        """Settle a call from its part of a shared answer; a task retries what may be retried.
+
+        ``unsure``: the shared request of a change may have been applied without an answer
+        saying so (its timeout is then ``OutcomeUnknownError``).
         """
-        operation = call.operation
-        if len(operation.resources) > self._describe_batch_size:
-            return False  # split into several requests: routed once, by _send_all
-        requests = route(
-            operation.resources,
-            self._describe_batch_size,
-            operation.destination,
-            operation.kept_apart,
-        )
-        if len(requests) != 1:
-            return False
-        [(node, resources)] = requests
-        key = (
-            node,
-            operation.include_synonyms,
-            operation.include_documentation,
-            operation.kept_apart(resources[0]),
-        )
-        gathering = self._gatherings.get(key)
-        if gathering is None or not gathering.join(operation, resources):
-            gathering = Gathering(key, node, operation, resources, self._describe_batch_size)
-            if key in self._busy:
-                self._gatherings[key] = gathering
-                asyncio.get_running_loop().call_soon(self._flush, gathering)
-            else:
-                gathering.calls.append(call)
-                self._write(gathering)
-                return True
-        gathering.calls.append(call)
-        return True
-
-    def _flush(self, gathering: Gathering) -> None:
-        """The loop has turned: write the gathering; calls may join it no more."""
-        if self._gatherings.get(gathering.key) is gathering:
-            del self._gatherings[gathering.key]
-        self._write(gathering)
-
-    def _write(self, gathering: Gathering) -> None:
-        task_group = self.task_group
-        if task_group is None:
-            _fail_closed(gathering.calls, "was asked for")
+        operation, result = call.operation, call.result
+        attempt: _Attempt[Any] = _Attempt(operation, result)
+        if unsure:
+            attempt.unsure.update(operation.resources)
+        try:
+            failed = self._settle(attempt, operation.resources, outcome)
+        except Exception as error:  # a bug fails this call, not the others
+            log.exception("%s failed unexpectedly", operation.codec.name)
+            _fail(result, error)
             return
-        self._in_flight.add(gathering)
-        self._busy[gathering.key] = self._busy.get(gathering.key, 0) + 1
-        loop = asyncio.get_running_loop()
-        earliest = min(call.expires for call in gathering.calls)
-        gathering.timer = loop.call_at(earliest, self._deadline_passed, gathering)
-        transport = self._transport
-        try:
-            node = gathering.node if gathering.node is not None else transport.any_broker()
-            if not transport.submit(
-                node,
-                gathering.leader.codec,
-                gathering.body,
-                throttle_from_version=gathering.leader.throttle_from_version,
-                memo=gathering.leader.memo,
-                on_answer=partial(self._answered, gathering),
-            ):  # no open connection, or throttled: a task waits for it
-                task_group.start_soon(self._send_gathering, node, gathering)
-        except Exception as error:  # reaches the calls (a bug too), not the loop's handler
-            self._answered(gathering, error)
+        if attempt.retry:
+            assert self.task_group is not None  # closing empties the gatherings at once
+            self.task_group.start_soon(
+                self._run,
+                operation,
+                result,
+                call.timeout,
+                call.expires,
+                _Retry(attempt.retry, attempt.last_errors, refresh=failed, unsure=attempt.unsure),
+            )
 
-    async def _send_gathering(self, node: int, gathering: Gathering) -> None:
-        try:
-            response = await self._request(gathering.leader, node, gathering.body)
-        except Exception as error:
-            self._answered(gathering, error)
-        else:
-            self._answered(gathering, response)
-
-    def _answered(self, gathering: Gathering, outcome: dict[str, Any] | Exception) -> None:
-        """A gathering's request has its answer, or failed: settle every call in it."""
-        if gathering not in self._in_flight:
-            return  # the client was closed first
-        self._in_flight.discard(gathering)
-        if self._busy[gathering.key] == 1:
-            del self._busy[gathering.key]
-        else:
-            self._busy[gathering.key] -= 1
-        if gathering.timer is not None:
-            gathering.timer.cancel()
-        for call in gathering.calls:
-            operation, result = call.operation, call.result
-            attempt: _Attempt[Any] = _Attempt(operation, result)
-            try:
-                failed = self._settle(attempt, operation.resources, outcome)
-            except Exception as error:  # a bug fails this call, not the others
-                log.exception("%s failed unexpectedly", operation.codec.name)
-                _fail(result, error)
-                continue
-            if attempt.retry:
-                assert self.task_group is not None  # closing empties _in_flight at once
-                self.task_group.start_soon(
-                    self._run,
-                    operation,
-                    result,
-                    call.timeout,
-                    call.expires,
-                    _Retry(attempt.retry, attempt.last_errors, refresh=failed),
-                )
-
-    def _deadline_passed(self, gathering: Gathering) -> None:
-        """Time out the calls of the gathering whose deadline passed; wait for the rest."""
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        waiting = gathering.waiting()
-        for call in waiting:
-            if call.expires <= now:
-                call.result._fail_pending(
-                    partial(_timeout_error, call.timeout, {}, call.operation, frozenset())
-                )
-        earliest = min((call.expires for call in waiting if call.expires > now), default=None)
-        gathering.timer = (
-            None if earliest is None else loop.call_at(earliest, self._deadline_passed, gathering)
-        )
+    def time_out(self, call: GatheredCall, *, unsure: bool) -> None:
+        """A gathered call's deadline passed; ``unsure``: its request was written."""
+        operation = call.operation
+        written = frozenset(operation.resources) if unsure and operation.mutates else frozenset()
+        call.result._fail_pending(partial(_timeout_error, call.timeout, {}, operation, written))
 
     # --- every other call, and retries: a task each ----------------------------------------
 
@@ -277,6 +187,7 @@ class Engine:
         attempt = _Attempt(operation, result)
         if retry is not None:
             attempt.last_errors = retry.last_errors
+            attempt.unsure = retry.unsure
         try:
             attempt.hedge_after = _HEDGE_SHARE * min(self._transport.request_timeout, seconds)
             with anyio.CancelScope(deadline=expires):
@@ -526,17 +437,11 @@ class _Retry(NamedTuple, Generic[K]):
     resources: list[K]
     last_errors: dict[K, KafkaConfigAdminError]
     refresh: bool  # the whole request failed: ask for the cluster's brokers again first
+    unsure: set[K]  # changes that may have been applied without an answer saying so
 
 
 def _fail(result: _Result[Any, Any], error: Exception) -> None:
     result._fail_pending(lambda resource: error)
-
-
-def _fail_closed(calls: Iterable[GatheredCall], when: str) -> None:
-    for call in calls:
-        call.result._fail_pending(
-            lambda resource: ClientClosedError(f"the client was closed before {resource} {when}")
-        )
 
 
 async def _in_turn(limit: anyio.Semaphore, send: Callable[[], Awaitable[None]]) -> None:

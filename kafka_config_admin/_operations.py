@@ -40,6 +40,7 @@ __all__ = [
     "EntryCache",
     "IncrementalAlterConfigs",
     "Operation",
+    "SharedConfigOperation",
     "route",
 ]
 
@@ -291,6 +292,37 @@ class ConfigOperation(Operation[ConfigResource, T]):
             yield resource, self.unanswered(resource)
 
 
+class SharedConfigOperation(ConfigOperation[T]):
+    """A config call whose request may carry the resources of other calls too (``_coalesce``).
+
+    What the request says of one resource is its *part* (a describe's config names, an alter's
+    ops); calls with the same :attr:`gathering_flags` to the same broker may share a request
+    built by :meth:`body_for` from every call's parts.
+    """
+
+    #: Whether two calls naming one resource with equal parts may share a request (a read);
+    #: a change never does: two changes to one resource apply one after the other.
+    shares_a_resource = False
+
+    @property
+    def gathering_flags(self) -> tuple[bool, ...]:
+        """The request-wide flags calls must agree on to share a request."""
+        raise NotImplementedError
+
+    def parts(self) -> Iterable[tuple[ConfigResource, Any]]:
+        """Each resource of the call with its part of the request."""
+        raise NotImplementedError
+
+    def body_for(self, parts: Mapping[ConfigResource, Any], version: int) -> dict[str, Any]:
+        """The body for ``parts`` (resources, maybe of other calls, with their parts)."""
+        raise NotImplementedError
+
+    @property
+    def results_key(self) -> str:
+        """The response field with one result per resource."""
+        return self._results_key
+
+
 # --- DescribeConfigs ------------------------------------------------------------------------
 
 _V0_SOURCE = {
@@ -418,7 +450,7 @@ def _new_entry(
 
 
 @dataclass
-class DescribeConfigs(ConfigOperation[Config]):
+class DescribeConfigs(SharedConfigOperation[Config]):
     """DescribeConfigs (KIP-133), with synonyms (KIP-226) and type and documentation (KIP-569).
 
     Against a broker older than v3 the type is UNKNOWN and documentation None; before v1 there
@@ -471,9 +503,18 @@ class DescribeConfigs(ConfigOperation[Config]):
             entries=entries or EntryCache(),
         )
 
+    shares_a_resource = True
+
     @property
     def resources(self) -> list[ConfigResource]:
         return list(self.keys)
+
+    @property
+    def gathering_flags(self) -> tuple[bool, ...]:
+        return self.include_synonyms, self.include_documentation
+
+    def parts(self) -> Iterable[tuple[ConfigResource, list[str] | None]]:
+        return self.keys.items()
 
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
         return self.body_for({r: self.keys[r] for r in resources}, version)
@@ -507,7 +548,7 @@ class DescribeConfigs(ConfigOperation[Config]):
 
 
 @dataclass
-class IncrementalAlterConfigs(ConfigOperation[None]):
+class IncrementalAlterConfigs(SharedConfigOperation[None]):
     """IncrementalAlterConfigs (KIP-339): SET, DELETE, APPEND and SUBTRACT per config.
 
     The resources and their ops are two lists in the caller's order, not a dict: a call of
@@ -557,13 +598,27 @@ class IncrementalAlterConfigs(ConfigOperation[None]):
         """For a part of the call (routed, or retried) and for errors: made only then."""
         return dict(zip(self.targets, self.op_lists, strict=True))
 
+    @property
+    def gathering_flags(self) -> tuple[bool, ...]:
+        return (self.validate_only,)
+
+    def parts(self) -> Iterable[tuple[ConfigResource, list[AlterConfigOp]]]:
+        return zip(self.targets, self.op_lists, strict=True)
+
     def body(self, resources: Sequence[ConfigResource], version: int) -> dict[str, Any]:
         # Requests carry parts of the call: as many resources as the call means all of them.
-        pairs: Iterable[tuple[ConfigResource, list[AlterConfigOp]]]
         if len(resources) == len(self.targets):
-            pairs = zip(self.targets, self.op_lists, strict=True)
-        else:
-            pairs = ((r, self._ops_by_resource[r]) for r in resources)
+            return self.body_for(self.parts(), version)
+        return self.body_for(((r, self._ops_by_resource[r]) for r in resources), version)
+
+    def body_for(
+        self,
+        parts: Mapping[ConfigResource, list[AlterConfigOp]]
+        | Iterable[tuple[ConfigResource, list[AlterConfigOp]]],
+        version: int,
+    ) -> dict[str, Any]:
+        """The body changing ``parts`` (resources, maybe of other calls, with their ops)."""
+        pairs = parts.items() if isinstance(parts, Mapping) else parts
         # One ops list given for many resources becomes one configs list, which the encoder
         # writes once (``Array(repeats=True)``).
         configs_of: dict[int, list[dict[str, Any]]] = {}

@@ -18,6 +18,11 @@ Two ways to say how to reach a cluster, both turned into :class:`Connection`:
           ssl_ca_location: certs/prod-ca.pem    # relative to the clusters file
           ssl_certificate_location: certs/client.pem
           ssl_key_location: certs/client.key
+        cloud:
+          bootstrap_servers: kafka.example.com:9093
+          security_protocol: SASL_SSL
+          sasl_mechanism: OAUTHBEARER
+          oauth_token_env: KAFKA_ACCESS_TOKEN   # read at each new connection
 
 - a **command config**: the ``.properties`` file Kafka's own tools take with
   ``--command-config`` (``security.protocol``, ``sasl.mechanism``, ``sasl.jaas.config`` for the
@@ -41,6 +46,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
 from .._exceptions import InvalidArgumentError
+from .._oauth import TokenProvider
 
 __all__ = [
     "ClustersFile",
@@ -54,7 +60,7 @@ __all__ = [
 ]
 
 SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
-SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
+SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"]
 
 _SASL_PROTOCOLS = ("SASL_PLAINTEXT", "SASL_SSL")
 _SSL_PROTOCOLS = ("SSL", "SASL_SSL")
@@ -79,6 +85,9 @@ class Connection(BaseModel):
     password: SecretStr | None = None
     password_env: str | None = Field(default=None, description="Read the password from here.")
     sasl_jaas_config: SecretStr | None = None
+    oauth_token_env: str | None = Field(
+        default=None, description="OAUTHBEARER: the variable holding the bearer token."
+    )
     ssl_ca_location: Path | None = None
     ssl_ca_pem: SecretStr | None = Field(default=None, description="Trusted certificates, inline.")
     ssl_certificate_location: Path | None = None
@@ -96,7 +105,12 @@ class Connection(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> Connection:
         sasl = self.security_protocol in _SASL_PROTOCOLS
-        has_credentials = self.username is not None or self.sasl_jaas_config is not None
+        self._check_oauth()
+        has_credentials = (
+            self.username is not None
+            or self.sasl_jaas_config is not None
+            or self.oauth_token_env is not None
+        )
         if sasl and not has_credentials:
             raise ValueError(
                 f"security_protocol {self.security_protocol} needs username and password "
@@ -121,6 +135,18 @@ class Connection(BaseModel):
             raise ValueError("ssl_key_location needs ssl_certificate_location")
         return self
 
+    def _check_oauth(self) -> None:
+        oauth = self.sasl_mechanism == "OAUTHBEARER"
+        if oauth and (self.username is not None or self.sasl_jaas_config is not None):
+            raise ValueError("OAUTHBEARER takes oauth_token_env, not a username or a JAAS config")
+        if oauth and self.oauth_token_env is None:
+            raise ValueError(
+                "sasl_mechanism OAUTHBEARER needs oauth_token_env: the environment variable "
+                "holding the bearer token"
+            )
+        if self.oauth_token_env is not None and not oauth:
+            raise ValueError("oauth_token_env needs sasl_mechanism: OAUTHBEARER")
+
     def with_servers(self, bootstrap_servers: str) -> Connection:
         """The same settings with other bootstrap servers."""
         return self.model_copy(update={"bootstrap_servers": bootstrap_servers})
@@ -137,7 +163,11 @@ class Connection(BaseModel):
             "bootstrap_servers": self.bootstrap_servers,
             "security_protocol": self.security_protocol,
         }
-        if self.security_protocol in _SASL_PROTOCOLS:
+        if self.oauth_token_env is not None:
+            tokens = _EnvironmentToken(self.oauth_token_env)
+            tokens.read()  # a variable that is not set is named now, before connecting
+            kwargs |= {"sasl_mechanism": "OAUTHBEARER", "sasl_oauth_token_provider": tokens}
+        elif self.security_protocol in _SASL_PROTOCOLS:
             username, password, mechanism = self._sasl_login()
             kwargs |= {
                 "sasl_mechanism": mechanism,
@@ -191,6 +221,24 @@ class Connection(BaseModel):
                 password=password,
             )
         return context
+
+
+class _EnvironmentToken(TokenProvider):
+    """The bearer token in an environment variable, read at each new connection."""
+
+    def __init__(self, variable: str) -> None:
+        self._variable = variable
+
+    def read(self) -> str:
+        token = os.environ.get(self._variable)
+        if not token:
+            raise ConnectionConfigError(
+                f"oauth_token_env names {self._variable}, which is not set or empty"
+            )
+        return token
+
+    async def token(self) -> str:
+        return self.read()
 
 
 class ClustersFile(BaseModel):
@@ -276,6 +324,12 @@ def parse_command_config(text: str, *, source: str, base_dir: Path) -> Connectio
     are refused with a clear error.
     """
     properties = parse_properties(text, source=source)
+    if properties.get("sasl.mechanism", "").strip().upper() == "OAUTHBEARER":
+        raise ConnectionConfigError(
+            f"{source}: sasl.mechanism=OAUTHBEARER is not supported in a command config (Kafka's "
+            "login callback handlers are Java): use a clusters file with sasl_mechanism: "
+            "OAUTHBEARER and oauth_token_env naming the variable that holds the token"
+        )
     for key in _STORE_TYPE_KEYS:
         kind = properties.get(key, "").strip().upper()
         if kind and kind != "PEM":

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from kafka_config_admin import (
@@ -16,7 +14,6 @@ from kafka_config_admin import (
     ResourceType,
     UnknownTopicOrPartitionError,
 )
-from kafka_config_admin._transport import Transport
 
 from .helpers import alter_topic, new_topic, settled_entry
 
@@ -127,22 +124,6 @@ async def test_missing_topic_fails_only_its_own_future(
     assert "retention.ms" in await result.values[good]
     assert "node.id" in result.values[broker].result()
     assert set(result.errors()) == {missing}
-
-
-@pytest.fixture
-def sent_requests(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The API of every request the transport writes (to the real broker) during the test."""
-    sent: list[str] = []
-    submit = Transport.submit
-
-    def counting_submit(self: Transport, *args: Any, **kwargs: Any) -> bool:
-        written = submit(self, *args, **kwargs)
-        if written:
-            sent.append(args[1].name)
-        return written
-
-    monkeypatch.setattr(Transport, "submit", counting_submit)
-    return sent
 
 
 @pytest.mark.compat

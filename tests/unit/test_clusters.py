@@ -211,3 +211,49 @@ def test_pem_stores_make_an_ssl_context(tmp_path: Path) -> None:
     assert isinstance(context, ssl.SSLContext)
     assert context.check_hostname is False
     assert len(context.get_ca_certs()) == 1
+
+
+OAUTH_CLUSTER = """
+clusters:
+  cloud:
+    bootstrap_servers: kafka:9093
+    security_protocol: SASL_SSL
+    sasl_mechanism: OAUTHBEARER
+"""
+
+
+async def test_oauthbearer_token_from_an_environment_variable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = OAUTH_CLUSTER + "    oauth_token_env: KAFKA_TOKEN\n"
+    connection = parse_clusters_file(text, source="c.yaml", base_dir=Path(".")).connection()
+    monkeypatch.delenv("KAFKA_TOKEN", raising=False)
+    with pytest.raises(ConnectionConfigError, match="names KAFKA_TOKEN, which is not set"):
+        connection.admin_client_kwargs()
+    monkeypatch.setenv("KAFKA_TOKEN", "first")
+    kwargs = connection.admin_client_kwargs()
+    assert kwargs["sasl_mechanism"] == "OAUTHBEARER"
+    provider = kwargs["sasl_oauth_token_provider"]
+    monkeypatch.setenv("KAFKA_TOKEN", "refreshed")
+    assert await provider.token() == "refreshed"  # read at each new connection
+
+
+@pytest.mark.parametrize(
+    ("extra", "problem"),
+    [
+        ("", "OAUTHBEARER needs oauth_token_env"),
+        (
+            "    oauth_token_env: T\n    username: u\n    password: p\n",
+            "OAUTHBEARER takes oauth_token_env, not a username",
+        ),
+    ],
+)
+def test_oauthbearer_settings_are_checked(extra: str, problem: str) -> None:
+    with pytest.raises(ConnectionConfigError, match=problem):
+        clusters(OAUTH_CLUSTER + extra)
+
+
+def test_oauth_token_env_needs_oauthbearer() -> None:
+    text = OAUTH_CLUSTER.replace("OAUTHBEARER", "PLAIN") + "    oauth_token_env: T\n"
+    with pytest.raises(ConnectionConfigError, match="oauth_token_env needs sasl_mechanism"):
+        clusters(text)

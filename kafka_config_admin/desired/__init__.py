@@ -34,6 +34,7 @@ from ._apply import (
     PlanRejectedError,
     QuotaOutcome,
     ResourceOutcome,
+    ScramOutcome,
     apply_plan,
     read_state,
 )
@@ -52,6 +53,7 @@ from ._plan import (
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules, evaluate_state
+from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
 from ._types import TypedValue, expected_type, parse_typed, same_value
 from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
@@ -96,6 +98,10 @@ __all__ = [
     "Rule",
     "RuleOperator",
     "RuleTarget",
+    "ScramChange",
+    "ScramCredentialSpec",
+    "ScramOutcome",
+    "ScramPlan",
     "SkippedKey",
     "TopicCreation",
     "TopicSpec",

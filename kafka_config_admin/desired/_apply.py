@@ -10,6 +10,7 @@ outcome in the :class:`ApplyReport`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -18,14 +19,20 @@ from typing import Any
 import anyio
 
 from .._client import AdminClient
-from .._exceptions import InvalidArgumentError
+from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
 from .._models import Config, ConfigResource, ResourceType
 from .._quota_models import ClientQuotaEntity
+from .._scram import (
+    UserScramCredentialAlteration,
+    UserScramCredentialDeletion,
+    UserScramCredentialUpsertion,
+)
 from .._topic_models import NewTopic
 from ._check import Problem
 from ._model import DesiredState
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation
 from ._quotas import QuotaPlan
+from ._scram_users import ScramChange, ScramPlan
 from ._state import ClusterState
 
 __all__ = [
@@ -35,6 +42,7 @@ __all__ = [
     "PlanRejectedError",
     "QuotaOutcome",
     "ResourceOutcome",
+    "ScramOutcome",
     "apply_plan",
     "read_state",
 ]
@@ -106,6 +114,25 @@ class QuotaOutcome:
 
 
 @dataclass(frozen=True)
+class ScramOutcome:
+    """The outcome of one user's SCRAM credential changes."""
+
+    user: str
+    status: OutcomeStatus
+    error: BaseException | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON-ready data."""
+        return {
+            "user": self.user,
+            "status": self.status.value,
+            "error": None if self.error is None else type(self.error).__name__,
+            "message": str(self.error) if self.error is not None else self.note,
+        }
+
+
+@dataclass(frozen=True)
 class ApplyReport:
     """Every resource's outcome of :func:`apply_plan`, in plan order, then every quota
     entity's."""
@@ -113,13 +140,15 @@ class ApplyReport:
     outcomes: tuple[ResourceOutcome, ...] = ()
     dry_run: bool = False
     quotas: tuple[QuotaOutcome, ...] = ()
+    scram: tuple[ScramOutcome, ...] = ()
 
     @property
     def ok(self) -> bool:
         """Whether nothing failed and every change was read back (or validated)."""
         settled = (OutcomeStatus.APPLIED, OutcomeStatus.VALIDATED)
         quotas_ok = all(outcome.status in settled for outcome in self.quotas)
-        return not self.failed and not self.unconfirmed and quotas_ok
+        scram_ok = all(outcome.status in settled for outcome in self.scram)
+        return not self.failed and not self.unconfirmed and quotas_ok and scram_ok
 
     @property
     def failed(self) -> list[ResourceOutcome]:
@@ -138,6 +167,7 @@ class ApplyReport:
             "ok": self.ok,
             "outcomes": [outcome.to_dict() for outcome in self.outcomes],
             "quotas": [outcome.to_dict() for outcome in self.quotas],
+            "scram": [outcome.to_dict() for outcome in self.scram],
         }
 
 
@@ -179,7 +209,25 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
     }
     kept = {resource: configs[resource] for resource in resources if resource in configs}
     quotas = await admin.describe_client_quotas().all() if desired.quotas else {}
-    return ClusterState(configs=kept, topics=topics, schemas=schemas, errors=errors, quotas=quotas)
+    scram = await _scram_credentials(admin, list(desired.scram_users))
+    return ClusterState(
+        configs=kept, topics=topics, schemas=schemas, errors=errors, quotas=quotas, scram=scram
+    )
+
+
+async def _scram_credentials(admin: AdminClient, users: list[str]) -> dict[str, dict[str, int]]:
+    """Each user's credentials, mechanism name to iterations (none: an empty mapping)."""
+    if not users:
+        return {}
+    result = admin.describe_user_scram_credentials(users)
+    described = set(await result.users())
+    credentials: dict[str, dict[str, int]] = {user: {} for user in users}
+    for user in described & set(users):
+        description = await result.description(user)
+        credentials[user] = {
+            info.mechanism.mechanism_name: info.iterations for info in description.credential_infos
+        }
+    return credentials
 
 
 def _schema_resources(
@@ -224,6 +272,7 @@ async def apply_plan(
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
+    passwords = _passwords(plan.scram)  # all read before anything is sent
     outcomes: dict[ConfigResource, ResourceOutcome] = {}
     to_send: dict[ConfigResource, ResourcePlan] = {}
     for resource_plan in plan.resources:
@@ -248,11 +297,94 @@ async def apply_plan(
                     note="applied, but a describe did not show the new values in time",
                 )
     quotas = await _apply_quotas(admin, plan.quotas, dry_run, read_back_timeout)
+    scram = await _apply_scram(admin, plan.scram, passwords, dry_run, read_back_timeout)
     return ApplyReport(
         outcomes=tuple(outcomes[p.resource] for p in plan.resources),
         dry_run=dry_run,
         quotas=quotas,
+        scram=scram,
     )
+
+
+def _passwords(plans: tuple[ScramPlan, ...]) -> dict[str, str]:
+    """Each upsert's password, by variable name; a variable unset or empty sends nothing."""
+    passwords: dict[str, str] = {}
+    for plan in plans:
+        for change in plan.changes:
+            name = change.password_env
+            if name is None or name in passwords:
+                continue
+            password = os.environ.get(name)
+            if not password:
+                raise InvalidArgumentError(
+                    f"{change.mechanism} of user {plan.user!r}: the environment variable "
+                    f"{name} that holds its password is not set; nothing was sent"
+                )
+            passwords[name] = password
+    return passwords
+
+
+def _alteration(
+    user: str, change: ScramChange, passwords: Mapping[str, str]
+) -> UserScramCredentialAlteration:
+    if change.op == "DELETE":
+        return UserScramCredentialDeletion(user, change.mechanism)
+    assert change.password_env is not None and change.iterations is not None
+    password = passwords[change.password_env]
+    return UserScramCredentialUpsertion(
+        user, change.mechanism, password, iterations=change.iterations
+    )
+
+
+async def _apply_scram(
+    admin: AdminClient,
+    plans: tuple[ScramPlan, ...],
+    passwords: Mapping[str, str],
+    dry_run: bool,
+    read_back_timeout: float,
+) -> tuple[ScramOutcome, ...]:
+    """Upsert and delete each user's credentials, one request per change, and read them back.
+
+    Kafka has no validate_only for credentials: a dry run checks them here (the salted
+    password is made) and sends nothing. A user's first failed change stops its others.
+    """
+    outcomes: dict[str, ScramOutcome] = {}
+    applied: dict[str, ScramPlan] = {}
+    for plan in plans:
+        try:
+            alterations = [_alteration(plan.user, c, passwords) for c in plan.changes]
+            if dry_run:
+                note = "checked here: Kafka cannot validate a credential without changing it"
+                outcomes[plan.user] = ScramOutcome(plan.user, OutcomeStatus.VALIDATED, note=note)
+                continue
+            for alteration in alterations:  # the broker takes one change per user at a time
+                await admin.alter_user_scram_credentials([alteration]).all()
+        except KafkaConfigAdminError as error:
+            outcomes[plan.user] = ScramOutcome(plan.user, OutcomeStatus.FAILED, error=error)
+        else:
+            applied[plan.user] = plan
+    if applied:
+        outcomes.update(await _read_back_scram(admin, applied, read_back_timeout))
+    return tuple(outcomes[plan.user] for plan in plans)
+
+
+async def _read_back_scram(
+    admin: AdminClient, applied: Mapping[str, ScramPlan], seconds: float
+) -> dict[str, ScramOutcome]:
+    """Each user APPLIED once a describe shows the wanted credentials, else UNCONFIRMED."""
+    pending = dict(applied)
+    outcomes: dict[str, ScramOutcome] = {}
+    with anyio.move_on_after(seconds):
+        while pending:
+            described = await _scram_credentials(admin, list(pending))
+            for user in [u for u, plan in pending.items() if plan.shown_by(described[u])]:
+                outcomes[user] = ScramOutcome(user, OutcomeStatus.APPLIED)
+                del pending[user]
+            if pending:
+                await anyio.sleep(_READ_BACK_PAUSE)
+    note = "applied, but a describe did not show the new credentials in time"
+    outcomes.update((u, ScramOutcome(u, OutcomeStatus.UNCONFIRMED, note=note)) for u in pending)
+    return outcomes
 
 
 async def _apply_quotas(

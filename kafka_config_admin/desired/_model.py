@@ -18,6 +18,7 @@ from pydantic import (
 from .._models import ConfigResource, ResourceType
 from ._quotas import QuotaSpec
 from ._rules import Rule
+from ._scram_users import ScramCredentialSpec
 from ._values import compile_regex, kafka_string
 
 __all__ = ["DesiredState", "ResourceSpec", "TopicSpec"]
@@ -123,6 +124,7 @@ class DesiredState(BaseModel):
     groups: dict[str, ResourceSpec] = Field(default_factory=dict)
     client_metrics: dict[str, ResourceSpec] = Field(default_factory=dict)
     quotas: tuple[QuotaSpec, ...] = ()
+    scram_users: dict[str, tuple[ScramCredentialSpec, ...]] = Field(default_factory=dict)
     rules: tuple[Rule, ...] = ()
 
     @field_validator("brokers", "broker_loggers")
@@ -149,6 +151,19 @@ class DesiredState(BaseModel):
                 raise ValueError(f"{spec.quota_entity} is named twice")
             seen.add(spec.quota_entity)
         return quotas
+
+    @field_validator("scram_users")
+    @classmethod
+    def _one_credential_per_mechanism(
+        cls, users: dict[str, tuple[ScramCredentialSpec, ...]]
+    ) -> dict[str, tuple[ScramCredentialSpec, ...]]:
+        for user, specs in users.items():
+            if not user:
+                raise ValueError("a user name is empty")
+            mechanisms = [spec.mechanism for spec in specs]
+            if len(set(mechanisms)) != len(mechanisms):
+                raise ValueError(f"user {user!r} lists a mechanism twice")
+        return users
 
     @field_validator("topics")
     @classmethod

@@ -28,6 +28,7 @@ from .._models import (
 from ._check import Problem, check_desired, is_sensitive
 from ._model import DesiredState, ResourceSpec, TopicSpec
 from ._quotas import QuotaPlan, plan_quotas
+from ._scram_users import ScramPlan, plan_scram
 from ._state import ClusterState, is_override
 from ._types import parse_typed, same_value
 
@@ -175,12 +176,19 @@ class Plan(BaseModel):
     problems: tuple[Problem, ...] = ()
     prune: bool = False
     quotas: tuple[QuotaPlan, ...] = ()
+    scram: tuple[ScramPlan, ...] = ()
 
     @property
     def has_changes(self) -> bool:
-        """Whether applying would change anything (alter a config or a quota, create a topic)."""
-        return bool(self.quotas) or any(
-            plan.action in (ResourceAction.ALTER, ResourceAction.CREATE) for plan in self.resources
+        """Whether applying would change anything (a config, a quota, a SCRAM credential, a
+        topic to create)."""
+        return (
+            bool(self.quotas)
+            or bool(self.scram)
+            or any(
+                plan.action in (ResourceAction.ALTER, ResourceAction.CREATE)
+                for plan in self.resources
+            )
         )
 
     @property
@@ -218,6 +226,7 @@ class Plan(BaseModel):
             "problems": [_problem_dict(problem) for problem in self.problems],
             "resources": [plan.to_dict() for plan in self.resources],
             "quotas": [plan.to_dict() for plan in self.quotas],
+            "scram": [plan.to_dict() for plan in self.scram],
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -238,8 +247,8 @@ def make_plan(
         desired: the desired state (see :func:`load_desired_state`).
         state: what the cluster has (see :func:`read_state`), described with types.
         prune: also delete overrides of the file's resources that the file does not name
-            (broker loggers excepted: a broker reports every logger as set), and quota values
-            of the file's entities it does not name.
+            (broker loggers excepted: a broker reports every logger as set), quota values of
+            the file's entities and SCRAM credentials of its users that it does not name.
         include_sensitive: set (and prune) sensitive keys; without it they are skipped, since
             their current value cannot be read and so never compared.
 
@@ -252,8 +261,13 @@ def make_plan(
         plan = _resource_plan(resource, spec, state, refused, prune, include_sensitive)
         if plan is not None:
             plans.append(plan)
-    quotas = plan_quotas(desired.quotas, state.quotas, prune=prune)
-    return Plan(resources=tuple(plans), problems=tuple(problems), prune=prune, quotas=quotas)
+    return Plan(
+        resources=tuple(plans),
+        problems=tuple(problems),
+        prune=prune,
+        quotas=plan_quotas(desired.quotas, state.quotas, prune=prune),
+        scram=plan_scram(desired.scram_users, state.scram, prune=prune),
+    )
 
 
 def _resource_plan(

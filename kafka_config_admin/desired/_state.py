@@ -51,6 +51,7 @@ class ClusterState:
             set) and topics still to be created.
         errors: resources whose describe failed, with the error.
         quotas: the quota values of every entity that has any (when the file has quotas).
+        scram: the SCRAM credentials of the file's users: mechanism name to iterations.
     """
 
     configs: Mapping[ConfigResource, Config] = field(default_factory=dict)
@@ -58,6 +59,7 @@ class ClusterState:
     schemas: Mapping[ResourceType, Config] = field(default_factory=dict)
     errors: Mapping[ConfigResource, BaseException] = field(default_factory=dict)
     quotas: Mapping[ClientQuotaEntity, Mapping[str, float]] = field(default_factory=dict)
+    scram: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def topic_exists(self, name: str) -> bool:
         """Whether the cluster has this topic."""

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from kafka_config_admin import AdminClient, ClientQuotaEntity
+from kafka_config_admin.testing import KafkaCluster
 
-from .cli_helpers import run_cli, with_admin
+from .cli_helpers import logs_in, run_cli, with_admin
 from .helpers import unique_name
 
 pytestmark = pytest.mark.integration
@@ -117,3 +118,59 @@ def test_a_bad_quota_entry_is_refused_with_its_line(
     ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
     assert ran.code == 2
     assert "quotas.yaml:2" in ran.err and "x_rate not a quota key" in ran.err
+
+
+# --- SCRAM users ---------------------------------------------------------------------------
+
+
+def scram_of(bootstrap: str, user: str) -> dict[str, int]:
+    async def read(admin: AdminClient) -> dict[str, int]:
+        result = admin.describe_user_scram_credentials([user])
+        if user not in await result.users():
+            return {}
+        description = await result.description(user)
+        return {i.mechanism.mechanism_name: i.iterations for i in description.credential_infos}
+
+    described: dict[str, int] = with_admin(bootstrap, read)
+    return described
+
+
+@pytest.mark.kafka(sasl=True)
+def test_scram_users_with_the_password_from_the_environment(
+    kafka_bootstrap: str,
+    kafka_cluster: KafkaCluster,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    user, password = f"ds-{unique_name()}", f"pw-{unique_name()}-secret"
+    variable = f"PW_{unique_name().replace('-', '_')}"
+    file = write(
+        tmp_path,
+        f"""
+scram_users:
+  {user}:
+    - {{mechanism: SCRAM-SHA-256, iterations: 8192, password_env: {variable}}}
+""",
+    )
+    missing = run_cli(capsys, "apply", file, "-b", kafka_bootstrap, "--yes")
+    assert missing.code == 2, missing.err
+    assert f"{variable} that holds its password is not set; nothing was sent" in missing.err
+    assert scram_of(kafka_bootstrap, user) == {}
+
+    monkeypatch.setenv(variable, password)
+    plan = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "--output", "json")
+    assert plan.code == 3, plan.err
+    assert plan.json()["scram"][0]["changes"][0]["op"] == "UPSERT"
+    dry = run_cli(capsys, "apply", file, "-b", kafka_bootstrap, "--dry-run")
+    assert dry.code == 0, dry.err
+    assert scram_of(kafka_bootstrap, user) == {}
+
+    ran = run_cli(capsys, "apply", file, "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 0, ran.err
+    assert f"applied: SCRAM credentials of user '{user}'" in ran.err
+    assert password not in ran.out + ran.err + plan.out + plan.err
+    assert scram_of(kafka_bootstrap, user) == {"SCRAM-SHA-256": 8192}
+    assert logs_in(kafka_cluster, user, password)
+    again = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
+    assert again.code == 0, again.err

@@ -109,3 +109,75 @@ def test_an_entity_twice_is_refused() -> None:
     text = "quotas:\n  - {entity: {user: a}}\n  - {entity: {user: a}}\n"
     with pytest.raises(DesiredStateError, match="named twice"):
         parse_desired_state(text)
+
+
+# --- SCRAM users -----------------------------------------------------------------------------
+
+SCRAM_FILE = """
+scram_users:
+  alice:
+    - {mechanism: SCRAM-SHA-256, iterations: 8192, password_env: ALICE_PASSWORD}
+    - {mechanism: SCRAM-SHA-512, password_env: ALICE_PASSWORD}
+"""
+
+
+def test_scram_users_upsert_what_is_missing_or_has_other_iterations() -> None:
+    desired = parse_desired_state(SCRAM_FILE)
+    assert desired.scram_users["alice"][1].iterations == 4096
+    current = {"alice": {"SCRAM-SHA-256": 4096, "SCRAM-SHA-512": 4096}}
+    plan = make_plan(desired, ClusterState(scram=current))
+    assert plan.has_changes
+    assert plan.to_dict()["scram"] == [
+        {
+            "user": "alice",
+            "changes": [
+                {
+                    "mechanism": "SCRAM-SHA-256",
+                    "op": "UPSERT",
+                    "current_iterations": 4096,
+                    "iterations": 8192,
+                    "password_env": "ALICE_PASSWORD",
+                }
+            ],
+        }
+    ]
+    same = {"alice": {"SCRAM-SHA-256": 8192, "SCRAM-SHA-512": 4096}}
+    assert not make_plan(desired, ClusterState(scram=same)).has_changes
+
+
+def test_scram_mechanisms_the_file_leaves_out_are_deleted_only_when_pruning() -> None:
+    text = "scram_users:\n  bob:\n    - {mechanism: SCRAM-SHA-256, password_env: BOB}\n"
+    current = {"bob": {"SCRAM-SHA-256": 4096, "SCRAM-SHA-512": 8192}}
+    desired = parse_desired_state(text)
+    assert not make_plan(desired, ClusterState(scram=current)).has_changes
+    [user] = make_plan(desired, ClusterState(scram=current), prune=True).scram
+    [change] = user.changes
+    assert (change.mechanism, change.op, change.current_iterations) == (
+        "SCRAM-SHA-512",
+        "DELETE",
+        8192,
+    )
+    assert user.shown_by({"SCRAM-SHA-256": 4096})
+    assert not user.shown_by({"SCRAM-SHA-256": 4096, "SCRAM-SHA-512": 8192})
+
+
+@pytest.mark.parametrize(
+    ("entry", "problem"),
+    [
+        ("{mechanism: SCRAM-SHA-256, password: hunter2}", "never written in the file"),
+        ("{mechanism: SCRAM-SHA-1, password_env: P}", "SCRAM-SHA-256"),
+        ("{mechanism: SCRAM-SHA-256, password_env: 'not a name'}", "not an environment variable"),
+        ("{mechanism: SCRAM-SHA-256, iterations: 100, password_env: P}", "4096"),
+        ("{mechanism: SCRAM-SHA-256}", "password_env"),
+    ],
+)
+def test_bad_scram_entries_are_refused(entry: str, problem: str) -> None:
+    with pytest.raises(DesiredStateError, match=problem) as refused:
+        parse_desired_state(f"scram_users:\n  alice:\n    - {entry}\n")
+    assert "hunter2" not in str(refused.value)
+
+
+def test_a_mechanism_twice_for_one_user_is_refused() -> None:
+    entry = "{mechanism: SCRAM-SHA-256, password_env: P}"
+    with pytest.raises(DesiredStateError, match="lists a mechanism twice"):
+        parse_desired_state(f"scram_users:\n  alice:\n    - {entry}\n    - {entry}\n")

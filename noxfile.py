@@ -116,13 +116,15 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def faults(session: nox.Session) -> None:
-    """Fault rounds on a real 3-node cluster: frozen broker, frozen controller, stopped broker.
+    """Fault rounds on a real 3-node cluster, one kind after another (tests/faults/scenarios.py).
 
-    ``nox -s faults -- 40`` runs 40 rounds (default 12; each takes up to about a minute).
+    ``nox -s faults -- 100`` runs 100 rounds (default 15, one of each kind; each takes ~5-60 s);
+    ``nox -s faults -- 100 --record`` also writes benchmarks/results/faults-rounds.txt and
+    benchmarks/results/reliability/faults.json.
     """
     session.install("-e", ".[test]")
-    rounds = session.posargs[0] if session.posargs else "12"
-    session.run("python", "-m", "tests.faults.rounds", "--rounds", rounds)
+    rounds, *options = session.posargs or ["15"]
+    session.run("python", "-m", "tests.faults.rounds", "--rounds", rounds, *options)
 
 
 @nox.session(python=PYTHON)

@@ -4,7 +4,8 @@ On a real 3-node cluster, for a bounded time each: ``--alters N`` single-topic a
 distinct topics in flight at once (each task alters its topic again as soon as its call ends)
 and ``--describes N`` single-topic describes alongside, first from one client, then spread over
 ``--clients N`` clients at once. Reports per kind calls/s, errors and p50/p99 latency, and the
-open file descriptors and asyncio tasks before and after. Results in
+open file descriptors and asyncio tasks before the clients open, after the load (still open)
+and after they closed. Results in
 ``benchmarks/results/load.json``; the headline figures in
 ``benchmarks/results/reliability/load.json`` (the reliability page).
 """
@@ -102,11 +103,11 @@ async def _run(
     seconds: float,
 ) -> dict[str, Any]:
     """``alters`` and ``describes`` concurrent calls spread over ``clients`` clients."""
+    fds_before, tasks_before = _open_fds(), len(asyncio.all_tasks())
     admins = [AdminClient(bootstrap) for _ in range(clients)]
     for admin in admins:
         await admin.__aenter__()
     try:
-        fds_before, tasks_before = _open_fds(), len(asyncio.all_tasks())
         load = _Load(seconds)
         started = time.monotonic()
         await asyncio.gather(
@@ -121,10 +122,12 @@ async def _run(
         )
         elapsed = time.monotonic() - started
         await asyncio.sleep(0.5)  # what the calls started has ended
-        fds_after, tasks_after = _open_fds(), len(asyncio.all_tasks())
+        fds_open, tasks_open = _open_fds(), len(asyncio.all_tasks())
     finally:
         for admin in admins:
             await admin.__aexit__(None, None, None)
+    await asyncio.sleep(0.5)  # closed connections' callbacks have run
+    fds_after, tasks_after = _open_fds(), len(asyncio.all_tasks())
     return {
         "clients": clients,
         "concurrent_alters": alters,
@@ -133,8 +136,9 @@ async def _run(
         "alter": _summary(load.latencies["alter"], load.errors["alter"], elapsed),
         "describe": _summary(load.latencies["describe"], load.errors["describe"], elapsed),
         "error_kinds": load.error_kinds,
-        "open_fds": [fds_before, fds_after],
-        "tasks": [tasks_before, tasks_after],
+        # Before the clients open, after the load with them still open, after they closed.
+        "open_fds": [fds_before, fds_open, fds_after],
+        "tasks": [tasks_before, tasks_open, tasks_after],
     }
 
 
@@ -169,8 +173,8 @@ def _record(runs: list[dict[str, Any]], load_average: float) -> dict[str, Any]:
             "describe p50 ms": run["describe"]["p50_ms"],
             "describe p99 ms": run["describe"]["p99_ms"],
             "describe errors": run["describe"]["errors"],
-            "fds before/after": f"{run['open_fds'][0]}/{run['open_fds'][1]}",
-            "tasks before/after": f"{run['tasks'][0]}/{run['tasks'][1]}",
+            "fds before/open/closed": "/".join(map(str, run["open_fds"])),
+            "tasks before/open/closed": "/".join(map(str, run["tasks"])),
         }
         for run in runs
     ]
@@ -200,8 +204,8 @@ def _figures(run: dict[str, Any]) -> list[dict[str, str]]:
             f"({describe['errors']} errors)",
         ),
         (
-            "open fds / asyncio tasks before → after",
-            f"{fds[0]} → {fds[1]} / {tasks[0]} → {tasks[1]}",
+            "open fds / asyncio tasks: before → under load → after close",
+            f"{' → '.join(map(str, fds))} / {' → '.join(map(str, tasks))}",
         ),
     ]
     return [{"label": f"{who}: {label}", "value": str(value)} for label, value in shown]

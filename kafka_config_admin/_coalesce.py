@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Hashable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -60,7 +59,8 @@ GatheringKey = tuple[int, int | None, tuple[bool, ...], object]
 #: the more of the moment's changes it carries, the fewer commits they wait for.
 ALTERS_PER_REQUEST = 1000
 
-#: Past this many resources remembered, those whose change has its outcome are forgotten.
+#: Past this many resources remembered (or twice as many as were left the last time), those
+#: whose change has its outcome are forgotten.
 _CHANGES_REMEMBERED = 4096
 
 
@@ -184,6 +184,7 @@ class Gatherer:
         self._busy: dict[GatheringKey, int] = {}
         #: The future of the latest change to each resource (changes apply in the order made).
         self._latest_change: dict[Hashable, ResourceFuture[Any, Any]] = {}
+        self._forget_past = _CHANGES_REMEMBERED
 
     def close(self) -> None:
         """Fail the gatherings in flight; in one step, so no answer finds the client closed."""
@@ -210,8 +211,9 @@ class Gatherer:
     def _earlier_changes(self, call: GatheredCall) -> list[ResourceFuture[Any, Any]]:
         """The changes of earlier calls to the call's resources still without an outcome."""
         latest = self._latest_change
-        if len(latest) > _CHANGES_REMEMBERED:
+        if len(latest) > self._forget_past:
             self._latest_change = latest = {r: f for r, f in latest.items() if not f.done()}
+            self._forget_past = max(_CHANGES_REMEMBERED, 2 * len(latest))
         earlier = []
         for resource, future in call.result.values.items():
             before = latest.get(resource)
@@ -335,11 +337,10 @@ class Gatherer:
     # --- hedging: a silent broker's request goes to another broker too --------------------
 
     def _plan_hedge(self, gathering: Gathering, first: int) -> None:
-        others = [node for node in self._transport.broker_ids() if node != first]
+        others = self._transport.hedge_targets(_lane(gathering.leader), first)
         if not others:
             return
-        random.shuffle(others)
-        gathering.first, gathering.untried = first, others
+        gathering.first, gathering.untried = first, others[::-1]  # popped from the end
         shortest = min(call.timeout for call in gathering.calls)
         gathering.hedge_after = self._hedge_share * min(self._transport.request_timeout, shortest)
         self._look_for_silence(gathering, first)
@@ -403,7 +404,7 @@ class Gatherer:
         leader = gathering.leader
         hedge_won = gathering.first is not None and node != gathering.first
         if hedge_won and node is not None and not isinstance(outcome, Exception):
-            self._transport.prefer(_lane(leader), node)  # the next call goes there
+            self._transport.hedge_won(_lane(leader), node)  # the next call goes there
         # A change written and not answered, or written twice (one answer ignored), may have
         # been applied: if its retries end at the deadline, its outcome is unknown.
         unsure = (

@@ -16,8 +16,11 @@ not its deadline. The delay is a fifth of the shorter of ``request_timeout`` and
 timeout (3 s with the defaults): long past a healthy broker's answer, and leaving time for a
 second and third try within the deadline.
 
-A change whose request was written and never answered may have been applied: when the deadline
-passes, it fails with ``OutcomeUnknownError``, not a plain timeout.
+A change whose request was written and never answered, or answered REQUEST_TIMED_OUT (a broker
+that forwards it gave up waiting for the controller, which may still apply it), may have been
+applied: when the deadline passes, it fails with ``OutcomeUnknownError``. A change whose every
+request was refused for certain (NOT_CONTROLLER, throttled) or never written fails at the
+deadline with a plain ``KafkaTimeoutError`` that says it was not applied.
 
 Describes and alters that fit in one request have a faster path: calls of the same moment are
 gathered into one request per broker (``_coalesce``, hedged the same way), and that request
@@ -71,6 +74,11 @@ _RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
     NetworkError,
     KafkaConnectionError,
 )
+
+#: Retried errors after which a change may have been applied all the same: a broker that
+#: forwards a change to the controller answers REQUEST_TIMED_OUT when the controller does not
+#: answer it in time, and the controller may still apply it.
+_MAYBE_APPLIED: tuple[type[KafkaConfigAdminError], ...] = (RequestTimedOutError, NetworkError)
 
 #: Requests of one call in flight at once. More than one lets the broker prepare the next answer
 #: while the client decodes one; a bound keeps each request's timeout about its own wait.
@@ -273,13 +281,12 @@ class Engine:
         """
         transport = self._transport
         first = transport.any_broker(_lane(operation))
-        others = [node for node in transport.broker_ids() if node != first]
+        others = transport.hedge_targets(_lane(operation), first)
         if not others:
             try:
                 return await self._request(operation, first, build_body, written)
             except KafkaConfigAdminError as error:
                 return error
-        random.shuffle(others)
         hedge = _Hedge()
         async with anyio.create_task_group() as group:
 
@@ -295,7 +302,7 @@ class Engine:
                     hedge.outcome = outcome
                     group.cancel_scope.cancel()
                     if node != first and not isinstance(outcome, Exception):
-                        transport.prefer(_lane(operation), node)  # the next call goes there
+                        transport.hedge_won(_lane(operation), node)  # the next call goes there
                 else:
                     log.debug("%s to broker %d failed: %s", operation.codec.name, node, outcome)
                 hedge.progress.set()
@@ -323,6 +330,8 @@ class Engine:
             log.debug("%s failed, will retry: %s", operation.codec.name, outcome)
             last_errors.update(dict.fromkeys(keys, outcome))
             retry.extend(keys)
+            if operation.mutates and isinstance(outcome, _MAYBE_APPLIED):
+                attempt.unsure.update(keys)
             return True
         futures = attempt.result.values
         if isinstance(outcome, Exception):
@@ -337,6 +346,8 @@ class Engine:
             elif isinstance(value, _RETRIED):
                 last_errors[key] = value
                 retry.append(key)
+                if operation.mutates and isinstance(value, _MAYBE_APPLIED):
+                    attempt.unsure.add(key)
             else:
                 futures[key]._set_exception(value)
         return False
@@ -463,7 +474,12 @@ def _timeout_error(
         return OutcomeUnknownError(
             f"outcome unknown: the change may have been applied; read it back with "
             f"{_READ_BACK.get(operation.codec.name, 'describe_configs')} ({subject} was sent "
-            f"but not answered within {timeout:g}s{reason})"
+            f"but had no definite answer within {timeout:g}s{reason})"
+        )
+    if operation.mutates:  # every request was refused for certain, or never written
+        return KafkaTimeoutError(
+            f"not applied: {subject} was not changed; no broker took the change within "
+            f"{timeout:g}s{reason}"
         )
     return KafkaTimeoutError(f"no answer for {subject} within {timeout:g}s{reason}")
 

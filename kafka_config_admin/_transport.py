@@ -468,10 +468,38 @@ class Transport:
             raise KafkaConnectionError("the cluster metadata lists no brokers")
         connected = [node for node in ids if _is_open(client, node)]
         candidates = connected or ids
-        taken = {node for other, node in enumerate(self._any_broker) if other != lane}
+        taken = self.taken_by_other_lanes(lane)
         chosen = random.choice([node for node in candidates if node not in taken] or candidates)
         self._any_broker[lane] = chosen
         return chosen
+
+    def taken_by_other_lanes(self, lane: int) -> set[int]:
+        """The brokers the other lanes send to now."""
+        return {
+            node
+            for other, node in enumerate(self._any_broker)
+            if other != lane and node is not None
+        }
+
+    def hedge_targets(self, lane: int, first: int) -> list[int]:
+        """Where a request of ``lane`` sent to ``first`` is hedged to, in turn.
+
+        Shuffled, with the other lanes' brokers last: a change forwarded to a frozen controller
+        holds its connection, and the describes that go there would wait behind it.
+        """
+        others = [node for node in self.broker_ids() if node != first]
+        random.shuffle(others)
+        taken = self.taken_by_other_lanes(lane)
+        others.sort(key=taken.__contains__)
+        return others
+
+    def hedge_won(self, lane: int, node: int) -> None:
+        """A hedge to ``node`` had the answer: the lane's next requests go there.
+
+        Not when another lane uses it: the lanes stay apart.
+        """
+        if node not in self.taken_by_other_lanes(lane):
+            self._any_broker[lane] = node
 
     def answered_within(self, node_id: int, seconds: float) -> bool:
         """Whether the broker answered any request of ours in the last ``seconds``."""

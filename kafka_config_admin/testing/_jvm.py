@@ -289,6 +289,16 @@ class JvmCluster(HostPortsCluster):
             _process.terminate([node.process], grace=_STOP_GRACE)
             node.process = None
 
+    def kill_broker(self, node_id: int) -> None:
+        """Kill one broker with SIGKILL: no controlled shutdown, what a crash looks like.
+
+        ``start_broker`` brings it back on its old ports and data.
+        """
+        node = self._node(node_id)
+        if node.process is not None:
+            _process.kill(node.process)
+            node.process = None
+
     @contextmanager
     def paused_broker(self, node_id: int) -> Iterator[None]:
         """Freeze one broker's JVM for the block: its connections stay open, nothing answers.

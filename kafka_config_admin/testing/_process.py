@@ -88,6 +88,14 @@ def terminate(processes: Sequence[subprocess.Popen[bytes]], *, grace: float) -> 
             _live.pop(process.pid, None)
 
 
+def kill(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process group at once, as a crash would end it, and reap it."""
+    _signal_group(process, signal.SIGKILL)
+    process.wait()
+    with _live_lock:
+        _live.pop(process.pid, None)
+
+
 def live_pids() -> list[int]:
     """PIDs of JVMs started by this process that have not been stopped yet."""
     with _live_lock:

@@ -11,10 +11,11 @@ outcome in the :class:`ApplyReport`.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import anyio
 
@@ -47,6 +48,10 @@ __all__ = [
     "read_state",
 ]
 
+K = TypeVar("K", bound=Hashable)
+P = TypeVar("P")
+V = TypeVar("V")
+
 #: Seconds :func:`apply_plan` reads back applied resources before calling them unconfirmed.
 DEFAULT_READ_BACK_TIMEOUT = 30.0
 
@@ -73,6 +78,15 @@ class OutcomeStatus(StrEnum):
     SKIPPED = "skipped"  #: nothing sent (a missing topic the file gives no partitions/RF for)
 
 
+def _status_dict(status: OutcomeStatus, error: BaseException | None, note: str) -> dict[str, Any]:
+    """What every outcome's JSON says besides its subject."""
+    return {
+        "status": status.value,
+        "error": None if error is None else type(error).__name__,
+        "message": str(error) if error is not None else note,
+    }
+
+
 @dataclass(frozen=True)
 class ResourceOutcome:
     """The outcome of one resource: its status, the error when it failed, and a note."""
@@ -88,9 +102,7 @@ class ResourceOutcome:
         return {
             "resource": {"type": self.resource.type.name, "name": self.resource.name},
             "action": self.action.value,
-            "status": self.status.value,
-            "error": None if self.error is None else type(self.error).__name__,
-            "message": str(self.error) if self.error is not None else self.note,
+            **_status_dict(self.status, self.error, self.note),
         }
 
 
@@ -107,9 +119,7 @@ class QuotaOutcome:
         """The outcome as JSON-ready data."""
         return {
             "entity": dict(self.entity),
-            "status": self.status.value,
-            "error": None if self.error is None else type(self.error).__name__,
-            "message": str(self.error) if self.error is not None else self.note,
+            **_status_dict(self.status, self.error, self.note),
         }
 
 
@@ -126,9 +136,7 @@ class ScramOutcome:
         """The outcome as JSON-ready data."""
         return {
             "user": self.user,
-            "status": self.status.value,
-            "error": None if self.error is None else type(self.error).__name__,
-            "message": str(self.error) if self.error is not None else self.note,
+            **_status_dict(self.status, self.error, self.note),
         }
 
 
@@ -364,27 +372,15 @@ async def _apply_scram(
         else:
             applied[plan.user] = plan
     if applied:
-        outcomes.update(await _read_back_scram(admin, applied, read_back_timeout))
+        read = partial(_scram_credentials, admin)
+        shown = await _shown_within(
+            applied, read, lambda plan, now: plan.shown_by(now or {}), read_back_timeout
+        )
+        note = "applied, but a describe did not show the new credentials in time"
+        for user in applied:
+            status = OutcomeStatus.APPLIED if user in shown else OutcomeStatus.UNCONFIRMED
+            outcomes[user] = ScramOutcome(user, status, note="" if user in shown else note)
     return tuple(outcomes[plan.user] for plan in plans)
-
-
-async def _read_back_scram(
-    admin: AdminClient, applied: Mapping[str, ScramPlan], seconds: float
-) -> dict[str, ScramOutcome]:
-    """Each user APPLIED once a describe shows the wanted credentials, else UNCONFIRMED."""
-    pending = dict(applied)
-    outcomes: dict[str, ScramOutcome] = {}
-    with anyio.move_on_after(seconds):
-        while pending:
-            described = await _scram_credentials(admin, list(pending))
-            for user in [u for u, plan in pending.items() if plan.shown_by(described[u])]:
-                outcomes[user] = ScramOutcome(user, OutcomeStatus.APPLIED)
-                del pending[user]
-            if pending:
-                await anyio.sleep(_READ_BACK_PAUSE)
-    note = "applied, but a describe did not show the new credentials in time"
-    outcomes.update((u, ScramOutcome(u, OutcomeStatus.UNCONFIRMED, note=note)) for u in pending)
-    return outcomes
 
 
 async def _apply_quotas(
@@ -407,27 +403,35 @@ async def _apply_quotas(
     if dry_run:
         outcomes.update((e, QuotaOutcome(e, OutcomeStatus.VALIDATED)) for e in pending)
     else:
-        outcomes.update(await _read_back_quotas(admin, pending, read_back_timeout))
+        shown = await _shown_within(
+            pending,
+            lambda _: admin.describe_client_quotas().all(),
+            lambda plan, now: plan.shown_by(now or {}),
+            read_back_timeout,
+        )
+        note = "applied, but a describe did not show the new values in time"
+        for entity in pending:
+            status = OutcomeStatus.APPLIED if entity in shown else OutcomeStatus.UNCONFIRMED
+            outcomes[entity] = QuotaOutcome(entity, status, note="" if entity in shown else note)
     return tuple(outcomes[plan.quota_entity] for plan in plans)
 
 
-async def _read_back_quotas(
-    admin: AdminClient, applied: Mapping[ClientQuotaEntity, QuotaPlan], seconds: float
-) -> dict[ClientQuotaEntity, QuotaOutcome]:
-    """Each applied entity APPLIED once a describe shows its values, else UNCONFIRMED."""
-    pending = dict(applied)
-    outcomes: dict[ClientQuotaEntity, QuotaOutcome] = {}
+async def _shown_within(
+    pending: Mapping[K, P],
+    read: Callable[[list[K]], Awaitable[Mapping[K, V]]],
+    shows: Callable[[P, V | None], bool],
+    seconds: float,
+) -> set[K]:
+    """The keys whose plans a read shows applied, read again for up to ``seconds``."""
+    left = dict(pending)
     with anyio.move_on_after(seconds):
-        while pending:
-            described = await admin.describe_client_quotas().all()
-            for entity in [e for e, plan in pending.items() if plan.shown_by(described.get(e, {}))]:
-                outcomes[entity] = QuotaOutcome(entity, OutcomeStatus.APPLIED)
-                del pending[entity]
-            if pending:
+        while left:
+            described = await read(list(left))
+            for key in [k for k, plan in left.items() if shows(plan, described.get(k))]:
+                del left[key]
+            if left:
                 await anyio.sleep(_READ_BACK_PAUSE)
-    note = "applied, but a describe did not show the new values in time"
-    outcomes.update((e, QuotaOutcome(e, OutcomeStatus.UNCONFIRMED, note=note)) for e in pending)
-    return outcomes
+    return set(pending) - set(left)
 
 
 def _skipped(resource_plan: ResourcePlan) -> ResourceOutcome:

@@ -57,7 +57,7 @@ def compat(session: nox.Session) -> None:
     ``nox -s compat -- 3.9.1`` tries only the releases given. Writes
     benchmarks/results/compat.json and benchmarks/results/reliability/generations.json.
     """
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test,cli]")  # the CLI's test modules are collected too
     versions = session.posargs or COMPAT_VERSIONS
     runs = session.create_tmp()
     for version in versions:

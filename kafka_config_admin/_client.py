@@ -68,6 +68,8 @@ DESCRIBE_BATCH_SIZE = 25
 #: Seconds one call may take in all (``timeout``): a frozen controller holds forwarded
 #: changes for 30 s, so a shorter default could not survive one sick node.
 DEFAULT_TIMEOUT = 60.0
+#: The part of a CreateTopics request's timeout the broker may spend waiting for the topics.
+_BROKER_WAIT_SHARE = 0.8
 
 
 class AdminClient:
@@ -313,8 +315,10 @@ class AdminClient:
         """
         seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
         # The broker waits this long for the topics to be created before it answers; it must
-        # answer within the request's own timeout.
-        wait = min(seconds, self._transport.request_timeout)
+        # answer within the request's own timeout, with room for the answer to arrive: a
+        # ZooKeeper-era broker waits the whole time for a topic whose leader cannot be elected
+        # and then answers for every topic, the created ones too.
+        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
         build = partial(
             CreateTopics.build,
             new_topics,

@@ -343,7 +343,7 @@ class Engine:
         for key, value in outcomes:
             if not isinstance(value, BrokerError):
                 futures[key]._set_result(value)
-            elif isinstance(value, _RETRIED):
+            elif isinstance(value, _RETRIED) and not isinstance(value, operation.not_retried):
                 last_errors[key] = value
                 retry.append(key)
                 if operation.mutates and isinstance(value, _MAYBE_APPLIED):

@@ -170,6 +170,8 @@ class Operation(Generic[K, T]):
     #: that leaves the same state however often it is applied): such a request that a broker
     #: leaves unanswered is sent again to another one (``Engine``'s hedging).
     hedged = False
+    #: Errors of a key that are final for this call although others retry on them.
+    not_retried: tuple[type[BrokerError], ...] = ()
     #: The response field listing one result per key.
     _results_key = "responses"
 
@@ -286,10 +288,27 @@ class ConfigOperation(Operation[ConfigResource, T]):
         wanted = {_key(r.type, r.name): r for r in resources}
         for result in results:
             asked = wanted.pop(_key(result["resource_type"], result["resource_name"]), None)
+            if asked is None and result["resource_type"] == ResourceType.UNKNOWN:
+                asked = _unknown_type_echo(wanted, result["resource_name"])
             if asked is not None:  # an answer for something we did not ask: ignore, as Java does
                 yield asked, self._outcome(asked, result)
         for resource in wanted.values():
             yield resource, self.unanswered(resource)
+
+
+def _unknown_type_echo(
+    wanted: dict[tuple[int, str], ConfigResource], name: str
+) -> ConfigResource | None:
+    """The resource a broker answered as type UNKNOWN (0): one of a type it does not know.
+
+    Kafka 2.5 fails such a request and names its resources with the types it knows, so a
+    GROUP resource comes back as UNKNOWN. Resources of one newer type share a
+    request (``kept_apart``), so the name is enough.
+    """
+    for key, resource in wanted.items():
+        if resource.name == name and resource.type not in _EVERY_BROKER_KNOWS:
+            return wanted.pop(key)
+    return None
 
 
 class SharedConfigOperation(ConfigOperation[T]):

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
+from ._exceptions import BrokerError, InvalidArgumentError, RequestTimedOutError, error_for_code
 from ._models import (
     HIDDEN,
     Config,
@@ -132,6 +132,10 @@ class CreateTopics(Operation[str, CreatedTopic]):
     # Not hedged (a second create answers TOPIC_ALREADY_EXISTS), but a create written and
     # never answered may have happened.
     mutates = True
+    # A topic answered REQUEST_TIMED_OUT is being created (its leader not elected within
+    # timeout_ms, as a ZooKeeper-era broker answers for a replica on a missing broker): sent
+    # again, it would come back TOPIC_ALREADY_EXISTS, a failure for a topic this call made.
+    not_retried = (RequestTimedOutError,)
     throttle_from_version = 3
     _results_key = "topics"
 

@@ -21,6 +21,7 @@ from ._errors import (
     BackendUnavailableError,
     BrokerStartupError,
     KafkaHarnessError,
+    UnsupportedKafkaVersionError,
     UnsupportedOptionError,
 )
 from ._image import build_broker_image
@@ -55,6 +56,7 @@ __all__ = [
     "SaslUser",
     "TlsFiles",
     "TlsListener",
+    "UnsupportedKafkaVersionError",
     "UnsupportedOptionError",
     "build_broker_image",
     "docker_engine_answers",

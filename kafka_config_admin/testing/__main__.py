@@ -46,6 +46,12 @@ def _parser() -> argparse.ArgumentParser:
         help="install the test AlterConfigPolicy (retention.ms >= 60000)",
     )
     parser.add_argument(
+        "--kafka-version",
+        default=None,
+        help="Kafka release to run, e.g. 3.9.1 (KRaft) or 2.5.1 (with ZooKeeper); jvm backend; "
+        "default: $KAFKA_CONFIG_ADMIN_KAFKA_VERSION or the pinned release",
+    )
+    parser.add_argument(
         "--backend",
         choices=BACKENDS,
         default=None,
@@ -106,7 +112,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     try:
         cluster = start_cluster(
-            brokers=args.brokers, sasl=args.sasl, policy=args.policy, backend=args.backend
+            brokers=args.brokers,
+            sasl=args.sasl,
+            policy=args.policy,
+            backend=args.backend,
+            version=args.kafka_version,
         )
     except KafkaHarnessError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -196,6 +196,15 @@ def _release(version: str) -> tuple[int, ...]:
 
 
 @pytest.fixture(scope="session")
+def kafka_release(kafka_cluster: KafkaCluster) -> tuple[int, ...]:
+    """The session cluster's Kafka release as ``(major, minor)``, for tests whose expectations
+    differ between broker generations; skips under the external backend (release unknown)."""
+    if kafka_cluster.kafka_version is None:
+        pytest.skip(f"the {kafka_cluster.backend} backend's Kafka release is unknown")
+    return _release(kafka_cluster.kafka_version)
+
+
+@pytest.fixture(scope="session")
 def kafka_broker_ids(kafka_cluster: KafkaCluster) -> list[int]:
     """The node ids of the session cluster's brokers."""
     return list(kafka_cluster.broker_ids)

@@ -12,8 +12,11 @@ from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
+    BrokerError,
     ConfigEntry,
     ConfigResource,
+    InvalidConfigError,
+    InvalidRequestError,
     ResourceType,
     UnknownTopicOrPartitionError,
 )
@@ -94,3 +97,9 @@ def jvm_cluster(cluster: KafkaCluster) -> JvmCluster:
             f"needs the jvm backend (node logs and listeners); the session runs {cluster.backend}"
         )
     return cluster
+
+
+def invalid_config_error(release: tuple[int, ...]) -> type[BrokerError]:
+    """What a broker answers for a config value it refuses: INVALID_CONFIG, but INVALID_REQUEST
+    from the 2.x brokers (seen on 2.5.1; 3.9.1 and 4.x send INVALID_CONFIG)."""
+    return InvalidConfigError if release >= (3, 0) else InvalidRequestError

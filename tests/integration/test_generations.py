@@ -29,8 +29,10 @@ from kafka_config_admin import (
     ClientQuotaEntity,
     ConfigResource,
     ConfigType,
+    InvalidReplicaAssignmentError,
     InvalidRequestError,
     NewTopic,
+    RequestTimedOutError,
     ResourceType,
     UnsupportedVersionError,
 )
@@ -74,15 +76,7 @@ def release_of(version: str) -> tuple[int, int]:
     return int(major), int(minor)
 
 
-@pytest.fixture(scope="module")
-def release(kafka_cluster: KafkaCluster) -> tuple[int, int]:
-    """The session cluster's Kafka release as (major, minor)."""
-    if kafka_cluster.kafka_version is None:
-        pytest.skip("the external backend's Kafka release is unknown")
-    return release_of(kafka_cluster.kafka_version)
-
-
-def has(codec: ApiCodec, release: tuple[int, int]) -> bool:
+def has(codec: ApiCodec, release: tuple[int, ...]) -> bool:
     """Whether brokers of ``release`` answer the API (from the release that brought it)."""
     return release >= release_of(codec.since)
 
@@ -115,7 +109,7 @@ async def test_each_api_goes_out_at_the_highest_version_both_speak(
     admin_client: AdminClient,
     kafka_cluster: KafkaCluster,
     kafka_bootstrap: str,
-    release: tuple[int, int],
+    kafka_release: tuple[int, ...],
     chosen_versions: dict[str, set[int]],
 ) -> None:
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
@@ -144,7 +138,7 @@ async def test_each_api_goes_out_at_the_highest_version_both_speak(
     }
     for codec in CODECS:
         call = calls.get(codec.name)
-        if call is not None and has(codec, release):
+        if call is not None and has(codec, kafka_release):
             deprecated = codec is ALTER_CONFIGS
             with (
                 pytest.warns(DeprecationWarning, match="replaces") if deprecated else nullcontext()
@@ -160,7 +154,7 @@ async def test_each_api_goes_out_at_the_highest_version_both_speak(
         name: version for name, version in expected.items() if name in calls
     }
     assert all(len(versions) == 1 for versions in chosen_versions.values()), chosen_versions
-    if release < (2, 6):  # before KIP-569: no types, no documentation
+    if kafka_release < (2, 6):  # before KIP-569: no types, no documentation
         assert expected[DESCRIBE_CONFIGS.name] == 2
     record = os.environ.get(ENV_RECORD)
     if record:
@@ -192,7 +186,7 @@ def _record(
 
 
 async def test_describe_gives_types_and_documentation_from_kafka_2_6_only(
-    admin_client: AdminClient, kafka_bootstrap: str, release: tuple[int, int]
+    admin_client: AdminClient, kafka_bootstrap: str, kafka_release: tuple[int, ...]
 ) -> None:
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
     config = await admin_client.describe_configs(
@@ -200,7 +194,7 @@ async def test_describe_gives_types_and_documentation_from_kafka_2_6_only(
     ).values[topic]
     entry = config["retention.ms"]
     assert entry.value == "604800000" and entry.is_default
-    if release >= (2, 6):
+    if kafka_release >= (2, 6):
         assert entry.type is ConfigType.LONG
         assert entry.documentation and "retain" in entry.documentation
     else:  # DescribeConfigs v2: the documented fallback
@@ -228,11 +222,11 @@ async def test_describe_gives_types_and_documentation_from_kafka_2_6_only(
 )
 async def test_an_api_the_broker_lacks_fails_at_once_naming_it(
     admin_client: AdminClient,
-    release: tuple[int, int],
+    kafka_release: tuple[int, ...],
     codec: ApiCodec,
     call: Callable[[AdminClient], Any],
 ) -> None:
-    if has(codec, release):
+    if has(codec, kafka_release):
         await call(admin_client)
         return
     with anyio.fail_after(FAILS_WITHIN), pytest.raises(UnsupportedVersionError) as caught:
@@ -242,14 +236,35 @@ async def test_an_api_the_broker_lacks_fails_at_once_naming_it(
 
 
 async def test_group_configs_fail_alone_on_brokers_before_kafka_4(
-    admin_client: AdminClient, kafka_bootstrap: str, release: tuple[int, int]
+    admin_client: AdminClient, kafka_bootstrap: str, kafka_release: tuple[int, ...]
 ) -> None:
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
     group = ConfigResource(ResourceType.GROUP, unique_name())
     result = admin_client.describe_configs([topic, group])
     assert "retention.ms" in await result.values[topic]
-    if release >= (4, 0):  # GROUP configs came with KIP-848
+    if kafka_release >= (4, 0):  # GROUP configs came with KIP-848
         assert "consumer.session.timeout.ms" in await result.values[group]
         return
     with pytest.raises(InvalidRequestError):
         await result.values[group]
+
+
+async def test_a_topic_the_broker_cannot_place_fails_alone(
+    admin_client: AdminClient, kafka_broker_ids: list[int], kafka_release: tuple[int, ...]
+) -> None:
+    """A replica on a broker that does not exist: KRaft refuses it at once; a ZooKeeper-era
+    broker takes it, waits for a leader until the request's timeout and answers
+    REQUEST_TIMED_OUT for that topic only. Either way the other topic is created, and the
+    failed one is not sent again (that would answer TOPIC_ALREADY_EXISTS for it)."""
+    fine, nowhere = unique_name(), unique_name()
+    result = admin_client.create_topics(
+        [
+            NewTopic(fine, 1, 1),
+            NewTopic(nowhere, replica_assignments={0: [max(kafka_broker_ids) + 10]}),
+        ]
+    )
+    with anyio.fail_after(FAILS_WITHIN + 15):
+        await result.wait()
+    assert (await result.values[fine]).name == fine
+    refused = InvalidReplicaAssignmentError if kafka_release >= (3, 0) else RequestTimedOutError
+    assert isinstance(result.errors()[nowhere], refused), result.errors()

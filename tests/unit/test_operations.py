@@ -383,6 +383,23 @@ def test_outcomes_match_answers_in_any_order_and_ignore_the_unasked() -> None:
     assert "no answer" in str(by_resource[OTHER])
 
 
+def test_a_type_the_broker_does_not_know_is_answered_as_unknown_and_still_matched() -> None:
+    # Kafka 2.5 fails a request with a GROUP resource, naming it with type UNKNOWN (0).
+    operation = IncrementalAlterConfigs.build(
+        {GROUP: [AlterConfigOp("x", "y")]}, validate_only=False
+    )
+    [(resource, error)] = operation.outcomes([GROUP], alter_response((0, "g", 42)))
+    assert resource == GROUP
+    assert isinstance(error, BrokerError) and error.code == 42 and error.resource == GROUP
+    # A topic of that name is never taken for it.
+    topic = ConfigResource(ResourceType.TOPIC, "g")
+    operation = IncrementalAlterConfigs.build(
+        {topic: [AlterConfigOp("x", "y")]}, validate_only=False
+    )
+    [(_, unanswered)] = operation.outcomes([topic], alter_response((0, "g", 42)))
+    assert "no answer" in str(unanswered)
+
+
 def test_one_ops_list_for_many_resources_encodes_as_separate_lists_would() -> None:
     ops = [AlterConfigOp("retention.ms", "1"), AlterConfigOp("cleanup.policy", "compact", "APPEND")]
     shared = IncrementalAlterConfigs.build(

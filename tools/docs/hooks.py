@@ -167,8 +167,44 @@ def exception_tree() -> str:
     return "```text\n" + "\n".join(lines) + "\n```\n"
 
 
+def _negotiated(api: dict[str, Any]) -> str:
+    broker = api["broker"]
+    if broker is None:
+        return f"not offered (came in {api['since']})"
+    return f"**v{api['chosen']}** (broker v{broker[0]}-v{broker[1]})"
+
+
+def compat_versions() -> str:
+    """Per API, the version each broker generation was spoken to in the committed compat run."""
+    run = json.loads((ROOT / "benchmarks" / "results" / "compat.json").read_text())
+    brokers = [broker for broker in run["brokers"] if broker["apis"]]
+    by_api: dict[str, dict[str, str]] = {}
+    for broker in brokers:
+        for api in broker["apis"]:
+            by_api.setdefault(api["api"], {})[broker["kafka_version"]] = _negotiated(api)
+    spoken = {api["api"]: api["client"] for api in brokers[0]["apis"]} if brokers else {}
+    header = " | ".join(f"Kafka {b['kafka_version']} ({b['generation']})" for b in brokers)
+    lines = [f"| API | this client | {header} |", "|---|---|" + "---|" * len(brokers)]
+    for name, cells in by_api.items():
+        low, high = spoken[name]
+        row = " | ".join(cells.get(b["kafka_version"], "") for b in brokers)
+        lines.append(f"| {name} | v{low}-v{high} | {row} |")
+    tests = " | ".join(
+        "{passed} passed, {failed} failed, {skipped} skipped".format(**b["tests"])
+        if b["tests"]
+        else "not run"
+        for b in brokers
+    )
+    lines.append(f"| `compat` tests | | {tests} |")
+    return "\n".join(lines) + (
+        f"\n\nRecorded by `{run['command']}` at commit `{run['commit']}` on {run['recorded']} "
+        f"({run['machine']}).\n"
+    )
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "benchmark-results": benchmark_results,
+    "compat-versions": compat_versions,
     "exception-tree": exception_tree,
     "kafka-version": kafka_version,
     "protocol-versions": protocol_versions,

@@ -76,6 +76,14 @@ quotas:
     again = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
     assert again.code == 0, again.err
     assert "no changes" in again.err
+    exported = run_cli(
+        capsys, "export", "-b", kafka_bootstrap, "--match", "none^", "--no-brokers", "-o", "json"
+    )
+    assert exported.code == 0, exported.err
+    assert {
+        "entity": {"user": user, "client-id": None},
+        "values": {"request_percentage": 25.5},
+    } in exported.json()["quotas"]
 
     pruned = write(
         tmp_path,

@@ -132,29 +132,28 @@ def fuzz(session: nox.Session) -> None:
     """Decoder fuzzing, longer than the unit tests: hypothesis, then atheris (libFuzzer).
 
     ``nox -s fuzz -- 600`` fuzzes with atheris for 600 s (default 120); hypothesis tries
-    ``$KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES`` examples per test and message (default 400).
+    ``$KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES`` examples per test and message (default 400). The run
+    is recorded in benchmarks/results/reliability/fuzz.json (docs/reliability.md shows it).
     """
     session.install("-e", ".[test]", "atheris==3.0.0")
     examples = os.environ.get("KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES", "400")
-    session.run(
-        "pytest",
-        "-q",
-        "tests/unit/test_protocol_fuzz.py",
-        env={"KAFKA_CONFIG_ADMIN_FUZZ_EXAMPLES": examples},
-    )
     seconds = session.posargs[0] if session.posargs else "120"
     work = session.create_tmp()
     session.run(
         "python",
         "-m",
-        "tests.fuzz.fuzz_decoders",
-        f"--corpus={work}/corpus",
-        f"-artifact_prefix={work}/",
-        f"-max_total_time={seconds}",
-        "-timeout=5",  # seconds one input may take: a hang is a crash
-        "-rss_limit_mb=2048",
-        "-print_final_stats=1",
+        "tests.fuzz.record",
+        f"--examples={examples}",
+        f"--seconds={seconds}",
+        f"--work={work}/fuzz",
     )
+
+
+@nox.session(python=PYTHON)
+def secrets(session: nox.Session) -> None:
+    """The secrets capture on a TLS cluster: benchmarks/results/reliability/secrets.json."""
+    session.install("-e", ".[test,cli]")
+    session.run("python", "-m", "tests.integration.secrets_capture")
 
 
 @nox.session(python=PYTHON)

@@ -41,7 +41,9 @@ __all__ = [
     "unsecured_jwt",
 ]
 
+#: A TLS listener of a ``tls=True`` cluster: server-authenticated TLS, mutual TLS, SASL over TLS.
 TlsListener = Literal["SSL", "MTLS", "SASL_SSL"]
+"""The name of a TLS listener of a ``tls=True`` cluster."""
 #: The TLS listeners of a ``tls=True`` cluster, in the order their ports are planned.
 TLS_LISTENERS: tuple[TlsListener, ...] = ("SSL", "MTLS", "SASL_SSL")
 #: The SASL mechanisms of the SASL_SSL listener.
@@ -192,8 +194,9 @@ def make_tls_files(directory: Path) -> TlsFiles:
         files.client_key: client_key_pem,
         files.client_keystore: client_key_pem + pem(client),
     }
+    # Readable by the broker whatever user it runs as (a container's); the directory holding
+    # them is private to this cluster and removed when it stops.
     for path, data in contents.items():
-        path.touch(mode=0o600)
         path.write_bytes(data)
     return files
 

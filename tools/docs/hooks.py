@@ -6,7 +6,8 @@
   page: a public name left out of the reference is a warning, which ``--strict`` makes fatal.
 - Tables: a line ``<!-- generated: NAME -->`` in a page is replaced by the markdown that
   ``GENERATORS[NAME]`` makes from the repository (the codecs' version ranges, the committed
-  benchmark run). ``python tools/docs/hooks.py NAME`` prints the same markdown.
+  benchmark run, the reliability records in ``benchmarks/results/reliability/``).
+  ``python tools/docs/hooks.py NAME`` prints the same markdown.
 
 Every problem is logged as a warning under ``mkdocs.``, so a strict build fails on it.
 """
@@ -140,6 +141,19 @@ def benchmark_results() -> str:
     return markdown
 
 
+def committed_markdown(name: str) -> Callable[[], str]:
+    """The tables a benchmark wrote from its committed run (``benchmarks/results/NAME.md``),
+    less its own title: the page has one."""
+
+    def generate() -> str:
+        text = (ROOT / "benchmarks" / "results" / f"{name}.md").read_text()
+        first, _, rest = text.partition("\n")
+        return rest.lstrip("\n") if first.startswith("# ") else text
+
+    generate.__doc__ = f"The committed benchmarks/results/{name}.md."
+    return generate
+
+
 def kafka_version() -> str:
     """The Kafka release the test suite runs (and the compatibility tables were checked on)."""
     testing = importlib.import_module("kafka_config_admin.testing")
@@ -202,12 +216,99 @@ def compat_versions() -> str:
     )
 
 
+# --- reliability figures ----------------------------------------------------------------------
+
+RELIABILITY = ROOT / "benchmarks" / "results" / "reliability"
+#: The topics of issue 16, in page order: each has a producer command that writes
+#: ``RELIABILITY/<topic>.json``; one not recorded yet is named on the page as such.
+RELIABILITY_TOPICS = {
+    "faults": "Fault rounds",
+    "load": "Load",
+    "fuzz": "Decoder fuzzing",
+    "bad-input": "Bad input",
+    "secrets": "Secrets",
+    "generations": "Broker generations",
+}
+_RECORD_KEYS = ("title", "command", "recorded", "commit", "machine", "figures")
+
+
+def _cell(value: object) -> str:
+    """A value as one markdown table cell: on one line, its pipes escaped."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _table(header: list[str], rows: list[list[object]]) -> list[str]:
+    lines = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(cell) for cell in row) + " |" for row in rows]
+    return lines
+
+
+def _record_problems(record: object) -> list[str]:
+    """What keeps a reliability record from being rendered (the shape is in the team guide)."""
+    if not isinstance(record, dict):
+        return ["not a JSON object"]
+    problems = [f"no {key!r}" for key in _RECORD_KEYS if key not in record]
+    figures = record.get("figures", [])
+    if not isinstance(figures, list) or not all(
+        isinstance(f, dict) and set(f) == {"label", "value"} for f in figures
+    ):
+        problems.append("'figures' is not a list of {label, value} objects")
+    rows = record.get("rows", [])
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        problems.append("'rows' is not a list of objects")
+    return problems
+
+
+def _reliability_section(path: Path) -> list[str]:
+    where = path.relative_to(ROOT)
+    try:
+        record = json.loads(path.read_text())
+    except ValueError as error:
+        log.warning("%s is not valid JSON: %s", where, error)
+        return [f"### `{path.stem}`", "", f"`{where}` could not be read."]
+    problems = _record_problems(record)
+    if problems:
+        log.warning("%s: %s", where, "; ".join(problems))
+        return [f"### `{path.stem}`", "", f"`{where}` could not be read."]
+    lines = [
+        f"### {record['title']}",
+        "",
+        f"`{record['command']}`, recorded {record['recorded']} at commit `{record['commit']}` "
+        f"on {record['machine']} (`{where}`).",
+        "",
+        *_table(["Figure", "Value"], [[f["label"], f["value"]] for f in record["figures"]]),
+    ]
+    rows: list[dict[str, object]] = record.get("rows") or []
+    if rows:
+        columns = list(dict.fromkeys(key for row in rows for key in row))
+        lines += ["", *_table(columns, [[row.get(c, "") for c in columns] for row in rows])]
+    return lines
+
+
+def reliability_figures() -> str:
+    """One section per committed reliability run: its figures, rows, command, date, commit."""
+    found = {path.stem: path for path in sorted(RELIABILITY.glob("*.json"))}
+    lines: list[str] = []
+    for topic in dict.fromkeys([*RELIABILITY_TOPICS, *found]):
+        if topic in found:
+            lines += _reliability_section(found[topic])
+        else:
+            title = RELIABILITY_TOPICS[topic]
+            lines += [f"### {title}", "", f"Not yet recorded (`{topic}.json`)."]
+        lines.append("")
+    return "\n".join(lines)
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "benchmark-results": benchmark_results,
+    "cli-benchmark": committed_markdown("cli"),
     "compat-versions": compat_versions,
     "exception-tree": exception_tree,
     "kafka-version": kafka_version,
     "protocol-versions": protocol_versions,
+    "reliability-figures": reliability_figures,
+    "spark-benchmark": committed_markdown("spark"),
 }
 
 

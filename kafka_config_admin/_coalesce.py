@@ -42,7 +42,7 @@ from ._exceptions import ClientClosedError
 from ._models import ConfigResource
 from ._operations import SharedConfigOperation, route
 from ._results import ResourceFuture, _Result
-from ._transport import CHANGES, READS, AnswerLostError, Transport
+from ._transport import CHANGES, READS, Transport
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -423,11 +423,13 @@ class Gatherer:
         if hedge_won and node is not None and not isinstance(outcome, Exception):
             self._transport.hedge_won(_lane(leader), node)  # the next call goes there
         # A change written and not answered, or written twice (one answer ignored), may have
-        # been applied: if its retries end at the deadline, its outcome is unknown.
+        # been applied: if its retries end at the deadline, its outcome is unknown. While
+        # hedging, the error that decides may be another try's (a broker it could not reach),
+        # so any error after a write leaves the outcome open.
         unsure = (
             leader.mutates
             and gathering.written > 0
-            and (gathering.written > 1 or isinstance(outcome, AnswerLostError))
+            and (gathering.written > 1 or isinstance(outcome, Exception))
         )
         for call in gathering.calls:
             self._engine.settle_gathered(call, gathering.answer_for(call, outcome), unsure)

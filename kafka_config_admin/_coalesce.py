@@ -42,7 +42,7 @@ from ._exceptions import ClientClosedError
 from ._models import ConfigResource
 from ._operations import SharedConfigOperation, route
 from ._results import ResourceFuture, _Result
-from ._transport import CHANGES, READS, AnswerLostError, Transport
+from ._transport import CHANGES, READS, Transport
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -102,10 +102,10 @@ class Gathering:
         self._parts: dict[ConfigResource, Any] = {}
         #: Fires at the earliest deadline of a call still waiting.
         self.timer: asyncio.TimerHandle | None = None
-        #: Hedging: the broker tried first, the brokers left to try, the tries without an
-        #: answer yet, and the timer that looks for a silent broker.
+        #: Hedging: the broker tried first, the brokers left to try (listed when first
+        #: needed), the tries without an answer yet, and the timer that looks for silence.
         self.first: int | None = None
-        self.untried: list[int] = []
+        self.untried: list[int] | None = None
         self.out = 0
         self.hedge_after = 0.0
         self.hedge_timer: asyncio.TimerHandle | None = None
@@ -135,8 +135,17 @@ class Gathering:
         return True
 
     def body(self, version: int) -> dict[str, Any]:
-        """The one request body for every call that joined."""
-        return self.leader.body_for(self._parts, version)
+        """The one request body for every call that joined and is still waiting.
+
+        Built when the request is written, which may be after a call's deadline passed (the
+        connection was not open yet): that call was told its change was not sent, so its
+        resources stay out.
+        """
+        waiting = self.waiting()
+        if len(waiting) == len(self.calls):
+            return self.leader.body_for(self._parts, version)
+        parts = {r: part for call in waiting for r, part in call.operation.parts()}
+        return self.leader.body_for(parts, version)
 
     def wrote(self) -> None:
         self.written += 1
@@ -337,10 +346,7 @@ class Gatherer:
     # --- hedging: a silent broker's request goes to another broker too --------------------
 
     def _plan_hedge(self, gathering: Gathering, first: int) -> None:
-        others = self._transport.hedge_targets(_lane(gathering.leader), first)
-        if not others:
-            return
-        gathering.first, gathering.untried = first, others[::-1]  # popped from the end
+        gathering.first = first
         shortest = min(call.timeout for call in gathering.calls)
         gathering.hedge_after = self._hedge_share * min(self._transport.request_timeout, shortest)
         self._look_for_silence(gathering, first)
@@ -368,10 +374,21 @@ class Gatherer:
         if gathering.hedge_timer is not None:
             gathering.hedge_timer.cancel()
             gathering.hedge_timer = None
-        node = gathering.untried.pop()
+        untried = self._untried(gathering)
+        if not untried:
+            return
+        node = untried.pop()
         self._try(gathering, node)
-        if gathering in self._in_flight and gathering.untried and gathering.hedge_timer is None:
+        if gathering in self._in_flight and untried and gathering.hedge_timer is None:
             self._look_for_silence(gathering, node)
+
+    def _untried(self, gathering: Gathering) -> list[int]:
+        """The brokers not tried yet, in the transport's order; listed once a hedge is needed."""
+        if gathering.untried is None:
+            assert gathering.first is not None  # only hedged gatherings are asked
+            others = self._transport.hedge_targets(_lane(gathering.leader), gathering.first)
+            gathering.untried = others[::-1]  # popped from the end
+        return gathering.untried
 
     # --- answers and deadlines ------------------------------------------------------------
 
@@ -388,7 +405,7 @@ class Gatherer:
         if isinstance(outcome, Exception) and gathering.first is not None:
             gathering.out -= 1
             log.debug("%s to broker %s failed: %s", gathering.leader.codec.name, node, outcome)
-            if gathering.untried:
+            if self._untried(gathering):
                 self._hedge(gathering)
                 return
             if gathering.out:
@@ -406,11 +423,13 @@ class Gatherer:
         if hedge_won and node is not None and not isinstance(outcome, Exception):
             self._transport.hedge_won(_lane(leader), node)  # the next call goes there
         # A change written and not answered, or written twice (one answer ignored), may have
-        # been applied: if its retries end at the deadline, its outcome is unknown.
+        # been applied: if its retries end at the deadline, its outcome is unknown. While
+        # hedging, the error that decides may be another try's (a broker it could not reach),
+        # so any error after a write leaves the outcome open.
         unsure = (
             leader.mutates
             and gathering.written > 0
-            and (gathering.written > 1 or isinstance(outcome, AnswerLostError))
+            and (gathering.written > 1 or isinstance(outcome, Exception))
         )
         for call in gathering.calls:
             self._engine.settle_gathered(call, gathering.answer_for(call, outcome), unsure)

@@ -56,7 +56,7 @@ from ._exceptions import (
 from ._gc import gc_paused
 from ._operations import Operation, SharedConfigOperation, route
 from ._results import _Result
-from ._transport import CHANGES, READS, AnswerLostError, BodyBuilder, Transport
+from ._transport import CHANGES, READS, BodyBuilder, Transport
 
 __all__ = ["Engine"]
 
@@ -260,7 +260,7 @@ class Engine:
             if (
                 operation.mutates
                 and written.count
-                and (written.count > 1 or outcome is None or isinstance(outcome, AnswerLostError))
+                and (written.count > 1 or not isinstance(outcome, dict))
             ):
                 attempt.unsure.update(keys)
         if self._settle(attempt, keys, outcome):

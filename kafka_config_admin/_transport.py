@@ -435,7 +435,7 @@ class Transport:
                     # aiokafka sees a closed connection; a request of our own sees the alert.
                     refused = await probe_tls(host, port, context, self.request_timeout)
                     if refused is not None:
-                        return tls_error(refused, f"{host}:{port}")
+                        return refused
                 return failure
             conn.close()
         return None
@@ -482,16 +482,16 @@ class Transport:
         }
 
     def hedge_targets(self, lane: int, first: int) -> list[int]:
-        """Where a request of ``lane`` sent to ``first`` is hedged to, in turn.
+        """Where a request of ``lane`` sent to ``first`` is hedged to, in turn (shuffled).
 
-        Shuffled, with the other lanes' brokers last: a change forwarded to a frozen controller
-        holds its connection, and the describes that go there would wait behind it.
+        Not the other lanes' brokers while there is another: a change forwarded to a frozen
+        controller holds its connection until the broker gives up on it (30 s), and the
+        describes that go there would wait behind it.
         """
         others = [node for node in self.broker_ids() if node != first]
         random.shuffle(others)
         taken = self.taken_by_other_lanes(lane)
-        others.sort(key=taken.__contains__)
-        return others
+        return [node for node in others if node not in taken] or others
 
     def hedge_won(self, lane: int, node: int) -> None:
         """A hedge to ``node`` had the answer: the lane's next requests go there.

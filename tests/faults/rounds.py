@@ -68,7 +68,7 @@ async def _round(
 
 
 async def _main(rounds: int, record: bool, kinds: Sequence[Kind]) -> int:
-    started, began_at = time.monotonic(), datetime.now(UTC)
+    started, began_at, commit = time.monotonic(), datetime.now(UTC), _commit()
     lines: list[str] = []
     per_kind: dict[str, Counter[str]] = defaultdict(Counter)
     loads: list[float] = []
@@ -103,7 +103,7 @@ async def _main(rounds: int, record: bool, kinds: Sequence[Kind]) -> int:
     for label, value in figures:
         say(f"{label}: {value}")
     if record:
-        _record(rounds, lines, figures, per_kind, loads, began_at)
+        _record(rounds, lines, figures, per_kind, loads, began_at, commit)
     return 0 if totals["survived"] == totals["rounds"] else 1
 
 
@@ -175,12 +175,10 @@ def _record(
     per_kind: dict[str, Counter[str]],
     loads: Sequence[float],
     began_at: datetime,
+    commit: str,
 ) -> None:
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "faults-rounds.txt").write_text("\n".join(lines) + "\n")
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    ).stdout.strip()
     load = sum(loads) / len(loads) if loads else 0.0
     document = {
         "title": "Fault rounds",
@@ -195,6 +193,13 @@ def _record(
     (RESULTS / "reliability").mkdir(exist_ok=True)
     path = RESULTS / "reliability" / "faults.json"
     path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
+def _commit() -> str:
+    """The code the rounds run (taken at the start: the tree may move on during a long run)."""
+    return subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
 
 
 def _row(name: str, counts: Counter[str]) -> dict[str, str | int]:

@@ -395,7 +395,7 @@ def figures(capture: Capture) -> list[dict[str, str]]:
     values = [value for values in capture.secrets.values() for value in values]
     return [
         {"label": "connections tried", "value": str(sum(capture.tried.values()))},
-        {"label": "of which refused (wrong credentials, untrusted, no client certificate)",
+        {"label": "of which failed on purpose (wrong credentials or certificates, a refused SET)",
          "value": str(sum(capture.refused.values()))},
         {"label": "log records searched (every logger at DEBUG)",
          "value": str(len(capture.log_records))},
@@ -408,7 +408,7 @@ def figures(capture: Capture) -> list[dict[str, str]]:
 
 def rows(capture: Capture) -> list[dict[str, Any]]:
     return [
-        {"mechanism": name, "connections": count, "refused": capture.refused[name]}
+        {"mechanism": name, "connections": count, "failed on purpose": capture.refused[name]}
         for name, count in sorted(capture.tried.items())
     ]
 

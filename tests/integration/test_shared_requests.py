@@ -20,6 +20,7 @@ from kafka_config_admin import (
     InvalidArgumentError,
     InvalidConfigError,
     KafkaTimeoutError,
+    OpType,
     OutcomeUnknownError,
     PolicyViolationError,
     ResourceType,
@@ -27,6 +28,7 @@ from kafka_config_admin import (
 from kafka_config_admin._transport import READS
 from kafka_config_admin.testing import KafkaCluster
 
+from .conftest import SentRequests
 from .helpers import jvm_cluster, new_topic, settled_entry
 
 pytestmark = pytest.mark.integration
@@ -144,6 +146,44 @@ async def test_validate_only_calls_never_share_with_changes(
         await settled_entry(admin, topic, "retention.ms", "9000000")
     for topic in checked:
         await settled_entry(admin, topic, "retention.ms", DEFAULT_RETENTION)
+
+
+@pytest.mark.kafka(brokers=3)
+async def test_broker_resources_are_gathered_per_broker_and_in_turn(
+    admin: AdminClient, kafka_broker_ids: list[int], sent_requests: SentRequests
+) -> None:
+    nodes = kafka_broker_ids[:2]
+    logger = "kafka.server.ReplicaManager"
+
+    def changes(threads: AlterConfigOp, *levels: str) -> list[AlterConfigsResult]:
+        calls = []
+        for node in nodes:
+            broker = ConfigResource(ResourceType.BROKER, str(node))
+            loggers = ConfigResource(ResourceType.BROKER_LOGGER, str(node))
+            calls.append(admin.incremental_alter_configs({broker: [threads]}))
+            calls += [
+                admin.incremental_alter_configs({loggers: [AlterConfigOp(logger, level)]})
+                for level in levels
+            ]
+        return calls
+
+    sent_requests.clear()
+    calls = changes(AlterConfigOp("log.cleaner.threads", "2"), "DEBUG", "TRACE")
+    try:
+        for call in calls:
+            await call.all()
+        # Each broker's own requests: the BROKER change written at once, the first logger
+        # change in the next request, and the second one (the same resource) after it.
+        assert sent_requests == ["IncrementalAlterConfigs"] * 6
+        assert sorted(sent_requests.nodes) == sorted(nodes * 3)
+        for node in nodes:
+            loggers = ConfigResource(ResourceType.BROKER_LOGGER, str(node))
+            await settled_entry(admin, loggers, logger, "TRACE")
+            broker = ConfigResource(ResourceType.BROKER, str(node))
+            await settled_entry(admin, broker, "log.cleaner.threads", "2")
+    finally:
+        for call in changes(AlterConfigOp("log.cleaner.threads", op=OpType.DELETE), "INFO"):
+            await call.all()
 
 
 @pytest.mark.kafka(policy=True)

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime
 import json
 import os
 import statistics
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, ResourceType
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
+from tests.record import write_record
 
 RESULTS = Path(__file__).parent / "results"
 COMMAND = "python3 -m nox -s bench -- load"
@@ -155,10 +154,8 @@ async def _load(args: argparse.Namespace, bootstrap: str) -> list[dict[str, Any]
     return runs
 
 
-def _record(runs: list[dict[str, Any]], load_average: float) -> dict[str, Any]:
-    """The headline figures for the reliability page, from the run itself."""
-    figures = [figure for run in runs for figure in _figures(run)]
-    rows = [
+def _rows(runs: list[dict[str, Any]]) -> list[dict[str, object]]:
+    return [
         {
             "clients": run["clients"],
             "concurrent alters": run["concurrent_alters"],
@@ -178,18 +175,9 @@ def _record(runs: list[dict[str, Any]], load_average: float) -> dict[str, Any]:
         }
         for run in runs
     ]
-    return {
-        "title": "Load",
-        "command": COMMAND,
-        "recorded": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "commit": _commit(),
-        "machine": f"{os.cpu_count()} cores, load average {load_average:.1f}",
-        "figures": figures,
-        "rows": rows,
-    }
 
 
-def _figures(run: dict[str, Any]) -> list[dict[str, str]]:
+def _figures(run: dict[str, Any]) -> list[tuple[str, object]]:
     who = "1 client" if run["clients"] == 1 else f"{run['clients']} clients"
     alter, describe = run["alter"], run["describe"]
     fds, tasks = run["open_fds"], run["tasks"]
@@ -208,18 +196,7 @@ def _figures(run: dict[str, Any]) -> list[dict[str, str]]:
             f"{' → '.join(map(str, fds))} / {' → '.join(map(str, tasks))}",
         ),
     ]
-    return [{"label": f"{who}: {label}", "value": str(value)} for label, value in shown]
-
-
-def _commit() -> str:
-    root = Path(__file__).resolve().parents[1]
-    head = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    return head or "unknown"
+    return [(f"{who}: {label}", value) for label, value in shown]
 
 
 def main(argv: list[str]) -> None:
@@ -241,8 +218,10 @@ def main(argv: list[str]) -> None:
     }
     print(json.dumps(result, indent=2))
     (RESULTS / "load.json").write_text(json.dumps(result, indent=2) + "\n")
-    record = _record(runs, load_during)
-    (RESULTS / "reliability").mkdir(exist_ok=True)
-    (RESULTS / "reliability" / "load.json").write_text(
-        json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    write_record(
+        "load",
+        title="Load",
+        command=COMMAND,
+        figures=[figure for run in runs for figure in _figures(run)],
+        rows=_rows(runs),
     )

@@ -135,8 +135,17 @@ class Gathering:
         return True
 
     def body(self, version: int) -> dict[str, Any]:
-        """The one request body for every call that joined."""
-        return self.leader.body_for(self._parts, version)
+        """The one request body for every call that joined and is still waiting.
+
+        Built when the request is written, which may be after a call's deadline passed (the
+        connection was not open yet): that call was told its change was not sent, so its
+        resources stay out.
+        """
+        waiting = self.waiting()
+        if len(waiting) == len(self.calls):
+            return self.leader.body_for(self._parts, version)
+        parts = {r: part for call in waiting for r, part in call.operation.parts()}
+        return self.leader.body_for(parts, version)
 
     def wrote(self) -> None:
         self.written += 1

@@ -74,22 +74,33 @@ def tls_error(error: ssl.SSLError, address: str) -> TlsError:
 
 async def probe_tls(
     host: str, port: int, context: ssl.SSLContext, seconds: float
-) -> ssl.SSLError | None:
-    """Connect with ``context``, send one request, and return the ``ssl`` error it ends in.
+) -> TlsError | None:
+    """Connect with ``context``, send one request, and return the TLS failure it ends in.
 
     None when the connection works, or fails for a reason that is not TLS's.
     """
+    address = f"{host}:{port}"
     writer: asyncio.StreamWriter | None = None
     try:
         async with asyncio.timeout(seconds):
-            reader, writer = await asyncio.open_connection(
-                host, port, ssl=context, server_hostname=host
-            )
+            try:
+                reader, writer = await asyncio.open_connection(
+                    host, port, ssl=context, server_hostname=host
+                )
+            except (ConnectionResetError, asyncio.IncompleteReadError):
+                # A Kafka listener without TLS reads the handshake as a request far too big
+                # and drops the connection.
+                return TlsError(
+                    address,
+                    "not-tls",
+                    "the connection was dropped during the TLS handshake: is it a PLAINTEXT or "
+                    "SASL_PLAINTEXT listener?",
+                )
             writer.write(_API_VERSIONS_V0)
             await writer.drain()
             await reader.read(4)
     except ssl.SSLError as error:
-        return error
+        return tls_error(error, address)
     except (OSError, TimeoutError):
         return None
     finally:

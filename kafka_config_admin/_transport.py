@@ -435,7 +435,7 @@ class Transport:
                     # aiokafka sees a closed connection; a request of our own sees the alert.
                     refused = await probe_tls(host, port, context, self.request_timeout)
                     if refused is not None:
-                        return tls_error(refused, f"{host}:{port}")
+                        return refused
                 return failure
             conn.close()
         return None

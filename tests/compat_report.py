@@ -15,14 +15,14 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import os
-import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Any
 
 from kafka_config_admin.testing._generations import generation_of
+
+from .record import commit, machine, write_record
 
 RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
 
@@ -58,38 +58,21 @@ def passed(run: dict[str, Any]) -> bool:
     return bool(tests and tests["passed"] and not tests["failed"] and run["apis"])
 
 
-def _machine() -> str:
-    return f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
-
-
-def _commit() -> str:
-    done = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
-    )
-    return done.stdout.strip() or "unknown"
-
-
-def reliability(runs: list[dict[str, Any]], header: dict[str, str]) -> dict[str, Any]:
-    """The ``generations`` topic of docs/reliability.md, in the team's figures format."""
+def figures(runs: list[dict[str, Any]]) -> list[tuple[str, object]]:
+    """The headline numbers: releases passed, then the tests of each."""
     ok = [run["kafka_version"] for run in runs if passed(run)]
-    figures = [
-        {
-            "label": "broker versions passed",
-            "value": f"{len(ok)} of {len(runs)} ({', '.join(ok) or 'none'})",
-        }
+    lines: list[tuple[str, object]] = [
+        ("broker versions passed", f"{len(ok)} of {len(runs)} ({', '.join(ok) or 'none'})")
     ]
-    rows = []
     for run in runs:
         tests = run["tests"] or {"passed": 0, "failed": 0, "skipped": 0}
-        figures.append(
-            {
-                "label": f"compat tests on Kafka {run['kafka_version']} ({run['generation']})",
-                "value": f"{tests['passed']} passed, {tests['failed']} failed, "
-                f"{tests['skipped']} skipped",
-            }
+        lines.append(
+            (
+                f"compat tests on Kafka {run['kafka_version']} ({run['generation']})",
+                f"{tests['passed']} passed, {tests['failed']} failed, {tests['skipped']} skipped",
+            )
         )
-        rows.append({"Kafka": run["kafka_version"], "generation": run["generation"], **tests})
-    return {"title": "Broker generations", **header, "figures": figures, "rows": rows}
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,17 +81,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--command", required=True, help="the command that made the run")
     parser.add_argument("versions", nargs="+", help="the Kafka releases the run tried")
     args = parser.parse_args(argv)
+    runs = [broker_run(args.runs, version) for version in args.versions]
     header = {
         "command": args.command,
         "recorded": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "commit": _commit(),
-        "machine": _machine(),
+        "commit": commit(),
+        "machine": machine(),
     }
-    runs = [broker_run(args.runs, version) for version in args.versions]
-    (RESULTS / "reliability").mkdir(parents=True, exist_ok=True)
     (RESULTS / "compat.json").write_text(json.dumps({**header, "brokers": runs}, indent=1) + "\n")
-    (RESULTS / "reliability" / "generations.json").write_text(
-        json.dumps(reliability(runs, header), indent=1) + "\n"
+    write_record(
+        "generations",
+        title="Broker generations",
+        command=args.command,
+        figures=figures(runs),
+        rows=[
+            {"Kafka": run["kafka_version"], "generation": run["generation"], **(run["tests"] or {})}
+            for run in runs
+        ],
     )
     failed = [run["kafka_version"] for run in runs if not passed(run)]
     if failed:

@@ -16,6 +16,7 @@ from ..desired import (
     ApplyReport,
     ClusterState,
     DesiredState,
+    OutcomeStatus,
     Plan,
     ResourceAction,
     RuleTarget,
@@ -40,6 +41,7 @@ from ._output import (
     HIDDEN,
     OutputFormat,
     failures_lines,
+    one_line,
     print_document,
     print_refusals,
     resource_title,
@@ -47,6 +49,7 @@ from ._output import (
     stdout,
 )
 from ._progress import settle
+from ._quotas import entity_text, number_text
 
 T = TypeVar("T")
 
@@ -229,9 +232,36 @@ def print_plan(made: Plan, label: str) -> None:
             )
         for skipped in item.skipped:
             table.add_row(title, "skip", skipped.key, "", "", skipped.reason)
-    if made.resources:
+    for quota in made.quotas:
+        title = entity_text(quota.entity)
+        for quota_change in quota.changes:
+            op = "DELETE" if quota_change.wanted is None else "SET"
+            current, wanted = (
+                "" if value is None else number_text(value)
+                for value in (quota_change.current, quota_change.wanted)
+            )
+            table.add_row(title, "alter", quota_change.key, op, current, wanted)
+    for user in made.scram:
+        for scram in user.changes:
+            current = "" if scram.current_iterations is None else f"{scram.current_iterations}"
+            wanted = ""
+            if scram.iterations is not None:
+                wanted = f"{scram.iterations} (password from ${scram.password_env})"
+            title = f"SCRAM user {user.user!r}"
+            table.add_row(title, "alter", scram.mechanism, scram.op, current, wanted)
+    if made.resources or made.quotas or made.scram:
         stderr.print(table)
     stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
+
+
+def print_outcome(what: str, status: OutcomeStatus, error: BaseException | None, note: str) -> None:
+    """One line: the status, what it is about, and the error or the note."""
+    line = f"{status.value}: {what}"
+    if error is not None:
+        line += f": {type(error).__name__}: {one_line(error)}"
+    elif note:
+        line += f" ({note})"
+    stderr.print(line, markup=False)
 
 
 def changed_keys(made: Plan, resource: ConfigResource) -> list[str]:
@@ -255,9 +285,21 @@ def print_report(made: Plan, report: ApplyReport) -> int:
     ]
     for line in failures_lines(failures):
         stderr.print(f"failed: {line}", markup=False)
+    for quota in report.quotas:
+        what = f"quotas of {entity_text(dict(quota.entity))}"
+        print_outcome(what, quota.status, quota.error, quota.note)
+    for user in report.scram:
+        print_outcome(
+            f"SCRAM credentials of user {user.user!r}", user.status, user.error, user.note
+        )
     verb = "validated (dry run, nothing changed)" if report.dry_run else "applied"
-    stderr.print(
-        f"{len(report.outcomes) - len(report.failed)} resource(s) {verb}, "
-        f"{len(report.failed)} failed"
-    )
+    tally = f"{len(report.outcomes) - len(report.failed)} resource(s) {verb}, "
+    tally += f"{len(report.failed)} failed"
+    if report.quotas:
+        failed = sum(quota.status is OutcomeStatus.FAILED for quota in report.quotas)
+        tally += f"; quotas of {len(report.quotas) - failed} entities {verb}, {failed} failed"
+    if report.scram:
+        failed = sum(user.status is OutcomeStatus.FAILED for user in report.scram)
+        tally += f"; SCRAM users: {len(report.scram) - failed} {verb}, {failed} failed"
+    stderr.print(tally)
     return ExitCode.OK if report.ok else ExitCode.FAILED

@@ -26,10 +26,12 @@ from .._quota_models import (
     QuotaEntityType,
 )
 from .._scram import (
+    DEFAULT_SCRAM_ITERATIONS,
     UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
+from ..desired import QUOTA_KEYS
 from ._resources import UsageError, resource
 
 QUOTA_TYPES = {
@@ -46,22 +48,7 @@ CONFIG_TYPES = {
 }
 ENTITY_TYPES = (*QUOTA_TYPES, *CONFIG_TYPES)
 
-#: The quota keys each entity type takes (Kafka's QuotaConfig; ``kafka-configs.sh`` refuses
-#: others before sending).
-QUOTA_KEYS = {
-    QuotaEntityType.USER: (
-        "producer_byte_rate",
-        "consumer_byte_rate",
-        "request_percentage",
-        "controller_mutation_rate",
-    ),
-    QuotaEntityType.IP: ("connection_creation_rate",),
-}
-QUOTA_KEYS[QuotaEntityType.CLIENT_ID] = QUOTA_KEYS[QuotaEntityType.USER]
-
 SCRAM_MECHANISMS = ("SCRAM-SHA-256", "SCRAM-SHA-512")
-#: ``kafka-configs.sh``'s default when a SCRAM credential names no iterations.
-DEFAULT_ITERATIONS = 4096
 _SCRAM_VALUE = re.compile(r"(?:iterations=(?P<iterations>[^,]*),)?password=(?P<password>.*)", re.S)
 
 
@@ -283,5 +270,5 @@ def _scram_change(selection: QuotaSelection, op: AlterConfigOp) -> UserScramCred
     iterations = match["iterations"]
     if iterations is not None and not (iterations.isascii() and iterations.isdigit()):
         raise UsageError(f"{op.name} of user {user!r}: iterations must be a whole number")
-    count = DEFAULT_ITERATIONS if iterations is None else int(iterations)
+    count = DEFAULT_SCRAM_ITERATIONS if iterations is None else int(iterations)
     return UserScramCredentialUpsertion(user, op.name, match["password"], iterations=count)

@@ -12,6 +12,7 @@ from ._connect import ConnectionOptions
 from ._main import ExitCode, cli, connection_options, open_client, output_option, run
 from ._output import OutputFormat, failures_lines, print_document, stderr
 from ._progress import settle
+from ._quotas import quota_entries
 
 
 @cli.command()
@@ -24,6 +25,7 @@ from ._progress import settle
 )
 @click.option("--no-groups", is_flag=True, help="Leave out the groups.")
 @click.option("--no-brokers", is_flag=True, help="Leave out the brokers and the cluster default.")
+@click.option("--no-quotas", is_flag=True, help="Leave out the client quotas.")
 @output_option(OutputFormat.YAML, OutputFormat.JSON)
 @connection_options
 def export(
@@ -31,14 +33,15 @@ def export(
     group: tuple[str, ...],
     no_groups: bool,
     no_brokers: bool,
+    no_quotas: bool,
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
     """Write the cluster's current overrides as a desired-state file (to stdout).
 
-    Topics, each broker, the cluster default and the groups (those named with --group, or
-    else every group of the cluster that has overrides). Sensitive values cannot be read and
-    are left out (each named on stderr).
+    Topics, each broker, the cluster default, the groups (those named with --group, or else
+    every group of the cluster that has overrides) and every entity's client quotas. Sensitive
+    values and SCRAM passwords cannot be read and are left out (each named on stderr).
     """
     admin, _ = open_client(connection)
 
@@ -64,7 +67,11 @@ def export(
                 return None
             configs = {r: f.result() for r, f in result.values.items()}
             shapes = {t.name: (t.num_partitions, t.replication_factor) for t in topics}
-            return desired_document(configs, shapes, keep_empty_groups=bool(group))
+            document = desired_document(configs, shapes, keep_empty_groups=bool(group))
+            if not no_quotas:
+                quotas = await admin.describe_client_quotas().all()
+                document["quotas"] = quota_entries(quotas)
+            return document
 
     document = run(work)
     if document is None:

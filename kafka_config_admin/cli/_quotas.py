@@ -53,10 +53,7 @@ def describe_quotas(
         "kind": "quotas",
         "version": QUOTAS_FORMAT_VERSION,
         "cluster": label,
-        "quotas": [
-            {"entity": dict(entity), "values": dict(sorted(values.items()))}
-            for entity, values in sorted(quotas.items(), key=lambda item: str(item[0]))
-        ],
+        "quotas": quota_entries(quotas),
     }
     if scram is not None:
         document["scram"] = [_scram_dict(description) for description in scram]
@@ -65,6 +62,15 @@ def describe_quotas(
     else:
         print_document(document, output)
     return ExitCode.OK
+
+
+def quota_entries(quotas: dict[ClientQuotaEntity, QuotaValues]) -> list[dict[str, Any]]:
+    """Each entity with its values, as the describe document and a desired-state file write
+    them, in a stable order."""
+    return [
+        {"entity": dict(entity), "values": dict(sorted(values.items()))}
+        for entity, values in sorted(quotas.items(), key=lambda item: str(item[0]))
+    ]
 
 
 def _scram_dict(description: UserScramCredentialsDescription) -> dict[str, Any]:

@@ -32,7 +32,9 @@ from ._apply import (
     ApplyReport,
     OutcomeStatus,
     PlanRejectedError,
+    QuotaOutcome,
     ResourceOutcome,
+    ScramOutcome,
     apply_plan,
     read_state,
 )
@@ -49,7 +51,9 @@ from ._plan import (
     TopicCreation,
     make_plan,
 )
+from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules, evaluate_state
+from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
 from ._types import TypedValue, expected_type, parse_typed, same_value
 from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
@@ -68,6 +72,7 @@ __all__ = [
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
+    "QUOTA_KEYS",
     "SIZE_UNITS",
     "ApplyReport",
     "ClusterState",
@@ -82,6 +87,10 @@ __all__ = [
     "Plan",
     "PlanRejectedError",
     "Problem",
+    "QuotaChange",
+    "QuotaOutcome",
+    "QuotaPlan",
+    "QuotaSpec",
     "ResourceAction",
     "ResourceOutcome",
     "ResourcePlan",
@@ -89,6 +98,10 @@ __all__ = [
     "Rule",
     "RuleOperator",
     "RuleTarget",
+    "ScramChange",
+    "ScramCredentialSpec",
+    "ScramOutcome",
+    "ScramPlan",
     "SkippedKey",
     "TopicCreation",
     "TopicSpec",

@@ -10,20 +10,30 @@ outcome in the :class:`ApplyReport`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import os
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import anyio
 
 from .._client import AdminClient
-from .._exceptions import InvalidArgumentError
+from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
 from .._models import Config, ConfigResource, ResourceType
+from .._quota_models import ClientQuotaEntity
+from .._scram import (
+    UserScramCredentialAlteration,
+    UserScramCredentialDeletion,
+    UserScramCredentialUpsertion,
+)
 from .._topic_models import NewTopic
 from ._check import Problem
 from ._model import DesiredState
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation
+from ._quotas import QuotaPlan
+from ._scram_users import ScramChange, ScramPlan
 from ._state import ClusterState
 
 __all__ = [
@@ -31,10 +41,16 @@ __all__ = [
     "ApplyReport",
     "OutcomeStatus",
     "PlanRejectedError",
+    "QuotaOutcome",
     "ResourceOutcome",
+    "ScramOutcome",
     "apply_plan",
     "read_state",
 ]
+
+K = TypeVar("K", bound=Hashable)
+P = TypeVar("P")
+V = TypeVar("V")
 
 #: Seconds :func:`apply_plan` reads back applied resources before calling them unconfirmed.
 DEFAULT_READ_BACK_TIMEOUT = 30.0
@@ -62,6 +78,15 @@ class OutcomeStatus(StrEnum):
     SKIPPED = "skipped"  #: nothing sent (a missing topic the file gives no partitions/RF for)
 
 
+def _status_dict(status: OutcomeStatus, error: BaseException | None, note: str) -> dict[str, Any]:
+    """What every outcome's JSON says besides its subject."""
+    return {
+        "status": status.value,
+        "error": None if error is None else type(error).__name__,
+        "message": str(error) if error is not None else note,
+    }
+
+
 @dataclass(frozen=True)
 class ResourceOutcome:
     """The outcome of one resource: its status, the error when it failed, and a note."""
@@ -77,23 +102,61 @@ class ResourceOutcome:
         return {
             "resource": {"type": self.resource.type.name, "name": self.resource.name},
             "action": self.action.value,
-            "status": self.status.value,
-            "error": None if self.error is None else type(self.error).__name__,
-            "message": str(self.error) if self.error is not None else self.note,
+            **_status_dict(self.status, self.error, self.note),
+        }
+
+
+@dataclass(frozen=True)
+class QuotaOutcome:
+    """The outcome of one quota entity: its status, and the error when it failed."""
+
+    entity: ClientQuotaEntity
+    status: OutcomeStatus
+    error: BaseException | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON-ready data."""
+        return {
+            "entity": dict(self.entity),
+            **_status_dict(self.status, self.error, self.note),
+        }
+
+
+@dataclass(frozen=True)
+class ScramOutcome:
+    """The outcome of one user's SCRAM credential changes."""
+
+    user: str
+    status: OutcomeStatus
+    error: BaseException | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as JSON-ready data."""
+        return {
+            "user": self.user,
+            **_status_dict(self.status, self.error, self.note),
         }
 
 
 @dataclass(frozen=True)
 class ApplyReport:
-    """Every resource's outcome of :func:`apply_plan`, in plan order."""
+    """Every resource's outcome of :func:`apply_plan`, in plan order, then every quota
+    entity's."""
 
     outcomes: tuple[ResourceOutcome, ...] = ()
     dry_run: bool = False
+    quotas: tuple[QuotaOutcome, ...] = ()
+    scram: tuple[ScramOutcome, ...] = ()
 
     @property
     def ok(self) -> bool:
         """Whether nothing failed and every change was read back (or validated)."""
-        return not self.failed and not self.unconfirmed
+        settled = (OutcomeStatus.APPLIED, OutcomeStatus.VALIDATED)
+        quotas_ok = all(outcome.status in settled for outcome in self.quotas)
+        scram_ok = all(outcome.status in settled for outcome in self.scram)
+        return not self.failed and not self.unconfirmed and quotas_ok and scram_ok
 
     @property
     def failed(self) -> list[ResourceOutcome]:
@@ -111,6 +174,8 @@ class ApplyReport:
             "dry_run": self.dry_run,
             "ok": self.ok,
             "outcomes": [outcome.to_dict() for outcome in self.outcomes],
+            "quotas": [outcome.to_dict() for outcome in self.quotas],
+            "scram": [outcome.to_dict() for outcome in self.scram],
         }
 
 
@@ -120,8 +185,9 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
     When the file names topics, the cluster's topics are listed first: patterns match them,
     and a named topic not among them is missing (not described, not an error). Any failed
     describe is in ``errors``. A broker's own configs serve as the schema of the cluster
-    default, and a described topic's as the schema of topics to create. Each request has
-    the client's ``timeout``; a failed topic listing raises its error.
+    default, and a described topic's as the schema of topics to create. When the file has
+    quotas, every entity's quotas are described (one request). Each request has the client's
+    ``timeout``; a failed topic listing or quota describe raises its error.
     """
     topics = (
         frozenset(listing.name for listing in await admin.list_topics())
@@ -150,7 +216,26 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
         kind: configs[resource] for kind, resource in schema_sources.items() if resource in configs
     }
     kept = {resource: configs[resource] for resource in resources if resource in configs}
-    return ClusterState(configs=kept, topics=topics, schemas=schemas, errors=errors)
+    quotas = await admin.describe_client_quotas().all() if desired.quotas else {}
+    scram = await _scram_credentials(admin, list(desired.scram_users))
+    return ClusterState(
+        configs=kept, topics=topics, schemas=schemas, errors=errors, quotas=quotas, scram=scram
+    )
+
+
+async def _scram_credentials(admin: AdminClient, users: list[str]) -> dict[str, dict[str, int]]:
+    """Each user's credentials, mechanism name to iterations (none: an empty mapping)."""
+    if not users:
+        return {}
+    result = admin.describe_user_scram_credentials(users)
+    described = set(await result.users())
+    credentials: dict[str, dict[str, int]] = {user: {} for user in users}
+    for user in described & set(users):
+        description = await result.description(user)
+        credentials[user] = {
+            info.mechanism.mechanism_name: info.iterations for info in description.credential_infos
+        }
+    return credentials
 
 
 def _schema_resources(
@@ -195,6 +280,7 @@ async def apply_plan(
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
+    passwords = _passwords(plan.scram)  # all read before anything is sent
     outcomes: dict[ConfigResource, ResourceOutcome] = {}
     to_send: dict[ConfigResource, ResourcePlan] = {}
     for resource_plan in plan.resources:
@@ -218,9 +304,134 @@ async def apply_plan(
                     OutcomeStatus.UNCONFIRMED,
                     note="applied, but a describe did not show the new values in time",
                 )
+    quotas = await _apply_quotas(admin, plan.quotas, dry_run, read_back_timeout)
+    scram = await _apply_scram(admin, plan.scram, passwords, dry_run, read_back_timeout)
     return ApplyReport(
-        outcomes=tuple(outcomes[p.resource] for p in plan.resources), dry_run=dry_run
+        outcomes=tuple(outcomes[p.resource] for p in plan.resources),
+        dry_run=dry_run,
+        quotas=quotas,
+        scram=scram,
     )
+
+
+def _passwords(plans: tuple[ScramPlan, ...]) -> dict[str, str]:
+    """Each upsert's password, by variable name; a variable unset or empty sends nothing."""
+    passwords: dict[str, str] = {}
+    for plan in plans:
+        for change in plan.changes:
+            name = change.password_env
+            if name is None or name in passwords:
+                continue
+            password = os.environ.get(name)
+            if not password:
+                raise InvalidArgumentError(
+                    f"{change.mechanism} of user {plan.user!r}: the environment variable "
+                    f"{name} that holds its password is not set; nothing was sent"
+                )
+            passwords[name] = password
+    return passwords
+
+
+def _alteration(
+    user: str, change: ScramChange, passwords: Mapping[str, str]
+) -> UserScramCredentialAlteration:
+    if change.op == "DELETE":
+        return UserScramCredentialDeletion(user, change.mechanism)
+    assert change.password_env is not None and change.iterations is not None
+    password = passwords[change.password_env]
+    return UserScramCredentialUpsertion(
+        user, change.mechanism, password, iterations=change.iterations
+    )
+
+
+async def _apply_scram(
+    admin: AdminClient,
+    plans: tuple[ScramPlan, ...],
+    passwords: Mapping[str, str],
+    dry_run: bool,
+    read_back_timeout: float,
+) -> tuple[ScramOutcome, ...]:
+    """Upsert and delete each user's credentials, one request per change, and read them back.
+
+    Kafka has no validate_only for credentials: a dry run checks them here (the salted
+    password is made) and sends nothing. A user's first failed change stops its others.
+    """
+    outcomes: dict[str, ScramOutcome] = {}
+    applied: dict[str, ScramPlan] = {}
+    for plan in plans:
+        try:
+            alterations = [_alteration(plan.user, c, passwords) for c in plan.changes]
+            if dry_run:
+                note = "checked here: Kafka cannot validate a credential without changing it"
+                outcomes[plan.user] = ScramOutcome(plan.user, OutcomeStatus.VALIDATED, note=note)
+                continue
+            for alteration in alterations:  # the broker takes one change per user at a time
+                await admin.alter_user_scram_credentials([alteration]).all()
+        except KafkaConfigAdminError as error:
+            outcomes[plan.user] = ScramOutcome(plan.user, OutcomeStatus.FAILED, error=error)
+        else:
+            applied[plan.user] = plan
+    if applied:
+        read = partial(_scram_credentials, admin)
+        shown = await _shown_within(
+            applied, read, lambda plan, now: plan.shown_by(now or {}), read_back_timeout
+        )
+        note = "applied, but a describe did not show the new credentials in time"
+        for user in applied:
+            status = OutcomeStatus.APPLIED if user in shown else OutcomeStatus.UNCONFIRMED
+            outcomes[user] = ScramOutcome(user, status, note="" if user in shown else note)
+    return tuple(outcomes[plan.user] for plan in plans)
+
+
+async def _apply_quotas(
+    admin: AdminClient, plans: tuple[QuotaPlan, ...], dry_run: bool, read_back_timeout: float
+) -> tuple[QuotaOutcome, ...]:
+    """Validate every entity's quota change, make those that pass, and read them back."""
+    if not plans:
+        return ()
+    pending = {plan.quota_entity: plan for plan in plans}
+    outcomes: dict[ClientQuotaEntity, QuotaOutcome] = {}
+    for validate_only in (True, False) if not dry_run else (True,):
+        result = admin.alter_client_quotas(
+            {entity: plan.alteration() for entity, plan in pending.items()},
+            validate_only=validate_only,
+        )
+        await result.wait()
+        for entity, error in result.errors().items():
+            outcomes[entity] = QuotaOutcome(entity, OutcomeStatus.FAILED, error=error)
+            del pending[entity]
+    if dry_run:
+        outcomes.update((e, QuotaOutcome(e, OutcomeStatus.VALIDATED)) for e in pending)
+    else:
+        shown = await _shown_within(
+            pending,
+            lambda _: admin.describe_client_quotas().all(),
+            lambda plan, now: plan.shown_by(now or {}),
+            read_back_timeout,
+        )
+        note = "applied, but a describe did not show the new values in time"
+        for entity in pending:
+            status = OutcomeStatus.APPLIED if entity in shown else OutcomeStatus.UNCONFIRMED
+            outcomes[entity] = QuotaOutcome(entity, status, note="" if entity in shown else note)
+    return tuple(outcomes[plan.quota_entity] for plan in plans)
+
+
+async def _shown_within(
+    pending: Mapping[K, P],
+    read: Callable[[list[K]], Awaitable[Mapping[K, V]]],
+    shows: Callable[[P, V | None], bool],
+    seconds: float,
+) -> set[K]:
+    """The keys whose plans a read shows applied, read again for up to ``seconds``."""
+    left = dict(pending)
+    with anyio.move_on_after(seconds):
+        while left:
+            described = await read(list(left))
+            for key in [k for k, plan in left.items() if shows(plan, described.get(k))]:
+                del left[key]
+            if left:
+                await anyio.sleep(_READ_BACK_PAUSE)
+    return set(pending) - set(left)
 
 
 def _skipped(resource_plan: ResourcePlan) -> ResourceOutcome:

@@ -16,7 +16,9 @@ from pydantic import (
 )
 
 from .._models import ConfigResource, ResourceType
+from ._quotas import QuotaSpec
 from ._rules import Rule
+from ._scram_users import ScramCredentialSpec
 from ._values import compile_regex, kafka_string
 
 __all__ = ["DesiredState", "ResourceSpec", "TopicSpec"]
@@ -121,6 +123,8 @@ class DesiredState(BaseModel):
     broker_loggers: dict[int, ResourceSpec] = Field(default_factory=dict)
     groups: dict[str, ResourceSpec] = Field(default_factory=dict)
     client_metrics: dict[str, ResourceSpec] = Field(default_factory=dict)
+    quotas: tuple[QuotaSpec, ...] = ()
+    scram_users: dict[str, tuple[ScramCredentialSpec, ...]] = Field(default_factory=dict)
     rules: tuple[Rule, ...] = ()
 
     @field_validator("brokers", "broker_loggers")
@@ -137,6 +141,29 @@ class DesiredState(BaseModel):
         if "" in specs:
             raise ValueError("a name is empty")
         return specs
+
+    @field_validator("quotas")
+    @classmethod
+    def _quota_entities_once(cls, quotas: tuple[QuotaSpec, ...]) -> tuple[QuotaSpec, ...]:
+        seen = set()
+        for spec in quotas:
+            if spec.quota_entity in seen:
+                raise ValueError(f"{spec.quota_entity} is named twice")
+            seen.add(spec.quota_entity)
+        return quotas
+
+    @field_validator("scram_users")
+    @classmethod
+    def _one_credential_per_mechanism(
+        cls, users: dict[str, tuple[ScramCredentialSpec, ...]]
+    ) -> dict[str, tuple[ScramCredentialSpec, ...]]:
+        for user, specs in users.items():
+            if not user:
+                raise ValueError("a user name is empty")
+            mechanisms = [spec.mechanism for spec in specs]
+            if len(set(mechanisms)) != len(mechanisms):
+                raise ValueError(f"user {user!r} lists a mechanism twice")
+        return users
 
     @field_validator("topics")
     @classmethod

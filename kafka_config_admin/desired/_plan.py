@@ -27,6 +27,8 @@ from .._models import (
 )
 from ._check import Problem, check_desired, is_sensitive
 from ._model import DesiredState, ResourceSpec, TopicSpec
+from ._quotas import QuotaPlan, plan_quotas
+from ._scram_users import ScramPlan, plan_scram
 from ._state import ClusterState, is_override
 from ._types import parse_typed, same_value
 
@@ -173,12 +175,20 @@ class Plan(BaseModel):
     resources: tuple[ResourcePlan, ...] = ()
     problems: tuple[Problem, ...] = ()
     prune: bool = False
+    quotas: tuple[QuotaPlan, ...] = ()
+    scram: tuple[ScramPlan, ...] = ()
 
     @property
     def has_changes(self) -> bool:
-        """Whether applying would change anything (alter a config or create a topic)."""
-        return any(
-            plan.action in (ResourceAction.ALTER, ResourceAction.CREATE) for plan in self.resources
+        """Whether applying would change anything (a config, a quota, a SCRAM credential, a
+        topic to create)."""
+        return (
+            bool(self.quotas)
+            or bool(self.scram)
+            or any(
+                plan.action in (ResourceAction.ALTER, ResourceAction.CREATE)
+                for plan in self.resources
+            )
         )
 
     @property
@@ -215,6 +225,8 @@ class Plan(BaseModel):
             "prune": self.prune,
             "problems": [_problem_dict(problem) for problem in self.problems],
             "resources": [plan.to_dict() for plan in self.resources],
+            "quotas": [plan.to_dict() for plan in self.quotas],
+            "scram": [plan.to_dict() for plan in self.scram],
         }
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -235,7 +247,8 @@ def make_plan(
         desired: the desired state (see :func:`load_desired_state`).
         state: what the cluster has (see :func:`read_state`), described with types.
         prune: also delete overrides of the file's resources that the file does not name
-            (broker loggers excepted: a broker reports every logger as set).
+            (broker loggers excepted: a broker reports every logger as set), quota values of
+            the file's entities and SCRAM credentials of its users that it does not name.
         include_sensitive: set (and prune) sensitive keys; without it they are skipped, since
             their current value cannot be read and so never compared.
 
@@ -248,7 +261,13 @@ def make_plan(
         plan = _resource_plan(resource, spec, state, refused, prune, include_sensitive)
         if plan is not None:
             plans.append(plan)
-    return Plan(resources=tuple(plans), problems=tuple(problems), prune=prune)
+    return Plan(
+        resources=tuple(plans),
+        problems=tuple(problems),
+        prune=prune,
+        quotas=plan_quotas(desired.quotas, state.quotas, prune=prune),
+        scram=plan_scram(desired.scram_users, state.scram, prune=prune),
+    )
 
 
 def _resource_plan(

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
+from .._quota_models import ClientQuotaEntity
 
 __all__ = ["ClusterState", "is_override", "override_source"]
 
@@ -49,12 +50,16 @@ class ClusterState:
             own describe cannot tell: the cluster default (``BROKER ""`` lists only what is
             set) and topics still to be created.
         errors: resources whose describe failed, with the error.
+        quotas: the quota values of every entity that has any (when the file has quotas).
+        scram: the SCRAM credentials of the file's users: mechanism name to iterations.
     """
 
     configs: Mapping[ConfigResource, Config] = field(default_factory=dict)
     topics: frozenset[str] | None = None
     schemas: Mapping[ResourceType, Config] = field(default_factory=dict)
     errors: Mapping[ConfigResource, BaseException] = field(default_factory=dict)
+    quotas: Mapping[ClientQuotaEntity, Mapping[str, float]] = field(default_factory=dict)
+    scram: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def topic_exists(self, name: str) -> bool:
         """Whether the cluster has this topic."""

@@ -192,6 +192,7 @@ def _needing(need: str, *without: str) -> list[Any]:
 
 
 @pytest.mark.integration
+@pytest.mark.timeout(600)  # a Spark session starts in the first spark snippet: slow when busy
 @pytest.mark.parametrize("snippet", _needing("kafka"))
 async def test_docs_snippet_on_kafka(
     snippet: Snippet, docs_topics: str, docs_files: Path, request: pytest.FixtureRequest
@@ -206,10 +207,11 @@ async def test_docs_snippet_on_kafka(
 
 @pytest.mark.integration
 @pytest.mark.parametrize("snippet", _needing("tls"))
-def test_docs_snippet_on_tls(snippet: Snippet, docs_files: Path, docs_tls: dict[str, str]) -> None:
-    """TLS snippets on a cluster with TLS listeners; run in a loop of their own, as the TLS
-    cluster's fixture is not async."""
-    asyncio.run(_run_in_order(snippet, Environment(None, docs_files, docs_tls)))
+async def test_docs_snippet_on_tls(
+    snippet: Snippet, docs_files: Path, docs_tls: dict[str, str]
+) -> None:
+    """TLS snippets on a cluster with TLS listeners."""
+    await _run_in_order(snippet, Environment(None, docs_files, docs_tls))
 
 
 @pytest.mark.integration

@@ -19,6 +19,7 @@ import pytest
 
 from kafka_config_admin import (
     AdminClient,
+    AuthenticationError,
     Config,
     ConfigEntry,
     ConfigResource,
@@ -26,6 +27,7 @@ from kafka_config_admin import (
     ResourceType,
 )
 from kafka_config_admin.cli import main
+from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import new_topic, settled_entry
 
@@ -115,3 +117,24 @@ def overrides(bootstrap: str, resource: ConfigResource) -> dict[str, str | None]
         source = ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG
     config = describe(bootstrap, resource)
     return {name: entry.value for name, entry in config.items() if entry.source is source}
+
+
+def logs_in(cluster: KafkaCluster, user: str, password: str) -> bool:
+    """Whether the user gets through SASL/SCRAM-SHA-256 on the cluster's SASL listener."""
+    assert cluster.sasl_bootstrap_servers is not None
+
+    async def attempt() -> bool:
+        try:
+            async with AdminClient(
+                cluster.sasl_bootstrap_servers,  # type: ignore[arg-type]
+                security_protocol="SASL_PLAINTEXT",
+                sasl_mechanism="SCRAM-SHA-256",
+                sasl_plain_username=user,
+                sasl_plain_password=password,
+                timeout=10,
+            ):
+                return True
+        except AuthenticationError:
+            return False
+
+    return anyio.run(attempt)

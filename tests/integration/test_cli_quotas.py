@@ -11,13 +11,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import anyio
 import pytest
 
-from kafka_config_admin import AdminClient, AuthenticationError
 from kafka_config_admin.testing import KafkaCluster
 
-from .cli_helpers import Ran, run_cli
+from .cli_helpers import Ran, logs_in, run_cli
 from .helpers import unique_name
 
 pytestmark = pytest.mark.integration
@@ -154,26 +152,6 @@ def test_dry_run_validates_on_the_broker_and_changes_nothing(
     assert "dry run" in ran.err
     time.sleep(1)  # long enough for a change to reach the brokers, had one been made
     assert described(capsys, kafka_bootstrap, *entity)["quotas"] == []
-
-
-def logs_in(cluster: KafkaCluster, user: str, password: str) -> bool:
-    assert cluster.sasl_bootstrap_servers is not None
-
-    async def attempt() -> bool:
-        try:
-            async with AdminClient(
-                cluster.sasl_bootstrap_servers,  # type: ignore[arg-type]
-                security_protocol="SASL_PLAINTEXT",
-                sasl_mechanism="SCRAM-SHA-256",
-                sasl_plain_username=user,
-                sasl_plain_password=password,
-                timeout=10,
-            ):
-                return True
-        except AuthenticationError:
-            return False
-
-    return anyio.run(attempt)
 
 
 @pytest.mark.kafka(sasl=True)

@@ -75,6 +75,13 @@ def client_for(cluster: KafkaCluster, listener: str, **options: Any) -> AdminCli
     )
 
 
+def trusting_client_at(cluster: KafkaCluster, address: str) -> AdminClient:
+    """An SSL client trusting the cluster's CA, at an address of the caller's choice."""
+    return AdminClient(
+        address, security_protocol="SSL", ssl_context=trusting(cluster), timeout=DEADLINE
+    )
+
+
 def sasl_ssl_client(
     cluster: KafkaCluster, mechanism: str, username: str, password: str
 ) -> AdminClient:
@@ -188,14 +195,7 @@ async def test_missing_client_certificate_on_the_mtls_listener(
 async def test_host_name_mismatch(kafka_tls_cluster: KafkaCluster) -> None:
     # The broker's certificate names 127.0.0.1 only.
     address = kafka_tls_cluster.tls_bootstrap_servers("SSL").replace("127.0.0.1", "localhost")
-    error, started = await opening_fails(
-        AdminClient(
-            address,
-            security_protocol="SSL",
-            ssl_context=trusting(kafka_tls_cluster),
-            timeout=DEADLINE,
-        )
-    )
+    error, started = await opening_fails(trusting_client_at(kafka_tls_cluster, address))
     assert isinstance(error, TlsError) and error.failure == "hostname-mismatch"
     assert "'localhost'" in str(error)
     assert_fails_fast(started, error, address)
@@ -220,3 +220,11 @@ async def test_failing_token_provider(kafka_tls_cluster: KafkaCluster) -> None:
     assert type(error) is AuthenticationError
     assert str(error) == "the OAUTHBEARER token provider Unreachable failed: ConnectionError"
     assert time.monotonic() - started < DEADLINE / 2
+
+
+async def test_tls_to_a_listener_without_tls(kafka_tls_cluster: KafkaCluster) -> None:
+    address = kafka_tls_cluster.bootstrap_servers  # PLAINTEXT
+    error, started = await opening_fails(trusting_client_at(kafka_tls_cluster, address))
+    assert isinstance(error, TlsError) and error.failure == "not-tls"
+    assert "is it a PLAINTEXT or SASL_PLAINTEXT listener?" in str(error)
+    assert_fails_fast(started, error, address)

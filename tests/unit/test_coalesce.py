@@ -161,3 +161,14 @@ def test_a_resource_the_broker_left_out_is_unanswered_for_its_call_only() -> Non
     assert resource == B and "no answer" in str(outcome)
     [(resource, outcome)] = first.operation.outcomes([A], shared.answer_for(first, response))  # type: ignore[arg-type]
     assert resource == A and outcome is None
+
+
+def test_a_call_out_of_time_before_the_request_is_written_stays_out_of_it() -> None:
+    hasty, patient = (
+        alter({A: [AlterConfigOp("retention.ms", "1")]}),
+        alter({B: [AlterConfigOp("retention.ms", "2")]}),
+    )
+    shared = gathering(hasty)
+    assert shared.join(patient)
+    hasty.result._fail_pending(lambda resource: TimeoutError(f"{resource} not sent"))
+    assert [r["resource_name"] for r in shared.body(1)["resources"]] == ["b"]

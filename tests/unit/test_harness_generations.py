@@ -94,3 +94,8 @@ def test_scram_users_are_written_into_zookeeper_one_command_each() -> None:
         "SCRAM-SHA-256=[password=admin-secret],SCRAM-SHA-512=[password=admin-secret]"
         in (commands[0])
     )
+
+
+def test_the_container_backend_runs_only_its_images_release() -> None:
+    with pytest.raises(UnsupportedKafkaVersionError, match=r"container backend runs only .*jvm"):
+        start_cluster(backend="container", version="3.9.1")

@@ -186,7 +186,8 @@ class AdminClient:
         except TimeoutError:
             await self._transport.close()
             raise KafkaTimeoutError(
-                f"could not reach the cluster within {self._timeout:g}s"
+                f"could not reach the cluster at {self._transport.bootstrap_servers} within "
+                f"{self._timeout:g}s"
             ) from None
         # Held by a task of its own: the client may be closed by any task, in any order.
         self._host = TaskGroupHost()

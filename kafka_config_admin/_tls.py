@@ -10,6 +10,7 @@ one request and returns the ``ssl`` exception that a refused connection ends wit
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
 import struct
 
@@ -106,4 +107,8 @@ async def probe_tls(
     finally:
         if writer is not None:
             writer.close()
+            # Let the TLS shutdown finish: a transport still closing when the loop ends warns.
+            with contextlib.suppress(OSError, ssl.SSLError, TimeoutError):
+                async with asyncio.timeout(1):
+                    await writer.wait_closed()
     return None

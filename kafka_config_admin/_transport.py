@@ -350,7 +350,8 @@ class Transport:
         check_string(f"client_id {shown(client_id)}", client_id)
         install_secret_filter()
         SECRETS.watch(security)
-        self._bootstrap_servers = bootstrap_servers
+        #: The ``host:port`` list the client was given, comma-separated.
+        self.bootstrap_servers = bootstrap_servers
         self._client_id = client_id
         self._security = security
         provider = security.sasl_oauth_token_provider
@@ -374,7 +375,7 @@ class Transport:
         """Connect to a bootstrap server and read the cluster's brokers."""
         try:
             client = AIOKafkaClient(
-                bootstrap_servers=self._bootstrap_servers, **self._connection_options()
+                bootstrap_servers=self.bootstrap_servers, **self._connection_options()
             )
         except ValueError as error:
             raise InvalidArgumentError(f"invalid connection options: {error}") from None
@@ -386,7 +387,7 @@ class Transport:
             with _for_us():
                 await client.close()
             raise AuthenticationError(
-                f"bootstrap servers {self._bootstrap_servers} refused the OAUTHBEARER token: "
+                f"bootstrap servers {self.bootstrap_servers} refused the OAUTHBEARER token: "
                 "check its expiry, subject, scope, issuer and audience against the broker's "
                 "validator (the broker's log names the reason)"
             )
@@ -402,7 +403,7 @@ class Transport:
             await client.close()
             # aiokafka reports every bootstrap failure alike; find the real reason.
             raise await self._diagnose(client) or translate_error(
-                error, f"bootstrap servers {self._bootstrap_servers}"
+                error, f"bootstrap servers {self.bootstrap_servers}"
             ) from error
         except BaseException:
             await client.close()
@@ -437,7 +438,8 @@ class Transport:
                     if refused is not None:
                         return refused
                 return failure
-            conn.close()
+            with anyio.move_on_after(1):  # the close of a TLS connection takes a round trip
+                await conn.close()
         return None
 
     async def close(self) -> None:

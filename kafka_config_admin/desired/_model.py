@@ -191,11 +191,6 @@ class DesiredState(BaseModel):
         """The entries naming one topic (not patterns), in file order."""
         return tuple(spec for spec in self.topics if spec.name is not None)
 
-    @property
-    def has_patterns(self) -> bool:
-        """Whether any topic entry is a pattern (then the cluster's topics must be listed)."""
-        return any(spec.pattern is not None for spec in self.topics)
-
     def topic_resources(self, existing: Iterable[str]) -> dict[ConfigResource, TopicSpec]:
         """Every topic the file is about, with its entry: named ones (existing or not) first,
         in file order, then existing topics matched by a pattern, sorted by name."""

@@ -114,15 +114,17 @@ def test_combined_user_and_default_client_and_every_client_of_the_user(
 def test_ip_quota_yaml_and_the_default_ip(
     capsys: pytest.CaptureFixture[str], kafka_bootstrap: str
 ) -> None:
-    ip = ["--entity-type", "ips", "--entity-name", "192.0.2.77"]
+    ip = ["--entity-type", "ips", "--entity-name", "192.0.2.78"]
     ran = alter(capsys, kafka_bootstrap, *ip, "--add-config", "connection_creation_rate=5")
     assert ran.code == 0, ran.err
     until(
-        lambda: values_of(described(capsys, kafka_bootstrap, *ip), {"ip": "192.0.2.77"}),
+        lambda: values_of(described(capsys, kafka_bootstrap, *ip), {"ip": "192.0.2.78"}),
         lambda values: values == {"connection_creation_rate": 5.0},
     )
     yaml_out = run_cli(capsys, "describe", "-b", kafka_bootstrap, *ip, "-o", "yaml")
     assert yaml_out.code == 0 and "connection_creation_rate: 5.0" in yaml_out.out
+    ran = alter(capsys, kafka_bootstrap, *ip, "--delete-config", "connection_creation_rate")
+    assert ran.code == 0, ran.err
     default = ["--ip-defaults"]
     ran = alter(
         capsys, kafka_bootstrap, *default, "--add-config", "connection_creation_rate=100000"

@@ -88,7 +88,9 @@ class AdminClient:
         timeout: seconds one call may take in all, every retry included (default 60, as
             Java's ``default.api.timeout.ms``: a broker holds an alter it forwards to a frozen
             controller for 30 s, so a shorter deadline cannot outlast a controller failure).
-        request_timeout: seconds one request may wait for its answer (default 15).
+        request_timeout: seconds one request may wait for its answer (default 15); a change
+            waits at least 35 s, since a broker holds a change it forwards to a frozen
+            controller for 30 s before it answers.
         retry_backoff: first pause before a retry, doubled each time up to ``retry_backoff_max``.
         describe_batch_size: a describe of more resources on one broker is split into requests
             of at most this many, sent together on one connection, so that the broker prepares

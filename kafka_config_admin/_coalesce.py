@@ -316,6 +316,7 @@ class Gatherer:
                 throttle_from_version=leader.throttle_from_version,
                 memo=leader.memo,
                 on_answer=partial(self._answered, gathering, node),
+                forwarded=leader.mutates,
             ):
                 gathering.wrote()
                 return
@@ -337,6 +338,7 @@ class Gatherer:
                 throttle_from_version=leader.throttle_from_version,
                 memo=leader.memo,
                 on_written=gathering.wrote,
+                forwarded=leader.mutates,
             )
         except Exception as error:
             self._answered(gathering, node, error)

@@ -11,10 +11,12 @@ A request of a hedged operation (one that may be sent twice: reads, and changes 
 same state however often they are applied) that its broker has not answered within the hedge
 delay, and has answered nothing else meanwhile (a busy broker is left alone), is sent again to
 another broker, and so on to each broker once; the first answer wins.
-A broker frozen, or one that forwards to a frozen controller, then costs the call a few seconds,
-not its deadline. The delay is a fifth of the shorter of ``request_timeout`` and the call's
-timeout (3 s with the defaults): long past a healthy broker's answer, and leaving time for a
-second and third try within the deadline.
+A frozen broker then costs the call a few seconds, not its deadline. The delay is a fifth of
+the shorter of ``request_timeout`` and the call's timeout (3 s with the defaults): long past a
+healthy broker's answer, and leaving time for a second and third try within the deadline.
+A change waits for its answer at least ``FORWARDED_WAIT`` (35 s), whatever ``request_timeout``
+says: a broker holds the changes it forwards to a frozen controller for its own 30 s, then
+sends them to the new controller and answers.
 
 A change whose request was written and never answered, or answered REQUEST_TIMED_OUT (a broker
 that forwards it gave up waiting for the controller, which may still apply it), may have been
@@ -381,6 +383,7 @@ class Engine:
             throttle_from_version=operation.throttle_from_version,
             memo=operation.memo,
             on_written=written.add if written is not None else None,
+            forwarded=operation.mutates,
         )
 
     async def _refresh_metadata_quietly(self) -> None:

@@ -53,6 +53,13 @@ __all__ = ["AnswerCallback", "AnswerLostError", "BodyBuilder", "SecurityOptions"
 READS, CHANGES = 0, 1
 LANES = 2
 
+#: The least time a change waits for its answer. A broker forwards a change to the active
+#: controller and answers only when the controller has, or when its own ``request.timeout.ms``
+#: (30 s by default) has passed; meanwhile a new controller may have taken over and applied it.
+#: A client that gives up sooner closes the connection the answer would come on, and its
+#: change ends with an unknown outcome.
+FORWARDED_WAIT = 35.0
+
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
 
@@ -213,6 +220,7 @@ class _WireRequest:
         memo: Memo | None,
         throttle_from_version: int,
         on_answer: AnswerCallback,
+        wait: float,
     ) -> None:
         self.API_KEY = codec.api_key
         self.API_VERSION = -1
@@ -224,6 +232,7 @@ class _WireRequest:
         self._memo = memo
         self._throttle_from_version = throttle_from_version
         self._on_answer: AnswerCallback | None = on_answer
+        self._wait = wait
         self._timer: asyncio.TimerHandle | None = None
 
     def prepare(self, versions: Mapping[int, tuple[int, int]]) -> _WireRequest:
@@ -283,9 +292,7 @@ class _WireRequest:
     def written(self, conn: AIOKafkaConnection, sent: asyncio.Future[Any]) -> None:
         """Watch the written request: its connection failing, and its timeout."""
         sent.add_done_callback(self._connection_failed)
-        self._timer = asyncio.get_running_loop().call_later(
-            self._transport.request_timeout, self._timed_out, conn
-        )
+        self._timer = asyncio.get_running_loop().call_later(self._wait, self._timed_out, conn)
 
     def _connection_failed(self, sent: asyncio.Future[Any]) -> None:
         error = None if sent.cancelled() else sent.exception()
@@ -295,9 +302,7 @@ class _WireRequest:
 
     def _timed_out(self, conn: AIOKafkaConnection) -> None:
         self._answer(
-            AnswerLostError(
-                f"broker {self._node_id} did not answer within {self._transport.request_timeout:g}s"
-            )
+            AnswerLostError(f"broker {self._node_id} did not answer within {self._wait:g}s")
         )
         # Whatever else waits on this connection fails too, and is sent again on a new one.
         with _for_us():
@@ -529,6 +534,7 @@ class Transport:
         throttle_from_version: int,
         memo: Memo | None = None,
         on_answer: AnswerCallback,
+        forwarded: bool = False,
     ) -> bool:
         """Write one request now, if the broker's connection is open and has not throttled us.
 
@@ -536,15 +542,17 @@ class Transport:
         a throttle (:meth:`send` waits for both). Otherwise ``on_answer`` is later called
         exactly once with the decoded body or the error that ended the request (a broken
         connection, or no answer within ``request_timeout``), right where it happens: the
-        caller needs no task of its own to wait.
+        caller needs no task of its own to wait. A ``forwarded`` request (a change, which
+        the broker forwards to the controller) waits at least ``FORWARDED_WAIT``.
         """
         if self._throttled_until.get(node_id, 0.0) > time.monotonic():
             return False
         conn = _open_connection(self._require_client(), node_id)
         if conn is None:
             return False
+        wait = max(self.request_timeout, FORWARDED_WAIT) if forwarded else self.request_timeout
         request = _WireRequest(
-            self, node_id, codec, build_body, memo, throttle_from_version, on_answer
+            self, node_id, codec, build_body, memo, throttle_from_version, on_answer, wait
         )
         try:
             waiter = conn.send(request)
@@ -567,6 +575,7 @@ class Transport:
         throttle_from_version: int,
         memo: Memo | None = None,
         on_written: Callable[[], None] | None = None,
+        forwarded: bool = False,
     ) -> dict[str, Any]:
         """Send one request to one broker and return its decoded response body.
 
@@ -591,6 +600,7 @@ class Transport:
                 throttle_from_version=throttle_from_version,
                 memo=memo,
                 on_answer=on_answer,
+                forwarded=forwarded,
             ):
                 break
         if on_written is not None:

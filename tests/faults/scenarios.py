@@ -243,9 +243,9 @@ KINDS = (
     Kind("connections cut mid-response", False, partial(_proxy_round, inject=_cut)),
     Kind("active controller killed", True, partial(_killed_round, how="kill")),
     _error_kind("NOT_CONTROLLER repeatedly", NOT_CONTROLLER, REPEATED),
-    _error_kind("THROTTLING_QUOTA_EXCEEDED once", THROTTLING_QUOTA_EXCEEDED, 1, 1000),
-    Kind("client's broker blackholed", False, partial(_proxy_round, inject=_blackhole)),
     Kind("active controller frozen", True, partial(_node_round, role="controller")),
+    Kind("client's broker blackholed", False, partial(_proxy_round, inject=_blackhole)),
+    _error_kind("THROTTLING_QUOTA_EXCEEDED once", THROTTLING_QUOTA_EXCEEDED, 1, 1000),
     _error_kind("REQUEST_TIMED_OUT once", REQUEST_TIMED_OUT, 1),
     Kind("broker stopped during alters", True, partial(_killed_round, how="stop")),
     Kind(

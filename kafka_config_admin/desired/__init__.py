@@ -3,15 +3,18 @@
 The flow, each step usable on its own::
 
     from kafka_config_admin import AdminClient
-    from kafka_config_admin.desired import apply_plan, load_desired_state, make_plan, read_state
+    from kafka_config_admin.desired import (
+        apply_plan, evaluate_state, load_desired_state, make_plan, read_state,
+    )
 
-    desired = load_desired_state("kafka.yaml")        # DesiredStateError names file/line/key
+    # A DesiredStateError names the file, line and key of a mistake.
+    desired = load_desired_state("kafka.yaml")
     async with AdminClient("localhost:9092") as admin:
-        state = await read_state(admin, desired)        # describes with KIP-569 types
-        plan = make_plan(desired, state, prune=False)   # pure: no I/O
-        print(plan.to_json())                           # plan.problems: every type error
-        report = await apply_plan(admin, plan)          # validate_only, apply, read back
-        violations = evaluate_state(desired.rules, state, desired=desired)  # audit rules
+        state = await read_state(admin, desired)  # describes, KIP-569 types
+        plan = make_plan(desired, state, prune=False)  # pure: no I/O
+        print(plan.to_json())  # plan.problems: every type error
+        report = await apply_plan(admin, plan)  # validate, apply, read back
+        violations = evaluate_state(desired.rules, state, desired=desired)  # rules
 
 The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSpec`,
 :class:`TopicSpec`, :class:`Rule`), value parsing (:func:`kafka_string` for human units,

@@ -36,7 +36,7 @@ import anyio
 from aiokafka import client as aiokafka_client
 from aiokafka import errors as aiokafka_errors
 from aiokafka.client import AIOKafkaClient, ConnectionGroup
-from aiokafka.conn import AIOKafkaConnection, CloseReason, create_conn
+from aiokafka.conn import AIOKafkaConnection, CloseReason
 from aiokafka.protocol.admin import SaslAuthenticateRequest
 
 from ._checks import check_string, shown
@@ -207,16 +207,19 @@ for _name in ("aiokafka", "aiokafka.client", "aiokafka.conn", "aiokafka.cluster"
     logging.getLogger(_name).addFilter(_OwnRecords())
 
 
-async def _recorded_create_conn(*args: Any, **kwargs: Any) -> AIOKafkaConnection:
-    """aiokafka's ``create_conn``, recording the connection when it is opened for a transport.
+async def _recorded_create_conn(host: str, port: int, **options: Any) -> AIOKafkaConnection:
+    """What aiokafka's ``create_conn`` does, recording the connection opened for a transport.
 
-    Every other aiokafka client of the program opens its connections as before.
+    Recorded before it connects: aiokafka closes a connection that fails to (a refused
+    password) without waiting. Every other aiokafka client of the program opens its
+    connections as before.
     """
-    conn: AIOKafkaConnection = await create_conn(*args, **kwargs)
+    conn = AIOKafkaConnection(host, port, **options)
     opened = _OPENED.get()
     if opened is not None:
-        opened.difference_update([old for old in opened if _socket_of(old) is None])
+        opened.difference_update([old for old in opened if _closed(old)])
         opened.add(conn)
+    await conn.connect()
     return conn
 
 
@@ -453,11 +456,14 @@ class Transport:
             await self._close_client(client)
             raise
         except Exception as error:
-            await self._close_client(client)
-            # aiokafka reports every bootstrap failure alike; find the real reason.
-            raise await self._diagnose(client) or translate_error(
-                error, f"bootstrap servers {self.bootstrap_servers}"
-            ) from error
+            try:
+                # aiokafka reports every bootstrap failure alike; find the real reason.
+                failure = await self._diagnose(client) or translate_error(
+                    error, f"bootstrap servers {self.bootstrap_servers}"
+                )
+            finally:
+                await self._close_client(client)  # the diagnosis's connections too
+            raise failure from error
         except BaseException:
             await self._close_client(client)
             raise
@@ -487,13 +493,12 @@ class Transport:
 
     async def _diagnose(self, client: AIOKafkaClient) -> KafkaConfigAdminError | None:
         """Connect to each bootstrap server once more and return the first clear failure."""
-        options = self._connection_options()
+        context = self._ssl_context
         for host, port, _ in client.hosts:
             try:
-                conn = await create_conn(host, port, **options)
+                conn = await self._open_alone(host, port)
             except Exception as error:
                 failure = translate_error(error, f"{host}:{port}")
-                context = options["ssl_context"]
                 if type(failure) is KafkaConnectionError and context is not None:
                     # With TLS 1.3 a broker refuses a client certificate after the handshake:
                     # aiokafka sees a closed connection; a request of our own sees the alert.
@@ -508,6 +513,11 @@ class Transport:
         client, self._client = self._client, None
         if client is not None:
             await self._close_client(client)
+
+    async def _open_alone(self, host: str, port: int) -> AIOKafkaConnection:
+        """A connection of its own, outside aiokafka's client (closed with the client)."""
+        with self._working():
+            return await _recorded_create_conn(host, port, **self._connection_options())
 
     async def _close_client(self, client: AIOKafkaClient) -> None:
         """Close aiokafka's client and every connection it opened for us, each socket too."""
@@ -722,8 +732,7 @@ class Transport:
     async def _token_refusal_alone(self, host: str, port: int, where: str) -> str | None:
         """``_token_refusal`` on a connection of its own (None: it could not tell)."""
         try:
-            with _for_us():
-                conn = await create_conn(host, port, **self._connection_options())
+            conn = await self._open_alone(host, port)
         except Exception:
             return None
         try:
@@ -807,10 +816,10 @@ async def _close_all(conns: Collection[AIOKafkaConnection]) -> None:
     A socket still closing then (a broker that does not finish the TLS close) is aborted: a
     close never holds up the caller for long, and no socket outlives it.
     """
-    conns = list(conns)  # the set of a transport may grow meanwhile
+    conns = [conn for conn in conns if _socket_of(conn) is not None]  # the set may grow
     with _for_us():
         closing = [conn.close(reason=CloseReason.SHUTDOWN) for conn in conns]
-    waiting = [future for future in closing if future is not None and not future.done()]
+    waiting = [future for future in closing if not future.done()]
     if waiting:
         await asyncio.wait(waiting, timeout=CLOSE_WAIT)
     stuck = [socket for socket in map(_socket_of, conns) if socket is not None]
@@ -818,6 +827,11 @@ async def _close_all(conns: Collection[AIOKafkaConnection]) -> None:
         socket.abort()
     if stuck:
         await asyncio.sleep(0)  # an aborted socket is closed in the loop's next round
+
+
+def _closed(conn: AIOKafkaConnection) -> bool:
+    """Whether the connection connected (or tried to) and its socket is closed now."""
+    return conn._closed_fut is not None and _socket_of(conn) is None
 
 
 def _socket_of(conn: AIOKafkaConnection) -> asyncio.Transport | None:

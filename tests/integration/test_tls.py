@@ -13,7 +13,7 @@ import ssl
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
@@ -429,25 +429,43 @@ CLIENTS: dict[str, tuple[str | None, Callable[[KafkaCluster, str], AdminClient]]
 }
 
 
+def listener_address(cluster: KafkaCluster, listener: str | None) -> str:
+    if listener is None:
+        return cluster.bootstrap_servers
+    return cluster.tls_bootstrap_servers(listener)  # type: ignore[arg-type]
+
+
+def warnings_of_a_program(
+    cluster: KafkaCluster, listener: str | None, program: Callable[[str], Coroutine[Any, Any, None]]
+) -> list[str]:
+    """The ResourceWarnings of ``program``, run as a program of its own against ``listener``.
+
+    The program runs in an event loop of its own, which ends with it, as ``asyncio.run``'s
+    does, and is given the address of a relay to the listener that hands on the broker's bytes
+    late: a TLS close not waited for is still going on when the loop ends.
+    """
+    relay = SlowRelay(listener_address(cluster, listener), delay=0.3)
+    try:
+        with resource_warnings() as found:
+            # Its own thread: the event loop of the tests stays where it is.
+            pool = ThreadPoolExecutor(1)
+            pool.submit(asyncio.run, program(relay.address)).result(timeout=DEADLINE * 2)
+            pool.shutdown(wait=False)
+    finally:
+        relay.close()
+    return [str(warning.message) for warning in found]
+
+
 @pytest.mark.parametrize("kind", sorted(CLIENTS))
 def test_no_socket_left_open_at_exit(kafka_tls_cluster: KafkaCluster, kind: str) -> None:
     """A program that opens a client, uses it and leaves ends with no socket left open.
 
-    The program runs in an event loop of its own, which ends with it, as ``asyncio.run``'s
-    does. The bootstrap server answers through a relay that hands on its bytes late (a TLS
-    close then takes longer than the rest of the program), and a broker connection is closed
-    under the client, which opens a new one.
+    A broker connection is closed under the client on the way, and the client opens another.
     """
     listener, make_client = CLIENTS[kind]
-    target = (
-        kafka_tls_cluster.tls_bootstrap_servers(listener)  # type: ignore[arg-type]
-        if listener is not None
-        else kafka_tls_cluster.bootstrap_servers
-    )
-    relay = SlowRelay(target, delay=0.3)
 
-    async def program() -> None:
-        async with make_client(kafka_tls_cluster, relay.address) as admin:
+    async def program(address: str) -> None:
+        async with make_client(kafka_tls_cluster, address) as admin:
             await describe_broker(admin, kafka_tls_cluster)
             client = admin._transport._client
             assert client is not None
@@ -455,12 +473,54 @@ def test_no_socket_left_open_at_exit(kafka_tls_cluster: KafkaCluster, kind: str)
                 conn.close()
             await describe_broker(admin, kafka_tls_cluster)
 
-    try:
-        with resource_warnings() as found:
-            # Its own thread: the event loop of the tests stays where it is.
-            pool = ThreadPoolExecutor(1)
-            pool.submit(asyncio.run, program()).result(timeout=DEADLINE * 2)
-            pool.shutdown(wait=False)
-    finally:
-        relay.close()
-    assert [str(warning.message) for warning in found] == []
+    assert warnings_of_a_program(kafka_tls_cluster, listener, program) == []
+
+
+def wrong_password_client(cluster: KafkaCluster, address: str) -> AdminClient:
+    return AdminClient(
+        address,
+        security_protocol="SASL_SSL",
+        ssl_context=trusting(cluster),
+        sasl_mechanism="SCRAM-SHA-512",
+        sasl_plain_username="admin",
+        sasl_plain_password="not-the-password",
+        timeout=DEADLINE,
+    )
+
+
+def expired_token_client(cluster: KafkaCluster, address: str) -> AdminClient:
+    return AdminClient(
+        address,
+        security_protocol="SASL_SSL",
+        ssl_context=trusting(cluster),
+        sasl_mechanism="OAUTHBEARER",
+        sasl_oauth_token_provider=UnsecuredTokens("admin", lifetime=-60),
+        timeout=DEADLINE,
+    )
+
+
+def untrusting_client(cluster: KafkaCluster, address: str) -> AdminClient:
+    return AdminClient(address, security_protocol="SSL", timeout=DEADLINE)
+
+
+#: Clients that fail to open, their listener, and their error.
+FAILING_CLIENTS: dict[
+    str, tuple[str, Callable[[KafkaCluster, str], AdminClient], type[Exception]]
+] = {
+    "wrong password": ("SASL_SSL", wrong_password_client, AuthenticationError),
+    "expired token": ("SASL_SSL", expired_token_client, AuthenticationError),
+    "untrusted certificate": ("SSL", untrusting_client, TlsError),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FAILING_CLIENTS))
+def test_no_socket_left_open_when_opening_fails(kafka_tls_cluster: KafkaCluster, kind: str) -> None:
+    """Neither the failed connections nor those made to find out why outlive the error."""
+    listener, make_client, error = FAILING_CLIENTS[kind]
+
+    async def program(address: str) -> None:
+        with pytest.raises(error):
+            async with make_client(kafka_tls_cluster, address):
+                pass
+
+    assert warnings_of_a_program(kafka_tls_cluster, listener, program) == []

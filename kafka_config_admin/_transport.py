@@ -506,14 +506,14 @@ class Transport:
         Not when another lane uses it: the lanes stay apart.
         """
         if node not in self.taken_by_other_lanes(lane):
-            self._any_broker[lane] = node
+            self.prefer(lane, node)
 
     def answered_within(self, node_id: int, seconds: float) -> bool:
         """Whether the broker answered any request of ours in the last ``seconds``."""
         return time.monotonic() - self.answered_at.get(node_id, -1e9) < seconds
 
     def prefer(self, lane: int, node_id: int) -> None:
-        """Keep ``node_id`` for the lane's next requests (it answered when another did not)."""
+        """Send the lane's next requests to ``node_id`` while its connection stays open."""
         self._any_broker[lane] = node_id
 
     async def refresh_metadata(self) -> None:

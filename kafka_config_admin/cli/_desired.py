@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from .._client import AdminClient
 from .._models import ConfigResource, ResourceType
@@ -138,7 +140,11 @@ def apply(file: Path, prune: bool, dry_run: bool, yes: bool, connection: Connect
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @connection_options
 def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:
-    """Check the cluster against the rules of FILE. Exit 0: none violated; 3: violations."""
+    """Check the cluster against the rules of FILE: configs, client quotas, SCRAM users.
+
+    Exit 0: none violated; 3: violations; 2: the file is refused; 1: the cluster could not be
+    read.
+    """
 
     async def check(
         admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
@@ -146,12 +152,11 @@ def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> in
         state = await with_rule_targets(admin, desired, state)
         for line in failures_lines((r, [], e) for r, e in state.errors.items()):
             stderr.print(f"failed: {line}", markup=False)
-        violations = evaluate_state(desired.rules, state)
+        violations = evaluate_state(desired.rules, state, desired=desired)
         if output is OutputFormat.JSON:
             print_document(audit_document(label, violations), output)
         else:
-            for violation in violations:
-                stdout.print(f"violation: {violation}", markup=False)
+            print_violations(violations, label)
             stderr.print(f"{len(desired.rules)} rule(s), {len(violations)} violation(s)")
         if state.errors:
             return ExitCode.FAILED
@@ -185,18 +190,19 @@ async def with_rule_targets(
             configs[resource] = future.result()
         else:
             errors[resource] = error
-    return ClusterState(configs=configs, topics=state.topics, schemas=state.schemas, errors=errors)
+    return replace(state, configs=configs, errors=errors)
 
 
 def audit_document(cluster: str, violations: list[Violation]) -> dict[str, Any]:
-    """The audit's JSON: each violation with resource, key, actual value and rule."""
+    """The audit's JSON: each violation with what broke it (a config resource, a quota entity
+    or a SCRAM user), key, actual value and rule."""
     return {
         "kind": "audit",
         "version": 1,
         "cluster": cluster,
         "violations": [
             {
-                "resource": {"type": v.resource.type.name, "name": v.resource.name},
+                "resource": v.subject_dict(),
                 "key": v.key,
                 "actual": v.actual,
                 "rule": str(v.rule),
@@ -205,6 +211,22 @@ def audit_document(cluster: str, violations: list[Violation]) -> dict[str, Any]:
             for v in violations
         ],
     }
+
+
+def print_violations(violations: list[Violation], label: str) -> None:
+    """The violations as a table on stdout, one row per rule broken by a resource, quota
+    entity or SCRAM credential."""
+    if not violations:
+        return
+    table = Table(title=f"audit of {label}", title_justify="left")
+    for column in ("violated by", "key", "actual", "rule", "reason"):
+        table.add_column(column, overflow="fold")
+    for violation in violations:
+        actual = HIDDEN if violation.hidden else violation.actual or ""
+        cells = (violation.subject, violation.key or "", actual, str(violation.rule))
+        # Text, not markup: a rule such as "cleanup.policy in [delete]" keeps its brackets.
+        table.add_row(*(Text(cell) for cell in (*cells, violation.reason)))
+    stdout.print(table)
 
 
 def print_plan(made: Plan, label: str) -> None:

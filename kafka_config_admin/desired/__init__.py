@@ -14,13 +14,14 @@ The flow, each step usable on its own::
         plan = make_plan(desired, state, prune=False)  # pure: no I/O
         print(plan.to_json())  # plan.problems: every type error
         report = await apply_plan(admin, plan)  # validate, apply, read back
-        violations = evaluate_state(desired.rules, state)  # audit rules
+        violations = evaluate_state(desired.rules, state, desired=desired)  # rules
 
 The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSpec`,
 :class:`TopicSpec`, :class:`Rule`), value parsing (:func:`kafka_string` for human units,
 :func:`parse_typed` / :func:`same_value` for KIP-569 types), the checks (:func:`check_value`,
 :func:`check_ops`, :func:`check_desired` returning every :class:`Problem`), the diff
-(:func:`make_plan` -> :class:`Plan`) and rules (:func:`evaluate_rules`, :func:`evaluate_state`).
+(:func:`make_plan` -> :class:`Plan`) and rules (:func:`evaluate_rules`, :func:`evaluate_state`,
+:func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
 (:func:`read_state`, :func:`apply_plan`) live in their own modules.
 
@@ -41,6 +42,7 @@ from ._apply import (
     apply_plan,
     read_state,
 )
+from ._audit import evaluate_quota_rules, evaluate_scram_rules, evaluate_state
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
 from ._model import DesiredState, ResourceSpec, TopicSpec
@@ -55,7 +57,7 @@ from ._plan import (
     make_plan,
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
-from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules, evaluate_state
+from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
 from ._types import TypedValue, expected_type, parse_typed, same_value
@@ -114,7 +116,9 @@ __all__ = [
     "check_desired",
     "check_ops",
     "check_value",
+    "evaluate_quota_rules",
     "evaluate_rules",
+    "evaluate_scram_rules",
     "evaluate_state",
     "expected_type",
     "is_override",

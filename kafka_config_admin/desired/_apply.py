@@ -33,6 +33,7 @@ from ._check import Problem
 from ._model import DesiredState
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation
 from ._quotas import QuotaPlan
+from ._rules import RuleTarget
 from ._scram_users import ScramChange, ScramPlan
 from ._state import ClusterState
 
@@ -186,8 +187,10 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
     and a named topic not among them is missing (not described, not an error). Any failed
     describe is in ``errors``. A broker's own configs serve as the schema of the cluster
     default, and a described topic's as the schema of topics to create. When the file has
-    quotas, every entity's quotas are described (one request). Each request has the client's
-    ``timeout``; a failed topic listing or quota describe raises its error.
+    quotas or quota rules, every entity's quotas are described (one request); when it has
+    quota or scram_user rules, every user's SCRAM credentials are (one request), else only
+    those of the file's users. Each request has the client's ``timeout``; a failed topic
+    listing, quota or SCRAM describe raises its error.
     """
     topics = (
         frozenset(listing.name for listing in await admin.list_topics())
@@ -216,26 +219,40 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
         kind: configs[resource] for kind, resource in schema_sources.items() if resource in configs
     }
     kept = {resource: configs[resource] for resource in resources if resource in configs}
-    quotas = await admin.describe_client_quotas().all() if desired.quotas else {}
-    scram = await _scram_credentials(admin, list(desired.scram_users))
+    targets = {rule.resource for rule in desired.rules}
+    quotas_complete = bool(desired.quotas) or RuleTarget.QUOTA in targets
+    # Quota rules see SCRAM users as user entities, so they need every SCRAM user too.
+    scram_complete = bool(targets & {RuleTarget.QUOTA, RuleTarget.SCRAM_USER})
+    quotas = await admin.describe_client_quotas().all() if quotas_complete else {}
+    scram = await _scram_credentials(admin, list(desired.scram_users), every=scram_complete)
     return ClusterState(
-        configs=kept, topics=topics, schemas=schemas, errors=errors, quotas=quotas, scram=scram
+        configs=kept,
+        topics=topics,
+        schemas=schemas,
+        errors=errors,
+        quotas=quotas,
+        scram=scram,
+        quotas_complete=quotas_complete,
+        scram_complete=scram_complete,
     )
 
 
-async def _scram_credentials(admin: AdminClient, users: list[str]) -> dict[str, dict[str, int]]:
-    """Each user's credentials, mechanism name to iterations (none: an empty mapping)."""
-    if not users:
+async def _scram_credentials(
+    admin: AdminClient, users: list[str], *, every: bool = False
+) -> dict[str, dict[str, int]]:
+    """Each user's credentials, mechanism name to iterations (none: an empty mapping); with
+    ``every``, also those of every other user who has any."""
+    if not users and not every:
         return {}
-    result = admin.describe_user_scram_credentials(users)
+    result = admin.describe_user_scram_credentials(None if every else users)
     described = set(await result.users())
     credentials: dict[str, dict[str, int]] = {user: {} for user in users}
-    for user in described & set(users):
+    for user in described if every else described & set(users):
         description = await result.description(user)
         credentials[user] = {
             info.mechanism.mechanism_name: info.iterations for info in description.credential_infos
         }
-    return credentials
+    return dict(sorted(credentials.items()))
 
 
 def _schema_resources(

@@ -1,8 +1,9 @@
-"""Audit rules: checks of one config on the resources a selector picks, as pure functions.
+"""Audit rules: checks of one config, quota or SCRAM credential on what a selector picks.
 
-A rule is plain data (``resource``, ``match``, ``key``, ``op``, ``value``) so that other
-engines (the Spark pipeline) can read it or translate it; :meth:`Rule.violation` and
-:func:`evaluate_rules` evaluate it over one resource's configs with no I/O.
+A rule is plain data (``resource``, ``match`` or ``entity``, ``key``, ``op``, ``value``) so that
+other engines (the Spark pipeline) can read it or translate it; :meth:`Rule.violation` and
+:func:`evaluate_rules` evaluate it over one resource's configs with no I/O. Rules about client
+quotas and SCRAM users are evaluated by :mod:`._entity_rules` with the same operators.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from pydantic import (
 )
 
 from .._models import HIDDEN, ConfigEntry, ConfigResource, ConfigType, ResourceType
-from ._state import ClusterState, is_override
+from .._quota_models import QuotaEntityType
+from .._scram import ScramMechanism
+from ._quotas import QUOTA_KEYS
+from ._state import is_override
 from ._types import parse_typed, same_value
 from ._values import compile_regex, kafka_string
 
@@ -33,7 +37,6 @@ __all__ = [
     "RuleTarget",
     "Violation",
     "evaluate_rules",
-    "evaluate_state",
 ]
 
 
@@ -50,10 +53,12 @@ class RuleOperator(StrEnum):
     NOT_IN = "not in"
     BETWEEN = "between"
     REQUIRED = "required"
+    DECLARED = "declared"
 
 
 class RuleTarget(StrEnum):
-    """The kind of resource a rule is about (``cluster_default`` is ``BROKER ""``)."""
+    """The kind of thing a rule is about (``cluster_default`` is ``BROKER ""``; ``quota`` the
+    client quota entities, ``scram_user`` each SCRAM credential of a user)."""
 
     TOPIC = "topic"
     BROKER = "broker"
@@ -61,6 +66,13 @@ class RuleTarget(StrEnum):
     BROKER_LOGGER = "broker_logger"
     GROUP = "group"
     CLIENT_METRICS = "client_metrics"
+    QUOTA = "quota"
+    SCRAM_USER = "scram_user"
+
+    @property
+    def is_config(self) -> bool:
+        """Whether rules on this target check configs (not quotas or SCRAM credentials)."""
+        return self in _TARGET_TYPE
 
 
 _TARGET_TYPE = {
@@ -77,24 +89,34 @@ _ORDERING = {
     RuleOperator.GT: Decimal.__gt__,
     RuleOperator.GE: Decimal.__ge__,
 }
+#: The keys of a SCRAM rule, checked on each credential of a user, and their types.
+SCRAM_RULE_KEYS = {"mechanism": ConfigType.STRING, "iterations": ConfigType.INT}
+_MECHANISMS = tuple(mechanism.mechanism_name for mechanism in ScramMechanism if mechanism.value)
+_EQUALITY = (RuleOperator.EQ, RuleOperator.NE, RuleOperator.IN, RuleOperator.NOT_IN)
 # Longest operators first, so that "<=" is not read as "<".
 _SHORTHAND = re.compile(
     r"\s*(?P<key>\S+)\s+(?P<op>==|!=|<=|>=|<|>|not in|in|between)\s+(?P<value>.+?)\s*"
 )
+_REGEX_OPERATORS = re.compile(r"[\\^$*+?{}\[\]|()]")
 _REQUIRED_SHORTHAND = re.compile(r"\s*(?P<key>\S+)\s+required\s*")
 
 
 class Rule(BaseModel):
-    """One audit rule: ``key`` ``op`` ``value`` on every ``resource`` whose name ``match``-es.
+    """One audit rule: ``key`` ``op`` ``value`` on every ``resource`` its selector picks.
 
     Operators: ``==``, ``!=`` (compared by the config's type, so ``7d`` equals ``604800000``),
     ``<``, ``<=``, ``>``, ``>=`` (numbers), ``between`` (``value: [low, high]``, inclusive),
     ``in`` and ``not in`` (``value`` a list of allowed or forbidden values; for a LIST config
     every member is checked), ``required`` (the key is set on the resource itself, not
-    inherited or a default). ``value`` takes human units for ``.ms``/``.bytes`` keys.
+    inherited or a default), ``declared`` (quota and SCRAM rules: the entity or credential is
+    in the file; no key). ``value`` takes human units for ``.ms``/``.bytes`` keys and sizes for
+    ``*_byte_rate`` quota keys.
 
     In a file, ``check: "min.insync.replicas >= 2"`` is short for ``key``, ``op`` and ``value``.
     ``match`` is a regular expression over the resource name (whole name; default: all).
+    Quota rules select with ``entity`` instead: entity type to a regular expression over the
+    name, or null for the type's default entity (``{user: '.*'}``, ``{client-id: null}``).
+    ``optional: true`` lets a resource or entity without the key pass.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -102,10 +124,13 @@ class Rule(BaseModel):
     name: str | None = None
     resource: RuleTarget = RuleTarget.TOPIC
     match: str | None = None
-    key: str
+    entity: dict[str, str | None] | None = None
+    key: str | None = None
     op: RuleOperator
     value: str | tuple[str, ...] | None = None
+    optional: bool = False
     _regex: re.Pattern[str] | None = PrivateAttr(default=None)
+    _entity_regexes: dict[str, re.Pattern[str] | None] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -118,6 +143,8 @@ class Rule(BaseModel):
         text = data.pop("check")
         if not isinstance(text, str):
             raise ValueError("check must be a string such as 'min.insync.replicas >= 2'")
+        if text.strip() == RuleOperator.DECLARED:
+            return {**data, "op": RuleOperator.DECLARED}
         required = _REQUIRED_SHORTHAND.fullmatch(text)
         if required is not None:
             return {**data, "key": required["key"], "op": RuleOperator.REQUIRED}
@@ -125,7 +152,7 @@ class Rule(BaseModel):
         if parts is None:
             raise ValueError(
                 f"check {text!r} is not 'KEY OP VALUE' (OP one of ==, !=, <, <=, >, >=, in, "
-                "not in, between) or 'KEY required'"
+                "not in, between), 'KEY required' or 'declared'"
             )
         value: Any = parts["value"]
         if parts["op"] in ("in", "not in", "between"):
@@ -135,17 +162,20 @@ class Rule(BaseModel):
     @field_validator("value", mode="before")
     @classmethod
     def _operand(cls, value: Any, info: ValidationInfo) -> Any:
-        key = str(info.data.get("key", ""))
+        key = str(info.data.get("key") or "")
         if isinstance(value, list | tuple):
             return tuple(_operand_string(key, member) for member in value)
         return None if value is None else _operand_string(key, value)
 
     @model_validator(mode="after")
     def _check_operand(self) -> Rule:
+        self._check_selector()
         operand = self.value
-        if self.op is RuleOperator.REQUIRED:
+        if self.op in (RuleOperator.REQUIRED, RuleOperator.DECLARED):
             if operand is not None:
-                raise ValueError("required takes no value")
+                raise ValueError(f"{self.op} takes no value")
+            if self.optional:
+                raise ValueError(f"optional does not go with {self.op}")
         elif self.op in (RuleOperator.IN, RuleOperator.NOT_IN, RuleOperator.BETWEEN):
             if not isinstance(operand, tuple) or not operand:
                 raise ValueError(f"{self.op} needs a list as its value")
@@ -159,13 +189,78 @@ class Rule(BaseModel):
             raise ValueError(f"{self.op} needs one value")
         elif self.op in _ORDERING:
             _number(self.key, operand)
+        if self.resource is RuleTarget.QUOTA:
+            self._check_quota_key()
+        elif self.resource is RuleTarget.SCRAM_USER:
+            self._check_scram_key()
+        return self
+
+    def _check_selector(self) -> None:
+        """The selector and the key fit the target; compiles the regular expressions."""
+        if self.op is RuleOperator.DECLARED:
+            if self.resource.is_config:
+                raise ValueError("declared is for quota and scram_user rules")
+            if self.key is not None:
+                raise ValueError("declared takes no key")
+        elif self.key is None:
+            raise ValueError("a rule needs a key (or check: 'KEY OP VALUE')")
+        if self.resource is RuleTarget.QUOTA:
+            if self.match is not None:
+                raise ValueError("a quota rule selects with entity, not match")
+            if not self.entity:
+                raise ValueError(
+                    "a quota rule needs entity: entity type to a regular expression over the "
+                    "name, or null for the default entity, e.g. {user: '.*'}"
+                )
+            self._entity_regexes = _entity_selector(self.entity)
+        elif self.entity is not None:
+            raise ValueError("entity is for quota rules (use match)")
         if self.match is not None:
             self._regex = compile_regex("match", self.match)
-        return self
+
+    def _check_quota_key(self) -> None:
+        assert self.entity is not None
+        allowed = _entity_keys(self.entity)
+        if self.key is not None and self.key not in allowed:
+            raise ValueError(
+                f"{self.key!r} is not a quota key of {'/'.join(self.entity)} entities "
+                f"(use {', '.join(allowed)})"
+            )
+        for operand in self._operands():
+            _number(self.key, operand)
+
+    def _check_scram_key(self) -> None:
+        if self.op is RuleOperator.REQUIRED:
+            raise ValueError(
+                "required is for configs and quotas: a scram_user rule checks each credential "
+                "(use declared, or mechanism/iterations)"
+            )
+        if self.key is None:
+            return
+        if self.key not in SCRAM_RULE_KEYS:
+            raise ValueError(
+                f"{self.key!r} is not a scram_user rule key (use {', '.join(SCRAM_RULE_KEYS)})"
+            )
+        if self.key == "iterations":
+            for operand in self._operands():
+                if not operand.strip().lstrip("-").isdigit():
+                    raise ValueError(f"iterations: {operand!r} is not a whole number")
+            return
+        if self.op not in _EQUALITY:
+            raise ValueError(f"mechanism takes ==, !=, in or not in, not {self.op}")
+        for operand in self._operands():
+            if operand not in _MECHANISMS:
+                known = ", ".join(_MECHANISMS)
+                raise ValueError(f"mechanism: {operand!r} is not a SCRAM mechanism (use {known})")
+
+    def _operands(self) -> tuple[str, ...]:
+        if self.value is None:
+            return ()
+        return self.value if isinstance(self.value, tuple) else (self.value,)
 
     def applies_to(self, resource: ConfigResource) -> bool:
         """Whether the rule is about this resource (its kind, and its name matches)."""
-        if resource.type is not _TARGET_TYPE[self.resource]:
+        if _TARGET_TYPE.get(self.resource) is not resource.type:
             return False
         if resource.type is ResourceType.BROKER and (
             (resource.name == "") != (self.resource is RuleTarget.CLUSTER_DEFAULT)
@@ -173,23 +268,68 @@ class Rule(BaseModel):
             return False
         return self._regex is None or self._regex.fullmatch(resource.name) is not None
 
+    def selects_entity(self, entity: Mapping[str, str | None]) -> bool:
+        """Whether a quota rule is about this quota entity: the same entity types, each name
+        matching its regular expression (a default entity: where the selector says null)."""
+        if self.resource is not RuleTarget.QUOTA or set(entity) != set(self._entity_regexes):
+            return False
+        for kind, regex in self._entity_regexes.items():
+            name = entity[kind]
+            if (regex is None) != (name is None):
+                return False
+            if regex is not None and name is not None and regex.fullmatch(name) is None:
+                return False
+        return True
+
+    def selects_name(self, name: str) -> bool:
+        """Whether ``match`` (all when left out) matches the whole ``name``."""
+        return self._regex is None or self._regex.fullmatch(name) is not None
+
+    def named_entity(self) -> dict[str, str | None] | None:
+        """The one entity a quota rule's selector names when every name in it is literal (or
+        null), so that the rule sees the entity even when the cluster has no quota on it."""
+        if self.entity is None or not all(_literal(name) for name in self.entity.values()):
+            return None
+        return dict(self.entity)
+
+    def named_user(self) -> str | None:
+        """The one user a scram_user rule's ``match`` names when it is a literal name."""
+        if self.resource is not RuleTarget.SCRAM_USER or self.match is None:
+            return None
+        return self.match if _literal(self.match) else None
+
     def violation(self, resource: ConfigResource, entry: ConfigEntry | None) -> Violation | None:
         """The violation of this rule by ``entry`` (the resource's entry for ``key``, or None
         when the resource has none), or None when the rule holds. Does not check
         :meth:`applies_to`."""
-        reason = self._failure(resource, entry)
+        reason = self.failure(entry, set_here=is_override(resource, entry))
         if reason is None:
             return None
         sensitive = entry is not None and entry.is_sensitive
         actual = None if entry is None or sensitive else entry.value
         return Violation(resource=resource, key=self.key, actual=actual, rule=self, reason=reason)
 
-    def _failure(self, resource: ConfigResource, entry: ConfigEntry | None) -> str | None:
+    def failure(
+        self,
+        entry: ConfigEntry | None,
+        *,
+        set_here: bool,
+        absent: str = "the resource has no such config",
+        unset: str = "not set on the resource itself",
+    ) -> str | None:
+        """Why ``entry`` (None: there is no such key) breaks the rule, or None when it holds.
+
+        ``set_here`` tells whether the value is set on the thing itself (for ``required``);
+        ``absent`` and ``unset`` are the reasons given when there is no such key, or it is
+        not set there.
+        """
         if self.op is RuleOperator.REQUIRED:
-            return None if is_override(resource, entry) else "not set on the resource itself"
+            return None if set_here else unset
         if entry is None:
-            return "the resource has no such config"
+            return None if self.optional else absent
         if entry.value is None:
+            if self.optional and not entry.is_sensitive:
+                return None
             return "the value is hidden (sensitive)" if entry.is_sensitive else "no value"
         holds = _HOLDS[self.op](self, entry.type, entry.value)
         return None if holds else "the value breaks the rule"
@@ -224,17 +364,30 @@ class Rule(BaseModel):
         return bool(_ORDERING[self.op](number, Decimal(self.value)))
 
     def __str__(self) -> str:
-        if self.op is RuleOperator.REQUIRED:
+        if self.op is RuleOperator.DECLARED:
+            text = "declared in the file"
+        elif self.op is RuleOperator.REQUIRED:
             text = f"{self.key} required"
         elif isinstance(self.value, tuple):
             text = f"{self.key} {self.op} [{', '.join(self.value)}]"
         else:
             text = f"{self.key} {self.op} {self.value}"
+        if self.optional:
+            text += " where set"
+        label = f"{self.name}: " if self.name else ""
+        return f"{label}{text} (on {self._where()})"
+
+    def _where(self) -> str:
+        if self.entity is not None:
+            names = ", ".join(
+                f"default {kind}" if name is None else f"{kind} matching {name!r}"
+                for kind, name in self.entity.items()
+            )
+            return f"quotas of {names}"
         where = f"{self.resource.replace('_', ' ')}s"
         if self.match is not None:
             where += f" matching {self.match!r}"
-        label = f"{self.name}: " if self.name else ""
-        return f"{label}{text} (on {where})"
+        return where
 
 
 _HOLDS = {
@@ -257,7 +410,30 @@ def _operand_string(key: str, value: object) -> str:
     return text
 
 
-def _number(key: str, text: str) -> Decimal:
+def _entity_selector(entity: Mapping[str, str | None]) -> dict[str, re.Pattern[str] | None]:
+    """A quota rule's entity selector checked (known types, ip alone) and compiled."""
+    types = {kind.value for kind in QuotaEntityType}
+    selector: dict[str, re.Pattern[str] | None] = {}
+    for kind, name in entity.items():
+        if kind not in types:
+            raise ValueError(f"entity: unknown entity type {kind!r} (use {', '.join(types)})")
+        selector[kind] = None if name is None else compile_regex(f"entity {kind}", name)
+    if QuotaEntityType.IP in selector and len(selector) > 1:
+        raise ValueError("entity: an ip entity cannot be combined with user or client-id")
+    return selector
+
+
+def _literal(name: str | None) -> bool:
+    """Whether a selector's name is null or a plain name: a regular expression without
+    operators (a ``.`` matches itself too, so ``svc.etl`` names the user ``svc.etl``)."""
+    return name is None or (name != "" and _REGEX_OPERATORS.search(name) is None)
+
+
+def _entity_keys(entity: Mapping[str, str | None]) -> tuple[str, ...]:
+    return QUOTA_KEYS[QuotaEntityType(next(iter(entity)))]
+
+
+def _number(key: str | None, text: str) -> Decimal:
     try:
         number = Decimal(text.strip())
     except InvalidOperation:
@@ -286,22 +462,59 @@ def _actual_number(kind: ConfigType, actual: str) -> Decimal | None:
 
 
 class Violation(BaseModel):
-    """A rule broken by one resource: the resource, the key, its actual value and the rule.
+    """A rule broken by one thing: what broke it, the key, its actual value and the rule.
 
-    ``actual`` is None when the resource has no value for the key or the value is sensitive.
+    What broke it is a config ``resource``, a quota ``entity`` (entity type to name, None for
+    a default entity) or a SCRAM ``user`` (with the credential's ``mechanism``, when the rule
+    is about one). ``key`` is None for ``declared`` rules. ``actual`` is None when there is no
+    value for the key or the value is sensitive.
     """
 
     model_config = ConfigDict(frozen=True)
 
-    resource: ConfigResource
-    key: str
+    resource: ConfigResource | None = None
+    entity: dict[str, str | None] | None = None
+    user: str | None = None
+    mechanism: str | None = None
+    key: str | None
     actual: str | None
     rule: Rule
     reason: str
 
+    @property
+    def subject(self) -> str:
+        """What broke the rule, as people read it: ``topic 'orders'``,
+        ``quota of user 'alice'``, ``SCRAM user 'bob' (SCRAM-SHA-256)``."""
+        if self.resource is not None:
+            return str(self.resource)
+        if self.entity is not None:
+            return "quota of " + ", ".join(
+                f"default {kind}" if name is None else f"{kind} {name!r}"
+                for kind, name in self.entity.items()
+            )
+        credential = f" ({self.mechanism})" if self.mechanism else ""
+        return f"SCRAM user {self.user!r}{credential}"
+
+    def subject_dict(self) -> dict[str, Any]:
+        """What broke the rule, for JSON: ``{"type": "TOPIC", "name": "orders"}``,
+        ``{"type": "QUOTA", "entity": {"user": "alice"}}`` or
+        ``{"type": "SCRAM_USER", "name": "bob", "mechanism": "SCRAM-SHA-256"}``."""
+        if self.resource is not None:
+            return {"type": self.resource.type.name, "name": self.resource.name}
+        if self.entity is not None:
+            return {"type": "QUOTA", "entity": dict(self.entity)}
+        return {"type": "SCRAM_USER", "name": self.user, "mechanism": self.mechanism}
+
+    @property
+    def hidden(self) -> bool:
+        """Whether the value is sensitive: the broker never shows it."""
+        return self.reason.startswith("the value is hidden")
+
     def __str__(self) -> str:
-        shown = HIDDEN if self.reason.startswith("the value is hidden") else repr(self.actual)
-        return f"{self.resource}: {self.key} = {shown} breaks {self.rule} ({self.reason})"
+        if self.key is None:
+            return f"{self.subject}: breaks {self.rule} ({self.reason})"
+        shown = HIDDEN if self.hidden else repr(self.actual)
+        return f"{self.subject}: {self.key} = {shown} breaks {self.rule} ({self.reason})"
 
 
 def evaluate_rules(
@@ -311,17 +524,8 @@ def evaluate_rules(
     are skipped). Pure: the same input always gives the same answer."""
     found: list[Violation] = []
     for rule in rules:
-        if rule.applies_to(resource):
+        if rule.applies_to(resource) and rule.key is not None:  # config rules have keys
             violation = rule.violation(resource, config.get(rule.key))
             if violation is not None:
                 found.append(violation)
-    return found
-
-
-def evaluate_state(rules: Iterable[Rule], state: ClusterState) -> list[Violation]:
-    """Every violation of ``rules`` by the resources ``state`` describes, in state order."""
-    rules = tuple(rules)
-    found: list[Violation] = []
-    for resource, config in state.configs.items():
-        found.extend(evaluate_rules(rules, resource, config))
     return found

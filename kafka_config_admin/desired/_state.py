@@ -52,6 +52,10 @@ class ClusterState:
         errors: resources whose describe failed, with the error.
         quotas: the quota values of every entity that has any (when the file has quotas).
         scram: the SCRAM credentials of the file's users: mechanism name to iterations.
+        quotas_complete: whether ``quotas`` holds every entity the cluster has quotas on
+            (what rules about quotas need).
+        scram_complete: whether ``scram`` holds every user the cluster has credentials for,
+            besides the file's users (what rules about SCRAM users need).
     """
 
     configs: Mapping[ConfigResource, Config] = field(default_factory=dict)
@@ -60,6 +64,8 @@ class ClusterState:
     errors: Mapping[ConfigResource, BaseException] = field(default_factory=dict)
     quotas: Mapping[ClientQuotaEntity, Mapping[str, float]] = field(default_factory=dict)
     scram: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    quotas_complete: bool = False
+    scram_complete: bool = False
 
     def topic_exists(self, name: str) -> bool:
         """Whether the cluster has this topic."""

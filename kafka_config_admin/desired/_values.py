@@ -90,13 +90,14 @@ def _scalar_string(key: str, value: object) -> str:
 
 
 def _with_units(key: str, value: str) -> str:
-    """The value with a human unit converted, for keys ending in ``.ms`` or ``.bytes``."""
+    """The value with a human unit converted, for keys ending in ``.ms`` or ``.bytes`` (and
+    sizes for the ``*_byte_rate`` client quotas, bytes per second)."""
     stripped = value.strip()
     if not stripped or not _HUMAN.fullmatch(stripped):
         return value
     if key.endswith(".ms"):
         return str(parse_duration_ms(stripped))
-    if key.endswith(".bytes"):
+    if key.endswith((".bytes", "_byte_rate")):
         return str(parse_size_bytes(stripped))
     return value
 

@@ -63,7 +63,10 @@ def cluster_findings(rows: pa.Table, desired: DesiredState, *, prune: bool) -> p
     found: list[dict[str, Any]] = []
     for resource, error in state.errors.items():
         found.append(_finding("error", resource, reason=f"{type(error).__name__}: {error}"))
-    for violation in evaluate_state(desired.rules, state):
+    # A snapshot holds configs, not quotas or SCRAM credentials: only config rules apply.
+    config_rules = [rule for rule in desired.rules if rule.resource.is_config]
+    for violation in evaluate_state(config_rules, state):
+        assert violation.resource is not None  # config rules name a resource
         found.append(
             _finding(
                 "rule",

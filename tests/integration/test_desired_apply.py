@@ -280,8 +280,8 @@ rules:
 """
     )
     violations = evaluate_state(desired.rules, await read_state(admin_client, desired))
-    assert [(v.resource.name, v.key, v.actual) for v in violations] == [
-        (weak, "retention.ms", "604800000")
+    assert [(v.resource, v.key, v.actual) for v in violations] == [
+        (ConfigResource(ResourceType.TOPIC, weak), "retention.ms", "604800000")
     ]
 
 

@@ -1,0 +1,200 @@
+"""Audit rules over a cluster's state: configs, client quotas and SCRAM credentials (no I/O).
+
+Config rules see each described resource (:func:`evaluate_rules`). Quota rules see every
+entity the cluster has quotas on, every entity a rule names literally (``{user: null}``, the
+default user, is seen even when it has no quota) and every SCRAM user as a user entity, so
+that "every user has a quota" also catches users without any. SCRAM rules see each
+credential of every user with credentials, and each user the file or a rule names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+from .._exceptions import InvalidArgumentError
+from .._models import ConfigEntry, ConfigType
+from .._quota_models import ClientQuotaEntity, QuotaEntityType
+from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
+from ._state import ClusterState
+
+if TYPE_CHECKING:
+    from ._model import DesiredState
+
+__all__ = ["evaluate_quota_rules", "evaluate_scram_rules", "evaluate_state"]
+
+_NO_QUOTA = "the entity has no such quota"
+_TYPE_RANK = {kind.value: rank for rank, kind in enumerate(QuotaEntityType)}
+
+
+def evaluate_state(
+    rules: Iterable[Rule], state: ClusterState, *, desired: DesiredState | None = None
+) -> list[Violation]:
+    """Every violation of ``rules`` by what ``state`` holds: the described resources in state
+    order, then quota entities, then SCRAM credentials.
+
+    Rules about quotas need a state that holds every quota entity (``quotas_complete``),
+    rules about SCRAM users one that holds every SCRAM user (``scram_complete``), as
+    :func:`read_state` reads them when the file has such rules; ``declared`` rules need the
+    ``desired`` state they compare with. Raises :class:`InvalidArgumentError` otherwise.
+    """
+    rules = tuple(rules)
+    found: list[Violation] = []
+    for resource, config in state.configs.items():
+        found.extend(evaluate_rules(rules, resource, config))
+    quota_rules = [rule for rule in rules if rule.resource is RuleTarget.QUOTA]
+    scram_rules = [rule for rule in rules if rule.resource is RuleTarget.SCRAM_USER]
+    _need_read(quota_rules, state.quotas_complete, "every client quota entity")
+    _need_read(scram_rules, state.scram_complete, "every SCRAM user")
+    in_file_quotas = None if desired is None else [spec.entity for spec in desired.quotas]
+    found += evaluate_quota_rules(
+        quota_rules, state.quotas, users=state.scram, declared=in_file_quotas
+    )
+    in_file_users = None if desired is None else _mechanisms(desired)
+    found += evaluate_scram_rules(scram_rules, state.scram, declared=in_file_users)
+    return found
+
+
+def _mechanisms(desired: DesiredState) -> dict[str, list[str]]:
+    """The file's SCRAM users, each with the mechanisms it lists."""
+    return {user: [spec.mechanism for spec in specs] for user, specs in desired.scram_users.items()}
+
+
+def _need_read(rules: list[Rule], read: bool, what: str) -> None:
+    if rules and not read:
+        raise InvalidArgumentError(
+            f"rule {rules[0]} needs {what} of the cluster, and the state does not hold them: "
+            "read it with read_state"
+        )
+
+
+def _need_declared(rules: Iterable[Rule], declared: object, section: str) -> None:
+    for rule in rules:
+        if rule.op is RuleOperator.DECLARED and declared is None:
+            raise InvalidArgumentError(
+                f"rule {rule} compares with the file's {section}: pass the desired state"
+            )
+
+
+def evaluate_quota_rules(
+    rules: Iterable[Rule],
+    quotas: Mapping[ClientQuotaEntity, Mapping[str, float]],
+    *,
+    users: Iterable[str] = (),
+    declared: Iterable[Mapping[str, str | None]] | None = None,
+) -> list[Violation]:
+    """Every violation of the quota rules among ``rules`` by the quota entities: those in
+    ``quotas`` (every entity with quotas, entity to key to value), those a rule names
+    literally, and each of ``users`` (such as SCRAM users) as a user entity. Entities come
+    sorted by their text; ``declared`` are the file's entities (for ``declared`` rules)."""
+    rules = [rule for rule in rules if rule.resource is RuleTarget.QUOTA]
+    _need_declared(rules, declared, "quotas")
+    in_file = {ClientQuotaEntity(entity) for entity in declared or ()}
+    seen = set(quotas)
+    seen.update(ClientQuotaEntity(named) for rule in rules if (named := rule.named_entity()))
+    seen.update(ClientQuotaEntity({"user": user}) for user in users if user)
+    found: list[Violation] = []
+    for entity in sorted(seen, key=_entity_order):
+        values = quotas.get(entity, {})
+        for rule in rules:
+            if rule.selects_entity(entity):
+                reason, actual = _quota_failure(rule, entity, values, in_file)
+                if reason is not None:
+                    found.append(
+                        Violation(
+                            entity=dict(entity),
+                            key=rule.key,
+                            actual=actual,
+                            rule=rule,
+                            reason=reason,
+                        )
+                    )
+    return found
+
+
+def _quota_failure(
+    rule: Rule,
+    entity: ClientQuotaEntity,
+    values: Mapping[str, float],
+    in_file: Collection[ClientQuotaEntity],
+) -> tuple[str | None, str | None]:
+    """Why the entity breaks the rule (None: it holds), and the value the rule looked at."""
+    if rule.op is RuleOperator.DECLARED:
+        return (None if entity in in_file else "not in the file's quotas"), None
+    assert rule.key is not None
+    value = values.get(rule.key)
+    if value is None:
+        return rule.failure(None, set_here=False, absent=_NO_QUOTA, unset=_NO_QUOTA), None
+    text = str(int(value)) if value.is_integer() else repr(value)
+    entry = ConfigEntry(name=rule.key, value=text, type=ConfigType.DOUBLE)
+    return rule.failure(entry, set_here=True), text
+
+
+def _entity_order(entity: ClientQuotaEntity) -> tuple[tuple[int, bool, str], ...]:
+    """Kafka's order of entity types (user, client-id, ip), a default before any name."""
+    rank = len(_TYPE_RANK)  # a type a newer broker knows comes last
+    return tuple(
+        (_TYPE_RANK.get(kind, rank), name is not None, name or "") for kind, name in entity.items()
+    )
+
+
+def evaluate_scram_rules(
+    rules: Iterable[Rule],
+    credentials: Mapping[str, Mapping[str, int]],
+    *,
+    declared: Mapping[str, Collection[str]] | None = None,
+) -> list[Violation]:
+    """Every violation of the scram_user rules among ``rules`` by each credential of each
+    user (``credentials``: user to mechanism to iterations; users sorted by name, with any
+    user a rule names literally). A user without credentials breaks every rule but
+    ``declared`` and optional ones. ``declared`` maps the file's users to their mechanisms."""
+    rules = [rule for rule in rules if rule.resource is RuleTarget.SCRAM_USER]
+    _need_declared(rules, declared, "scram_users")
+    users = set(credentials)
+    users.update(named for rule in rules if (named := rule.named_user()))
+    found: list[Violation] = []
+    for user in sorted(users):
+        for rule in rules:
+            if rule.selects_name(user):
+                found += _scram_violations(rule, user, credentials.get(user, {}), declared)
+    return found
+
+
+def _scram_violations(
+    rule: Rule,
+    user: str,
+    credentials: Mapping[str, int],
+    declared: Mapping[str, Collection[str]] | None,
+) -> list[Violation]:
+    if not credentials:
+        if rule.op is RuleOperator.DECLARED or rule.optional:
+            return []
+        missing = "the user has no SCRAM credentials"
+        return [Violation(user=user, key=rule.key, actual=None, rule=rule, reason=missing)]
+    found = []
+    for mechanism, iterations in sorted(credentials.items()):
+        actual: str | None = None
+        reason: str | None = None
+        if rule.op is RuleOperator.DECLARED:
+            assert declared is not None
+            if user not in declared:
+                reason = "the user is not in the file's scram_users"
+            elif mechanism not in declared[user]:
+                reason = "the file does not list this mechanism for the user"
+        else:
+            assert rule.key is not None
+            actual = mechanism if rule.key == "mechanism" else str(iterations)
+            entry = ConfigEntry(name=rule.key, value=actual, type=SCRAM_RULE_KEYS[rule.key])
+            reason = rule.failure(entry, set_here=True)
+        if reason is not None:
+            found.append(
+                Violation(
+                    user=user,
+                    mechanism=mechanism,
+                    key=rule.key,
+                    actual=actual,
+                    rule=rule,
+                    reason=reason,
+                )
+            )
+    return found

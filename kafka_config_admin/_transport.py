@@ -10,6 +10,11 @@ error, so those records go to the ``kafka_config_admin.aiokafka`` logger at DEBU
 reaching a user's stderr. The same loggers stay untouched for any other aiokafka client in the
 program: records are told apart by a context variable set while aiokafka works for us, which
 the tasks and callbacks aiokafka starts meanwhile inherit.
+
+The connections aiokafka opens for a transport are recorded the same way, so that closing the
+client waits until each one's socket is closed: aiokafka itself closes its bootstrap connection
+(and those it replaces) without waiting, and a TLS connection still closing when the event loop
+ends warns "unclosed transport".
 """
 
 from __future__ import annotations
@@ -20,16 +25,19 @@ import logging
 import random
 import ssl
 import time
-from collections.abc import Callable, Iterator, Mapping
+import weakref
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any, NamedTuple
 
 import anyio
+from aiokafka import client as aiokafka_client
 from aiokafka import errors as aiokafka_errors
 from aiokafka.client import AIOKafkaClient, ConnectionGroup
 from aiokafka.conn import AIOKafkaConnection, CloseReason, create_conn
+from aiokafka.protocol.admin import SaslAuthenticateRequest
 
 from ._checks import check_string, shown
 from ._exceptions import (
@@ -59,6 +67,22 @@ LANES = 2
 #: A client that gives up sooner closes the connection the answer would come on, and its
 #: change ends with an unknown outcome.
 FORWARDED_WAIT = 35.0
+
+#: How long closing waits for the connections' sockets to close (a TLS close takes a round
+#: trip); those still closing then are aborted.
+CLOSE_WAIT = 1.0
+
+#: What a user checks when a broker refuses an OAUTHBEARER token.
+TOKEN_REFUSED_HINT = (
+    "check its expiry, subject, scope, issuer and audience against the broker's validator "
+    "(the broker's log names the reason)"
+)
+#: RFC 7628: the client's answer to the server's error challenge, after which the server
+#: ends the exchange with its failure.
+_AFTER_ERROR_CHALLENGE = b"\x01"
+#: The broker's error codes for that answer: the token was refused (SASL_AUTHENTICATION_FAILED),
+#: or the exchange had already succeeded (ILLEGAL_SASL_STATE).
+_SASL_AUTHENTICATION_FAILED, _ILLEGAL_SASL_STATE = 58, 34
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
@@ -150,6 +174,10 @@ class SecurityOptions:
 _FOR_US: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "kafka_config_admin_transport", default=False
 )
+#: Where the connections aiokafka opens meanwhile are recorded (the transport's own set).
+_OPENED: contextvars.ContextVar[set[AIOKafkaConnection] | None] = contextvars.ContextVar(
+    "kafka_config_admin_connections", default=None
+)
 #: Where aiokafka's records about our own connections go, at DEBUG.
 _aiokafka_log = logging.getLogger("kafka_config_admin.aiokafka")
 
@@ -177,6 +205,23 @@ class _OwnRecords(logging.Filter):
 # aiokafka this library drives gets it.
 for _name in ("aiokafka", "aiokafka.client", "aiokafka.conn", "aiokafka.cluster"):
     logging.getLogger(_name).addFilter(_OwnRecords())
+
+
+async def _recorded_create_conn(*args: Any, **kwargs: Any) -> AIOKafkaConnection:
+    """aiokafka's ``create_conn``, recording the connection when it is opened for a transport.
+
+    Every other aiokafka client of the program opens its connections as before.
+    """
+    conn: AIOKafkaConnection = await create_conn(*args, **kwargs)
+    opened = _OPENED.get()
+    if opened is not None:
+        opened.difference_update([old for old in opened if _socket_of(old) is None])
+        opened.add(conn)
+    return conn
+
+
+# aiokafka's client opens every connection (bootstrap, brokers, metadata) through this name.
+aiokafka_client.create_conn = _recorded_create_conn
 
 
 class AnswerLostError(KafkaConnectionError):
@@ -375,6 +420,11 @@ class Transport:
         self.answered_at: dict[int, float] = {}
         #: The broker chosen for "any broker" requests, per lane (see ``any_broker``).
         self._any_broker: list[int | None] = [None] * LANES
+        #: The connections aiokafka opened for us whose socket may still be open.
+        self._opened: set[AIOKafkaConnection] = set()
+        #: With OAUTHBEARER: the connections whose token the broker is known to have accepted.
+        self._token_accepted: weakref.WeakSet[AIOKafkaConnection] = weakref.WeakSet()
+        self._token_check = asyncio.Lock()
 
     async def start(self) -> None:
         """Connect to a bootstrap server and read the cluster's brokers."""
@@ -384,17 +434,15 @@ class Transport:
             )
         except ValueError as error:
             raise InvalidArgumentError(f"invalid connection options: {error}") from None
-        with _for_us():
+        with self._working():
             await self._bootstrap(client)
         if self._tokens is not None and not client.cluster.brokers():
             # The broker answers a refused token with an error challenge that aiokafka takes for
             # success; the next request then fails, and the metadata lists no broker at all.
-            with _for_us():
-                await client.close()
+            await self._close_client(client)
             raise AuthenticationError(
                 f"bootstrap servers {self.bootstrap_servers} refused the OAUTHBEARER token: "
-                "check its expiry, subject, scope, issuer and audience against the broker's "
-                "validator (the broker's log names the reason)"
+                f"{TOKEN_REFUSED_HINT}"
             )
         self._client = client
 
@@ -402,17 +450,27 @@ class Transport:
         try:
             await client.bootstrap()
         except KafkaConfigAdminError:  # the token provider's failure: clear already
-            await client.close()
+            await self._close_client(client)
             raise
         except Exception as error:
-            await client.close()
+            await self._close_client(client)
             # aiokafka reports every bootstrap failure alike; find the real reason.
             raise await self._diagnose(client) or translate_error(
                 error, f"bootstrap servers {self.bootstrap_servers}"
             ) from error
         except BaseException:
-            await client.close()
+            await self._close_client(client)
             raise
+
+    @contextmanager
+    def _working(self) -> Iterator[None]:
+        """aiokafka works for this transport: its records are ours, its connections recorded."""
+        token = _OPENED.set(self._opened)
+        try:
+            with _for_us():
+                yield
+        finally:
+            _OPENED.reset(token)
 
     def _connection_options(self) -> dict[str, Any]:
         security = self._security
@@ -443,15 +501,23 @@ class Transport:
                     if refused is not None:
                         return refused
                 return failure
-            with anyio.move_on_after(1):  # the close of a TLS connection takes a round trip
-                await conn.close()
+            await _close_all([conn])
         return None
 
     async def close(self) -> None:
         client, self._client = self._client, None
         if client is not None:
-            with anyio.CancelScope(shield=True), _for_us():
+            await self._close_client(client)
+
+    async def _close_client(self, client: AIOKafkaClient) -> None:
+        """Close aiokafka's client and every connection it opened for us, each socket too."""
+        with anyio.CancelScope(shield=True), _for_us():
+            await _close_all(self._opened)
+            # Stops aiokafka's metadata task; the connections it holds are closed already.
+            with anyio.move_on_after(CLOSE_WAIT):
                 await client.close()
+            await _close_all(self._opened)  # any the metadata task opened meanwhile
+            self._opened.clear()
 
     def broker_ids(self) -> list[int]:
         """The ids of the brokers in the latest metadata."""
@@ -466,14 +532,13 @@ class Transport:
         connection's requests one at a time, and a describe must not wait behind hundreds of
         alters that the controller handles slowly.
         """
-        client = self._require_client()
         last = self._any_broker[lane]
-        if last is not None and _is_open(client, last):
+        if last is not None and self._is_open(last):
             return last
         ids = self.broker_ids()
         if not ids:
             raise KafkaConnectionError("the cluster metadata lists no brokers")
-        connected = [node for node in ids if _is_open(client, node)]
+        connected = [node for node in ids if self._is_open(node)]
         candidates = connected or ids
         taken = self.taken_by_other_lanes(lane)
         chosen = random.choice([node for node in candidates if node not in taken] or candidates)
@@ -520,7 +585,7 @@ class Transport:
         """Ask the cluster for its brokers again (after a connection failure)."""
         client = self._require_client()
         try:
-            with _for_us():
+            with self._working():
                 await client.force_metadata_update()
         except Exception as error:
             raise translate_error(error, "the cluster") from error
@@ -547,7 +612,7 @@ class Transport:
         """
         if self._throttled_until.get(node_id, 0.0) > time.monotonic():
             return False
-        conn = _open_connection(self._require_client(), node_id)
+        conn = self._open_connection(node_id)
         if conn is None:
             return False
         wait = max(self.request_timeout, FORWARDED_WAIT) if forwarded else self.request_timeout
@@ -615,12 +680,58 @@ class Transport:
         if client.cluster.broker_metadata(node_id) is None:
             await self._require_broker(node_id)
         try:
-            with _for_us():
+            with self._working():
                 ready = await client.ready(node_id)
         except Exception as error:
             raise translate_error(error, f"broker {node_id}") from error
         if not ready:
             raise KafkaConnectionError(f"could not connect to broker {node_id}")
+        if self._tokens is not None:
+            await self._check_token(node_id)
+
+    async def _check_token(self, node_id: int) -> None:
+        """Fail at once if the broker refused the token of its new connection.
+
+        A broker refuses a token with an error challenge, which aiokafka takes for success:
+        the connection then fails the first request written to it, and a call would retry
+        until its deadline. So each new connection answers the challenge as RFC 7628 says,
+        before any request of ours (see ``_token_refusal``). aiokafka may have written a
+        metadata request first, which a refusing broker fails by closing the connection:
+        the check is then made again on a connection of its own.
+        """
+        async with self._token_check:  # one check per connection, however many calls wait
+            conn = self._require_client()._conns.get((node_id, ConnectionGroup.DEFAULT))
+            if conn is None or conn in self._token_accepted:
+                return
+            where = f"broker {node_id} ({conn.host}:{conn.port})"
+            try:
+                refusal = await _token_refusal(conn, where)
+            except KafkaConnectionError:
+                refusal = await self._token_refusal_alone(conn.host, conn.port, where)
+                if refusal is None:
+                    raise
+            if refusal is None:
+                self._token_accepted.add(conn)
+                return
+            with _for_us():
+                conn.close(reason=CloseReason.AUTH_FAILURE)
+            raise AuthenticationError(
+                f"{where} refused the OAUTHBEARER token ({refusal}): {TOKEN_REFUSED_HINT}"
+            )
+
+    async def _token_refusal_alone(self, host: str, port: int, where: str) -> str | None:
+        """``_token_refusal`` on a connection of its own (None: it could not tell)."""
+        try:
+            with _for_us():
+                conn = await create_conn(host, port, **self._connection_options())
+        except Exception:
+            return None
+        try:
+            return await _token_refusal(conn, where)
+        except KafkaConnectionError:
+            return None
+        finally:
+            await _close_all([conn])
 
     async def _require_broker(self, node_id: int) -> None:
         """Fail at once for a broker id the cluster does not have, after one refresh.
@@ -649,14 +760,71 @@ class Transport:
             raise KafkaConnectionError("the client is not connected")
         return self._client
 
+    def _open_connection(self, node_id: int) -> AIOKafkaConnection | None:
+        """The broker's connection, if it is open and ready for our requests.
 
-def _open_connection(client: AIOKafkaClient, node_id: int) -> AIOKafkaConnection | None:
-    conn: AIOKafkaConnection | None = client._conns.get((node_id, ConnectionGroup.DEFAULT))
-    return conn if conn is not None and conn.connected() else None
+        With OAUTHBEARER only once its token is known to be accepted (``_check_token``):
+        aiokafka opens connections of its own too, for metadata.
+        """
+        client = self._require_client()
+        conn: AIOKafkaConnection | None = client._conns.get((node_id, ConnectionGroup.DEFAULT))
+        if conn is None or not conn.connected():
+            return None
+        if self._tokens is not None and conn not in self._token_accepted:
+            return None
+        return conn
+
+    def _is_open(self, node_id: int) -> bool:
+        return self._open_connection(node_id) is not None
 
 
-def _is_open(client: AIOKafkaClient, node_id: int) -> bool:
-    return _open_connection(client, node_id) is not None
+async def _token_refusal(conn: AIOKafkaConnection, where: str) -> str | None:
+    """The broker's reason if it refused the connection's OAUTHBEARER token, else None.
+
+    The connection answers the broker's error challenge as RFC 7628 says (one 0x01 byte): a
+    broker that refused the token then ends the exchange with its failure and reason
+    (SASL_AUTHENTICATION_FAILED); one that accepted it says the exchange was over already
+    (ILLEGAL_SASL_STATE), and the connection stays open.
+    """
+    try:
+        with _for_us():
+            answer = await conn.send(SaslAuthenticateRequest(_AFTER_ERROR_CHALLENGE))
+    except Exception as error:
+        raise translate_error(error, where) from error
+    if answer.error_code == _ILLEGAL_SASL_STATE:
+        return None
+    reason: str = answer.error_message or f"error code {answer.error_code}"
+    if answer.error_code != _SASL_AUTHENTICATION_FAILED:
+        raise ProtocolError(
+            f"{where} gave an unexpected answer to the end of the OAUTHBEARER exchange: {reason}"
+        )
+    return reason
+
+
+async def _close_all(conns: Collection[AIOKafkaConnection]) -> None:
+    """Close the connections and wait until their sockets are closed, ``CLOSE_WAIT`` at most.
+
+    A socket still closing then (a broker that does not finish the TLS close) is aborted: a
+    close never holds up the caller for long, and no socket outlives it.
+    """
+    conns = list(conns)  # the set of a transport may grow meanwhile
+    with _for_us():
+        closing = [conn.close(reason=CloseReason.SHUTDOWN) for conn in conns]
+    waiting = [future for future in closing if future is not None and not future.done()]
+    if waiting:
+        await asyncio.wait(waiting, timeout=CLOSE_WAIT)
+    stuck = [socket for socket in map(_socket_of, conns) if socket is not None]
+    for socket in stuck:
+        socket.abort()
+    if stuck:
+        await asyncio.sleep(0)  # an aborted socket is closed in the loop's next round
+
+
+def _socket_of(conn: AIOKafkaConnection) -> asyncio.Transport | None:
+    """The connection's transport until its socket is closed (then None)."""
+    protocol = conn._protocol
+    transport: asyncio.Transport | None = None if protocol is None else protocol._transport
+    return transport
 
 
 def translate_error(error: Exception, where: str) -> KafkaConfigAdminError:

@@ -6,8 +6,16 @@ the broker's PEM key store, a client certificate whose key has a passphrase.
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import socket
 import ssl
+import threading
 import time
+import warnings
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -211,6 +219,96 @@ async def test_expired_token_is_refused(kafka_tls_cluster: KafkaCluster) -> None
     assert_fails_fast(started, error, address)
 
 
+class TokensRefusedWhenTold(TokenProvider):
+    """Good tokens, or expired ones (which the broker refuses) while ``refused`` is set."""
+
+    def __init__(self, *, refused_from_call: int | None = None) -> None:
+        self.refused_from_call = refused_from_call
+        self.refused = False
+        self.calls = 0
+
+    async def token(self) -> str:
+        self.calls += 1
+        if self.refused_from_call is not None and self.calls >= self.refused_from_call:
+            self.refused = True
+        return unsecured_jwt("admin", lifetime=-60 if self.refused else 3600)
+
+
+def assert_token_refused(error: BaseException, started: float, cluster: KafkaCluster) -> None:
+    broker = cluster.broker_ids[0]
+    address = cluster.tls_bootstrap_servers("SASL_SSL")
+    assert type(error) is AuthenticationError
+    message = str(error)
+    assert message.startswith(f"broker {broker} ({address}) refused the OAUTHBEARER token (")
+    assert "invalid_token" in message  # the broker's reason
+    assert "check its expiry, subject, scope, issuer and audience" in message
+    assert_fails_fast(started, error, address)
+
+
+def broker_config(cluster: KafkaCluster) -> ConfigResource:
+    return ConfigResource(ResourceType.BROKER, str(cluster.broker_ids[0]))
+
+
+async def describe_broker(admin: AdminClient, cluster: KafkaCluster) -> None:
+    resource = broker_config(cluster)
+    config = await admin.describe_configs([resource]).values[resource]
+    assert config["ssl.keystore.type"].value == "PEM"
+
+
+async def alter_broker(admin: AdminClient, cluster: KafkaCluster) -> None:
+    resource = broker_config(cluster)
+    ops = {resource: [AlterConfigOp("log.cleaner.backoff.ms", "15000")]}
+    await admin.incremental_alter_configs(ops, validate_only=True).all()
+
+
+async def list_topics(admin: AdminClient, cluster: KafkaCluster) -> None:
+    await admin.list_topics()
+
+
+CALLS = {"describe": describe_broker, "alter": alter_broker, "list_topics": list_topics}
+
+
+@pytest.mark.parametrize("call", sorted(CALLS))
+async def test_token_refused_on_a_later_connection(
+    kafka_tls_cluster: KafkaCluster, call: str
+) -> None:
+    # The first token opens the client (bootstrap); the connection to the broker that the
+    # call needs asks for the second one, which the broker refuses.
+    tokens = TokensRefusedWhenTold(refused_from_call=2)
+    async with oauth_client(kafka_tls_cluster, tokens) as admin:
+        started = time.monotonic()
+        with pytest.raises(AuthenticationError) as caught:
+            await CALLS[call](admin, kafka_tls_cluster)
+        assert_token_refused(caught.value, started, kafka_tls_cluster)
+        # Refused again and again, the next calls fail at once too.
+        started = time.monotonic()
+        with pytest.raises(AuthenticationError) as caught:
+            await CALLS[call](admin, kafka_tls_cluster)
+        assert_token_refused(caught.value, started, kafka_tls_cluster)
+        # A good token again: the calls work again.
+        tokens.refused_from_call, tokens.refused = None, False
+        await CALLS[call](admin, kafka_tls_cluster)
+
+
+async def test_token_refused_on_reconnecting(kafka_tls_cluster: KafkaCluster) -> None:
+    tokens = TokensRefusedWhenTold()
+    async with oauth_client(kafka_tls_cluster, tokens) as admin:
+        await describe_broker(admin, kafka_tls_cluster)
+        # The token expires, and the connection is closed: the next call opens a new one.
+        tokens.refused = True
+        client = admin._transport._client
+        assert client is not None
+        for conn in client._conns.values():
+            conn.close()
+        started = time.monotonic()
+        with pytest.raises(AuthenticationError) as caught:
+            await alter_broker(admin, kafka_tls_cluster)
+        assert_token_refused(caught.value, started, kafka_tls_cluster)
+        tokens.refused = False
+        await alter_broker(admin, kafka_tls_cluster)
+        await describe_broker(admin, kafka_tls_cluster)
+
+
 async def test_failing_token_provider(kafka_tls_cluster: KafkaCluster) -> None:
     class Unreachable(TokenProvider):
         async def token(self) -> str:
@@ -228,3 +326,141 @@ async def test_tls_to_a_listener_without_tls(kafka_tls_cluster: KafkaCluster) ->
     assert isinstance(error, TlsError) and error.failure == "not-tls"
     assert "is it a PLAINTEXT or SASL_PLAINTEXT listener?" in str(error)
     assert_fails_fast(started, error, address)
+
+
+class SlowRelay:
+    """A TCP relay to one address that hands on the broker's bytes, and its close, late.
+
+    As a loaded broker does: a client that does not wait for a connection's close (a TLS close
+    takes a round trip) leaves it open when its event loop ends. Threads, not the client's
+    event loop, do the relaying, so that it goes on after that loop has ended.
+    """
+
+    def __init__(self, target: str, delay: float) -> None:
+        host, port = target.rsplit(":", 1)
+        self._target = (host, int(port))
+        self._delay = delay
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"127.0.0.1:{self._listener.getsockname()[1]}"
+        self._sockets: list[socket.socket] = [self._listener]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:  # closed
+                return
+            broker = socket.create_connection(self._target)
+            self._sockets += [client, broker]
+            threading.Thread(target=self._pipe, args=(client, broker, 0.0), daemon=True).start()
+            threading.Thread(
+                target=self._pipe, args=(broker, client, self._delay), daemon=True
+            ).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket, delay: float) -> None:
+        try:
+            while data := source.recv(65536):
+                time.sleep(delay)
+                sink.sendall(data)
+            time.sleep(delay)
+            sink.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        for sock in self._sockets:
+            sock.close()
+
+
+@contextmanager
+def resource_warnings() -> Iterator[list[warnings.WarningMessage]]:
+    """Every ResourceWarning of the block, and of the garbage collected at its end."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        found: list[warnings.WarningMessage] = []
+        try:
+            yield found
+        finally:
+            gc.collect()
+            found += [w for w in seen if issubclass(w.category, ResourceWarning)]
+
+
+def plain_client(cluster: KafkaCluster, address: str) -> AdminClient:
+    return AdminClient(address, timeout=DEADLINE)
+
+
+def ssl_client(cluster: KafkaCluster, address: str) -> AdminClient:
+    return trusting_client_at(cluster, address)
+
+
+def scram_client(cluster: KafkaCluster, address: str) -> AdminClient:
+    user = cluster.admin_user
+    assert user is not None
+    return AdminClient(
+        address,
+        security_protocol="SASL_SSL",
+        ssl_context=trusting(cluster),
+        sasl_mechanism="SCRAM-SHA-512",
+        sasl_plain_username=user.username,
+        sasl_plain_password=user.password,
+        timeout=DEADLINE,
+    )
+
+
+def oauth_client_at(cluster: KafkaCluster, address: str) -> AdminClient:
+    return AdminClient(
+        address,
+        security_protocol="SASL_SSL",
+        ssl_context=trusting(cluster),
+        sasl_mechanism="OAUTHBEARER",
+        sasl_oauth_token_provider=UnsecuredTokens("admin"),
+        timeout=DEADLINE,
+    )
+
+
+#: Each kind of client, its listener, and how to make it for an address.
+CLIENTS: dict[str, tuple[str | None, Callable[[KafkaCluster, str], AdminClient]]] = {
+    "PLAINTEXT": (None, plain_client),
+    "SSL": ("SSL", ssl_client),
+    "SASL_SSL SCRAM": ("SASL_SSL", scram_client),
+    "SASL_SSL OAUTHBEARER": ("SASL_SSL", oauth_client_at),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(CLIENTS))
+def test_no_socket_left_open_at_exit(kafka_tls_cluster: KafkaCluster, kind: str) -> None:
+    """A program that opens a client, uses it and leaves ends with no socket left open.
+
+    The program runs in an event loop of its own, which ends with it, as ``asyncio.run``'s
+    does. The bootstrap server answers through a relay that hands on its bytes late (a TLS
+    close then takes longer than the rest of the program), and a broker connection is closed
+    under the client, which opens a new one.
+    """
+    listener, make_client = CLIENTS[kind]
+    target = (
+        kafka_tls_cluster.tls_bootstrap_servers(listener)  # type: ignore[arg-type]
+        if listener is not None
+        else kafka_tls_cluster.bootstrap_servers
+    )
+    relay = SlowRelay(target, delay=0.3)
+
+    async def program() -> None:
+        async with make_client(kafka_tls_cluster, relay.address) as admin:
+            await describe_broker(admin, kafka_tls_cluster)
+            client = admin._transport._client
+            assert client is not None
+            for conn in client._conns.values():
+                conn.close()
+            await describe_broker(admin, kafka_tls_cluster)
+
+    try:
+        with resource_warnings() as found:
+            # Its own thread: the event loop of the tests stays where it is.
+            pool = ThreadPoolExecutor(1)
+            pool.submit(asyncio.run, program()).result(timeout=DEADLINE * 2)
+            pool.shutdown(wait=False)
+    finally:
+        relay.close()
+    assert [str(warning.message) for warning in found] == []

@@ -3,7 +3,7 @@
 A rule is plain data (``resource``, ``match`` or ``entity``, ``key``, ``op``, ``value``) so that
 other engines (the Spark pipeline) can read it or translate it; :meth:`Rule.violation` and
 :func:`evaluate_rules` evaluate it over one resource's configs with no I/O. Rules about client
-quotas and SCRAM users are evaluated by :mod:`._entity_rules` with the same operators.
+quotas and SCRAM users are evaluated by :mod:`._audit` with the same operators.
 """
 
 from __future__ import annotations

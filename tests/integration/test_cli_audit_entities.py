@@ -21,6 +21,7 @@ from kafka_config_admin import (
     UserScramCredentialUpsertion,
 )
 from kafka_config_admin.desired import evaluate_state, parse_desired_state, read_state
+from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import Ran, run_cli, with_admin
 from .helpers import unique_name
@@ -267,3 +268,34 @@ rules:
         (f"quota of user '{weak_user}'", "consumer_byte_rate", "2048"),
         (f"SCRAM user '{weak_user}' (SCRAM-SHA-256)", "iterations", "4096"),
     ]
+
+
+@pytest.mark.kafka(sasl=True, since="2.7")
+def test_quotas_the_user_may_not_read_are_a_read_failure(
+    kafka_cluster: KafkaCluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alice = kafka_cluster.alice_user  # a SASL user without ACLs
+    assert alice is not None and kafka_cluster.sasl_bootstrap_servers is not None
+    config = tmp_path / "alice.properties"
+    config.write_text(
+        "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-256\n"
+        "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required "
+        f'username="{alice.username}" password="{alice.password}";\n'
+    )
+    file = write(
+        tmp_path,
+        "rules:\n  - {resource: quota, entity: {user: null}, check: producer_byte_rate required}\n",
+    )
+    ran = run_cli(
+        capsys,
+        "audit",
+        file,
+        "--command-config",
+        str(config),
+        "-b",
+        kafka_cluster.sasl_bootstrap_servers,
+    )
+    assert ran.code == 1, ran.err
+    [line] = ran.err.strip().splitlines()
+    assert line.startswith("error: ") and "authoriz" in line.lower(), line
+    assert ran.out == ""

@@ -175,4 +175,5 @@ def test_the_docs_example_file_is_valid() -> None:
     example = page.split("## The file\n\n```yaml\n", 1)[1].split("```", 1)[0]
     state = parse_desired_state(example, source="docs/desired-state.md")
     assert [spec.name or spec.pattern for spec in state.topics] == ["orders", "logs\\..*"]
-    assert len(state.rules) == 4 and state.cluster_default is not None
+    assert len(state.rules) == 7 and state.cluster_default is not None
+    assert [rule.resource for rule in state.rules[4:]] == ["quota", "scram_user", "scram_user"]

@@ -90,9 +90,23 @@ class KafkaCluster(abc.ABC):
         del node_id, lines
         return ""
 
+    def server_log(self, node_id: int) -> str:
+        """Everything one broker has logged since the cluster started, restarts included.
+
+        For what only a broker's log tells, such as which node leads the KRaft quorum.
+        """
+        raise UnsupportedOptionError(f"the {self.backend} backend cannot read broker logs")
+
     def stop_broker(self, node_id: int) -> None:
         """Stop one broker (SIGTERM, then SIGKILL after a grace period)."""
         raise UnsupportedOptionError(f"the {self.backend} backend cannot stop single brokers")
+
+    def kill_broker(self, node_id: int) -> None:
+        """Kill one broker with SIGKILL: no controlled shutdown, what a crash looks like.
+
+        :meth:`start_broker` brings it back on its old ports and data.
+        """
+        raise UnsupportedOptionError(f"the {self.backend} backend cannot kill single brokers")
 
     def start_broker(self, node_id: int) -> None:
         """Start a broker stopped with :meth:`stop_broker` and wait until it answers."""

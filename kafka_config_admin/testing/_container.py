@@ -186,10 +186,23 @@ class ContainerCluster(HostPortsCluster):
             return ""
         return bytes(output).decode("utf-8", errors="replace")
 
+    def server_log(self, node_id: int) -> str:
+        """The container's whole output (``docker logs``), which keeps every start's lines."""
+        output = self._container(node_id).logs()
+        return bytes(output).decode("utf-8", errors="replace")
+
     # -- faults ------------------------------------------------------------------------------
     def stop_broker(self, node_id: int) -> None:
         """Stop one broker's container (SIGTERM, SIGKILL after a grace period); keeps its data."""
         self._container(node_id).stop(timeout=_STOP_GRACE)
+
+    def kill_broker(self, node_id: int) -> None:
+        """Kill one broker's container (``docker kill``: SIGKILL to the JVM); keeps its data."""
+        container = self._container(node_id)
+        container.reload()
+        if container.status == "running":
+            container.kill()
+            container.wait()
 
     def start_broker(self, node_id: int) -> None:
         """Start a stopped broker's container again, on its old ports and data; wait for it."""

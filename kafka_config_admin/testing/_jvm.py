@@ -282,6 +282,13 @@ class JvmCluster(HostPortsCluster):
             parts.append(f"--- console ---\n{console}")
         return "\n".join(part for part in parts if part)
 
+    def server_log(self, node_id: int) -> str:
+        """The whole of the broker's ``server.log`` (a restarted node appends to it)."""
+        try:
+            return self._node(node_id).server_log.read_text(errors="replace")
+        except FileNotFoundError:  # nothing logged yet
+            return ""
+
     def stop_broker(self, node_id: int) -> None:
         """Stop one broker (controlled shutdown via SIGTERM, SIGKILL after a grace period)."""
         node = self._node(node_id)
@@ -290,10 +297,7 @@ class JvmCluster(HostPortsCluster):
             node.process = None
 
     def kill_broker(self, node_id: int) -> None:
-        """Kill one broker with SIGKILL: no controlled shutdown, what a crash looks like.
-
-        ``start_broker`` brings it back on its old ports and data.
-        """
+        """Kill one broker's JVM with SIGKILL; ``start_broker`` brings it back."""
         node = self._node(node_id)
         if node.process is not None:
             _process.kill(node.process)

@@ -35,7 +35,7 @@ from kafka_config_admin import (
 from kafka_config_admin._transport import CHANGES, READS
 from kafka_config_admin.testing import JvmCluster
 from tests.integration.fault_proxy import Fault, FaultProxy, proxied
-from tests.integration.test_sick_nodes import active_controller, frozen
+from tests.integration.helpers import active_controller, frozen
 
 from .checks import Call, alter, changes, describe
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 
 import anyio
-import pytest
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
 from kafka_config_admin import (
@@ -20,7 +22,7 @@ from kafka_config_admin import (
     ResourceType,
     UnknownTopicOrPartitionError,
 )
-from kafka_config_admin.testing import JvmCluster, KafkaCluster
+from kafka_config_admin.testing import KafkaCluster
 
 _counter = itertools.count()
 
@@ -86,17 +88,35 @@ async def settled_entry(
     raise AssertionError(f"{key} of {resource} is {entry and entry.value!r}, not {expected!r}")
 
 
-def jvm_cluster(cluster: KafkaCluster) -> JvmCluster:
-    """The session cluster when its nodes are local JVMs; else a skip saying why.
+_QUORUM_LEADER = re.compile(
+    r"\[RaftManager id=(\d+)\] Completed transition to Leader\(.*?epoch=(\d+)"
+)
 
-    Fault tests find the active controller in the nodes' server logs and put a proxy in front
-    of their listeners, which only the jvm backend offers.
+
+def active_controller(cluster: KafkaCluster) -> int:
+    """The node that leads the KRaft quorum now: the latest epoch any node's log says it leads.
+
+    Read from the brokers' logs (``server_log``: a file of the jvm backend, ``docker logs``
+    of the container backend): the SDK has no DescribeQuorum call, and the controller id in
+    Metadata answers of KRaft brokers is a random broker, not the quorum's leader.
     """
-    if not isinstance(cluster, JvmCluster):
-        pytest.skip(
-            f"needs the jvm backend (node logs and listeners); the session runs {cluster.backend}"
-        )
-    return cluster
+    latest: tuple[int, int] | None = None
+    for node_id in cluster.broker_ids:
+        for match in _QUORUM_LEADER.finditer(cluster.server_log(node_id)):
+            epoch, leader = int(match[2]), int(match[1])
+            if latest is None or epoch > latest[0]:
+                latest = (epoch, leader)
+    assert latest is not None, "no node has led the quorum yet"
+    return latest[1]
+
+
+@contextmanager
+def frozen(cluster: KafkaCluster, *node_ids: int) -> Iterator[None]:
+    """Every node of ``node_ids`` frozen (``paused_broker``) for the block."""
+    with ExitStack() as stack:
+        for node_id in node_ids:
+            stack.enter_context(cluster.paused_broker(node_id))
+        yield
 
 
 def invalid_config_error(release: tuple[int, ...]) -> type[BrokerError]:

@@ -25,7 +25,7 @@ from kafka_config_admin._transport import READS
 from kafka_config_admin.testing import KafkaCluster
 
 from .fault_proxy import Fault, FaultProxy, proxied
-from .helpers import jvm_cluster, new_topic, settled_entry
+from .helpers import new_topic, settled_entry
 
 pytestmark = [pytest.mark.integration, pytest.mark.kafka(brokers=3)]
 
@@ -58,7 +58,6 @@ async def _topic(cluster: KafkaCluster, admin_client: AdminClient) -> ConfigReso
 async def test_a_retriable_error_once_is_retried_and_succeeds(
     kafka_cluster: KafkaCluster, admin_client: AdminClient, code: int
 ) -> None:
-    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
@@ -81,7 +80,6 @@ async def test_a_retriable_error_every_time_ends_at_the_deadline_saying_what_bec
 ) -> None:
     """REQUEST_TIMED_OUT: a forwarding broker gave up on a late controller, which may still apply
     the change (outcome unknown). NOT_CONTROLLER: refused for certain (not applied)."""
-    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
@@ -104,7 +102,6 @@ async def test_a_retriable_error_every_time_ends_at_the_deadline_saying_what_bec
 async def test_throttle_time_holds_back_the_next_request(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
-    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
@@ -125,7 +122,6 @@ async def test_throttle_time_holds_back_the_next_request(
 async def test_a_connection_cut_mid_response_is_retried(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
-    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
@@ -143,7 +139,6 @@ async def test_a_connection_cut_mid_response_is_retried(
 async def test_answers_later_than_the_deadline_are_outcome_unknown(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
-    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         for proxy in proxies.values():
@@ -159,7 +154,6 @@ async def test_a_describe_whose_broker_answers_nothing_is_sent_to_another(
     kafka_cluster: KafkaCluster, admin_client: AdminClient
 ) -> None:
     """Gathered describes leave a silent broker after the hedge delay, not request_timeout."""
-    kafka_cluster = jvm_cluster(kafka_cluster)
     topic = await _topic(kafka_cluster, admin_client)
     async with proxied(kafka_cluster) as proxies:
         first = next(iter(proxies.values()))

@@ -29,7 +29,7 @@ from kafka_config_admin._transport import READS
 from kafka_config_admin.testing import KafkaCluster
 
 from .conftest import SentRequests
-from .helpers import jvm_cluster, new_topic, settled_entry
+from .helpers import new_topic, settled_entry
 
 pytestmark = pytest.mark.integration
 
@@ -238,15 +238,14 @@ async def test_each_call_in_a_shared_request_keeps_its_own_deadline(
 async def test_a_gathered_describe_whose_broker_is_silent_goes_to_another_broker(
     kafka_cluster: KafkaCluster, sent_requests: list[str]
 ) -> None:
-    cluster = jvm_cluster(kafka_cluster)
-    async with AdminClient(cluster.bootstrap_servers, request_timeout=60) as admin:
+    async with AdminClient(kafka_cluster.bootstrap_servers, request_timeout=60) as admin:
         topic = ConfigResource(
-            ResourceType.TOPIC, await new_topic(admin, cluster.bootstrap_servers)
+            ResourceType.TOPIC, await new_topic(admin, kafka_cluster.bootstrap_servers)
         )
         await admin.describe_configs([topic]).all()
         silent = admin._transport.any_broker(READS)
         sent_requests.clear()
-        with cluster.paused_broker(silent), anyio.fail_after(30):
+        with kafka_cluster.paused_broker(silent), anyio.fail_after(30):
             # Hedged after a fifth of the call's 10 s, when the broker has answered nothing.
             configs = await admin.describe_configs([topic], timeout=10).all()
         assert configs[topic]["retention.ms"].value == DEFAULT_RETENTION

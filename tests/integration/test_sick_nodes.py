@@ -1,4 +1,5 @@
-"""One node of three frozen (SIGSTOP) during alters: hedged calls succeed, timeouts say so.
+"""One node of three frozen (SIGSTOP, or `docker pause` in containers) during alters: hedged calls
+succeed, timeouts say so.
 
 The node frozen is the one that matters: the broker the client sends its changes to, or the
 active controller behind a healthy broker that forwards to it. Every change is read back
@@ -9,9 +10,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
 
 import anyio
 import pytest
@@ -29,27 +27,13 @@ from kafka_config_admin import (
     ResourceType,
 )
 from kafka_config_admin._transport import CHANGES
-from kafka_config_admin.testing import JvmCluster, KafkaCluster
+from kafka_config_admin.testing import KafkaCluster
 
-from .helpers import jvm_cluster
+from .helpers import active_controller, frozen
 
 pytestmark = [pytest.mark.integration, pytest.mark.kafka(brokers=3)]
 
 _batch = itertools.count()
-_LEADER = re.compile(r"\[RaftManager id=(\d+)\] Completed transition to Leader\(.*?epoch=(\d+)")
-
-
-def active_controller(cluster: JvmCluster) -> int:
-    """The node that leads the Raft quorum now: the latest epoch any node says it leads."""
-    latest: tuple[int, int] | None = None
-    for node_id in cluster.broker_ids:
-        text = cluster._node(node_id).server_log.read_text(errors="replace")
-        for match in _LEADER.finditer(text):
-            epoch, leader = int(match[2]), int(match[1])
-            if latest is None or epoch > latest[0]:
-                latest = (epoch, leader)
-    assert latest is not None, "no node has led the quorum yet"
-    return latest[1]
 
 
 async def new_topics(cluster: KafkaCluster, admin: AdminClient, count: int) -> list[ConfigResource]:
@@ -102,14 +86,6 @@ async def send_changes_to(admin: AdminClient, node: int, topic: ConfigResource) 
                 return
 
 
-@contextmanager
-def frozen(cluster: JvmCluster, *node_ids: int) -> Iterator[None]:
-    with ExitStack() as stack:
-        for node_id in node_ids:
-            stack.enter_context(cluster.paused_broker(node_id))
-        yield
-
-
 def _retention(value: int) -> list[AlterConfigOp]:
     return [AlterConfigOp("retention.ms", str(value))]
 
@@ -118,7 +94,6 @@ def _retention(value: int) -> list[AlterConfigOp]:
 async def test_alters_of_20_topics_survive_one_frozen_node(
     kafka_cluster: KafkaCluster, role: str
 ) -> None:
-    kafka_cluster = jvm_cluster(kafka_cluster)
     async with AdminClient(kafka_cluster.bootstrap_servers) as admin:
         topics = await new_topics(kafka_cluster, admin, 20)
         controller = active_controller(kafka_cluster)
@@ -139,7 +114,6 @@ async def test_a_change_sent_and_never_answered_is_outcome_unknown(
     kafka_cluster: KafkaCluster,
 ) -> None:
     """Every node frozen: the alter is written and unanswered, so it may have been applied."""
-    kafka_cluster = jvm_cluster(kafka_cluster)
     async with AdminClient(kafka_cluster.bootstrap_servers, request_timeout=1.5) as admin:
         topics = await new_topics(kafka_cluster, admin, 2)
         await admin.incremental_alter_configs(dict.fromkeys(topics, _retention(3_600_001))).all()
@@ -158,7 +132,6 @@ async def test_a_change_sent_and_never_answered_is_outcome_unknown(
 
 async def test_a_change_never_sent_is_not_outcome_unknown(kafka_cluster: KafkaCluster) -> None:
     """The broker a BROKER resource must go to is down: nothing was written, nothing applied."""
-    kafka_cluster = jvm_cluster(kafka_cluster)
     victim = kafka_cluster.broker_ids[-1]
     broker = ConfigResource(ResourceType.BROKER, str(victim))
     kafka_cluster.stop_broker(victim)
@@ -175,3 +148,36 @@ async def test_a_change_never_sent_is_not_outcome_unknown(kafka_cluster: KafkaCl
         assert not isinstance(error, OutcomeUnknownError), error
     finally:
         kafka_cluster.start_broker(victim)
+
+
+async def test_a_killed_active_controller_is_replaced_and_comes_back(
+    kafka_cluster: KafkaCluster,
+) -> None:
+    """SIGKILL (no controlled shutdown) to the quorum's leader: another node leads, changes go
+    on through the survivors, and the killed node restarts on its old log and rejoins."""
+    async with AdminClient(kafka_cluster.bootstrap_servers) as admin:
+        topics = await new_topics(kafka_cluster, admin, 2)
+        victim = active_controller(kafka_cluster)
+        await anyio.to_thread.run_sync(kafka_cluster.kill_broker, victim)
+        try:
+            with anyio.fail_after(30):  # the survivors elect a leader once the fetch times out
+                while True:
+                    if active_controller(kafka_cluster) != victim:
+                        break
+                    await anyio.sleep(0.5)
+            value = 3_600_000 + next(_batch)
+            with anyio.fail_after(40):
+                await admin.incremental_alter_configs(
+                    dict.fromkeys(topics, _retention(value))
+                ).all()
+        finally:
+            await anyio.to_thread.run_sync(kafka_cluster.start_broker, victim)
+        # A broker's own config is described by that broker: the restarted node answers.
+        broker = ConfigResource(ResourceType.BROKER, str(victim))
+        with anyio.fail_after(30):
+            await admin.describe_configs({broker: ["log.dirs"]}).all()
+        await read_back(admin, topics, str(value))
+    # server_log keeps what the node logged before the kill.
+    assert f"[RaftManager id={victim}] Completed transition to Leader" in kafka_cluster.server_log(
+        victim
+    )

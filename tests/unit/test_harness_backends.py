@@ -6,6 +6,7 @@ import pytest
 
 from kafka_config_admin.testing import (
     BackendUnavailableError,
+    UnsupportedOptionError,
     _cluster,
     _docker,
     selected_backend,
@@ -68,3 +69,22 @@ def test_a_users_testcontainers_host_is_kept(monkeypatch: pytest.MonkeyPatch) ->
     _docker.configure_testcontainers()
     assert testcontainers_config.connection_mode_override is ConnectionMode.bridge_ip
     assert testcontainers_config.tc_host_override == "10.1.2.3"
+
+
+@pytest.mark.parametrize(
+    ("method", "what"),
+    [
+        ("server_log", "cannot read broker logs"),
+        ("stop_broker", "cannot stop single brokers"),
+        ("kill_broker", "cannot kill single brokers"),
+        ("start_broker", "cannot start single brokers"),
+        ("paused_broker", "cannot pause brokers"),
+    ],
+)
+def test_a_cluster_someone_else_runs_refuses_node_faults_by_name(
+    monkeypatch: pytest.MonkeyPatch, method: str, what: str
+) -> None:
+    monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")
+    cluster = start_cluster(backend="external")
+    with pytest.raises(UnsupportedOptionError, match=f"the external backend {what}"):
+        getattr(cluster, method)(1)

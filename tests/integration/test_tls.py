@@ -395,28 +395,33 @@ def ssl_client(cluster: KafkaCluster, address: str) -> AdminClient:
     return trusting_client_at(cluster, address)
 
 
-def scram_client(cluster: KafkaCluster, address: str) -> AdminClient:
-    user = cluster.admin_user
-    assert user is not None
+def sasl_ssl_client_at(cluster: KafkaCluster, address: str, **sasl: Any) -> AdminClient:
+    """A SASL_SSL client trusting the cluster's CA, with ``sasl`` options."""
     return AdminClient(
         address,
         security_protocol="SASL_SSL",
         ssl_context=trusting(cluster),
-        sasl_mechanism="SCRAM-SHA-512",
-        sasl_plain_username=user.username,
-        sasl_plain_password=user.password,
         timeout=DEADLINE,
+        **sasl,
     )
 
 
-def oauth_client_at(cluster: KafkaCluster, address: str) -> AdminClient:
-    return AdminClient(
+def scram_client(cluster: KafkaCluster, address: str) -> AdminClient:
+    user = cluster.admin_user
+    assert user is not None
+    return sasl_ssl_client_at(
+        cluster,
         address,
-        security_protocol="SASL_SSL",
-        ssl_context=trusting(cluster),
-        sasl_mechanism="OAUTHBEARER",
-        sasl_oauth_token_provider=UnsecuredTokens("admin"),
-        timeout=DEADLINE,
+        sasl_mechanism="SCRAM-SHA-512",
+        sasl_plain_username=user.username,
+        sasl_plain_password=user.password,
+    )
+
+
+def oauth_client_at(cluster: KafkaCluster, address: str, lifetime: int = 3600) -> AdminClient:
+    tokens = UnsecuredTokens("admin", lifetime=lifetime)
+    return sasl_ssl_client_at(
+        cluster, address, sasl_mechanism="OAUTHBEARER", sasl_oauth_token_provider=tokens
     )
 
 
@@ -477,26 +482,17 @@ def test_no_socket_left_open_at_exit(kafka_tls_cluster: KafkaCluster, kind: str)
 
 
 def wrong_password_client(cluster: KafkaCluster, address: str) -> AdminClient:
-    return AdminClient(
+    return sasl_ssl_client_at(
+        cluster,
         address,
-        security_protocol="SASL_SSL",
-        ssl_context=trusting(cluster),
         sasl_mechanism="SCRAM-SHA-512",
         sasl_plain_username="admin",
         sasl_plain_password="not-the-password",
-        timeout=DEADLINE,
     )
 
 
 def expired_token_client(cluster: KafkaCluster, address: str) -> AdminClient:
-    return AdminClient(
-        address,
-        security_protocol="SASL_SSL",
-        ssl_context=trusting(cluster),
-        sasl_mechanism="OAUTHBEARER",
-        sasl_oauth_token_provider=UnsecuredTokens("admin", lifetime=-60),
-        timeout=DEADLINE,
-    )
+    return oauth_client_at(cluster, address, lifetime=-60)
 
 
 def untrusting_client(cluster: KafkaCluster, address: str) -> AdminClient:

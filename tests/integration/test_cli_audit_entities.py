@@ -258,7 +258,13 @@ rules:
   - {{resource: scram_user, match: {weak_user}, check: iterations >= 8192}}
 """
     )
-    state = await read_state(admin_client, desired)
+    quota = ClientQuotaEntity({"user": weak_user})
+    with anyio.fail_after(30):  # the broker read_state asks may learn of them a moment later
+        while True:
+            state = await read_state(admin_client, desired)
+            if weak_user in state.scram and quota in state.quotas:
+                break
+            await anyio.sleep(0.05)
     assert state.quotas_complete and state.scram_complete
     assert state.scram[weak_user] == {"SCRAM-SHA-256": 4096}
     found: list[Any] = [

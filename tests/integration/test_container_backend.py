@@ -106,17 +106,20 @@ async def test_the_broker_runs_in_its_container(
 
 
 @pytest.mark.kafka(brokers=3)
-async def test_a_stopped_container_keeps_its_data_and_comes_back(
-    kafka_cluster: KafkaCluster, engine: Any
+@pytest.mark.parametrize("end", ["stop_broker", "kill_broker"])
+async def test_a_stopped_or_killed_container_keeps_its_data_and_comes_back(
+    kafka_cluster: KafkaCluster, engine: Any, end: str
 ) -> None:
     if not isinstance(kafka_cluster, ContainerCluster):
         pytest.skip("needs a session cluster in containers (--kafka-backend container)")
     victim = kafka_cluster.broker_ids[-1]
     container = engine.containers.get(kafka_cluster.container_id(victim))
-    kafka_cluster.stop_broker(victim)
+    getattr(kafka_cluster, end)(victim)
     try:
         container.reload()
         assert container.status == "exited"
+        if end == "kill_broker":  # SIGKILL: 128 + 9, no controlled shutdown
+            assert container.attrs["State"]["ExitCode"] == 137
         assert victim not in kafka_cluster.running_broker_ids
         assert not broker_answers(_port(kafka_cluster.bootstrap_for(victim)), timeout=1.0)
     finally:
@@ -127,7 +130,7 @@ async def test_a_stopped_container_keeps_its_data_and_comes_back(
     client = AIOKafkaAdminClient(bootstrap_servers=kafka_cluster.bootstrap_for(victim))
     await client.start()
     try:
-        created = await client.create_topics([NewTopic(f"back-{os.getpid()}-{victim}", 3, 3)])
+        created = await client.create_topics([NewTopic(f"back-{os.getpid()}-{end}", 3, 3)])
         assert {e[1] for e in created.topic_errors} == {0}
         described = await client.describe_cluster()
     finally:

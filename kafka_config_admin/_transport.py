@@ -427,7 +427,8 @@ class Transport:
         self._opened: set[AIOKafkaConnection] = set()
         #: With OAUTHBEARER: the connections whose token the broker is known to have accepted.
         self._token_accepted: weakref.WeakSet[AIOKafkaConnection] = weakref.WeakSet()
-        self._token_check = asyncio.Lock()
+        #: One token check at a time per broker (see ``_check_token``).
+        self._token_checks: dict[int, asyncio.Lock] = {}
 
     async def start(self) -> None:
         """Connect to a bootstrap server and read the cluster's brokers."""
@@ -709,7 +710,9 @@ class Transport:
         metadata request first, which a refusing broker fails by closing the connection:
         the check is then made again on a connection of its own.
         """
-        async with self._token_check:  # one check per connection, however many calls wait
+        # One check per connection, however many calls wait for it; a broker that does not
+        # answer holds up the calls to it only.
+        async with self._token_checks.setdefault(node_id, asyncio.Lock()):
             conn = self._require_client()._conns.get((node_id, ConnectionGroup.DEFAULT))
             if conn is None or conn in self._token_accepted:
                 return
@@ -822,9 +825,9 @@ async def _close_all(conns: Collection[AIOKafkaConnection]) -> None:
     waiting = [future for future in closing if not future.done()]
     if waiting:
         await asyncio.wait(waiting, timeout=CLOSE_WAIT)
-    stuck = [socket for socket in map(_socket_of, conns) if socket is not None]
-    for socket in stuck:
-        socket.abort()
+    stuck = [transport for transport in map(_socket_of, conns) if transport is not None]
+    for transport in stuck:
+        transport.abort()
     if stuck:
         await asyncio.sleep(0)  # an aborted socket is closed in the loop's next round
 

@@ -290,6 +290,19 @@ async def test_token_refused_on_a_later_connection(
         await CALLS[call](admin, kafka_tls_cluster)
 
 
+async def test_token_refused_for_calls_at_once(kafka_tls_cluster: KafkaCluster) -> None:
+    tokens = TokensRefusedWhenTold(refused_from_call=2)
+    async with oauth_client(kafka_tls_cluster, tokens) as admin:
+        started = time.monotonic()
+        calls = [call(admin, kafka_tls_cluster) for call in CALLS.values() for _ in range(3)]
+        outcomes = await asyncio.gather(*calls, return_exceptions=True)
+        for outcome in outcomes:
+            assert isinstance(outcome, BaseException)
+            assert_token_refused(outcome, started, kafka_tls_cluster)
+        tokens.refused_from_call, tokens.refused = None, False
+        await asyncio.gather(*(call(admin, kafka_tls_cluster) for call in CALLS.values()))
+
+
 async def test_token_refused_on_reconnecting(kafka_tls_cluster: KafkaCluster) -> None:
     tokens = TokensRefusedWhenTold()
     async with oauth_client(kafka_tls_cluster, tokens) as admin:

@@ -523,11 +523,12 @@ class Transport:
     async def _close_client(self, client: AIOKafkaClient) -> None:
         """Close aiokafka's client and every connection it opened for us, each socket too."""
         with anyio.CancelScope(shield=True), _for_us():
-            await _close_all(self._opened)
-            # Stops aiokafka's metadata task; the connections it holds are closed already.
+            # Stops aiokafka's metadata task (which opens no connection after that), then
+            # closes the connections aiokafka holds and waits for them.
             with anyio.move_on_after(CLOSE_WAIT):
                 await client.close()
-            await _close_all(self._opened)  # any the metadata task opened meanwhile
+            # And those it let go of: the bootstrap connection, those replaced, a diagnosis's.
+            await _close_all(self._opened)
             self._opened.clear()
 
     def broker_ids(self) -> list[int]:

@@ -15,7 +15,7 @@ import time
 import warnings
 from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -533,3 +533,19 @@ def test_no_socket_left_open_when_opening_fails(kafka_tls_cluster: KafkaCluster,
                 pass
 
     assert warnings_of_a_program(kafka_tls_cluster, listener, program) == []
+
+
+async def test_leaving_is_bounded_when_the_broker_does_not_close(
+    kafka_tls_cluster: KafkaCluster,
+) -> None:
+    """A frozen broker never finishes the TLS close; leaving the client does not wait for it."""
+    broker = kafka_tls_cluster.broker_ids[0]
+    with ExitStack() as frozen:
+        async with client_for(
+            kafka_tls_cluster, "SSL", ssl_context=trusting(kafka_tls_cluster)
+        ) as a:
+            await describe_broker(a, kafka_tls_cluster)
+            frozen.enter_context(kafka_tls_cluster.paused_broker(broker))
+            started = time.monotonic()
+        # Python's TLS close alone would wait 30 s for the broker's answer.
+        assert time.monotonic() - started < DEADLINE / 2, "leaving waited for the broker"

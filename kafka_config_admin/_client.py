@@ -44,9 +44,10 @@ from ._results import (
     _Result,
 )
 from ._scram import UserScramCredentialAlteration
+from ._security import SecurityOptions
 from ._topic_models import NewTopic, TopicListing
 from ._topic_operations import CreateTopics, ListTopics
-from ._transport import SecurityOptions, Transport
+from ._transport import Transport
 from ._user_scram import (
     AlterUserScramCredentials,
     AlterUserScramCredentialsResult,

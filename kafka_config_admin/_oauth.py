@@ -14,11 +14,30 @@ from collections import deque
 from collections.abc import Mapping
 
 from aiokafka.abc import AbstractTokenProvider
+from aiokafka.conn import AIOKafkaConnection
+from aiokafka.protocol.admin import SaslAuthenticateRequest
 
-from ._exceptions import AuthenticationError, InvalidArgumentError, KafkaConfigAdminError
+from ._connections import for_us, translate_error
+from ._exceptions import (
+    AuthenticationError,
+    InvalidArgumentError,
+    KafkaConfigAdminError,
+    ProtocolError,
+)
 
-__all__ = ["TokenProvider", "TokenSource"]
+__all__ = ["TOKEN_REFUSED_HINT", "TokenProvider", "TokenSource", "token_refusal"]
 
+#: What a user checks when a broker refuses an OAUTHBEARER token.
+TOKEN_REFUSED_HINT = (
+    "check its expiry, subject, scope, issuer and audience against the broker's validator "
+    "(the broker's log names the reason)"
+)
+#: RFC 7628: the client's answer to the server's error challenge, after which the server
+#: ends the exchange with its failure.
+_AFTER_ERROR_CHALLENGE = b"\x01"
+#: The broker's error codes for that answer: the token was refused (SASL_AUTHENTICATION_FAILED),
+#: or the exchange had already succeeded (ILLEGAL_SASL_STATE).
+_SASL_AUTHENTICATION_FAILED, _ILLEGAL_SASL_STATE = 58, 34
 #: RFC 6750's b64token: what a bearer token may consist of.
 _BEARER_TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
 #: RFC 7628: an extension's key is letters only, its value printable characters and spaces.
@@ -112,3 +131,26 @@ class TokenSource(AbstractTokenProvider):  # type: ignore[misc]  # aiokafka is u
     def secrets(self) -> tuple[str, ...]:
         """The latest tokens handed out: what no log line may show."""
         return tuple(self._issued)
+
+
+async def token_refusal(conn: AIOKafkaConnection, where: str) -> str | None:
+    """The broker's reason if it refused the connection's OAUTHBEARER token, else None.
+
+    The connection answers the broker's error challenge as RFC 7628 says (one 0x01 byte): a
+    broker that refused the token then ends the exchange with its failure and reason
+    (SASL_AUTHENTICATION_FAILED); one that accepted it says the exchange was over already
+    (ILLEGAL_SASL_STATE), and the connection stays open.
+    """
+    try:
+        with for_us():
+            answer = await conn.send(SaslAuthenticateRequest(_AFTER_ERROR_CHALLENGE))
+    except Exception as error:
+        raise translate_error(error, where) from error
+    if answer.error_code == _ILLEGAL_SASL_STATE:
+        return None
+    reason: str = answer.error_message or f"error code {answer.error_code}"
+    if answer.error_code != _SASL_AUTHENTICATION_FAILED:
+        raise ProtocolError(
+            f"{where} gave an unexpected answer to the end of the OAUTHBEARER exchange: {reason}"
+        )
+    return reason

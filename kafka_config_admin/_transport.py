@@ -1,45 +1,35 @@
 """The transport: aiokafka's connections carrying this library's own codecs.
 
 aiokafka does what it does well here (bootstrap, metadata, one connection per broker, SASL and
-SSL, ApiVersions); the config APIs are encoded and decoded by ``_protocol``. This is the one
-place where aiokafka's and the network's errors become this library's exceptions.
-
-It is also where aiokafka's own log records are kept in hand: what aiokafka logs while working
-for this library (a connection refused, a broker gone) is a failure the caller gets as a typed
-error, so those records go to the ``kafka_config_admin.aiokafka`` logger at DEBUG instead of
-reaching a user's stderr. The same loggers stay untouched for any other aiokafka client in the
-program: records are told apart by a context variable set while aiokafka works for us, which
-the tasks and callbacks aiokafka starts meanwhile inherit.
-
-The connections aiokafka opens for a transport are recorded the same way, so that closing the
-client waits until each one's socket is closed: aiokafka itself closes its bootstrap connection
-(and those it replaces) without waiting, and a TLS connection still closing when the event loop
-ends warns "unclosed transport".
+SSL, ApiVersions); the config APIs are encoded and decoded by ``_protocol``, and each request
+answers through a callback the moment its response is read. ``_connections`` keeps aiokafka's
+log records, connections and errors on this library's terms.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import logging
 import random
 import ssl
 import time
 import weakref
-from collections.abc import Callable, Collection, Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from io import BytesIO
 from typing import Any, NamedTuple
 
 import anyio
-from aiokafka import client as aiokafka_client
-from aiokafka import errors as aiokafka_errors
 from aiokafka.client import AIOKafkaClient, ConnectionGroup
 from aiokafka.conn import AIOKafkaConnection, CloseReason
-from aiokafka.protocol.admin import SaslAuthenticateRequest
 
 from ._checks import check_string, shown
+from ._connections import (
+    CLOSE_WAIT,
+    close_all,
+    for_us,
+    recorded_create_conn,
+    recording,
+    translate_error,
+)
 from ._exceptions import (
     AuthenticationError,
     BrokerIdNotRegisteredError,
@@ -50,12 +40,13 @@ from ._exceptions import (
     UnsupportedVersionError,
 )
 from ._gc import gc_paused
-from ._oauth import TokenProvider, TokenSource
+from ._oauth import TOKEN_REFUSED_HINT, TokenSource, token_refusal
 from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
 from ._redaction import SECRETS, install_secret_filter
-from ._tls import probe_tls, tls_error
+from ._security import SecurityOptions
+from ._tls import probe_tls
 
-__all__ = ["AnswerCallback", "AnswerLostError", "BodyBuilder", "SecurityOptions", "Transport"]
+__all__ = ["AnswerCallback", "AnswerLostError", "BodyBuilder", "Transport"]
 
 #: The lanes of ``Transport.any_broker``: requests that read, and requests that change.
 READS, CHANGES = 0, 1
@@ -68,163 +59,8 @@ LANES = 2
 #: change ends with an unknown outcome.
 FORWARDED_WAIT = 35.0
 
-#: How long closing waits for the connections' sockets to close (a TLS close takes a round
-#: trip); those still closing then are aborted.
-CLOSE_WAIT = 1.0
-
-#: What a user checks when a broker refuses an OAUTHBEARER token.
-TOKEN_REFUSED_HINT = (
-    "check its expiry, subject, scope, issuer and audience against the broker's validator "
-    "(the broker's log names the reason)"
-)
-#: RFC 7628: the client's answer to the server's error challenge, after which the server
-#: ends the exchange with its failure.
-_AFTER_ERROR_CHALLENGE = b"\x01"
-#: The broker's error codes for that answer: the token was refused (SASL_AUTHENTICATION_FAILED),
-#: or the exchange had already succeeded (ILLEGAL_SASL_STATE).
-_SASL_AUTHENTICATION_FAILED, _ILLEGAL_SASL_STATE = 58, 34
-
-SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
 
 BodyBuilder = Callable[[int], Mapping[str, Any]]
-
-
-@dataclass(frozen=True)
-class SecurityOptions:
-    """How to authenticate and encrypt; passed through to aiokafka unchanged."""
-
-    security_protocol: str = "PLAINTEXT"
-    sasl_mechanism: str = "PLAIN"
-    sasl_plain_username: str | None = None
-    sasl_plain_password: str | None = None
-    ssl_context: ssl.SSLContext | None = None
-    sasl_oauth_token_provider: TokenProvider | None = None
-
-    def __post_init__(self) -> None:
-        """Refuse options aiokafka would fail on later, deep inside, or take the wrong way."""
-        for name, value, allowed in (
-            ("security_protocol", self.security_protocol, SECURITY_PROTOCOLS),
-            ("sasl_mechanism", self.sasl_mechanism, SASL_MECHANISMS),
-        ):
-            if value not in allowed:
-                raise InvalidArgumentError(
-                    f"{name} {value!r} is not supported: use one of {', '.join(allowed)}"
-                )
-        sasl = self.security_protocol.startswith("SASL")
-        oauth = self.sasl_mechanism == "OAUTHBEARER"
-        self._check_token_provider(sasl=sasl, oauth=oauth)
-        for name, credential in (
-            ("sasl_plain_username", self.sasl_plain_username),
-            ("sasl_plain_password", self.sasl_plain_password),
-        ):
-            if credential is None and not (sasl and not oauth):
-                continue
-            if oauth:
-                raise InvalidArgumentError(
-                    f"{name} is not used with OAUTHBEARER: the token provider authenticates"
-                )
-            if not isinstance(credential, str) or not credential:
-                kind = type(credential).__name__  # the value itself may be the secret
-                raise InvalidArgumentError(
-                    f"{name} must be a non-empty str with {self.security_protocol}, got {kind}"
-                )
-            check_string(name, credential)
-        if self.ssl_context is not None and not isinstance(self.ssl_context, ssl.SSLContext):
-            raise InvalidArgumentError(
-                f"ssl_context must be an ssl.SSLContext, got {type(self.ssl_context).__name__}"
-            )
-
-    def _check_token_provider(self, *, sasl: bool, oauth: bool) -> None:
-        provider = self.sasl_oauth_token_provider
-        if not oauth:
-            if provider is not None:
-                raise InvalidArgumentError(
-                    "sasl_oauth_token_provider is given but sasl_mechanism is "
-                    f"{self.sasl_mechanism}: set sasl_mechanism='OAUTHBEARER'"
-                )
-            return
-        if not sasl:
-            raise InvalidArgumentError(
-                f"sasl_mechanism OAUTHBEARER needs security_protocol SASL_SSL (or "
-                f"SASL_PLAINTEXT), not {self.security_protocol}"
-            )
-        if not isinstance(provider, TokenProvider):
-            raise InvalidArgumentError(
-                "OAUTHBEARER needs sasl_oauth_token_provider: a kafka_config_admin.TokenProvider "
-                f"(subclass it and define 'async def token(self) -> str'), got "
-                f"{type(provider).__name__}"
-            )
-
-    @property
-    def secrets(self) -> tuple[str, ...]:
-        """What no log line may show."""
-        return (self.sasl_plain_password,) if self.sasl_plain_password else ()
-
-    def __repr__(self) -> str:
-        # The password never shows.
-        return (
-            f"SecurityOptions(security_protocol={self.security_protocol!r}, "
-            f"sasl_mechanism={self.sasl_mechanism!r}, "
-            f"sasl_plain_username={self.sasl_plain_username!r})"
-        )
-
-
-#: True while aiokafka works for this library (and in the tasks it starts meanwhile).
-_FOR_US: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "kafka_config_admin_transport", default=False
-)
-#: Where the connections aiokafka opens meanwhile are recorded (the transport's own set).
-_OPENED: contextvars.ContextVar[set[AIOKafkaConnection] | None] = contextvars.ContextVar(
-    "kafka_config_admin_connections", default=None
-)
-#: Where aiokafka's records about our own connections go, at DEBUG.
-_aiokafka_log = logging.getLogger("kafka_config_admin.aiokafka")
-
-
-@contextmanager
-def _for_us() -> Iterator[None]:
-    token = _FOR_US.set(True)
-    try:
-        yield
-    finally:
-        _FOR_US.reset(token)
-
-
-class _OwnRecords(logging.Filter):
-    """Takes aiokafka's records about this library's connections off aiokafka's loggers."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not _FOR_US.get():
-            return True
-        _aiokafka_log.debug("%s: %s", record.name, record.getMessage())
-        return False
-
-
-# A filter on a logger sees only the records logged to that very logger, so each module of
-# aiokafka this library drives gets it.
-for _name in ("aiokafka", "aiokafka.client", "aiokafka.conn", "aiokafka.cluster"):
-    logging.getLogger(_name).addFilter(_OwnRecords())
-
-
-async def _recorded_create_conn(host: str, port: int, **options: Any) -> AIOKafkaConnection:
-    """What aiokafka's ``create_conn`` does, recording the connection opened for a transport.
-
-    Recorded before it connects: aiokafka closes a connection that fails to (a refused
-    password) without waiting. Every other aiokafka client of the program opens its
-    connections as before.
-    """
-    conn = AIOKafkaConnection(host, port, **options)
-    opened = _OPENED.get()
-    if opened is not None:
-        opened.difference_update([old for old in opened if _closed(old)])
-        opened.add(conn)
-    await conn.connect()
-    return conn
-
-
-# aiokafka's client opens every connection (bootstrap, brokers, metadata) through this name.
-aiokafka_client.create_conn = _recorded_create_conn
 
 
 class AnswerLostError(KafkaConnectionError):
@@ -353,7 +189,7 @@ class _WireRequest:
             AnswerLostError(f"broker {self._node_id} did not answer within {self._wait:g}s")
         )
         # Whatever else waits on this connection fails too, and is sent again on a new one.
-        with _for_us():
+        with for_us():
             conn.close(reason=CloseReason.CONNECTION_TIMEOUT)
 
     def _answer(self, outcome: dict[str, Any] | KafkaConfigAdminError) -> None:
@@ -438,7 +274,7 @@ class Transport:
             )
         except ValueError as error:
             raise InvalidArgumentError(f"invalid connection options: {error}") from None
-        with self._working():
+        with recording(self._opened):
             await self._bootstrap(client)
         if self._tokens is not None and not client.cluster.brokers():
             # The broker answers a refused token with an error challenge that aiokafka takes for
@@ -469,16 +305,6 @@ class Transport:
             await self._close_client(client)
             raise
 
-    @contextmanager
-    def _working(self) -> Iterator[None]:
-        """aiokafka works for this transport: its records are ours, its connections recorded."""
-        token = _OPENED.set(self._opened)
-        try:
-            with _for_us():
-                yield
-        finally:
-            _OPENED.reset(token)
-
     def _connection_options(self) -> dict[str, Any]:
         security = self._security
         return {
@@ -507,7 +333,7 @@ class Transport:
                     if refused is not None:
                         return refused
                 return failure
-            await _close_all([conn])
+            await close_all([conn])
         return None
 
     async def close(self) -> None:
@@ -517,18 +343,18 @@ class Transport:
 
     async def _open_alone(self, host: str, port: int) -> AIOKafkaConnection:
         """A connection of its own, outside aiokafka's client (closed with the client)."""
-        with self._working():
-            return await _recorded_create_conn(host, port, **self._connection_options())
+        with recording(self._opened):
+            return await recorded_create_conn(host, port, **self._connection_options())
 
     async def _close_client(self, client: AIOKafkaClient) -> None:
         """Close aiokafka's client and every connection it opened for us, each socket too."""
-        with anyio.CancelScope(shield=True), _for_us():
+        with anyio.CancelScope(shield=True), for_us():
             # Stops aiokafka's metadata task (which opens no connection after that), then
             # closes the connections aiokafka holds and waits for them.
             with anyio.move_on_after(CLOSE_WAIT):
                 await client.close()
             # And those it let go of: the bootstrap connection, those replaced, a diagnosis's.
-            await _close_all(self._opened)
+            await close_all(self._opened)
             self._opened.clear()
 
     def broker_ids(self) -> list[int]:
@@ -597,7 +423,7 @@ class Transport:
         """Ask the cluster for its brokers again (after a connection failure)."""
         client = self._require_client()
         try:
-            with self._working():
+            with recording(self._opened):
                 await client.force_metadata_update()
         except Exception as error:
             raise translate_error(error, "the cluster") from error
@@ -692,7 +518,7 @@ class Transport:
         if client.cluster.broker_metadata(node_id) is None:
             await self._require_broker(node_id)
         try:
-            with self._working():
+            with recording(self._opened):
                 ready = await client.ready(node_id)
         except Exception as error:
             raise translate_error(error, f"broker {node_id}") from error
@@ -707,7 +533,7 @@ class Transport:
         A broker refuses a token with an error challenge, which aiokafka takes for success:
         the connection then fails the first request written to it, and a call would retry
         until its deadline. So each new connection answers the challenge as RFC 7628 says,
-        before any request of ours (see ``_token_refusal``). aiokafka may have written a
+        before any request of ours (see ``token_refusal``). aiokafka may have written a
         metadata request first, which a refusing broker fails by closing the connection:
         the check is then made again on a connection of its own.
         """
@@ -719,7 +545,7 @@ class Transport:
                 return
             where = f"broker {node_id} ({conn.host}:{conn.port})"
             try:
-                refusal = await _token_refusal(conn, where)
+                refusal = await token_refusal(conn, where)
             except KafkaConnectionError:
                 refusal = await self._token_refusal_alone(conn.host, conn.port, where)
                 if refusal is None:
@@ -727,24 +553,24 @@ class Transport:
             if refusal is None:
                 self._token_accepted.add(conn)
                 return
-            with _for_us():
+            with for_us():
                 conn.close(reason=CloseReason.AUTH_FAILURE)
             raise AuthenticationError(
                 f"{where} refused the OAUTHBEARER token ({refusal}): {TOKEN_REFUSED_HINT}"
             )
 
     async def _token_refusal_alone(self, host: str, port: int, where: str) -> str | None:
-        """``_token_refusal`` on a connection of its own (None: it could not tell)."""
+        """``token_refusal`` on a connection of its own (None: it could not tell)."""
         try:
             conn = await self._open_alone(host, port)
         except Exception:
             return None
         try:
-            return await _token_refusal(conn, where)
+            return await token_refusal(conn, where)
         except KafkaConnectionError:
             return None
         finally:
-            await _close_all([conn])
+            await close_all([conn])
 
     async def _require_broker(self, node_id: int) -> None:
         """Fail at once for a broker id the cluster does not have, after one refresh.
@@ -789,81 +615,3 @@ class Transport:
 
     def _is_open(self, node_id: int) -> bool:
         return self._open_connection(node_id) is not None
-
-
-async def _token_refusal(conn: AIOKafkaConnection, where: str) -> str | None:
-    """The broker's reason if it refused the connection's OAUTHBEARER token, else None.
-
-    The connection answers the broker's error challenge as RFC 7628 says (one 0x01 byte): a
-    broker that refused the token then ends the exchange with its failure and reason
-    (SASL_AUTHENTICATION_FAILED); one that accepted it says the exchange was over already
-    (ILLEGAL_SASL_STATE), and the connection stays open.
-    """
-    try:
-        with _for_us():
-            answer = await conn.send(SaslAuthenticateRequest(_AFTER_ERROR_CHALLENGE))
-    except Exception as error:
-        raise translate_error(error, where) from error
-    if answer.error_code == _ILLEGAL_SASL_STATE:
-        return None
-    reason: str = answer.error_message or f"error code {answer.error_code}"
-    if answer.error_code != _SASL_AUTHENTICATION_FAILED:
-        raise ProtocolError(
-            f"{where} gave an unexpected answer to the end of the OAUTHBEARER exchange: {reason}"
-        )
-    return reason
-
-
-async def _close_all(conns: Collection[AIOKafkaConnection]) -> None:
-    """Close the connections and wait until their sockets are closed, ``CLOSE_WAIT`` at most.
-
-    A socket still closing then (a broker that does not finish the TLS close) is aborted: a
-    close never holds up the caller for long, and no socket outlives it.
-    """
-    conns = [conn for conn in conns if _socket_of(conn) is not None]  # the set may grow
-    with _for_us():
-        closing = [conn.close(reason=CloseReason.SHUTDOWN) for conn in conns]
-    waiting = [future for future in closing if not future.done()]
-    if waiting:
-        await asyncio.wait(waiting, timeout=CLOSE_WAIT)
-    stuck = [transport for transport in map(_socket_of, conns) if transport is not None]
-    for transport in stuck:
-        transport.abort()
-    if stuck:
-        await asyncio.sleep(0)  # an aborted socket is closed in the loop's next round
-
-
-def _closed(conn: AIOKafkaConnection) -> bool:
-    """Whether the connection connected (or tried to) and its socket is closed now."""
-    return conn._closed_fut is not None and _socket_of(conn) is None
-
-
-def _socket_of(conn: AIOKafkaConnection) -> asyncio.Transport | None:
-    """The connection's transport until its socket is closed (then None)."""
-    protocol = conn._protocol
-    transport: asyncio.Transport | None = None if protocol is None else protocol._transport
-    return transport
-
-
-def translate_error(error: Exception, where: str) -> KafkaConfigAdminError:
-    """Turn an aiokafka or network exception into this library's exception."""
-    if isinstance(error, KafkaConfigAdminError):
-        return error
-    if isinstance(
-        error,
-        aiokafka_errors.AuthenticationFailedError
-        | aiokafka_errors.SaslAuthenticationFailed
-        | aiokafka_errors.UnsupportedSaslMechanismError
-        | aiokafka_errors.AuthenticationMethodNotSupported,
-    ):
-        return AuthenticationError(f"{where} refused the credentials: {error}")
-    if isinstance(
-        error, aiokafka_errors.UnsupportedVersionError | aiokafka_errors.IncompatibleBrokerVersion
-    ):
-        return UnsupportedVersionError(f"{where}: {error}")
-    if isinstance(error, ssl.SSLError):
-        return tls_error(error, where)
-    if isinstance(error, aiokafka_errors.KafkaError | OSError | asyncio.TimeoutError):
-        detail = str(error) or type(error).__name__
-        return KafkaConnectionError(f"could not talk to {where}: {detail}")
-    return ProtocolError(f"unexpected failure talking to {where}: {error!r}")

@@ -33,8 +33,8 @@ from pyspark.sql.datasource import (
 )
 from pyspark.sql.types import StructType
 
+from .._connections import translate_error
 from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
-from .._transport import translate_error
 from ._apply import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
 from ._clusters import ClusterTarget, targets_from_options
 from ._inventory import Inventory, read_inventory

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 import anyio
 
 from .._client import AdminClient
-from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
+from .._exceptions import InvalidArgumentError, KafkaConfigAdminError, UnsupportedVersionError
 from .._models import Config, ConfigResource, ResourceType
 from .._quota_models import ClientQuotaEntity
 from .._scram import (
@@ -224,7 +224,14 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
     # Quota rules see SCRAM users as user entities, so they need every SCRAM user too.
     scram_complete = bool(targets & {RuleTarget.QUOTA, RuleTarget.SCRAM_USER})
     quotas = await admin.describe_client_quotas().all() if quotas_complete else {}
-    scram = await _scram_credentials(admin, list(desired.scram_users), every=scram_complete)
+    try:
+        scram = await _scram_credentials(admin, list(desired.scram_users), every=scram_complete)
+    except UnsupportedVersionError:
+        if desired.scram_users or RuleTarget.SCRAM_USER in targets:
+            raise
+        # Only quota rules asked: a broker before Kafka 2.7 cannot list SCRAM users, so those
+        # rules see the user entities that have quotas, not also the users that have none.
+        scram, scram_complete = {}, False
     return ClusterState(
         configs=kept,
         topics=topics,

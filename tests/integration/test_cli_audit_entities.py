@@ -305,3 +305,25 @@ def test_quotas_the_user_may_not_read_are_a_read_failure(
     [line] = ran.err.strip().splitlines()
     assert line.startswith("error: ") and "authoriz" in line.lower(), line
     assert ran.out == ""
+
+
+@pytest.mark.compat
+@pytest.mark.kafka(since="2.6")
+async def test_quota_rules_on_every_broker_generation_with_quotas(
+    admin_client: AdminClient, kafka_release: tuple[int, ...]
+) -> None:
+    """Quota rules need no SCRAM API: before Kafka 2.7 (no DescribeUserScramCredentials) they
+    see the entities that have quotas; from 2.7 on, SCRAM users without one too."""
+    user = f"gen-{unique_name()}"
+    rule = f"{{resource: quota, entity: {{user: {user}}}, check: consumer_byte_rate <= 1KiB}}"
+    desired = parse_desired_state(f"rules:\n  - {rule}\n")
+    quota = {ClientQuotaEntity({"user": user}): {"consumer_byte_rate": 2048.0}}
+    await set_quotas(admin_client, quota)
+    try:
+        state = await read_state(admin_client, desired)
+        assert state.quotas_complete
+        assert state.scram_complete is (kafka_release >= (2, 7))
+        found = [(v.subject, v.actual) for v in evaluate_state(desired.rules, state)]
+        assert found == [(f"quota of user '{user}'", "2048")]
+    finally:
+        await remove_quotas(admin_client, quota)

@@ -72,7 +72,7 @@ def _port(address: str) -> int:
 
 
 async def test_the_broker_runs_in_its_container(
-    container_cluster: ContainerCluster, engine: Any
+    container_cluster: ContainerCluster, engine: Any, request: pytest.FixtureRequest
 ) -> None:
     bootstrap = container_cluster.bootstrap_servers
     async with AdminClient(bootstrap, timeout=30) as admin:
@@ -102,7 +102,10 @@ async def test_the_broker_runs_in_its_container(
     finally:
         container.unpause()
     assert broker_answers(port, timeout=10.0)
-    assert live_pids() == []  # and no broker JVM runs on the host for it
+    if cluster_options(request.config).backend == "container":
+        # A container session starts no broker JVM on the host at all (a jvm session runs its
+        # own cluster's, when a test before this one needed it).
+        assert live_pids() == []
 
 
 @pytest.mark.kafka(brokers=3)

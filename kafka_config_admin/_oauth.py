@@ -1,4 +1,5 @@
-"""SASL/OAUTHBEARER: the token provider users write, and its checks before a token is sent.
+"""SASL/OAUTHBEARER: the token provider users write, its checks before a token is sent, and
+the check that a broker accepted it (``token_refusal``).
 
 aiokafka sends the token (RFC 7628) and asks for one at every connection it authenticates. The
 user's :class:`TokenProvider` is wrapped so that what it returns is checked before it goes on
@@ -38,6 +39,7 @@ _AFTER_ERROR_CHALLENGE = b"\x01"
 #: The broker's error codes for that answer: the token was refused (SASL_AUTHENTICATION_FAILED),
 #: or the exchange had already succeeded (ILLEGAL_SASL_STATE).
 _SASL_AUTHENTICATION_FAILED, _ILLEGAL_SASL_STATE = 58, 34
+
 #: RFC 6750's b64token: what a bearer token may consist of.
 _BEARER_TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
 #: RFC 7628: an extension's key is letters only, its value printable characters and spaces.

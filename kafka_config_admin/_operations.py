@@ -18,7 +18,6 @@ from pydantic import ValidationError
 from ._checks import MAX_STRING_BYTES, check_flag, check_string, shown
 from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
 from ._models import (
-    HIDDEN,
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -32,6 +31,7 @@ from ._models import (
     trusted,
 )
 from ._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec, Memo
+from ._redaction import redact
 
 __all__ = [
     "AlterConfigs",
@@ -662,7 +662,7 @@ class IncrementalAlterConfigs(SharedConfigOperation[None]):
 
     def redact(self, resource: ConfigResource, message: str | None) -> str | None:
         ops = self._ops_by_resource[resource]
-        return _redact(message, (op.value for op in ops if op.sensitive))
+        return redact(message, {op.name: op.value for op in ops if op.sensitive and op.value})
 
 
 def _checked_ops(
@@ -734,22 +734,3 @@ def _set_op(resource: ConfigResource, name: str, value: Any) -> AlterConfigOp:
             f"value of {name!r} for {resource} must be a str, int, float, bool or list, "
             f"got {type(value).__name__}"
         ) from None
-
-
-def _redact(message: str | None, secrets: Iterable[str | None]) -> str | None:
-    """The message with each secret hidden, and each item of a secret list value too.
-
-    A broker may echo one item of a list (``Invalid value <item> for configuration ...``).
-    Longer secrets go first, so that an item never leaves a piece of a longer one showing.
-    """
-    if message is None:
-        return None
-    parts: set[str] = set()
-    for secret in secrets:
-        if secret:
-            parts.add(secret)
-            parts.update(item.strip() for item in secret.split(","))
-    for part in sorted(parts, key=len, reverse=True):
-        if part:
-            message = message.replace(part, HIDDEN)
-    return message

@@ -1,89 +1,67 @@
-"""No secret in any log record, whatever the level: a filter on the transport's loggers.
+"""A broker's message with the secrets a call sent hidden, where a secret can stand in it.
 
-aiokafka logs every request and response it sends at DEBUG, the SASL ones included, whose bytes
-hold the password (PLAIN) or the proof derived from it (SCRAM). The SDK owns what its transport
-logs, so a filter on aiokafka's loggers and on this library's own rewrites such records before
-any handler sees them: SASL requests and responses are logged by name only, and the password of
-any client still alive is replaced wherever it shows, as text or as escaped bytes.
+A broker's error message may echo a value the call sent. Kafka's own ``ConfigException`` reads
+"Invalid value <value> for configuration <name>: <why>", with one item of a LIST value in the
+value's place; a broker plugin (a create-topic or alter-config policy) may quote a value
+anywhere in its own words. So in Kafka's message a secret is hidden in the value's place,
+whole or as one of its items; in any other message, where the whole value stands as a word of
+its own. Nothing else is touched: a one-character secret does not hide every such letter of
+the message ("Not a number of type LONG" stays), and a list item that is also an ordinary word
+("compact") stays readable in the broker's explanation ("String must be one of: compact,
+delete").
+
+Every operation that sends values hides them through ``redact``. The secrets of the connection
+(passwords, tokens) never reach a message or a log record to begin with: see ``_connections``.
 """
 
 from __future__ import annotations
 
-import logging
-import weakref
-from collections.abc import Iterable
-from typing import Any, Protocol
+import re
+from collections.abc import Mapping
 
 from ._models import HIDDEN
 
-__all__ = ["SECRETS", "HasSecrets", "install_secret_filter"]
+__all__ = ["redact"]
 
-#: Logger names whose records are filtered: aiokafka's (the transport) and ours.
-_FILTERED = ("aiokafka", "kafka_config_admin")
-
-
-class HasSecrets(Protocol):
-    """Something that holds secrets (a client's security options) while it is alive."""
-
-    @property
-    def secrets(self) -> Iterable[str]: ...
+#: Kafka's ConfigException: the value in its place, then the config's name.
+_VALUE_PLACE = re.compile(
+    r"Invalid value (?P<value>.*?) for configuration (?P<name>[^\s:,]+)", re.DOTALL
+)
 
 
-class _SecretFilter(logging.Filter):
-    """Rewrites records that carry a SASL exchange or a known secret; drops none."""
+def redact(message: str | None, secrets: Mapping[str, str]) -> str | None:
+    """``message`` with ``secrets`` (config name to the value sent) hidden where they stand."""
+    if not message or not secrets:
+        return message
+    for name in secrets:
+        # Greedy: a value holding " for configuration " itself is hidden whole.
+        message = re.sub(
+            rf"Invalid value .* for configuration {re.escape(name)}(?![\w.-])",
+            f"Invalid value {HIDDEN} for configuration {name}",
+            message,
+            flags=re.DOTALL,
+        )
+    items = {
+        item
+        for value in secrets.values()
+        for item in (value, *(part.strip() for part in value.split(",")))
+        if item
+    }
 
-    def __init__(self) -> None:
-        super().__init__()
-        # Weak: a client's password is hidden for as long as the client exists, no longer.
-        self._holders: weakref.WeakSet[HasSecrets] = weakref.WeakSet()
+    def value_place(match: re.Match[str]) -> str:
+        # The broker may name a synonym of the config the value was sent for.
+        if any(_as_word(item).search(match["value"]) for item in items):
+            return f"Invalid value {HIDDEN} for configuration {match['name']}"
+        return match[0]
 
-    def watch(self, holder: HasSecrets) -> None:
-        self._holders.add(holder)
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple):
-            record.args = tuple(_without_sasl(arg) for arg in record.args)
-        secrets = [
-            form
-            for holder in list(self._holders)
-            for secret in holder.secrets
-            if secret
-            for form in _forms(secret)
-        ]
-        if secrets:
-            message = record.getMessage()
-            if any(form in message for form in secrets):
-                for form in sorted(secrets, key=len, reverse=True):
-                    message = message.replace(form, HIDDEN)
-                record.msg, record.args = message, ()
-        return True
-
-
-def _without_sasl(arg: Any) -> Any:
-    name = type(arg).__name__
-    if name.startswith(("SaslAuthenticate", "SaslHandshake")):
-        return f"<{name} {HIDDEN}>"
-    return arg
+    message, places = _VALUE_PLACE.subn(value_place, message)
+    if places:  # Kafka's own message: the value stands in its place, and nowhere else
+        return message
+    for value in sorted({value for value in secrets.values() if value}, key=len, reverse=True):
+        message = _as_word(value).sub(HIDDEN, message)
+    return message
 
 
-def _forms(secret: str) -> list[str]:
-    """The ways a secret can show in a log line: as text, and as the repr of its bytes."""
-    escaped = repr(secret.encode())[2:-1]
-    return [secret] if escaped == secret else [secret, escaped]
-
-
-SECRETS = _SecretFilter()
-_installed: set[str] = set()
-
-
-def install_secret_filter() -> None:
-    """Put the filter on aiokafka's loggers and ours (each once)."""
-    names = [
-        name
-        for name in list(logging.Logger.manager.loggerDict)
-        if name.startswith(_FILTERED) and name.split(".")[0] in _FILTERED
-    ]
-    for name in [*_FILTERED, *names]:
-        if name not in _installed:
-            logging.getLogger(name).addFilter(SECRETS)
-            _installed.add(name)
+def _as_word(value: str) -> re.Pattern[str]:
+    """``value`` where it stands on its own: not inside a longer word."""
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")

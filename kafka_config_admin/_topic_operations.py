@@ -14,7 +14,6 @@ from typing import Any
 
 from ._exceptions import BrokerError, InvalidArgumentError, RequestTimedOutError, error_for_code
 from ._models import (
-    HIDDEN,
     Config,
     ConfigEntry,
     ConfigResource,
@@ -25,6 +24,7 @@ from ._models import (
 )
 from ._operations import Operation
 from ._protocol import CREATE_TOPICS, METADATA
+from ._redaction import redact
 from ._topic_models import CreatedTopic, NewTopic, TopicListing, colliding_names, topic_id_text
 
 __all__ = ["CreateTopics", "ListTopics"]
@@ -196,12 +196,10 @@ class CreateTopics(Operation[str, CreatedTopic]):
         return ConfigResource(ResourceType.TOPIC, resource)
 
     def redact(self, resource: str, message: str | None) -> str | None:
-        if message is None:
-            return None
-        for key, value in self.topics[resource].configs.items():
-            if value and is_sensitive_name(key):
-                message = message.replace(value, HIDDEN)
-        return message
+        configs = self.topics[resource].configs
+        return redact(
+            message, {key: value for key, value in configs.items() if is_sensitive_name(key)}
+        )
 
 
 def _topic_body(topic: NewTopic) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from kafka_config_admin import (
     ConfigSource,
     KafkaConnectionError,
     KafkaTimeoutError,
+    ListenerMismatchError,
     ResourceType,
     TopicAuthorizationFailedError,
 )
@@ -102,9 +103,43 @@ async def test_a_silent_server_ends_in_a_timeout() -> None:
         silent.bind(("127.0.0.1", 0))
         silent.listen()
         port = silent.getsockname()[1]
-        with anyio.fail_after(10), pytest.raises((KafkaTimeoutError, KafkaConnectionError)):
-            async with AdminClient(f"127.0.0.1:{port}", timeout=2, request_timeout=1):
+        with anyio.fail_after(10), pytest.raises(KafkaConnectionError) as caught:
+            async with AdminClient(f"127.0.0.1:{port}", timeout=5, request_timeout=1):
                 pass
+    assert f"127.0.0.1:{port} accepted the connection and sent nothing in 1s" in str(caught.value)
+
+
+@pytest.mark.kafka(sasl=True)
+async def test_a_plaintext_client_at_a_sasl_listener_is_told_it_expects_sasl(
+    kafka_cluster: KafkaCluster,
+) -> None:
+    assert kafka_cluster.sasl_bootstrap_servers is not None
+    with anyio.fail_after(20), pytest.raises(ListenerMismatchError) as caught:
+        async with AdminClient(kafka_cluster.sasl_bootstrap_servers, timeout=10):
+            pass
+    message = str(caught.value)
+    assert kafka_cluster.sasl_bootstrap_servers.split(",")[0] in message
+    assert "expects SASL" in message and "PLAINTEXT" in message
+
+
+@pytest.mark.kafka(sasl=True)
+async def test_a_sasl_client_at_a_plaintext_listener_is_told_it_does_not_speak_sasl(
+    kafka_cluster: KafkaCluster, kafka_bootstrap: str
+) -> None:
+    admin = kafka_cluster.admin_user
+    assert admin is not None
+    with anyio.fail_after(20), pytest.raises(ListenerMismatchError) as caught:
+        async with AdminClient(
+            kafka_bootstrap,
+            security_protocol="SASL_PLAINTEXT",
+            sasl_plain_username=admin.username,
+            sasl_plain_password=admin.password,
+            timeout=10,
+        ):
+            pass
+    message = str(caught.value)
+    assert kafka_bootstrap.split(",")[0] in message and "does not speak SASL" in message
+    assert admin.password not in message
 
 
 @pytest.mark.kafka(brokers=3)

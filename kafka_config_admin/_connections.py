@@ -98,6 +98,14 @@ class Connection(AIOKafkaConnection):  # type: ignore[misc]  # aiokafka is untyp
 
     #: "connecting" (TCP and TLS), "versions" (ApiVersions), "sasl", then "ready".
     stage = "connecting"
+    #: Whether ``connect`` has ended (connected or not): until then its socket may be opening.
+    settled = False
+
+    async def connect(self) -> Any:
+        try:
+            return await super().connect()
+        finally:
+            self.settled = True
 
     def send(self, request: Any, expect_response: bool = True) -> Any:
         if isinstance(request, SaslAuthenticateRequest):
@@ -142,7 +150,7 @@ class ConnectionPool:
             conn = Connection(host, port, **self._options)
         except ValueError as error:
             raise InvalidArgumentError(f"invalid connection options: {error}") from None
-        self._opened.difference_update([old for old in self._opened if _is_closed(old)])
+        self._opened.difference_update([old for old in self._opened if _is_done(old)])
         self._opened.add(conn)
         return conn
 
@@ -268,8 +276,8 @@ class ConnectionPool:
         """Close every connection the pool opened and wait until their sockets are closed."""
         if self._refreshing is not None:
             self._refreshing.cancel()
+        opened, self._opened = self._opened | set(self._conns.values()), set()
         self._conns.clear()
-        opened, self._opened = self._opened, set()
         await close_all(opened)
 
 
@@ -291,9 +299,12 @@ async def close_all(conns: Collection[AIOKafkaConnection]) -> None:
         await asyncio.sleep(0)  # an aborted socket is closed in the loop's next round
 
 
-def _is_closed(conn: AIOKafkaConnection) -> bool:
-    """Whether the connection connected (or tried to) and its socket is closed now."""
-    return conn._closed_fut is not None and _socket_of(conn) is None
+def _is_done(conn: Connection) -> bool:
+    """Whether the connection tried to connect and has no socket now (never had, or closed).
+
+    One still connecting has none yet either, and is kept: it may open one.
+    """
+    return conn.settled and _socket_of(conn) is None
 
 
 def _socket_of(conn: AIOKafkaConnection) -> asyncio.Transport | None:

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from pydantic import ValidationError
-
 from ._checks import MAX_STRING_BYTES, check_flag, check_string, shown
 from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
 from ._models import (
@@ -729,7 +727,7 @@ class AlterConfigs(IncrementalAlterConfigs):
 def _set_op(resource: ConfigResource, name: str, value: Any) -> AlterConfigOp:
     try:
         return AlterConfigOp(name=name, value=value)
-    except ValidationError:  # the value itself stays out of the message: it may be a secret
+    except InvalidArgumentError:  # the value itself stays out of the message: it may be a secret
         raise InvalidArgumentError(
             f"value of {name!r} for {resource} must be a str, int, float, bool or list, "
             f"got {type(value).__name__}"

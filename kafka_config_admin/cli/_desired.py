@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .._client import AdminClient
-from .._models import ConfigResource, ResourceType
+from .._models.configs import ConfigResource, ResourceType
 from ..desired import (
     ApplyReport,
     ClusterState,

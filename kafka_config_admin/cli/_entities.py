@@ -18,14 +18,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .._models import AlterConfigOp, ConfigResource, OpType, ResourceType
-from .._quota_models import (
+from .._models.configs import AlterConfigOp, ConfigResource, OpType, ResourceType
+from .._models.quotas import (
     ClientQuotaEntity,
     ClientQuotaFilter,
     ClientQuotaFilterComponent,
     QuotaEntityType,
 )
-from .._scram import (
+from .._models.scram import (
     DEFAULT_SCRAM_ITERATIONS,
     UserScramCredentialAlteration,
     UserScramCredentialDeletion,

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._exceptions import InvalidArgumentError
-from .._models import AlterConfigOp, ConfigResource, OpType, ResourceType
+from .._models.configs import AlterConfigOp, ConfigResource, OpType, ResourceType
+from ..connect import parse_properties
 from ..desired import kafka_string
-from ..desired.clusters import parse_properties
 
 if TYPE_CHECKING:
     from ._entities import QuotaSelection

@@ -21,14 +21,14 @@ import anyio
 
 from .._client import AdminClient
 from .._exceptions import InvalidArgumentError, KafkaConfigAdminError, UnsupportedVersionError
-from .._models import Config, ConfigResource, ResourceType
-from .._quota_models import ClientQuotaEntity
-from .._scram import (
+from .._models.configs import Config, ConfigResource, ResourceType
+from .._models.quotas import ClientQuotaEntity
+from .._models.scram import (
     UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from .._topic_models import NewTopic
+from .._models.topics import NewTopic
 from ._check import Problem
 from ._model import DesiredState
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation

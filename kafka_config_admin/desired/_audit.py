@@ -13,8 +13,8 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from .._exceptions import InvalidArgumentError
-from .._models import ConfigEntry, ConfigType
-from .._quota_models import ClientQuotaEntity, QuotaEntityType
+from .._models.configs import ConfigEntry, ConfigType
+from .._models.quotas import ClientQuotaEntity, QuotaEntityType
 from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._state import ClusterState
 

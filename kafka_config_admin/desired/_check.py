@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from .._models import (
+from .._models.configs import (
     HIDDEN,
     AlterConfigOp,
     ConfigEntry,

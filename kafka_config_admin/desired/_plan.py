@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .._models import (
+from .._models.configs import (
     HIDDEN,
     AlterConfigOp,
     Config,

@@ -17,7 +17,7 @@ import pyarrow as pa
 import kafka_config_admin
 
 from .._exceptions import KafkaConfigAdminError
-from .._models import (
+from .._models.configs import (
     Config,
     ConfigEntry,
     ConfigResource,

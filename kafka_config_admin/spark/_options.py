@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .._exceptions import InvalidArgumentError
-from .._models import ResourceType
+from .._models.configs import ResourceType
 from ._clusters import ClusterTarget, targets_from_options
 
 __all__ = ["ResourceKind", "SnapshotOptions", "parse_bool"]

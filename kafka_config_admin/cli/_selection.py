@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .._client import AdminClient
-from .._models import ConfigResource, ResourceType
+from .._models.configs import ConfigResource, ResourceType
 from ._resources import Selection
 
 

@@ -7,9 +7,7 @@ from collections.abc import Mapping, Sequence
 import click
 from rich.table import Table
 
-from .._client import AdminClient
-from .._models.configs import AlterConfigOp, ConfigResource, OpType, ResourceType
-from .._ops.results import AlterConfigsResult
+from .. import AdminClient, AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
 from ..desired import ClusterState, check_ops, is_sensitive
 from ._connect import ConnectionOptions
 from ._entities import quota_changes

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .._models.configs import Config, ConfigEntry, ConfigResource, ResourceType
-from .._ops.results import DescribeConfigsResult
+from .. import Config, ConfigEntry, ConfigResource, DescribeConfigsResult, ResourceType
 from ._connect import ConnectionOptions
 from ._main import (
     ExitCode,

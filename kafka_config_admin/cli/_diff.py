@@ -10,8 +10,14 @@ import click
 import yaml
 from rich.table import Table
 
-from .._exceptions import KafkaConfigAdminError
-from .._models.configs import ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
+from .. import (
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    KafkaConfigAdminError,
+    ResourceType,
+)
 from ..desired import is_override, same_value
 from ._connect import ConnectionOptions
 from ._main import (

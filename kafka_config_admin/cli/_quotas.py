@@ -21,9 +21,12 @@ from typing import Any
 
 from rich.table import Table
 
-from .._client import AdminClient
-from .._models.quotas import ClientQuotaEntity
-from .._models.scram import UserScramCredentialDeletion, UserScramCredentialsDescription
+from .. import (
+    AdminClient,
+    ClientQuotaEntity,
+    UserScramCredentialDeletion,
+    UserScramCredentialsDescription,
+)
 from .._ops.quotas import QuotaValues
 from ._entities import QuotaChanges, QuotaSelection
 from ._main import ExitCode, confirmed, run

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._exceptions import InvalidArgumentError
-from .._models.configs import AlterConfigOp, ConfigResource, OpType, ResourceType
+from .. import AlterConfigOp, ConfigResource, InvalidArgumentError, OpType, ResourceType
 from ..connect import parse_properties
 from ..desired import kafka_string
 

@@ -19,16 +19,20 @@ from typing import Any, TypeVar
 
 import anyio
 
-from .._client import AdminClient
-from .._exceptions import InvalidArgumentError, KafkaConfigAdminError, UnsupportedVersionError
-from .._models.configs import Config, ConfigResource, ResourceType
-from .._models.quotas import ClientQuotaEntity
-from .._models.scram import (
-    UserScramCredentialAlteration,
+from .. import (
+    AdminClient,
+    ClientQuotaEntity,
+    Config,
+    ConfigResource,
+    InvalidArgumentError,
+    KafkaConfigAdminError,
+    NewTopic,
+    ResourceType,
+    UnsupportedVersionError,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from .._models.topics import NewTopic
+from .._models.scram import UserScramCredentialAlteration
 from ._check import Problem
 from ._model import DesiredState
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation

@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from .._exceptions import InvalidArgumentError
-from .._models.configs import ConfigEntry, ConfigType
-from .._models.quotas import ClientQuotaEntity, QuotaEntityType
+from .. import ClientQuotaEntity, ConfigEntry, ConfigType, InvalidArgumentError, QuotaEntityType
 from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._state import ClusterState
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .._models.configs import (
+from .. import (
+    ClientQuotaEntity,
     Config,
     ConfigEntry,
     ConfigResource,
@@ -13,7 +14,6 @@ from .._models.configs import (
     ConfigType,
     ResourceType,
 )
-from .._models.quotas import ClientQuotaEntity
 
 __all__ = ["ClusterState", "is_override", "override_source"]
 

@@ -16,9 +16,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .._client import AdminClient
-from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
-from .._models.configs import AlterConfigOp, ConfigResource
+from .. import (
+    AdminClient,
+    AlterConfigOp,
+    ConfigResource,
+    InvalidArgumentError,
+    KafkaConfigAdminError,
+)
 from .._net.connections import translate_error
 from ._clusters import ClusterTarget
 

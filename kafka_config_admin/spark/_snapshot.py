@@ -16,8 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .._exceptions import KafkaConfigAdminError
-from .._models.configs import Config, ConfigResource, ResourceType
+from .. import Config, ConfigResource, KafkaConfigAdminError, ResourceType
 from .._net.connections import translate_error
 from ._clusters import ClusterTarget
 from ._schema import SNAPSHOT_ARROW_SCHEMA

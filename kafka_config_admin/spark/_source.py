@@ -33,7 +33,7 @@ from pyspark.sql.datasource import (
 )
 from pyspark.sql.types import StructType
 
-from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
+from .. import InvalidArgumentError, KafkaConfigAdminError
 from .._net.connections import translate_error
 from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
 from ._clusters import ClusterTarget, targets_from_options

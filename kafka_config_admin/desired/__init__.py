@@ -26,7 +26,7 @@ Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talki
 (:func:`read_state`, :func:`apply_plan`) live in their own modules.
 
 Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
-pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.desired.clusters`.
+pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.connect`.
 
 docs/desired-state.md describes the file format and the plan's JSON shape.
 """

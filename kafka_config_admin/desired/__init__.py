@@ -51,13 +51,27 @@ from ._apply import (
     apply_plan,
     read_state,
 )
-from ._audit import evaluate_quota_rules, evaluate_scram_rules, evaluate_state
+from ._audit import (
+    Shadowed,
+    evaluate_quota_rules,
+    evaluate_scram_rules,
+    evaluate_state,
+    find_shadowed,
+)
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
-from ._model import DesiredState, ResourceSpec, TopicSpec
+from ._model import (
+    BROKER_THROTTLE_KEYS,
+    TOPIC_THROTTLE_KEYS,
+    DesiredState,
+    IgnoreSpec,
+    ResourceSpec,
+    TopicSpec,
+)
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
+    KeptKey,
     Plan,
     ResourceAction,
     ResourcePlan,
@@ -73,12 +87,14 @@ from ._types import TypedValue, expected_type, parse_typed, same_value
 from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
 
 __all__ = [
+    "BROKER_THROTTLE_KEYS",
     "DEFAULT_READ_BACK_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
     "QUOTA_KEYS",
     "SIZE_UNITS",
+    "TOPIC_THROTTLE_KEYS",
     "ApplyReport",
     "ClusterState",
     "ClustersFile",
@@ -88,6 +104,8 @@ __all__ = [
     "DesiredState",
     "DesiredStateError",
     "FileError",
+    "IgnoreSpec",
+    "KeptKey",
     "OutcomeStatus",
     "Plan",
     "PlanRejectedError",
@@ -107,6 +125,7 @@ __all__ = [
     "ScramCredentialSpec",
     "ScramOutcome",
     "ScramPlan",
+    "Shadowed",
     "SkippedKey",
     "TopicCreation",
     "TopicSpec",
@@ -121,6 +140,7 @@ __all__ = [
     "evaluate_scram_rules",
     "evaluate_state",
     "expected_type",
+    "find_shadowed",
     "is_override",
     "is_sensitive",
     "kafka_string",

@@ -17,10 +17,10 @@ from kafka_config_admin import (
     OpType,
     ResourceType,
 )
-from kafka_config_admin._connections import _Hidden
-from kafka_config_admin._models import ConfigSource, ConfigSynonym, is_sensitive_name
-from kafka_config_admin._operations import IncrementalAlterConfigs
-from kafka_config_admin._topic_operations import CreateTopics
+from kafka_config_admin._models.configs import ConfigSource, ConfigSynonym, is_sensitive_name
+from kafka_config_admin._net.connections import _Hidden
+from kafka_config_admin._ops.configs import IncrementalAlterConfigs
+from kafka_config_admin._ops.topics import CreateTopics
 
 SECRET = "s3cr3t-Ünïcode-pw"
 TOPIC = ConfigResource(ResourceType.TOPIC, "t")

@@ -2,7 +2,7 @@
 
 aiokafka does what it does well here (bootstrap, metadata, one connection per broker, SASL and
 SSL, ApiVersions); the config APIs are encoded and decoded by ``_protocol``, and each request
-answers through a callback the moment its response is read. ``_connections`` holds the
+answers through a callback the moment its response is read. ``connections`` holds the
 transport's own pool of aiokafka connections, and turns aiokafka's errors into this library's.
 """
 
@@ -20,9 +20,7 @@ from typing import Any, NamedTuple
 import anyio
 from aiokafka.conn import AIOKafkaConnection, CloseReason
 
-from ._checks import check_string, shown
-from ._connections import BrokerAddress, Connection, ConnectionPool, close_all, translate_error
-from ._exceptions import (
+from .._exceptions import (
     AuthenticationError,
     BrokerIdNotRegisteredError,
     InvalidArgumentError,
@@ -31,11 +29,13 @@ from ._exceptions import (
     ProtocolError,
     UnsupportedVersionError,
 )
-from ._gc import gc_paused
-from ._oauth import TOKEN_REFUSED_HINT, TokenSource, token_refusal
-from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
-from ._security import SecurityOptions
-from ._tls import probe_tls
+from .._models.validation import check_string, shown
+from .._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
+from .connections import BrokerAddress, Connection, ConnectionPool, close_all, translate_error
+from .gc import gc_paused
+from .oauth import TOKEN_REFUSED_HINT, TokenSource, token_refusal
+from .security import SecurityOptions
+from .tls import probe_tls
 
 __all__ = ["AnswerCallback", "AnswerLostError", "BodyBuilder", "Transport"]
 

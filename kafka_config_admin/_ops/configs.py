@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from ._checks import MAX_STRING_BYTES, check_flag, check_string, shown
-from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
-from ._models import (
+from .._exceptions import BrokerError, InvalidArgumentError, error_for_code
+from .._models.configs import (
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -28,8 +27,9 @@ from ._models import (
     config_of,
     trusted,
 )
-from ._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec, Memo
-from ._redaction import redact
+from .._models.redaction import redact
+from .._models.validation import MAX_STRING_BYTES, check_flag, check_string, shown
+from .._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec, Memo
 
 __all__ = [
     "AlterConfigs",
@@ -310,7 +310,7 @@ def _unknown_type_echo(
 
 
 class SharedConfigOperation(ConfigOperation[T]):
-    """A config call whose request may carry the resources of other calls too (``_coalesce``).
+    """A config call whose request may carry the resources of other calls too (the coalescing).
 
     What the request says of one resource is its *part* (a describe's config names, an alter's
     ops); calls with the same :attr:`gathering_flags` to the same broker may share a request

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ._models import HIDDEN
+from .configs import HIDDEN
 
 __all__ = ["redact"]
 

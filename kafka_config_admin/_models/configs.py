@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
-from ._checks import given
-from ._exceptions import InvalidArgumentError
+from .._exceptions import InvalidArgumentError
+from .validation import given
 
 __all__ = [
     "AlterConfigOp",

@@ -17,13 +17,13 @@ from aiokafka.abc import AbstractTokenProvider
 from aiokafka.conn import AIOKafkaConnection
 from aiokafka.protocol.admin import SaslAuthenticateRequest
 
-from ._connections import translate_error
-from ._exceptions import (
+from .._exceptions import (
     AuthenticationError,
     InvalidArgumentError,
     KafkaConfigAdminError,
     ProtocolError,
 )
+from .connections import translate_error
 
 __all__ = ["TOKEN_REFUSED_HINT", "TokenProvider", "TokenSource", "token_refusal"]
 

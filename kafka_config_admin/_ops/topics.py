@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._exceptions import BrokerError, InvalidArgumentError, RequestTimedOutError, error_for_code
-from ._models import (
+from .._exceptions import BrokerError, InvalidArgumentError, RequestTimedOutError, error_for_code
+from .._models.configs import (
     Config,
     ConfigEntry,
     ConfigResource,
@@ -22,10 +22,10 @@ from ._models import (
     config_of,
     is_sensitive_name,
 )
-from ._operations import Operation
-from ._protocol import CREATE_TOPICS, METADATA
-from ._redaction import redact
-from ._topic_models import CreatedTopic, NewTopic, TopicListing, colliding_names, topic_id_text
+from .._models.redaction import redact
+from .._models.topics import CreatedTopic, NewTopic, TopicListing, colliding_names, topic_id_text
+from .._protocol import CREATE_TOPICS, METADATA
+from .configs import Operation
 
 __all__ = ["CreateTopics", "ListTopics"]
 

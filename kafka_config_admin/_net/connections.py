@@ -33,7 +33,7 @@ from aiokafka.conn import AIOKafkaConnection, CloseReason, collect_hosts
 from aiokafka.protocol.admin import SaslAuthenticateRequest
 from aiokafka.protocol.metadata import MetadataRequest
 
-from ._exceptions import (
+from .._exceptions import (
     AuthenticationError,
     InvalidArgumentError,
     KafkaConfigAdminError,
@@ -42,8 +42,8 @@ from ._exceptions import (
     ProtocolError,
     UnsupportedVersionError,
 )
-from ._models import HIDDEN
-from ._tls import tls_error
+from .._models.configs import HIDDEN
+from .tls import tls_error
 
 __all__ = [
     "CLOSE_WAIT",

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ._checks import check_string, given, shown
-from ._exceptions import InvalidArgumentError
-from ._models import NamedIntEnum, unknown_member
+from .._exceptions import InvalidArgumentError
+from .configs import NamedIntEnum, unknown_member
+from .validation import check_string, given, shown
 
 __all__ = [
     "ClientQuotaAlteration",

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._checks import given
-from ._exceptions import InvalidArgumentError
-from ._models import Config, is_sensitive_name, kafka_string
+from .._exceptions import InvalidArgumentError
+from .configs import Config, is_sensitive_name, kafka_string
+from .validation import given
 
 __all__ = ["CreatedTopic", "NewTopic", "TopicListing", "check_topic_name", "topic_id_text"]
 

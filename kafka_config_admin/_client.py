@@ -6,6 +6,7 @@ hands it to the engine (``_engine``), which owns routing, retries and deadlines.
 
 from __future__ import annotations
 
+import logging
 import re
 import ssl
 import warnings
@@ -54,8 +55,11 @@ from ._user_scram import (
     DescribeUserScramCredentials,
     DescribeUserScramCredentialsResult,
 )
+from .catalog import CatalogMatch, catalog_releases, match_catalog
 
 __all__ = ["AdminClient"]
+
+log = logging.getLogger("kafka_config_admin")
 
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R", bound=_Result[Any, Any])
@@ -179,6 +183,7 @@ class AdminClient:
         )
         self._host: TaskGroupHost | None = None
         self._entries = EntryCache()  # identical entries are one model across calls
+        self._catalog: tuple[CatalogMatch | None] | None = None  # read once, when asked
 
     async def __aenter__(self) -> Self:
         if self._engine.task_group is not None:
@@ -220,6 +225,36 @@ class AdminClient:
         return self._transport.broker_ids()
 
     # --- public calls ---------------------------------------------------------------------
+
+    async def config_catalog(self) -> CatalogMatch | None:
+        """The config catalog of the cluster's Kafka release (valid values, defaults, update
+        modes from Kafka's own ConfigDefs), or None when no catalog fits the cluster.
+
+        The release is told by the API versions a broker advertises, never guessed; the
+        answer is kept for the client's life. With no catalog (a broker older than every
+        catalog), checks fall back to the KIP-569 types the broker reports, and a warning
+        says so once.
+        """
+        if self._catalog is None:
+            self.broker_ids()  # refuses a client that is not open
+            broker = self._transport.any_broker()
+            try:
+                with anyio.fail_after(self._timeout):
+                    versions = await self._transport.api_versions(broker)
+            except TimeoutError:
+                raise KafkaTimeoutError(
+                    f"broker {broker} did not answer within {self._timeout:g}s"
+                ) from None
+            match = match_catalog(versions)
+            if match is None:
+                log.warning(
+                    "no config catalog fits broker %s (older than Kafka %s): values are "
+                    "checked by the types the broker reports (KIP-569) only",
+                    broker,
+                    catalog_releases()[0],
+                )
+            self._catalog = (match,)
+        return self._catalog[0]
 
     def describe_configs(
         self,

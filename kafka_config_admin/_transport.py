@@ -513,6 +513,18 @@ class Transport:
             raise outcome
         return outcome
 
+    async def api_versions(self, node_id: int) -> dict[int, tuple[int, int]]:
+        """The (min, max) version of each API broker ``node_id`` advertised (ApiVersions, as
+        aiokafka read it when the connection opened), connecting first if needed."""
+        conn = self._open_connection(node_id)
+        if conn is None:
+            await self._connect(node_id)
+            conn = self._open_connection(node_id)
+        if conn is None:
+            raise KafkaConnectionError(f"could not connect to broker {node_id}")
+        versions: dict[int, tuple[int, int]] = dict(conn._versions)
+        return versions
+
     async def _connect(self, node_id: int) -> None:
         client = self._require_client()
         if client.cluster.broker_metadata(node_id) is None:

@@ -190,7 +190,8 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
     quotas or quota rules, every entity's quotas are described (one request); when it has
     quota or scram_user rules, every user's SCRAM credentials are (one request), else only
     those of the file's users. Each request has the client's ``timeout``; a failed topic
-    listing, quota or SCRAM describe raises its error.
+    listing, quota or SCRAM describe raises its error. The state carries the config catalog of
+    the cluster's release (``AdminClient.config_catalog()``) for the checks.
     """
     topics = (
         frozenset(listing.name for listing in await admin.list_topics())
@@ -241,6 +242,7 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
         scram=scram,
         quotas_complete=quotas_complete,
         scram_complete=scram_complete,
+        catalog=await admin.config_catalog(),
     )
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
 from .._quota_models import ClientQuotaEntity
+from ..catalog import CatalogKey, CatalogMatch
 
 __all__ = ["ClusterState", "is_override", "override_source"]
 
@@ -56,6 +57,10 @@ class ClusterState:
             (what rules about quotas need).
         scram_complete: whether ``scram`` holds every user the cluster has credentials for,
             besides the file's users (what rules about SCRAM users need).
+        catalog: the config catalog of the cluster's Kafka release
+            (``AdminClient.config_catalog()``): valid values, ranges and update modes for the
+            checks, and the types a broker before Kafka 2.6 does not report; None: no catalog
+            (checks use the broker's KIP-569 types only).
     """
 
     configs: Mapping[ConfigResource, Config] = field(default_factory=dict)
@@ -66,6 +71,7 @@ class ClusterState:
     scram: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     quotas_complete: bool = False
     scram_complete: bool = False
+    catalog: CatalogMatch | None = None
 
     def topic_exists(self, name: str) -> bool:
         """Whether the cluster has this topic."""
@@ -103,7 +109,17 @@ class ClusterState:
         described = resource in self.configs
         return described and not (resource.type is ResourceType.BROKER and resource.name == "")
 
+    def catalog_key(self, resource: ConfigResource, key: str) -> CatalogKey | None:
+        """What the catalog of the cluster's release says of ``key`` on ``resource``."""
+        if self.catalog is None:
+            return None
+        return self.catalog.catalog.get(resource.type, key)
+
     def entry_type(self, resource: ConfigResource, key: str) -> ConfigType:
-        """The KIP-569 type of ``key`` on ``resource``, UNKNOWN when not known."""
+        """The type of ``key`` on ``resource``: the broker's (KIP-569), else the catalog's (a
+        broker before Kafka 2.6 reports none), else UNKNOWN."""
         info = self.key_info(resource, key)
-        return ConfigType.UNKNOWN if info is None else info.type
+        if info is not None and info.type is not ConfigType.UNKNOWN:
+            return info.type
+        spec = self.catalog_key(resource, key)
+        return ConfigType.UNKNOWN if spec is None else spec.type

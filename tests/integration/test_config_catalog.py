@@ -1,0 +1,88 @@
+"""The config catalog against the real broker: the catalog of the running release is chosen,
+it agrees with every key the broker describes, and its checks refuse invalid values before
+anything is sent."""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_config_admin import (
+    AdminClient,
+    Config,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    ResourceType,
+)
+from kafka_config_admin.catalog import CatalogMatch, ConfigCatalog, catalog_releases
+from kafka_config_admin.desired import (
+    PlanRejectedError,
+    apply_plan,
+    make_plan,
+    parse_desired_state,
+    read_state,
+)
+from kafka_config_admin.testing import KafkaCluster
+
+from .conftest import SentRequests
+from .helpers import new_topic
+
+pytestmark = pytest.mark.integration
+
+_CHANGES = {"IncrementalAlterConfigs", "AlterConfigs", "CreateTopics"}
+
+
+async def _catalog(admin: AdminClient, cluster: KafkaCluster) -> CatalogMatch:
+    match = await admin.config_catalog()
+    if cluster.kafka_version not in catalog_releases():
+        pytest.skip(f"no catalog ships for Kafka {cluster.kafka_version}")
+    assert match is not None, "a shipped release must find its catalog"
+    return match
+
+
+@pytest.mark.compat
+async def test_the_catalog_of_the_running_release_is_chosen(
+    admin_client: AdminClient, kafka_cluster: KafkaCluster
+) -> None:
+    match = await _catalog(admin_client, kafka_cluster)
+    assert match.catalog.release == kafka_cluster.kafka_version and match.exact
+    assert await admin_client.config_catalog() is match  # asked once per client
+
+
+def _disagreements(catalog: ConfigCatalog, resource: ConfigResource, config: Config) -> list[str]:
+    """Where the broker's describe and the catalog differ: a key only one has, a KIP-569 type,
+    a default (for keys the broker shows at their default)."""
+    found: list[str] = []
+    for entry in config.values():
+        key = catalog.get(resource.type, entry.name)
+        if key is None:
+            if entry.source is ConfigSource.DEFAULT_CONFIG:
+                found.append(f"{entry.name}: described by the broker, not in the catalog")
+            continue
+        if entry.type is not ConfigType.UNKNOWN and entry.type is not key.type:
+            found.append(f"{entry.name}: type {entry.type.name} != catalog {key.type.name}")
+        if (
+            entry.source is ConfigSource.DEFAULT_CONFIG
+            and not entry.is_sensitive
+            and entry.value != key.default
+        ):
+            found.append(f"{entry.name}: default {entry.value!r} != catalog {key.default!r}")
+    return found
+
+
+@pytest.mark.compat
+async def test_the_catalog_agrees_with_every_key_the_broker_describes(
+    admin_client: AdminClient, kafka_cluster: KafkaCluster, kafka_bootstrap: str
+) -> None:
+    """Types (KIP-569, where the broker reports them: not before Kafka 2.6) and defaults of
+    every topic and broker key the running broker describes."""
+    catalog = (await _catalog(admin_client, kafka_cluster)).catalog
+    topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
+    broker = ConfigResource(ResourceType.BROKER, str(kafka_cluster.broker_ids[0]))
+    described = admin_client.describe_configs([topic, broker], include_documentation=True)
+    configs = await described.all()
+    for resource in (topic, broker):
+        config = configs[resource]
+        known = [entry for entry in config.values() if catalog.get(resource.type, entry.name)]
+        assert len(config) > 20 and len(known) >= 0.9 * len(config)
+        assert _disagreements(catalog, resource, config) == [], resource

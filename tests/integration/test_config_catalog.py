@@ -86,3 +86,64 @@ async def test_the_catalog_agrees_with_every_key_the_broker_describes(
         known = [entry for entry in config.values() if catalog.get(resource.type, entry.name)]
         assert len(config) > 20 and len(known) >= 0.9 * len(config)
         assert _disagreements(catalog, resource, config) == [], resource
+
+
+def _changes_sent(sent: SentRequests) -> list[str]:
+    return [api for api in sent if api in _CHANGES]
+
+
+@pytest.mark.compat
+async def test_values_kafka_would_refuse_are_refused_before_anything_is_sent(
+    admin_client: AdminClient,
+    kafka_cluster: KafkaCluster,
+    kafka_release: tuple[int, ...],
+    kafka_bootstrap: str,
+    sent_requests: SentRequests,
+) -> None:
+    await _catalog(admin_client, kafka_cluster)
+    name = await new_topic(admin_client, kafka_bootstrap)
+    desired = parse_desired_state(
+        f"""
+topics:
+  - name: {name}
+    configs:
+      compression.type: ZSTD            # Kafka's ValidString compares case
+      segment.bytes: 1000               # below the range's minimum (1 MiB; 14 before 4.0)
+      cleanup.policy: [delete, purge]   # not a cleanup policy
+      retention.ms: 1d                  # fine: planned only once the others are fixed
+cluster_default:
+  configs:
+    listener.security.protocol.map: PLAINTEXT:PLAINTEXT   # per-broker only
+""",
+        source="catalog.yaml",
+    )
+    state = await read_state(admin_client, desired)
+    plan = make_plan(desired, state)
+    problems = {problem.key: str(problem) for problem in plan.problems}
+    assert set(problems) == {
+        "compression.type",
+        "cleanup.policy",
+        "listener.security.protocol.map",
+    } | ({"segment.bytes"} if kafka_release >= (4, 0) else set())
+    assert name in problems["compression.type"] and "'ZSTD'" in problems["compression.type"]
+    assert "zstd" in problems["compression.type"]
+    assert "'purge' not allowed" in problems["cleanup.policy"]
+    assert "per-broker only" in problems["listener.security.protocol.map"]
+    sent_requests.clear()
+    with pytest.raises(PlanRejectedError):
+        await apply_plan(admin_client, plan)
+    assert _changes_sent(sent_requests) == []
+
+
+@pytest.mark.compat
+async def test_a_set_like_list_in_another_order_plans_nothing(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    name = await new_topic(admin_client, kafka_bootstrap, {"cleanup.policy": "compact,delete"})
+    for wanted in ("[delete, compact]", "'delete, compact'", "[compact, delete, compact]"):
+        desired = parse_desired_state(
+            f"topics:\n  - name: {name}\n    configs:\n      cleanup.policy: {wanted}\n",
+            source="set.yaml",
+        )
+        plan = make_plan(desired, await read_state(admin_client, desired))
+        assert not plan.has_changes and not plan.problems, (wanted, plan.to_dict())

@@ -104,7 +104,7 @@ def test_the_named_releases_are_shipped_and_small() -> None:
     assert any(r.startswith(("4.0.", "4.1.", "4.2.")) for r in releases)
     assert any(r.startswith("3.") and r < "3.9" for r in releases)
     assert any(r.startswith("2.") and r >= "2.6" for r in releases)
-    with pytest.raises(InvalidArgumentError, match="no config catalog for Kafka '9.9.9'"):
+    with pytest.raises(InvalidArgumentError, match=r"no config catalog for Kafka .9\.9\.9."):
         load_catalog("9.9.9")
 
 

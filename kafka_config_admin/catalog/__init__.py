@@ -16,6 +16,7 @@ from ._catalog import (
     catalog_releases,
     load_catalog,
     match_catalog,
+    release_order,
     releases_with_key,
 )
 
@@ -28,5 +29,6 @@ __all__ = [
     "catalog_releases",
     "load_catalog",
     "match_catalog",
+    "release_order",
     "releases_with_key",
 ]

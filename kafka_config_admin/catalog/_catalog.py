@@ -32,6 +32,7 @@ __all__ = [
     "catalog_releases",
     "load_catalog",
     "match_catalog",
+    "release_order",
     "releases_with_key",
 ]
 
@@ -213,7 +214,8 @@ class CatalogMatch:
     exact: bool
 
 
-def _release_order(release: str) -> tuple[int, ...]:
+def release_order(release: str) -> tuple[int, ...]:
+    """A release as a sort key: ``"3.10.0"`` after ``"3.9.1"``."""
     return tuple(int(part) for part in release.split("."))
 
 
@@ -225,7 +227,7 @@ def catalog_releases() -> tuple[str, ...]:
         for entry in resources.files(__package__).joinpath("releases").iterdir()
         if entry.name.endswith(".json")
     ]
-    return tuple(sorted(found, key=_release_order))
+    return tuple(sorted(found, key=release_order))
 
 
 @cache

@@ -42,12 +42,20 @@ SET_LIKE_KEYS = frozenset(
         "follower.replication.throttled.replicas",
         # broker: the cluster-default form of cleanup.policy
         "log.cleanup.policy",
-        # broker: listener name -> protocol pairs (read into a map)
+        # broker: listener name -> protocol pairs (a STRING Kafka splits into a map)
         "listener.security.protocol.map",
         # broker: the SASL mechanisms the broker enables (a set; the client picks one)
         "sasl.enabled.mechanisms",
         # broker: the TLS versions enabled (the handshake picks the highest both have)
         "ssl.enabled.protocols",
+        # broker: the listeners started before the authorizer is ready (read into a set)
+        "early.start.listeners",
+        # broker: the group protocols the coordinator enables (read into a set)
+        "group.coordinator.rebalance.protocols",
+        # broker: the roles of a KRaft node (read into a set: broker, controller)
+        "process.roles",
+        # broker: the audiences an OAuth token may name (a token must name one of them)
+        "sasl.oauthbearer.expected.audience",
         # client metrics (KIP-714): metric name prefixes, and client matching patterns
         "metrics",
         "match",
@@ -152,16 +160,24 @@ def is_set_like(key: str | None) -> bool:
     return key in SET_LIKE_KEYS
 
 
+#: The types a set-like key's value is read as a comma-separated set in: LIST, a STRING that
+#: Kafka splits itself (``listener.security.protocol.map``), and no type (a broker before 2.6).
+_SET_CARRIERS = frozenset({ConfigType.LIST, ConfigType.STRING, ConfigType.UNKNOWN})
+
+
 def same_value(
     kind: ConfigType, left: str | None, right: str | None, *, key: str | None = None
 ) -> bool:
     """Whether two values are the same once parsed by ``kind`` (None only equals None).
 
-    Values that do not parse are compared as trimmed text. Given the ``key``, a LIST whose
-    order means nothing (:func:`is_set_like`) is compared as a set of members.
+    Values that do not parse are compared as trimmed text. Given the ``key``, a list whose
+    order means nothing (:func:`is_set_like`) is compared as a set of members, also where the
+    broker types it STRING or reports no type.
     """
     if left is None or right is None:
         return left is right
+    if is_set_like(key) and kind in _SET_CARRIERS:
+        kind = ConfigType.LIST
     try:
         parsed_left, parsed_right = parse_typed(kind, left), parse_typed(kind, right)
     except ValueError:

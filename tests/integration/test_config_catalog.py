@@ -24,6 +24,7 @@ from kafka_config_admin.desired import (
 )
 from kafka_config_admin.testing import KafkaCluster
 
+from .cli_helpers import make_topic, run_cli
 from .conftest import SentRequests
 from .helpers import new_topic
 
@@ -147,3 +148,38 @@ async def test_a_set_like_list_in_another_order_plans_nothing(
         )
         plan = make_plan(desired, await read_state(admin_client, desired))
         assert not plan.has_changes and not plan.problems, (wanted, plan.to_dict())
+
+
+@pytest.mark.compat
+def test_docs_shows_the_catalog_beside_the_live_documentation(
+    kafka_bootstrap: str,
+    kafka_cluster: KafkaCluster,
+    kafka_release: tuple[int, ...],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if kafka_cluster.kafka_version not in catalog_releases():
+        pytest.skip(f"no catalog ships for Kafka {kafka_cluster.kafka_version}")
+    make_topic(kafka_bootstrap)
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "compression.type")
+    assert ran.code == 0, ran.err
+    topic_part, broker_part = ran.out.split("compression.type (broker config)")
+    assert "compression.type (topic config)" in topic_part
+    for part in (topic_part, broker_part):
+        assert "type: STRING" in part  # the catalog's, where the broker reports no type (2.5)
+        assert "default: producer" in part
+        assert "valid values: one of: uncompressed, zstd, lz4, snappy, gzip, producer" in part
+        assert f"the ConfigDef of Kafka {kafka_cluster.kafka_version}" in part
+    assert "update mode: cluster-wide" in broker_part and "update mode" not in topic_part
+    if kafka_release >= (2, 6):  # the live documentation (DescribeConfigs v3, KIP-569)
+        assert "codec" in topic_part
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "listener.security.protocol.map")
+    assert "update mode: per-broker" in ran.out, ran.out
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "segment.bytes")
+    minimum = 1048576 if kafka_release >= (4, 0) else 14
+    assert f"valid values: at least {minimum}" in ran.out, ran.out
+    gone = "message.downconversion.enable"  # removed in Kafka 4.0
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, gone)
+    if kafka_release >= (4, 0):
+        assert ran.code == 2 and "3.9.1 had it" in ran.err, ran.err
+    else:
+        assert ran.code == 0 and "(topic config)" in ran.out, ran.err

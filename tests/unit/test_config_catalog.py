@@ -265,6 +265,13 @@ def test_set_like_lists_compare_as_sets_and_ordered_lists_keep_order() -> None:
     suites = "TLS_AES_128_GCM_SHA256,TLS_AES_256_GCM_SHA384"
     flipped = "TLS_AES_256_GCM_SHA384,TLS_AES_128_GCM_SHA256"
     assert not same_value(ConfigType.LIST, suites, flipped, key="ssl.cipher.suites")
+    # A set Kafka types STRING and splits itself, and a value with no type (before 2.6).
+    protocols, reordered = "A:PLAINTEXT,B:SSL", "B:SSL, A:PLAINTEXT"
+    for kind in (ConfigType.STRING, ConfigType.UNKNOWN):
+        assert same_value(kind, protocols, reordered, key="listener.security.protocol.map")
+        assert not same_value(kind, protocols, "A:SSL,B:SSL", key="listener.security.protocol.map")
+        assert same_value(kind, "compact,delete", "delete,compact", key="cleanup.policy")
+        assert not same_value(kind, "x,y", "y,x", key="security.inter.broker.protocol")
 
 
 def test_a_set_like_list_plans_nothing_for_another_order_and_adds_members_anywhere() -> None:

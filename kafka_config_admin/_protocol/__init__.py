@@ -21,9 +21,9 @@ from typing import Any
 
 from . import (
     alter_client_quotas,
-    api_versions,
     alter_configs,
     alter_user_scram_credentials,
+    api_versions,
     create_topics,
     describe_client_quotas,
     describe_configs,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from importlib import resources
@@ -200,18 +200,44 @@ def _valid(raw: Mapping[str, Any]) -> ValidValues:
     )
 
 
+#: Broker keys Kafka takes only on the cluster default while a feature is finalized at a level
+#: or above: key -> (feature, level, what the feature is).
+_CLUSTER_DEFAULT_ONLY: Mapping[str, tuple[str, int, str]] = {
+    # KIP-966: with ELR on, the controller refuses a per-broker min.insync.replicas.
+    "min.insync.replicas": (
+        "eligible.leader.replicas.version",
+        1,
+        "Eligible Leader Replicas (KIP-966)",
+    ),
+}
+
+
 @dataclass(frozen=True)
 class CatalogMatch:
-    """The catalog chosen for a broker, and how sure the choice is.
+    """The catalog chosen for a broker, how sure the choice is, and the cluster's features.
 
     ``exact`` is true when the broker advertises exactly the release's API versions: its keys
     are then the broker's keys, so a key the catalog lacks is one this release does not have.
     Otherwise the broker is a later release than any catalog closer to it, and the catalog
-    only tells valid values of the keys it has.
+    only tells valid values of the keys it has. ``features`` are the cluster's finalized
+    feature levels as the broker reports them (ApiVersions v3 on; empty before Kafka 2.8).
     """
 
     catalog: ConfigCatalog
     exact: bool
+    features: Mapping[str, int] = field(default_factory=dict)
+
+    def cluster_default_only(self, key: str) -> str | None:
+        """Why broker key ``key`` is taken only on the cluster default on this cluster (a
+        feature it has finalized), or None when it may be set for one broker."""
+        rule = _CLUSTER_DEFAULT_ONLY.get(key)
+        if rule is None:
+            return None
+        feature, level, what = rule
+        have = self.features.get(feature, 0)
+        if have < level:
+            return None
+        return f"{what} is on ({feature}={have})"
 
 
 def release_order(release: str) -> tuple[int, ...]:

@@ -20,7 +20,7 @@ from .._models import (
     ResourceType,
     is_sensitive_name,
 )
-from ..catalog import CatalogKey, UpdateMode, ValidValues, releases_with_key
+from ..catalog import CatalogKey, CatalogMatch, UpdateMode, ValidValues, releases_with_key
 from ._model import DesiredState
 from ._state import ClusterState
 from ._types import TypedValue, expected_type, parse_typed
@@ -92,7 +92,7 @@ def check_value(
             return problem(missing)
     elif info is not None and info.is_read_only:
         return problem("read-only: the broker does not take changes of this key at run time")
-    mode = _mode_problem(resource, spec)
+    mode = _mode_problem(resource, key, op, spec, state.catalog)
     if mode is not None:
         return problem(mode)
     if op in (OpType.APPEND, OpType.SUBTRACT) and kind not in (ConfigType.LIST, ConfigType.UNKNOWN):
@@ -143,9 +143,16 @@ _CATALOG_SAYS_UNKNOWN = frozenset(
 )
 
 
-def _mode_problem(resource: ConfigResource, spec: CatalogKey | None) -> str | None:
-    """Refuse what a broker's dynamic update mode forbids: a read-only key, or a per-broker
-    key on the cluster default (a cluster-wide key may be set on one broker: Kafka allows it)."""
+def _mode_problem(
+    resource: ConfigResource,
+    key: str,
+    op: OpType,
+    spec: CatalogKey | None,
+    match: CatalogMatch | None,
+) -> str | None:
+    """Refuse what a broker's dynamic update mode forbids: a read-only key, a per-broker key
+    on the cluster default, and a key the cluster takes on the cluster default only (a
+    cluster-wide key may otherwise be set for one broker: Kafka allows it)."""
     if spec is None or resource.type is not ResourceType.BROKER or spec.update_mode is None:
         return None
     if spec.update_mode is UpdateMode.READ_ONLY:
@@ -153,6 +160,12 @@ def _mode_problem(resource: ConfigResource, spec: CatalogKey | None) -> str | No
     if spec.update_mode is UpdateMode.PER_BROKER and resource.name == "":
         return (
             "per-broker only: Kafka takes this key for one broker id, never on the cluster default"
+        )
+    only = None if match is None or op is OpType.DELETE else match.cluster_default_only(key)
+    if only is not None and resource.name != "":
+        return (
+            f'cluster-wide only: Kafka takes this key on the cluster default (broker ""), '
+            f"never for one broker, while {only}"
         )
     return None
 

@@ -215,6 +215,26 @@ def test_update_modes_per_broker_keys_only_on_a_broker() -> None:
     assert [problem.key for problem in problems] == ["listeners"]
 
 
+def test_a_key_the_cluster_takes_on_the_cluster_default_only_while_a_feature_is_on() -> None:
+    catalog = load_catalog("4.3.0")
+    elr = CatalogMatch(catalog, exact=True, features={"eligible.leader.replicas.version": 1})
+    state = ClusterState(
+        configs={BROKER: broker_config()},
+        schemas={ResourceType.BROKER: broker_config()},
+        catalog=elr,
+    )
+    refused = _message(state, BROKER, "min.insync.replicas", "2")
+    assert "cluster-wide only" in refused and "eligible.leader.replicas.version=1" in refused
+    assert "broker '1'" in refused and "'2'" in refused
+    assert check_value(state, DEFAULT, "min.insync.replicas", "2") is None
+    assert check_value(state, BROKER, "min.insync.replicas", None, OpType.DELETE) is None
+    assert check_value(state, BROKER, "log.retention.ms", "1000") is None  # cluster-wide too
+    off = CatalogMatch(catalog, exact=True, features={"eligible.leader.replicas.version": 0})
+    for match in (off, CatalogMatch(catalog, exact=True)):
+        state = ClusterState(configs={BROKER: broker_config()}, catalog=match)
+        assert check_value(state, BROKER, "min.insync.replicas", "2") is None
+
+
 def test_keys_a_release_does_not_have_are_named_with_the_releases_that_do() -> None:
     state = _state("4.3.0", (TOPIC, topic_config()))
     gone = _message(state, TOPIC, "message.downconversion.enable", "true")

@@ -141,8 +141,9 @@ class _WireRequest:
             return self._codec.encode_request(self.API_VERSION, self._build_body(self.API_VERSION))
 
     def parse_response_header(self, buffer: BytesIO) -> _ResponseHeader:
+        flexible = self._codec.is_response_header_flexible(self.API_VERSION)
         correlation_id, offset = decode_response_header(
-            buffer.getvalue(), buffer.tell(), flexible=self._flexible
+            buffer.getvalue(), buffer.tell(), flexible=flexible
         )
         buffer.seek(offset)
         return _ResponseHeader(correlation_id)
@@ -512,18 +513,6 @@ class Transport:
         if isinstance(outcome, KafkaConfigAdminError):
             raise outcome
         return outcome
-
-    async def api_versions(self, node_id: int) -> dict[int, tuple[int, int]]:
-        """The (min, max) version of each API broker ``node_id`` advertised (ApiVersions, as
-        aiokafka read it when the connection opened), connecting first if needed."""
-        conn = self._open_connection(node_id)
-        if conn is None:
-            await self._connect(node_id)
-            conn = self._open_connection(node_id)
-        if conn is None:
-            raise KafkaConnectionError(f"could not connect to broker {node_id}")
-        versions: dict[int, tuple[int, int]] = dict(conn._versions)
-        return versions
 
     async def _connect(self, node_id: int) -> None:
         client = self._require_client()

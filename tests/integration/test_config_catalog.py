@@ -8,6 +8,7 @@ import pytest
 
 from kafka_config_admin import (
     AdminClient,
+    AlterConfigOp,
     Config,
     ConfigResource,
     ConfigSource,
@@ -186,3 +187,43 @@ def test_docs_shows_the_catalog_beside_the_live_documentation(
         assert ran.code == 2 and "3.9.1 had it" in ran.err, ran.err
     else:
         assert ran.code == 0 and "(topic config)" in ran.out, ran.err
+
+
+@pytest.mark.compat
+async def test_a_key_the_cluster_takes_on_the_default_only_is_refused_for_one_broker(
+    admin_client: AdminClient,
+    kafka_cluster: KafkaCluster,
+    kafka_release: tuple[int, ...],
+    sent_requests: SentRequests,
+) -> None:
+    """With Eligible Leader Replicas on (Kafka 4.1 on, new clusters), min.insync.replicas is
+    taken on the cluster default only: the check says so from the features the broker reports,
+    and the broker agrees; without ELR the same change passes both."""
+    match = await _catalog(admin_client, kafka_cluster)
+    elr = match.features.get("eligible.leader.replicas.version", 0)
+    if kafka_release >= (4, 1):
+        assert elr >= 1, match.features  # on by default for a new 4.1+ cluster
+    if kafka_release < (2, 8):
+        assert match.features == {}  # ApiVersions carries features from Kafka 2.8 (KIP-584)
+    broker_id = kafka_cluster.broker_ids[0]
+    desired = parse_desired_state(
+        f"brokers:\n  {broker_id}:\n    configs:\n      min.insync.replicas: 1\n",
+        source="elr.yaml",
+    )
+    plan = make_plan(desired, await read_state(admin_client, desired))
+    broker = ConfigResource(ResourceType.BROKER, str(broker_id))
+    probe = admin_client.incremental_alter_configs(
+        {broker: [AlterConfigOp(name="min.insync.replicas", value="1")]}, validate_only=True
+    )
+    await probe.wait()
+    broker_says = probe.values[broker].exception()
+    if elr:
+        [problem] = plan.problems
+        assert "cluster-wide only" in str(problem) and str(broker_id) in str(problem)
+        assert broker_says is not None, "the broker must refuse what the check refuses"
+        sent_requests.clear()
+        with pytest.raises(PlanRejectedError):
+            await apply_plan(admin_client, plan)
+        assert _changes_sent(sent_requests) == []
+    else:
+        assert not plan.problems and broker_says is None, (plan.problems, broker_says)

@@ -22,7 +22,7 @@ from .._models import (
 )
 from ..catalog import CatalogKey, CatalogMatch, UpdateMode, ValidValues, releases_with_key
 from ._model import DesiredState
-from ._state import ClusterState
+from ._state import ClusterState, known_type
 from ._types import TypedValue, expected_type, parse_typed
 
 __all__ = ["LOG_LEVELS", "Problem", "check_desired", "check_ops", "check_value", "is_sensitive"]
@@ -79,7 +79,7 @@ def check_value(
     """
     info = state.key_info(resource, key)
     spec = state.catalog_key(resource, key)
-    kind = state.entry_type(resource, key)
+    kind = known_type(info, spec)
     secret = is_sensitive(key, info) or kind is ConfigType.PASSWORD
     shown = HIDDEN if value is not None and secret else value
 

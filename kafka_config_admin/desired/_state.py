@@ -9,7 +9,7 @@ from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ConfigT
 from .._quota_models import ClientQuotaEntity
 from ..catalog import CatalogKey, CatalogMatch
 
-__all__ = ["ClusterState", "is_override", "override_source"]
+__all__ = ["ClusterState", "is_override", "known_type", "override_source"]
 
 _OVERRIDE_SOURCE = {
     ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG,
@@ -98,8 +98,10 @@ class ClusterState:
         """What the cluster says of ``key`` on ``resource``: its entry, else the schema's entry
         for the resource type, else None (a key the broker does not know)."""
         config = self.configs.get(resource)
-        if config is not None and key in config:
-            return config[key]
+        if config is not None:
+            found = config.get(key)  # one lookup: a plan asks this for every key it wants
+            if found is not None:
+                return found
         schema = self.schemas.get(resource.type)
         if schema is not None:
             return schema.get(key)
@@ -129,8 +131,11 @@ class ClusterState:
     def entry_type(self, resource: ConfigResource, key: str) -> ConfigType:
         """The type of ``key`` on ``resource``: the broker's (KIP-569), else the catalog's (a
         broker before Kafka 2.6 reports none), else UNKNOWN."""
-        info = self.key_info(resource, key)
-        if info is not None and info.type is not ConfigType.UNKNOWN:
-            return info.type
-        spec = self.catalog_key(resource, key)
-        return ConfigType.UNKNOWN if spec is None else spec.type
+        return known_type(self.key_info(resource, key), self.catalog_key(resource, key))
+
+
+def known_type(info: ConfigEntry | None, spec: CatalogKey | None) -> ConfigType:
+    """A key's type from the broker's entry (KIP-569), else from the catalog, else UNKNOWN."""
+    if info is not None and info.type is not ConfigType.UNKNOWN:
+        return info.type
+    return ConfigType.UNKNOWN if spec is None else spec.type

@@ -16,7 +16,6 @@ from ._catalog import (
     catalog_releases,
     load_catalog,
     match_catalog,
-    release_order,
     releases_with_key,
 )
 
@@ -29,6 +28,5 @@ __all__ = [
     "catalog_releases",
     "load_catalog",
     "match_catalog",
-    "release_order",
     "releases_with_key",
 ]

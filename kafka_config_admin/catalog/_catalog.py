@@ -32,7 +32,6 @@ __all__ = [
     "catalog_releases",
     "load_catalog",
     "match_catalog",
-    "release_order",
     "releases_with_key",
 ]
 
@@ -240,7 +239,7 @@ class CatalogMatch:
         return f"{what} is on ({feature}={have})"
 
 
-def release_order(release: str) -> tuple[int, ...]:
+def _release_order(release: str) -> tuple[int, ...]:
     """A release as a sort key: ``"3.10.0"`` after ``"3.9.1"``."""
     return tuple(int(part) for part in release.split("."))
 
@@ -253,7 +252,7 @@ def catalog_releases() -> tuple[str, ...]:
         for entry in resources.files(__package__).joinpath("releases").iterdir()
         if entry.name.endswith(".json")
     ]
-    return tuple(sorted(found, key=release_order))
+    return tuple(sorted(found, key=_release_order))
 
 
 @cache

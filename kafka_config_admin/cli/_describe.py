@@ -6,7 +6,13 @@ import click
 
 from .._models import Config, ConfigEntry, ConfigResource, ConfigType, ResourceType
 from .._results import DescribeConfigsResult
-from ..catalog import CatalogKey, CatalogMatch, UpdateMode, release_order, releases_with_key
+from ..catalog import (
+    CatalogKey,
+    CatalogMatch,
+    UpdateMode,
+    catalog_releases,
+    releases_with_key,
+)
 from ._connect import ConnectionOptions
 from ._main import (
     ExitCode,
@@ -171,10 +177,8 @@ def docs(key: str, connection: ConnectionOptions) -> int:
 def _unknown_key(key: str, match: CatalogMatch | None) -> str:
     """The error for a key no kind of resource takes, naming the releases that have it."""
     message = f"{key}: no topic, broker, group or client-metrics config of that name"
-    elsewhere = sorted(
-        {release for kind in _DOCS_TYPES for release in releases_with_key(kind, key)},
-        key=release_order,
-    )
+    having = {release for kind in _DOCS_TYPES for release in releases_with_key(kind, key)}
+    elsewhere = [release for release in catalog_releases() if release in having]
     if elsewhere:
         running = f"Kafka {match.catalog.release}" if match is not None else "this broker"
         message += f" in {running} (Kafka {', '.join(elsewhere)} had it)"

@@ -105,11 +105,15 @@ def check_value(
         parsed = parse_typed(kind, value)
     except ValueError as error:
         return problem(f"{error}: expected {expected_type(kind)}")
-    if spec is not None and spec.valid is not None and op in (OpType.SET, OpType.APPEND):
-        invalid = _invalid(spec.valid, parsed)
-        if invalid is not None:
-            release = state.catalog.catalog.release if state.catalog is not None else "?"
-            return problem(f"{invalid}: Kafka {release} allows {spec.valid.describe()}")
+    match = state.catalog
+    # Valid values only from the broker's own release: a later one may allow more (a new
+    # enum member), and a refusal the broker would not make has no way around it.
+    if match is not None and match.exact and op in (OpType.SET, OpType.APPEND):
+        if spec is not None and spec.valid is not None:
+            invalid = _invalid(spec.valid, parsed)
+            if invalid is not None:
+                release = match.catalog.release
+                return problem(f"{invalid}: Kafka {release} allows {spec.valid.describe()}")
     return None
 
 

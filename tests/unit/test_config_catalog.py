@@ -174,6 +174,14 @@ def test_enum_members_ranges_and_list_members_are_checked() -> None:
     assert check_value(state, TOPIC, "min.cleanable.dirty.ratio", "0.25") is None
     # A value's type problem comes first, and names the type.
     assert "INT" in _message(state, TOPIC, "segment.bytes", "big")
+    # A broker of a later release than the closest catalog may allow more: its types and
+    # update modes still hold, its valid values are left to the broker.
+    later = ClusterState(
+        configs={TOPIC: topic_config()},
+        catalog=CatalogMatch(catalog=load_catalog("4.1.0"), exact=False),
+    )
+    assert check_value(later, TOPIC, "compression.type", "brotli") is None
+    assert check_value(later, TOPIC, "segment.bytes", "big") is not None
 
 
 def test_every_problem_of_a_file_is_reported_before_anything_is_sent() -> None:

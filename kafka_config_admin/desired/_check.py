@@ -105,16 +105,23 @@ def check_value(
         parsed = parse_typed(kind, value)
     except ValueError as error:
         return problem(f"{error}: expected {expected_type(kind)}")
-    match = state.catalog
-    # Valid values only from the broker's own release: a later one may allow more (a new
-    # enum member), and a refusal the broker would not make has no way around it.
-    if match is not None and match.exact and op in (OpType.SET, OpType.APPEND):
-        if spec is not None and spec.valid is not None:
-            invalid = _invalid(spec.valid, parsed)
-            if invalid is not None:
-                release = match.catalog.release
-                return problem(f"{invalid}: Kafka {release} allows {spec.valid.describe()}")
+    valid = _valid_values(state.catalog, spec, op)
+    invalid = None if valid is None else _invalid(valid, parsed)
+    if valid is not None and invalid is not None and state.catalog is not None:
+        release = state.catalog.catalog.release
+        return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
     return None
+
+
+def _valid_values(
+    match: CatalogMatch | None, spec: CatalogKey | None, op: OpType
+) -> ValidValues | None:
+    """The valid values a SET or APPEND is checked against: only from the catalog of the
+    broker's own release (an exact match), since a later release may allow more (a new enum
+    member), and a refusal the broker would not make has no way around it."""
+    if match is None or not match.exact or op not in (OpType.SET, OpType.APPEND):
+        return None
+    return None if spec is None else spec.valid
 
 
 def _missing_key(state: ClusterState, resource: ConfigResource, key: str) -> str | None:

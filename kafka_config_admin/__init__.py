@@ -41,8 +41,18 @@ from ._exceptions import (
     UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
-from ._group_operations import GroupListing, ListGroupsResult
-from ._models import (
+from ._models.catalog import (
+    CatalogKey,
+    CatalogMatch,
+    ConfigCatalog,
+    UpdateMode,
+    ValidValues,
+    catalog_releases,
+    load_catalog,
+    match_catalog,
+    releases_with_key,
+)
+from ._models.configs import (
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -53,8 +63,7 @@ from ._models import (
     OpType,
     ResourceType,
 )
-from ._oauth import TokenProvider
-from ._quota_models import (
+from ._models.quotas import (
     ClientQuotaAlteration,
     ClientQuotaEntity,
     ClientQuotaFilter,
@@ -62,20 +71,22 @@ from ._quota_models import (
     QuotaEntityType,
     QuotaMatchType,
 )
-from ._results import (
-    AlterConfigsResult,
-    CreateTopicsResult,
-    DescribeConfigsResult,
-    ResourceFuture,
-)
-from ._scram import (
+from ._models.scram import (
     ScramCredentialInfo,
     ScramMechanism,
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
-from ._topic_models import CreatedTopic, NewTopic, TopicListing
+from ._models.topics import CreatedTopic, NewTopic, TopicListing
+from ._net.oauth import TokenProvider
+from ._ops.groups import GroupListing, ListGroupsResult
+from ._ops.results import (
+    AlterConfigsResult,
+    CreateTopicsResult,
+    DescribeConfigsResult,
+    ResourceFuture,
+)
 
 __version__ = "0.1.0"
 
@@ -88,6 +99,8 @@ __all__ = [
     "BrokerError",
     "BrokerIdNotRegisteredError",
     "BrokerNotAvailableError",
+    "CatalogKey",
+    "CatalogMatch",
     "ClientClosedError",
     "ClientQuotaAlteration",
     "ClientQuotaEntity",
@@ -95,6 +108,7 @@ __all__ = [
     "ClientQuotaFilterComponent",
     "ClusterAuthorizationFailedError",
     "Config",
+    "ConfigCatalog",
     "ConfigEntry",
     "ConfigResource",
     "ConfigSource",
@@ -143,10 +157,16 @@ __all__ = [
     "UnknownTopicOrPartitionError",
     "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
+    "UpdateMode",
     "UserScramCredentialDeletion",
     "UserScramCredentialUpsertion",
     "UserScramCredentialsDescription",
+    "ValidValues",
     "__version__",
+    "catalog_releases",
+    "load_catalog",
+    "match_catalog",
+    "releases_with_key",
 ]
 
 # Show public names as kafka_config_admin.X rather than their private module.

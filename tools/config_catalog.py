@@ -3,7 +3,7 @@
 For each release the broker's jars are fetched from Maven Central (the test harness's cache,
 ``kafka_config_admin.testing``), ``tools/catalog/ConfigCatalog.java`` prints the ConfigDefs of
 topic, broker, group and client-metrics configs by reflection, and this script turns its
-validators into valid values and writes ``kafka_config_admin/catalog/releases/<release>.json``.
+validators into valid values and writes ``kafka_config_admin/_models/catalogs/<release>.json``.
 
     python -m tools.config_catalog             # every release in RELEASES
     python -m tools.config_catalog 4.2.0       # only the releases given (a new one is added)
@@ -30,7 +30,7 @@ from kafka_config_admin.testing._artifacts import broker_lib_dir
 RELEASES = ("2.5.1", "2.8.2", "3.6.2", "3.9.1", "4.1.0", "4.3.0")
 
 _PROGRAM = Path(__file__).parent / "catalog" / "ConfigCatalog.java"
-_TARGET = Path(__file__).parent.parent / "kafka_config_admin" / "catalog" / "releases"
+_TARGET = Path(__file__).parent.parent / "kafka_config_admin" / "_models" / "catalogs"
 _RANGE_TEXT = re.compile(r"\[(?P<parts>[^\[\]]*\.\.\.[^\[\]]*)\]")
 _MEMBERS_TEXT = re.compile(r"\[(?P<members>[^\[\]]*)\]")
 

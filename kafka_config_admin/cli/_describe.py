@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import click
 
-from .._models import Config, ConfigEntry, ConfigResource, ConfigType, ResourceType
-from .._results import DescribeConfigsResult
-from ..catalog import (
+from .. import (
     CatalogKey,
     CatalogMatch,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigType,
+    DescribeConfigsResult,
+    ResourceType,
     UpdateMode,
     catalog_releases,
     releases_with_key,
@@ -38,7 +42,7 @@ from ._output import (
 from ._progress import settle
 from ._quotas import describe_quotas
 from ._resources import Selection, UsageError
-from ._topics import selected_resources
+from ._selection import selected_resources
 
 
 @cli.command()

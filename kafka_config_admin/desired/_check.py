@@ -10,17 +10,20 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from .._models import (
-    HIDDEN,
+from .. import (
     AlterConfigOp,
+    CatalogKey,
+    CatalogMatch,
     ConfigEntry,
     ConfigResource,
     ConfigType,
     OpType,
     ResourceType,
-    is_sensitive_name,
+    UpdateMode,
+    ValidValues,
+    releases_with_key,
 )
-from ..catalog import CatalogKey, CatalogMatch, UpdateMode, ValidValues, releases_with_key
+from .._models.configs import HIDDEN, is_sensitive_name
 from ._model import DesiredState
 from ._state import ClusterState, known_type
 from ._types import TypedValue, expected_type, parse_typed

@@ -5,9 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
-from .._quota_models import ClientQuotaEntity
-from ..catalog import CatalogKey, CatalogMatch
+from .. import (
+    CatalogKey,
+    CatalogMatch,
+    ClientQuotaEntity,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    ResourceType,
+)
 
 __all__ = ["ClusterState", "is_override", "known_type", "override_source"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 
-from .._models import ConfigType
+from .. import ConfigType
 
 __all__ = [
     "SET_LIKE_KEYS",

@@ -9,13 +9,15 @@ import pytest
 from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
+    CatalogMatch,
     Config,
+    ConfigCatalog,
     ConfigResource,
     ConfigSource,
     ConfigType,
     ResourceType,
+    catalog_releases,
 )
-from kafka_config_admin.catalog import CatalogMatch, ConfigCatalog, catalog_releases
 from kafka_config_admin.desired import (
     PlanRejectedError,
     apply_plan,

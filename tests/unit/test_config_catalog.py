@@ -10,15 +10,13 @@ import pytest
 
 from kafka_config_admin import (
     AlterConfigOp,
+    CatalogMatch,
     Config,
     ConfigResource,
     ConfigType,
     InvalidArgumentError,
     OpType,
     ResourceType,
-)
-from kafka_config_admin.catalog import (
-    CatalogMatch,
     UpdateMode,
     ValidValues,
     catalog_releases,
@@ -339,6 +337,6 @@ def test_catalog_files_are_compact_json() -> None:
     from importlib import resources
 
     for release in catalog_releases():
-        text = resources.files("kafka_config_admin.catalog").joinpath("releases", f"{release}.json")
+        text = resources.files("kafka_config_admin._models").joinpath("catalogs", f"{release}.json")
         data = json.loads(text.read_text())
         assert data["release"] == release and len(text.read_text()) < 100_000

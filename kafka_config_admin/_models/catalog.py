@@ -1,6 +1,6 @@
 """The config catalog: what Kafka's own ConfigDefs say of each key, per Kafka release.
 
-One JSON file per release (``releases/<release>.json``, written by ``tools/config_catalog.py``
+One JSON file per release (``catalogs/<release>.json``, written by ``tools/config_catalog.py``
 from the release's jars) gives, for topic, broker, group and client-metrics configs, each key's
 type, default, importance, valid values (enum members, numeric range, list members, whether an
 empty list is allowed) and, for broker keys, the dynamic update mode. A file is read the first
@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from .._exceptions import InvalidArgumentError
-from .._models import ConfigType, ResourceType
+from .configs import ConfigType, ResourceType
 
 __all__ = [
     "CatalogKey",
@@ -244,12 +245,17 @@ def _release_order(release: str) -> tuple[int, ...]:
     return tuple(int(part) for part in release.split("."))
 
 
+def _files() -> Traversable:
+    """The catalog files' folder in the installed package."""
+    return resources.files(__package__).joinpath("catalogs")
+
+
 @cache
 def catalog_releases() -> tuple[str, ...]:
     """The releases the package has a catalog for, oldest first."""
     found = [
         entry.name.removesuffix(".json")
-        for entry in resources.files(__package__).joinpath("releases").iterdir()
+        for entry in _files().iterdir()
         if entry.name.endswith(".json")
     ]
     return tuple(sorted(found, key=_release_order))
@@ -267,7 +273,7 @@ def load_catalog(release: str) -> ConfigCatalog:
             f"no config catalog for Kafka {release!r}: the package has "
             f"{', '.join(catalog_releases())}"
         )
-    text = resources.files(__package__).joinpath("releases", f"{release}.json").read_text()
+    text = _files().joinpath(f"{release}.json").read_text()
     return ConfigCatalog(json.loads(text))
 
 

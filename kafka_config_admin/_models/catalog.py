@@ -22,7 +22,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from .._exceptions import InvalidArgumentError
-from .configs import ConfigType, ResourceType
+from .configs import ConfigType, ResourceType, unknown_member
 
 __all__ = [
     "CatalogKey",
@@ -53,6 +53,10 @@ class UpdateMode(StrEnum):
     PER_BROKER = "per-broker"
     #: On the cluster default, and also per broker (Kafka allows it, "for testing").
     CLUSTER_WIDE = "cluster-wide"
+
+    @classmethod
+    def _missing_(cls, value: object) -> UpdateMode | None:
+        raise unknown_member(cls, value)
 
 
 @dataclass(frozen=True)

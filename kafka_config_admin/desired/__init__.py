@@ -53,15 +53,24 @@ from ._plan import (
     ResourceAction,
     ResourcePlan,
     SkippedKey,
+    StaleKey,
     TopicCreation,
     make_plan,
+    stale_keys,
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
 from ._types import TypedValue, expected_type, parse_typed, same_value
-from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
+from ._values import (
+    DURATION_UNITS,
+    SIZE_UNITS,
+    human_units,
+    kafka_string,
+    parse_duration_ms,
+    parse_size_bytes,
+)
 from .clusters import (
     ClustersFile,
     Connection,
@@ -108,6 +117,7 @@ __all__ = [
     "ScramOutcome",
     "ScramPlan",
     "SkippedKey",
+    "StaleKey",
     "TopicCreation",
     "TopicSpec",
     "TypedValue",
@@ -121,6 +131,7 @@ __all__ = [
     "evaluate_scram_rules",
     "evaluate_state",
     "expected_type",
+    "human_units",
     "is_override",
     "is_sensitive",
     "kafka_string",
@@ -137,4 +148,5 @@ __all__ = [
     "parse_typed",
     "read_state",
     "same_value",
+    "stale_keys",
 ]

@@ -42,13 +42,27 @@ from ._apply import (
     apply_plan,
     read_state,
 )
-from ._audit import evaluate_quota_rules, evaluate_scram_rules, evaluate_state
+from ._audit import (
+    Shadowed,
+    evaluate_quota_rules,
+    evaluate_scram_rules,
+    evaluate_state,
+    find_shadowed,
+)
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
-from ._model import DesiredState, ResourceSpec, TopicSpec
+from ._model import (
+    BROKER_THROTTLE_KEYS,
+    TOPIC_THROTTLE_KEYS,
+    DesiredState,
+    IgnoreSpec,
+    ResourceSpec,
+    TopicSpec,
+)
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
+    KeptKey,
     Plan,
     ResourceAction,
     ResourcePlan,
@@ -82,12 +96,14 @@ from .clusters import (
 )
 
 __all__ = [
+    "BROKER_THROTTLE_KEYS",
     "DEFAULT_READ_BACK_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
     "QUOTA_KEYS",
     "SIZE_UNITS",
+    "TOPIC_THROTTLE_KEYS",
     "ApplyReport",
     "ClusterState",
     "ClustersFile",
@@ -97,6 +113,8 @@ __all__ = [
     "DesiredState",
     "DesiredStateError",
     "FileError",
+    "IgnoreSpec",
+    "KeptKey",
     "OutcomeStatus",
     "Plan",
     "PlanRejectedError",
@@ -116,6 +134,7 @@ __all__ = [
     "ScramCredentialSpec",
     "ScramOutcome",
     "ScramPlan",
+    "Shadowed",
     "SkippedKey",
     "StaleKey",
     "TopicCreation",
@@ -131,6 +150,7 @@ __all__ = [
     "evaluate_scram_rules",
     "evaluate_state",
     "expected_type",
+    "find_shadowed",
     "human_units",
     "is_override",
     "is_sensitive",

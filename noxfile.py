@@ -171,9 +171,10 @@ def bench(session: nox.Session) -> None:
     ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead, ``nox -s bench -- cli``
     only the CLI against kafka-configs.sh, ``nox -s bench -- peers`` only the clients,
     ``nox -s bench -- load`` concurrent alters and describes (600 and 200, for 20 s each, from
-    one client and from four).
+    one client and from four), ``nox -s bench -- web`` the web editor's pages over 10,000
+    topics on 3 brokers.
     """
-    session.install("-e", ".[spark,cli]", "-r", "benchmarks/requirements.txt")
+    session.install("-e", ".[spark,cli,web]", "-r", "benchmarks/requirements.txt")
     session.run("python", "-m", "benchmarks", *session.posargs)
 
 

@@ -62,7 +62,7 @@ async def test_topic_list_search_filters_and_pages(
     regex = await web.get(f"/c/{CLUSTER}/topics", params={"q": rf"^{prefix}-0[0-3]$", "regex": "1"})
     assert "4 topics" in regex.text
     overridden = await web.get(f"/c/{CLUSTER}/topics", params={"q": prefix, "overrides": "1"})
-    assert "1 topics" in overridden.text and f">{prefix}-set<" in overridden.text
+    assert "1 topic ·" in overridden.text and f">{prefix}-set<" in overridden.text
     hidden = await web.get(f"/c/{CLUSTER}/topics", params={"q": "__consumer_offsets"})
     assert "0 topics" in hidden.text
     bad = await web.get(f"/c/{CLUSTER}/topics", params={"q": "(", "regex": "1"})
@@ -268,6 +268,26 @@ async def test_bulk_edit_by_pattern_and_ticks(
     assert await topic_value(admin_client, names[0], "retention.ms") == "86400000"
     assert await topic_value(admin_client, names[5], "max.message.bytes") == "2097152"
     assert await topic_value(admin_client, names[5], "retention.ms") == "604800000"
+
+
+async def test_a_pattern_that_backtracks_without_end_gets_a_message(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    # Python's re would take longer than the universe's age on this name; the editor must
+    # answer (and keep serving everyone else)
+    name = f"{unique_name('redos')}-{'a' * 80}"
+    await create_topics(admin_client, [name])
+    slow = r"(a|aa)+z"
+    search = await web.get(f"/c/{CLUSTER}/topics", params={"q": slow, "regex": "1"})
+    assert search.status_code == 400 and "takes too long to match" in search.text
+    bulk = await form_post(
+        web,
+        f"/c/{CLUSTER}/topics",
+        f"/c/{CLUSTER}/bulk",
+        {"pattern": rf".*-{slow}", "key": "retention.ms", "value": "1d", "action": "set"},
+    )
+    assert bulk.status_code == 400 and "takes too long to match" in bulk.text
+    assert (await web.get(f"/c/{CLUSTER}/topics", params={"q": "redos"})).status_code == 200
 
 
 async def test_quota_set_through_the_plan(

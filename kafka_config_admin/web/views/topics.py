@@ -4,7 +4,6 @@ picked by pattern or ticked."""
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -15,6 +14,7 @@ from starlette.responses import RedirectResponse, Response
 
 from ... import AdminClient, ConfigResource, ResourceType, TopicListing
 from ...desired import is_override, kafka_string
+from .._patterns import matching
 from .._render import render
 from .base import cluster_client, form_text, require_writes, session
 
@@ -31,17 +31,6 @@ class TopicRow:
     partitions: int
     replication_factor: int | None
     overrides: int | None
-
-
-def _matcher(query: str, regex: bool) -> re.Pattern[str] | None:
-    if not query:
-        return None
-    if not regex:
-        return re.compile(re.escape(query))
-    try:
-        return re.compile(query)
-    except re.error as error:
-        raise HTTPException(400, f"{query!r} is not a regular expression: {error}") from None
 
 
 async def override_counts(
@@ -80,9 +69,12 @@ async def topics(request: Request) -> Response:
         page = max(1, int(params.get("page", "1")))
     except ValueError:
         page = 1
-    matcher = _matcher(query, regex)
     listed: list[TopicListing] = await admin.list_topics(include_internal=internal)
-    chosen = [t for t in listed if matcher is None or matcher.search(t.name)]
+    if regex and query:
+        found = set(matching(query, (t.name for t in listed), whole=False))
+        chosen = [t for t in listed if t.name in found]
+    else:
+        chosen = [t for t in listed if query in t.name]
     size = request.app.state.settings.page_size
     if only_overridden:
         counts = await override_counts(request, cluster, admin, [t.name for t in chosen])
@@ -129,11 +121,8 @@ async def bulk(request: Request) -> Response:
     pattern = form_text(form, "pattern").strip()
     names = [name for name in form.getlist("topic") if isinstance(name, str)]
     if pattern:
-        try:
-            matched = await admin.list_topics(pattern)
-        except ValueError as error:
-            raise HTTPException(400, f"pattern {pattern!r}: {error}") from None
-        names += [topic.name for topic in matched]
+        listed = await admin.list_topics()
+        names += matching(pattern, (topic.name for topic in listed), whole=True)
     if not names:
         raise HTTPException(400, "no topic chosen: tick topics or give a pattern that matches")
     value: str | None = None

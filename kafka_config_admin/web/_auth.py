@@ -9,6 +9,7 @@ A password entry is ``user:hash`` with an argon2 hash (``kafka-config-admin web
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,9 @@ __all__ = [
 ]
 
 _HASHER = PasswordHasher()
+#: Password checks at once: each takes tens of milliseconds and 64 MiB (argon2's defaults), so
+#: a flood of logins waits here instead of exhausting the machine.
+_CHECKS = threading.BoundedSemaphore(2)
 
 
 def hash_password(password: str) -> str:
@@ -41,10 +45,12 @@ class PasswordLogin:
     hashes: Mapping[str, str]
 
     def check(self, user: str, password: str) -> bool:
-        """Whether ``password`` is ``user``'s (the same work is done for unknown users)."""
+        """Whether ``password`` is ``user``'s (the same work is done for unknown users); it
+        blocks for tens of milliseconds: call it from a worker thread."""
         stored = self.hashes.get(user)
         try:
-            return _HASHER.verify(stored or _UNKNOWN_USER_HASH, password) and stored is not None
+            with _CHECKS:
+                return _HASHER.verify(stored or _UNKNOWN_USER_HASH, password) and stored is not None
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
 

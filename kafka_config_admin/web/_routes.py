@@ -45,6 +45,7 @@ def routes() -> list[BaseRoute]:
         _post("/c/{cluster}/plan/check", plan.dry_run),
         _post("/c/{cluster}/plan/apply", plan.apply),
         _post("/c/{cluster}/plan/discard", plan.discard),
+        Route("/c/{cluster}/export", desired.export),
         Route("/c/{cluster}/desired", desired.file_form),
         _post("/c/{cluster}/desired", desired.file_plan),
         _post("/c/{cluster}/desired/apply", desired.apply_file),

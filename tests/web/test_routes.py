@@ -18,7 +18,7 @@ from kafka_config_admin import (
     OpType,
     ResourceType,
 )
-from kafka_config_admin.desired import Connection
+from kafka_config_admin.desired import Connection, parse_desired_state
 from kafka_config_admin.web import WebSettings, create_app
 
 from .conftest import CLUSTER
@@ -433,6 +433,26 @@ async def test_desired_file_plan_audit_apply_and_the_change_log_json(
     assert broken.status_code == 400 and "Traceback" not in broken.text
     exported = json.loads((await web.get("/changes.json")).text)
     assert any(row["resource_name"] == topic for row in exported["changes"])
+
+
+async def test_export_downloads_the_overrides_as_a_file_that_plans_nothing(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic], {"retention.ms": "7200000"})
+    exported = await web.get(f"/c/{CLUSTER}/export")
+    assert exported.status_code == 200
+    assert exported.headers["content-disposition"] == (
+        f'attachment; filename="{CLUSTER}-overrides.yaml"'
+    )
+    desired = parse_desired_state(exported.text)
+    (spec,) = [t for t in desired.topics if t.name == topic]
+    assert spec.configs == {"retention.ms": "7200000"} and spec.partitions == 1
+    # pasted back, the file is the cluster as it is: nothing to change
+    planned = await form_post(
+        web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": exported.text}
+    )
+    assert planned.status_code == 200 and "Nothing to change." in planned.text
 
 
 def test_refuses_another_address_without_auth(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """A desired-state file pasted or uploaded: its plan, its audit rules' violations, and its
-apply (with the stale check of the pending plan)."""
+apply (with the stale check of the pending plan); and the cluster's current overrides as a
+file to download (export)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,19 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ...desired import DesiredStateError, evaluate_state, make_plan, parse_desired_state, read_state
+from ...desired import (
+    DesiredStateError,
+    evaluate_state,
+    make_plan,
+    parse_desired_state,
+    read_export,
+    read_state,
+)
 from .._render import render
 from .base import cluster_client, form_text, session
 from .plan import apply_desired
 
-__all__ = ["apply_file", "file_form", "file_plan"]
+__all__ = ["apply_file", "export", "file_form", "file_plan"]
 
 #: The largest file taken (bytes).
 MAX_FILE = 5 * 1024 * 1024
@@ -72,3 +80,19 @@ async def apply_file(request: Request) -> Response:
         raise HTTPException(400, "no file was planned in this session: paste it again")
     desired, before = remembered
     return await apply_desired(request, cluster, admin, desired, before)
+
+
+async def export(request: Request) -> Response:
+    """``GET /c/{cluster}/export``: the cluster's current overrides (topics, brokers, the
+    cluster default, groups, client quotas) as a desired-state file to download, as the CLI's
+    ``export`` writes it; sensitive values cannot be read: comments on top name those left
+    out."""
+    cluster, admin = await cluster_client(request)
+    exported = await read_export(admin)
+    stem = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in cluster)
+    disposition = f'attachment; filename="{stem}-overrides.yaml"'
+    return Response(
+        exported.to_yaml(),
+        media_type="application/yaml",
+        headers={"Content-Disposition": disposition},
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import anyio
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
@@ -13,8 +14,10 @@ __all__ = ["login", "login_form", "logout"]
 
 
 def _next(target: str) -> str:
-    """Where to go after logging in: a path of this site only."""
-    return target if target.startswith("/") and not target.startswith("//") else "/"
+    """Where to go after logging in: a path of this site only (browsers read ``/\\host``
+    as ``//host``, another site)."""
+    local = target.startswith("/") and not target.startswith("//")
+    return target if local and "\\" not in target and target.isprintable() else "/"
 
 
 async def login_form(request: Request) -> Response:
@@ -29,7 +32,11 @@ async def login(request: Request) -> Response:
     name = form_text(form, "user").strip()
     target = _next(form_text(form, "next", "/"))
     auth = request.app.state.settings.auth
-    if isinstance(auth, PasswordLogin) and auth.check(name, form_text(form, "password")):
+    password = form_text(form, "password")
+    # in a worker thread: the event loop keeps serving everyone else while argon2 works
+    if isinstance(auth, PasswordLogin) and await anyio.to_thread.run_sync(
+        auth.check, name, password
+    ):
         current = session(request)
         request.app.state.sessions.end(current)
         fresh = request.app.state.sessions.new()  # a new id at login: no session fixation

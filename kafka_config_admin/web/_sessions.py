@@ -18,6 +18,9 @@ from ._edits import Edits
 __all__ = ["COOKIE", "Session", "SessionStore"]
 
 COOKIE = "kca_session"
+#: Sessions kept at most: every browser without a cookie gets one (its page needs a CSRF
+#: token), so a flood of cookieless requests must not grow the store without end.
+MAX_SESSIONS = 10_000
 
 
 @dataclass
@@ -43,10 +46,20 @@ class Session:
 class SessionStore:
     """Every live session, by id; idle ones expire."""
 
-    def __init__(self, idle_seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        idle_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        max_sessions: int = MAX_SESSIONS,
+    ) -> None:
         self._sessions: dict[str, Session] = {}
         self._idle = idle_seconds
         self._clock = clock
+        self._max = max_sessions
+
+    def __len__(self) -> int:
+        return len(self._sessions)
 
     def get(self, session_id: str | None) -> Session | None:
         """The live session with this id (its idle time starts again), or None."""
@@ -58,7 +71,14 @@ class SessionStore:
         return session
 
     def new(self) -> Session:
-        """A fresh session with its own id and CSRF token."""
+        """A fresh session with its own id and CSRF token (when the store is full, the idlest
+        session that holds nothing, no user and no edits, makes room; else the idlest)."""
+        if len(self._sessions) >= self._max:
+            self._expire(self._clock())
+        if len(self._sessions) >= self._max:
+            sessions = self._sessions.values()
+            empty = [s for s in sessions if s.user is None and not any(s.edits.values())]
+            self.end(min(empty or sessions, key=lambda s: s.last_seen))
         session = Session(
             id=secrets.token_urlsafe(32),
             csrf_token=secrets.token_urlsafe(32),

@@ -71,3 +71,15 @@ def test_a_session_ends_after_its_idle_time() -> None:
     now[0] = 59 + 61
     assert store.get(session.id) is None
     assert store.get(None) is None
+
+
+def test_a_flood_of_new_sessions_keeps_the_store_bounded_and_the_logged_in_user() -> None:
+    now = [0.0]
+    store = SessionStore(3600, clock=lambda: now[0], max_sessions=3)
+    alice = store.new()
+    alice.user = "alice"
+    for second in range(1, 10):
+        now[0] = second
+        store.new()
+    assert store.get(alice.id) is alice
+    assert len(store) == 3

@@ -33,7 +33,7 @@ from typing import Any
 import httpx
 
 from kafka_config_admin import AdminClient, ConfigResource, ResourceType
-from kafka_config_admin.desired import Connection
+from kafka_config_admin.connect import Connection
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 from kafka_config_admin.web import WebSettings, create_app
 

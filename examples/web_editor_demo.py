@@ -21,7 +21,7 @@ from kafka_config_admin import (
     ScramMechanism,
     UserScramCredentialUpsertion,
 )
-from kafka_config_admin.desired import Connection
+from kafka_config_admin.connect import Connection
 from kafka_config_admin.testing import start_cluster
 from kafka_config_admin.web import WebSettings, serve
 

@@ -12,8 +12,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .._client import AdminClient
-from .._models import ConfigResource, ResourceType
+from .. import AdminClient, ConfigResource, ResourceType
 from ..desired import (
     ApplyReport,
     ClusterState,

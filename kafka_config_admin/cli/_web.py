@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..desired import Connection, load_clusters_file
+from ..connect import Connection, load_clusters_file
 from ._connect import ConnectionOptions, clusters_file_path, resolve_connection
 from ._main import ExitCode, cli, connection_options
 from ._resources import UsageError

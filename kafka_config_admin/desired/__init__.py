@@ -27,11 +27,20 @@ Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talki
 file) live in their own modules.
 
 Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
-pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.desired.clusters`.
+pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.connect`.
 
 docs/desired-state.md describes the file format and the plan's JSON shape.
 """
 
+from ..connect import (
+    ClustersFile,
+    Connection,
+    ConnectionConfigError,
+    load_clusters_file,
+    load_command_config,
+    parse_clusters_file,
+    parse_command_config,
+)
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
     ApplyReport,
@@ -86,15 +95,6 @@ from ._values import (
     kafka_string,
     parse_duration_ms,
     parse_size_bytes,
-)
-from .clusters import (
-    ClustersFile,
-    Connection,
-    ConnectionConfigError,
-    load_clusters_file,
-    load_command_config,
-    parse_clusters_file,
-    parse_command_config,
 )
 
 __all__ = [

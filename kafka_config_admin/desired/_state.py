@@ -5,8 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
-from .._quota_models import ClientQuotaEntity
+from .. import (
+    ClientQuotaEntity,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    ResourceType,
+)
 
 __all__ = ["ClusterState", "is_override", "override_source"]
 

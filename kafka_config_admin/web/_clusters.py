@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import anyio
 
 from .. import AdminClient
-from ..desired import Connection
+from ..connect import Connection
 
 __all__ = ["Clusters"]
 

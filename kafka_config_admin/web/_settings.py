@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..desired import Connection
+from ..connect import Connection
 from ._auth import Authenticator
 
 __all__ = ["DEFAULT_CHANGELOG", "WebSettings", "is_loopback"]

@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 from starlette.applications import Starlette
 
-from kafka_config_admin.desired import Connection
+from kafka_config_admin.connect import Connection
 from kafka_config_admin.web import WebSettings, create_app
 
 CLUSTER = "test"

@@ -21,7 +21,7 @@ from kafka_config_admin import (
     ScramMechanism,
     UserScramCredentialUpsertion,
 )
-from kafka_config_admin.desired import Connection
+from kafka_config_admin.connect import Connection
 from kafka_config_admin.web import PasswordLogin, WebSettings, hash_password
 
 from .browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, serving, with_admin

@@ -18,7 +18,8 @@ from kafka_config_admin import (
     OpType,
     ResourceType,
 )
-from kafka_config_admin.desired import Connection, parse_desired_state
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.desired import parse_desired_state
 from kafka_config_admin.web import WebSettings, create_app
 
 from .conftest import CLUSTER

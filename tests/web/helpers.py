@@ -11,8 +11,10 @@ import anyio
 
 from kafka_config_admin import (
     AdminClient,
+    AlterConfigOp,
     ConfigResource,
     NewTopic,
+    OpType,
     ResourceType,
     UnknownTopicOrPartitionError,
 )
@@ -55,3 +57,19 @@ def csrf_token(html: str) -> str:
     found = _TOKEN.search(html)
     assert found is not None, "the page has no form with a CSRF token"
     return found[1]
+
+
+async def restore_default_and_logger(admin: AdminClient, broker: int, logger: str | None) -> None:
+    """The cluster default without ``log.cleaner.threads`` and ``logger`` at INFO again, as
+    the tests that change them found them (run even when such a test fails midway, so that
+    the next one starts from the same state)."""
+    changes = {
+        ConfigResource(ResourceType.BROKER, ""): [
+            AlterConfigOp(name="log.cleaner.threads", value=None, op=OpType.DELETE)
+        ]
+    }
+    if logger is not None:
+        changes[ConfigResource(ResourceType.BROKER_LOGGER, str(broker))] = [
+            AlterConfigOp(name=logger, value="INFO", op=OpType.SET)
+        ]
+    await admin.incremental_alter_configs(changes).all()

@@ -25,12 +25,15 @@ from kafka_config_admin.connect import Connection
 from kafka_config_admin.web import PasswordLogin, WebSettings, hash_password
 
 from .browser import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, serving, with_admin
-from .helpers import create_topics, topic_value, unique_name
+from .helpers import create_topics, restore_default_and_logger, topic_value, unique_name
 
 pytestmark = pytest.mark.integration
 
 CLUSTER = "local"
 HOSTILE = "<script>alert(1)</script>"
+#: Milliseconds a page, an action or an expectation may take: an apply validates, alters and
+#: reads back, which takes seconds on a shared, loaded machine (Playwright's default is 5 s).
+PATIENCE_MS = 30_000
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +41,7 @@ def browser() -> Iterator[Browser]:
     """Headless Chromium from Debian's package."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
+    expect.set_options(timeout=PATIENCE_MS)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
@@ -65,6 +69,7 @@ def editor(settings: WebSettings) -> Iterator[str]:
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(PATIENCE_MS)
     opened = context.new_page()
     dialogs: list[str] = []
 
@@ -201,46 +206,56 @@ def test_bulk_edit_100_topics(page: Page, editor: str, kafka_bootstrap: str) -> 
 def test_edit_the_cluster_default_and_a_broker_logger(
     page: Page, editor: str, kafka_bootstrap: str
 ) -> None:
-    page.goto(f"{editor}/c/{CLUSTER}/r/broker/")
-    page.get_by_label("new key").fill("log.cleaner.threads")
-    page.get_by_label("new value").fill("2")
-    expect(page.locator("#reason-new")).to_contain_text("ok")
-    page.get_by_role("button", name="add to plan").last.click()
-    expect(page.locator("#status-new")).to_contain_text("added to the plan")
     broker = with_admin(kafka_bootstrap, _first_broker)
-    page.goto(f"{editor}/c/{CLUSTER}/r/broker-logger/{broker}")
-    logger = page.locator('tr.entry[data-key^="kafka.server."]').first
-    name = logger.get_attribute("data-key")
-    assert name is not None
-    logger.get_by_label(name, exact=True).select_option("TRACE")
-    logger.get_by_role("button", name="add to plan").click()
-    expect(logger.locator("output.status")).to_contain_text("added to the plan")
-    page.locator("#pending").click()
-    page.get_by_role("button", name="apply").click()
-    expect(page.locator("table.outcomes tr.applied")).to_have_count(2)
+    name: str | None = None
+    try:
+        page.goto(f"{editor}/c/{CLUSTER}/r/broker/")
+        page.get_by_label("new key").fill("log.cleaner.threads")
+        page.get_by_label("new value").fill("2")
+        expect(page.locator("#reason-new")).to_contain_text("ok")
+        page.get_by_role("button", name="add to plan").last.click()
+        expect(page.locator("#status-new")).to_contain_text("added to the plan")
+        page.goto(f"{editor}/c/{CLUSTER}/r/broker-logger/{broker}")
+        logger = page.locator('tr.entry[data-key^="kafka.server."]').first
+        name = logger.get_attribute("data-key")
+        assert name is not None
+        logger.get_by_label(name, exact=True).select_option("TRACE")
+        logger.get_by_role("button", name="add to plan").click()
+        expect(logger.locator("output.status")).to_contain_text("added to the plan")
+        page.locator("#pending").click()
+        page.get_by_role("button", name="apply").click()
+        expect(page.locator("table.outcomes tr.applied")).to_have_count(2)
 
-    async def read(admin: AdminClient) -> tuple[str | None, str | None]:
-        default = ConfigResource(ResourceType.BROKER, "")
-        loggers = ConfigResource(ResourceType.BROKER_LOGGER, str(broker))
-        described = admin.describe_configs([default, loggers])
-        threads = (await described.values[default]).get("log.cleaner.threads")
-        level = (await described.values[loggers])[name].value
-        return (threads.value if threads else None), level
+        async def read(admin: AdminClient) -> tuple[str | None, str | None]:
+            default = ConfigResource(ResourceType.BROKER, "")
+            loggers = ConfigResource(ResourceType.BROKER_LOGGER, str(broker))
+            described = admin.describe_configs([default, loggers])
+            threads = (await described.values[default]).get("log.cleaner.threads")
+            assert name is not None
+            level = (await described.values[loggers])[name].value
+            return (threads.value if threads else None), level
 
-    assert with_admin(kafka_bootstrap, read) == ("2", "TRACE")
-    # back as they were
-    page.goto(f"{editor}/c/{CLUSTER}/r/broker/")
-    page.locator('tr.entry[data-key="log.cleaner.threads"]').get_by_role(
-        "button", name="reset to default"
-    ).click()
-    page.goto(f"{editor}/c/{CLUSTER}/r/broker-logger/{broker}")
-    restore = page.locator(f'tr.entry[data-key="{name}"]')
-    restore.get_by_label(name, exact=True).select_option("INFO")
-    restore.get_by_role("button", name="add to plan").click()
-    expect(restore.locator("output.status")).to_contain_text("added to the plan")
-    page.locator("#pending").click()
-    page.get_by_role("button", name="apply").click()
-    expect(page.locator("table.outcomes tr.applied")).to_have_count(2)
+        assert with_admin(kafka_bootstrap, read) == ("2", "TRACE")
+        # back as they were, through the editor
+        page.goto(f"{editor}/c/{CLUSTER}/r/broker/")
+        page.locator('tr.entry[data-key="log.cleaner.threads"]').get_by_role(
+            "button", name="reset to default"
+        ).click()
+        page.goto(f"{editor}/c/{CLUSTER}/r/broker-logger/{broker}")
+        restore = page.locator(f'tr.entry[data-key="{name}"]')
+        restore.get_by_label(name, exact=True).select_option("INFO")
+        restore.get_by_role("button", name="add to plan").click()
+        expect(restore.locator("output.status")).to_contain_text("added to the plan")
+        page.locator("#pending").click()
+        page.get_by_role("button", name="apply").click()
+        expect(page.locator("table.outcomes tr.applied")).to_have_count(2)
+    finally:
+        logger_name = name
+
+        async def restore_all(admin: AdminClient) -> None:
+            await restore_default_and_logger(admin, broker, logger_name)
+
+        with_admin(kafka_bootstrap, restore_all)
 
 
 async def _first_broker(admin: AdminClient) -> int:
@@ -345,6 +360,7 @@ def test_read_only_mode_refuses_a_change(
     read_only = WebSettings(**{**settings.__dict__, "allow_writes": False})
     with serving(read_only) as url:
         context = browser.new_context()
+        context.set_default_timeout(PATIENCE_MS)
         page = context.new_page()
         page.goto(f"{url}/c/{CLUSTER}/r/topic/{topic}")
         expect(page.locator("header .mode")).to_have_text("read-only")
@@ -417,6 +433,7 @@ def test_login_required_when_bound_to_another_address(
     guarded = WebSettings(**{**settings.__dict__, "host": "0.0.0.0", "auth": PasswordLogin(hashes)})
     with serving(guarded) as url:
         context = browser.new_context()
+        context.set_default_timeout(PATIENCE_MS)
         page = context.new_page()
         page.goto(f"{url}/c/{CLUSTER}/topics")
         expect(page.get_by_role("heading", name="Log in")).to_be_visible()

@@ -23,7 +23,13 @@ from kafka_config_admin.desired import parse_desired_state
 from kafka_config_admin.web import WebSettings, create_app
 
 from .conftest import CLUSTER
-from .helpers import create_topics, csrf_token, topic_value, unique_name
+from .helpers import (
+    create_topics,
+    csrf_token,
+    restore_default_and_logger,
+    topic_value,
+    unique_name,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -190,57 +196,64 @@ async def test_stale_edit_not_applied(web: httpx.AsyncClient, admin_client: Admi
 async def test_cluster_default_and_broker_logger(
     web: httpx.AsyncClient, admin_client: AdminClient, kafka_broker_ids: list[int]
 ) -> None:
-    default_page = f"/c/{CLUSTER}/r/broker/"
-    await form_post(
-        web,
-        default_page,
-        f"/c/{CLUSTER}/edit/broker/",
-        {"key": "log.cleaner.threads", "value": "2", "action": "set"},
-    )
     broker = kafka_broker_ids[0]
-    logger_page = f"/c/{CLUSTER}/r/broker-logger/{broker}"
-    page = await web.get(logger_page)
-    assert ">DEBUG</option>" in page.text
-    found = re.search(r'data-key="(kafka\.server\.[^"]+)"', page.text)
-    assert found is not None
-    name = found[1]
-    refused = await form_post(
-        web,
-        logger_page,
-        f"/c/{CLUSTER}/check/broker-logger/{broker}",
-        {"key": name, "value": "LOUD"},
-    )
-    assert "not a log level" in refused.text
-    await form_post(
-        web,
-        logger_page,
-        f"/c/{CLUSTER}/edit/broker-logger/{broker}",
-        {"key": name, "value": "DEBUG", "action": "set"},
-    )
-    applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
-    assert applied.text.count(">applied<") == 2, applied.text
-    default = ConfigResource(ResourceType.BROKER, "")
-    logger = ConfigResource(ResourceType.BROKER_LOGGER, str(broker))
-    described = admin_client.describe_configs([default, logger])
-    assert (await described.values[default])["log.cleaner.threads"].value == "2"
-    assert (await described.values[logger])[name].value == "DEBUG"
-    # back as they were
-    await form_post(
-        web,
-        default_page,
-        f"/c/{CLUSTER}/edit/broker/",
-        {"key": "log.cleaner.threads", "action": "reset"},
-    )
-    await form_post(
-        web,
-        logger_page,
-        f"/c/{CLUSTER}/edit/broker-logger/{broker}",
-        {"key": name, "value": "INFO", "action": "set"},
-    )
-    await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
-    assert (
-        "log.cleaner.threads" not in await admin_client.describe_configs([default]).values[default]
-    )
+    name: str | None = None
+    try:
+        default_page = f"/c/{CLUSTER}/r/broker/"
+        added = await form_post(
+            web,
+            default_page,
+            f"/c/{CLUSTER}/edit/broker/",
+            {"key": "log.cleaner.threads", "value": "2", "action": "set"},
+        )
+        assert added.status_code == 303, added.text
+        logger_page = f"/c/{CLUSTER}/r/broker-logger/{broker}"
+        page = await web.get(logger_page)
+        assert ">DEBUG</option>" in page.text
+        found = re.search(r'data-key="(kafka\.server\.[^"]+)"', page.text)
+        assert found is not None
+        name = found[1]
+        refused = await form_post(
+            web,
+            logger_page,
+            f"/c/{CLUSTER}/check/broker-logger/{broker}",
+            {"key": name, "value": "LOUD"},
+        )
+        assert "not a log level" in refused.text
+        await form_post(
+            web,
+            logger_page,
+            f"/c/{CLUSTER}/edit/broker-logger/{broker}",
+            {"key": name, "value": "DEBUG", "action": "set"},
+        )
+        applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+        assert applied.text.count(">applied<") == 2, applied.text
+        default = ConfigResource(ResourceType.BROKER, "")
+        logger = ConfigResource(ResourceType.BROKER_LOGGER, str(broker))
+        described = admin_client.describe_configs([default, logger])
+        assert (await described.values[default])["log.cleaner.threads"].value == "2"
+        assert (await described.values[logger])[name].value == "DEBUG"
+        # back as they were, through the editor
+        await form_post(
+            web,
+            default_page,
+            f"/c/{CLUSTER}/edit/broker/",
+            {"key": "log.cleaner.threads", "action": "reset"},
+        )
+        await form_post(
+            web,
+            logger_page,
+            f"/c/{CLUSTER}/edit/broker-logger/{broker}",
+            {"key": name, "value": "INFO", "action": "set"},
+        )
+        await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+        assert (
+            "log.cleaner.threads"
+            not in await admin_client.describe_configs([default]).values[default]
+        )
+    finally:
+        await restore_default_and_logger(admin_client, broker, name)
+        await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
 
 
 async def test_bulk_edit_by_pattern_and_ticks(

@@ -3,7 +3,7 @@
 The public API is what ``__all__`` lists; every module whose name starts with ``_`` is private.
 """
 
-from ._client import AdminClient
+from ._client import DEFAULT_TIMEOUT, AdminClient
 from ._exceptions import (
     AuthenticationError,
     AuthorizationError,
@@ -80,6 +80,7 @@ from ._ops.results import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "AdminClient",
     "AlterConfigOp",
     "AlterConfigsResult",

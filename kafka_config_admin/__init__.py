@@ -43,6 +43,7 @@ from ._exceptions import (
     UnsupportedVersionError,
 )
 from ._models.configs import (
+    HIDDEN,
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -52,6 +53,7 @@ from ._models.configs import (
     ConfigType,
     OpType,
     ResourceType,
+    is_sensitive_name,
 )
 from ._models.quotas import (
     ClientQuotaAlteration,
@@ -62,29 +64,43 @@ from ._models.quotas import (
     QuotaMatchType,
 )
 from ._models.scram import (
+    DEFAULT_SCRAM_ITERATIONS,
     ScramCredentialInfo,
     ScramMechanism,
+    UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
+from ._models.scram import MAX_ITERATIONS as MAX_SCRAM_ITERATIONS
+from ._models.scram import MIN_ITERATIONS as MIN_SCRAM_ITERATIONS
 from ._models.topics import CreatedTopic, NewTopic, TopicListing
+from ._models.validation import MAX_BROKER_ID, is_broker_id
 from ._net.oauth import TokenProvider
 from ._ops.groups import GroupListing, ListGroupsResult
+from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
 from ._ops.results import (
     AlterConfigsResult,
     CreateTopicsResult,
     DescribeConfigsResult,
     ResourceFuture,
 )
+from ._ops.scram import AlterUserScramCredentialsResult, DescribeUserScramCredentialsResult
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_SCRAM_ITERATIONS",
     "DEFAULT_TIMEOUT",
+    "HIDDEN",
+    "MAX_BROKER_ID",
+    "MAX_SCRAM_ITERATIONS",
+    "MIN_SCRAM_ITERATIONS",
     "AdminClient",
+    "AlterClientQuotasResult",
     "AlterConfigOp",
     "AlterConfigsResult",
+    "AlterUserScramCredentialsResult",
     "AuthenticationError",
     "AuthorizationError",
     "BrokerError",
@@ -104,7 +120,9 @@ __all__ = [
     "ConfigType",
     "CreateTopicsResult",
     "CreatedTopic",
+    "DescribeClientQuotasResult",
     "DescribeConfigsResult",
+    "DescribeUserScramCredentialsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
     "GroupListing",
@@ -129,6 +147,7 @@ __all__ = [
     "ProtocolError",
     "QuotaEntityType",
     "QuotaMatchType",
+    "QuotaValues",
     "RequestTimedOutError",
     "ResourceFuture",
     "ResourceNotFoundError",
@@ -146,10 +165,13 @@ __all__ = [
     "UnknownTopicOrPartitionError",
     "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
+    "UserScramCredentialAlteration",
     "UserScramCredentialDeletion",
     "UserScramCredentialUpsertion",
     "UserScramCredentialsDescription",
     "__version__",
+    "is_broker_id",
+    "is_sensitive_name",
 ]
 
 # Show public names as kafka_config_admin.X rather than their private module.

@@ -24,10 +24,10 @@ from rich.table import Table
 from .. import (
     AdminClient,
     ClientQuotaEntity,
+    QuotaValues,
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
 )
-from .._ops.quotas import QuotaValues
 from ._entities import QuotaChanges, QuotaSelection
 from ._main import ExitCode, confirmed, run
 from ._output import OutputFormat, print_document, stderr, stdout

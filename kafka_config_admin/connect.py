@@ -416,9 +416,10 @@ def connection_from_properties(
     """
     if properties.get("sasl.mechanism", "").strip().upper() == "OAUTHBEARER":
         raise ConnectionConfigError(
-            f"{source}: sasl.mechanism=OAUTHBEARER is not supported in Kafka properties (Kafka's "
-            "login callback handlers are Java): use a clusters file with sasl_mechanism: "
-            "OAUTHBEARER and oauth_token_env naming the variable that holds the token"
+            f"{source}: sasl.mechanism=OAUTHBEARER is not supported in a command config or other "
+            "Kafka properties (Kafka's login callback handlers are Java): use a clusters file "
+            "with sasl_mechanism: OAUTHBEARER and oauth_token_env naming the variable that holds "
+            "the token"
         )
     for key in _STORE_TYPE_KEYS:
         kind = properties.get(key, "").strip().upper()

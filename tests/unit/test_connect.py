@@ -95,7 +95,10 @@ def test_kafka_property_names_give_a_connection(tmp_path: Path) -> None:
         ({"security.protocol": "SASL_SSL"}, "options: security_protocol SASL_SSL needs username"),
         ({"security.protocol": "TLS"}, "options: security_protocol: Input should be"),
         ({"ssl.truststore.type": "JKS"}, "ssl.truststore.type=JKS is not supported"),
-        ({"sasl.mechanism": "OAUTHBEARER"}, "OAUTHBEARER is not supported in Kafka properties"),
+        (
+            {"sasl.mechanism": "OAUTHBEARER"},
+            "OAUTHBEARER is not supported in a command config or other Kafka",
+        ),
     ],
 )
 def test_bad_kafka_properties_are_named(properties: dict[str, str], problem: str) -> None:

@@ -42,6 +42,17 @@ from ._exceptions import (
     UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
+from ._models.catalog import (
+    CatalogKey,
+    CatalogMatch,
+    ConfigCatalog,
+    UpdateMode,
+    ValidValues,
+    catalog_releases,
+    load_catalog,
+    match_catalog,
+    releases_with_key,
+)
 from ._models.configs import (
     HIDDEN,
     AlterConfigOp,
@@ -106,6 +117,8 @@ __all__ = [
     "BrokerError",
     "BrokerIdNotRegisteredError",
     "BrokerNotAvailableError",
+    "CatalogKey",
+    "CatalogMatch",
     "ClientClosedError",
     "ClientQuotaAlteration",
     "ClientQuotaEntity",
@@ -113,6 +126,7 @@ __all__ = [
     "ClientQuotaFilterComponent",
     "ClusterAuthorizationFailedError",
     "Config",
+    "ConfigCatalog",
     "ConfigEntry",
     "ConfigResource",
     "ConfigSource",
@@ -165,13 +179,19 @@ __all__ = [
     "UnknownTopicOrPartitionError",
     "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
+    "UpdateMode",
     "UserScramCredentialAlteration",
     "UserScramCredentialDeletion",
     "UserScramCredentialUpsertion",
     "UserScramCredentialsDescription",
+    "ValidValues",
     "__version__",
+    "catalog_releases",
     "is_broker_id",
     "is_sensitive_name",
+    "load_catalog",
+    "match_catalog",
+    "releases_with_key",
 ]
 
 # Show public names as kafka_config_admin.X rather than their private module.

@@ -34,6 +34,7 @@ from kafka_config_admin import (
     QuotaMatchType,
     ResourceType,
     ScramMechanism,
+    UpdateMode,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
@@ -87,6 +88,9 @@ GOOD: dict[type, dict[str, Any]] = {
 
 #: Public classes a user does not build: the library's answers, errors and bases.
 ANSWERS = {
+    "CatalogKey",
+    "CatalogMatch",
+    "ConfigCatalog",
     "CreatedTopic",
     "GroupListing",
     "ListGroupsResult",
@@ -95,9 +99,10 @@ ANSWERS = {
     "TokenProvider",
     "TopicListing",
     "UserScramCredentialsDescription",
+    "ValidValues",
 }
 ENUMS = [ConfigSource, ConfigType, OpType, QuotaEntityType, QuotaMatchType, ResourceType]
-ENUMS.append(ScramMechanism)
+ENUMS += [ScramMechanism, UpdateMode]
 #: Arguments whose value may be a secret: the error gives its type only.
 SECRETS = {"password", "sasl_plain_password", "value"}
 

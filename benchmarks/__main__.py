@@ -1,14 +1,14 @@
 """``python -m benchmarks`` (``nox -s bench``): every client on one real broker, then the CLI.
 
-``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]``
-only the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``python -m
-benchmarks load [--alters N] [--describes N] [--clients N] [--seconds S]`` concurrent calls
-from one client and from several (:mod:`benchmarks.load`),
-``python -m benchmarks spark [--topics N] [--reps N]`` the Spark snapshot benchmark (see
-``benchmarks/spark.py``), ``python -m benchmarks plan-trees --before TREE`` ``plan`` with two
-source trees side by side (:mod:`benchmarks.plan_trees`). Options of the clients' part:
-``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3), ``--peers a,b`` (all),
-``--out DIR``.
+``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]`` only
+the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``python -m benchmarks load
+[--alters N] [--describes N] [--clients N] [--seconds S]`` concurrent calls from one client and
+from several (:mod:`benchmarks.load`), ``python -m benchmarks spark [--topics N] [--reps N]`` the
+Spark snapshot benchmark (see ``benchmarks/spark.py``), ``python -m benchmarks web [--topics N]
+[--brokers N]`` the web editor's pages server-side (``benchmarks/web.py``), ``python -m benchmarks
+plan-trees --before TREE`` ``plan`` with two source trees side by side
+(:mod:`benchmarks.plan_trees`). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
+(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
 """
 
 from __future__ import annotations
@@ -84,6 +84,10 @@ def main() -> None:
         from . import load
 
         load.main(arguments)
+    elif part == "web":
+        from . import web
+
+        web.main(arguments)
     elif part == "peers":
         peers_main(arguments)
     else:

@@ -51,10 +51,12 @@ import re
 import ssl
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic._internal._model_construction import ModelMetaclass
+from pydantic_core import ErrorDetails
 
 from . import DEFAULT_TIMEOUT, AdminClient, InvalidArgumentError, TokenProvider
 
@@ -91,7 +93,48 @@ class ConnectionConfigError(InvalidArgumentError):
     """A clusters file or command config that cannot be used; the message names what and where."""
 
 
-class Connection(BaseModel):
+class _RefusesWithOurErrors(ModelMetaclass):
+    """Calling the class refuses bad arguments with :class:`ConnectionConfigError`.
+
+    Only a direct call passes here: a clusters file, validated by pydantic as a whole, keeps
+    messages that name the cluster and key. A call of the wrong shape (an argument missing, or
+    one the class does not have) raises ``TypeError``, as any Python function does.
+    """
+
+    if not TYPE_CHECKING:  # type checkers keep seeing each class's own signature
+
+        def __call__(cls, /, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return super().__call__(*args, **kwargs)
+            except ValidationError as error:
+                raise _bad_arguments(cls.__name__, error) from None
+
+
+def _bad_arguments(model: str, error: ValidationError) -> Exception:
+    problems = error.errors(include_url=False)
+    for kind, says in (
+        ("extra_forbidden", "got an unexpected keyword argument"),
+        ("missing", "missing required argument:"),
+    ):
+        names = [".".join(map(str, p["loc"])) for p in problems if p["type"] == kind]
+        if names:
+            return TypeError(f"{model}() {says} {names[0]!r}")
+    return ConnectionConfigError("; ".join(_argument_problem(model, p) for p in problems))
+
+
+def _argument_problem(model: str, problem: ErrorDetails) -> str:
+    """One bad argument: the class and argument, what is allowed, what was given."""
+    where = f"{model} {'.'.join(map(str, problem['loc']))}".rstrip()
+    if problem["type"] == "value_error":  # a check of ours: its message says it all
+        return f"{where}: {problem['msg'].removeprefix('Value error, ')}"
+    allowed = problem["msg"].replace("Input should be", "must be", 1)
+    value = problem.get("input")
+    secret = bool(problem["loc"]) and problem["loc"][0] in _SECRET_ARGUMENTS
+    shown = type(value).__name__ if secret else " ".join(repr(value).split())[:80]
+    return f"{where} {allowed}, got {shown}"
+
+
+class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
     """How to reach one cluster: bootstrap servers, security protocol, SASL and SSL settings.
 
     Paths are absolute once parsed (relative ones are resolved against the file naming them).
@@ -279,7 +322,7 @@ class _EnvironmentToken(TokenProvider):
         return self.read()
 
 
-class ClustersFile(BaseModel):
+class ClustersFile(BaseModel, metaclass=_RefusesWithOurErrors):
     """A clusters file: clusters by name, and which one is used when none is named."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -669,6 +712,10 @@ def _ssl_call(method: Any, what: object, **kwargs: Any) -> None:
         method(**kwargs)
     except (OSError, ssl.SSLError, ValueError) as error:
         raise ConnectionConfigError(f"cannot load {what}: {_one_line(error)}") from None
+
+
+#: Arguments whose value may be a secret: an error gives its type, never the value.
+_SECRET_ARGUMENTS = frozenset({"password", "sasl_jaas_config", "ssl_ca_pem", "ssl_key_password"})
 
 
 def _first_problem(error: ValidationError) -> str:

@@ -9,6 +9,7 @@ import pytest
 from kafka_config_admin import DEFAULT_TIMEOUT, InvalidArgumentError
 from kafka_config_admin.connect import (
     CLUSTERS_FILE_ENV,
+    ClustersFile,
     Connection,
     ConnectionConfigError,
     clusters_file_path,
@@ -174,3 +175,46 @@ def test_resolving_names_what_is_missing(
     where = clusters_file if "cluster" in kwargs else tmp_path / "none.yaml"
     with pytest.raises(ConnectionConfigError, match=problem):
         resolve_connection(clusters_file=where, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (
+            lambda: Connection(bootstrap_servers=5),
+            "Connection bootstrap_servers must be a valid string, got 5",
+        ),
+        (lambda: Connection(timeout=0), "Connection timeout must be greater than 0, got 0"),
+        (
+            lambda: Connection(security_protocol="TLS"),
+            "Connection security_protocol must be 'PLAINTEXT'",
+        ),
+        (
+            lambda: ClustersFile(clusters=[]),
+            "ClustersFile clusters must be a valid dictionary, got []",
+        ),
+        (
+            lambda: ClustersFile(clusters={"a": {"bootstrap_servers": 5}}),
+            "ClustersFile clusters.a.bootstrap_servers must be a valid string, got 5",
+        ),
+    ],
+)
+def test_a_bad_argument_is_our_error_naming_it(call: object, says: str) -> None:
+    with pytest.raises(ConnectionConfigError) as raised:
+        call()  # type: ignore[operator]
+    assert str(raised.value).startswith(says)
+    assert "pydantic" not in str(raised.value)
+
+
+def test_a_secret_argument_is_named_by_its_type_only() -> None:
+    with pytest.raises(ConnectionConfigError, match=r"password must be a valid string, got int$"):
+        Connection(bootstrap_servers="a:1", password=271828)
+
+
+def test_a_call_of_the_wrong_shape_is_a_type_error() -> None:
+    with pytest.raises(
+        TypeError, match="Connection\\(\\) got an unexpected keyword argument 'servers'"
+    ):
+        Connection(servers="a:1")
+    with pytest.raises(TypeError, match="missing required argument: 'clusters'"):
+        ClustersFile()

@@ -20,8 +20,9 @@ The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSp
 :class:`TopicSpec`, :class:`Rule`), value parsing (:func:`kafka_string` for human units,
 :func:`parse_typed` / :func:`same_value` for KIP-569 types), the checks (:func:`check_value`,
 :func:`check_ops`, :func:`check_desired` returning every :class:`Problem`), the diff
-(:func:`make_plan` -> :class:`Plan`) and rules (:func:`evaluate_rules`, :func:`evaluate_state`,
-:func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
+(:func:`make_plan` -> :class:`Plan`), the change feed's diff (:func:`diff_states` of two
+:class:`ObservedState`, read by :func:`observe_cluster`) and rules (:func:`evaluate_rules`,
+:func:`evaluate_state`, :func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
 (:func:`read_state`, :func:`apply_plan`) live in their own modules.
 
@@ -43,9 +44,19 @@ from ._apply import (
     read_state,
 )
 from ._audit import evaluate_quota_rules, evaluate_scram_rules, evaluate_state
+from ._changes import (
+    ChangeKind,
+    ObservedState,
+    ObservedValue,
+    ResourceObservation,
+    StateChange,
+    diff_states,
+    next_state,
+)
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
 from ._model import DesiredState, ResourceSpec, TopicSpec
+from ._observe import FeedKind, FeedScope, observe_cluster, observe_once
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
@@ -80,6 +91,7 @@ __all__ = [
     "QUOTA_KEYS",
     "SIZE_UNITS",
     "ApplyReport",
+    "ChangeKind",
     "ClusterState",
     "ClustersFile",
     "ConfigChange",
@@ -87,7 +99,11 @@ __all__ = [
     "ConnectionConfigError",
     "DesiredState",
     "DesiredStateError",
+    "FeedKind",
+    "FeedScope",
     "FileError",
+    "ObservedState",
+    "ObservedValue",
     "OutcomeStatus",
     "Plan",
     "PlanRejectedError",
@@ -97,6 +113,7 @@ __all__ = [
     "QuotaPlan",
     "QuotaSpec",
     "ResourceAction",
+    "ResourceObservation",
     "ResourceOutcome",
     "ResourcePlan",
     "ResourceSpec",
@@ -108,6 +125,7 @@ __all__ = [
     "ScramOutcome",
     "ScramPlan",
     "SkippedKey",
+    "StateChange",
     "TopicCreation",
     "TopicSpec",
     "TypedValue",
@@ -116,6 +134,7 @@ __all__ = [
     "check_desired",
     "check_ops",
     "check_value",
+    "diff_states",
     "evaluate_quota_rules",
     "evaluate_rules",
     "evaluate_scram_rules",
@@ -128,6 +147,9 @@ __all__ = [
     "load_command_config",
     "load_desired_state",
     "make_plan",
+    "next_state",
+    "observe_cluster",
+    "observe_once",
     "override_source",
     "parse_clusters_file",
     "parse_command_config",

@@ -26,8 +26,9 @@ from ._audit import (
     write_report,
 )
 from ._clusters import ClusterTarget, fleet
+from ._feed import KafkaConfigChangesDataSource
 from ._ops import apply_ops
-from ._schema import OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
+from ._schema import CHANGES_SCHEMA, OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
 from ._source import (
     PUSHDOWN_SETTING,
     ApplyFailedError,
@@ -37,6 +38,7 @@ from ._source import (
 )
 
 __all__ = [
+    "CHANGES_SCHEMA",
     "FINDINGS_SCHEMA",
     "OPS_SCHEMA",
     "OUTCOME_SCHEMA",
@@ -45,6 +47,7 @@ __all__ = [
     "ApplyFailedError",
     "AuditResult",
     "ClusterTarget",
+    "KafkaConfigChangesDataSource",
     "KafkaConfigsDataSource",
     "KafkaConfigsDataSourceWithoutPushdown",
     "apply_ops",

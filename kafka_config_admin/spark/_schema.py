@@ -11,6 +11,8 @@ from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
 __all__ = [
+    "CHANGES_ARROW_SCHEMA",
+    "CHANGES_SCHEMA",
     "OPS_ARROW_SCHEMA",
     "OPS_SCHEMA",
     "OUTCOME_ARROW_SCHEMA",
@@ -65,6 +67,29 @@ OUTCOME_ARROW_SCHEMA = pa.schema(
 )
 
 
+#: One row per change the ``kafka-config-changes`` stream saw (change: added, removed, changed,
+#: error); ``key`` is null on a row about a whole resource, values are null when sensitive.
+CHANGES_ARROW_SCHEMA = pa.schema(
+    [
+        ("cluster", pa.string()),
+        ("resource_type", pa.string()),
+        ("resource_name", pa.string()),
+        ("key", pa.string()),
+        ("change", pa.string()),
+        ("before_value", pa.string()),
+        ("after_value", pa.string()),
+        ("before_source", pa.string()),
+        ("after_source", pa.string()),
+        ("config_type", pa.string()),
+        ("detected_time", _TIME),
+        ("snapshot_id", pa.string()),
+        ("poll", pa.int64()),
+        ("error", pa.string()),
+        ("error_message", pa.string()),
+    ]
+)
+
+
 def spark_schema(schema: pa.Schema) -> StructType:
     """The Spark schema of an Arrow schema."""
     converted = from_arrow_schema(schema)
@@ -75,3 +100,4 @@ def spark_schema(schema: pa.Schema) -> StructType:
 SNAPSHOT_SCHEMA = spark_schema(SNAPSHOT_ARROW_SCHEMA)
 OPS_SCHEMA = spark_schema(OPS_ARROW_SCHEMA)
 OUTCOME_SCHEMA = spark_schema(OUTCOME_ARROW_SCHEMA)
+CHANGES_SCHEMA = spark_schema(CHANGES_ARROW_SCHEMA)

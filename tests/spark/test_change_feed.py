@@ -1,0 +1,218 @@
+"""The ``kafka-config-changes`` stream on local[2], against the real brokers: each change once.
+
+Changes are made by the SDK while the query runs (and while it is stopped); every test waits
+for a change's row before making the next one, so each lands in a poll of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiokafka.admin import AIOKafkaAdminClient
+from pyspark.sql import Row, SparkSession
+from pyspark.sql.streaming import StreamingQuery
+
+from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
+
+from .helpers import create_topics, unique, wait_until
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
+
+#: Seconds between polls: short, so that the tests stay quick on a shared machine.
+INTERVAL = "1"
+#: A cluster-wide key that changes every topic's inherited ``retention.bytes`` and harms none.
+DEFAULT_KEY = "log.retention.bytes"
+
+
+def alter(bootstrap: str, resource: ConfigResource, op: AlterConfigOp) -> None:
+    async def run() -> None:
+        async with AdminClient(bootstrap) as admin:
+            await admin.incremental_alter_configs({resource: [op]}).all()
+
+    asyncio.run(run())
+
+
+def set_key(bootstrap: str, resource: ConfigResource, key: str, value: str) -> None:
+    alter(bootstrap, resource, AlterConfigOp(name=key, value=value, op=OpType.SET))
+
+
+def delete_key(bootstrap: str, resource: ConfigResource, key: str) -> None:
+    alter(bootstrap, resource, AlterConfigOp(name=key, op=OpType.DELETE))
+
+
+def delete_topic(bootstrap: str, name: str) -> None:
+    async def run() -> None:
+        client = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
+        await client.start()
+        try:
+            await client.delete_topics([name])
+        finally:
+            await client.close()
+
+    asyncio.run(run())
+
+
+def topic(name: str) -> ConfigResource:
+    return ConfigResource(ResourceType.TOPIC, name)
+
+
+CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
+
+
+def start_stream(
+    spark: SparkSession, state: Path, sink: dict[str, Any], **options: str
+) -> StreamingQuery:
+    reader = (
+        spark.readStream.format("kafka-config-changes")
+        .option("interval", INTERVAL)
+        .option("stateLocation", str(state))
+        .options(**options)
+        .load()
+    )
+    if "memory" in sink:
+        return reader.writeStream.format("memory").queryName(sink["memory"]).start()
+    return (
+        reader.writeStream.format("parquet")
+        .option("path", str(sink["path"]))
+        .option("checkpointLocation", str(sink["checkpoint"]))
+        .trigger(processingTime="500 milliseconds")
+        .start()
+    )
+
+
+def polled(state: Path) -> bool:
+    """Whether the stream has read the clusters once (its first poll: the baseline)."""
+    return any(state.glob("*/*.json"))
+
+
+def rows_of(spark: SparkSession, sink: dict[str, Any]) -> list[Row]:
+    if "memory" in sink:
+        return spark.table(sink["memory"]).collect()
+    if not any(Path(sink["path"]).glob("*.parquet")):
+        return []
+    return spark.read.parquet(str(sink["path"])).collect()
+
+
+def wait_for_row(spark: SparkSession, sink: dict[str, Any], what: str, **match: Any) -> Row:
+    """Wait until a row has every column value in ``match``; that row."""
+    found: list[Row] = []
+
+    def seen() -> bool:
+        found[:] = [
+            row
+            for row in rows_of(spark, sink)
+            if all(row[column] == value for column, value in match.items())
+        ]
+        return bool(found)
+
+    wait_until(seen, what, timeout=90)
+    return found[0]
+
+
+def assert_each_once(rows: list[Row]) -> None:
+    """No change appears twice: every row differs from every other one."""
+    keys = Counter(
+        (
+            row.cluster,
+            row.resource_type,
+            row.resource_name,
+            row.key,
+            row.change,
+            row.before_value,
+            row.after_value,
+            row.before_source,
+            row.after_source,
+        )
+        for row in rows
+        if row.change != "error"
+    )
+    assert [key for key, count in keys.items() if count > 1] == []
+    assert len({row.poll for row in rows}) == len({(row.poll, row.snapshot_id) for row in rows})
+
+
+@pytest.fixture
+def stopping() -> Iterator[list[StreamingQuery]]:
+    """Queries to stop however the test ends."""
+    queries: list[StreamingQuery] = []
+    yield queries
+    for query in queries:
+        query.stop()
+
+
+def test_each_change_made_mid_stream_is_one_row(
+    spark: SparkSession, kafka_bootstrap: str, tmp_path: Path, stopping: list[StreamingQuery]
+) -> None:
+    prefix = unique("feed-")
+    (kept,) = create_topics(kafka_bootstrap, [f"{prefix}-kept"])
+    sink = {"memory": prefix.replace("-", "_")}
+    query = start_stream(
+        spark,
+        tmp_path / "state",
+        sink,
+        **{
+            "bootstrap.servers": kafka_bootstrap,
+            "cluster": "main",
+            "resourceTypes": "topic,broker_default",
+            "topicPattern": f"{prefix}-.*",
+            "documentation": "true",
+        },
+    )
+    stopping.append(query)
+    wait_until(lambda: polled(tmp_path / "state"), "the baseline poll", timeout=120)
+    assert rows_of(spark, sink) == []  # the first poll is the baseline: nothing changed yet
+
+    set_key(kafka_bootstrap, topic(kept), "retention.ms", "7200000")
+    row = wait_for_row(spark, sink, "the override set", resource_name=kept, key="retention.ms")
+    assert (row.change, row.after_value, row.after_source) == ("added", "7200000", "TOPIC_CONFIG")
+    assert (row.before_source, row.config_type, row.cluster) == ("DEFAULT_CONFIG", "LONG", "main")
+
+    set_key(kafka_bootstrap, topic(kept), "retention.ms", "3600000")
+    row = wait_for_row(spark, sink, "the override changed", key="retention.ms", change="changed")
+    assert (row.before_value, row.after_value) == ("7200000", "3600000")
+
+    delete_key(kafka_bootstrap, topic(kept), "retention.ms")
+    row = wait_for_row(spark, sink, "the override deleted", key="retention.ms", change="removed")
+    assert (row.before_value, row.after_source) == ("3600000", "DEFAULT_CONFIG")
+
+    set_key(kafka_bootstrap, CLUSTER_DEFAULT, DEFAULT_KEY, "1099511627776")
+    try:
+        row = wait_for_row(spark, sink, "the cluster default set", key=DEFAULT_KEY)
+        assert (row.resource_type, row.resource_name, row.change) == ("BROKER", "", "added")
+        assert row.after_source == "DYNAMIC_DEFAULT_BROKER_CONFIG"
+        inherited = wait_for_row(spark, sink, "the inherited value", key="retention.bytes")
+        assert (inherited.resource_name, inherited.change) == (kept, "changed")
+        assert inherited.after_value == "1099511627776"
+    finally:
+        delete_key(kafka_bootstrap, CLUSTER_DEFAULT, DEFAULT_KEY)
+    wait_for_row(spark, sink, "the cluster default deleted", key=DEFAULT_KEY, change="removed")
+
+    (created,) = create_topics(kafka_bootstrap, [f"{prefix}-new"], {"cleanup.policy": "compact"})
+    row = wait_for_row(spark, sink, "the topic created", resource_name=created, key=None)
+    assert row.change == "added"
+    override = wait_for_row(
+        spark, sink, "its override", resource_name=created, key="cleanup.policy"
+    )
+    assert (override.change, override.after_value) == ("added", "compact")
+
+    delete_topic(kafka_bootstrap, created)
+    wait_for_row(
+        spark, sink, "the topic deleted", resource_name=created, key=None, change="removed"
+    )
+
+    rows = rows_of(spark, sink)
+    assert_each_once(rows)
+    assert [row for row in rows if row.change == "error"] == []
+    # Exactly the changes made: the override thrice, the default twice (and each time the
+    # one inherited value on each topic), the topic twice with its one override each time.
+    assert Counter(row.change for row in rows if row.resource_type == "BROKER") == {
+        "added": 1,
+        "removed": 1,
+    }
+    keys = Counter((row.resource_name, row.key, row.change) for row in rows)
+    assert keys[(kept, "retention.ms", "added")] == 1
+    assert keys[(created, None, "added")] == keys[(created, None, "removed")] == 1

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from aiokafka.admin import AIOKafkaAdminClient
 from pyspark.sql import Row, SparkSession
-from pyspark.sql.streaming import StreamingQuery
+from pyspark.sql.streaming.query import StreamingQuery
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
 

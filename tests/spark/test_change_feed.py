@@ -18,6 +18,8 @@ from pyspark.sql import Row, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
+from kafka_config_admin.spark import CHANGES_SCHEMA
+from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import create_topics, unique, wait_until
 
@@ -93,9 +95,10 @@ def polled(state: Path) -> bool:
 def rows_of(spark: SparkSession, sink: dict[str, Any]) -> list[Row]:
     if "memory" in sink:
         return spark.table(sink["memory"]).collect()
-    if not any(Path(sink["path"]).glob("*.parquet")):
+    if not Path(sink["path"]).is_dir():
         return []
-    return spark.read.parquet(str(sink["path"])).collect()
+    # Through the sink's log (_spark_metadata): only the files of committed batches.
+    return spark.read.schema(CHANGES_SCHEMA).parquet(str(sink["path"])).collect()
 
 
 def wait_for_row(spark: SparkSession, sink: dict[str, Any], what: str, **match: Any) -> Row:
@@ -133,6 +136,12 @@ def assert_each_once(rows: list[Row]) -> None:
     )
     assert [key for key, count in keys.items() if count > 1] == []
     assert len({row.poll for row in rows}) == len({(row.poll, row.snapshot_id) for row in rows})
+
+
+def batch_id(query: StreamingQuery) -> int:
+    """The id of the query's last micro-batch (-1 before the first)."""
+    progress = query.lastProgress
+    return -1 if progress is None else int(progress["batchId"])
 
 
 @pytest.fixture
@@ -216,3 +225,94 @@ def test_each_change_made_mid_stream_is_one_row(
     keys = Counter((row.resource_name, row.key, row.change) for row in rows)
     assert keys[(kept, "retention.ms", "added")] == 1
     assert keys[(created, None, "added")] == keys[(created, None, "removed")] == 1
+
+
+def test_a_restart_from_the_checkpoint_sees_each_change_made_while_down_once(
+    spark: SparkSession, kafka_bootstrap: str, tmp_path: Path, stopping: list[StreamingQuery]
+) -> None:
+    prefix = unique("feedrs-")
+    (kept,) = create_topics(kafka_bootstrap, [f"{prefix}-kept"])
+    sink = {"path": tmp_path / "changes", "checkpoint": tmp_path / "checkpoint"}
+    options = {
+        "bootstrap.servers": kafka_bootstrap,
+        "cluster": "main",
+        "topicPattern": f"{prefix}-.*",
+    }
+    query = start_stream(spark, tmp_path / "state", sink, **options)
+    stopping.append(query)
+    wait_until(lambda: polled(tmp_path / "state"), "the baseline poll", timeout=120)
+    set_key(kafka_bootstrap, topic(kept), "retention.ms", "7200000")
+    wait_for_row(spark, sink, "the override set", key="retention.ms", change="added")
+    query.stop()
+
+    # While the query is down: a change, a new topic with an override, a change undone.
+    set_key(kafka_bootstrap, topic(kept), "retention.ms", "3600000")
+    (created,) = create_topics(kafka_bootstrap, [f"{prefix}-new"], {"cleanup.policy": "compact"})
+    set_key(kafka_bootstrap, topic(kept), "max.message.bytes", "2000000")
+    delete_key(kafka_bootstrap, topic(kept), "max.message.bytes")
+
+    query = start_stream(spark, tmp_path / "state", sink, **options)
+    stopping.append(query)
+    row = wait_for_row(spark, sink, "the change made while down", change="changed")
+    assert (row.key, row.before_value, row.after_value) == ("retention.ms", "7200000", "3600000")
+    wait_for_row(spark, sink, "the topic created while down", resource_name=created, key=None)
+    first = row.poll
+    # A few more polls: none of them may repeat a change (nothing changes any more).
+    batch = batch_id(query)
+    wait_until(lambda: batch_id(query) >= batch + 3, "three more polls", timeout=120)
+    rows = rows_of(spark, sink)
+    assert_each_once(rows)
+    assert Counter((row.resource_name, row.key, row.change) for row in rows) == {
+        (kept, "retention.ms", "added"): 1,
+        (kept, "retention.ms", "changed"): 1,
+        (created, None, "added"): 1,
+        (created, "cleanup.policy", "added"): 1,
+    }
+    # Everything made while down is in the first poll after the restart.
+    assert {row.poll for row in rows if row.poll >= first} == {first}
+
+
+def test_a_cluster_that_cannot_be_read_gives_error_rows_and_no_false_removals(
+    spark: SparkSession,
+    kafka_cluster: KafkaCluster,
+    tmp_path: Path,
+    stopping: list[StreamingQuery],
+) -> None:
+    bootstrap = kafka_cluster.bootstrap_servers
+    prefix = unique("feedfl-")
+    (name,) = create_topics(bootstrap, [f"{prefix}-t"], {"retention.ms": "7200000"})
+    clusters = tmp_path / "clusters.yaml"
+    clusters.write_text(
+        f"clusters:\n  main:\n    bootstrap_servers: {bootstrap}\n"
+        "  gone:\n    bootstrap_servers: 127.0.0.1:1\n"
+    )
+    sink = {"memory": prefix.replace("-", "_")}
+    query = start_stream(
+        spark,
+        tmp_path / "state",
+        sink,
+        **{
+            "clusters.file": str(clusters),
+            "resourceTypes": "topic,broker",
+            "topicPattern": f"{prefix}-.*",
+            "timeout": "3",
+        },
+    )
+    stopping.append(query)
+    wait_until(lambda: polled(tmp_path / "state"), "the baseline poll", timeout=120)
+    gone = wait_for_row(spark, sink, "the unreachable cluster's error", cluster="gone")
+    assert (gone.change, gone.error, gone.resource_type) == ("error", "KafkaConnectionError", None)
+
+    # The cluster that was read goes quiet for a few polls, then answers again.
+    with kafka_cluster.paused_broker(kafka_cluster.broker_ids[0]):
+        frozen = wait_for_row(spark, sink, "the frozen cluster's error", cluster="main")
+        assert frozen.change == "error"
+    set_key(bootstrap, topic(name), "retention.ms", "3600000")
+    row = wait_for_row(spark, sink, "the change after it answers", key="retention.ms")
+    assert (row.cluster, row.change, row.before_value) == ("main", "changed", "7200000")
+
+    rows = rows_of(spark, sink)
+    # The topic and the broker were never reported gone (nor back), whoever failed.
+    assert [row for row in rows if row.change in ("added", "removed")] == []
+    assert {row.cluster for row in rows if row.change == "error"} == {"main", "gone"}
+    assert all(row.key is None and row.before_value is None for row in rows if row.error)

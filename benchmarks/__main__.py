@@ -5,7 +5,9 @@ only the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``pyth
 benchmarks load [--alters N] [--describes N] [--clients N] [--seconds S]`` concurrent calls
 from one client and from several (:mod:`benchmarks.load`),
 ``python -m benchmarks spark [--topics N] [--reps N]`` the Spark snapshot benchmark (see
-``benchmarks/spark.py``). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
+``benchmarks/spark.py``), ``python -m benchmarks feed [--topics N] [--reps N] [--changes N]``
+the change feed's poll cost and detection latency on two clusters (``benchmarks/feed.py``).
+Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
 (3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
 """
 
@@ -76,6 +78,10 @@ def main() -> None:
         from . import spark
 
         spark.main(arguments)
+    elif part == "feed":
+        from . import feed
+
+        feed.main(arguments)
     elif part == "load":
         from . import load
 

@@ -77,14 +77,17 @@ def start_stream(
         .load()
     )
     if "memory" in sink:
-        return reader.writeStream.format("memory").queryName(sink["memory"]).start()
-    return (
-        reader.writeStream.format("parquet")
-        .option("path", str(sink["path"]))
-        .option("checkpointLocation", str(sink["checkpoint"]))
-        .trigger(processingTime="500 milliseconds")
-        .start()
-    )
+        query = reader.writeStream.format("memory").queryName(sink["memory"]).start()
+    else:
+        query = (
+            reader.writeStream.format("parquet")
+            .option("path", str(sink["path"]))
+            .option("checkpointLocation", str(sink["checkpoint"]))
+            .trigger(processingTime="500 milliseconds")
+            .start()
+        )
+    sink["query"] = query  # the one running now: wait_for_row stops when it fails
+    return query
 
 
 def polled(state: Path) -> bool:
@@ -102,10 +105,14 @@ def rows_of(spark: SparkSession, sink: dict[str, Any]) -> list[Row]:
 
 
 def wait_for_row(spark: SparkSession, sink: dict[str, Any], what: str, **match: Any) -> Row:
-    """Wait until a row has every column value in ``match``; that row."""
+    """Wait until a row has every column value in ``match``; that row. The sink is a dict
+    naming a memory table, or a Parquet path and checkpoint, and the running query."""
     found: list[Row] = []
 
     def seen() -> bool:
+        failure = sink["query"].exception()
+        if failure is not None:  # fail at once, with Spark's reason, rather than time out
+            raise AssertionError(f"the query failed: {failure}")
         found[:] = [
             row
             for row in rows_of(spark, sink)

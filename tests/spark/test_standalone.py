@@ -140,6 +140,8 @@ def submit(master: str, job: Path, tmp: Path, *args: str) -> dict[str, Any]:
             "--conf",
             "spark.executor.memory=512m",
             "--conf",
+            "spark.python.authenticate.socketTimeout=120s",
+            "--conf",
             "spark.driver.host=127.0.0.1",
             "--conf",
             "spark.driver.bindAddress=127.0.0.1",

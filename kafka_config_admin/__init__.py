@@ -41,8 +41,7 @@ from ._exceptions import (
     UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
-from ._group_operations import GroupListing, ListGroupsResult
-from ._models import (
+from ._models.configs import (
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -53,8 +52,7 @@ from ._models import (
     OpType,
     ResourceType,
 )
-from ._oauth import TokenProvider
-from ._quota_models import (
+from ._models.quotas import (
     ClientQuotaAlteration,
     ClientQuotaEntity,
     ClientQuotaFilter,
@@ -62,20 +60,22 @@ from ._quota_models import (
     QuotaEntityType,
     QuotaMatchType,
 )
-from ._results import (
-    AlterConfigsResult,
-    CreateTopicsResult,
-    DescribeConfigsResult,
-    ResourceFuture,
-)
-from ._scram import (
+from ._models.scram import (
     ScramCredentialInfo,
     ScramMechanism,
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
-from ._topic_models import CreatedTopic, NewTopic, TopicListing
+from ._models.topics import CreatedTopic, NewTopic, TopicListing
+from ._net.oauth import TokenProvider
+from ._ops.groups import GroupListing, ListGroupsResult
+from ._ops.results import (
+    AlterConfigsResult,
+    CreateTopicsResult,
+    DescribeConfigsResult,
+    ResourceFuture,
+)
 
 __version__ = "0.1.0"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -12,8 +12,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .._client import AdminClient
-from .._models import ConfigResource, ResourceType
+from .. import AdminClient, ConfigResource, ResourceType
 from ..desired import (
     ApplyReport,
     ClusterState,
@@ -22,9 +21,11 @@ from ..desired import (
     Plan,
     ResourceAction,
     RuleTarget,
+    Shadowed,
     Violation,
     apply_plan,
     evaluate_state,
+    find_shadowed,
     load_desired_state,
     make_plan,
     read_state,
@@ -65,6 +66,8 @@ def with_state(
     connection: ConnectionOptions,
     file: Path,
     then: Callable[[AdminClient, DesiredState, ClusterState, str], Awaitable[T]],
+    *,
+    prune: bool = False,
 ) -> T:
     """Load the file (before connecting), read what the cluster has, and go on from there."""
     desired = load_desired_state(file)
@@ -72,7 +75,7 @@ def with_state(
 
     async def work() -> T:
         async with admin:
-            state = await read_state(admin, desired)
+            state = await read_state(admin, desired, prune=prune)
             return await then(admin, desired, state, label)
 
     return run(work)
@@ -103,7 +106,7 @@ def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOp
             return ExitCode.USAGE
         return ExitCode.CHANGES if made.has_changes else ExitCode.OK
 
-    return with_state(connection, file, show)
+    return with_state(connection, file, show, prune=prune)
 
 
 @cli.command()
@@ -132,7 +135,7 @@ def apply(file: Path, prune: bool, dry_run: bool, yes: bool, connection: Connect
         report = await apply_plan(admin, made, dry_run=dry_run)
         return print_report(made, report)
 
-    return with_state(connection, file, go)
+    return with_state(connection, file, go, prune=prune)
 
 
 @cli.command()
@@ -153,10 +156,12 @@ def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> in
         for line in failures_lines((r, [], e) for r, e in state.errors.items()):
             stderr.print(f"failed: {line}", markup=False)
         violations = evaluate_state(desired.rules, state, desired=desired)
+        shadowed = find_shadowed(state)
         if output is OutputFormat.JSON:
-            print_document(audit_document(label, violations), output)
+            print_document(audit_document(label, violations, shadowed), output)
         else:
             print_violations(violations, label)
+            print_shadowed(shadowed, f"cluster-default values brokers override on {label}")
             stderr.print(f"{len(desired.rules)} rule(s), {len(violations)} violation(s)")
         if state.errors:
             return ExitCode.FAILED
@@ -193,13 +198,17 @@ async def with_rule_targets(
     return replace(state, configs=configs, errors=errors)
 
 
-def audit_document(cluster: str, violations: list[Violation]) -> dict[str, Any]:
+def audit_document(
+    cluster: str, violations: list[Violation], shadowed: list[Shadowed]
+) -> dict[str, Any]:
     """The audit's JSON: each violation with what broke it (a config resource, a quota entity
-    or a SCRAM user), key, actual value and rule."""
+    or a SCRAM user), key, actual value and rule; then each cluster-default value a broker
+    overrides for itself (when the file has a cluster default)."""
     return {
         "kind": "audit",
         "version": 1,
         "cluster": cluster,
+        "shadowed": [shadow.to_dict() for shadow in shadowed],
         "violations": [
             {
                 "resource": v.subject_dict(),
@@ -229,6 +238,22 @@ def print_violations(violations: list[Violation], label: str) -> None:
     stdout.print(table)
 
 
+def print_shadowed(shadowed: Iterable[Shadowed], title: str) -> None:
+    """Cluster-default values brokers override for themselves, as a table on stderr."""
+    shadowed = list(shadowed)
+    if not shadowed:
+        return
+    table = Table(title=title, title_justify="left")
+    for column in ("broker", "key", "broker's own value", "cluster default"):
+        table.add_column(column, overflow="fold")
+    for shadow in shadowed:
+        values = (
+            (HIDDEN, HIDDEN) if shadow.sensitive else (shadow.broker_value, shadow.cluster_value)
+        )
+        table.add_row(*(Text(cell or "") for cell in (str(shadow.broker), shadow.key, *values)))
+    stderr.print(table)
+
+
 def print_plan(made: Plan, label: str) -> None:
     """The plan as a table on stderr (stdout stays free for machine output)."""
     table = Table(title=f"plan for {label}", title_justify="left")
@@ -254,6 +279,9 @@ def print_plan(made: Plan, label: str) -> None:
             )
         for skipped in item.skipped:
             table.add_row(title, "skip", skipped.key, "", "", skipped.reason)
+        for kept in item.kept:
+            current = HIDDEN if kept.sensitive else kept.current or ""
+            table.add_row(title, "keep", kept.key, "", current, kept.reason)
     for quota in made.quotas:
         title = entity_text(quota.entity)
         for quota_change in quota.changes:
@@ -273,6 +301,10 @@ def print_plan(made: Plan, label: str) -> None:
             table.add_row(title, "alter", scram.mechanism, scram.op, current, wanted)
     if made.resources or made.quotas or made.scram:
         stderr.print(table)
+    print_shadowed(
+        (shadow for item in made.resources for shadow in item.shadowed),
+        f"cluster-default values brokers of {label} override for themselves (they keep theirs)",
+    )
     stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
 
 

@@ -17,16 +17,15 @@ import anyio
 import click
 from rich.text import Text
 
-from .._client import AdminClient
+from .. import AdminClient
+from ..connect import Connection, load_clusters_file
 from ..desired import (
     ChangeKind,
-    Connection,
     FeedKind,
     FeedScope,
     ObservedState,
     StateChange,
     diff_states,
-    load_clusters_file,
     next_state,
     observe_once,
 )

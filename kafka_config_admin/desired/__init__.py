@@ -27,11 +27,20 @@ Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talki
 (:func:`read_state`, :func:`apply_plan`) live in their own modules.
 
 Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
-pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.desired.clusters`.
+pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.connect`.
 
 docs/desired-state.md describes the file format and the plan's JSON shape.
 """
 
+from ..connect import (
+    ClustersFile,
+    Connection,
+    ConnectionConfigError,
+    load_clusters_file,
+    load_command_config,
+    parse_clusters_file,
+    parse_command_config,
+)
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
     ApplyReport,
@@ -43,7 +52,13 @@ from ._apply import (
     apply_plan,
     read_state,
 )
-from ._audit import evaluate_quota_rules, evaluate_scram_rules, evaluate_state
+from ._audit import (
+    Shadowed,
+    evaluate_quota_rules,
+    evaluate_scram_rules,
+    evaluate_state,
+    find_shadowed,
+)
 from ._changes import (
     ChangeKind,
     ObservedState,
@@ -55,11 +70,19 @@ from ._changes import (
 )
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
-from ._model import DesiredState, ResourceSpec, TopicSpec
+from ._model import (
+    BROKER_THROTTLE_KEYS,
+    TOPIC_THROTTLE_KEYS,
+    DesiredState,
+    IgnoreSpec,
+    ResourceSpec,
+    TopicSpec,
+)
 from ._observe import FeedKind, FeedScope, observe_cluster, observe_once
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
+    KeptKey,
     Plan,
     ResourceAction,
     ResourcePlan,
@@ -73,23 +96,16 @@ from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
 from ._types import TypedValue, expected_type, parse_typed, same_value
 from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
-from .clusters import (
-    ClustersFile,
-    Connection,
-    ConnectionConfigError,
-    load_clusters_file,
-    load_command_config,
-    parse_clusters_file,
-    parse_command_config,
-)
 
 __all__ = [
+    "BROKER_THROTTLE_KEYS",
     "DEFAULT_READ_BACK_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
     "QUOTA_KEYS",
     "SIZE_UNITS",
+    "TOPIC_THROTTLE_KEYS",
     "ApplyReport",
     "ChangeKind",
     "ClusterState",
@@ -102,6 +118,8 @@ __all__ = [
     "FeedKind",
     "FeedScope",
     "FileError",
+    "IgnoreSpec",
+    "KeptKey",
     "ObservedState",
     "ObservedValue",
     "OutcomeStatus",
@@ -124,6 +142,7 @@ __all__ = [
     "ScramCredentialSpec",
     "ScramOutcome",
     "ScramPlan",
+    "Shadowed",
     "SkippedKey",
     "StateChange",
     "TopicCreation",
@@ -140,6 +159,7 @@ __all__ = [
     "evaluate_scram_rules",
     "evaluate_state",
     "expected_type",
+    "find_shadowed",
     "is_override",
     "is_sensitive",
     "kafka_string",

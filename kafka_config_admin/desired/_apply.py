@@ -12,30 +12,40 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
 import anyio
 
-from .._client import AdminClient
-from .._exceptions import InvalidArgumentError, KafkaConfigAdminError, UnsupportedVersionError
-from .._models import Config, ConfigResource, ResourceType
-from .._quota_models import ClientQuotaEntity
-from .._scram import (
-    UserScramCredentialAlteration,
+from .. import (
+    AdminClient,
+    AlterConfigOp,
+    BrokerError,
+    ClientQuotaEntity,
+    Config,
+    ConfigResource,
+    InvalidArgumentError,
+    InvalidConfigError,
+    InvalidRequestError,
+    KafkaConfigAdminError,
+    NewTopic,
+    OpType,
+    PolicyViolationError,
+    ResourceType,
+    UnsupportedVersionError,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from .._topic_models import NewTopic
+from .._models.scram import UserScramCredentialAlteration
 from ._check import Problem
 from ._model import DesiredState
-from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation
+from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation, make_plan
 from ._quotas import QuotaPlan
 from ._rules import RuleTarget
 from ._scram_users import ScramChange, ScramPlan
-from ._state import ClusterState
+from ._state import ClusterState, is_override
 
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
@@ -180,7 +190,9 @@ class ApplyReport:
         }
 
 
-async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
+async def read_state(
+    admin: AdminClient, desired: DesiredState, *, prune: bool = False
+) -> ClusterState:
     """Describe what ``desired`` is about, with KIP-569 types, for :func:`make_plan`.
 
     When the file names topics, the cluster's topics are listed first: patterns match them,
@@ -191,6 +203,14 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
     quota or scram_user rules, every user's SCRAM credentials are (one request), else only
     those of the file's users. Each request has the client's ``timeout``; a failed topic
     listing, quota or SCRAM describe raises its error.
+
+    With a cluster default in the file, every broker is described too: a value a broker sets
+    for itself shadows the cluster default there (``broker_overrides``). Each override a plan
+    would delete (every one the file does not name, with ``prune``; those it sets to null) is
+    first offered to the broker with ``validate_only``: those it refuses to remove (Kafka 4's
+    cluster-level ``min.insync.replicas`` while Eligible Leader Replicas is on, a policy) are
+    in ``undeletable`` with the broker's reason, so that a plan keeps them instead of
+    deleting them on every run.
     """
     topics = (
         frozenset(listing.name for listing in await admin.list_topics())
@@ -203,8 +223,14 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
         if resource.type is not ResourceType.TOPIC or resource.name in topics
     ]
     schema_sources = _schema_resources(admin, desired, resources, topics)
+    brokers = (
+        [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
+        if desired.cluster_default is not None
+        else []
+    )
     described = admin.describe_configs(
-        list(dict.fromkeys([*resources, *schema_sources.values()])), include_documentation=True
+        list(dict.fromkeys([*resources, *schema_sources.values(), *brokers])),
+        include_documentation=True,
     )
     await described.wait()
     configs: dict[ConfigResource, Config] = {}
@@ -232,7 +258,7 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
         # Only quota rules asked: a broker before Kafka 2.7 cannot list SCRAM users, so those
         # rules see the user entities that have quotas, not also the users that have none.
         scram, scram_complete = {}, False
-    return ClusterState(
+    state = ClusterState(
         configs=kept,
         topics=topics,
         schemas=schemas,
@@ -241,7 +267,80 @@ async def read_state(admin: AdminClient, desired: DesiredState) -> ClusterState:
         scram=scram,
         quotas_complete=quotas_complete,
         scram_complete=scram_complete,
+        broker_overrides={
+            int(broker.name): _own_values(broker, configs[broker])
+            for broker in brokers
+            if broker in configs
+        },
     )
+    deletions = {
+        plan.resource: [change.key for change in plan.changes if change.op is OpType.DELETE]
+        for plan in make_plan(desired, state, prune=prune).resources
+        if plan.action is ResourceAction.ALTER
+    }
+    undeletable = await _refused_deletions(admin, {r: k for r, k in deletions.items() if k})
+    return replace(state, undeletable=undeletable) if undeletable else state
+
+
+def _own_values(resource: ConfigResource, config: Config) -> Config:
+    """The entries ``resource`` sets itself."""
+    return Config(entries=tuple(e for e in config.values() if is_override(resource, e)))
+
+
+#: How a broker says no to removing a key (as opposed to a connection or access failure).
+_REFUSALS = (InvalidConfigError, InvalidRequestError, PolicyViolationError)
+
+
+async def _refused_deletions(
+    admin: AdminClient, deletions: Mapping[ConfigResource, list[str]]
+) -> dict[ConfigResource, dict[str, str]]:
+    """The overrides among ``deletions`` the broker refuses to remove, with its reason.
+
+    Every resource is asked at once with ``validate_only`` (one request per broker). Kafka
+    refuses a resource as a whole, so one refused with several keys is asked again key by
+    key, one key of each such resource per round.
+    """
+    refused: dict[ConfigResource, dict[str, str]] = {}
+    pending: dict[ConfigResource, list[str]] = {}
+    for resource, error in (await _refusals(admin, deletions)).items():
+        keys = deletions[resource]
+        if len(keys) == 1:
+            refused[resource] = {keys[0]: _refusal_text(error)}
+        else:
+            pending[resource] = list(keys)
+    while pending:
+        batch = {resource: keys.pop() for resource, keys in pending.items()}
+        pending = {resource: keys for resource, keys in pending.items() if keys}
+        asked = {resource: [key] for resource, key in batch.items()}
+        for resource, error in (await _refusals(admin, asked)).items():
+            refused.setdefault(resource, {})[batch[resource]] = _refusal_text(error)
+    return refused
+
+
+async def _refusals(
+    admin: AdminClient, deletions: Mapping[ConfigResource, list[str]]
+) -> dict[ConfigResource, BaseException]:
+    """Offer each resource's DELETEs with ``validate_only``; the resources refused."""
+    if not deletions:
+        return {}
+    result = admin.incremental_alter_configs(
+        {
+            resource: [AlterConfigOp(key, op=OpType.DELETE) for key in keys]
+            for resource, keys in deletions.items()
+        },
+        validate_only=True,
+    )
+    await result.wait()
+    return {
+        resource: error
+        for resource, future in result.values.items()
+        if isinstance(error := future.exception(), _REFUSALS)
+    }
+
+
+def _refusal_text(error: BaseException) -> str:
+    message = error.broker_message if isinstance(error, BrokerError) else None
+    return f"the broker will not remove it: {message or error}"
 
 
 async def _scram_credentials(
@@ -462,9 +561,11 @@ def _skipped(resource_plan: ResourcePlan) -> ResourceOutcome:
     if resource_plan.action is ResourceAction.MISSING:
         note = "the topic does not exist; give partitions and replication_factor to create it"
     else:
-        note = "skipped: " + ", ".join(
-            f"{skip.key} ({skip.reason})" for skip in resource_plan.skipped
-        )
+        left = [(skip.key, skip.reason) for skip in resource_plan.skipped]
+        left += [(kept.key, kept.reason) for kept in resource_plan.kept]
+        note = "skipped: " + ", ".join(f"{key} ({reason})" for key, reason in left)
+        if not left:
+            note = "nothing to change"
     return _outcome(resource_plan, OutcomeStatus.SKIPPED, note=note)
 
 

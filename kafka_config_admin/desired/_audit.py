@@ -10,18 +10,124 @@ credential of every user with credentials, and each user the file or a rule name
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .._exceptions import InvalidArgumentError
-from .._models import ConfigEntry, ConfigType
-from .._quota_models import ClientQuotaEntity, QuotaEntityType
+from pydantic import BaseModel, ConfigDict
+
+from .. import (
+    ClientQuotaEntity,
+    ConfigEntry,
+    ConfigResource,
+    ConfigType,
+    InvalidArgumentError,
+    QuotaEntityType,
+    ResourceType,
+)
+from .._models.configs import HIDDEN
+from ._check import is_sensitive
 from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
-from ._state import ClusterState
+from ._state import ClusterState, is_override
 
 if TYPE_CHECKING:
     from ._model import DesiredState
 
-__all__ = ["evaluate_quota_rules", "evaluate_scram_rules", "evaluate_state"]
+__all__ = [
+    "Shadowed",
+    "evaluate_quota_rules",
+    "evaluate_scram_rules",
+    "evaluate_state",
+    "find_shadowed",
+]
+
+_CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
+
+
+class Shadowed(BaseModel):
+    """A cluster-default value that one broker does not take: it sets the key for itself
+    (DYNAMIC_BROKER_CONFIG), and its own value wins there."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    broker: int
+    broker_value: str | None
+    cluster_value: str | None
+    sensitive: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (sensitive values as ``[hidden]``)."""
+        shown = self._shown()
+        return {
+            "key": self.key,
+            "broker": self.broker,
+            "broker_value": shown[0],
+            "cluster_value": shown[1],
+            "message": str(self),
+        }
+
+    def _shown(self) -> tuple[str | None, str | None]:
+        if self.sensitive:
+            return HIDDEN, HIDDEN
+        return self.broker_value, self.cluster_value
+
+    def __str__(self) -> str:
+        broker_value, cluster_value = self._shown()
+        return (
+            f"broker {self.broker} sets {self.key}={broker_value} for itself: the cluster "
+            f"default {self.key}={cluster_value} does not apply there"
+        )
+
+    def __repr_args__(self) -> Any:
+        for name, value in super().__repr_args__():
+            masked = name in ("broker_value", "cluster_value") and self.sensitive
+            yield name, HIDDEN if masked and value is not None else value
+
+
+def find_shadowed(
+    state: ClusterState,
+    cluster_values: Mapping[str, str | None] | None = None,
+    *,
+    declared: Mapping[int, Collection[str]] | None = None,
+) -> list[Shadowed]:
+    """Each cluster-default value a broker overrides for itself, by key then broker.
+
+    ``cluster_values`` are the cluster-default values to look at (a plan's wanted ones); by
+    default, those the cluster default sets now. A broker whose own value ``declared`` names
+    (broker id to keys, the file's ``brokers`` section) is left out: the file says so itself.
+    Needs the state's ``broker_overrides`` (:func:`read_state` reads them when the file has a
+    cluster default).
+    """
+    if cluster_values is None:
+        current = state.configs.get(_CLUSTER_DEFAULT)
+        cluster_values = (
+            {}
+            if current is None
+            else {
+                key: entry.value
+                for key, entry in current.items()
+                if is_override(_CLUSTER_DEFAULT, entry)
+            }
+        )
+    found = []
+    for key, cluster_value in sorted(cluster_values.items()):
+        if cluster_value is None:
+            continue
+        for broker, own in sorted(state.broker_overrides.items()):
+            entry = own.get(key)
+            if entry is None or key in (declared or {}).get(broker, ()):
+                continue
+            sensitive = is_sensitive(key, state.key_info(_CLUSTER_DEFAULT, key) or entry)
+            found.append(
+                Shadowed(
+                    key=key,
+                    broker=broker,
+                    broker_value=entry.value,
+                    cluster_value=cluster_value,
+                    sensitive=sensitive,
+                )
+            )
+    return found
+
 
 _NO_QUOTA = "the entity has no such quota"
 _TYPE_RANK = {kind.value: rank for rank, kind in enumerate(QuotaEntityType)}

@@ -30,7 +30,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from .._models import ConfigResource, ConfigSource, ResourceType
+from .. import ConfigResource, ConfigSource, ResourceType
 from ._state import override_source
 
 __all__ = [

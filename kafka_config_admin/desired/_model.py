@@ -15,15 +15,53 @@ from pydantic import (
     model_validator,
 )
 
-from .._models import ConfigResource, ResourceType
+from .. import ConfigResource, ResourceType
 from ._quotas import QuotaSpec
 from ._rules import Rule
 from ._scram_users import ScramCredentialSpec
 from ._values import compile_regex, kafka_string
 
-__all__ = ["DesiredState", "ResourceSpec", "TopicSpec"]
+__all__ = [
+    "BROKER_THROTTLE_KEYS",
+    "TOPIC_THROTTLE_KEYS",
+    "DesiredState",
+    "IgnoreSpec",
+    "ResourceSpec",
+    "TopicSpec",
+    "resource_kind",
+]
 
 _KEY = re.compile(r"\S+")
+
+#: The replication throttle of a topic: which replicas a reassignment tool throttles.
+TOPIC_THROTTLE_KEYS = (
+    "leader.replication.throttled.replicas",
+    "follower.replication.throttled.replicas",
+)
+#: The replication throttle rates of a broker (its own, or the cluster default's).
+BROKER_THROTTLE_KEYS = (
+    "leader.replication.throttled.rate",
+    "follower.replication.throttled.rate",
+    "replica.alter.log.dirs.io.max.bytes.per.second",
+)
+
+
+def resource_kind(resource: ConfigResource) -> str:
+    """The section of a desired-state file that ``resource`` belongs in (``topics``,
+    ``brokers``, ``cluster_default``, ``broker_loggers``, ``groups``, ``client_metrics``)."""
+    if resource.type is ResourceType.BROKER:
+        return "cluster_default" if resource.name == "" else "brokers"
+    return _KINDS.get(resource.type, resource.type.name.lower())
+
+
+_ANY_TOPIC = ConfigResource(ResourceType.TOPIC, "")
+
+_KINDS = {
+    ResourceType.TOPIC: "topics",
+    ResourceType.BROKER_LOGGER: "broker_loggers",
+    ResourceType.GROUP: "groups",
+    ResourceType.CLIENT_METRICS: "client_metrics",
+}
 
 
 class ResourceSpec(BaseModel):
@@ -107,6 +145,40 @@ class TopicSpec(ResourceSpec):
         return self.name is not None and None not in (self.partitions, self.replication_factor)
 
 
+class IgnoreSpec(BaseModel):
+    """Keys that are not the file's, per resource kind: never compared, planned or pruned.
+
+    Each entry is a config name or a Python regular expression matching whole names
+    (``'confluent\\..*'``). A key a resource of that kind names in ``configs`` must not be
+    ignored too (the file would say two things of it).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    topics: tuple[str, ...] = ()
+    brokers: tuple[str, ...] = ()
+    cluster_default: tuple[str, ...] = ()
+    broker_loggers: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+    client_metrics: tuple[str, ...] = ()
+    _patterns: dict[str, tuple[re.Pattern[str], ...]] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _compile(self) -> IgnoreSpec:
+        for kind in type(self).model_fields:
+            entries: tuple[str, ...] = getattr(self, kind)
+            for entry in entries:
+                if not entry.strip():
+                    raise ValueError(f"{kind}: an ignored key is empty")
+            self._patterns[kind] = tuple(compile_regex("ignore", entry) for entry in entries)
+        return self
+
+    def ignores(self, resource: ConfigResource, key: str) -> bool:
+        """Whether ``key`` of ``resource`` is not the file's."""
+        patterns = self._patterns.get(resource_kind(resource), ())
+        return any(pattern.fullmatch(key) for pattern in patterns)
+
+
 class DesiredState(BaseModel):
     """A desired-state file: the configs wanted per resource, and audit rules.
 
@@ -126,6 +198,27 @@ class DesiredState(BaseModel):
     quotas: tuple[QuotaSpec, ...] = ()
     scram_users: dict[str, tuple[ScramCredentialSpec, ...]] = Field(default_factory=dict)
     rules: tuple[Rule, ...] = ()
+    ignore: IgnoreSpec = Field(default_factory=IgnoreSpec)
+
+    @model_validator(mode="after")
+    def _ignored_keys_not_configured(self) -> DesiredState:
+        entries: list[tuple[str, ConfigResource, ResourceSpec]] = [
+            (f"topic {spec.name or spec.pattern!r}", _ANY_TOPIC, spec) for spec in self.topics
+        ]
+        entries += [
+            (str(resource), resource, spec) for resource, spec in self.other_resources().items()
+        ]
+        clashes = [
+            f"{label}: {key}"
+            for label, resource, spec in entries
+            for key in spec.configs
+            if self.ignore.ignores(resource, key)
+        ]
+        if clashes:
+            raise ValueError(
+                "keys both configured and ignored (say one or the other): " + ", ".join(clashes)
+            )
+        return self
 
     @field_validator("brokers", "broker_loggers")
     @classmethod

@@ -13,16 +13,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from .._client import AdminClient
-from .._exceptions import (
+from .. import (
+    AdminClient,
     AuthorizationError,
+    Config,
+    ConfigResource,
     InvalidArgumentError,
     KafkaConnectionError,
     KafkaTimeoutError,
+    ResourceType,
     UnknownTopicOrPartitionError,
     UnsupportedVersionError,
 )
-from .._models import Config, ConfigResource, ResourceType
 from ._changes import (
     ENTITY_SOURCE,
     QUOTA,

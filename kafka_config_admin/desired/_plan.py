@@ -14,8 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .._models import (
-    HIDDEN,
+from .. import (
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -25,8 +24,17 @@ from .._models import (
     OpType,
     ResourceType,
 )
+from .._models.configs import HIDDEN
+from ._audit import Shadowed, find_shadowed
 from ._check import Problem, check_desired, is_sensitive
-from ._model import DesiredState, ResourceSpec, TopicSpec
+from ._model import (
+    BROKER_THROTTLE_KEYS,
+    TOPIC_THROTTLE_KEYS,
+    DesiredState,
+    IgnoreSpec,
+    ResourceSpec,
+    TopicSpec,
+)
 from ._quotas import QuotaPlan, plan_quotas
 from ._scram_users import ScramPlan, plan_scram
 from ._state import ClusterState, is_override
@@ -35,6 +43,7 @@ from ._types import parse_typed, same_value
 __all__ = [
     "PLAN_FORMAT_VERSION",
     "ConfigChange",
+    "KeptKey",
     "Plan",
     "ResourceAction",
     "ResourcePlan",
@@ -110,6 +119,26 @@ class SkippedKey(BaseModel):
     reason: str
 
 
+class KeptKey(BaseModel):
+    """An override the plan would delete and keeps instead, and why: the broker will not
+    remove it, or it is a replication throttle the file does not name."""
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    current: str | None
+    reason: str
+    sensitive: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The kept key in the plan's JSON shape."""
+        return {
+            "key": self.key,
+            "current": _shown(self.current, self.sensitive),
+            "reason": self.reason,
+        }
+
+
 class TopicCreation(BaseModel):
     """A topic apply creates: its name, partitions, replication factor and configs."""
 
@@ -127,7 +156,7 @@ class ResourceAction(StrEnum):
     ALTER = "alter"  #: change its configs
     CREATE = "create"  #: create the (missing) topic with its configs
     MISSING = "missing"  #: a named topic the cluster lacks, without partitions/RF to create it
-    UNCHANGED = "unchanged"  #: nothing to do (listed only when keys were skipped)
+    UNCHANGED = "unchanged"  #: nothing to do (listed when keys were skipped, kept or shadowed)
 
 
 class ResourcePlan(BaseModel):
@@ -140,6 +169,8 @@ class ResourcePlan(BaseModel):
     changes: tuple[ConfigChange, ...] = ()
     create: TopicCreation | None = None
     skipped: tuple[SkippedKey, ...] = ()
+    kept: tuple[KeptKey, ...] = ()
+    shadowed: tuple[Shadowed, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The resource in the plan's JSON shape."""
@@ -160,6 +191,8 @@ class ResourcePlan(BaseModel):
                 },
             },
             "skipped": [{"key": skip.key, "reason": skip.reason} for skip in self.skipped],
+            "kept": [kept.to_dict() for kept in self.kept],
+            "shadowed": [shadow.to_dict() for shadow in self.shadowed],
         }
 
 
@@ -249,6 +282,10 @@ def make_plan(
         prune: also delete overrides of the file's resources that the file does not name
             (broker loggers excepted: a broker reports every logger as set), quota values of
             the file's entities and SCRAM credentials of its users that it does not name.
+            Never pruned: keys the file's ``ignore`` section names, replication throttles the
+            file does not name, and overrides the broker refused to remove
+            (``state.undeletable``, as :func:`read_state` asks with ``prune=True``): those
+            are listed as ``kept``, with the reason.
         include_sensitive: set (and prune) sensitive keys; without it they are skipped, since
             their current value cannot be read and so never compared.
 
@@ -258,7 +295,11 @@ def make_plan(
     refused = {(problem.resource, problem.key) for problem in problems}
     plans: list[ResourcePlan] = []
     for resource, spec in desired.resources(state.existing_topics()).items():
-        plan = _resource_plan(resource, spec, state, refused, prune, include_sensitive)
+        plan = _resource_plan(
+            resource, spec, state, refused, prune, include_sensitive, desired.ignore
+        )
+        if resource == _CLUSTER_DEFAULT and (resource, None) not in refused:
+            plan = _with_shadows(plan, resource, _shadows(desired, state))
         if plan is not None:
             plans.append(plan)
     return Plan(
@@ -277,6 +318,7 @@ def _resource_plan(
     refused: set[tuple[ConfigResource, str | None]],
     prune: bool,
     include_sensitive: bool,
+    ignore: IgnoreSpec,
 ) -> ResourcePlan | None:
     if (resource, None) in refused:
         return None
@@ -292,11 +334,11 @@ def _resource_plan(
     # every logger the file does not name, so loggers are never pruned.
     if prune and resource.type is not ResourceType.BROKER_LOGGER:
         for key in config:
-            if key not in spec.configs:
+            if key not in spec.configs and not ignore.ignores(resource, key):
                 diff.prune(key)
     if diff.changes:
         action = ResourceAction.ALTER
-    elif diff.skipped:
+    elif diff.skipped or diff.kept:
         action = ResourceAction.UNCHANGED
     else:
         return None
@@ -305,7 +347,26 @@ def _resource_plan(
         action=action,
         changes=tuple(diff.changes),
         skipped=tuple(diff.skipped),
+        kept=tuple(diff.kept),
     )
+
+
+def _shadows(desired: DesiredState, state: ClusterState) -> tuple[Shadowed, ...]:
+    """The brokers that will keep their own value of a key the file wants on the cluster
+    default (those the file's ``brokers`` section sets the key for excepted)."""
+    assert desired.cluster_default is not None
+    declared = {broker: list(spec.configs) for broker, spec in desired.brokers.items()}
+    return tuple(find_shadowed(state, desired.cluster_default.configs, declared=declared))
+
+
+def _with_shadows(
+    plan: ResourcePlan | None, resource: ConfigResource, shadowed: tuple[Shadowed, ...]
+) -> ResourcePlan | None:
+    if not shadowed:
+        return plan
+    if plan is None:
+        return ResourcePlan(resource=resource, action=ResourceAction.UNCHANGED, shadowed=shadowed)
+    return plan.model_copy(update={"shadowed": shadowed})
 
 
 def _missing_topic_plan(
@@ -354,13 +415,15 @@ class _ResourceDiff:
         self.include_sensitive = include_sensitive
         self.changes: list[ConfigChange] = []
         self.skipped: list[SkippedKey] = []
+        self.kept: list[KeptKey] = []
 
     def want(self, key: str, wanted: str | None) -> None:
         entry = self._effective_entry(key)
         own = is_override(self.resource, entry)
         if wanted is None:
             if own:
-                self.add(key, OpType.DELETE, None, None, entry)
+                assert entry is not None
+                self.delete(key, entry, self.state.undeletable_reason(self.resource, key))
             return
         if self._sensitive(key):
             self.add(key, OpType.SET, wanted, wanted, entry)  # cannot compare: always set
@@ -375,9 +438,24 @@ class _ResourceDiff:
         self.add(key, op, value, wanted, entry)
 
     def prune(self, key: str) -> None:
+        """Delete an override the file does not name, unless it is kept (see make_plan)."""
         entry = self.config[key]
         if is_override(self.resource, entry) and not entry.is_read_only:
+            reason = self.state.undeletable_reason(self.resource, key)
+            if reason is None and key in _PROTECTED.get(self.resource.type, ()):
+                reason = _THROTTLE_REASON
+            self.delete(key, entry, reason)
+
+    def delete(self, key: str, entry: ConfigEntry, kept_because: str | None) -> None:
+        """A DELETE of an override, or the override kept when there is a reason to."""
+        if kept_because is None:
             self.add(key, OpType.DELETE, None, None, entry)
+            return
+        self.kept.append(
+            KeptKey(
+                key=key, current=entry.value, reason=kept_because, sensitive=self._sensitive(key)
+            )
+        )
 
     def add(
         self,
@@ -423,6 +501,14 @@ class _ResourceDiff:
 
 
 _CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
+
+#: Overrides that tools other than this file set for a while (a reassignment's replication
+#: throttles): pruned only when the file names them.
+_PROTECTED = {ResourceType.TOPIC: TOPIC_THROTTLE_KEYS, ResourceType.BROKER: BROKER_THROTTLE_KEYS}
+_THROTTLE_REASON = (
+    "a replication throttle (reassignment tools set it for a while): pruned only when the "
+    "file names it"
+)
 
 
 def _list_op(current: str, wanted: str) -> tuple[OpType, str]:

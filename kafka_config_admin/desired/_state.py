@@ -5,8 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
-from .._quota_models import ClientQuotaEntity
+from .. import (
+    ClientQuotaEntity,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    ResourceType,
+)
 
 __all__ = ["ClusterState", "is_override", "override_source"]
 
@@ -56,6 +63,11 @@ class ClusterState:
             (what rules about quotas need).
         scram_complete: whether ``scram`` holds every user the cluster has credentials for,
             besides the file's users (what rules about SCRAM users need).
+        undeletable: per resource, overrides the broker refused to remove when asked with
+            ``validate_only`` (key to the broker's reason): a plan keeps them, never loops on
+            deleting them.
+        broker_overrides: per broker id, the values each broker sets for itself
+            (DYNAMIC_BROKER_CONFIG) among the keys the file's cluster default names.
     """
 
     configs: Mapping[ConfigResource, Config] = field(default_factory=dict)
@@ -66,6 +78,8 @@ class ClusterState:
     scram: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     quotas_complete: bool = False
     scram_complete: bool = False
+    undeletable: Mapping[ConfigResource, Mapping[str, str]] = field(default_factory=dict)
+    broker_overrides: Mapping[int, Config] = field(default_factory=dict)
 
     def topic_exists(self, name: str) -> bool:
         """Whether the cluster has this topic."""
@@ -102,6 +116,10 @@ class ClusterState:
             return True
         described = resource in self.configs
         return described and not (resource.type is ResourceType.BROKER and resource.name == "")
+
+    def undeletable_reason(self, resource: ConfigResource, key: str) -> str | None:
+        """Why the broker will not remove ``key`` from ``resource`` (None: it will, or unknown)."""
+        return self.undeletable.get(resource, {}).get(key)
 
     def entry_type(self, resource: ConfigResource, key: str) -> ConfigType:
         """The KIP-569 type of ``key`` on ``resource``, UNKNOWN when not known."""

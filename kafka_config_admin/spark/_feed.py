@@ -34,7 +34,7 @@ from pyspark.sql.datasource import (
 from pyspark.sql.streaming.datasource import ReadLimit
 from pyspark.sql.types import StructType
 
-from .._exceptions import InvalidArgumentError
+from .. import InvalidArgumentError
 from ..desired import (
     FeedKind,
     FeedScope,

@@ -368,6 +368,8 @@ def test_plan_json_shape_is_stable() -> None:
                 ],
                 "create": None,
                 "skipped": [],
+                "kept": [],  # kept and shadowed came later (issue 21)
+                "shadowed": [],
             }
         ],
         "quotas": [],  # fields are only ever added: quotas and SCRAM users came later

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._exceptions import BrokerError, InvalidArgumentError, RequestTimedOutError, error_for_code
-from ._models import (
+from .._exceptions import BrokerError, InvalidArgumentError, RequestTimedOutError, error_for_code
+from .._models.configs import (
     HIDDEN,
     Config,
     ConfigEntry,
@@ -23,9 +23,9 @@ from ._models import (
     config_of,
     is_sensitive_name,
 )
-from ._operations import Operation
-from ._protocol import CREATE_TOPICS, METADATA
-from ._topic_models import CreatedTopic, NewTopic, TopicListing, colliding_names, topic_id_text
+from .._models.topics import CreatedTopic, NewTopic, TopicListing, colliding_names, topic_id_text
+from .._protocol import CREATE_TOPICS, METADATA
+from .configs import Operation
 
 __all__ = ["CreateTopics", "ListTopics"]
 

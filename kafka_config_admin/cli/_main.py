@@ -53,9 +53,13 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     aiokafka_logger.setLevel(logging.CRITICAL)
     try:
         code = cli.main(args=argv, prog_name="kafka-config-admin", standalone_mode=False)
-    except click.exceptions.Abort:
-        stderr.print("aborted")
-        code = ExitCode.FAILED
+    except click.exceptions.Abort as abort:
+        if isinstance(abort.__cause__, KeyboardInterrupt):  # click's name for a Ctrl-C
+            stderr.print("interrupted")
+            code = 130
+        else:
+            stderr.print("aborted")
+            code = ExitCode.FAILED
     except click.UsageError as error:
         where = error.ctx.command_path if error.ctx is not None else "kafka-config-admin"
         stderr.print(f"error: {error.format_message()} (see '{where} --help')", markup=False)

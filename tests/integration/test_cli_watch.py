@@ -40,9 +40,12 @@ class Watcher:
         self.err: queue.Queue[str] = queue.Queue()
         self.out_lines: list[str] = []
         self.err_lines: list[str] = []
+        self.pumps = []
         for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
             assert stream is not None
-            threading.Thread(target=_pump, args=(stream, lines), daemon=True).start()
+            pump = threading.Thread(target=_pump, args=(stream, lines), daemon=True)
+            pump.start()
+            self.pumps.append(pump)
 
     def wait_for(self, stream: str, text: str, timeout: float = 120) -> str:
         """The first line of ``stream`` (out or err) holding ``text``, waiting for it."""
@@ -69,7 +72,7 @@ class Watcher:
         """Ctrl-C, as a terminal sends it; the exit code, every line read."""
         self.process.send_signal(signal.SIGINT)
         code = self.process.wait(timeout=60)
-        time.sleep(0.2)  # let the readers reach the end of both pipes
+        self.close()
         for lines, seen in ((self.out, self.out_lines), (self.err, self.err_lines)):
             while not lines.empty():
                 seen.append(lines.get())
@@ -79,6 +82,15 @@ class Watcher:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        self.close()
+
+    def close(self) -> None:
+        """Read both pipes to their end, then close them (the process has ended)."""
+        for pump in self.pumps:
+            pump.join(timeout=10)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
 
 
 def _pump(stream: IO[str], lines: queue.Queue[str]) -> None:

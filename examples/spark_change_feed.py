@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sys
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -79,6 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         asyncio.run(create_topic(bootstrap, topic))
         args.topic_pattern, args.interval = topic, "2"
 
+    # Spark's Python workers run this interpreter (with the package), not the first python3.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = (
         SparkSession.builder.appName("kafka-config-changes")
         .config("spark.ui.showConsoleProgress", "false")

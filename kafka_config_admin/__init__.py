@@ -24,6 +24,7 @@ from ._exceptions import (
     KafkaConfigAdminError,
     KafkaConnectionError,
     KafkaTimeoutError,
+    ListenerMismatchError,
     NetworkError,
     NotControllerError,
     OutcomeUnknownError,
@@ -40,6 +41,17 @@ from ._exceptions import (
     UnknownTopicOrPartitionError,
     UnsupportedSaslMechanismError,
     UnsupportedVersionError,
+)
+from ._models.catalog import (
+    CatalogKey,
+    CatalogMatch,
+    ConfigCatalog,
+    UpdateMode,
+    ValidValues,
+    catalog_releases,
+    load_catalog,
+    match_catalog,
+    releases_with_key,
 )
 from ._models.configs import (
     AlterConfigOp,
@@ -88,6 +100,8 @@ __all__ = [
     "BrokerError",
     "BrokerIdNotRegisteredError",
     "BrokerNotAvailableError",
+    "CatalogKey",
+    "CatalogMatch",
     "ClientClosedError",
     "ClientQuotaAlteration",
     "ClientQuotaEntity",
@@ -95,6 +109,7 @@ __all__ = [
     "ClientQuotaFilterComponent",
     "ClusterAuthorizationFailedError",
     "Config",
+    "ConfigCatalog",
     "ConfigEntry",
     "ConfigResource",
     "ConfigSource",
@@ -117,6 +132,7 @@ __all__ = [
     "KafkaConnectionError",
     "KafkaTimeoutError",
     "ListGroupsResult",
+    "ListenerMismatchError",
     "NetworkError",
     "NewTopic",
     "NotControllerError",
@@ -143,10 +159,16 @@ __all__ = [
     "UnknownTopicOrPartitionError",
     "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
+    "UpdateMode",
     "UserScramCredentialDeletion",
     "UserScramCredentialUpsertion",
     "UserScramCredentialsDescription",
+    "ValidValues",
     "__version__",
+    "catalog_releases",
+    "load_catalog",
+    "match_catalog",
+    "releases_with_key",
 ]
 
 # Show public names as kafka_config_admin.X rather than their private module.

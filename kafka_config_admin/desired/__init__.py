@@ -24,7 +24,8 @@ The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSp
 :class:`ObservedState`, read by :func:`observe_cluster`) and rules (:func:`evaluate_rules`,
 :func:`evaluate_state`, :func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
-(:func:`read_state`, :func:`apply_plan`) live in their own modules.
+(:func:`read_state`, :func:`apply_plan`, :func:`read_export` for a cluster's overrides as a
+file) live in their own modules.
 
 Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
 pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.connect`.
@@ -69,6 +70,7 @@ from ._changes import (
     next_state,
 )
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
+from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
 from ._model import (
     BROKER_THROTTLE_KEYS,
@@ -87,15 +89,24 @@ from ._plan import (
     ResourceAction,
     ResourcePlan,
     SkippedKey,
+    StaleKey,
     TopicCreation,
     make_plan,
+    stale_keys,
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
-from ._types import TypedValue, expected_type, parse_typed, same_value
-from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
+from ._types import SET_LIKE_KEYS, TypedValue, expected_type, is_set_like, parse_typed, same_value
+from ._values import (
+    DURATION_UNITS,
+    SIZE_UNITS,
+    human_units,
+    kafka_string,
+    parse_duration_ms,
+    parse_size_bytes,
+)
 
 __all__ = [
     "BROKER_THROTTLE_KEYS",
@@ -104,6 +115,7 @@ __all__ = [
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
     "QUOTA_KEYS",
+    "SET_LIKE_KEYS",
     "SIZE_UNITS",
     "TOPIC_THROTTLE_KEYS",
     "ApplyReport",
@@ -115,6 +127,8 @@ __all__ = [
     "ConnectionConfigError",
     "DesiredState",
     "DesiredStateError",
+    "Export",
+    "ExportFailedError",
     "FeedKind",
     "FeedScope",
     "FileError",
@@ -144,6 +158,7 @@ __all__ = [
     "ScramPlan",
     "Shadowed",
     "SkippedKey",
+    "StaleKey",
     "StateChange",
     "TopicCreation",
     "TopicSpec",
@@ -159,9 +174,12 @@ __all__ = [
     "evaluate_scram_rules",
     "evaluate_state",
     "expected_type",
+    "export_document",
     "find_shadowed",
+    "human_units",
     "is_override",
     "is_sensitive",
+    "is_set_like",
     "kafka_string",
     "load_clusters_file",
     "load_command_config",
@@ -177,6 +195,9 @@ __all__ = [
     "parse_duration_ms",
     "parse_size_bytes",
     "parse_typed",
+    "quota_entries",
+    "read_export",
     "read_state",
     "same_value",
+    "stale_keys",
 ]

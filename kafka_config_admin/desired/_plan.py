@@ -38,7 +38,7 @@ from ._model import (
 from ._quotas import QuotaPlan, plan_quotas
 from ._scram_users import ScramPlan, plan_scram
 from ._state import ClusterState, is_override
-from ._types import parse_typed, same_value
+from ._types import is_set_like, parse_typed, same_value
 
 __all__ = [
     "PLAN_FORMAT_VERSION",
@@ -48,8 +48,10 @@ __all__ = [
     "ResourceAction",
     "ResourcePlan",
     "SkippedKey",
+    "StaleKey",
     "TopicCreation",
     "make_plan",
+    "stale_keys",
 ]
 
 #: The ``format`` number of :meth:`Plan.to_dict`; it changes only when the shape does.
@@ -89,7 +91,7 @@ class ConfigChange(BaseModel):
         if not is_override(resource, entry):
             return False
         assert entry is not None
-        return self.sensitive or same_value(self.type, entry.value, self.wanted)
+        return self.sensitive or same_value(self.type, entry.value, self.wanted, key=self.key)
 
     def to_dict(self) -> dict[str, Any]:
         """The change in the plan's JSON shape (sensitive values as ``[hidden]``)."""
@@ -267,6 +269,57 @@ class Plan(BaseModel):
         return json.dumps(self.to_dict(), indent=indent)
 
 
+class StaleKey(BaseModel):
+    """A key whose value changed between a plan and a fresh plan of the same desired state.
+
+    ``planned`` is the effective value the plan was made against, ``now`` the value a fresh
+    read shows (both None for sensitive keys, which are never shown).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    planned: str | None
+    planned_source: ConfigSource
+    now: str | None
+    now_source: ConfigSource
+
+
+def stale_keys(planned: Plan, fresh: Plan) -> dict[ConfigResource, tuple[StaleKey, ...]]:
+    """The keys of ``planned``'s alters whose value changed meanwhile, per resource.
+
+    ``fresh`` is a plan of the same desired state made from a state read just now: a key whose
+    current value or source differs (or that needs no change any more) was changed by someone
+    else since ``planned`` was made, and applying ``planned`` could undo their change.
+    """
+    stale: dict[ConfigResource, tuple[StaleKey, ...]] = {}
+    for plan in planned.resources:
+        if plan.action is not ResourceAction.ALTER:
+            continue
+        fresh_plan = fresh.get(plan.resource)
+        now = {change.key: change for change in fresh_plan.changes} if fresh_plan else {}
+        keys = []
+        for change in plan.changes:
+            other = now.get(change.key)
+            if other is not None and (other.current, other.current_source) == (
+                change.current,
+                change.current_source,
+            ):
+                continue
+            keys.append(
+                StaleKey(
+                    key=change.key,
+                    planned=_shown(change.current, change.sensitive),
+                    planned_source=change.current_source,
+                    now=None if other is None else _shown(other.current, other.sensitive),
+                    now_source=ConfigSource.UNKNOWN if other is None else other.current_source,
+                )
+            )
+        if keys:
+            stale[plan.resource] = tuple(keys)
+    return stale
+
+
 def make_plan(
     desired: DesiredState,
     state: ClusterState,
@@ -430,11 +483,11 @@ class _ResourceDiff:
             return
         kind = self.state.entry_type(self.resource, key)
         current = entry.value if entry is not None else None
-        if same_value(kind, current, wanted) and (own or not self.spec.is_pinned(key)):
+        if same_value(kind, current, wanted, key=key) and (own or not self.spec.is_pinned(key)):
             return
         op, value = OpType.SET, wanted
         if own and kind is ConfigType.LIST and current is not None:
-            op, value = _list_op(current, wanted)
+            op, value = _list_op(current, wanted, set_like=is_set_like(key))
         self.add(key, op, value, wanted, entry)
 
     def prune(self, key: str) -> None:
@@ -511,15 +564,24 @@ _THROTTLE_REASON = (
 )
 
 
-def _list_op(current: str, wanted: str) -> tuple[OpType, str]:
+def _list_op(current: str, wanted: str, *, set_like: bool = False) -> tuple[OpType, str]:
     """APPEND when the list only gains members at its end, SUBTRACT when it only loses some,
-    else SET: APPEND and SUBTRACT leave members others add meanwhile alone."""
+    else SET: APPEND and SUBTRACT leave members others add meanwhile alone. A set-like list
+    (order meaningless) gains or loses members wherever they stand."""
     try:
         have = parse_typed(ConfigType.LIST, current)
         want = parse_typed(ConfigType.LIST, wanted)
     except ValueError:
         return OpType.SET, wanted
     assert isinstance(have, tuple) and isinstance(want, tuple)
+    if set_like:
+        gained = [member for member in dict.fromkeys(want) if member not in have]
+        lost = [member for member in dict.fromkeys(have) if member not in want]
+        if gained and not lost:
+            return OpType.APPEND, ",".join(gained)
+        if lost and not gained:
+            return OpType.SUBTRACT, ",".join(lost)
+        return OpType.SET, wanted
     added = want[len(have) :]
     if (
         len(want) > len(have)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import anyio
@@ -18,7 +17,7 @@ import click
 from rich.text import Text
 
 from .. import AdminClient
-from ..connect import Connection, load_clusters_file
+from ..connect import Connection, clusters_file_path, load_clusters_file
 from ..desired import (
     ChangeKind,
     FeedKind,
@@ -29,7 +28,7 @@ from ..desired import (
     next_state,
     observe_once,
 )
-from ._connect import ConnectionOptions, clusters_file_path, resolve_connection
+from ._connect import ConnectionOptions, resolve_connection
 from ._main import cli, connection_options, output_option, run
 from ._output import OutputFormat, stderr, stdout
 from ._resources import UsageError
@@ -45,18 +44,10 @@ _STYLES = {
 }
 
 
-@dataclass(frozen=True)
-class Watched:
-    """One cluster being watched: its name in the output and how to reach it."""
-
-    name: str
-    connection: Connection
-    timeout: float
-
-    def client(self) -> AdminClient:
-        return AdminClient(
-            timeout=self.timeout, client_id=_CLIENT_ID, **self.connection.admin_client_kwargs()
-        )
+def _client(connection: Connection) -> AdminClient:
+    return AdminClient(
+        timeout=connection.timeout, client_id=_CLIENT_ID, **connection.admin_client_kwargs()
+    )
 
 
 @cli.command()
@@ -121,7 +112,7 @@ def watch(
         client_metrics=client_metrics,
     )
     watched = _watched(connection, all_clusters)
-    names = ", ".join(target.name for target in watched)
+    names = ", ".join(target.label for target in watched)
     what = ", ".join(kind.value for kind in scope.kinds)
     stderr.print(f"watching {what} on {names} every {interval:g}s; Ctrl-C to stop", markup=False)
     return run(lambda: _watch(watched, scope, interval, output))
@@ -136,44 +127,44 @@ def _pattern(text: str | None) -> re.Pattern[str] | None:
         raise UsageError(f"--match {text!r} is not a regular expression: {error}") from None
 
 
-def _watched(options: ConnectionOptions, all_clusters: bool) -> list[Watched]:
+def _watched(options: ConnectionOptions, all_clusters: bool) -> tuple[Connection, ...]:
     if not all_clusters:
-        connection, label = resolve_connection(options)
-        return [Watched(label, connection, options.timeout)]
+        connection, _ = resolve_connection(options)
+        return (connection,)
     if options.cluster is not None or options.bootstrap_server is not None:
         raise UsageError("--all-clusters watches the clusters file: leave out --cluster and -b")
-    clusters = load_clusters_file(clusters_file_path(options.clusters_file))
-    return [
-        Watched(name, connection, options.timeout) for name, connection in clusters.clusters.items()
-    ]
+    fleet = load_clusters_file(clusters_file_path(options.clusters_file)).fleet()
+    if options.timeout is None:
+        return fleet
+    return tuple(cluster.model_copy(update={"timeout": options.timeout}) for cluster in fleet)
 
 
 async def _watch(
-    watched: Sequence[Watched], scope: FeedScope, interval: float, output: OutputFormat
+    watched: Sequence[Connection], scope: FeedScope, interval: float, output: OutputFormat
 ) -> int:
-    states: dict[str, ObservedState | None] = {target.name: None for target in watched}
+    states: dict[str, ObservedState | None] = {target.label: None for target in watched}
     while True:
         started = anyio.current_time()
         observed = await _poll(watched, scope)
         for target in watched:
-            before = states[target.name]
-            after = next_state(before, observed[target.name])
+            before = states[target.label]
+            after = next_state(before, observed[target.label])
             for change in diff_states(before, after):
                 _print(change, output)
             if before is None and after.error is None:
                 count = len(after.resources)
-                stderr.print(f"{target.name}: baseline of {count} resources", markup=False)
-            states[target.name] = after
+                stderr.print(f"{target.label}: baseline of {count} resources", markup=False)
+            states[target.label] = after
         await anyio.sleep(max(0.0, interval - (anyio.current_time() - started)))
 
 
-async def _poll(watched: Sequence[Watched], scope: FeedScope) -> dict[str, ObservedState]:
+async def _poll(watched: Sequence[Connection], scope: FeedScope) -> dict[str, ObservedState]:
     """Read every cluster at once, with one time for the whole poll."""
     time = datetime.now(UTC)
     observed: dict[str, ObservedState] = {}
 
-    async def poll(target: Watched) -> None:
-        observed[target.name] = await observe_once(target.client(), scope, target.name, time=time)
+    async def poll(target: Connection) -> None:
+        observed[target.label] = await observe_once(_client(target), scope, target.label, time=time)
 
     async with anyio.create_task_group() as group:
         for target in watched:

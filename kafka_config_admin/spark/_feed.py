@@ -35,6 +35,7 @@ from pyspark.sql.streaming.datasource import ReadLimit
 from pyspark.sql.types import StructType
 
 from .. import InvalidArgumentError
+from ..connect import Connection
 from ..desired import (
     FeedKind,
     FeedScope,
@@ -44,7 +45,6 @@ from ..desired import (
     next_state,
     observe_once,
 )
-from ._clusters import ClusterTarget
 from ._options import SnapshotOptions, parse_bool
 from ._schema import CHANGES_ARROW_SCHEMA, CHANGES_SCHEMA
 
@@ -62,7 +62,7 @@ _ENTITY_KINDS = (FeedKind.QUOTA, FeedKind.SCRAM_USER)
 class FeedOptions:
     """The stream's options: the clusters and what to watch, how often, and where states go."""
 
-    clusters: tuple[ClusterTarget, ...]
+    clusters: tuple[Connection, ...]
     scope: FeedScope
     interval: float
     state_location: str
@@ -143,7 +143,7 @@ class KafkaConfigChangesDataSource(DataSource):
 class PollTask:
     """One cluster's part of a micro-batch: compare poll ``end`` with poll ``start``."""
 
-    cluster: ClusterTarget
+    cluster: Connection
     start: int
     end: int
     time: datetime
@@ -179,7 +179,7 @@ class ChangeStreamReader(DataSourceStreamReader):
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         task: PollTask = partition.value
         store = StateStore(self.options.state_location)
-        name = task.cluster.name
+        name = task.cluster.label
         before = store.load(name, task.start) if task.start > 0 else None
         after = store.load(name, task.end)
         if after is None:
@@ -193,7 +193,7 @@ class ChangeStreamReader(DataSourceStreamReader):
     def commit(self, end: dict[str, Any]) -> None:
         store = StateStore(self.options.state_location)
         for target in self.options.clusters:
-            store.forget_before(target.name, int(end["poll"]))
+            store.forget_before(target.label, int(end["poll"]))
 
 
 def _batch(changes: Sequence[StateChange], snapshot_id: str, poll: int) -> pa.RecordBatch:

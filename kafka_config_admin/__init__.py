@@ -3,7 +3,7 @@
 The public API is what ``__all__`` lists; every module whose name starts with ``_`` is private.
 """
 
-from ._client import AdminClient
+from ._client import DEFAULT_TIMEOUT, AdminClient
 from ._exceptions import (
     AuthenticationError,
     AuthorizationError,
@@ -54,6 +54,7 @@ from ._models.catalog import (
     releases_with_key,
 )
 from ._models.configs import (
+    HIDDEN,
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -63,6 +64,7 @@ from ._models.configs import (
     ConfigType,
     OpType,
     ResourceType,
+    is_sensitive_name,
 )
 from ._models.quotas import (
     ClientQuotaAlteration,
@@ -73,28 +75,43 @@ from ._models.quotas import (
     QuotaMatchType,
 )
 from ._models.scram import (
+    DEFAULT_SCRAM_ITERATIONS,
     ScramCredentialInfo,
     ScramMechanism,
+    UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
+from ._models.scram import MAX_ITERATIONS as MAX_SCRAM_ITERATIONS
+from ._models.scram import MIN_ITERATIONS as MIN_SCRAM_ITERATIONS
 from ._models.topics import CreatedTopic, NewTopic, TopicListing
+from ._models.validation import MAX_BROKER_ID, is_broker_id
 from ._net.oauth import TokenProvider
 from ._ops.groups import GroupListing, ListGroupsResult
+from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
 from ._ops.results import (
     AlterConfigsResult,
     CreateTopicsResult,
     DescribeConfigsResult,
     ResourceFuture,
 )
+from ._ops.scram import AlterUserScramCredentialsResult, DescribeUserScramCredentialsResult
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_SCRAM_ITERATIONS",
+    "DEFAULT_TIMEOUT",
+    "HIDDEN",
+    "MAX_BROKER_ID",
+    "MAX_SCRAM_ITERATIONS",
+    "MIN_SCRAM_ITERATIONS",
     "AdminClient",
+    "AlterClientQuotasResult",
     "AlterConfigOp",
     "AlterConfigsResult",
+    "AlterUserScramCredentialsResult",
     "AuthenticationError",
     "AuthorizationError",
     "BrokerError",
@@ -117,7 +134,9 @@ __all__ = [
     "ConfigType",
     "CreateTopicsResult",
     "CreatedTopic",
+    "DescribeClientQuotasResult",
     "DescribeConfigsResult",
+    "DescribeUserScramCredentialsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
     "GroupListing",
@@ -142,6 +161,7 @@ __all__ = [
     "ProtocolError",
     "QuotaEntityType",
     "QuotaMatchType",
+    "QuotaValues",
     "RequestTimedOutError",
     "ResourceFuture",
     "ResourceNotFoundError",
@@ -160,12 +180,15 @@ __all__ = [
     "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
     "UpdateMode",
+    "UserScramCredentialAlteration",
     "UserScramCredentialDeletion",
     "UserScramCredentialUpsertion",
     "UserScramCredentialsDescription",
     "ValidValues",
     "__version__",
     "catalog_releases",
+    "is_broker_id",
+    "is_sensitive_name",
     "load_catalog",
     "match_catalog",
     "releases_with_key",

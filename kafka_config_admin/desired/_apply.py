@@ -35,10 +35,10 @@ from .. import (
     PolicyViolationError,
     ResourceType,
     UnsupportedVersionError,
+    UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from .._models.scram import UserScramCredentialAlteration
 from ._check import Problem
 from ._model import DesiredState
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation, make_plan

@@ -64,8 +64,11 @@ from ._quota_models import (
 )
 from ._results import (
     AlterConfigsResult,
+    AlterPartitionReassignmentsResult,
+    CreatePartitionsResult,
     CreateTopicsResult,
     DescribeConfigsResult,
+    DescribeTopicsResult,
     ResourceFuture,
 )
 from ._scram import (
@@ -75,7 +78,16 @@ from ._scram import (
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
-from ._topic_models import CreatedTopic, NewTopic, TopicListing
+from ._topic_models import (
+    CreatedTopic,
+    NewPartitions,
+    NewTopic,
+    PartitionInfo,
+    PartitionReassignment,
+    TopicDescription,
+    TopicListing,
+    TopicPartition,
+)
 
 __version__ = "0.1.0"
 
@@ -83,6 +95,7 @@ __all__ = [
     "AdminClient",
     "AlterConfigOp",
     "AlterConfigsResult",
+    "AlterPartitionReassignmentsResult",
     "AuthenticationError",
     "AuthorizationError",
     "BrokerError",
@@ -100,9 +113,11 @@ __all__ = [
     "ConfigSource",
     "ConfigSynonym",
     "ConfigType",
+    "CreatePartitionsResult",
     "CreateTopicsResult",
     "CreatedTopic",
     "DescribeConfigsResult",
+    "DescribeTopicsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
     "GroupListing",
@@ -118,10 +133,13 @@ __all__ = [
     "KafkaTimeoutError",
     "ListGroupsResult",
     "NetworkError",
+    "NewPartitions",
     "NewTopic",
     "NotControllerError",
     "OpType",
     "OutcomeUnknownError",
+    "PartitionInfo",
+    "PartitionReassignment",
     "PolicyViolationError",
     "ProtocolError",
     "QuotaEntityType",
@@ -137,7 +155,9 @@ __all__ = [
     "TokenProvider",
     "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
+    "TopicDescription",
     "TopicListing",
+    "TopicPartition",
     "UnacceptableCredentialError",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",

@@ -35,17 +35,32 @@ from ._operations import (
     IncrementalAlterConfigs,
     Operation,
 )
+from ._partition_operations import (
+    AlterPartitionReassignments,
+    CreatePartitions,
+    DescribeTopics,
+    ListPartitionReassignments,
+)
 from ._quota_models import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
 from ._results import (
     AlterConfigsResult,
+    AlterPartitionReassignmentsResult,
+    CreatePartitionsResult,
     CreateTopicsResult,
     DescribeConfigsResult,
+    DescribeTopicsResult,
     ResourceFuture,
     _Result,
 )
 from ._scram import UserScramCredentialAlteration
 from ._security import SecurityOptions
-from ._topic_models import NewTopic, TopicListing
+from ._topic_models import (
+    NewPartitions,
+    NewTopic,
+    PartitionReassignment,
+    TopicListing,
+    TopicPartition,
+)
 from ._topic_operations import CreateTopics, ListTopics
 from ._transport import Transport
 from ._user_scram import (
@@ -330,6 +345,88 @@ class AdminClient:
             timeout_ms=int(wait * 1000),
         )
         return self._call(build, CreateTopicsResult, seconds)
+
+    def describe_topics(
+        self, topics: Iterable[str], *, timeout: float | None = None
+    ) -> DescribeTopicsResult:
+        """The partitions of ``topics``: leader, replicas, in-sync and offline replicas.
+
+        One future per topic name; a topic the cluster lacks fails alone with
+        :class:`UnknownTopicOrPartitionError`. One Metadata request to any broker.
+        """
+        build = partial(DescribeTopics.build, topics)
+        return self._call(build, DescribeTopicsResult, timeout)
+
+    def create_partitions(
+        self,
+        new_partitions: Mapping[str, NewPartitions],
+        *,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ) -> CreatePartitionsResult:
+        """Raise topics' partition counts: topic name to :class:`NewPartitions` (the new total).
+
+        One future per topic; each topic succeeds or fails on its own (a count not above the
+        current one fails with :class:`InvalidPartitionsError`). ``validate_only`` asks the
+        controller to check and change nothing.
+        """
+        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        build = partial(
+            CreatePartitions.build,
+            new_partitions,
+            validate_only=validate_only,
+            timeout_ms=int(wait * 1000),
+            controller=self._transport.controller_id,
+        )
+        return self._call(build, CreatePartitionsResult, seconds)
+
+    def alter_partition_reassignments(
+        self,
+        reassignments: Mapping[TopicPartition, Sequence[int] | None],
+        *,
+        timeout: float | None = None,
+    ) -> AlterPartitionReassignmentsResult:
+        """Start moving partitions to new replica lists (KIP-455); None cancels a partition's
+        reassignment in progress.
+
+        ``{TopicPartition("orders", 0): [1, 2, 3]}``: the first broker is the preferred
+        leader. One future per partition, done once the controller accepted the move (the
+        data moves afterwards: follow it with :meth:`list_partition_reassignments`).
+        """
+        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        build = partial(
+            AlterPartitionReassignments.build,
+            reassignments,
+            timeout_ms=int(wait * 1000),
+            controller=self._transport.controller_id,
+        )
+        return self._call(build, AlterPartitionReassignmentsResult, seconds)
+
+    def list_partition_reassignments(
+        self,
+        partitions: Iterable[TopicPartition] | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> ResourceFuture[None, dict[TopicPartition, PartitionReassignment]]:
+        """The reassignments in progress, of ``partitions`` or (None) of every partition.
+
+        ``moving = await admin.list_partition_reassignments()``; a partition not moving is
+        not in the mapping.
+        """
+        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        build = partial(
+            ListPartitionReassignments.build,
+            partitions,
+            timeout_ms=int(wait * 1000),
+            controller=self._transport.controller_id,
+        )
+        result = self._call(
+            build, _Result[None, dict[TopicPartition, PartitionReassignment]], seconds
+        )
+        return result.values[None]
 
     def list_groups(
         self,

@@ -361,6 +361,12 @@ class Transport:
         """The ids of the brokers in the latest metadata."""
         return sorted(broker.nodeId for broker in self._require_client().cluster.brokers())
 
+    def controller_id(self) -> int | None:
+        """The broker the latest metadata names as controller (KRaft: a broker that forwards
+        to the quorum's leader), None when it names none."""
+        controller = self._require_client().cluster.controller
+        return None if controller is None else int(controller.nodeId)
+
     def any_broker(self, lane: int = READS) -> int:
         """A broker for requests any broker can answer; one we are connected to if possible.
 

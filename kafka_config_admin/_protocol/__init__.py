@@ -8,10 +8,10 @@ One module per API declares its request and response schema (``describe_configs`
 them; ``_header`` does the request and response headers. Bodies are plain dicts with snake_case
 keys; every key of every version is present after decoding (fields a version lacks take their
 schema default). Unknown tagged fields are skipped, not kept. Identical items of a shared struct
-decode to one object (``Struct(shared=True)``), so decoded bodies must not be mutated. Undecodable bytes raise
-ProtocolError; a body that cannot be encoded raises InvalidArgumentError, or
-UnsupportedVersionError for a non-ignorable field the version lacks and for a version outside
-``min_version``-``max_version``.
+decode to one object (``Struct(shared=True)``), so decoded bodies must not be mutated.
+Undecodable bytes raise ProtocolError; a body that cannot be encoded raises
+InvalidArgumentError, or UnsupportedVersionError for a non-ignorable field the version lacks
+and for a version outside ``min_version``-``max_version``.
 """
 
 from __future__ import annotations

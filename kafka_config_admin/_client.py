@@ -234,6 +234,12 @@ class AdminClient:
             )
         return self._transport.broker_ids()
 
+    def broker_racks(self) -> dict[int, str | None]:
+        """Each broker's rack (``broker.rack``; None when it reports none), by node id, as the
+        client's latest metadata lists them."""
+        self.broker_ids()  # the same check that the client is open
+        return self._transport.broker_racks()
+
     # --- public calls ---------------------------------------------------------------------
 
     def describe_configs(

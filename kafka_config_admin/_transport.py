@@ -361,6 +361,11 @@ class Transport:
         """The ids of the brokers in the latest metadata."""
         return sorted(broker.nodeId for broker in self._require_client().cluster.brokers())
 
+    def broker_racks(self) -> dict[int, str | None]:
+        """Each broker's rack in the latest metadata, by node id."""
+        brokers = self._require_client().cluster.brokers()
+        return {int(broker.nodeId): broker.rack for broker in sorted(brokers)}
+
     def controller_id(self) -> int | None:
         """The broker the latest metadata names as controller (KRaft: a broker that forwards
         to the quorum's leader), None when it names none."""

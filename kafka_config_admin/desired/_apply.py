@@ -41,6 +41,12 @@ from ._check import Problem
 from ._model import DesiredState
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation, make_plan
 from ._quotas import QuotaPlan
+from ._reassign import (
+    DEFAULT_REASSIGNMENT_TIMEOUT,
+    PartitionOutcome,
+    Progress,
+    apply_partition_plans,
+)
 from ._rules import RuleTarget
 from ._scram_users import ScramChange, ScramPlan
 from ._state import ClusterState, is_override
@@ -158,6 +164,7 @@ class ApplyReport:
     dry_run: bool = False
     quotas: tuple[QuotaOutcome, ...] = ()
     scram: tuple[ScramOutcome, ...] = ()
+    partitions: tuple[PartitionOutcome, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -165,7 +172,8 @@ class ApplyReport:
         settled = (OutcomeStatus.APPLIED, OutcomeStatus.VALIDATED)
         quotas_ok = all(outcome.status in settled for outcome in self.quotas)
         scram_ok = all(outcome.status in settled for outcome in self.scram)
-        return not self.failed and not self.unconfirmed and quotas_ok and scram_ok
+        partitions_ok = all(o.status in settled for o in self.partitions)
+        return not self.failed and not self.unconfirmed and quotas_ok and scram_ok and partitions_ok
 
     @property
     def failed(self) -> list[ResourceOutcome]:
@@ -185,6 +193,7 @@ class ApplyReport:
             "outcomes": [outcome.to_dict() for outcome in self.outcomes],
             "quotas": [outcome.to_dict() for outcome in self.quotas],
             "scram": [outcome.to_dict() for outcome in self.scram],
+            "partitions": [outcome.to_dict() for outcome in self.partitions],
         }
 
 
@@ -270,6 +279,7 @@ async def read_state(
             for broker in brokers
             if broker in configs
         },
+        **await _partitions(admin, desired, topics),
     )
     deletions = {
         plan.resource: [change.key for change in plan.changes if change.op is OpType.DELETE]
@@ -278,6 +288,30 @@ async def read_state(
     }
     undeletable = await _refused_deletions(admin, {r: k for r, k in deletions.items() if k})
     return replace(state, undeletable=undeletable) if undeletable else state
+
+
+async def _partitions(
+    admin: AdminClient, desired: DesiredState, topics: frozenset[str]
+) -> dict[str, Any]:
+    """The partitions, reassignments in progress and broker racks a plan of partition counts
+    and replication factors needs, when the file names any for an existing topic."""
+    named = [
+        spec.name
+        for spec in desired.named_topics
+        if spec.name in topics and (spec.partitions or spec.replication_factor)
+    ]
+    if not named:
+        return {}
+    descriptions = await admin.describe_topics(named).all()
+    try:
+        moving = await admin.list_partition_reassignments()
+    except UnsupportedVersionError:  # before Kafka 2.4 (KIP-455): nothing can be moving
+        moving = {}
+    return {
+        "topic_descriptions": descriptions,
+        "reassignments": {key: move for key, move in moving.items() if key.topic in descriptions},
+        "racks": admin.broker_racks(),
+    }
 
 
 def _own_values(resource: ConfigResource, config: Config) -> Config:
@@ -387,6 +421,9 @@ async def apply_plan(
     *,
     dry_run: bool = False,
     read_back_timeout: float = DEFAULT_READ_BACK_TIMEOUT,
+    throttle: int | None = None,
+    reassignment_timeout: float = DEFAULT_REASSIGNMENT_TIMEOUT,
+    progress: Progress | None = None,
 ) -> ApplyReport:
     """Apply ``plan``: validate every change on the broker, make those that pass, read back.
 
@@ -398,6 +435,13 @@ async def apply_plan(
     client's ``timeout``; the read back of what was applied lasts at most
     ``read_back_timeout`` seconds, and a resource whose new values do not show by then is
     ``UNCONFIRMED``.
+
+    Then the topics' partition plans (``ApplyReport.partitions``, one outcome per topic):
+    partitions added (CreatePartitions, validated first), reassignments started and followed
+    until they complete or ``reassignment_timeout`` seconds pass (``progress`` is told how
+    many partitions are done), those in progress followed too. ``throttle`` (bytes per
+    second) sets the replication throttles on the topics and brokers involved for the
+    duration and puts them back as they were afterwards, even when cancelled.
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
@@ -427,12 +471,29 @@ async def apply_plan(
                 )
     quotas = await _apply_quotas(admin, plan.quotas, dry_run, read_back_timeout)
     scram = await _apply_scram(admin, plan.scram, passwords, dry_run, read_back_timeout)
+    partitions = await apply_partition_plans(
+        admin,
+        [p for p in plan.partition_plans() if outcomes[_topic(p.topic)].status is not _FAILED],
+        dry_run=dry_run,
+        throttle=throttle,
+        bound=reassignment_timeout,
+        read_back_timeout=read_back_timeout,
+        progress=progress,
+    )
     return ApplyReport(
         outcomes=tuple(outcomes[p.resource] for p in plan.resources),
         dry_run=dry_run,
         quotas=quotas,
         scram=scram,
+        partitions=partitions,
     )
+
+
+_FAILED = OutcomeStatus.FAILED
+
+
+def _topic(name: str) -> ConfigResource:
+    return ConfigResource(ResourceType.TOPIC, name)
 
 
 def _passwords(plans: tuple[ScramPlan, ...]) -> dict[str, str]:
@@ -578,7 +639,7 @@ async def _send(
     alters = {
         resource: [change.alter_op() for change in plan.changes]
         for resource, plan in plans.items()
-        if plan.action is ResourceAction.ALTER
+        if plan.action is ResourceAction.ALTER and plan.changes
     }
     new_topics: list[NewTopic] = []
     for resource, plan in plans.items():
@@ -602,7 +663,9 @@ async def _send(
     succeeded = []
     for resource, plan in plans.items():
         if resource not in errors:
-            continue  # refused before sending, already recorded
+            if plan.create is None and not plan.changes:
+                succeeded.append(resource)  # only its partitions change: done afterwards
+            continue  # else refused before sending, already recorded
         failure = errors[resource]
         if failure is None:
             succeeded.append(resource)

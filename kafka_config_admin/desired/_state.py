@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
 from .._quota_models import ClientQuotaEntity
+from .._topic_models import PartitionReassignment, TopicDescription, TopicPartition
 
 __all__ = ["ClusterState", "is_override", "override_source"]
 
@@ -61,6 +62,11 @@ class ClusterState:
             deleting them.
         broker_overrides: per broker id, the values each broker sets for itself
             (DYNAMIC_BROKER_CONFIG) among the keys the file's cluster default names.
+        topic_descriptions: the partitions of the existing topics whose entries name
+            ``partitions`` or ``replication_factor``.
+        reassignments: the partition reassignments in progress (of those topics).
+        racks: every broker's rack (None: it reports none), by broker id, when the file
+            names partitions or replication factors of existing topics.
     """
 
     configs: Mapping[ConfigResource, Config] = field(default_factory=dict)
@@ -73,6 +79,9 @@ class ClusterState:
     scram_complete: bool = False
     undeletable: Mapping[ConfigResource, Mapping[str, str]] = field(default_factory=dict)
     broker_overrides: Mapping[int, Config] = field(default_factory=dict)
+    topic_descriptions: Mapping[str, TopicDescription] = field(default_factory=dict)
+    reassignments: Mapping[TopicPartition, PartitionReassignment] = field(default_factory=dict)
+    racks: Mapping[int, str | None] = field(default_factory=dict)
 
     def topic_exists(self, name: str) -> bool:
         """Whether the cluster has this topic."""

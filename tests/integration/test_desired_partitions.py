@@ -1,0 +1,203 @@
+"""Partitions and replication factors declared and applied on the real 3-node cluster."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import anyio
+import pytest
+from aiokafka import AIOKafkaProducer
+
+from kafka_config_admin import (
+    AdminClient,
+    ConfigResource,
+    ConfigSource,
+    NewTopic,
+    ResourceType,
+    TopicDescription,
+    TopicPartition,
+)
+from kafka_config_admin.desired import (
+    BROKER_THROTTLE_KEYS,
+    TOPIC_THROTTLE_KEYS,
+    apply_plan,
+    make_plan,
+    parse_desired_state,
+    read_state,
+)
+
+from .cli_helpers import run_cli, with_admin
+from .conftest import SentRequests
+from .helpers import unique_name, wait_until_described
+
+pytestmark = [pytest.mark.integration, pytest.mark.kafka(brokers=3, since="2.4")]
+
+
+def write(tmp_path: Path, name: str, partitions: int, replication_factor: int) -> str:
+    path = tmp_path / "kafka.yaml"
+    path.write_text(
+        f"topics:\n  - {{name: {name}, partitions: {partitions}, "
+        f"replication_factor: {replication_factor}}}\n"
+    )
+    return str(path)
+
+
+def make(bootstrap: str, partitions: int, replication_factor: int) -> str:
+    name = unique_name()
+
+    async def create(admin: AdminClient) -> None:
+        await admin.create_topics([NewTopic(name, partitions, replication_factor)]).all()
+        await wait_until_described(admin, name)
+
+    with_admin(bootstrap, create)
+    return name
+
+
+def described(bootstrap: str, name: str) -> TopicDescription:
+    async def describe(admin: AdminClient) -> TopicDescription:
+        return await admin.describe_topics([name]).values[name]
+
+    return with_admin(bootstrap, describe)
+
+
+def test_apply_adds_partitions_and_a_second_plan_is_empty(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make(kafka_bootstrap, 2, 1)
+    file = write(tmp_path, name, 5, 1)
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "-o", "json")
+    assert ran.code == 3, ran.err
+    planned = ran.json()["resources"][0]["partitions"]
+    assert (planned["current_partitions"], planned["wanted_partitions"]) == (2, 5)
+    ran = run_cli(capsys, "apply", file, "--yes", "-b", kafka_bootstrap)
+    assert ran.code == 0, ran.err
+    assert described(kafka_bootstrap, name).num_partitions == 5
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
+    assert ran.code == 0, ran.err
+
+
+def test_fewer_partitions_are_refused_and_nothing_is_sent(
+    kafka_bootstrap: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    sent_requests: SentRequests,
+) -> None:
+    name = make(kafka_bootstrap, 4, 1)
+    file = write(tmp_path, name, 2, 1)
+    sent_requests.clear()
+    ran = run_cli(capsys, "apply", file, "--yes", "-b", kafka_bootstrap)
+    assert ran.code == 2, ran.err
+    assert "Kafka cannot remove partitions" in ran.err
+    changes = {"CreatePartitions", "AlterPartitionReassignments", "CreateTopics", "DeleteTopics"}
+    assert not changes & set(sent_requests), sent_requests
+    assert "IncrementalAlterConfigs" not in sent_requests
+    assert described(kafka_bootstrap, name).num_partitions == 4
+
+
+def check_placement(description: TopicDescription, replication_factor: int, brokers: int) -> None:
+    """Each partition on distinct brokers, and the replicas spread evenly over the brokers."""
+    load: Counter[int] = Counter()
+    for info in description.partitions:
+        assert len(info.replicas) == replication_factor, info
+        assert len(set(info.replicas)) == replication_factor, info
+        load.update(info.replicas)
+    counts = [load[broker] for broker in range(1, brokers + 1)]
+    assert max(counts) - min(counts) <= 1, load
+
+
+def test_replication_factor_up_then_down_by_reassignment_then_an_empty_plan(
+    kafka_bootstrap: str,
+    kafka_broker_ids: list[int],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    name = make(kafka_bootstrap, 6, 1)
+    before = {info.partition: info.leader for info in described(kafka_bootstrap, name).partitions}
+    for replication_factor in (3, 2):
+        file = write(tmp_path, name, 6, replication_factor)
+        ran = run_cli(capsys, "apply", file, "--yes", "-b", kafka_bootstrap, "--throttle", "50MiB")
+        assert ran.code == 0, ran.err
+        assert "replication factor" in ran.err
+        now = described(kafka_bootstrap, name)
+        check_placement(now, replication_factor, len(kafka_broker_ids))
+        for info in now.partitions:  # the leader before the move is still first
+            assert info.replicas[0] == before[info.partition], (info, before)
+        ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
+        assert ran.code == 0, ran.err
+    assert_no_throttles(kafka_bootstrap, name, kafka_broker_ids)
+
+
+def assert_no_throttles(bootstrap: str, name: str, broker_ids: list[int]) -> None:
+    assert with_admin(bootstrap, lambda admin: _throttles(admin, name, broker_ids)) == {}
+
+
+async def test_an_interrupted_throttled_reassignment_puts_the_throttles_back(
+    admin_client: AdminClient, kafka_bootstrap: str, kafka_broker_ids: list[int]
+) -> None:
+    name = unique_name()
+    await admin_client.create_topics([NewTopic(name, 1, 1)]).all()
+    await wait_until_described(admin_client, name)
+    producer = AIOKafkaProducer(bootstrap_servers=kafka_bootstrap, linger_ms=50)
+    await producer.start()
+    try:  # enough data that a move at 1 kB/s lasts far longer than this test
+        for _ in range(40):
+            await producer.send(name, b"x" * 100_000)
+        await producer.flush()
+    finally:
+        await producer.stop()
+    desired = parse_desired_state(
+        f"topics:\n  - {{name: {name}, partitions: 1, replication_factor: 3}}\n"
+    )
+    plan = make_plan(desired, await read_state(admin_client, desired))
+    started = anyio.Event()
+
+    def progress(done: int, total: int) -> None:
+        started.set()
+
+    with anyio.move_on_after(60):
+        async with anyio.create_task_group() as group:
+
+            async def run() -> None:
+                await apply_plan(admin_client, plan, throttle=1000, progress=progress)
+
+            group.start_soon(run)
+            await started.wait()
+            # While it runs, a plan says the move is in progress, and plans no other.
+            moving = make_plan(desired, await read_state(admin_client, desired))
+            [item] = moving.resources
+            assert item.partitions is not None and item.partitions.in_progress == {
+                0: item.partitions.in_progress[0]
+            }
+            assert item.partitions.reassignments == {}
+            group.cancel_scope.cancel()
+    assert started.is_set()
+    try:
+        assert await _throttles(admin_client, name, kafka_broker_ids) == {}
+    finally:  # the move itself goes on: cancel it
+        await admin_client.alter_partition_reassignments({TopicPartition(name, 0): None}).all()
+
+
+async def _throttles(
+    admin: AdminClient, name: str, broker_ids: list[int]
+) -> dict[tuple[ConfigResource, str], str | None]:
+    """The throttle keys set on the topic or its brokers, once every broker shows none (or
+    those still shown after 15 s: brokers learn of a change a moment apart)."""
+    topic = ConfigResource(ResourceType.TOPIC, name)
+    brokers = [ConfigResource(ResourceType.BROKER, str(b)) for b in broker_ids]
+    asked = {topic: list(TOPIC_THROTTLE_KEYS)} | {b: list(BROKER_THROTTLE_KEYS) for b in brokers}
+    own = (ConfigSource.TOPIC_CONFIG, ConfigSource.DYNAMIC_BROKER_CONFIG)
+    found: dict[tuple[ConfigResource, str], str | None] = {}
+    with anyio.move_on_after(15):
+        while True:
+            configs = await admin.describe_configs(asked).all()
+            found = {
+                (resource, key): entry.value
+                for resource, config in configs.items()
+                for key, entry in config.items()
+                if entry.source in own
+            }
+            if not found:
+                break
+            await anyio.sleep(0.1)
+    return found

@@ -32,6 +32,8 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
         ├── NotControllerError                  41  (retriable)
         ├── InvalidRequestError                 42
         ├── PolicyViolationError                44
+        ├── ReassignmentInProgressError         60
+        ├── NoReassignmentInProgressError       85
         ├── ThrottlingQuotaExceededError        89  (retriable)
         ├── ResourceNotFoundError               91
         ├── DuplicateResourceError              92
@@ -67,10 +69,12 @@ __all__ = [
     "KafkaConnectionError",
     "KafkaTimeoutError",
     "NetworkError",
+    "NoReassignmentInProgressError",
     "NotControllerError",
     "OutcomeUnknownError",
     "PolicyViolationError",
     "ProtocolError",
+    "ReassignmentInProgressError",
     "RequestTimedOutError",
     "ResourceNotFoundError",
     "ThrottlingQuotaExceededError",
@@ -333,6 +337,20 @@ class PolicyViolationError(BrokerError):
     error_name = "POLICY_VIOLATION"
 
 
+class ReassignmentInProgressError(BrokerError):
+    """A partition of the topic is being reassigned: its partitions cannot change meanwhile."""
+
+    code = 60
+    error_name = "REASSIGNMENT_IN_PROGRESS"
+
+
+class NoReassignmentInProgressError(BrokerError):
+    """A reassignment to cancel is not in progress (it completed, or never started)."""
+
+    code = 85
+    error_name = "NO_REASSIGNMENT_IN_PROGRESS"
+
+
 class ThrottlingQuotaExceededError(BrokerError):
     """The principal exceeded its controller mutation quota."""
 
@@ -391,6 +409,8 @@ _BY_CODE: dict[int, type[BrokerError]] = {
         NotControllerError,
         InvalidRequestError,
         PolicyViolationError,
+        ReassignmentInProgressError,
+        NoReassignmentInProgressError,
         ThrottlingQuotaExceededError,
         ResourceNotFoundError,
         DuplicateResourceError,

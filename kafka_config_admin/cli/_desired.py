@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+import anyio
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -17,6 +19,7 @@ from rich.text import Text
 from .._client import AdminClient
 from .._models import ConfigResource, ResourceType
 from ..desired import (
+    DEFAULT_REASSIGNMENT_TIMEOUT,
     ApplyReport,
     ClusterState,
     DesiredState,
@@ -124,6 +127,15 @@ def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOp
     help="Throttle replica moves to this rate (1048576, 10MiB) while they run; the throttle "
     "keys are put back as they were at the end, even when interrupted.",
 )
+@click.option(
+    "--reassignment-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_REASSIGNMENT_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to follow replica moves; those still running then go on in the cluster "
+    "(exit 1, plan shows them in progress).",
+)
 @connection_options
 def apply(
     file: Path,
@@ -131,13 +143,15 @@ def apply(
     dry_run: bool,
     yes: bool,
     throttle: str | None,
+    reassignment_timeout: float,
     connection: ConnectionOptions,
 ) -> int:
     """Make the cluster as FILE says: validate on the brokers, apply, read back.
 
     Nothing is sent when any value is refused (exit 2). Exit 1 when any resource failed; the
     others are applied all the same. Partition counts are raised, replication factors changed
-    by reassignment, followed until done (a bar on a terminal).
+    by reassignment, followed until done (a bar on a terminal). Interrupted (Ctrl-C, SIGTERM),
+    it stops following and puts the throttles back first.
     """
     rate = throttle_rate(throttle)
 
@@ -152,8 +166,15 @@ def apply(
         if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
             return ExitCode.FAILED
         with reassignment_bar() as progress:
-            report = await apply_plan(
-                admin, made, dry_run=dry_run, throttle=rate, progress=progress
+            report = await cancelled_on_sigterm(
+                apply_plan(
+                    admin,
+                    made,
+                    dry_run=dry_run,
+                    throttle=rate,
+                    reassignment_timeout=reassignment_timeout,
+                    progress=progress,
+                )
             )
         return print_report(made, report)
 
@@ -344,6 +365,25 @@ def throttle_rate(text: str | None) -> int | None:
     if rate < 1:
         raise click.BadParameter("must be at least 1 byte per second", param_hint="--throttle")
     return rate
+
+
+async def cancelled_on_sigterm(work: Awaitable[T]) -> T:
+    """``work``, cancelled on SIGTERM as Ctrl-C cancels it, so that its cleanup (the
+    throttles put back) runs before the process ends; then ``KeyboardInterrupt``."""
+    done: list[T] = []
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            with anyio.open_signal_receiver(signal.SIGTERM) as signals:
+                async for _ in signals:
+                    group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        done.append(await work)
+        group.cancel_scope.cancel()
+    if not done:
+        raise KeyboardInterrupt
+    return done[0]
 
 
 @contextlib.contextmanager

@@ -59,6 +59,7 @@ from ._model import (
     ResourceSpec,
     TopicSpec,
 )
+from ._partitions import PartitionPlan, place_replicas
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
@@ -71,6 +72,7 @@ from ._plan import (
     make_plan,
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
+from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
@@ -89,6 +91,7 @@ from .clusters import (
 __all__ = [
     "BROKER_THROTTLE_KEYS",
     "DEFAULT_READ_BACK_TIMEOUT",
+    "DEFAULT_REASSIGNMENT_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
@@ -107,6 +110,8 @@ __all__ = [
     "IgnoreSpec",
     "KeptKey",
     "OutcomeStatus",
+    "PartitionOutcome",
+    "PartitionPlan",
     "Plan",
     "PlanRejectedError",
     "Problem",
@@ -155,6 +160,7 @@ __all__ = [
     "parse_duration_ms",
     "parse_size_bytes",
     "parse_typed",
+    "place_replicas",
     "read_state",
     "same_value",
 ]

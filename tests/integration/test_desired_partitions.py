@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -14,6 +17,7 @@ from kafka_config_admin import (
     ConfigResource,
     ConfigSource,
     NewTopic,
+    NoReassignmentInProgressError,
     ResourceType,
     TopicDescription,
     TopicPartition,
@@ -132,20 +136,27 @@ def assert_no_throttles(bootstrap: str, name: str, broker_ids: list[int]) -> Non
     assert with_admin(bootstrap, lambda admin: _throttles(admin, name, broker_ids)) == {}
 
 
-async def test_an_interrupted_throttled_reassignment_puts_the_throttles_back(
-    admin_client: AdminClient, kafka_bootstrap: str, kafka_broker_ids: list[int]
-) -> None:
+async def filled_topic(admin: AdminClient, bootstrap: str) -> str:
+    """A 1-partition topic with enough data that a move at 1 kB/s lasts far longer than a
+    test."""
     name = unique_name()
-    await admin_client.create_topics([NewTopic(name, 1, 1)]).all()
-    await wait_until_described(admin_client, name)
-    producer = AIOKafkaProducer(bootstrap_servers=kafka_bootstrap, linger_ms=50)
+    await admin.create_topics([NewTopic(name, 1, 1)]).all()
+    await wait_until_described(admin, name)
+    producer = AIOKafkaProducer(bootstrap_servers=bootstrap, linger_ms=50)
     await producer.start()
-    try:  # enough data that a move at 1 kB/s lasts far longer than this test
+    try:
         for _ in range(40):
             await producer.send(name, b"x" * 100_000)
         await producer.flush()
     finally:
         await producer.stop()
+    return name
+
+
+async def test_an_interrupted_throttled_reassignment_puts_the_throttles_back(
+    admin_client: AdminClient, kafka_bootstrap: str, kafka_broker_ids: list[int]
+) -> None:
+    name = await filled_topic(admin_client, kafka_bootstrap)
     desired = parse_desired_state(
         f"topics:\n  - {{name: {name}, partitions: 1, replication_factor: 3}}\n"
     )
@@ -174,8 +185,53 @@ async def test_an_interrupted_throttled_reassignment_puts_the_throttles_back(
     assert started.is_set()
     try:
         assert await _throttles(admin_client, name, kafka_broker_ids) == {}
-    finally:  # the move itself goes on: cancel it
-        await admin_client.alter_partition_reassignments({TopicPartition(name, 0): None}).all()
+    finally:
+        await _cancel_move(admin_client, TopicPartition(name, 0))
+
+
+@pytest.mark.parametrize("interrupt", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_interrupted_apply_process_puts_the_throttles_back(
+    kafka_bootstrap: str, kafka_broker_ids: list[int], tmp_path: Path, interrupt: signal.Signals
+) -> None:
+    name = with_admin(kafka_bootstrap, lambda admin: filled_topic(admin, kafka_bootstrap))
+    file = write(tmp_path, name, 1, 3)
+    command = [sys.executable, "-m", "kafka_config_admin", "apply", file, "--yes"]
+    command += ["-b", kafka_bootstrap, "--throttle", "1000"]
+    process = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        with_admin(kafka_bootstrap, lambda admin: _moving(admin, TopicPartition(name, 0)))
+        process.send_signal(interrupt)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    try:
+        assert process.returncode == 130, (out, err)
+        assert b"interrupted" in err
+        assert_no_throttles(kafka_bootstrap, name, kafka_broker_ids)
+    finally:
+        with_admin(kafka_bootstrap, lambda admin: _cancel_move(admin, TopicPartition(name, 0)))
+
+
+async def _cancel_move(admin: AdminClient, key: TopicPartition) -> None:
+    """Stop moving ``key`` if it still moves (once unthrottled, it may be done already)."""
+    result = admin.alter_partition_reassignments({key: None})
+    await result.wait()
+    for error in result.errors().values():
+        if not isinstance(error, NoReassignmentInProgressError):
+            raise error
+
+
+async def _moving(admin: AdminClient, key: TopicPartition) -> None:
+    """Return once ``key`` is being moved (at most 60 s)."""
+    with anyio.fail_after(60):
+        while True:
+            if key in await admin.list_partition_reassignments([key]):
+                return
+            await anyio.sleep(0.2)
 
 
 async def _throttles(

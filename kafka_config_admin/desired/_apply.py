@@ -265,6 +265,9 @@ async def read_state(
         # Only quota rules asked: a broker before Kafka 2.7 cannot list SCRAM users, so those
         # rules see the user entities that have quotas, not also the users that have none.
         scram, scram_complete = {}, False
+    partitions, unreadable = await _partitions(admin, desired, topics)
+    for resource, error in unreadable.items():
+        errors.setdefault(resource, error)
     state = ClusterState(
         configs=kept,
         topics=topics,
@@ -279,7 +282,7 @@ async def read_state(
             for broker in brokers
             if broker in configs
         },
-        **await _partitions(admin, desired, topics),
+        **partitions,
     )
     deletions = {
         plan.resource: [change.key for change in plan.changes if change.op is OpType.DELETE]
@@ -292,17 +295,25 @@ async def read_state(
 
 async def _partitions(
     admin: AdminClient, desired: DesiredState, topics: frozenset[str]
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], dict[ConfigResource, BaseException]]:
     """The partitions, reassignments in progress and broker racks a plan of partition counts
-    and replication factors needs, when the file names any for an existing topic."""
+    and replication factors needs, when the file names any for an existing topic; and the
+    topics whose partitions could not be described (each a problem of the plan)."""
     named = [
         spec.name
         for spec in desired.named_topics
         if spec.name in topics and (spec.partitions or spec.replication_factor)
     ]
     if not named:
-        return {}
-    descriptions = await admin.describe_topics(named).all()
+        return {}, {}
+    described = admin.describe_topics(named)
+    await described.wait()
+    descriptions = {
+        name: future.result()
+        for name, future in described.values.items()
+        if future.exception() is None
+    }
+    unreadable = {_topic(name): error for name, error in described.errors().items()}
     try:
         moving = await admin.list_partition_reassignments()
     except UnsupportedVersionError:  # before Kafka 2.4 (KIP-455): nothing can be moving
@@ -311,7 +322,7 @@ async def _partitions(
         "topic_descriptions": descriptions,
         "reassignments": {key: move for key, move in moving.items() if key.topic in descriptions},
         "racks": admin.broker_racks(),
-    }
+    }, unreadable
 
 
 def _own_values(resource: ConfigResource, config: Config) -> Config:

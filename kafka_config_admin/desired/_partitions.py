@@ -182,15 +182,19 @@ def place_replicas(
 ) -> dict[int, Replicas]:
     """Each partition's replica list at ``replication_factor``.
 
-    A partition keeps its leader first (its first replica when it has no leader) and as many
-    of its replicas as it can; replicas added go to the brokers holding the fewest of this
-    topic's replicas, on racks the partition does not use yet; replicas dropped are those on
-    racks used twice, then on the busiest brokers. Partitions are placed in order, each seeing
-    the load the ones before left.
+    A partition that has as many replicas already keeps its list as it is (a leader that moved
+    after a restart is no reason to move replicas). The others keep their leader first (their
+    first replica when they have no leader) and as many of their replicas as they can;
+    replicas added go to the brokers holding the fewest of this topic's replicas, on racks the
+    partition does not use yet; replicas dropped are those on racks used twice, then on the
+    busiest brokers. Partitions are placed in order, each seeing the load the ones before left.
     """
     load = Counter(broker for replicas in current.values() for broker in replicas)
     placed = {}
     for partition, replicas in sorted(current.items()):
+        if len(replicas) == replication_factor:  # never moved only to reorder its replicas
+            placed[partition] = tuple(replicas)
+            continue
         leader = leaders.get(partition)
         first = leader if leader in replicas else replicas[0]
         kept = [first, *(b for b in replicas if b != first)]

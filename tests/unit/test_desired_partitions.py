@@ -133,6 +133,14 @@ def test_a_lower_factor_keeps_the_leader_and_leaves_the_brokers_even() -> None:
     assert set(loads(placed).values()) == {4}
 
 
+def test_a_leader_that_is_not_the_first_replica_is_no_change() -> None:
+    # After a restart the leader may be any replica: not a reason to move anything.
+    made = plan_for({0: (1, 2), 1: (2, 3)}, replication_factor=2, leaders={0: 2, 1: 3})
+    assert made.resources == ()
+    placed = place_replicas({0: (1, 2)}, {0: 2}, 3, THREE)
+    assert placed[0][0] == 2  # a partition that moves anyway gets its leader first
+
+
 def test_a_partition_without_a_leader_keeps_its_first_replica_first() -> None:
     current: dict[int, Replicas] = {0: (2, 3)}
     placed = place_replicas(current, {0: None}, 3, THREE)

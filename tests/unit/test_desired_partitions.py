@@ -18,9 +18,11 @@ from kafka_config_admin.cli._desired import throttle_rate
 from kafka_config_admin.desired import (
     ClusterState,
     DesiredState,
+    DesiredStateError,
     Plan,
     ResourceAction,
     make_plan,
+    parse_desired_state,
     place_replicas,
 )
 
@@ -188,6 +190,15 @@ def test_a_move_in_progress_is_shown_and_nothing_else_is_planned() -> None:
 def test_a_move_of_another_topic_is_not_this_topics() -> None:
     moving = {TopicPartition("other", 0): PartitionReassignment((1, 2), (2,), ())}
     assert plan_for({0: (1,)}, replication_factor=1, moving=moving).resources == ()
+
+
+@pytest.mark.parametrize("count", ["true", "'6'", "6.0", "0", "2147483648"])
+def test_counts_that_are_not_plain_positive_integers_are_errors_in_the_file(count: str) -> None:
+    text = f"topics:\n  - {{name: orders, partitions: {count}, replication_factor: {count}}}\n"
+    with pytest.raises(DesiredStateError) as raised:
+        parse_desired_state(text)
+    assert "topics[0].partitions" in str(raised.value)
+    assert "topics[0].replication_factor" in str(raised.value)
 
 
 @pytest.mark.parametrize(

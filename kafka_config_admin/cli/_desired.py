@@ -448,7 +448,7 @@ def print_report(made: Plan, report: ApplyReport) -> int:
     for moved in report.partitions:
         print_outcome(
             f"partitions of topic {moved.topic!r} ({moved.summary})",
-            OutcomeStatus(moved.status),
+            moved.status,
             moved.error,
             moved.note,
         )

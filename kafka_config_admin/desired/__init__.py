@@ -34,7 +34,6 @@ docs/desired-state.md describes the file format and the plan's JSON shape.
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
     ApplyReport,
-    OutcomeStatus,
     PlanRejectedError,
     QuotaOutcome,
     ResourceOutcome,
@@ -59,6 +58,7 @@ from ._model import (
     ResourceSpec,
     TopicSpec,
 )
+from ._outcomes import OutcomeStatus
 from ._partitions import PartitionPlan, place_replicas
 from ._plan import (
     PLAN_FORMAT_VERSION,

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
@@ -39,6 +38,7 @@ from .._scram import (
 from .._topic_models import NewTopic
 from ._check import Problem
 from ._model import DesiredState
+from ._outcomes import OutcomeStatus, status_dict
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation, make_plan
 from ._quotas import QuotaPlan
 from ._reassign import (
@@ -54,7 +54,6 @@ from ._state import ClusterState, is_override
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
     "ApplyReport",
-    "OutcomeStatus",
     "PlanRejectedError",
     "QuotaOutcome",
     "ResourceOutcome",
@@ -83,25 +82,6 @@ class PlanRejectedError(InvalidArgumentError):
         super().__init__("\n".join(lines))
 
 
-class OutcomeStatus(StrEnum):
-    """What became of one resource of a plan."""
-
-    APPLIED = "applied"  #: changed, and read back showing the new values
-    VALIDATED = "validated"  #: dry run: the broker accepted the change and applied nothing
-    UNCONFIRMED = "unconfirmed"  #: changed, but not read back as wanted before the deadline
-    FAILED = "failed"  #: refused (``error`` says why); nothing of it was changed
-    SKIPPED = "skipped"  #: nothing sent (a missing topic the file gives no partitions/RF for)
-
-
-def _status_dict(status: OutcomeStatus, error: BaseException | None, note: str) -> dict[str, Any]:
-    """What every outcome's JSON says besides its subject."""
-    return {
-        "status": status.value,
-        "error": None if error is None else type(error).__name__,
-        "message": str(error) if error is not None else note,
-    }
-
-
 @dataclass(frozen=True)
 class ResourceOutcome:
     """The outcome of one resource: its status, the error when it failed, and a note."""
@@ -117,7 +97,7 @@ class ResourceOutcome:
         return {
             "resource": {"type": self.resource.type.name, "name": self.resource.name},
             "action": self.action.value,
-            **_status_dict(self.status, self.error, self.note),
+            **status_dict(self.status, self.error, self.note),
         }
 
 
@@ -134,7 +114,7 @@ class QuotaOutcome:
         """The outcome as JSON-ready data."""
         return {
             "entity": dict(self.entity),
-            **_status_dict(self.status, self.error, self.note),
+            **status_dict(self.status, self.error, self.note),
         }
 
 
@@ -151,7 +131,7 @@ class ScramOutcome:
         """The outcome as JSON-ready data."""
         return {
             "user": self.user,
-            **_status_dict(self.status, self.error, self.note),
+            **status_dict(self.status, self.error, self.note),
         }
 
 

@@ -21,6 +21,7 @@ from .._exceptions import KafkaConfigAdminError
 from .._models import AlterConfigOp, ConfigResource, ConfigSource, OpType, ResourceType
 from .._topic_models import NewPartitions, TopicPartition
 from ._model import BROKER_THROTTLE_KEYS, TOPIC_THROTTLE_KEYS
+from ._outcomes import OutcomeStatus, status_dict
 from ._partitions import PartitionPlan, Replicas
 
 __all__ = [
@@ -45,11 +46,11 @@ _RATE_KEYS = BROKER_THROTTLE_KEYS[:2]
 
 @dataclass(frozen=True)
 class PartitionOutcome:
-    """What became of one topic's partition plan: status (an ``OutcomeStatus`` value), the
-    error when it failed, and a note (what changed, or what is still moving)."""
+    """What became of one topic's partition plan: its status, the error when it failed, and
+    a note (what changed, or what is still moving)."""
 
     topic: str
-    status: str
+    status: OutcomeStatus
     summary: str
     error: BaseException | None = None
     note: str = ""
@@ -59,9 +60,7 @@ class PartitionOutcome:
         return {
             "topic": self.topic,
             "summary": self.summary,
-            "status": self.status,
-            "error": None if self.error is None else type(self.error).__name__,
-            "message": str(self.error) if self.error is not None else self.note,
+            **status_dict(self.status, self.error, self.note),
         }
 
 
@@ -82,7 +81,9 @@ async def apply_partition_plans(
     outcomes: dict[str, PartitionOutcome] = {}
 
     def fail(topic: str, error: BaseException) -> None:
-        outcomes[topic] = PartitionOutcome(topic, "failed", plans[topic].summary(), error=error)
+        outcomes[topic] = PartitionOutcome(
+            topic, OutcomeStatus.FAILED, plans[topic].summary(), error=error
+        )
 
     growing = {t: p for t, p in plans.items() if p.adds_partitions}
     for validate_only in (True,) if dry_run else (True, False):
@@ -102,7 +103,8 @@ async def apply_partition_plans(
             "validate a reassignment)"
         )
         return tuple(
-            outcomes.get(topic) or PartitionOutcome(topic, "validated", plan.summary(), note=note)
+            outcomes.get(topic)
+            or PartitionOutcome(topic, OutcomeStatus.VALIDATED, plan.summary(), note=note)
             for topic, plan in plans.items()
         )
     moves: dict[TopicPartition, Replicas] = {}
@@ -140,17 +142,21 @@ async def apply_partition_plans(
                 f"partitions {moving} are still moving after {bound:g} s: plan shows the "
                 "reassignment in progress until it completes"
             )
-            outcomes[topic] = PartitionOutcome(topic, "unconfirmed", plan.summary(), note=note)
+            outcomes[topic] = PartitionOutcome(
+                topic, OutcomeStatus.UNCONFIRMED, plan.summary(), note=note
+            )
         elif topic in unconfirmed:
             note = "done, but the metadata did not show it in time"
-            outcomes[topic] = PartitionOutcome(topic, "unconfirmed", plan.summary(), note=note)
+            outcomes[topic] = PartitionOutcome(
+                topic, OutcomeStatus.UNCONFIRMED, plan.summary(), note=note
+            )
         else:
-            outcomes[topic] = PartitionOutcome(topic, "applied", plan.summary())
+            outcomes[topic] = PartitionOutcome(topic, OutcomeStatus.APPLIED, plan.summary())
     if throttled.error is not None:
         for topic, outcome in outcomes.items():
             outcomes[topic] = PartitionOutcome(
                 topic,
-                "failed",
+                OutcomeStatus.FAILED,
                 outcome.summary,
                 error=throttled.error,
                 note="the replication throttles set for the move could not be put back",

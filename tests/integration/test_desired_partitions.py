@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import anyio
@@ -30,6 +33,7 @@ from kafka_config_admin.desired import (
     parse_desired_state,
     read_state,
 )
+from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import run_cli, with_admin
 from .conftest import SentRequests
@@ -47,28 +51,51 @@ def write(tmp_path: Path, name: str, partitions: int, replication_factor: int) -
     return str(path)
 
 
-def make(bootstrap: str, partitions: int, replication_factor: int) -> str:
+def make(cluster: KafkaCluster, partitions: int, replication_factor: int) -> str:
+    """A new topic, once every broker lists it (a broker that lags would make a plan create it
+    again)."""
     name = unique_name()
 
     async def create(admin: AdminClient) -> None:
         await admin.create_topics([NewTopic(name, partitions, replication_factor)]).all()
-        await wait_until_described(admin, name)
 
-    with_admin(bootstrap, create)
+    async def listed(admin: AdminClient) -> None:
+        with anyio.fail_after(20):
+            while True:
+                if any(t.name == name for t in await admin.list_topics(re.escape(name))):
+                    return
+                await anyio.sleep(0.1)
+
+    with_admin(cluster.bootstrap_servers, create)
+    for node in cluster.broker_ids:
+        with_admin(cluster.bootstrap_for(node), listed)
     return name
 
 
-def described(bootstrap: str, name: str) -> TopicDescription:
+def described(
+    bootstrap: str, name: str, until: Callable[[TopicDescription], bool] = lambda _: True
+) -> TopicDescription:
+    """The topic's description once it passes ``until`` (or after 20 s, for the test to say
+    why not): the broker asked may learn of a change a moment after the one apply asked."""
+
     async def describe(admin: AdminClient) -> TopicDescription:
-        return await admin.describe_topics([name]).values[name]
+        description = await admin.describe_topics([name]).values[name]
+        with anyio.move_on_after(20):
+            while not until(description):
+                await anyio.sleep(0.1)
+                description = await admin.describe_topics([name]).values[name]
+        return description
 
     return with_admin(bootstrap, describe)
 
 
 def test_apply_adds_partitions_and_a_second_plan_is_empty(
-    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    kafka_cluster: KafkaCluster,
+    kafka_bootstrap: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    name = make(kafka_bootstrap, 2, 1)
+    name = make(kafka_cluster, 2, 1)
     file = write(tmp_path, name, 5, 1)
     ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "-o", "json")
     assert ran.code == 3, ran.err
@@ -76,18 +103,19 @@ def test_apply_adds_partitions_and_a_second_plan_is_empty(
     assert (planned["current_partitions"], planned["wanted_partitions"]) == (2, 5)
     ran = run_cli(capsys, "apply", file, "--yes", "-b", kafka_bootstrap)
     assert ran.code == 0, ran.err
-    assert described(kafka_bootstrap, name).num_partitions == 5
+    assert described(kafka_bootstrap, name, lambda d: d.num_partitions == 5).num_partitions == 5
     ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
     assert ran.code == 0, ran.err
 
 
 def test_fewer_partitions_are_refused_and_nothing_is_sent(
+    kafka_cluster: KafkaCluster,
     kafka_bootstrap: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     sent_requests: SentRequests,
 ) -> None:
-    name = make(kafka_bootstrap, 4, 1)
+    name = make(kafka_cluster, 4, 1)
     file = write(tmp_path, name, 2, 1)
     sent_requests.clear()
     ran = run_cli(capsys, "apply", file, "--yes", "-b", kafka_bootstrap)
@@ -97,6 +125,14 @@ def test_fewer_partitions_are_refused_and_nothing_is_sent(
     assert not changes & set(sent_requests), sent_requests
     assert "IncrementalAlterConfigs" not in sent_requests
     assert described(kafka_bootstrap, name).num_partitions == 4
+
+
+def settled_at(replication_factor: int, description: TopicDescription) -> bool:
+    """Whether every partition has ``replication_factor`` replicas, all in sync."""
+    return all(
+        len(info.replicas) == replication_factor and set(info.isr) == set(info.replicas)
+        for info in description.partitions
+    )
 
 
 def check_placement(description: TopicDescription, replication_factor: int, brokers: int) -> None:
@@ -111,19 +147,20 @@ def check_placement(description: TopicDescription, replication_factor: int, brok
 
 
 def test_replication_factor_up_then_down_by_reassignment_then_an_empty_plan(
+    kafka_cluster: KafkaCluster,
     kafka_bootstrap: str,
     kafka_broker_ids: list[int],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    name = make(kafka_bootstrap, 6, 1)
+    name = make(kafka_cluster, 6, 1)
     before = {info.partition: info.leader for info in described(kafka_bootstrap, name).partitions}
     for replication_factor in (3, 2):
         file = write(tmp_path, name, 6, replication_factor)
         ran = run_cli(capsys, "apply", file, "--yes", "-b", kafka_bootstrap, "--throttle", "50MiB")
         assert ran.code == 0, ran.err
         assert "replication factor" in ran.err
-        now = described(kafka_bootstrap, name)
+        now = described(kafka_bootstrap, name, partial(settled_at, replication_factor))
         check_placement(now, replication_factor, len(kafka_broker_ids))
         for info in now.partitions:  # the leader before the move is still first
             assert info.replicas[0] == before[info.partition], (info, before)

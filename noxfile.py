@@ -107,11 +107,12 @@ def bad_input(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff (format check and lint) and mypy --strict."""
+    """ruff (format check and lint), mypy --strict, and the layering contracts (import-linter)."""
     session.install("-e", ".[test,cli,spark,docs]", *LINT_TOOLS, "nox")
     session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
     session.run("mypy", "--strict")
+    session.run("lint-imports")  # contracts in pyproject.toml; docs/architecture.md explains them
 
 
 @nox.session(python=PYTHON)

@@ -43,8 +43,7 @@ from ._exceptions import (
     UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
-from ._group_operations import GroupListing, ListGroupsResult
-from ._models import (
+from ._models.configs import (
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -55,8 +54,7 @@ from ._models import (
     OpType,
     ResourceType,
 )
-from ._oauth import TokenProvider
-from ._quota_models import (
+from ._models.quotas import (
     ClientQuotaAlteration,
     ClientQuotaEntity,
     ClientQuotaFilter,
@@ -64,23 +62,14 @@ from ._quota_models import (
     QuotaEntityType,
     QuotaMatchType,
 )
-from ._results import (
-    AlterConfigsResult,
-    AlterPartitionReassignmentsResult,
-    CreatePartitionsResult,
-    CreateTopicsResult,
-    DescribeConfigsResult,
-    DescribeTopicsResult,
-    ResourceFuture,
-)
-from ._scram import (
+from ._models.scram import (
     ScramCredentialInfo,
     ScramMechanism,
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
-from ._topic_models import (
+from ._models.topics import (
     CreatedTopic,
     NewPartitions,
     NewTopic,
@@ -89,6 +78,17 @@ from ._topic_models import (
     TopicDescription,
     TopicListing,
     TopicPartition,
+)
+from ._net.oauth import TokenProvider
+from ._ops.groups import GroupListing, ListGroupsResult
+from ._ops.results import (
+    AlterConfigsResult,
+    AlterPartitionReassignmentsResult,
+    CreatePartitionsResult,
+    CreateTopicsResult,
+    DescribeConfigsResult,
+    DescribeTopicsResult,
+    ResourceFuture,
 )
 
 __version__ = "0.1.0"

@@ -1,6 +1,6 @@
 """The async admin client: its options, its lifetime, and the public calls.
 
-Each call checks its input into an operation (``_operations`` and one module per API) and
+Each call checks its input into an operation (``_ops``, one module per Kafka area) and
 hands it to the engine (``_engine``), which owns routing, retries and deadlines.
 """
 
@@ -16,33 +16,37 @@ from typing import Any, Literal, Self, TypeVar
 
 import anyio
 
-from ._client_quotas import (
-    AlterClientQuotas,
-    AlterClientQuotasResult,
-    DescribeClientQuotas,
-    DescribeClientQuotasResult,
-)
-from ._engine import Engine
+from ._engine.engine import Engine
+from ._engine.lifetime import TaskGroupHost
 from ._exceptions import ClientClosedError, InvalidArgumentError, KafkaTimeoutError
-from ._group_operations import ListGroups, ListGroupsResult
-from ._lifetime import TaskGroupHost
-from ._models import AlterConfigOp, ConfigResource
-from ._oauth import TokenProvider
-from ._operations import (
+from ._models.configs import AlterConfigOp, ConfigResource
+from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
+from ._models.scram import UserScramCredentialAlteration
+from ._models.topics import (
+    NewPartitions,
+    NewTopic,
+    PartitionReassignment,
+    TopicListing,
+    TopicPartition,
+)
+from ._net.oauth import TokenProvider
+from ._net.security import SecurityOptions
+from ._net.transport import Transport
+from ._ops.configs import (
     AlterConfigs,
     DescribeConfigs,
     EntryCache,
     IncrementalAlterConfigs,
     Operation,
 )
-from ._partition_operations import (
-    AlterPartitionReassignments,
-    CreatePartitions,
-    DescribeTopics,
-    ListPartitionReassignments,
+from ._ops.groups import ListGroups, ListGroupsResult
+from ._ops.quotas import (
+    AlterClientQuotas,
+    AlterClientQuotasResult,
+    DescribeClientQuotas,
+    DescribeClientQuotasResult,
 )
-from ._quota_models import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
-from ._results import (
+from ._ops.results import (
     AlterConfigsResult,
     AlterPartitionReassignmentsResult,
     CreatePartitionsResult,
@@ -52,22 +56,19 @@ from ._results import (
     ResourceFuture,
     _Result,
 )
-from ._scram import UserScramCredentialAlteration
-from ._security import SecurityOptions
-from ._topic_models import (
-    NewPartitions,
-    NewTopic,
-    PartitionReassignment,
-    TopicListing,
-    TopicPartition,
-)
-from ._topic_operations import CreateTopics, ListTopics
-from ._transport import Transport
-from ._user_scram import (
+from ._ops.scram import (
     AlterUserScramCredentials,
     AlterUserScramCredentialsResult,
     DescribeUserScramCredentials,
     DescribeUserScramCredentialsResult,
+)
+from ._ops.topics import (
+    AlterPartitionReassignments,
+    CreatePartitions,
+    CreateTopics,
+    DescribeTopics,
+    ListPartitionReassignments,
+    ListTopics,
 )
 
 __all__ = ["AdminClient"]

@@ -7,9 +7,7 @@ from collections.abc import Mapping, Sequence
 import click
 from rich.table import Table
 
-from .._client import AdminClient
-from .._models import AlterConfigOp, ConfigResource, OpType, ResourceType
-from .._results import AlterConfigsResult
+from .. import AdminClient, AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
 from ..desired import ClusterState, check_ops, is_sensitive
 from ._connect import ConnectionOptions
 from ._entities import quota_changes
@@ -27,7 +25,7 @@ from ._output import HIDDEN, failures_lines, print_refusals, resource_title, std
 from ._progress import settle
 from ._quotas import alter_quotas
 from ._resources import Selection, UsageError
-from ._topics import selected_resources
+from ._selection import selected_resources
 
 
 @cli.command()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .._client import DEFAULT_TIMEOUT
-from ..desired.clusters import (
+from ..connect import (
     Connection,
     ConnectionConfigError,
     load_clusters_file,

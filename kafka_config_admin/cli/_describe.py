@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .._models import Config, ConfigEntry, ConfigResource, ResourceType
-from .._results import DescribeConfigsResult
+from .. import Config, ConfigEntry, ConfigResource, DescribeConfigsResult, ResourceType
 from ._connect import ConnectionOptions
 from ._main import (
     ExitCode,
@@ -30,7 +29,7 @@ from ._output import (
 from ._progress import settle
 from ._quotas import describe_quotas
 from ._resources import Selection, UsageError
-from ._topics import selected_resources
+from ._selection import selected_resources
 
 
 @cli.command()

@@ -16,8 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from .._client import AdminClient
-from .._models import ConfigResource, ResourceType
+from .. import AdminClient, ConfigResource, ResourceType
 from ..desired import (
     DEFAULT_REASSIGNMENT_TIMEOUT,
     ApplyReport,

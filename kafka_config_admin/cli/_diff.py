@@ -10,8 +10,14 @@ import click
 import yaml
 from rich.table import Table
 
-from .._exceptions import KafkaConfigAdminError
-from .._models import ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
+from .. import (
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    KafkaConfigAdminError,
+    ResourceType,
+)
 from ..desired import is_override, same_value
 from ._connect import ConnectionOptions
 from ._main import (
@@ -34,7 +40,7 @@ from ._output import (
 )
 from ._progress import settle
 from ._resources import Selection, UsageError, resource
-from ._topics import selected_resources
+from ._selection import selected_resources
 
 #: A side's overrides: per resource, key -> (value, type); a resource it lacks is absent.
 Overrides = dict[ConfigResource, dict[str, tuple[str | None, ConfigType]]]

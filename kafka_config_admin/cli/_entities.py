@@ -18,19 +18,19 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .._models import AlterConfigOp, ConfigResource, OpType, ResourceType
-from .._quota_models import (
+from .. import (
+    AlterConfigOp,
     ClientQuotaEntity,
     ClientQuotaFilter,
     ClientQuotaFilterComponent,
+    ConfigResource,
+    OpType,
     QuotaEntityType,
-)
-from .._scram import (
-    DEFAULT_SCRAM_ITERATIONS,
-    UserScramCredentialAlteration,
+    ResourceType,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
+from .._models.scram import DEFAULT_SCRAM_ITERATIONS, UserScramCredentialAlteration
 from ..desired import QUOTA_KEYS
 from ._resources import UsageError, resource
 

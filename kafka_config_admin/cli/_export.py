@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from .._models import Config, ConfigResource, ResourceType
+from .. import Config, ConfigResource, ResourceType
 from ..desired import is_override
 from ._connect import ConnectionOptions
 from ._main import ExitCode, cli, connection_options, open_client, output_option, run

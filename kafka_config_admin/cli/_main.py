@@ -18,8 +18,8 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import anyio
 import click
 
-from .._client import DEFAULT_TIMEOUT, AdminClient
-from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
+from .. import AdminClient, InvalidArgumentError, KafkaConfigAdminError
+from .._client import DEFAULT_TIMEOUT
 from ._connect import ConnectionOptions, resolve_connection
 from ._entities import ENTITY_TYPES, EntityOptions, entities
 from ._output import OutputFormat, one_line, stderr

@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .._results import AlterConfigsResult, DescribeConfigsResult, ResourceFuture
+from .. import AlterConfigsResult, DescribeConfigsResult, ResourceFuture
 from ._output import stderr
 
 #: Fewer resources than this finish too fast for a bar to help.

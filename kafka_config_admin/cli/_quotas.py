@@ -21,10 +21,13 @@ from typing import Any
 
 from rich.table import Table
 
-from .._client import AdminClient
-from .._client_quotas import QuotaValues
-from .._quota_models import ClientQuotaEntity
-from .._scram import UserScramCredentialDeletion, UserScramCredentialsDescription
+from .. import (
+    AdminClient,
+    ClientQuotaEntity,
+    UserScramCredentialDeletion,
+    UserScramCredentialsDescription,
+)
+from .._ops.quotas import QuotaValues
 from ._entities import QuotaChanges, QuotaSelection
 from ._main import ExitCode, confirmed, run
 from ._output import OutputFormat, print_document, stderr, stdout

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._exceptions import InvalidArgumentError
-from .._models import AlterConfigOp, ConfigResource, OpType, ResourceType
+from .. import AlterConfigOp, ConfigResource, InvalidArgumentError, OpType, ResourceType
+from ..connect import parse_properties
 from ..desired import kafka_string
-from ..desired.clusters import parse_properties
 
 if TYPE_CHECKING:
     from ._entities import QuotaSelection

@@ -26,11 +26,20 @@ Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talki
 (:func:`read_state`, :func:`apply_plan`) live in their own modules.
 
 Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
-pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.desired.clusters`.
+pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.connect`.
 
 docs/desired-state.md describes the file format and the plan's JSON shape.
 """
 
+from ..connect import (
+    ClustersFile,
+    Connection,
+    ConnectionConfigError,
+    load_clusters_file,
+    load_command_config,
+    parse_clusters_file,
+    parse_command_config,
+)
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
     ApplyReport,
@@ -78,15 +87,6 @@ from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
 from ._types import TypedValue, expected_type, parse_typed, same_value
 from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
-from .clusters import (
-    ClustersFile,
-    Connection,
-    ConnectionConfigError,
-    load_clusters_file,
-    load_command_config,
-    parse_clusters_file,
-    parse_command_config,
-)
 
 __all__ = [
     "BROKER_THROTTLE_KEYS",

@@ -18,24 +18,26 @@ from typing import Any, TypeVar
 
 import anyio
 
-from .._client import AdminClient
-from .._exceptions import (
+from .. import (
+    AdminClient,
+    AlterConfigOp,
     BrokerError,
+    ClientQuotaEntity,
+    Config,
+    ConfigResource,
     InvalidArgumentError,
     InvalidConfigError,
     InvalidRequestError,
     KafkaConfigAdminError,
+    NewTopic,
+    OpType,
     PolicyViolationError,
+    ResourceType,
     UnsupportedVersionError,
-)
-from .._models import AlterConfigOp, Config, ConfigResource, OpType, ResourceType
-from .._quota_models import ClientQuotaEntity
-from .._scram import (
-    UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from .._topic_models import NewTopic
+from .._models.scram import UserScramCredentialAlteration
 from ._check import Problem
 from ._model import DesiredState
 from ._outcomes import OutcomeStatus, status_dict

@@ -14,9 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .._exceptions import InvalidArgumentError
-from .._models import HIDDEN, ConfigEntry, ConfigResource, ConfigType, ResourceType
-from .._quota_models import ClientQuotaEntity, QuotaEntityType
+from .. import (
+    ClientQuotaEntity,
+    ConfigEntry,
+    ConfigResource,
+    ConfigType,
+    InvalidArgumentError,
+    QuotaEntityType,
+    ResourceType,
+)
+from .._models.configs import HIDDEN
 from ._check import is_sensitive
 from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._state import ClusterState, is_override

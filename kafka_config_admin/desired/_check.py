@@ -10,16 +10,8 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from .._models import (
-    HIDDEN,
-    AlterConfigOp,
-    ConfigEntry,
-    ConfigResource,
-    ConfigType,
-    OpType,
-    ResourceType,
-    is_sensitive_name,
-)
+from .. import AlterConfigOp, ConfigEntry, ConfigResource, ConfigType, OpType, ResourceType
+from .._models.configs import HIDDEN, is_sensitive_name
 from ._model import DesiredState
 from ._state import ClusterState
 from ._types import expected_type, parse_typed

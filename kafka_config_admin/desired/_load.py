@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from .._exceptions import InvalidArgumentError
+from .. import InvalidArgumentError
 from ._model import DesiredState
 
 __all__ = ["DesiredStateError", "FileError", "load_desired_state", "parse_desired_state"]

@@ -15,7 +15,7 @@ from pydantic import (
     model_validator,
 )
 
-from .._models import ConfigResource, ResourceType
+from .. import ConfigResource, ResourceType
 from ._quotas import QuotaSpec
 from ._rules import Rule
 from ._scram_users import ScramCredentialSpec

@@ -15,8 +15,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .._models import ConfigResource, ResourceType
-from .._topic_models import PartitionReassignment, TopicDescription, TopicPartition
+from .. import (
+    ConfigResource,
+    PartitionReassignment,
+    ResourceType,
+    TopicDescription,
+    TopicPartition,
+)
 from ._check import Problem
 
 __all__ = ["PartitionPlan", "place_replicas", "plan_partitions"]

@@ -14,8 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .._models import (
-    HIDDEN,
+from .. import (
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -25,6 +24,7 @@ from .._models import (
     OpType,
     ResourceType,
 )
+from .._models.configs import HIDDEN
 from ._audit import Shadowed, find_shadowed
 from ._check import Problem, check_desired, is_sensitive
 from ._model import (

@@ -26,8 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .._exceptions import InvalidArgumentError
-from .._quota_models import ClientQuotaEntity, QuotaEntityType
+from .. import ClientQuotaEntity, InvalidArgumentError, QuotaEntityType
 
 __all__ = ["QUOTA_KEYS", "QuotaChange", "QuotaPlan", "QuotaSpec", "plan_quotas", "quota_keys"]
 

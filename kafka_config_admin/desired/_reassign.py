@@ -16,10 +16,17 @@ from typing import Any
 
 import anyio
 
-from .._client import AdminClient
-from .._exceptions import KafkaConfigAdminError
-from .._models import AlterConfigOp, ConfigResource, ConfigSource, OpType, ResourceType
-from .._topic_models import NewPartitions, TopicPartition
+from .. import (
+    AdminClient,
+    AlterConfigOp,
+    ConfigResource,
+    ConfigSource,
+    KafkaConfigAdminError,
+    NewPartitions,
+    OpType,
+    ResourceType,
+    TopicPartition,
+)
 from ._model import BROKER_THROTTLE_KEYS, TOPIC_THROTTLE_KEYS
 from ._outcomes import OutcomeStatus, status_dict
 from ._partitions import PartitionPlan, Replicas

@@ -23,9 +23,15 @@ from pydantic import (
     model_validator,
 )
 
-from .._models import HIDDEN, ConfigEntry, ConfigResource, ConfigType, ResourceType
-from .._quota_models import QuotaEntityType
-from .._scram import ScramMechanism
+from .. import (
+    ConfigEntry,
+    ConfigResource,
+    ConfigType,
+    QuotaEntityType,
+    ResourceType,
+    ScramMechanism,
+)
+from .._models.configs import HIDDEN
 from ._quotas import QUOTA_KEYS
 from ._state import is_override
 from ._types import parse_typed, same_value

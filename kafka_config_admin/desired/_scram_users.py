@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .._scram import DEFAULT_SCRAM_ITERATIONS, MAX_ITERATIONS, MIN_ITERATIONS
+from .._models.scram import DEFAULT_SCRAM_ITERATIONS, MAX_ITERATIONS, MIN_ITERATIONS
 
 __all__ = ["ScramChange", "ScramCredentialSpec", "ScramPlan", "plan_scram"]
 

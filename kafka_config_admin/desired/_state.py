@@ -5,9 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .._models import Config, ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
-from .._quota_models import ClientQuotaEntity
-from .._topic_models import PartitionReassignment, TopicDescription, TopicPartition
+from .. import (
+    ClientQuotaEntity,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    PartitionReassignment,
+    ResourceType,
+    TopicDescription,
+    TopicPartition,
+)
 
 __all__ = ["ClusterState", "is_override", "override_source"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 
-from .._models import ConfigType
+from .. import ConfigType
 
 __all__ = ["TypedValue", "expected_type", "parse_typed", "same_value"]
 

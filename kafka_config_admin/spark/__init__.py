@@ -14,7 +14,9 @@ configs lives in the SDK and in :mod:`kafka_config_admin.desired`::
     )
 """
 
-from ._audit import (
+from ._apply_ops import apply_ops
+from ._clusters import ClusterTarget, fleet
+from ._pipeline import (
     FINDINGS_SCHEMA,
     AuditResult,
     audit,
@@ -25,8 +27,6 @@ from ._audit import (
     take_snapshot,
     write_report,
 )
-from ._clusters import ClusterTarget, fleet
-from ._ops import apply_ops
 from ._schema import OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
 from ._source import (
     PUSHDOWN_SETTING,

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from .._client import DEFAULT_TIMEOUT, AdminClient
-from .._exceptions import InvalidArgumentError
+from .. import AdminClient, InvalidArgumentError
+from .._client import DEFAULT_TIMEOUT
 from ..desired import ClustersFile, Connection, load_clusters_file
 
 __all__ = ["ClusterTarget", "targets_from_options"]

@@ -16,14 +16,14 @@ import pyarrow as pa
 
 import kafka_config_admin
 
-from .._exceptions import KafkaConfigAdminError
-from .._models import (
+from .. import (
     Config,
     ConfigEntry,
     ConfigResource,
     ConfigSource,
     ConfigSynonym,
     ConfigType,
+    KafkaConfigAdminError,
     ResourceType,
 )
 from ..desired import ClusterState, DesiredState, ResourceAction, evaluate_state, make_plan

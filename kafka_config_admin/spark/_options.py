@@ -12,8 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-from .._exceptions import InvalidArgumentError
-from .._models import ResourceType
+from .. import InvalidArgumentError, ResourceType
 from ._clusters import ClusterTarget, targets_from_options
 
 __all__ = ["ResourceKind", "SnapshotOptions", "parse_bool"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from .._models import ConfigResource, ResourceType
+from .. import ConfigResource, ResourceType
 from ._options import ResourceKind, SnapshotOptions
 
 __all__ = ["PUSHABLE_COLUMNS", "Selection", "resources_to_describe"]

@@ -16,9 +16,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from .._connections import translate_error
-from .._exceptions import KafkaConfigAdminError
-from .._models import Config, ConfigResource, ResourceType
+from .. import Config, ConfigResource, KafkaConfigAdminError, ResourceType
+from .._net.connections import translate_error
 from ._clusters import ClusterTarget
 from ._schema import SNAPSHOT_ARROW_SCHEMA
 

@@ -33,9 +33,9 @@ from pyspark.sql.datasource import (
 )
 from pyspark.sql.types import StructType
 
-from .._connections import translate_error
-from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
-from ._apply import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
+from .. import InvalidArgumentError, KafkaConfigAdminError
+from .._net.connections import translate_error
+from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
 from ._clusters import ClusterTarget, targets_from_options
 from ._inventory import Inventory, read_inventory
 from ._options import SnapshotOptions, parse_bool

@@ -34,7 +34,7 @@ from typing import Any
 
 import pytest
 
-from .._client import AdminClient
+from .. import AdminClient
 from ._base import KafkaCluster
 from ._cluster import BACKENDS, selected_backend, start_cluster
 from ._settings import kafka_version

@@ -32,7 +32,7 @@ from kafka_config_admin import (
     KafkaConfigAdminError,
     KafkaConnectionError,
 )
-from kafka_config_admin._transport import CHANGES, READS
+from kafka_config_admin._net.transport import CHANGES, READS
 from kafka_config_admin.testing import JvmCluster
 from tests.integration.fault_proxy import Fault, FaultProxy, proxied
 from tests.integration.helpers import active_controller, frozen

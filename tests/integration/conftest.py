@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from kafka_config_admin._transport import Transport
+from kafka_config_admin._net.transport import Transport
 
 
 class SentRequests(list[str]):

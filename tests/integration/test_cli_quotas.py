@@ -121,8 +121,13 @@ def test_ip_quota_yaml_and_the_default_ip(
         lambda: values_of(described(capsys, kafka_bootstrap, *ip), {"ip": "192.0.2.78"}),
         lambda values: values == {"connection_creation_rate": 5.0},
     )
-    yaml_out = run_cli(capsys, "describe", "-b", kafka_bootstrap, *ip, "-o", "yaml")
-    assert yaml_out.code == 0 and "connection_creation_rate: 5.0" in yaml_out.out
+    # Each describe may reach another broker, and each broker learns the change on its own
+    # schedule: one broker having it does not mean the next one asked has it yet.
+    yaml_out = until(
+        lambda: run_cli(capsys, "describe", "-b", kafka_bootstrap, *ip, "-o", "yaml"),
+        lambda ran: ran.code == 0 and "connection_creation_rate: 5.0" in ran.out,
+    )
+    assert yaml_out.code == 0
     ran = alter(capsys, kafka_bootstrap, *ip, "--delete-config", "connection_creation_rate")
     assert ran.code == 0, ran.err
     default = ["--ip-defaults"]

@@ -21,7 +21,7 @@ from kafka_config_admin import (
     RequestTimedOutError,
     ResourceType,
 )
-from kafka_config_admin._transport import READS
+from kafka_config_admin._net.transport import READS
 from kafka_config_admin.testing import KafkaCluster
 
 from .fault_proxy import Fault, FaultProxy, proxied

@@ -40,6 +40,7 @@ from kafka_config_admin import (
     UnsupportedVersionError,
     UserScramCredentialDeletion,
 )
+from kafka_config_admin._net.transport import _WireRequest, negotiate_version
 from kafka_config_admin._protocol import (
     ALTER_CLIENT_QUOTAS,
     ALTER_CONFIGS,
@@ -53,7 +54,6 @@ from kafka_config_admin._protocol import (
     METADATA,
     ApiCodec,
 )
-from kafka_config_admin._transport import _WireRequest, negotiate_version
 from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import new_topic, unique_name

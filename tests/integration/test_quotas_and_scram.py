@@ -31,13 +31,13 @@ from kafka_config_admin import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
+from kafka_config_admin._net.transport import READS
 from kafka_config_admin._protocol import (
     ALTER_CLIENT_QUOTAS,
     ALTER_USER_SCRAM_CREDENTIALS,
     DESCRIBE_CLIENT_QUOTAS,
     DESCRIBE_USER_SCRAM_CREDENTIALS,
 )
-from kafka_config_admin._transport import READS
 from kafka_config_admin.testing import KafkaCluster
 
 pytestmark = pytest.mark.integration

@@ -25,7 +25,7 @@ from kafka_config_admin import (
     PolicyViolationError,
     ResourceType,
 )
-from kafka_config_admin._transport import READS
+from kafka_config_admin._net.transport import READS
 from kafka_config_admin.testing import KafkaCluster
 
 from .conftest import SentRequests

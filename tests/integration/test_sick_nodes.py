@@ -26,7 +26,7 @@ from kafka_config_admin import (
     OutcomeUnknownError,
     ResourceType,
 )
-from kafka_config_admin._transport import CHANGES
+from kafka_config_admin._net.transport import CHANGES
 from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import active_controller, frozen

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from kafka_config_admin.connect import parse_properties
 from kafka_config_admin.desired import (
     ConnectionConfigError,
     load_clusters_file,
     parse_clusters_file,
     parse_command_config,
 )
-from kafka_config_admin.desired.clusters import parse_properties
 
 CLUSTERS = """
 default: dev

@@ -5,15 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from kafka_config_admin import AlterConfigOp, ConfigResource, OpType, ResourceType
-from kafka_config_admin._coalesce import GatheredCall, Gathering
-from kafka_config_admin._operations import (
+from kafka_config_admin._engine.coalesce import GatheredCall, Gathering
+from kafka_config_admin._ops.configs import (
     AlterConfigs,
     DescribeConfigs,
     IncrementalAlterConfigs,
     SharedConfigOperation,
 )
+from kafka_config_admin._ops.results import AlterConfigsResult, DescribeConfigsResult, _Result
 from kafka_config_admin._protocol import INCREMENTAL_ALTER_CONFIGS
-from kafka_config_admin._results import AlterConfigsResult, DescribeConfigsResult, _Result
 
 A, B, C = (ConfigResource(ResourceType.TOPIC, name) for name in "abc")
 

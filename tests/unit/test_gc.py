@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from kafka_config_admin._gc import gc_paused
+from kafka_config_admin._net.gc import gc_paused
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import asyncio
 
 import anyio
 
-from kafka_config_admin._lifetime import TaskGroupHost
+from kafka_config_admin._engine.lifetime import TaskGroupHost
 
 
 async def test_a_task_group_opened_in_one_task_is_closed_in_another() -> None:

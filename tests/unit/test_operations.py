@@ -18,7 +18,7 @@ from kafka_config_admin import (
     PolicyViolationError,
     ResourceType,
 )
-from kafka_config_admin._operations import (
+from kafka_config_admin._ops.configs import (
     AlterConfigs,
     DescribeConfigs,
     EntryCache,

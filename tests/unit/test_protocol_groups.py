@@ -12,7 +12,7 @@ from kafka_config_admin import (
     ProtocolError,
     UnsupportedVersionError,
 )
-from kafka_config_admin._group_operations import ListGroups
+from kafka_config_admin._ops.groups import ListGroups
 from kafka_config_admin._protocol import LIST_GROUPS
 
 from .test_protocol_support import array, i16, i32, string, tags

@@ -25,13 +25,13 @@ from kafka_config_admin import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from kafka_config_admin._client_quotas import (
+from kafka_config_admin._ops.quotas import (
     AlterClientQuotas,
     AlterClientQuotasResult,
     DescribeClientQuotas,
     DescribeClientQuotasResult,
 )
-from kafka_config_admin._user_scram import (
+from kafka_config_admin._ops.scram import (
     AlterUserScramCredentials,
     DescribeUserScramCredentials,
     DescribeUserScramCredentialsResult,

@@ -14,7 +14,7 @@ from kafka_config_admin import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from kafka_config_admin._scram import salted_password
+from kafka_config_admin._models.scram import salted_password
 
 # RFC 7677, section 3: user "user", password "pencil".
 RFC7677_SALT = base64.b64decode("W22ZaJ0SNY7soEsUEjb6gQ==")

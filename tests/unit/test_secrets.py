@@ -16,8 +16,8 @@ from kafka_config_admin import (
     OpType,
     ResourceType,
 )
-from kafka_config_admin._models import ConfigSource, ConfigSynonym, is_sensitive_name
-from kafka_config_admin._operations import IncrementalAlterConfigs
+from kafka_config_admin._models.configs import ConfigSource, ConfigSynonym, is_sensitive_name
+from kafka_config_admin._ops.configs import IncrementalAlterConfigs
 
 SECRET = "s3cr3t-Ünïcode-pw"
 TOPIC = ConfigResource(ResourceType.TOPIC, "t")

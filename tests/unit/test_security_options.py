@@ -17,9 +17,9 @@ from kafka_config_admin import (
     TlsError,
     TokenProvider,
 )
-from kafka_config_admin._oauth import TokenSource
-from kafka_config_admin._redaction import SECRETS, install_secret_filter
-from kafka_config_admin._tls import tls_error
+from kafka_config_admin._net.oauth import TokenSource
+from kafka_config_admin._net.redaction import SECRETS, install_secret_filter
+from kafka_config_admin._net.tls import tls_error
 from kafka_config_admin.testing import unsecured_jwt
 
 TOKEN = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.c2VjcmV0LXRva2Vu"

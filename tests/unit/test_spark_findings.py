@@ -12,7 +12,7 @@ pytest.importorskip("pyspark", reason="the spark extra is not installed")
 import pyarrow as pa
 
 from kafka_config_admin.desired import parse_desired_state
-from kafka_config_admin.spark._apply import _group, _invalid_resource
+from kafka_config_admin.spark._apply_rows import _group, _invalid_resource
 from kafka_config_admin.spark._findings import cluster_findings
 from kafka_config_admin.spark._schema import SNAPSHOT_ARROW_SCHEMA
 

@@ -18,8 +18,8 @@ from kafka_config_admin import (
     TopicAlreadyExistsError,
     TopicListing,
 )
-from kafka_config_admin._topic_models import topic_id_text
-from kafka_config_admin._topic_operations import CreateTopics, ListTopics
+from kafka_config_admin._models.topics import topic_id_text
+from kafka_config_admin._ops.topics import CreateTopics, ListTopics
 
 TOPIC_ID = bytes(range(1, 17))
 

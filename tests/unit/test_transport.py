@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kafka_config_admin import UnsupportedVersionError
+from kafka_config_admin._net.security import SecurityOptions
+from kafka_config_admin._net.transport import negotiate_version
 from kafka_config_admin._protocol import DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS
-from kafka_config_admin._security import SecurityOptions
-from kafka_config_admin._transport import negotiate_version
 
 
 @pytest.mark.parametrize(

@@ -38,14 +38,14 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from ._exceptions import ClientClosedError
-from ._models import ConfigResource
-from ._operations import SharedConfigOperation, route
-from ._results import ResourceFuture, _Result
-from ._transport import CHANGES, READS, Transport
+from .._exceptions import ClientClosedError
+from .._models.configs import ConfigResource
+from .._net.transport import CHANGES, READS, Transport
+from .._ops.configs import SharedConfigOperation, route
+from .._ops.results import ResourceFuture, _Result
 
 if TYPE_CHECKING:
-    from ._engine import Engine
+    from .engine import Engine
 
 __all__ = ["GatheredCall", "Gatherer", "Gathering", "GatheringKey"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._exceptions import InvalidArgumentError
+from .._exceptions import InvalidArgumentError
 
 __all__ = ["MAX_STRING_BYTES", "check_flag", "check_string", "shown"]
 

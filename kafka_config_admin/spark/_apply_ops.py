@@ -8,8 +8,8 @@ import pyarrow as pa
 from pyspark.sql import DataFrame
 from pyspark.sql.functions import col
 
-from .._exceptions import InvalidArgumentError
-from ._apply import OP_COLUMNS, apply_op_rows
+from .. import InvalidArgumentError
+from ._apply_rows import OP_COLUMNS, apply_op_rows
 from ._clusters import ClusterTarget
 from ._schema import OPS_SCHEMA, OUTCOME_ARROW_SCHEMA, OUTCOME_SCHEMA
 

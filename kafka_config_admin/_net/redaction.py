@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from ._models import HIDDEN
+from .._models.configs import HIDDEN
 
 __all__ = ["SECRETS", "HasSecrets", "install_secret_filter"]
 

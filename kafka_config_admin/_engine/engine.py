@@ -1,6 +1,6 @@
 """The engine behind every call: routing, retries, deadlines and settling per-key futures.
 
-A call is an :class:`~._operations.Operation` (what to send, how answers become outcomes) and
+A call is an :class:`~.._ops.configs.Operation` (what to send, how answers become outcomes) and
 a result (one future per key). The engine routes the operation's keys to brokers (one request
 per destination broker, split when the operation allows it), sends the requests through the
 transport, settles each key's future from the answer, and sends what failed in a retriable
@@ -25,7 +25,7 @@ request was refused for certain (NOT_CONTROLLER, throttled) or never written fai
 deadline with a plain ``KafkaTimeoutError`` that says it was not applied.
 
 Describes and alters that fit in one request have a faster path: calls of the same moment are
-gathered into one request per broker (``_coalesce``, hedged the same way), and that request
+gathered into one request per broker (``coalesce``, hedged the same way), and that request
 answers through a callback where it is decoded, so such a call needs no task at all unless it
 must retry.
 """
@@ -42,8 +42,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 import anyio
 from anyio.abc import TaskGroup
 
-from ._coalesce import GatheredCall, Gatherer
-from ._exceptions import (
+from .._exceptions import (
     BrokerError,
     ClientClosedError,
     KafkaConfigAdminError,
@@ -55,10 +54,11 @@ from ._exceptions import (
     RequestTimedOutError,
     ThrottlingQuotaExceededError,
 )
-from ._gc import gc_paused
-from ._operations import Operation, SharedConfigOperation, route
-from ._results import _Result
-from ._transport import CHANGES, READS, BodyBuilder, Transport
+from .._net.gc import gc_paused
+from .._net.transport import CHANGES, READS, BodyBuilder, Transport
+from .._ops.configs import Operation, SharedConfigOperation, route
+from .._ops.results import _Result
+from .coalesce import GatheredCall, Gatherer
 
 __all__ = ["Engine"]
 
@@ -140,7 +140,7 @@ class Engine:
             self.task_group.start_soon(self._run, operation, result, seconds, expires)
         return result
 
-    # --- config calls that may share requests (``_coalesce``) ----------------------------
+    # --- config calls that may share requests (``coalesce``) ----------------------------
 
     def run_alone(self, call: GatheredCall) -> None:
         """Run a config call that shares no request (split, or bound for several brokers)."""

@@ -11,17 +11,17 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._checks import check_flag
-from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
-from ._operations import Operation
-from ._protocol import ALTER_CLIENT_QUOTAS, DESCRIBE_CLIENT_QUOTAS
-from ._quota_models import (
+from .._exceptions import BrokerError, InvalidArgumentError, error_for_code
+from .._models.quotas import (
     ClientQuotaAlteration,
     ClientQuotaEntity,
     ClientQuotaFilter,
     QuotaEntityType,
 )
-from ._results import _Result
+from .._models.validation import check_flag
+from .._protocol import ALTER_CLIENT_QUOTAS, DESCRIBE_CLIENT_QUOTAS
+from .configs import Operation
+from .results import _Result
 
 __all__ = [
     "AlterClientQuotas",

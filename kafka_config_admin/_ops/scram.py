@@ -12,11 +12,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._exceptions import BrokerError, InvalidArgumentError, ResourceNotFoundError, error_for_code
-from ._operations import Operation
-from ._protocol import ALTER_USER_SCRAM_CREDENTIALS, DESCRIBE_USER_SCRAM_CREDENTIALS
-from ._results import _Result
-from ._scram import (
+from .._exceptions import BrokerError, InvalidArgumentError, ResourceNotFoundError, error_for_code
+from .._models.scram import (
     ScramCredentialInfo,
     ScramMechanism,
     UserScramCredentialAlteration,
@@ -25,6 +22,9 @@ from ._scram import (
     UserScramCredentialUpsertion,
     _user,
 )
+from .._protocol import ALTER_USER_SCRAM_CREDENTIALS, DESCRIBE_USER_SCRAM_CREDENTIALS
+from .configs import Operation
+from .results import _Result
 
 __all__ = [
     "AlterUserScramCredentials",

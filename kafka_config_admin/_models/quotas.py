@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ._checks import check_string, shown
-from ._exceptions import InvalidArgumentError
-from ._models import NamedIntEnum
+from .._exceptions import InvalidArgumentError
+from .configs import NamedIntEnum
+from .validation import check_string, shown
 
 __all__ = [
     "ClientQuotaAlteration",

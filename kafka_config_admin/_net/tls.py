@@ -14,7 +14,7 @@ import contextlib
 import ssl
 import struct
 
-from ._exceptions import TlsError
+from .._exceptions import TlsError
 
 __all__ = ["probe_tls", "tls_error"]
 

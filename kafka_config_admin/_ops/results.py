@@ -12,8 +12,8 @@ import asyncio
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
-from ._models import Config, ConfigResource
-from ._topic_models import CreatedTopic, TopicDescription, TopicPartition
+from .._models.configs import Config, ConfigResource
+from .._models.topics import CreatedTopic, TopicDescription, TopicPartition
 
 __all__ = [
     "AlterConfigsResult",

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ._exceptions import InvalidArgumentError
-from ._models import Config, is_sensitive_name, kafka_string
+from .._exceptions import InvalidArgumentError
+from .configs import Config, is_sensitive_name, kafka_string
 
 __all__ = [
     "CreatedTopic",

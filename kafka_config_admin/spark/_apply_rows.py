@@ -16,10 +16,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .._client import AdminClient
-from .._connections import translate_error
-from .._exceptions import InvalidArgumentError, KafkaConfigAdminError
-from .._models import AlterConfigOp, ConfigResource
+from .. import (
+    AdminClient,
+    AlterConfigOp,
+    ConfigResource,
+    InvalidArgumentError,
+    KafkaConfigAdminError,
+)
+from .._net.connections import translate_error
 from ._clusters import ClusterTarget
 
 __all__ = ["NOT_DONE", "OP_COLUMNS", "OUTCOME_STATUS", "Outcome", "apply_op_rows"]

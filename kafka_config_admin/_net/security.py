@@ -5,9 +5,9 @@ from __future__ import annotations
 import ssl
 from dataclasses import dataclass
 
-from ._checks import check_string
-from ._exceptions import InvalidArgumentError
-from ._oauth import TokenProvider
+from .._exceptions import InvalidArgumentError
+from .._models.validation import check_string
+from .oauth import TokenProvider
 
 __all__ = ["SASL_MECHANISMS", "SECURITY_PROTOCOLS", "SecurityOptions"]
 

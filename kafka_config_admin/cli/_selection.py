@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from .._client import AdminClient
-from .._models import ConfigResource, ResourceType
+from .. import AdminClient, ConfigResource, ResourceType
 from ._resources import Selection
 
 

@@ -15,9 +15,9 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._checks import check_string, shown
-from ._exceptions import InvalidArgumentError
-from ._models import _member, _ProtocolEnum
+from .._exceptions import InvalidArgumentError
+from .configs import _member, _ProtocolEnum
+from .validation import check_string, shown
 
 __all__ = [
     "DEFAULT_SCRAM_ITERATIONS",

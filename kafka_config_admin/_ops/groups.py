@@ -12,10 +12,10 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
-from ._operations import Operation
-from ._protocol import LIST_GROUPS
-from ._results import _Result
+from .._exceptions import BrokerError, InvalidArgumentError, error_for_code
+from .._protocol import LIST_GROUPS
+from .configs import Operation
+from .results import _Result
 
 __all__ = ["GroupListing", "ListGroups", "ListGroupsResult"]
 

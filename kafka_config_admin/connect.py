@@ -45,8 +45,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
-from .._exceptions import InvalidArgumentError
-from .._oauth import TokenProvider
+from . import InvalidArgumentError, TokenProvider
 
 __all__ = [
     "ClustersFile",

@@ -15,9 +15,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
 
-from ._checks import MAX_STRING_BYTES, check_flag, check_string, shown
-from ._exceptions import BrokerError, InvalidArgumentError, error_for_code
-from ._models import (
+from .._exceptions import BrokerError, InvalidArgumentError, error_for_code
+from .._models.configs import (
     HIDDEN,
     AlterConfigOp,
     Config,
@@ -31,7 +30,8 @@ from ._models import (
     config_of,
     trusted,
 )
-from ._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec, Memo
+from .._models.validation import MAX_STRING_BYTES, check_flag, check_string, shown
+from .._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec, Memo
 
 __all__ = [
     "AlterConfigs",
@@ -312,7 +312,7 @@ def _unknown_type_echo(
 
 
 class SharedConfigOperation(ConfigOperation[T]):
-    """A config call whose request may carry the resources of other calls too (``_coalesce``).
+    """A config call whose request may carry the resources of other calls too (the coalescing).
 
     What the request says of one resource is its *part* (a describe's config names, an alter's
     ops); calls with the same :attr:`gathering_flags` to the same broker may share a request

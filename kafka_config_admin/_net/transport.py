@@ -2,7 +2,7 @@
 
 aiokafka does what it does well here (bootstrap, metadata, one connection per broker, SASL and
 SSL, ApiVersions); the config APIs are encoded and decoded by ``_protocol``, and each request
-answers through a callback the moment its response is read. ``_connections`` keeps aiokafka's
+answers through a callback the moment its response is read. ``connections`` keeps aiokafka's
 log records, connections and errors on this library's terms.
 """
 
@@ -21,16 +21,7 @@ import anyio
 from aiokafka.client import AIOKafkaClient, ConnectionGroup
 from aiokafka.conn import AIOKafkaConnection, CloseReason
 
-from ._checks import check_string, shown
-from ._connections import (
-    CLOSE_WAIT,
-    close_all,
-    for_us,
-    recorded_create_conn,
-    recording,
-    translate_error,
-)
-from ._exceptions import (
+from .._exceptions import (
     AuthenticationError,
     BrokerIdNotRegisteredError,
     InvalidArgumentError,
@@ -39,12 +30,21 @@ from ._exceptions import (
     ProtocolError,
     UnsupportedVersionError,
 )
-from ._gc import gc_paused
-from ._oauth import TOKEN_REFUSED_HINT, TokenSource, token_refusal
-from ._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
-from ._redaction import SECRETS, install_secret_filter
-from ._security import SecurityOptions
-from ._tls import probe_tls
+from .._models.validation import check_string, shown
+from .._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
+from .connections import (
+    CLOSE_WAIT,
+    close_all,
+    for_us,
+    recorded_create_conn,
+    recording,
+    translate_error,
+)
+from .gc import gc_paused
+from .oauth import TOKEN_REFUSED_HINT, TokenSource, token_refusal
+from .redaction import SECRETS, install_secret_filter
+from .security import SecurityOptions
+from .tls import probe_tls
 
 __all__ = ["AnswerCallback", "AnswerLostError", "BodyBuilder", "Transport"]
 

@@ -21,7 +21,7 @@ import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from .._exceptions import InvalidArgumentError
+from .. import InvalidArgumentError
 from ..desired import DesiredState
 from ._findings import FINDINGS_ARROW_SCHEMA, cluster_findings
 from ._schema import spark_schema

@@ -18,13 +18,13 @@ from aiokafka.abc import AbstractTokenProvider
 from aiokafka.conn import AIOKafkaConnection
 from aiokafka.protocol.admin import SaslAuthenticateRequest
 
-from ._connections import for_us, translate_error
-from ._exceptions import (
+from .._exceptions import (
     AuthenticationError,
     InvalidArgumentError,
     KafkaConfigAdminError,
     ProtocolError,
 )
+from .connections import for_us, translate_error
 
 __all__ = ["TOKEN_REFUSED_HINT", "TokenProvider", "TokenSource", "token_refusal"]
 

@@ -30,14 +30,14 @@ from aiokafka import client as aiokafka_client
 from aiokafka import errors as aiokafka_errors
 from aiokafka.conn import AIOKafkaConnection, CloseReason
 
-from ._exceptions import (
+from .._exceptions import (
     AuthenticationError,
     KafkaConfigAdminError,
     KafkaConnectionError,
     ProtocolError,
     UnsupportedVersionError,
 )
-from ._tls import tls_error
+from .tls import tls_error
 
 __all__ = [
     "CLOSE_WAIT",

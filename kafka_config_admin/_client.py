@@ -337,7 +337,8 @@ class AdminClient:
         while the others are created. ``validate_only`` asks the broker to check everything and
         create nothing; the futures then say what would be created. Names, counts and
         configs are checked first: a bad topic raises :class:`InvalidArgumentError` and
-        nothing is sent. Any broker takes the request and forwards it to the controller.
+        nothing is sent. The request goes to the controller the metadata names (a
+        ZooKeeper-era broker takes it from no other; in KRaft that broker forwards it).
         """
         seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
         # The broker waits this long for the topics to be created before it answers; it must
@@ -350,6 +351,7 @@ class AdminClient:
             new_topics,
             validate_only=validate_only,
             timeout_ms=int(wait * 1000),
+            controller=self._transport.controller_id,
         )
         return self._call(build, CreateTopicsResult, seconds)
 

@@ -67,6 +67,9 @@ TopicPattern = str | re.Pattern[str] | None
 #: The one key of a listing: a listing has a single outcome, the whole list.
 _LISTING = None
 
+#: Where a change goes: the controller the metadata names, None when it names none.
+Controller = Callable[[], int | None]
+
 
 @dataclass
 class ListTopics(Operation[None, list[TopicListing]]):
@@ -159,6 +162,7 @@ class CreateTopics(Operation[str, CreatedTopic]):
     topics: dict[str, NewTopic]
     validate_only: bool
     timeout_ms: int
+    controller: Controller
 
     codec = CREATE_TOPICS
     # Not hedged (a second create answers TOPIC_ALREADY_EXISTS), but a create written and
@@ -173,7 +177,12 @@ class CreateTopics(Operation[str, CreatedTopic]):
 
     @classmethod
     def build(
-        cls, new_topics: Iterable[NewTopic], *, validate_only: bool, timeout_ms: int
+        cls,
+        new_topics: Iterable[NewTopic],
+        *,
+        validate_only: bool,
+        timeout_ms: int,
+        controller: Controller,
     ) -> CreateTopics:
         if isinstance(new_topics, NewTopic | str | bytes | Mapping) or not isinstance(
             new_topics, Iterable
@@ -196,11 +205,19 @@ class CreateTopics(Operation[str, CreatedTopic]):
                 f"topics {collision[0]!r} and {collision[1]!r} collide: Kafka treats '.' and "
                 "'_' alike in topic names"
             )
-        return cls(topics=topics, validate_only=bool(validate_only), timeout_ms=timeout_ms)
+        return cls(
+            topics=topics,
+            validate_only=bool(validate_only),
+            timeout_ms=timeout_ms,
+            controller=controller,
+        )
 
     @property
     def resources(self) -> list[str]:
         return list(self.topics)
+
+    def destination(self, resource: str) -> int | None:
+        return self.controller()
 
     def body(self, resources: Sequence[str], version: int) -> dict[str, Any]:
         return {
@@ -265,10 +282,6 @@ def _config(raw_entries: list[dict[str, Any]]) -> Config:
             )
         )
     return config_of(tuple(entries))
-
-
-#: Where a change goes: the controller the metadata names, None when it names none.
-Controller = Callable[[], int | None]
 
 
 def _topic_names(topics: object, what: str) -> list[str]:

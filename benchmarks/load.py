@@ -2,10 +2,12 @@
 
 On a real 3-node cluster, for a bounded time each: ``--alters N`` single-topic alters of
 distinct topics in flight at once (each task alters its topic again as soon as its call ends)
-and ``--describes N`` single-topic describes alongside, first from one client, then spread over
-``--clients N`` clients at once. Reports per kind calls/s, errors and p50/p99 latency, and the
-open file descriptors and asyncio tasks before the clients open, after the load (still open)
-and after they closed. Results in
+and ``--describes N`` single-topic describes of other topics alongside. One client first runs
+the describes alone, the alters alone, then both at once, side by side in one run; then both
+are spread over ``--clients N`` clients at once. Reports per kind calls/s, errors and p50/p99
+latency, how late the event loop ran a timer (p50/p99: the client's own CPU), and the open file
+descriptors and asyncio tasks before the clients open, after the load (still open) and after
+they closed. Results in
 ``benchmarks/results/load.json``; the headline figures in
 ``benchmarks/results/reliability/load.json`` (the reliability page).
 """
@@ -58,6 +60,29 @@ async def _create_topics(bootstrap: str, names: list[str]) -> None:
     await asyncio.sleep(3)  # every broker learns the topics
 
 
+class _LoopLag:
+    """How late the event loop runs a 10 ms timer while the load runs: its own work's delay."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+
+    async def watch(self, end: float) -> None:
+        loop = asyncio.get_running_loop()
+        while time.monotonic() < end:
+            due = loop.time() + 0.01
+            await asyncio.sleep(0.01)
+            self.lags.append(loop.time() - due)
+
+    def summary(self) -> dict[str, float | None]:
+        ordered = sorted(self.lags)
+        if not ordered:
+            return {"p50_ms": None, "p99_ms": None}
+        return {
+            "p50_ms": round(1000 * statistics.median(ordered), 1),
+            "p99_ms": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1),
+        }
+
+
 class _Load:
     """The calls of one run: each kind's latencies and errors, until ``end``."""
 
@@ -101,22 +126,27 @@ async def _run(
     describes: int,
     seconds: float,
 ) -> dict[str, Any]:
-    """``alters`` and ``describes`` concurrent calls spread over ``clients`` clients."""
+    """``alters`` and ``describes`` concurrent calls spread over ``clients`` clients.
+
+    The alters take the first topics, the describes the last ones: no describe reads a topic
+    an alter changes.
+    """
     fds_before, tasks_before = _open_fds(), len(asyncio.all_tasks())
     admins = [AdminClient(bootstrap) for _ in range(clients)]
     for admin in admins:
         await admin.__aenter__()
     try:
-        load = _Load(seconds)
+        load, lag = _Load(seconds), _LoopLag()
         started = time.monotonic()
         await asyncio.gather(
+            lag.watch(load.end),
             *(
                 load.alter(admins[n % clients], topic, 3_600_000 + 1_000_000 * n)
                 for n, topic in enumerate(topics[:alters])
             ),
             *(
                 load.describe(admins[n % clients], topic)
-                for n, topic in enumerate(topics[:describes])
+                for n, topic in enumerate(topics[len(topics) - describes :])
             ),
         )
         elapsed = time.monotonic() - started
@@ -135,6 +165,7 @@ async def _run(
         "alter": _summary(load.latencies["alter"], load.errors["alter"], elapsed),
         "describe": _summary(load.latencies["describe"], load.errors["describe"], elapsed),
         "error_kinds": load.error_kinds,
+        "loop_lag": lag.summary(),
         # Before the clients open, after the load with them still open, after they closed.
         "open_fds": [fds_before, fds_open, fds_after],
         "tasks": [tasks_before, tasks_open, tasks_after],
@@ -142,15 +173,18 @@ async def _run(
 
 
 async def _load(args: argparse.Namespace, bootstrap: str) -> list[dict[str, Any]]:
-    names = [f"load-{n}" for n in range(max(args.alters, args.describes))]
+    names = [f"load-{n}" for n in range(args.alters + args.describes)]
     await _create_topics(bootstrap, names)
     topics = [ConfigResource(ResourceType.TOPIC, name) for name in names]
     runs = []
-    for clients in (1, args.clients):
-        print(f"{clients} client(s): {args.alters} alters, {args.describes} describes ...")
-        runs.append(
-            await _run(bootstrap, topics, clients, args.alters, args.describes, args.seconds)
-        )
+    for clients, alters, describes in (
+        (1, 0, args.describes),
+        (1, args.alters, 0),
+        (1, args.alters, args.describes),
+        (args.clients, args.alters, args.describes),
+    ):
+        print(f"{clients} client(s): {alters} alters, {describes} describes ...")
+        runs.append(await _run(bootstrap, topics, clients, alters, describes, args.seconds))
     return runs
 
 
@@ -170,10 +204,43 @@ def _rows(runs: list[dict[str, Any]]) -> list[dict[str, object]]:
             "describe p50 ms": run["describe"]["p50_ms"],
             "describe p99 ms": run["describe"]["p99_ms"],
             "describe errors": run["describe"]["errors"],
+            "loop lag p50/p99 ms": f"{run['loop_lag']['p50_ms']}/{run['loop_lag']['p99_ms']}",
             "fds before/open/closed": "/".join(map(str, run["open_fds"])),
             "tasks before/open/closed": "/".join(map(str, run["tasks"])),
         }
         for run in runs
+    ]
+
+
+def _side_by_side(runs: list[dict[str, Any]]) -> list[tuple[str, object]]:
+    """One client's describes and alters alone, and the two at once: the same run."""
+    alone, alters_alone, both = runs[:3]
+
+    def rate(kind: str, run: dict[str, Any]) -> str:
+        figures = run[kind]
+        return f"{figures['calls_per_s']:g}/s at p50 {figures['p50_ms']:g} ms"
+
+    def share(kind: str, run: dict[str, Any], base: dict[str, Any]) -> str:
+        return f"{run[kind]['calls_per_s'] / base[kind]['calls_per_s']:.0%}"
+
+    lag = both["loop_lag"]
+    return [
+        (
+            "1 client: describes alone → beside the alters",
+            f"{rate('describe', alone)} → {rate('describe', both)} "
+            f"({share('describe', both, alone)} of alone)",
+        ),
+        (
+            "1 client: alters alone → beside the describes",
+            f"{rate('alter', alters_alone)} → {rate('alter', both)} "
+            f"({share('alter', both, alters_alone)} of alone)",
+        ),
+        (
+            "1 client: event loop lag p50 / p99, alone (describes, alters) → both",
+            f"{alone['loop_lag']['p50_ms']}, {alters_alone['loop_lag']['p50_ms']} → "
+            f"{lag['p50_ms']} ms / {alone['loop_lag']['p99_ms']}, "
+            f"{alters_alone['loop_lag']['p99_ms']} → {lag['p99_ms']} ms",
+        ),
     ]
 
 
@@ -222,6 +289,6 @@ def main(argv: list[str]) -> None:
         "load",
         title="Load",
         command=COMMAND,
-        figures=[figure for run in runs for figure in _figures(run)],
+        figures=[*_side_by_side(runs), *(figure for run in runs[2:] for figure in _figures(run))],
         rows=_rows(runs),
     )

@@ -6,7 +6,8 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
     ├── InvalidArgumentError            bad input caught before anything is sent (also ValueError)
     ├── ProtocolError                   bytes from the broker that do not decode
     ├── KafkaConnectionError            no connection to the cluster or to one broker
-    │   └── TlsError                    TLS failed: untrusted certificate, name, client cert
+    │   ├── TlsError                    TLS failed: untrusted certificate, name, client cert
+    │   └── ListenerMismatchError       the listener expects SASL or TLS, or does not speak SASL
     ├── AuthenticationError             SASL said no: wrong user, password or mechanism
     ├── KafkaTimeoutError               the call's deadline passed (also builtin TimeoutError)
     │   └── OutcomeUnknownError         a change was sent, its answer never came: read it back
@@ -68,6 +69,7 @@ __all__ = [
     "KafkaConfigAdminError",
     "KafkaConnectionError",
     "KafkaTimeoutError",
+    "ListenerMismatchError",
     "NetworkError",
     "NoReassignmentInProgressError",
     "NotControllerError",
@@ -110,6 +112,16 @@ class KafkaConnectionError(KafkaConfigAdminError):
     """The cluster, or the broker a request had to go to, could not be reached."""
 
     retriable = True
+
+
+class ListenerMismatchError(KafkaConnectionError):
+    """The listener speaks another security protocol than the client's.
+
+    A PLAINTEXT client at a SASL or TLS listener, or a SASL client at a listener without SASL:
+    the message names the listener, the client's ``security_protocol`` and what to use.
+    """
+
+    retriable = False
 
 
 TlsFailure = Literal[

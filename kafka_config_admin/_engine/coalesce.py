@@ -32,13 +32,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from .._exceptions import ClientClosedError
 from .._models.configs import ConfigResource
 from .._net.transport import CHANGES, READS, Transport
 from .._ops.configs import SharedConfigOperation, route
@@ -203,7 +202,8 @@ class Gatherer:
             for timer in (gathering.timer, gathering.hedge_timer):
                 if timer is not None:
                     timer.cancel()
-            _fail_closed(gathering.calls, "had an answer")
+            for call in gathering.calls:
+                self._engine.fail_closed(call, unsure=gathering.written > 0)
 
     def start(self, call: GatheredCall) -> None:
         """Start a call: after the earlier changes to its resources, gathered if it fits."""
@@ -246,7 +246,7 @@ class Gatherer:
                 self._engine.time_out(call, unsure=False)
         finally:
             if not started:
-                _fail_closed([call], "was sent")
+                self._engine.fail_closed(call, unsure=False)
 
     # --- gathering --------------------------------------------------------------------------
 
@@ -286,7 +286,8 @@ class Gatherer:
 
     def _write(self, gathering: Gathering) -> None:
         if self._engine.task_group is None:
-            _fail_closed(gathering.calls, "was asked for")
+            for call in gathering.calls:
+                self._engine.fail_closed(call, unsure=False)
             return
         self._in_flight.add(gathering)
         self._busy[gathering.key] = self._busy.get(gathering.key, 0) + 1
@@ -452,10 +453,3 @@ class Gatherer:
 
 def _lane(operation: SharedConfigOperation[Any]) -> int:
     return CHANGES if operation.mutates else READS
-
-
-def _fail_closed(calls: Iterable[GatheredCall], when: str) -> None:
-    for call in calls:
-        call.result._fail_pending(
-            lambda resource: ClientClosedError(f"the client was closed before {resource} {when}")
-        )

@@ -178,6 +178,12 @@ class Engine:
                 _Retry(attempt.retry, attempt.last_errors, refresh=failed, unsure=attempt.unsure),
             )
 
+    def fail_closed(self, call: GatheredCall, *, unsure: bool) -> None:
+        """The client closed before a gathered call had its answer; ``unsure``: written."""
+        operation = call.operation
+        written = frozenset(operation.resources) if unsure and operation.mutates else frozenset()
+        call.result._fail_pending(partial(_closed_error, operation, written))
+
     def time_out(self, call: GatheredCall, *, unsure: bool) -> None:
         """A gathered call's deadline passed; ``unsure``: its request was written."""
         operation = call.operation
@@ -210,11 +216,7 @@ class Engine:
             log.exception("%s failed unexpectedly", operation.codec.name)
             _fail(result, error)
         finally:
-            result._fail_pending(
-                lambda resource: ClientClosedError(
-                    f"the client was closed before {operation.subject(resource)} had an answer"
-                )
-            )
+            result._fail_pending(partial(_closed_error, operation, attempt.unsure))
 
     async def _execute(self, attempt: _Attempt[K], retry: _Retry[K] | None) -> None:
         pending, tries = attempt.operation.resources, 0
@@ -485,6 +487,22 @@ def _timeout_error(
             f"{timeout:g}s{reason}"
         )
     return KafkaTimeoutError(f"no answer for {subject} within {timeout:g}s{reason}")
+
+
+def _closed_error(operation: Operation[K, Any], unsure: Set[K], resource: K) -> ClientClosedError:
+    """The client closed before ``resource`` had an answer: whether a change may have been made."""
+    subject = operation.subject(resource)
+    if resource in unsure:
+        return ClientClosedError(
+            f"outcome unknown: the change may have been applied; read it back with "
+            f"{_READ_BACK.get(operation.codec.name, 'describe_configs')} (the client was closed "
+            f"after {subject} was sent, before its answer came)"
+        )
+    if operation.mutates:
+        return ClientClosedError(
+            f"not applied: {subject} was not changed; the client was closed before it was sent"
+        )
+    return ClientClosedError(f"the client was closed before {subject} had an answer")
 
 
 #: The call that reads back what a change call changed.

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from enum import IntEnum
+from dataclasses import FrozenInstanceError
+from enum import Enum, IntEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic_core import ErrorDetails
+
+from .._exceptions import InvalidArgumentError
+from .validation import given
 
 __all__ = [
     "AlterConfigOp",
@@ -46,8 +51,18 @@ _SENSITIVE_NAME = re.compile(
 class NamedIntEnum(IntEnum):
     """An IntEnum that prints its name, not its number: ``f"{ConfigType.LONG}"`` is ``LONG``.
 
-    A numeric format (``f"{ConfigType.LONG:d}"``) still gives the number.
+    A numeric format (``f"{ConfigType.LONG:d}"``) still gives the number. A member can be
+    named too, in any case and with ``-`` for ``_`` (``OpType("set")``); anything else raises
+    :class:`InvalidArgumentError` listing the names.
     """
+
+    @classmethod
+    def _missing_(cls, value: object) -> Self | None:
+        if isinstance(value, str):
+            member = cls.__members__.get(value.upper().replace("-", "_"))
+            if member is not None:
+                return member
+        raise unknown_member(cls, value)
 
     def __str__(self) -> str:
         return self.name
@@ -63,14 +78,9 @@ class _ProtocolEnum(NamedIntEnum):
 
     @classmethod
     def _missing_(cls, value: object) -> Self | None:
-        if isinstance(value, str):
-            member = cls.__members__.get(value.upper().replace("-", "_"))
-            if member is not None:
-                return member
-            return None
-        if isinstance(value, int):
+        if isinstance(value, int) and not isinstance(value, bool):
             return cls["UNKNOWN"]
-        return None
+        return super()._missing_(value)
 
 
 class ResourceType(_ProtocolEnum):
@@ -121,25 +131,64 @@ class OpType(NamedIntEnum):
     APPEND = 2
     SUBTRACT = 3
 
-    @classmethod
-    def _missing_(cls, value: object) -> OpType | None:
-        if isinstance(value, str):
-            return cls.__members__.get(value.upper())
-        return None
+
+def unknown_member(enum: type[Enum], value: object) -> InvalidArgumentError:
+    """The error for a value that is no member of ``enum``: what was given, and the names."""
+    names = ", ".join(str(member.value if isinstance(member, str) else member.name)
+                      for member in enum if member.name != "UNKNOWN")  # fmt: skip
+    how = "" if issubclass(enum, str) else " (by name or id)"
+    return InvalidArgumentError(f"{value!r} is not a {enum.__name__}: use one of {names}{how}")
 
 
-EnumT = TypeVar("EnumT", bound=IntEnum)
+class _Model(BaseModel):
+    """A model whose bad arguments raise :class:`InvalidArgumentError`, never pydantic's error.
+
+    The error names the model, each argument that is wrong, what was given and what is
+    allowed. A call of the wrong shape (an argument missing, or one the model does not have)
+    raises ``TypeError``, as any Python function does.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    #: Fields whose value may be a secret: an error gives its type, never the value.
+    _secret_fields: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as error:
+            raise _bad_arguments(type(self), error) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # As a frozen dataclass does (NewTopic...), not as pydantic does (a ValidationError).
+        raise FrozenInstanceError(f"cannot assign to {name!r}: a {type(self).__name__} is frozen")
 
 
-def _member(enum: type[EnumT], value: Any) -> EnumT:
-    """The member for a member, a name or an id, or a ValueError that lists the names."""
-    try:
-        return enum(value)
-    except ValueError:
-        names = ", ".join(member.name for member in enum if member.name != "UNKNOWN")
-        raise ValueError(
-            f"{value!r} is not a {enum.__name__}: use one of {names} (by name or id)"
-        ) from None
+def _bad_arguments(model: type[_Model], error: ValidationError) -> Exception:
+    problems = error.errors(include_url=False)
+    for kind, says in (
+        ("extra_forbidden", "got an unexpected keyword argument"),
+        ("missing", "missing required argument:"),
+    ):
+        names = [_argument(problem) for problem in problems if problem["type"] == kind]
+        if names:
+            return TypeError(f"{model.__name__}() {says} {names[0]!r}")
+    return InvalidArgumentError("; ".join(_problem(model, problem) for problem in problems))
+
+
+def _argument(problem: ErrorDetails) -> str:
+    return ".".join(map(str, problem["loc"]))
+
+
+def _problem(model: type[_Model], problem: ErrorDetails) -> str:
+    """One bad argument said as: the model and argument, what is allowed, what was given."""
+    where = f"{model.__name__} {_argument(problem)}"
+    if problem["type"] == "value_error":  # a check of ours: its message names both
+        return f"{where}: {problem['msg'].removeprefix('Value error, ')}"
+    allowed = problem["msg"].replace("Input should be", "must be", 1)
+    value = problem.get("input")
+    secret = problem["loc"][0] in model._secret_fields
+    return f"{where} {allowed}, got {type(value).__name__ if secret else given(value)}"
 
 
 @lru_cache(maxsize=4096)  # a few config names come back again and again
@@ -148,7 +197,7 @@ def is_sensitive_name(name: str) -> bool:
     return _SENSITIVE_NAME.search(name) is not None
 
 
-class ConfigResource(BaseModel):
+class ConfigResource(_Model):
     """A resource whose configs can be described or altered; frozen and usable as a dict key.
 
     ``ConfigResource(type=ResourceType.BROKER, name="1")`` is broker 1; ``name=""`` is the
@@ -192,7 +241,7 @@ class ConfigResource(BaseModel):
     @field_validator("type", mode="before")
     @classmethod
     def _resource_type(cls, value: Any) -> ResourceType:
-        return _member(ResourceType, value)
+        return ResourceType(value)
 
     def __repr__(self) -> str:
         return f"ConfigResource(type=ResourceType.{self.type.name}, name={self.name!r})"
@@ -203,14 +252,20 @@ class ConfigResource(BaseModel):
         return f"{self.type.name.lower().replace('_', ' ')} {self.name!r}"
 
 
-class ConfigSynonym(BaseModel):
+class ConfigSynonym(_Model):
     """One of the places a config's value could come from (KIP-226), in precedence order."""
 
-    model_config = ConfigDict(frozen=True, hide_input_in_errors=True)
+    model_config = ConfigDict(hide_input_in_errors=True)
+    _secret_fields = frozenset({"value"})
 
     name: str
     value: str | None
     source: ConfigSource
+
+    @field_validator("source", mode="before")
+    @classmethod
+    def _source(cls, value: Any) -> ConfigSource:
+        return ConfigSource(value)
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         for key, value in super().__repr_args__():
@@ -218,7 +273,7 @@ class ConfigSynonym(BaseModel):
             yield key, HIDDEN if hide else value
 
 
-class ConfigEntry(BaseModel):
+class ConfigEntry(_Model):
     """One config of a resource as the broker describes it.
 
     ``value`` is None for sensitive entries (the broker never sends them) and for entries
@@ -226,7 +281,8 @@ class ConfigEntry(BaseModel):
     DescribeConfigs v3 and documentation was asked for (KIP-569).
     """
 
-    model_config = ConfigDict(frozen=True, hide_input_in_errors=True)
+    model_config = ConfigDict(hide_input_in_errors=True)
+    _secret_fields = frozenset({"value"})
 
     name: str
     value: str | None = Field(default=None)
@@ -237,6 +293,16 @@ class ConfigEntry(BaseModel):
     synonyms: tuple[ConfigSynonym, ...] = ()
     type: ConfigType = ConfigType.UNKNOWN
     documentation: str | None = None
+
+    @field_validator("source", mode="before")
+    @classmethod
+    def _source(cls, value: Any) -> ConfigSource:
+        return ConfigSource(value)
+
+    @field_validator("type", mode="before")
+    @classmethod
+    def _type(cls, value: Any) -> ConfigType:
+        return ConfigType(value)
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         for key, value in super().__repr_args__():
@@ -273,10 +339,8 @@ class ConfigEntry(BaseModel):
         return value
 
 
-class Config(BaseModel, Mapping[str, ConfigEntry]):
+class Config(_Model, Mapping[str, ConfigEntry]):
     """The configs of one resource: a read-only mapping of config name to :class:`ConfigEntry`."""
-
-    model_config = ConfigDict(frozen=True)
 
     entries: tuple[ConfigEntry, ...] = ()
     _by_name: dict[str, ConfigEntry] = PrivateAttr(default_factory=dict)
@@ -309,7 +373,7 @@ class Config(BaseModel, Mapping[str, ConfigEntry]):
     __str__ = __repr__
 
 
-class AlterConfigOp(BaseModel):
+class AlterConfigOp(_Model):
     """One change to one config in an incremental alter (KIP-339).
 
     ``value`` may be given as str, int, float, bool or a list (joined with commas, as Kafka's
@@ -318,12 +382,15 @@ class AlterConfigOp(BaseModel):
     """
 
     # A rejected value may be a secret: validation errors say what was wrong, not the input.
-    model_config = ConfigDict(frozen=True, hide_input_in_errors=True)
+    model_config = ConfigDict(hide_input_in_errors=True)
+    _secret_fields = frozenset({"value"})
 
     name: str
     value: str | None = None
     op: OpType = OpType.SET
-    sensitive: bool = Field(default=False, description="Hide the value; guessed from the name.")
+    sensitive: bool = Field(
+        default=False, strict=True, description="Hide the value; guessed from the name."
+    )
 
     def __init__(
         self,
@@ -345,7 +412,7 @@ class AlterConfigOp(BaseModel):
     @field_validator("op", mode="before")
     @classmethod
     def _op_type(cls, value: Any) -> OpType:
-        return _member(OpType, value)
+        return OpType(value)
 
     @field_validator("value", mode="before")
     @classmethod

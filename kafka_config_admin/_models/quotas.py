@@ -16,8 +16,8 @@ from enum import StrEnum
 from typing import Any
 
 from .._exceptions import InvalidArgumentError
-from .configs import NamedIntEnum
-from .validation import check_string, shown
+from .configs import NamedIntEnum, unknown_member
+from .validation import check_string, given, shown
 
 __all__ = [
     "ClientQuotaAlteration",
@@ -35,6 +35,10 @@ class QuotaEntityType(StrEnum):
     USER = "user"
     CLIENT_ID = "client-id"
     IP = "ip"
+
+    @classmethod
+    def _missing_(cls, value: object) -> QuotaEntityType | None:
+        raise unknown_member(cls, value)
 
 
 class QuotaMatchType(NamedIntEnum):
@@ -81,8 +85,8 @@ class ClientQuotaEntity(Mapping[str, str | None]):
     def __init__(self, entries: Mapping[str, str | None]) -> None:
         if not isinstance(entries, Mapping) or not entries:
             raise InvalidArgumentError(
-                "a ClientQuotaEntity needs a non-empty mapping of entity type to name, got "
-                f"{entries!r}"
+                "ClientQuotaEntity entries: needs a non-empty mapping of entity type to name, "
+                f"got {given(entries)}"
             )
         checked: dict[str, str | None] = {}
         for kind, name in entries.items():
@@ -212,8 +216,8 @@ class ClientQuotaFilter:
             components, Iterable
         ):
             raise InvalidArgumentError(
-                "a ClientQuotaFilter takes a collection of ClientQuotaFilterComponent, got "
-                f"{type(components).__name__}"
+                "ClientQuotaFilter components: takes a collection of ClientQuotaFilterComponent, "
+                f"got {given(components)}"
             )
         checked = tuple(components)
         seen: set[QuotaEntityType] = set()
@@ -265,12 +269,13 @@ class ClientQuotaAlteration:
     def __init__(self, entity: ClientQuotaEntity, ops: Mapping[str, float | int | None]) -> None:
         if not isinstance(entity, ClientQuotaEntity):
             raise InvalidArgumentError(
-                f"expected a ClientQuotaEntity, got {type(entity).__name__}: {entity!r}"
+                "ClientQuotaAlteration entity: expected a ClientQuotaEntity, got "
+                f"{type(entity).__name__}: {given(entity)}"
             )
         if not isinstance(ops, Mapping):
             raise InvalidArgumentError(
-                f"quota changes of {entity} must map each key to a number or None, "
-                f"got {type(ops).__name__}"
+                f"ClientQuotaAlteration ops: the quota changes of {entity} must map each key to a "
+                f"number or None, got {given(ops)}"
             )
         checked = tuple((_quota_key(entity, key), _quota_value(entity, key, value))
                         for key, value in ops.items())  # fmt: skip

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._exceptions import InvalidArgumentError
-from .configs import _member, _ProtocolEnum
-from .validation import check_string, shown
+from .configs import _ProtocolEnum
+from .validation import check_string, given, shown
 
 __all__ = [
     "DEFAULT_SCRAM_ITERATIONS",
@@ -59,11 +59,13 @@ class ScramMechanism(_ProtocolEnum):
         return "sha" + self.name.rsplit("_", 1)[1]
 
 
-def _mechanism(value: object, user: str) -> ScramMechanism:
+def _mechanism(value: Any, user: str) -> ScramMechanism:
     try:
-        mechanism = _member(ScramMechanism, value)
+        mechanism = ScramMechanism(value)
     except ValueError as error:
-        raise InvalidArgumentError(f"SCRAM credential of user {user!r}: {error}") from None
+        raise InvalidArgumentError(
+            f"SCRAM credential of user {user!r}: the mechanism {error}"
+        ) from None
     if mechanism is ScramMechanism.UNKNOWN:
         raise InvalidArgumentError(
             f"SCRAM credential of user {user!r}: use SCRAM-SHA-256 or SCRAM-SHA-512, not UNKNOWN"
@@ -79,10 +81,10 @@ def _user(value: object) -> str:
 
 
 def salted_password(
-    password: str, salt: bytes, iterations: int, mechanism: ScramMechanism | str
+    password: str, salt: bytes, iterations: int, mechanism: ScramMechanism
 ) -> bytes:
     """RFC 5802's ``SaltedPassword``: PBKDF2 over the mechanism's HMAC, the password as UTF-8."""
-    hash_name = _member(ScramMechanism, mechanism).hash_name
+    hash_name = mechanism.hash_name
     return hashlib.pbkdf2_hmac(hash_name, password.encode(), salt, iterations)
 
 
@@ -146,10 +148,11 @@ class UserScramCredentialUpsertion:
             )
         if not password:
             raise InvalidArgumentError(f"{where}: the password is empty")
+        check_string(f"{where}: the password", password)  # says where, never what
         if salt is None:
             salt = secrets.token_bytes(SALT_BYTES)
         elif not isinstance(salt, bytes) or not salt:
-            raise InvalidArgumentError(f"{where}: salt must be non-empty bytes")
+            raise InvalidArgumentError(f"{where}: salt must be non-empty bytes, got {given(salt)}")
         _init(self, user=user, mechanism=mechanism, iterations=iterations, salt=salt)
         _init(self, salted_password=salted_password(password, salt, iterations, mechanism))
 

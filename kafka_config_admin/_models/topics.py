@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import InvalidArgumentError
 from .configs import Config, is_sensitive_name, kafka_string
+from .validation import given
 
 __all__ = [
     "CreatedTopic",
@@ -39,7 +40,9 @@ _MAX_INT32 = 2**31 - 1
 def check_topic_name(name: object) -> str:
     """The name if Kafka accepts it as a topic name; otherwise InvalidArgumentError saying why."""
     if not isinstance(name, str):
-        raise InvalidArgumentError(f"a topic name must be a str, got {type(name).__name__}")
+        raise InvalidArgumentError(
+            f"a topic name must be a str, got {type(name).__name__}: {given(name)}"
+        )
     if not name:
         raise InvalidArgumentError("a topic name must not be empty")
     if name in (".", ".."):
@@ -159,20 +162,19 @@ def _configs(topic: str, configs: Mapping[str, Any] | None) -> dict[str, str]:
         return {}
     if not isinstance(configs, Mapping):
         raise InvalidArgumentError(
-            f"configs of topic {topic!r} must be a mapping of name to value, "
-            f"got {type(configs).__name__}"
+            f"configs of topic {topic!r} must be a mapping of name to value, got {given(configs)}"
         )
     checked = {}
-    for key, given in configs.items():
+    for key, raw in configs.items():
         if not isinstance(key, str) or not key:
             raise InvalidArgumentError(
                 f"config names of topic {topic!r} must be non-empty strings, got {key!r}"
             )
-        value = kafka_string(given)
+        value = kafka_string(raw)
         if not isinstance(value, str):  # the value itself stays out: it may be a secret
             raise InvalidArgumentError(
                 f"value of {key!r} for topic {topic!r} must be a str, int, float, bool or "
-                f"list, got {type(given).__name__}"
+                f"list, got {type(raw).__name__}"
             )
         checked[key] = value
     return checked

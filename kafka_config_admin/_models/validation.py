@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._exceptions import InvalidArgumentError
 
-__all__ = ["MAX_STRING_BYTES", "check_flag", "check_string", "shown"]
+__all__ = ["MAX_STRING_BYTES", "check_flag", "check_string", "given", "shown"]
 
 #: The most bytes a Kafka STRING may hold (its length is an INT16, even where it is a varint).
 MAX_STRING_BYTES = 32_767
@@ -34,6 +34,14 @@ def shown(text: str, limit: int = 60) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def given(value: object, limit: int = 60) -> str:
+    """What a caller gave, for an error message: ``shown`` for a str, else its repr cut short."""
+    if isinstance(value, str):
+        return shown(value, limit)
+    text = repr(value)
+    return text if len(text) <= limit else f"{type(value).__name__} {text[:limit]}..."
 
 
 def check_flag(name: str, value: object) -> bool:

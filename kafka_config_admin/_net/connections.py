@@ -1,16 +1,20 @@
-"""aiokafka's connections on this library's terms: their log records, their closing, their errors.
+"""The transport's connections: its own pool of aiokafka connections, their closing, their errors.
 
-What aiokafka logs while working for this library (a connection refused, a broker gone) is a
-failure the caller gets as a typed error, so those records go to the ``kafka_config_admin.aiokafka``
-logger at DEBUG instead of reaching a user's stderr. The same loggers stay untouched for any
-other aiokafka client in the program: records are told apart by a context variable set while
-aiokafka works for us (``for_us``), which the tasks and callbacks aiokafka starts meanwhile
-inherit.
+aiokafka's ``AIOKafkaConnection`` does the socket work (TLS, SASL, ApiVersions, framing). Which
+connections exist is decided here, by a pool each transport owns (``ConnectionPool``): the
+bootstrap servers' connections, then one per broker, opened when first needed; the cluster's
+brokers as Metadata lists them. Nothing of aiokafka's is changed: its module attributes and its
+loggers stay as they are, for this library's connections and for every other aiokafka client of
+the program alike. What aiokafka logs about our connections goes to its own loggers, where the
+program's logging configuration decides what shows.
 
-The connections aiokafka opens for a transport are recorded the same way (``recording``), so
-that closing the client waits until each one's socket is closed (``close_all``): aiokafka itself
-closes its bootstrap connection (and those it replaces) without waiting, and a TLS connection
-still closing when the event loop ends warns "unclosed transport".
+No secret can reach those records: aiokafka logs every request and response at DEBUG, and the
+bytes of a SASL exchange hold the password (PLAIN), a proof derived from it (SCRAM) or the token
+(OAUTHBEARER). A ``Connection`` sends them wrapped, so that they print as ``[hidden]`` whatever
+the order clients come and go in.
+
+The pool owns every connection it opens, so that closing waits until each socket is closed: a
+TLS connection still closing when the event loop ends warns "unclosed transport".
 
 This is also the one place where aiokafka's and the network's errors become this library's
 exceptions (``translate_error``).
@@ -19,32 +23,35 @@ exceptions (``translate_error``).
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import logging
+import random
 import ssl
-from collections.abc import Collection, Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Collection, Mapping
+from typing import Any, NamedTuple
 
-from aiokafka import client as aiokafka_client
 from aiokafka import errors as aiokafka_errors
-from aiokafka.conn import AIOKafkaConnection, CloseReason
+from aiokafka.conn import AIOKafkaConnection, CloseReason, collect_hosts
+from aiokafka.protocol.admin import SaslAuthenticateRequest
+from aiokafka.protocol.metadata import MetadataRequest
 
 from .._exceptions import (
     AuthenticationError,
+    InvalidArgumentError,
     KafkaConfigAdminError,
     KafkaConnectionError,
+    ListenerMismatchError,
     ProtocolError,
     UnsupportedVersionError,
 )
+from .._models.configs import HIDDEN
 from .tls import tls_error
 
 __all__ = [
     "CLOSE_WAIT",
+    "BrokerAddress",
+    "Connection",
+    "ConnectionPool",
     "close_all",
-    "for_us",
-    "recorded_create_conn",
-    "recording",
+    "connection_failure",
     "translate_error",
 ]
 
@@ -52,72 +59,237 @@ __all__ = [
 #: trip); those still closing then are aborted.
 CLOSE_WAIT = 1.0
 
-#: True while aiokafka works for this library (and in the tasks it starts meanwhile).
-_FOR_US: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "kafka_config_admin_transport", default=False
-)
-#: Where the connections aiokafka opens meanwhile are recorded (the transport's own set).
-_OPENED: contextvars.ContextVar[set[AIOKafkaConnection] | None] = contextvars.ContextVar(
-    "kafka_config_admin_connections", default=None
-)
-#: Where aiokafka's records about our own connections go, at DEBUG.
-_aiokafka_log = logging.getLogger("kafka_config_admin.aiokafka")
+
+class BrokerAddress(NamedTuple):
+    host: str
+    port: int
 
 
-@contextmanager
-def for_us() -> Iterator[None]:
-    token = _FOR_US.set(True)
-    try:
-        yield
-    finally:
-        _FOR_US.reset(token)
+class _Hidden:
+    """Stands in for a SASL request or response: does all it does, and prints as ``[hidden]``.
 
-
-class _OwnRecords(logging.Filter):
-    """Takes aiokafka's records about this library's connections off aiokafka's loggers."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not _FOR_US.get():
-            return True
-        _aiokafka_log.debug("%s: %s", record.name, record.getMessage())
-        return False
-
-
-# A filter on a logger sees only the records logged to that very logger, so each module of
-# aiokafka this library drives gets it.
-for _name in ("aiokafka", "aiokafka.client", "aiokafka.conn", "aiokafka.cluster"):
-    logging.getLogger(_name).addFilter(_OwnRecords())
-
-
-async def recorded_create_conn(host: str, port: int, **options: Any) -> AIOKafkaConnection:
-    """What aiokafka's ``create_conn`` does, recording the connection opened for a transport.
-
-    Recorded before it connects: aiokafka closes a connection that fails to (a refused
-    password) without waiting. Every other aiokafka client of the program opens its
-    connections as before.
+    aiokafka asks a request to ``prepare`` its struct for the negotiated version, and the
+    struct's ``RESPONSE_TYPE`` to ``decode`` the answer: what they make is hidden in turn.
     """
-    conn = AIOKafkaConnection(host, port, **options)
-    opened = _OPENED.get()
-    if opened is not None:
-        opened.difference_update([old for old in opened if _is_closed(old)])
-        opened.add(conn)
-    await conn.connect()
-    return conn
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._inner, name)
+        if name in ("prepare", "decode"):
+            return lambda *args, **kwargs: _Hidden(value(*args, **kwargs))
+        if name == "RESPONSE_TYPE":
+            return _Hidden(value)
+        return value
+
+    def __repr__(self) -> str:
+        inner = self._inner
+        name = inner.__name__ if isinstance(inner, type) else type(inner).__name__
+        return f"<{name} {HIDDEN}>"
 
 
-# aiokafka's client opens every connection (bootstrap, brokers, metadata) through this name.
-aiokafka_client.create_conn = recorded_create_conn
+class Connection(AIOKafkaConnection):  # type: ignore[misc]  # aiokafka is untyped
+    """aiokafka's connection, whose SASL exchange never shows in a log record.
+
+    It also knows how far it got (``stage``), so that a failure can say what the server did:
+    nothing at all, closed the connection at the first request, or refused SASL.
+    """
+
+    #: "connecting" (TCP and TLS), "versions" (ApiVersions), "sasl", then "ready".
+    stage = "connecting"
+    #: Whether ``connect`` has ended (connected or not): until then its socket may be opening.
+    settled = False
+
+    async def connect(self) -> Any:
+        try:
+            return await super().connect()
+        finally:
+            self.settled = True
+
+    def send(self, request: Any, expect_response: bool = True) -> Any:
+        if isinstance(request, SaslAuthenticateRequest):
+            request = _Hidden(request)
+        return super().send(request, expect_response)
+
+    async def _do_version_lookup(self) -> None:
+        self.stage = "versions"
+        await super()._do_version_lookup()
+        self.stage = "ready"
+
+    async def _do_sasl_handshake(self) -> None:
+        self.stage = "sasl"
+        await super()._do_sasl_handshake()
+        self.stage = "ready"
 
 
-@contextmanager
-def recording(opened: set[AIOKafkaConnection]) -> Iterator[None]:
-    """aiokafka works for a transport: its records are ours, its connections go to ``opened``."""
-    token = _OPENED.set(opened)
-    try:
-        with for_us():
-            yield
-    finally:
-        _OPENED.reset(token)
+class ConnectionPool:
+    """One transport's connections: to the bootstrap servers, then one per broker.
+
+    ``brokers`` is the cluster's brokers as the latest Metadata lists them (``racks`` their
+    racks, ``controller`` the controller it names); ``registered`` every broker any Metadata
+    listed since the pool started (a broker restarting leaves the list for a moment).
+    """
+
+    def __init__(self, bootstrap_servers: str, options: Mapping[str, Any]) -> None:
+        self.hosts = [
+            BrokerAddress(host, port) for host, port, _ in collect_hosts(bootstrap_servers)
+        ]
+        self._options = dict(options)
+        self.brokers: dict[int, BrokerAddress] = {}
+        self.registered: dict[int, BrokerAddress] = {}
+        #: Each listed broker's rack (None: it reports none), by node id.
+        self.racks: dict[int, str | None] = {}
+        #: The broker the latest Metadata names as controller (KRaft: one that forwards
+        #: changes to the quorum's leader), None when it names none.
+        self.controller: int | None = None
+        self._conns: dict[int, Connection] = {}
+        self._opening: dict[int, asyncio.Lock] = {}
+        #: Every connection opened whose socket may still be open.
+        self._opened: set[Connection] = set()
+        self._refreshing: asyncio.Future[None] | None = None
+
+    def new(self, host: str, port: int) -> Connection:
+        """A connection not yet connected, owned by the pool (closed with it)."""
+        try:
+            conn = Connection(host, port, **self._options)
+        except ValueError as error:
+            raise InvalidArgumentError(f"invalid connection options: {error}") from None
+        self._opened.difference_update([old for old in self._opened if _is_done(old)])
+        self._opened.add(conn)
+        return conn
+
+    async def open(self, host: str, port: int) -> Connection:
+        """A new connection, owned by the pool (closed with it) but kept for no broker."""
+        conn = self.new(host, port)
+        await conn.connect()
+        return conn
+
+    async def bootstrap(self) -> list[tuple[BrokerAddress, KafkaConfigAdminError]]:
+        """Read the brokers from the first bootstrap server that answers Metadata.
+
+        Returns the failures of the servers tried, each said as what the server did: all of
+        them when none answered (the brokers are then unknown), else none.
+        """
+        failures: list[tuple[BrokerAddress, KafkaConfigAdminError]] = []
+        for address in self.hosts:
+            conn = self.new(*address)
+            try:
+                await conn.connect()
+                await self._read_metadata(conn)
+            except Exception as error:
+                conn.close(reason=CloseReason.CONNECTION_BROKEN)
+                if isinstance(error, AuthenticationError | InvalidArgumentError):
+                    raise  # the token provider's: the same on every server
+                failures.append(
+                    (address, connection_failure(error, conn, f"{address.host}:{address.port}"))
+                )
+                continue
+            self._adopt(conn)
+            return []
+        return failures
+
+    def _adopt(self, conn: Connection) -> None:
+        """Keep a bootstrap connection as its broker's, if Metadata lists its address."""
+        for node_id, address in self.brokers.items():
+            if address == (conn.host, conn.port) and node_id not in self._conns:
+                self._conns[node_id] = conn
+                return
+        conn.close(reason=CloseReason.SHUTDOWN)
+
+    async def _read_metadata(self, conn: Connection) -> None:
+        metadata = await conn.send(MetadataRequest([]))
+        brokers = {broker[0]: BrokerAddress(broker[1], broker[2]) for broker in metadata.brokers}
+        if not brokers:
+            raise KafkaConnectionError(f"{conn.host}:{conn.port} answered Metadata with no brokers")
+        for node_id, conn_of in list(self._conns.items()):
+            if brokers.get(node_id) != (conn_of.host, conn_of.port):
+                del self._conns[node_id]  # gone, or moved: the next request reconnects
+        self.brokers = brokers
+        self.registered.update(brokers)
+        # Metadata v0 has neither racks nor a controller; -1 says "none".
+        self.racks = {
+            broker[0]: broker[3] if len(broker) > 3 else None for broker in metadata.brokers
+        }
+        controller = getattr(metadata, "controller_id", -1)
+        self.controller = controller if controller in brokers else None
+
+    async def refresh(self) -> None:
+        """Ask the cluster for its brokers again; calls meanwhile share the one answer."""
+        if self._refreshing is None:
+            self._refreshing = asyncio.ensure_future(self._refresh())
+            self._refreshing.add_done_callback(self._refreshed)
+        await asyncio.shield(self._refreshing)
+
+    def _refreshed(self, task: asyncio.Future[None]) -> None:
+        self._refreshing = None
+        if not task.cancelled():
+            task.exception()  # each caller has it; none left is no error of the loop's
+
+    async def _refresh(self) -> None:
+        """Metadata on an open connection first, then on a new one."""
+        open_ones = [conn for conn in self._conns.values() if conn.connected()]
+        addresses = list(dict.fromkeys([*self.brokers.values(), *self.hosts]))
+        random.shuffle(open_ones)
+        random.shuffle(addresses)
+        failure: KafkaConfigAdminError | None = None
+        candidates: list[Connection | BrokerAddress] = [*open_ones, *addresses]
+        for candidate in candidates:
+            conn = (
+                candidate
+                if isinstance(candidate, Connection)
+                else self.new(candidate.host, candidate.port)
+            )
+            try:
+                if conn is not candidate:
+                    await conn.connect()
+                await self._read_metadata(conn)
+            except Exception as error:  # this broker failed: ask another
+                failure = connection_failure(error, conn, f"{conn.host}:{conn.port}")
+                if conn is not candidate:
+                    conn.close(reason=CloseReason.CONNECTION_BROKEN)
+                continue
+            if conn is not candidate:
+                self._adopt(conn)
+            return
+        raise failure or KafkaConnectionError("no broker to ask for metadata")
+
+    def open_connection(self, node_id: int) -> Connection | None:
+        """The broker's connection if it is open."""
+        conn = self._conns.get(node_id)
+        return conn if conn is not None and conn.connected() else None
+
+    async def connection(self, node_id: int) -> Connection:
+        """The broker's connection, opened if needed (one opening per broker at a time)."""
+        async with self._opening.setdefault(node_id, asyncio.Lock()):
+            conn = self.open_connection(node_id)
+            if conn is None:
+                address = self.brokers[node_id]
+                conn = self.new(*address)
+                try:
+                    await conn.connect()
+                except Exception as error:
+                    where = f"broker {node_id} ({address.host}:{address.port})"
+                    raise connection_failure(error, conn, where) from error
+                self._conns[node_id] = conn
+            return conn
+
+    def drop(self, node_id: int, conn: Connection) -> None:
+        """Forget the broker's connection (closed by the caller); the next request reopens."""
+        if self._conns.get(node_id) is conn:
+            del self._conns[node_id]
+
+    def connections(self) -> list[Connection]:
+        """The brokers' open connections."""
+        return [conn for conn in self._conns.values() if conn.connected()]
+
+    async def close(self) -> None:
+        """Close every connection the pool opened and wait until their sockets are closed."""
+        if self._refreshing is not None:
+            self._refreshing.cancel()
+        opened, self._opened = self._opened | set(self._conns.values()), set()
+        self._conns.clear()
+        await close_all(opened)
 
 
 async def close_all(conns: Collection[AIOKafkaConnection]) -> None:
@@ -126,10 +298,9 @@ async def close_all(conns: Collection[AIOKafkaConnection]) -> None:
     A socket still closing then (a broker that does not finish the TLS close) is aborted: a
     close never holds up the caller for long, and no socket outlives it.
     """
-    conns = [conn for conn in conns if _socket_of(conn) is not None]  # the set may grow
-    with for_us():
-        closing = [conn.close(reason=CloseReason.SHUTDOWN) for conn in conns]
-    waiting = [future for future in closing if not future.done()]
+    conns = [conn for conn in conns if _socket_of(conn) is not None]
+    closing = [conn.close(reason=CloseReason.SHUTDOWN) for conn in conns]
+    waiting = [future for future in closing if future is not None and not future.done()]
     if waiting:
         await asyncio.wait(waiting, timeout=CLOSE_WAIT)
     stuck = [transport for transport in map(_socket_of, conns) if transport is not None]
@@ -139,9 +310,12 @@ async def close_all(conns: Collection[AIOKafkaConnection]) -> None:
         await asyncio.sleep(0)  # an aborted socket is closed in the loop's next round
 
 
-def _is_closed(conn: AIOKafkaConnection) -> bool:
-    """Whether the connection connected (or tried to) and its socket is closed now."""
-    return conn._closed_fut is not None and _socket_of(conn) is None
+def _is_done(conn: Connection) -> bool:
+    """Whether the connection tried to connect and has no socket now (never had, or closed).
+
+    One still connecting has none yet either, and is kept: it may open one.
+    """
+    return conn.settled and _socket_of(conn) is None
 
 
 def _socket_of(conn: AIOKafkaConnection) -> asyncio.Transport | None:
@@ -149,6 +323,54 @@ def _socket_of(conn: AIOKafkaConnection) -> asyncio.Transport | None:
     protocol = conn._protocol
     transport: asyncio.Transport | None = None if protocol is None else protocol._transport
     return transport
+
+
+def connection_failure(error: Exception, conn: Connection, where: str) -> KafkaConfigAdminError:
+    """Why opening ``conn`` (or its first request) failed, said as what the server did.
+
+    A server that takes the connection and never answers, a listener that expects SASL or
+    TLS, or one that does not speak SASL: each fails in aiokafka with a bare timeout, a closed
+    connection or a SASL state error; the stage the connection reached tells them apart.
+    """
+    protocol: str = conn._security_protocol
+    seconds: float = conn._request_timeout
+    sasl, tls = protocol.startswith("SASL"), protocol in ("SSL", "SASL_SSL")
+    closed = isinstance(error, aiokafka_errors.KafkaConnectionError) and not isinstance(
+        error, aiokafka_errors.IllegalSaslStateError
+    )
+    if isinstance(error, asyncio.TimeoutError):
+        if conn.stage == "connecting":
+            if tls:
+                return KafkaConnectionError(
+                    f"no TLS connection to {where} within {seconds:g}s: it did not accept the "
+                    "connection, or accepted it and never answered the TLS handshake"
+                )
+            return KafkaConnectionError(f"{where} did not accept a connection within {seconds:g}s")
+        what = {"versions": "ApiVersions", "sasl": "the SASL exchange"}.get(conn.stage, "Metadata")
+        nothing = " and sent nothing" if conn.stage == "versions" else ""
+        return KafkaConnectionError(
+            f"{where} accepted the connection{nothing} in {seconds:g}s (no answer to {what}): "
+            "a broker that is frozen or overloaded, or a server that is not a Kafka listener"
+        )
+    if isinstance(error, aiokafka_errors.IllegalSaslStateError) and conn.stage == "sasl":
+        plain = "SSL" if tls else "PLAINTEXT"
+        return ListenerMismatchError(
+            f"the listener at {where} does not speak SASL (it refused the SASL handshake): "
+            f"security_protocol is {protocol}; use {plain} for this listener, or the address "
+            "of the cluster's SASL listener"
+        )
+    if closed and conn.stage == "versions" and not tls:
+        return ListenerMismatchError(
+            f"{where} closed the connection at the first request (ApiVersions): the listener "
+            f"likely expects TLS (security_protocol is {protocol}; use SSL or SASL_SSL)"
+        )
+    if closed and conn.stage == "ready" and not sasl:
+        return ListenerMismatchError(
+            f"{where} closed the connection at the first request after ApiVersions: the "
+            f"listener likely expects SASL (security_protocol is {protocol}; use "
+            f"{'SASL_SSL' if tls else 'SASL_PLAINTEXT'} with credentials)"
+        )
+    return translate_error(error, where)
 
 
 def translate_error(error: Exception, where: str) -> KafkaConfigAdminError:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import abc
 import re
-from collections import deque
 from collections.abc import Mapping
 
 from aiokafka.abc import AbstractTokenProvider
@@ -24,7 +23,7 @@ from .._exceptions import (
     KafkaConfigAdminError,
     ProtocolError,
 )
-from .connections import for_us, translate_error
+from .connections import translate_error
 
 __all__ = ["TOKEN_REFUSED_HINT", "TokenProvider", "TokenSource", "token_refusal"]
 
@@ -45,8 +44,6 @@ _BEARER_TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
 #: RFC 7628: an extension's key is letters only, its value printable characters and spaces.
 _EXTENSION_KEY = re.compile(r"[A-Za-z]+")
 _EXTENSION_VALUE = re.compile(r"[\x20-\x7e\t\r\n]*")
-#: How many of the latest tokens the log filter hides (a provider may refresh its token).
-_REMEMBERED_TOKENS = 8
 
 
 class TokenProvider(abc.ABC):
@@ -82,7 +79,6 @@ class TokenSource(AbstractTokenProvider):  # type: ignore[misc]  # aiokafka is u
 
     def __init__(self, provider: TokenProvider) -> None:
         self._provider = provider
-        self._issued: deque[str] = deque(maxlen=_REMEMBERED_TOKENS)
 
     async def token(self) -> str:
         try:
@@ -99,8 +95,6 @@ class TokenSource(AbstractTokenProvider):  # type: ignore[misc]  # aiokafka is u
                 f"{type(self._provider).__name__}.token() must return a str, got "
                 f"{type(token).__name__}"
             )
-        if token:
-            self._issued.append(token)
         if _BEARER_TOKEN.fullmatch(token) is None:
             raise InvalidArgumentError(
                 f"{type(self._provider).__name__}.token() returned {len(token)} characters "
@@ -129,11 +123,6 @@ class TokenSource(AbstractTokenProvider):  # type: ignore[misc]  # aiokafka is u
             checked[key] = value
         return checked
 
-    @property
-    def secrets(self) -> tuple[str, ...]:
-        """The latest tokens handed out: what no log line may show."""
-        return tuple(self._issued)
-
 
 async def token_refusal(conn: AIOKafkaConnection, where: str) -> str | None:
     """The broker's reason if it refused the connection's OAUTHBEARER token, else None.
@@ -144,8 +133,7 @@ async def token_refusal(conn: AIOKafkaConnection, where: str) -> str | None:
     (ILLEGAL_SASL_STATE), and the connection stays open.
     """
     try:
-        with for_us():
-            answer = await conn.send(SaslAuthenticateRequest(_AFTER_ERROR_CHALLENGE))
+        answer = await conn.send(SaslAuthenticateRequest(_AFTER_ERROR_CHALLENGE))
     except Exception as error:
         raise translate_error(error, where) from error
     if answer.error_code == _ILLEGAL_SASL_STATE:

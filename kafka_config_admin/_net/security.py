@@ -81,11 +81,6 @@ class SecurityOptions:
                 f"{type(provider).__name__}"
             )
 
-    @property
-    def secrets(self) -> tuple[str, ...]:
-        """What no log line may show."""
-        return (self.sasl_plain_password,) if self.sasl_plain_password else ()
-
     def __repr__(self) -> str:
         # The password never shows.
         return (

@@ -2,8 +2,8 @@
 
 aiokafka does what it does well here (bootstrap, metadata, one connection per broker, SASL and
 SSL, ApiVersions); the config APIs are encoded and decoded by ``_protocol``, and each request
-answers through a callback the moment its response is read. ``connections`` keeps aiokafka's
-log records, connections and errors on this library's terms.
+answers through a callback the moment its response is read. ``connections`` holds the
+transport's own pool of aiokafka connections, and turns aiokafka's errors into this library's.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from io import BytesIO
 from typing import Any, NamedTuple
 
 import anyio
-from aiokafka.client import AIOKafkaClient, ConnectionGroup
 from aiokafka.conn import AIOKafkaConnection, CloseReason
 
 from .._exceptions import (
@@ -32,17 +31,9 @@ from .._exceptions import (
 )
 from .._models.validation import check_string, shown
 from .._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
-from .connections import (
-    CLOSE_WAIT,
-    close_all,
-    for_us,
-    recorded_create_conn,
-    recording,
-    translate_error,
-)
+from .connections import BrokerAddress, Connection, ConnectionPool, close_all, translate_error
 from .gc import gc_paused
 from .oauth import TOKEN_REFUSED_HINT, TokenSource, token_refusal
-from .redaction import SECRETS, install_secret_filter
 from .security import SecurityOptions
 from .tls import probe_tls
 
@@ -189,8 +180,7 @@ class _WireRequest:
             AnswerLostError(f"broker {self._node_id} did not answer within {self._wait:g}s")
         )
         # Whatever else waits on this connection fails too, and is sent again on a new one.
-        with for_us():
-            conn.close(reason=CloseReason.CONNECTION_TIMEOUT)
+        conn.close(reason=CloseReason.CONNECTION_TIMEOUT)
 
     def _answer(self, outcome: dict[str, Any] | KafkaConfigAdminError) -> None:
         on_answer, self._on_answer = self._on_answer, None
@@ -237,30 +227,24 @@ class Transport:
         if not isinstance(client_id, str):
             raise InvalidArgumentError(f"client_id must be a str, got {client_id!r}")
         check_string(f"client_id {shown(client_id)}", client_id)
-        install_secret_filter()
-        SECRETS.watch(security)
         #: The ``host:port`` list the client was given, comma-separated.
         self.bootstrap_servers = bootstrap_servers
         self._client_id = client_id
         self._security = security
         provider = security.sasl_oauth_token_provider
         self._tokens = None if provider is None else TokenSource(provider)
-        if self._tokens is not None:
-            SECRETS.watch(self._tokens)
         # As Kafka's clients do: without settings of its own, TLS trusts the system's CAs and
         # checks the broker's host name.
         self._ssl_context = security.ssl_context
         if self._ssl_context is None and security.security_protocol in ("SSL", "SASL_SSL"):
             self._ssl_context = ssl.create_default_context()
         self.request_timeout = request_timeout
-        self._client: AIOKafkaClient | None = None
+        self._pool: ConnectionPool | None = None
         self._throttled_until: dict[int, float] = {}
         #: When each broker last answered a request (time.monotonic()).
         self.answered_at: dict[int, float] = {}
         #: The broker chosen for "any broker" requests, per lane (see ``any_broker``).
         self._any_broker: list[int | None] = [None] * LANES
-        #: The connections aiokafka opened for us whose socket may still be open.
-        self._opened: set[AIOKafkaConnection] = set()
         #: With OAUTHBEARER: the connections whose token the broker is known to have accepted.
         self._token_accepted: weakref.WeakSet[AIOKafkaConnection] = weakref.WeakSet()
         #: One token check at a time per broker (see ``_check_token``).
@@ -268,42 +252,17 @@ class Transport:
 
     async def start(self) -> None:
         """Connect to a bootstrap server and read the cluster's brokers."""
+        pool = ConnectionPool(self.bootstrap_servers, self._connection_options())
         try:
-            client = AIOKafkaClient(
-                bootstrap_servers=self.bootstrap_servers, **self._connection_options()
-            )
-        except ValueError as error:
-            raise InvalidArgumentError(f"invalid connection options: {error}") from None
-        with recording(self._opened):
-            await self._bootstrap(client)
-        if self._tokens is not None and not client.cluster.brokers():
-            # The broker answers a refused token with an error challenge that aiokafka takes for
-            # success; the next request then fails, and the metadata lists no broker at all.
-            await self._close_client(client)
-            raise AuthenticationError(
-                f"bootstrap servers {self.bootstrap_servers} refused the OAUTHBEARER token: "
-                f"{TOKEN_REFUSED_HINT}"
-            )
-        self._client = client
-
-    async def _bootstrap(self, client: AIOKafkaClient) -> None:
-        try:
-            await client.bootstrap()
-        except KafkaConfigAdminError:  # the token provider's failure: clear already
-            await self._close_client(client)
-            raise
-        except Exception as error:
-            try:
-                # aiokafka reports every bootstrap failure alike; find the real reason.
-                failure = await self._diagnose(client) or translate_error(
-                    error, f"bootstrap servers {self.bootstrap_servers}"
-                )
-            finally:
-                await self._close_client(client)  # the diagnosis's connections too
-            raise failure from error
+            failures = await pool.bootstrap()
+            if failures:
+                # Each server's own failure, said as what the server did; the first clear one.
+                raise await self._diagnose(pool, failures)
         except BaseException:
-            await self._close_client(client)
+            with anyio.CancelScope(shield=True):
+                await pool.close()
             raise
+        self._pool = pool
 
     def _connection_options(self) -> dict[str, Any]:
         security = self._security
@@ -318,59 +277,60 @@ class Transport:
             "sasl_oauth_token_provider": self._tokens,
         }
 
-    async def _diagnose(self, client: AIOKafkaClient) -> KafkaConfigAdminError | None:
-        """Connect to each bootstrap server once more and return the first clear failure."""
-        context = self._ssl_context
-        for host, port, _ in client.hosts:
-            try:
-                conn = await self._open_alone(host, port)
-            except Exception as error:
-                failure = translate_error(error, f"{host}:{port}")
-                if type(failure) is KafkaConnectionError and context is not None:
-                    # With TLS 1.3 a broker refuses a client certificate after the handshake:
-                    # aiokafka sees a closed connection; a request of our own sees the alert.
-                    refused = await probe_tls(host, port, context, self.request_timeout)
-                    if refused is not None:
-                        return refused
+    async def _diagnose(
+        self, pool: ConnectionPool, failures: list[tuple[BrokerAddress, KafkaConfigAdminError]]
+    ) -> KafkaConfigAdminError:
+        """The clearest of the bootstrap servers' failures."""
+        unclear = []
+        for (host, port), failure in failures:
+            where = f"{host}:{port}"
+            if type(failure) is KafkaConnectionError and self._ssl_context is not None:
+                # With TLS 1.3 a broker refuses a client certificate after the handshake:
+                # aiokafka sees a closed connection; a request of our own sees the alert.
+                failure = (
+                    await probe_tls(host, port, self._ssl_context, self.request_timeout) or failure
+                )
+            if type(failure) is KafkaConnectionError and self._tokens is not None:
+                # A broker refuses a token with an error challenge that aiokafka takes for
+                # success; the first request then fails on a closed connection.
+                refusal = await self._token_refusal_alone(pool, host, port, where)
+                if refusal is not None:
+                    failure = AuthenticationError(
+                        f"bootstrap server {where} refused the OAUTHBEARER token ({refusal}): "
+                        f"{TOKEN_REFUSED_HINT}"
+                    )
+            if type(failure) is not KafkaConnectionError:
                 return failure
-            await close_all([conn])
-        return None
+            unclear.append(failure)
+        if len(unclear) == 1:
+            return unclear[0]
+        return KafkaConnectionError(
+            f"could not bootstrap from {self.bootstrap_servers}: "
+            + "; ".join(str(error) for error in unclear)
+        )
 
     async def close(self) -> None:
-        client, self._client = self._client, None
-        if client is not None:
-            await self._close_client(client)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            with anyio.CancelScope(shield=True):
+                await pool.close()
 
-    async def _open_alone(self, host: str, port: int) -> AIOKafkaConnection:
-        """A connection of its own, outside aiokafka's client (closed with the client)."""
-        with recording(self._opened):
-            return await recorded_create_conn(host, port, **self._connection_options())
-
-    async def _close_client(self, client: AIOKafkaClient) -> None:
-        """Close aiokafka's client and every connection it opened for us, each socket too."""
-        with anyio.CancelScope(shield=True), for_us():
-            # Stops aiokafka's metadata task (which opens no connection after that), then
-            # closes the connections aiokafka holds and waits for them.
-            with anyio.move_on_after(CLOSE_WAIT):
-                await client.close()
-            # And those it let go of: the bootstrap connection, those replaced, a diagnosis's.
-            await close_all(self._opened)
-            self._opened.clear()
+    def connections(self) -> list[Connection]:
+        """The brokers' open connections (for tests that look at what a broker said)."""
+        return self._require_pool().connections()
 
     def broker_ids(self) -> list[int]:
         """The ids of the brokers in the latest metadata."""
-        return sorted(broker.nodeId for broker in self._require_client().cluster.brokers())
+        return sorted(self._require_pool().brokers)
 
     def broker_racks(self) -> dict[int, str | None]:
         """Each broker's rack in the latest metadata, by node id."""
-        brokers = self._require_client().cluster.brokers()
-        return {int(broker.nodeId): broker.rack for broker in sorted(brokers)}
+        return dict(sorted(self._require_pool().racks.items()))
 
     def controller_id(self) -> int | None:
         """The broker the latest metadata names as controller (KRaft: a broker that forwards
         to the quorum's leader), None when it names none."""
-        controller = self._require_client().cluster.controller
-        return None if controller is None else int(controller.nodeId)
+        return self._require_pool().controller
 
     def any_broker(self, lane: int = READS) -> int:
         """A broker for requests any broker can answer; one we are connected to if possible.
@@ -432,10 +392,9 @@ class Transport:
 
     async def refresh_metadata(self) -> None:
         """Ask the cluster for its brokers again (after a connection failure)."""
-        client = self._require_client()
+        pool = self._require_pool()
         try:
-            with recording(self._opened):
-                await client.force_metadata_update()
+            await pool.refresh()
         except Exception as error:
             raise translate_error(error, "the cluster") from error
 
@@ -525,16 +484,11 @@ class Transport:
         return outcome
 
     async def _connect(self, node_id: int) -> None:
-        client = self._require_client()
-        if client.cluster.broker_metadata(node_id) is None:
+        pool = self._require_pool()
+        if node_id not in pool.brokers:
             await self._require_broker(node_id)
-        try:
-            with recording(self._opened):
-                ready = await client.ready(node_id)
-        except Exception as error:
-            raise translate_error(error, f"broker {node_id}") from error
-        if not ready:
-            raise KafkaConnectionError(f"could not connect to broker {node_id}")
+        if pool.open_connection(node_id) is None:
+            await pool.connection(node_id)
         if self._tokens is not None:
             await self._check_token(node_id)
 
@@ -551,29 +505,31 @@ class Transport:
         # One check per connection, however many calls wait for it; a broker that does not
         # answer holds up the calls to it only.
         async with self._token_checks.setdefault(node_id, asyncio.Lock()):
-            conn = self._require_client()._conns.get((node_id, ConnectionGroup.DEFAULT))
+            conn = self._require_pool().open_connection(node_id)
             if conn is None or conn in self._token_accepted:
                 return
             where = f"broker {node_id} ({conn.host}:{conn.port})"
             try:
                 refusal = await token_refusal(conn, where)
             except KafkaConnectionError:
-                refusal = await self._token_refusal_alone(conn.host, conn.port, where)
+                pool = self._require_pool()
+                refusal = await self._token_refusal_alone(pool, conn.host, conn.port, where)
                 if refusal is None:
                     raise
             if refusal is None:
                 self._token_accepted.add(conn)
                 return
-            with for_us():
-                conn.close(reason=CloseReason.AUTH_FAILURE)
+            conn.close(reason=CloseReason.AUTH_FAILURE)
             raise AuthenticationError(
                 f"{where} refused the OAUTHBEARER token ({refusal}): {TOKEN_REFUSED_HINT}"
             )
 
-    async def _token_refusal_alone(self, host: str, port: int, where: str) -> str | None:
+    async def _token_refusal_alone(
+        self, pool: ConnectionPool, host: str, port: int, where: str
+    ) -> str | None:
         """``token_refusal`` on a connection of its own (None: it could not tell)."""
         try:
-            conn = await self._open_alone(host, port)
+            conn = await pool.open(host, port)
         except Exception:
             return None
         try:
@@ -584,17 +540,29 @@ class Transport:
             await close_all([conn])
 
     async def _require_broker(self, node_id: int) -> None:
-        """Fail at once for a broker id the cluster does not have, after one refresh.
+        """Fail at once for a broker id the cluster never had, after one refresh.
 
         A broker that has just joined shows up in the refreshed metadata; waiting the whole
-        deadline for an id nobody registered (a typo, a wrong cluster) helps nobody.
+        deadline for an id nobody registered (a typo, a wrong cluster) helps nobody. One the
+        cluster had and lists no more (restarting, or being removed) is waited for like any
+        broker that does not answer: the error is retried until the call's deadline.
         """
         await self.refresh_metadata()
-        if self._require_client().cluster.broker_metadata(node_id) is None:
-            known = ", ".join(map(str, self.broker_ids()))
-            raise BrokerIdNotRegisteredError(
-                f"broker {node_id} is not in the cluster (its brokers: {known})"
+        pool = self._require_pool()
+        if node_id in pool.brokers:
+            return
+        known = ", ".join(map(str, self.broker_ids()))
+        address = pool.registered.get(node_id)
+        if address is not None:
+            raise KafkaConnectionError(
+                f"broker {node_id} ({address.host}:{address.port}) was registered and is not "
+                f"in the cluster now (its brokers: {known}): it is not answering (restarting?) "
+                f"or was removed"
             )
+        raise BrokerIdNotRegisteredError(
+            f"broker {node_id} is not in the cluster and never was since this client "
+            f"connected (its brokers: {known})"
+        )
 
     def _throttle(self, node_id: int, throttle_ms: int) -> None:
         # From the request's version on, the broker no longer delays us itself: we hold back.
@@ -605,10 +573,10 @@ class Transport:
         if delay > 0:
             await anyio.sleep(delay)
 
-    def _require_client(self) -> AIOKafkaClient:
-        if self._client is None:
+    def _require_pool(self) -> ConnectionPool:
+        if self._pool is None:
             raise KafkaConnectionError("the client is not connected")
-        return self._client
+        return self._pool
 
     def _open_connection(self, node_id: int) -> AIOKafkaConnection | None:
         """The broker's connection, if it is open and ready for our requests.
@@ -616,9 +584,8 @@ class Transport:
         With OAUTHBEARER only once its token is known to be accepted (``_check_token``):
         aiokafka opens connections of its own too, for metadata.
         """
-        client = self._require_client()
-        conn: AIOKafkaConnection | None = client._conns.get((node_id, ConnectionGroup.DEFAULT))
-        if conn is None or not conn.connected():
+        conn = self._require_pool().open_connection(node_id)
+        if conn is None:
             return None
         if self._tokens is not None and conn not in self._token_accepted:
             return None

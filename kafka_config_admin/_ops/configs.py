@@ -13,11 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Generic, TypeVar
 
-from pydantic import ValidationError
-
 from .._exceptions import BrokerError, InvalidArgumentError, error_for_code
 from .._models.configs import (
-    HIDDEN,
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -30,6 +27,7 @@ from .._models.configs import (
     config_of,
     trusted,
 )
+from .._models.redaction import redact
 from .._models.validation import MAX_STRING_BYTES, check_flag, check_string, shown
 from .._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec, Memo
 
@@ -662,7 +660,7 @@ class IncrementalAlterConfigs(SharedConfigOperation[None]):
 
     def redact(self, resource: ConfigResource, message: str | None) -> str | None:
         ops = self._ops_by_resource[resource]
-        return _redact(message, (op.value for op in ops if op.sensitive))
+        return redact(message, {op.name: op.value for op in ops if op.sensitive and op.value})
 
 
 def _checked_ops(
@@ -729,27 +727,8 @@ class AlterConfigs(IncrementalAlterConfigs):
 def _set_op(resource: ConfigResource, name: str, value: Any) -> AlterConfigOp:
     try:
         return AlterConfigOp(name=name, value=value)
-    except ValidationError:  # the value itself stays out of the message: it may be a secret
+    except InvalidArgumentError:  # the value itself stays out of the message: it may be a secret
         raise InvalidArgumentError(
             f"value of {name!r} for {resource} must be a str, int, float, bool or list, "
             f"got {type(value).__name__}"
         ) from None
-
-
-def _redact(message: str | None, secrets: Iterable[str | None]) -> str | None:
-    """The message with each secret hidden, and each item of a secret list value too.
-
-    A broker may echo one item of a list (``Invalid value <item> for configuration ...``).
-    Longer secrets go first, so that an item never leaves a piece of a longer one showing.
-    """
-    if message is None:
-        return None
-    parts: set[str] = set()
-    for secret in secrets:
-        if secret:
-            parts.add(secret)
-            parts.update(item.strip() for item in secret.split(","))
-    for part in sorted(parts, key=len, reverse=True):
-        if part:
-            message = message.replace(part, HIDDEN)
-    return message

@@ -20,7 +20,6 @@ from typing import Any
 
 from .._exceptions import BrokerError, InvalidArgumentError, RequestTimedOutError, error_for_code
 from .._models.configs import (
-    HIDDEN,
     Config,
     ConfigEntry,
     ConfigResource,
@@ -29,6 +28,7 @@ from .._models.configs import (
     config_of,
     is_sensitive_name,
 )
+from .._models.redaction import redact
 from .._models.topics import (
     CreatedTopic,
     NewPartitions,
@@ -245,12 +245,10 @@ class CreateTopics(Operation[str, CreatedTopic]):
         return ConfigResource(ResourceType.TOPIC, resource)
 
     def redact(self, resource: str, message: str | None) -> str | None:
-        if message is None:
-            return None
-        for key, value in self.topics[resource].configs.items():
-            if value and is_sensitive_name(key):
-                message = message.replace(value, HIDDEN)
-        return message
+        configs = self.topics[resource].configs
+        return redact(
+            message, {key: value for key, value in configs.items() if is_sensitive_name(key)}
+        )
 
 
 def _topic_body(topic: NewTopic) -> dict[str, Any]:

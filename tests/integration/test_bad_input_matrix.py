@@ -18,7 +18,6 @@ from typing import Any
 import anyio
 import pytest
 import pytest_asyncio
-from pydantic import ValidationError
 
 from kafka_config_admin import (
     AdminClient,
@@ -286,19 +285,19 @@ CASES = [
     Case(
         "resource type name",
         describe(lambda w: [R("TOPICS", "x")]),
-        ValidationError,
+        InvalidArgumentError,
         ("'TOPICS' is not a ResourceType", "TOPIC"),
     ),
     Case(
         "op id 7",
         alter(lambda w: {w.topic: [AlterConfigOp("retention.ms", "1", 7)]}),  # type: ignore[arg-type]
-        ValidationError,
+        InvalidArgumentError,
         ("7 is not a OpType", "SET"),
     ),
     Case(
         "op name MERGE",
         alter(lambda w: {w.topic: [AlterConfigOp("retention.ms", "1", "MERGE")]}),
-        ValidationError,
+        InvalidArgumentError,
         ("'MERGE' is not a OpType",),
     ),
     # --- empty -------------------------------------------------------------------------------

@@ -104,9 +104,7 @@ def chosen_versions(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[int]]:
 
 def advertised_ranges(admin: AdminClient) -> dict[int, tuple[int, int]]:
     """What the first connected broker said in its ApiVersions answer."""
-    client = admin._transport._client
-    assert client is not None
-    conn = next(conn for conn in client._conns.values() if conn.connected())
+    conn = admin._transport.connections()[0]
     versions: dict[int, tuple[int, int]] = conn._versions
     return versions
 

@@ -78,9 +78,7 @@ async def stable_group(kafka_bootstrap: str, admin_client: AdminClient) -> Async
 
 async def test_the_broker_speaks_the_versions_this_client_does(admin_client: AdminClient) -> None:
     await admin_client.list_groups().all()
-    client = admin_client._transport._client
-    assert client is not None
-    versions = next(conn for conn in client._conns.values() if conn.connected())._versions
+    versions = admin_client._transport.connections()[0]._versions
     low, high = versions[LIST_GROUPS.api_key]
     assert LIST_GROUPS.min_version <= low and high == LIST_GROUPS.max_version
 

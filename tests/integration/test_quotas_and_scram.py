@@ -72,9 +72,7 @@ def quotas_of(admin: AdminClient, quota_filter: ClientQuotaFilter) -> Callable[[
 async def test_the_broker_speaks_the_versions_this_client_does(admin_client: AdminClient) -> None:
     """Every version the pinned Kafka speaks of these APIs is one this client speaks."""
     await admin_client.describe_client_quotas().all()  # opens a connection to some broker
-    client = admin_client._transport._client
-    assert client is not None
-    versions = next(conn for conn in client._conns.values() if conn.connected())._versions
+    versions = admin_client._transport.connections()[0]._versions
     for codec in (
         DESCRIBE_CLIENT_QUOTAS,
         ALTER_CLIENT_QUOTAS,

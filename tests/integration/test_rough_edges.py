@@ -37,11 +37,12 @@ async def test_an_unknown_broker_id_fails_at_once_and_alone(
     assert len(result.values[known].result()) > 0
 
 
-async def test_aiokafka_records_about_our_failures_stay_off_its_loggers(
+async def test_our_failures_raise_no_warning_on_aiokafkas_loggers(
     caplog: pytest.LogCaptureFixture,
     admin_client: AdminClient,
     kafka_broker_ids: list[int],
 ) -> None:
+    """A failure the caller gets as a typed error is not said again on a user's stderr."""
     caplog.set_level(logging.DEBUG)
     with pytest.raises(KafkaConnectionError):
         async with AdminClient("127.0.0.1:1", timeout=5):
@@ -54,11 +55,12 @@ async def test_aiokafka_records_about_our_failures_stay_off_its_loggers(
     # A user's own aiokafka client logs as before.
     logging.getLogger("aiokafka.conn").warning("the user's own connection")
 
-    aiokafka = [r for r in caplog.records if r.name.startswith("aiokafka")]
-    assert [r.getMessage() for r in aiokafka] == ["the user's own connection"]
-    ours = [r for r in caplog.records if r.name == "kafka_config_admin.aiokafka"]
-    assert ours and all(r.levelno == logging.DEBUG for r in ours)
-    assert any("127.0.0.1:1" in r.getMessage() for r in ours)
+    loud = [
+        r.getMessage()
+        for r in caplog.records
+        if r.name.startswith("aiokafka") and r.levelno >= logging.WARNING
+    ]
+    assert loud == ["the user's own connection"]
 
 
 def test_broker_command_passes_a_second_separator_to_the_command() -> None:

@@ -8,6 +8,7 @@ would print: none may be found.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,6 +98,39 @@ async def test_no_secret_in_logs_reprs_errors_or_output(
     for secret in secrets:
         for form in (secret, repr(secret.encode())[2:-1]):
             assert form not in everything, f"{form!r} found"
+
+
+async def test_no_password_in_logs_when_clients_with_the_same_credentials_come_and_go(
+    kafka_cluster: KafkaCluster, every_log_record: LogSink
+) -> None:
+    """The first client is closed and collected, then the second opens new connections."""
+    admin_user = kafka_cluster.admin_user
+    assert admin_user is not None and kafka_cluster.sasl_bootstrap_servers is not None
+    brokers = [ConfigResource(ResourceType.BROKER, str(node)) for node in kafka_cluster.broker_ids]
+
+    def client() -> AdminClient:
+        assert admin_user is not None and kafka_cluster.sasl_bootstrap_servers is not None
+        return AdminClient(
+            kafka_cluster.sasl_bootstrap_servers,
+            security_protocol="SASL_PLAINTEXT",
+            sasl_plain_username=admin_user.username,
+            sasl_plain_password=admin_user.password,
+            timeout=30,
+        )
+
+    first = client()
+    async with first:
+        await first.describe_configs(brokers[:1]).all()
+    del first
+    gc.collect()
+    async with client() as second:
+        await second.describe_configs(brokers).all()  # a connection to every broker
+    lines = "\n".join(every_log_record.lines)
+    # Both clients' exchanges were logged, hidden: the first's one connection or more, the
+    # second's one per broker.
+    assert lines.count("SaslAuthenticateRequest_v1 [hidden]") >= 1 + len(brokers)
+    for form in (admin_user.password, repr(admin_user.password.encode())[2:-1]):
+        assert form not in lines
 
 
 #: Connections refused on purpose, per mechanism: wrong passwords, an expired token, an

@@ -222,15 +222,10 @@ async def test_expired_token_is_refused(kafka_tls_cluster: KafkaCluster) -> None
 class TokensRefusedWhenTold(TokenProvider):
     """Good tokens, or expired ones (which the broker refuses) while ``refused`` is set."""
 
-    def __init__(self, *, refused_from_call: int | None = None) -> None:
-        self.refused_from_call = refused_from_call
+    def __init__(self) -> None:
         self.refused = False
-        self.calls = 0
 
     async def token(self) -> str:
-        self.calls += 1
-        if self.refused_from_call is not None and self.calls >= self.refused_from_call:
-            self.refused = True
         return unsecured_jwt("admin", lifetime=-60 if self.refused else 3600)
 
 
@@ -268,14 +263,21 @@ async def list_topics(admin: AdminClient, cluster: KafkaCluster) -> None:
 CALLS = {"describe": describe_broker, "alter": alter_broker, "list_topics": list_topics}
 
 
+def refuse_later_connections(admin: AdminClient, tokens: TokensRefusedWhenTold) -> None:
+    """The token opened the client (bootstrap, whose connection then serves its broker); the
+    broker refuses the tokens of the connections the next calls open."""
+    tokens.refused = True
+    for conn in admin._transport.connections():
+        conn.close()
+
+
 @pytest.mark.parametrize("call", sorted(CALLS))
 async def test_token_refused_on_a_later_connection(
     kafka_tls_cluster: KafkaCluster, call: str
 ) -> None:
-    # The first token opens the client (bootstrap); the connection to the broker that the
-    # call needs asks for the second one, which the broker refuses.
-    tokens = TokensRefusedWhenTold(refused_from_call=2)
+    tokens = TokensRefusedWhenTold()
     async with oauth_client(kafka_tls_cluster, tokens) as admin:
+        refuse_later_connections(admin, tokens)
         started = time.monotonic()
         with pytest.raises(AuthenticationError) as caught:
             await CALLS[call](admin, kafka_tls_cluster)
@@ -286,20 +288,21 @@ async def test_token_refused_on_a_later_connection(
             await CALLS[call](admin, kafka_tls_cluster)
         assert_token_refused(caught.value, started, kafka_tls_cluster)
         # A good token again: the calls work again.
-        tokens.refused_from_call, tokens.refused = None, False
+        tokens.refused = False
         await CALLS[call](admin, kafka_tls_cluster)
 
 
 async def test_token_refused_for_calls_at_once(kafka_tls_cluster: KafkaCluster) -> None:
-    tokens = TokensRefusedWhenTold(refused_from_call=2)
+    tokens = TokensRefusedWhenTold()
     async with oauth_client(kafka_tls_cluster, tokens) as admin:
+        refuse_later_connections(admin, tokens)
         started = time.monotonic()
         calls = [call(admin, kafka_tls_cluster) for call in CALLS.values() for _ in range(3)]
         outcomes = await asyncio.gather(*calls, return_exceptions=True)
         for outcome in outcomes:
             assert isinstance(outcome, BaseException)
             assert_token_refused(outcome, started, kafka_tls_cluster)
-        tokens.refused_from_call, tokens.refused = None, False
+        tokens.refused = False
         await asyncio.gather(*(call(admin, kafka_tls_cluster) for call in CALLS.values()))
 
 
@@ -309,9 +312,7 @@ async def test_token_refused_on_reconnecting(kafka_tls_cluster: KafkaCluster) ->
         await describe_broker(admin, kafka_tls_cluster)
         # The token expires, and the connection is closed: the next call opens a new one.
         tokens.refused = True
-        client = admin._transport._client
-        assert client is not None
-        for conn in client._conns.values():
+        for conn in admin._transport.connections():
             conn.close()
         started = time.monotonic()
         with pytest.raises(AuthenticationError) as caught:
@@ -485,9 +486,7 @@ def test_no_socket_left_open_at_exit(kafka_tls_cluster: KafkaCluster, kind: str)
     async def program(address: str) -> None:
         async with make_client(kafka_tls_cluster, address) as admin:
             await describe_broker(admin, kafka_tls_cluster)
-            client = admin._transport._client
-            assert client is not None
-            for conn in client._conns.values():
+            for conn in admin._transport.connections():
                 conn.close()
             await describe_broker(admin, kafka_tls_cluster)
 

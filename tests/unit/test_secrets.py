@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-import logging
+import io
 
 import pytest
-from pydantic import ValidationError
+from aiokafka.protocol.admin import SaslAuthenticateRequest, SaslAuthenticateResponse_v1
 
 from kafka_config_admin import (
-    AdminClient,
     AlterConfigOp,
     ConfigEntry,
     ConfigResource,
     ConfigType,
+    InvalidArgumentError,
+    NewTopic,
     OpType,
     ResourceType,
 )
 from kafka_config_admin._models.configs import ConfigSource, ConfigSynonym, is_sensitive_name
+from kafka_config_admin._net.connections import _Hidden
 from kafka_config_admin._ops.configs import IncrementalAlterConfigs
+from kafka_config_admin._ops.topics import CreateTopics
 
 SECRET = "s3cr3t-Ünïcode-pw"
 TOPIC = ConfigResource(ResourceType.TOPIC, "t")
@@ -54,7 +57,7 @@ def test_ordinary_names_are_not(name: str) -> None:
 
 @pytest.mark.parametrize("value", [{"nested": SECRET}, {SECRET}, b"\xff" + SECRET.encode(), 1j])
 def test_validation_errors_never_quote_the_rejected_value(value: object) -> None:
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(InvalidArgumentError) as caught:
         AlterConfigOp("ssl.key.password", value)
     assert SECRET not in str(caught.value) and SECRET not in repr(caught.value)
 
@@ -76,7 +79,9 @@ def test_broker_messages_echoing_a_list_item_are_redacted() -> None:
     for message in (
         f"Invalid value {SECRET} for configuration custom.list",
         f"Invalid value first-secret,{SECRET} for configuration custom.list",
-        f"Invalid value first-secret for configuration custom.list: {SECRET} is bad",
+        f"Invalid value [first-secret, {SECRET}] for configuration custom.list: not allowed",
+        f"Invalid value {SECRET} for configuration custom.list.synonym: not allowed",
+        f"The policy refuses first-secret,{SECRET} for custom.list",
     ):
         redacted = alter.redact(TOPIC, message)
         assert redacted is not None
@@ -84,34 +89,81 @@ def test_broker_messages_echoing_a_list_item_are_redacted() -> None:
         assert "custom.list" in redacted
 
 
-class SaslAuthenticateRequest_v1:  # named as aiokafka names its request classes
-    def __init__(self, auth_bytes: bytes) -> None:
-        self.auth_bytes = auth_bytes
-
-    def __repr__(self) -> str:
-        return f"SaslAuthenticateRequest_v1(auth_bytes={self.auth_bytes!r})"
+def redacted(name: str, value: str, message: str) -> str | None:
+    ops = [AlterConfigOp(name, value, sensitive=True)]
+    return IncrementalAlterConfigs.build({TOPIC: ops}, validate_only=False).redact(TOPIC, message)
 
 
-def test_the_transport_loggers_never_show_a_password(caplog: pytest.LogCaptureFixture) -> None:
-    admin = AdminClient(
-        "localhost:9092",
-        security_protocol="SASL_PLAINTEXT",
-        sasl_plain_username="admin",
-        sasl_plain_password=SECRET,
+@pytest.mark.parametrize(
+    ("name", "value", "message", "expected"),
+    [
+        # A one-character secret hides the value's place, not every letter "a" of the message.
+        (
+            "retention.ms",
+            "a",
+            "Invalid value a for configuration retention.ms: Not a number of type LONG",
+            "Invalid value [hidden] for configuration retention.ms: Not a number of type LONG",
+        ),
+        (
+            "min.insync.replicas",
+            "a",
+            "Cannot update these configs dynamically: can be dynamically updated",
+            "Cannot update these configs dynamically: can be dynamically updated",
+        ),
+        # A list item that is an ordinary word stays readable in the broker's explanation.
+        (
+            "cleanup.policy",
+            "compact,bogus",
+            "Invalid value bogus for configuration cleanup.policy: "
+            "String must be one of: compact, delete",
+            "Invalid value [hidden] for configuration cleanup.policy: "
+            "String must be one of: compact, delete",
+        ),
+        # A value holding Kafka's own words is hidden whole.
+        (
+            "custom",
+            "x for configuration custom",
+            "Invalid value x for configuration custom for configuration custom: bad",
+            "Invalid value [hidden] for configuration custom: bad",
+        ),
+        # Elsewhere (a policy's words), the value where it stands as a word of its own.
+        (
+            "custom",
+            "compact",
+            "policy: compact is not allowed, compaction is",
+            "policy: [hidden] is not allowed, compaction is",
+        ),
+    ],
+)
+def test_secrets_are_hidden_only_where_they_stand(
+    name: str, value: str, message: str, expected: str
+) -> None:
+    assert redacted(name, value, message) == expected
+
+
+def test_topic_creation_hides_secret_named_configs_and_their_items() -> None:
+    topic = NewTopic("t", 1, 1, configs={"ssl.key.password": f"first,{SECRET}", "x": "first"})
+    create = CreateTopics.build(
+        [topic], validate_only=True, timeout_ms=1000, controller=lambda: None
     )
-    conn_log = logging.getLogger("aiokafka.conn")
-    caplog.set_level(logging.DEBUG, logger="kafka_config_admin")
-    with caplog.at_level(logging.DEBUG, logger="aiokafka"):
-        token = b"\x00admin\x00" + SECRET.encode()
-        conn_log.debug("Request to %s:%d %d: %s", "h", 1, 2, SaslAuthenticateRequest_v1(token))
-        conn_log.debug("sent %r", token)
-        conn_log.warning("password is %s", SECRET)
-        logging.getLogger("aiokafka").error("f-string formatted %s", f"pw={SECRET}")
-        logging.getLogger("kafka_config_admin").debug("ours: %s", SECRET)
-    text = "\n".join(record.getMessage() for record in caplog.records)
-    assert len(caplog.records) == 5
+    message = create.redact("t", f"Invalid value {SECRET} for configuration ssl.key.password")
+    assert message == "Invalid value [hidden] for configuration ssl.key.password"
+    assert create.redact("t", "first is fine") == "first is fine"  # "x" is not a secret
+
+
+def test_a_sasl_exchange_prints_hidden_and_sends_the_same_bytes() -> None:
+    payload = b"\x00admin\x00" + SECRET.encode()
+    versions = {SaslAuthenticateRequest.API_KEY: (0, 1)}
+    plain = SaslAuthenticateRequest(payload).prepare(versions)
+    hidden = _Hidden(SaslAuthenticateRequest(payload)).prepare(versions)
+    assert hidden.encode() == plain.encode()
+    assert (
+        hidden.build_request_header(7, "c").encode() == plain.build_request_header(7, "c").encode()
+    )
+    answer = SaslAuthenticateResponse_v1(0, None, b"v=" + SECRET.encode(), 0).encode()
+    decoded = hidden.RESPONSE_TYPE.decode(io.BytesIO(answer))
+    assert decoded.sasl_auth_bytes == b"v=" + SECRET.encode() and decoded.error_code == 0
     escaped = repr(SECRET.encode())[2:-1]
-    assert SECRET not in text and escaped not in text, text
-    assert "SaslAuthenticateRequest_v1 [hidden]" in text
-    assert SECRET not in repr(admin)
-    del admin
+    for shown in (repr(hidden), str(hidden), repr(decoded), f"{decoded}"):
+        assert SECRET not in shown and escaped not in shown and "[hidden]" in shown, shown
+    assert "SaslAuthenticateRequest_v1" in repr(hidden)

@@ -252,11 +252,30 @@ class CreatedTopic:
     configs: Config | None
 
 
-class TopicPartition(NamedTuple):
-    """One partition of one topic: the key of the partition calls' futures."""
-
+class _TopicPartitionFields(NamedTuple):
     topic: str
     partition: int
+
+
+class TopicPartition(_TopicPartitionFields):
+    """One partition of one topic: the key of the partition calls' futures.
+
+    A named tuple, checked when made: a topic name Kafka accepts and a non-negative index.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, topic: str, partition: int) -> TopicPartition:
+        check_topic_name(topic)
+        if isinstance(partition, bool) or not isinstance(partition, int):
+            raise InvalidArgumentError(
+                f"topic {topic!r}: partition must be an int, got {given(partition)}"
+            )
+        if not 0 <= partition <= _MAX_INT32:
+            raise InvalidArgumentError(
+                f"topic {topic!r}: partition must be from 0 to {_MAX_INT32}, got {partition}"
+            )
+        return super().__new__(cls, topic, partition)
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,20 +336,33 @@ class NewPartitions:
     def __init__(
         self, total_count: int, assignments: Sequence[Sequence[int]] | None = None
     ) -> None:
-        if isinstance(total_count, bool) or not isinstance(total_count, int):
+        if (
+            isinstance(total_count, bool)
+            or not isinstance(total_count, int)
+            or not 1 <= total_count <= _MAX_INT32
+        ):
             raise InvalidArgumentError(
-                f"total_count must be an int, got {type(total_count).__name__}"
-            )
-        if not 1 <= total_count <= _MAX_INT32:
-            raise InvalidArgumentError(
-                f"total_count must be from 1 to {_MAX_INT32}, got {total_count}"
+                f"NewPartitions total_count must be an int from 1 to {_MAX_INT32}, "
+                f"got {given(total_count)}"
             )
         object.__setattr__(self, "total_count", total_count)
-        object.__setattr__(
-            self,
-            "assignments",
-            None if assignments is None else tuple(replica_list(a) for a in assignments),
+        object.__setattr__(self, "assignments", _new_assignments(assignments))
+
+
+def _new_assignments(
+    assignments: Sequence[Sequence[int]] | None,
+) -> tuple[tuple[int, ...], ...] | None:
+    if assignments is None:
+        return None
+    if isinstance(assignments, str | bytes) or not isinstance(assignments, Sequence):
+        raise InvalidArgumentError(
+            "NewPartitions assignments must be a list of replica lists (one per new "
+            f"partition), got {given(assignments)}"
         )
+    try:
+        return tuple(replica_list(brokers) for brokers in assignments)
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"NewPartitions assignments: {error}") from None
 
 
 def replica_list(brokers: object) -> tuple[int, ...]:
@@ -345,7 +377,9 @@ def replica_list(brokers: object) -> tuple[int, ...]:
         )
         or len(set(replicas)) != len(replicas)
     ):
-        raise InvalidArgumentError(f"a replica list needs distinct broker ids, got {brokers!r}")
+        raise InvalidArgumentError(
+            f"a replica list needs distinct broker ids, got {given(brokers)}"
+        )
     return replicas
 
 

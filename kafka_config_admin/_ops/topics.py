@@ -43,6 +43,7 @@ from .._models.topics import (
     replica_list,
     topic_id_text,
 )
+from .._models.validation import given
 from .._protocol import (
     ALTER_PARTITION_REASSIGNMENTS,
     CREATE_PARTITIONS,
@@ -478,18 +479,7 @@ class AlterPartitionReassignments(Operation[TopicPartition, None]):
             )
         checked: dict[TopicPartition, tuple[int, ...] | None] = {}
         for key, replicas in reassignments.items():
-            if not isinstance(key, tuple) or len(key) != 2:
-                raise InvalidArgumentError(f"expected a TopicPartition, got {key!r}")
-            topic, partition = key
-            check_topic_name(topic)
-            if isinstance(partition, bool) or not isinstance(partition, int) or partition < 0:
-                raise InvalidArgumentError(
-                    f"topic {topic!r}: a partition index must be a non-negative int, "
-                    f"got {partition!r}"
-                )
-            checked[TopicPartition(topic, partition)] = (
-                None if replicas is None else replica_list(replicas)
-            )
+            checked[_topic_partition(key)] = None if replicas is None else replica_list(replicas)
         return cls(reassignments=checked, timeout_ms=timeout_ms, controller=controller)
 
     @property
@@ -562,9 +552,7 @@ class ListPartitionReassignments(Operation[None, dict[TopicPartition, PartitionR
         controller: Controller,
     ) -> ListPartitionReassignments:
         if partitions is not None:
-            partitions = [TopicPartition(*key) for key in partitions]
-            for key in partitions:
-                check_topic_name(key.topic)
+            partitions = [_topic_partition(key) for key in partitions]
         return cls(partitions=partitions, timeout_ms=timeout_ms, controller=controller)
 
     @property
@@ -609,3 +597,10 @@ class ListPartitionReassignments(Operation[None, dict[TopicPartition, PartitionR
 
     def subject(self, resource: None) -> object:
         return "the partition reassignments"
+
+
+def _topic_partition(key: object) -> TopicPartition:
+    """``key`` as a checked TopicPartition (a plain ``(topic, partition)`` tuple will do)."""
+    if not isinstance(key, tuple) or len(key) != 2:
+        raise InvalidArgumentError(f"expected a TopicPartition, got {given(key)}")
+    return key if isinstance(key, TopicPartition) else TopicPartition(*key)

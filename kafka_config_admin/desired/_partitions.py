@@ -159,16 +159,15 @@ def plan_partitions(
     if in_progress:  # a move under way: follow it, plan nothing more until it ends
         return plan, []
     leaders = {info.partition: info.leader for info in description.partitions}
+    everyone = dict(current)
+    if replication_factor != current_rf:  # the partitions to add are placed with the others
+        everyone.update((p, ()) for p in range(len(current), partitions))
     changed = {
         p: replicas
-        for p, replicas in place_replicas(current, leaders, replication_factor, racks).items()
-        if replicas != current[p]
+        for p, replicas in place_replicas(everyone, leaders, replication_factor, racks).items()
+        if replicas != everyone[p]
     }
-    current_replicas = {p: current[p] for p in changed}
-    if partitions > len(current) and replication_factor != current_rf:
-        added = range(len(current), partitions)
-        placed = _new_partition_replicas({**current, **changed}, added, replication_factor, racks)
-        changed.update(zip(added, placed, strict=True))
+    current_replicas = {p: current[p] for p in changed if p in current}
     plan = plan.model_copy(update={"reassignments": changed, "current_replicas": current_replicas})
     return (plan if plan.has_changes else None), []
 
@@ -185,70 +184,58 @@ def place_replicas(
     replication_factor: int,
     racks: Mapping[int, str | None],
 ) -> dict[int, Replicas]:
-    """Each partition's replica list at ``replication_factor``.
+    """Each partition's replica list at ``replication_factor`` (a partition to add: no
+    replicas yet), spread evenly over the brokers ``racks`` lists.
 
     A partition that has as many replicas already keeps its list as it is (a leader that moved
-    after a restart is no reason to move replicas). The others keep their leader first (their
-    first replica when they have no leader) and as many of their replicas as they can;
-    replicas added go to the brokers holding the fewest of this topic's replicas, on racks the
-    partition does not use yet; replicas dropped are those on racks used twice, then on the
-    busiest brokers. Partitions are placed in order, each seeing the load the ones before left.
+    after a restart is no reason to move replicas). The others choose their replicas one by
+    one, preferring, in this order: a rack the partition does not use yet (when brokers report
+    racks); a broker below its even share of the topic's replicas; the partition's current
+    leader (its first replica when it has no leader), which then stays first; its other
+    current replicas (no data to copy); the broker holding the fewest replicas. So the spread
+    stays even when the leaders are not (after a restart, one broker may lead them all): a
+    leader on a broker that holds its share already gives its place up.
     """
-    load = Counter(broker for replicas in current.values() for broker in replicas)
-    placed = {}
-    for partition, replicas in sorted(current.items()):
+    brokers = sorted(racks)
+    # The even share: ``floor`` replicas each, one more on ``extra`` of the brokers.
+    floor, extra = divmod(replication_factor * len(current), max(len(brokers), 1))
+    load: Counter[int] = Counter()
+
+    def full(broker: int) -> bool:
+        """Whether ``broker`` holds its share already."""
+        if load[broker] > floor:
+            return True
+        return load[broker] == floor and sum(load[b] > floor for b in brokers) >= extra
+
+    placed: dict[int, Replicas] = {}
+    for partition, replicas in current.items():
         if len(replicas) == replication_factor:  # never moved only to reorder its replicas
             placed[partition] = tuple(replicas)
+            load.update(replicas)
+    for partition, replicas in sorted(current.items()):
+        if partition in placed:
             continue
         leader = leaders.get(partition)
-        first = leader if leader in replicas else replicas[0]
-        kept = [first, *(b for b in replicas if b != first)]
-        while len(kept) > replication_factor:
-            dropped = max(kept[1:], key=lambda b: (_rack_taken(b, kept, racks), load[b], b))
-            kept.remove(dropped)
-            load[dropped] -= 1
-        while len(kept) < replication_factor:
-            added = _least_loaded(kept, partition, load, racks)
-            kept.append(added)
-            load[added] += 1
-        placed[partition] = tuple(kept)
-    return placed
-
-
-def _new_partition_replicas(
-    existing: Mapping[int, Replicas],
-    partitions: range,
-    replication_factor: int,
-    racks: Mapping[int, str | None],
-) -> tuple[Replicas, ...]:
-    """Replica lists for partitions to add, spread like :func:`place_replicas` spreads them."""
-    load = Counter(broker for replicas in existing.values() for broker in replicas)
-    placed = []
-    for partition in partitions:
+        first = leader if leader in replicas else next(iter(replicas), None)
+        candidates = [*brokers, *(b for b in replicas if b not in racks)]
+        turn = {b: (i - partition) % len(candidates) for i, b in enumerate(candidates)}
         chosen: list[int] = []
         while len(chosen) < replication_factor:
-            added = _least_loaded(chosen, partition, load, racks)
+            added = min(
+                (b for b in candidates if b not in chosen),
+                key=lambda b: (
+                    _rack_taken(b, chosen, racks),
+                    full(b),
+                    b != first,
+                    b not in replicas,
+                    load[b],
+                    turn[b],  # ties go round the brokers, so new partitions' leaders spread
+                ),
+            )
             chosen.append(added)
             load[added] += 1
-        placed.append(tuple(chosen))
-    return tuple(placed)
-
-
-def _least_loaded(
-    chosen: list[int], partition: int, load: Counter[int], racks: Mapping[int, str | None]
-) -> int:
-    brokers = sorted(racks)
-    count = len(brokers)
-    candidates = [b for b in brokers if b not in chosen]
-    # Ties go round the brokers from a different one per partition, so leaders spread too.
-    return min(
-        candidates,
-        key=lambda b: (
-            _rack_taken(b, chosen, racks),
-            load[b],
-            (brokers.index(b) - partition) % count,
-        ),
-    )
+        placed[partition] = tuple(chosen)
+    return placed
 
 
 def _rack_taken(broker: int, chosen: list[int], racks: Mapping[int, str | None]) -> bool:

@@ -154,16 +154,20 @@ def test_replication_factor_up_then_down_by_reassignment_then_an_empty_plan(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     name = make(kafka_cluster, 6, 1)
-    before = {info.partition: info.leader for info in described(kafka_bootstrap, name).partitions}
     for replication_factor in (3, 2):
+        leaders = {i.partition: i.leader for i in described(kafka_bootstrap, name).partitions}
         file = write(tmp_path, name, 6, replication_factor)
         ran = run_cli(capsys, "apply", file, "--yes", "-b", kafka_bootstrap, "--throttle", "50MiB")
         assert ran.code == 0, ran.err
         assert "replication factor" in ran.err
         now = described(kafka_bootstrap, name, partial(settled_at, replication_factor))
         check_placement(now, replication_factor, len(kafka_broker_ids))
-        for info in now.partitions:  # the leader before the move is still first
-            assert info.replicas[0] == before[info.partition], (info, before)
+        # Each partition keeps its leader first, when the leaders were spread evenly (a
+        # broker fenced for a moment on a loaded machine may have lost its leaderships: the
+        # even spread of replicas then comes first).
+        if set(Counter(leaders.values()).values()) == {len(leaders) // len(kafka_broker_ids)}:
+            for info in now.partitions:
+                assert info.replicas[0] == leaders[info.partition], (info, leaders)
         ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
         assert ran.code == 0, ran.err
     assert_no_throttles(kafka_bootstrap, name, kafka_broker_ids)

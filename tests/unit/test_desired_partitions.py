@@ -135,6 +135,17 @@ def test_a_lower_factor_keeps_the_leader_and_leaves_the_brokers_even() -> None:
     assert set(loads(placed).values()) == {4}
 
 
+@pytest.mark.parametrize("partitions", [6, 7])
+def test_the_spread_stays_even_when_one_broker_leads_every_partition(partitions: int) -> None:
+    # After a restart one broker may lead them all: keeping every leader would pile replicas
+    # on it, so the leaders on a broker holding its share give their place up.
+    current = {p: (1, 2, 3) for p in range(partitions)}
+    placed = place_replicas(current, dict.fromkeys(current, 1), 2, THREE)
+    counts = loads(placed).values()
+    assert max(counts) - min(counts) <= 1
+    assert sum(replicas[0] == 1 for replicas in placed.values()) >= partitions * 2 // 3
+
+
 def test_a_leader_that_is_not_the_first_replica_is_no_change() -> None:
     # After a restart the leader may be any replica: not a reason to move anything.
     made = plan_for({0: (1, 2), 1: (2, 3)}, replication_factor=2, leaders={0: 2, 1: 3})

@@ -44,6 +44,17 @@ from ._exceptions import (
     UnsupportedSaslMechanismError,
     UnsupportedVersionError,
 )
+from ._models.catalog import (
+    CatalogKey,
+    CatalogMatch,
+    ConfigCatalog,
+    UpdateMode,
+    ValidValues,
+    catalog_releases,
+    load_catalog,
+    match_catalog,
+    releases_with_key,
+)
 from ._models.configs import (
     AlterConfigOp,
     Config,
@@ -104,6 +115,8 @@ __all__ = [
     "BrokerError",
     "BrokerIdNotRegisteredError",
     "BrokerNotAvailableError",
+    "CatalogKey",
+    "CatalogMatch",
     "ClientClosedError",
     "ClientQuotaAlteration",
     "ClientQuotaEntity",
@@ -111,6 +124,7 @@ __all__ = [
     "ClientQuotaFilterComponent",
     "ClusterAuthorizationFailedError",
     "Config",
+    "ConfigCatalog",
     "ConfigEntry",
     "ConfigResource",
     "ConfigSource",
@@ -169,10 +183,16 @@ __all__ = [
     "UnknownTopicOrPartitionError",
     "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
+    "UpdateMode",
     "UserScramCredentialDeletion",
     "UserScramCredentialUpsertion",
     "UserScramCredentialsDescription",
+    "ValidValues",
     "__version__",
+    "catalog_releases",
+    "load_catalog",
+    "match_catalog",
+    "releases_with_key",
 ]
 
 # Show public names as kafka_config_admin.X rather than their private module.

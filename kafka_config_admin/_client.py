@@ -6,6 +6,9 @@ hands it to the engine (``_engine``), which owns routing, retries and deadlines.
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.metadata
+import logging
 import re
 import ssl
 import warnings
@@ -18,7 +21,13 @@ import anyio
 
 from ._engine.engine import Engine
 from ._engine.lifetime import TaskGroupHost
-from ._exceptions import ClientClosedError, InvalidArgumentError, KafkaTimeoutError
+from ._exceptions import (
+    ClientClosedError,
+    InvalidArgumentError,
+    KafkaTimeoutError,
+    error_for_code,
+)
+from ._models.catalog import CatalogMatch, catalog_releases, match_catalog
 from ._models.configs import AlterConfigOp, ConfigResource
 from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
 from ._models.scram import UserScramCredentialAlteration
@@ -70,8 +79,21 @@ from ._ops.topics import (
     ListPartitionReassignments,
     ListTopics,
 )
+from ._protocol import API_VERSIONS
 
 __all__ = ["AdminClient"]
+
+log = logging.getLogger("kafka_config_admin")
+
+
+def _api_versions_request(version: int) -> dict[str, str]:
+    """ApiVersions asks nothing; from v3 it names the client, as a broker insists (its
+    metrics show it)."""
+    return {
+        "client_software_name": "kafka-config-admin",
+        "client_software_version": importlib.metadata.version("kafka-config-admin"),
+    }
+
 
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R", bound=_Result[Any, Any])
@@ -195,6 +217,7 @@ class AdminClient:
         )
         self._host: TaskGroupHost | None = None
         self._entries = EntryCache()  # identical entries are one model across calls
+        self._catalog: tuple[CatalogMatch | None] | None = None  # read once, when asked
 
     async def __aenter__(self) -> Self:
         if self._engine.task_group is not None:
@@ -242,6 +265,48 @@ class AdminClient:
         return self._transport.broker_racks()
 
     # --- public calls ---------------------------------------------------------------------
+
+    async def config_catalog(self) -> CatalogMatch | None:
+        """The config catalog of the cluster's Kafka release (valid values, defaults, update
+        modes from Kafka's own ConfigDefs) with the cluster's finalized features, or None when
+        no catalog fits the cluster.
+
+        The release is told by the API versions a broker advertises, and the features by what
+        it reports (one ApiVersions request), never guessed; the answer is kept for the
+        client's life. With no catalog (a broker older than every catalog), checks fall back
+        to the KIP-569 types the broker reports, and a warning says so once.
+        """
+        if self._catalog is None:
+            self.broker_ids()  # refuses a client that is not open
+            broker = self._transport.any_broker()
+            try:
+                with anyio.fail_after(self._timeout):
+                    answer = await self._transport.send(
+                        broker, API_VERSIONS, _api_versions_request, throttle_from_version=1
+                    )
+            except TimeoutError:
+                raise KafkaTimeoutError(
+                    f"broker {broker} did not answer within {self._timeout:g}s"
+                ) from None
+            if answer["error_code"]:
+                raise error_for_code(answer["error_code"], f"ApiVersions from broker {broker}")
+            versions = {api["api_key"]: api["max_version"] for api in answer["api_keys"]}
+            match = match_catalog(versions)
+            if match is None:
+                log.warning(
+                    "no config catalog fits broker %s (older than Kafka %s): values are "
+                    "checked by the types the broker reports (KIP-569) only",
+                    broker,
+                    catalog_releases()[0],
+                )
+            else:
+                features = {
+                    feature["name"]: feature["max_version_level"]
+                    for feature in answer["finalized_features"]
+                }
+                match = dataclasses.replace(match, features=features)
+            self._catalog = (match,)
+        return self._catalog[0]
 
     def describe_configs(
         self,

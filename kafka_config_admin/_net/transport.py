@@ -132,8 +132,9 @@ class _WireRequest:
             return self._codec.encode_request(self.API_VERSION, self._build_body(self.API_VERSION))
 
     def parse_response_header(self, buffer: BytesIO) -> _ResponseHeader:
+        flexible = self._codec.is_response_header_flexible(self.API_VERSION)
         correlation_id, offset = decode_response_header(
-            buffer.getvalue(), buffer.tell(), flexible=self._flexible
+            buffer.getvalue(), buffer.tell(), flexible=flexible
         )
         buffer.seek(offset)
         return _ResponseHeader(correlation_id)

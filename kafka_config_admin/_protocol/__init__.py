@@ -3,7 +3,7 @@
 One module per API declares its request and response schema (``describe_configs``,
 ``alter_configs``, ``incremental_alter_configs``, ``metadata``, ``create_topics``,
 ``describe_client_quotas``, ``alter_client_quotas``, ``describe_user_scram_credentials``,
-``alter_user_scram_credentials``, ``list_groups``, ``create_partitions``,
+``alter_user_scram_credentials``, ``list_groups``, ``api_versions``, ``create_partitions``,
 ``alter_partition_reassignments``, ``list_partition_reassignments``); ``_schema`` compiles
 them; ``_header`` does the request and response headers. Bodies are plain dicts with snake_case
 keys; every key of every version is present after decoding (fields a version lacks take their
@@ -25,6 +25,7 @@ from . import (
     alter_configs,
     alter_partition_reassignments,
     alter_user_scram_credentials,
+    api_versions,
     create_partitions,
     create_topics,
     describe_client_quotas,
@@ -43,6 +44,7 @@ __all__ = [
     "ALTER_CONFIGS",
     "ALTER_PARTITION_REASSIGNMENTS",
     "ALTER_USER_SCRAM_CREDENTIALS",
+    "API_VERSIONS",
     "CREATE_PARTITIONS",
     "CREATE_TOPICS",
     "DESCRIBE_CLIENT_QUOTAS",
@@ -69,6 +71,9 @@ class ApiCodec:
     response: Message
     #: The first Kafka release whose brokers answer the API (so an older broker is named).
     since: str
+    #: Whether a flexible version's response has the flexible header (v1); ApiVersions' has
+    #: header v0 in every version, so that any client can read it.
+    flexible_response_header: bool = True
 
     @property
     def min_version(self) -> int:
@@ -80,6 +85,9 @@ class ApiCodec:
 
     def is_flexible(self, version: int) -> bool:
         return self.request.flexible(version)
+
+    def is_response_header_flexible(self, version: int) -> bool:
+        return self.flexible_response_header and self.is_flexible(version)
 
     def encode_request(self, version: int, body: Mapping[str, Any]) -> bytes:
         return self.request.encode(version, body)
@@ -138,6 +146,14 @@ ALTER_USER_SCRAM_CREDENTIALS = ApiCodec(
 METADATA = ApiCodec("Metadata", 3, metadata.REQUEST, metadata.RESPONSE, "0.8.0")
 CREATE_TOPICS = ApiCodec(
     "CreateTopics", 19, create_topics.REQUEST, create_topics.RESPONSE, "0.10.1"
+)
+API_VERSIONS = ApiCodec(
+    "ApiVersions",
+    18,
+    api_versions.REQUEST,
+    api_versions.RESPONSE,
+    "0.10.0",
+    flexible_response_header=False,
 )
 LIST_GROUPS = ApiCodec("ListGroups", 16, list_groups.REQUEST, list_groups.RESPONSE, "0.9.0")
 CREATE_PARTITIONS = ApiCodec(

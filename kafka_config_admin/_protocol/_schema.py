@@ -39,12 +39,21 @@ Encoder = Callable[[Mapping[str, Any]], bytearray]
 Decoder = Callable[[bytes, int, "Memo | None"], tuple[dict[str, Any], int]]
 
 #: struct format of each fixed-size primitive; a run of them is read or written in one call.
-_FIXED = {"bool": "?", "int8": "b", "int16": "h", "int32": "i", "float64": "d", "uuid": "16s"}
+_FIXED = {
+    "bool": "?",
+    "int8": "b",
+    "int16": "h",
+    "int32": "i",
+    "int64": "q",
+    "float64": "d",
+    "uuid": "16s",
+}
 _ZERO: dict[str, Any] = {
     "bool": False,
     "int8": 0,
     "int16": 0,
     "int32": 0,
+    "int64": 0,
     "float64": 0.0,
     "uuid": bytes(16),  # a UUID is its 16 bytes; all zeros is Kafka's "no id"
     "string": "",

@@ -96,7 +96,10 @@ async def state_for_checks(admin: AdminClient, resources: Sequence[ConfigResourc
     errors = {r: e for r, f in described.values.items() if (e := f.exception()) is not None}
     schemas = {ResourceType.BROKER: configs[schema_source]} if schema_source in configs else {}
     return ClusterState(
-        configs={r: c for r, c in configs.items() if r in resources}, schemas=schemas, errors=errors
+        configs={r: c for r, c in configs.items() if r in resources},
+        schemas=schemas,
+        errors=errors,
+        catalog=await admin.config_catalog(),
     )
 
 

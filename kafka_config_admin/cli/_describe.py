@@ -4,7 +4,19 @@ from __future__ import annotations
 
 import click
 
-from .. import Config, ConfigEntry, ConfigResource, DescribeConfigsResult, ResourceType
+from .. import (
+    CatalogKey,
+    CatalogMatch,
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigType,
+    DescribeConfigsResult,
+    ResourceType,
+    UpdateMode,
+    catalog_releases,
+    releases_with_key,
+)
 from ._connect import ConnectionOptions
 from ._main import (
     ExitCode,
@@ -23,6 +35,7 @@ from ._output import (
     print_describe_tables,
     print_document,
     resource_title,
+    shown_value,
     stderr,
     stdout,
 )
@@ -103,20 +116,32 @@ async def outcomes(
 #: Group and client-metrics describes show every key of their type for any name.
 _ANY_NAME = "kafka-config-admin-docs"
 
+#: The resource types ``docs`` looks a key up in, in the order it shows them.
+_DOCS_TYPES = (
+    ResourceType.TOPIC,
+    ResourceType.BROKER,
+    ResourceType.GROUP,
+    ResourceType.CLIENT_METRICS,
+)
+
 
 @cli.command()
 @click.argument("key")
 @connection_options
 def docs(key: str, connection: ConnectionOptions) -> int:
-    """Print KEY's type and documentation as the live broker describes them.
+    """Print KEY's type, default, valid values and update mode beside its live documentation.
 
-    Looked up on a topic, a broker, a group and a client-metrics resource; every kind of
-    resource that takes KEY is shown. Exit 2 when none does.
+    The live broker describes KEY on a topic, a broker, a group and a client-metrics
+    resource; the config catalog of the broker's Kafka release (Kafka's own ConfigDefs) adds
+    the default, the valid values, the importance and, for broker keys, whether it can be
+    changed per broker, cluster-wide or only with a restart. Every kind of resource that
+    takes KEY is shown. Exit 2 when none does.
     """
     admin, _ = open_client(connection)
 
-    async def work() -> list[tuple[ConfigResource, ConfigEntry]]:
+    async def work() -> tuple[dict[ResourceType, _Described], CatalogMatch | None]:
         async with admin:
+            catalog = await admin.config_catalog()
             resources = [
                 ConfigResource(ResourceType.BROKER, str(min(admin.broker_ids()))),
                 ConfigResource(ResourceType.GROUP, _ANY_NAME),
@@ -129,23 +154,90 @@ def docs(key: str, connection: ConnectionOptions) -> int:
                 {resource: [key] for resource in resources}, include_documentation=True
             )
             await result.wait()
-            return [
-                (resource, future.result()[key])
+            live = {
+                resource.type: (resource, future.result().get(key))
                 for resource, future in result.values.items()
-                if future.exception() is None and key in future.result()
-            ]
+                if future.exception() is None
+            }
+            return live, catalog
 
-    found = run(work)
-    if not found:
-        raise UsageError(f"{key}: no topic, broker, group or client-metrics config of that name")
-    for resource, entry in found:
-        kind = resource.type.name.lower().replace("_", "-")
-        stdout.print(f"[bold]{key}[/bold] ({kind} config)")
-        stdout.print(f"  type: {entry.type.name}", markup=False)
-        if resource.type in (ResourceType.TOPIC, ResourceType.BROKER):
-            value = HIDDEN if entry.is_sensitive else entry.value
-            shown = resource_title(resource.type.name, resource.name)
-            stdout.print(f"  value on {shown}: {value} ({entry.source.name})", markup=False)
-        stdout.print(f"  read-only: {str(entry.is_read_only).lower()}", markup=False)
-        stdout.print(f"  {entry.documentation or '(no documentation)'}", markup=False)
+    live, match = run(work)
+    specs = {
+        kind: spec
+        for kind in _DOCS_TYPES
+        if match is not None and (spec := match.catalog.get(kind, key)) is not None
+    }
+    kinds = [kind for kind in _DOCS_TYPES if live.get(kind, (None, None))[1] or kind in specs]
+    if not kinds:
+        raise UsageError(_unknown_key(key, match))
+    release = f"Kafka {match.catalog.release}" if match is not None else None
+    for kind in kinds:
+        stdout.print(f"[bold]{key}[/bold] ({_kind_name(kind)} config)")
+        for label, text in _docs_lines(kind, live.get(kind), specs.get(kind), release):
+            stdout.print(f"  {label}: {text}" if label else f"  {text}", markup=False)
     return ExitCode.OK
+
+
+def _unknown_key(key: str, match: CatalogMatch | None) -> str:
+    """The error for a key no kind of resource takes, naming the releases that have it."""
+    message = f"{key}: no topic, broker, group or client-metrics config of that name"
+    having = {release for kind in _DOCS_TYPES for release in releases_with_key(kind, key)}
+    elsewhere = [release for release in catalog_releases() if release in having]
+    if elsewhere:
+        running = f"Kafka {match.catalog.release}" if match is not None else "this broker"
+        message += f" in {running} (Kafka {', '.join(elsewhere)} had it)"
+    return message
+
+
+#: A resource ``docs`` described, and the key's entry there (None: not among its configs).
+_Described = tuple[ConfigResource, ConfigEntry | None]
+
+
+def _docs_lines(
+    kind: ResourceType, described: _Described | None, spec: CatalogKey | None, release: str | None
+) -> list[tuple[str, str]]:
+    """The (label, text) lines ``docs`` prints for one kind of resource."""
+    lines: list[tuple[str, str]] = []
+    resource, entry = described if described is not None else (None, None)
+    config_type = entry.type if entry is not None else ConfigType.UNKNOWN
+    if config_type is ConfigType.UNKNOWN and spec is not None:
+        config_type = spec.type  # a broker before Kafka 2.6 reports no types
+    lines.append(("type", config_type.name))
+    if (
+        resource is not None
+        and entry is not None
+        and resource.type in (ResourceType.TOPIC, ResourceType.BROKER)
+    ):
+        shown = resource_title(resource.type.name, resource.name)
+        value = shown_value(entry.value, entry.is_sensitive)
+        lines.append((f"value on {shown}", f"{value} ({entry.source.name})"))
+    if spec is not None:
+        assert release is not None
+        secret = spec.type is ConfigType.PASSWORD
+        default = "(none: required)" if spec.required else spec.default
+        lines.append(("default", "null" if default is None else HIDDEN if secret else default))
+        if spec.valid is not None and spec.valid.describe():
+            lines.append(("valid values", spec.valid.describe()))
+        lines.append(("importance", spec.importance.lower()))
+        if spec.update_mode is not None:
+            lines.append(("update mode", _UPDATE_MODES[spec.update_mode]))
+        lines.append(("from", f"the ConfigDef of {release}"))
+    if entry is not None:
+        lines.append(("read-only", str(entry.is_read_only).lower()))
+        lines.append(("", entry.documentation or "(no documentation from the broker)"))
+    elif resource is None:
+        lines.append(("", f"(no {_kind_name(kind)} to describe it on: no live documentation)"))
+    else:
+        lines.append(("", "(the broker does not describe this key)"))
+    return lines
+
+
+def _kind_name(kind: ResourceType) -> str:
+    return kind.name.lower().replace("_", "-")
+
+
+_UPDATE_MODES = {
+    UpdateMode.READ_ONLY: "read-only (the broker's properties file, with a restart)",
+    UpdateMode.PER_BROKER: "per-broker (one broker id, never the cluster default)",
+    UpdateMode.CLUSTER_WIDE: "cluster-wide (the cluster default, or one broker id)",
+}

@@ -221,7 +221,8 @@ def compare(left: Side, right: Side) -> list[dict[str, Any]]:
                 mine.get(key, (None, ConfigType.UNKNOWN)),
                 theirs.get(key, (None, ConfigType.UNKNOWN)),
             )
-            if not same_value(kind if kind is not ConfigType.UNKNOWN else other_kind, value, other):
+            known = kind if kind is not ConfigType.UNKNOWN else other_kind
+            if not same_value(known, value, other, key=key):
                 differences.append(
                     {
                         "resource": resource_dict(found),

@@ -85,7 +85,7 @@ from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
-from ._types import TypedValue, expected_type, parse_typed, same_value
+from ._types import SET_LIKE_KEYS, TypedValue, expected_type, is_set_like, parse_typed, same_value
 from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
 
 __all__ = [
@@ -96,6 +96,7 @@ __all__ = [
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
     "QUOTA_KEYS",
+    "SET_LIKE_KEYS",
     "SIZE_UNITS",
     "TOPIC_THROTTLE_KEYS",
     "ApplyReport",
@@ -148,6 +149,7 @@ __all__ = [
     "find_shadowed",
     "is_override",
     "is_sensitive",
+    "is_set_like",
     "kafka_string",
     "load_clusters_file",
     "load_command_config",

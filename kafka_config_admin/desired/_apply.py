@@ -191,7 +191,8 @@ async def read_state(
     quotas or quota rules, every entity's quotas are described (one request); when it has
     quota or scram_user rules, every user's SCRAM credentials are (one request), else only
     those of the file's users. Each request has the client's ``timeout``; a failed topic
-    listing, quota or SCRAM describe raises its error.
+    listing, quota or SCRAM describe raises its error. The state carries the config catalog of
+    the cluster's release (``AdminClient.config_catalog()``) for the checks.
 
     With a cluster default in the file, every broker is described too: a value a broker sets
     for itself shadows the cluster default there (``broker_overrides``). Each override a plan
@@ -259,6 +260,7 @@ async def read_state(
         scram=scram,
         quotas_complete=quotas_complete,
         scram_complete=scram_complete,
+        catalog=await admin.config_catalog(),
         broker_overrides={
             int(broker.name): _own_values(broker, configs[broker])
             for broker in brokers

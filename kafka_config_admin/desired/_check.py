@@ -10,11 +10,23 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from .. import AlterConfigOp, ConfigEntry, ConfigResource, ConfigType, OpType, ResourceType
+from .. import (
+    AlterConfigOp,
+    CatalogKey,
+    CatalogMatch,
+    ConfigEntry,
+    ConfigResource,
+    ConfigType,
+    OpType,
+    ResourceType,
+    UpdateMode,
+    ValidValues,
+    releases_with_key,
+)
 from .._models.configs import HIDDEN, is_sensitive_name
 from ._model import DesiredState
-from ._state import ClusterState
-from ._types import expected_type, parse_typed
+from ._state import ClusterState, known_type
+from ._types import TypedValue, expected_type, parse_typed
 
 __all__ = ["LOG_LEVELS", "Problem", "check_desired", "check_ops", "check_value", "is_sensitive"]
 
@@ -62,20 +74,30 @@ def check_value(
 
     Refused: keys the broker does not know (when the state can tell), read-only keys, APPEND
     and SUBTRACT on keys that are not LIST, values that do not parse as the key's type, and
-    broker logger levels that are not log4j levels.
+    broker logger levels that are not log4j levels. With the catalog of the cluster's release
+    (``state.catalog``) also: values outside the key's valid values (enum members, in the case
+    Kafka compares them; list members; an empty list where Kafka wants one; numeric ranges),
+    per-broker keys on the cluster default, keys the release does not have, and on a broker
+    before Kafka 2.6 values that do not parse as the catalog's type.
     """
     info = state.key_info(resource, key)
-    shown = HIDDEN if value is not None and is_sensitive(key, info) else value
-    kind = info.type if info is not None else ConfigType.UNKNOWN
+    spec = state.catalog_key(resource, key)
+    kind = known_type(info, spec)
+    secret = is_sensitive(key, info) or kind is ConfigType.PASSWORD
+    shown = HIDDEN if value is not None and secret else value
 
     def problem(message: str) -> Problem:
         return Problem(resource=resource, key=key, value=shown, expected_type=kind, message=message)
 
-    if info is None:
-        if state.knows_keys(resource):
-            return problem("unknown config: the broker does not know this key")
-    elif info.is_read_only:
+    if info is None and spec is None:
+        missing = _missing_key(state, resource, key)
+        if missing is not None:
+            return problem(missing)
+    elif info is not None and info.is_read_only:
         return problem("read-only: the broker does not take changes of this key at run time")
+    mode = _mode_problem(resource, key, op, spec, state.catalog)
+    if mode is not None:
+        return problem(mode)
     if op in (OpType.APPEND, OpType.SUBTRACT) and kind not in (ConfigType.LIST, ConfigType.UNKNOWN):
         return problem(f"{op.name} needs a LIST config, and this one is {kind.name}")
     if value is None:
@@ -83,10 +105,116 @@ def check_value(
     if resource.type is ResourceType.BROKER_LOGGER and value.strip() not in LOG_LEVELS:
         return problem(f"not a log level: expected one of {', '.join(sorted(LOG_LEVELS))}")
     try:
-        parse_typed(kind, value)
+        parsed = parse_typed(kind, value)
     except ValueError as error:
         return problem(f"{error}: expected {expected_type(kind)}")
+    valid = _valid_values(state.catalog, spec, op)
+    invalid = None if valid is None else _invalid(valid, parsed)
+    if valid is not None and invalid is not None and state.catalog is not None:
+        release = state.catalog.catalog.release
+        return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
     return None
+
+
+def _valid_values(
+    match: CatalogMatch | None, spec: CatalogKey | None, op: OpType
+) -> ValidValues | None:
+    """The valid values a SET or APPEND is checked against: only from the catalog of the
+    broker's own release (an exact match), since a later release may allow more (a new enum
+    member), and a refusal the broker would not make has no way around it."""
+    if match is None or not match.exact or op not in (OpType.SET, OpType.APPEND):
+        return None
+    return None if spec is None else spec.valid
+
+
+def _missing_key(state: ClusterState, resource: ConfigResource, key: str) -> str | None:
+    """Why a key neither the broker's describe nor the catalog knows is refused, or None when
+    neither can tell (a broker takes keys of plugins it does not define)."""
+    match = state.catalog
+    told_by_catalog = (
+        match is not None
+        and match.exact
+        and resource.type in _CATALOG_SAYS_UNKNOWN
+        and match.catalog.covers(resource.type)
+    )
+    if not state.knows_keys(resource) and not told_by_catalog:
+        return None
+    message = "unknown config: the broker does not know this key"
+    if match is not None:
+        elsewhere = releases_with_key(resource.type, key)
+        if elsewhere:
+            message += (
+                f" (Kafka {match.catalog.release} has no such key; it is in Kafka "
+                f"{', '.join(elsewhere)})"
+            )
+    return message
+
+
+#: The resource types whose unknown keys the broker refuses (a broker takes any key a plugin
+#: may read, so broker keys are never called unknown from the catalog alone).
+_CATALOG_SAYS_UNKNOWN = frozenset(
+    {ResourceType.TOPIC, ResourceType.GROUP, ResourceType.CLIENT_METRICS}
+)
+
+
+def _mode_problem(
+    resource: ConfigResource,
+    key: str,
+    op: OpType,
+    spec: CatalogKey | None,
+    match: CatalogMatch | None,
+) -> str | None:
+    """Refuse what a broker's dynamic update mode forbids: a read-only key, a per-broker key
+    on the cluster default, and a key the cluster takes on the cluster default only (a
+    cluster-wide key may otherwise be set for one broker: Kafka allows it)."""
+    if spec is None or resource.type is not ResourceType.BROKER or spec.update_mode is None:
+        return None
+    if spec.update_mode is UpdateMode.READ_ONLY:
+        return "read-only: set only in the broker's properties file, with a restart"
+    if spec.update_mode is UpdateMode.PER_BROKER and resource.name == "":
+        return (
+            "per-broker only: Kafka takes this key for one broker id, never on the cluster default"
+        )
+    only = None if match is None or op is OpType.DELETE else match.cluster_default_only(key)
+    if only is not None and resource.name != "":
+        return (
+            f'cluster-wide only: Kafka takes this key on the cluster default (broker ""), '
+            f"never for one broker, while {only}"
+        )
+    return None
+
+
+def _invalid(valid: ValidValues, parsed: TypedValue) -> str | None:
+    """What of a parsed value Kafka's validator refuses, or None."""
+    if isinstance(parsed, tuple):
+        if not parsed and not valid.empty_allowed:
+            return "the list is empty"
+        if valid.members is not None:
+            wrong = [member for member in parsed if not _is_member(valid, member)]
+            if wrong:
+                return f"{', '.join(map(repr, wrong))} not allowed"
+        return None
+    if isinstance(parsed, bool):
+        return None
+    if isinstance(parsed, int | float):
+        if valid.minimum is not None and parsed < valid.minimum:
+            return f"below the minimum {valid.minimum}"
+        if valid.maximum is not None and parsed > valid.maximum:
+            return f"above the maximum {valid.maximum}"
+        return None
+    if valid.non_empty and not parsed:
+        return "empty"
+    if valid.members is not None and not _is_member(valid, parsed):
+        case = "" if valid.case_insensitive else " (case matters)"
+        return f"not an allowed value{case}"
+    return None
+
+
+def _is_member(valid: ValidValues, text: str) -> bool:
+    assert valid.members is not None
+    if valid.case_insensitive:
+        return text.lower() in {member.lower() for member in valid.members}
+    return text in valid.members
 
 
 def check_ops(

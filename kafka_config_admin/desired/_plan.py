@@ -39,7 +39,7 @@ from ._partitions import PartitionPlan, plan_partitions
 from ._quotas import QuotaPlan, plan_quotas
 from ._scram_users import ScramPlan, plan_scram
 from ._state import ClusterState, is_override
-from ._types import parse_typed, same_value
+from ._types import is_set_like, parse_typed, same_value
 
 __all__ = [
     "PLAN_FORMAT_VERSION",
@@ -90,7 +90,7 @@ class ConfigChange(BaseModel):
         if not is_override(resource, entry):
             return False
         assert entry is not None
-        return self.sensitive or same_value(self.type, entry.value, self.wanted)
+        return self.sensitive or same_value(self.type, entry.value, self.wanted, key=self.key)
 
     def to_dict(self) -> dict[str, Any]:
         """The change in the plan's JSON shape (sensitive values as ``[hidden]``)."""
@@ -457,11 +457,11 @@ class _ResourceDiff:
             return
         kind = self.state.entry_type(self.resource, key)
         current = entry.value if entry is not None else None
-        if same_value(kind, current, wanted) and (own or not self.spec.is_pinned(key)):
+        if same_value(kind, current, wanted, key=key) and (own or not self.spec.is_pinned(key)):
             return
         op, value = OpType.SET, wanted
         if own and kind is ConfigType.LIST and current is not None:
-            op, value = _list_op(current, wanted)
+            op, value = _list_op(current, wanted, set_like=is_set_like(key))
         self.add(key, op, value, wanted, entry)
 
     def prune(self, key: str) -> None:
@@ -538,15 +538,24 @@ _THROTTLE_REASON = (
 )
 
 
-def _list_op(current: str, wanted: str) -> tuple[OpType, str]:
+def _list_op(current: str, wanted: str, *, set_like: bool = False) -> tuple[OpType, str]:
     """APPEND when the list only gains members at its end, SUBTRACT when it only loses some,
-    else SET: APPEND and SUBTRACT leave members others add meanwhile alone."""
+    else SET: APPEND and SUBTRACT leave members others add meanwhile alone. A set-like list
+    (order meaningless) gains or loses members wherever they stand."""
     try:
         have = parse_typed(ConfigType.LIST, current)
         want = parse_typed(ConfigType.LIST, wanted)
     except ValueError:
         return OpType.SET, wanted
     assert isinstance(have, tuple) and isinstance(want, tuple)
+    if set_like:
+        gained = [member for member in dict.fromkeys(want) if member not in have]
+        lost = [member for member in dict.fromkeys(have) if member not in want]
+        if gained and not lost:
+            return OpType.APPEND, ",".join(gained)
+        if lost and not gained:
+            return OpType.SUBTRACT, ",".join(lost)
+        return OpType.SET, wanted
     added = want[len(have) :]
     if (
         len(want) > len(have)

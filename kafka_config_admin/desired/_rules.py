@@ -342,7 +342,7 @@ class Rule(BaseModel):
 
     def _equal(self, kind: ConfigType, actual: str) -> bool:
         assert isinstance(self.value, str)
-        return same_value(kind, actual, self.value)
+        return same_value(kind, actual, self.value, key=self.key)
 
     def _membership(self, kind: ConfigType, actual: str) -> bool:
         assert isinstance(self.value, tuple)

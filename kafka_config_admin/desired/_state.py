@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .. import (
+    CatalogKey,
+    CatalogMatch,
     ClientQuotaEntity,
     Config,
     ConfigEntry,
@@ -18,7 +20,7 @@ from .. import (
     TopicPartition,
 )
 
-__all__ = ["ClusterState", "is_override", "override_source"]
+__all__ = ["ClusterState", "is_override", "known_type", "override_source"]
 
 _OVERRIDE_SOURCE = {
     ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG,
@@ -76,6 +78,10 @@ class ClusterState:
         reassignments: the partition reassignments in progress (of those topics).
         racks: every broker's rack (None: it reports none), by broker id, when the file
             names partitions or replication factors of existing topics.
+        catalog: the config catalog of the cluster's Kafka release
+            (``AdminClient.config_catalog()``): valid values, ranges and update modes for the
+            checks, and the types a broker before Kafka 2.6 does not report; None: no catalog
+            (checks use the broker's KIP-569 types only).
     """
 
     configs: Mapping[ConfigResource, Config] = field(default_factory=dict)
@@ -91,6 +97,7 @@ class ClusterState:
     topic_descriptions: Mapping[str, TopicDescription] = field(default_factory=dict)
     reassignments: Mapping[TopicPartition, PartitionReassignment] = field(default_factory=dict)
     racks: Mapping[int, str | None] = field(default_factory=dict)
+    catalog: CatalogMatch | None = None
 
     def topic_exists(self, name: str) -> bool:
         """Whether the cluster has this topic."""
@@ -110,8 +117,10 @@ class ClusterState:
         """What the cluster says of ``key`` on ``resource``: its entry, else the schema's entry
         for the resource type, else None (a key the broker does not know)."""
         config = self.configs.get(resource)
-        if config is not None and key in config:
-            return config[key]
+        if config is not None:
+            found = config.get(key)  # one lookup: a plan asks this for every key it wants
+            if found is not None:
+                return found
         schema = self.schemas.get(resource.type)
         if schema is not None:
             return schema.get(key)
@@ -132,7 +141,20 @@ class ClusterState:
         """Why the broker will not remove ``key`` from ``resource`` (None: it will, or unknown)."""
         return self.undeletable.get(resource, {}).get(key)
 
+    def catalog_key(self, resource: ConfigResource, key: str) -> CatalogKey | None:
+        """What the catalog of the cluster's release says of ``key`` on ``resource``."""
+        if self.catalog is None:
+            return None
+        return self.catalog.catalog.get(resource.type, key)
+
     def entry_type(self, resource: ConfigResource, key: str) -> ConfigType:
-        """The KIP-569 type of ``key`` on ``resource``, UNKNOWN when not known."""
-        info = self.key_info(resource, key)
-        return ConfigType.UNKNOWN if info is None else info.type
+        """The type of ``key`` on ``resource``: the broker's (KIP-569), else the catalog's (a
+        broker before Kafka 2.6 reports none), else UNKNOWN."""
+        return known_type(self.key_info(resource, key), self.catalog_key(resource, key))
+
+
+def known_type(info: ConfigEntry | None, spec: CatalogKey | None) -> ConfigType:
+    """A key's type from the broker's entry (KIP-569), else from the catalog, else UNKNOWN."""
+    if info is not None and info.type is not ConfigType.UNKNOWN:
+        return info.type
+    return ConfigType.UNKNOWN if spec is None else spec.type

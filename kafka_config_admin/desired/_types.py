@@ -8,7 +8,9 @@ with the whitespace around them, an empty string being the empty list; CLASS is 
 (whether the class exists only the broker can tell); STRING and PASSWORD are the trimmed text.
 
 Two values are equal when they parse to the same typed value: ``"604800000"`` and
-``" 604800000 "`` for a LONG, ``"delete,compact"`` and ``"delete, compact"`` for a LIST.
+``" 604800000 "`` for a LONG, ``"delete,compact"`` and ``"delete, compact"`` for a LIST. The
+LIST keys in :data:`SET_LIKE_KEYS`, whose order means nothing to Kafka, are equal as sets:
+``"compact,delete"`` and ``"delete,compact"`` for ``cleanup.policy``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,47 @@ import re
 
 from .. import ConfigType
 
-__all__ = ["TypedValue", "expected_type", "parse_typed", "same_value"]
+__all__ = [
+    "SET_LIKE_KEYS",
+    "TypedValue",
+    "expected_type",
+    "is_set_like",
+    "parse_typed",
+    "same_value",
+]
+
+#: LIST keys whose members Kafka reads as a set: the order (and a repeated member) changes
+#: nothing, so values that differ only in order are the same value. Every other LIST keeps its
+#: order: cipher suites, SASL mechanisms offered to clients, metric reporters, assignors and the
+#: like are tried or run in list order. docs/desired-state.md has this table with the reasons.
+SET_LIKE_KEYS = frozenset(
+    {
+        # topic: which cleanups run (Kafka checks membership: compact? delete?)
+        "cleanup.policy",
+        # topic: partition:broker pairs to throttle (read into a set)
+        "leader.replication.throttled.replicas",
+        "follower.replication.throttled.replicas",
+        # broker: the cluster-default form of cleanup.policy
+        "log.cleanup.policy",
+        # broker: listener name -> protocol pairs (a STRING Kafka splits into a map)
+        "listener.security.protocol.map",
+        # broker: the SASL mechanisms the broker enables (a set; the client picks one)
+        "sasl.enabled.mechanisms",
+        # broker: the TLS versions enabled (the handshake picks the highest both have)
+        "ssl.enabled.protocols",
+        # broker: the listeners started before the authorizer is ready (read into a set)
+        "early.start.listeners",
+        # broker: the group protocols the coordinator enables (read into a set)
+        "group.coordinator.rebalance.protocols",
+        # broker: the roles of a KRaft node (read into a set: broker, controller)
+        "process.roles",
+        # broker: the audiences an OAuth token may name (a token must name one of them)
+        "sasl.oauthbearer.expected.audience",
+        # client metrics (KIP-714): metric name prefixes, and client matching patterns
+        "metrics",
+        "match",
+    }
+)
 
 #: What a value parses to: bool, int, float, a tuple of list members, or the trimmed string.
 TypedValue = bool | int | float | tuple[str, ...] | str
@@ -113,17 +155,35 @@ def _parse_list(trimmed: str) -> tuple[str, ...]:
     return members
 
 
-def same_value(kind: ConfigType, left: str | None, right: str | None) -> bool:
+def is_set_like(key: str | None) -> bool:
+    """Whether the LIST key ``key`` is compared as a set (see :data:`SET_LIKE_KEYS`)."""
+    return key in SET_LIKE_KEYS
+
+
+#: The types a set-like key's value is read as a comma-separated set in: LIST, a STRING that
+#: Kafka splits itself (``listener.security.protocol.map``), and no type (a broker before 2.6).
+_SET_CARRIERS = frozenset({ConfigType.LIST, ConfigType.STRING, ConfigType.UNKNOWN})
+
+
+def same_value(
+    kind: ConfigType, left: str | None, right: str | None, *, key: str | None = None
+) -> bool:
     """Whether two values are the same once parsed by ``kind`` (None only equals None).
 
-    Values that do not parse are compared as trimmed text.
+    Values that do not parse are compared as trimmed text. Given the ``key``, a list whose
+    order means nothing (:func:`is_set_like`) is compared as a set of members, also where the
+    broker types it STRING or reports no type.
     """
     if left is None or right is None:
         return left is right
+    if is_set_like(key) and kind in _SET_CARRIERS:
+        kind = ConfigType.LIST
     try:
         parsed_left, parsed_right = parse_typed(kind, left), parse_typed(kind, right)
     except ValueError:
         return left.strip() == right.strip()
+    if isinstance(parsed_left, tuple) and isinstance(parsed_right, tuple) and is_set_like(key):
+        return set(parsed_left) == set(parsed_right)
     if isinstance(parsed_left, float) and isinstance(parsed_right, float):
         return parsed_left == parsed_right or (math.isnan(parsed_left) and math.isnan(parsed_right))
     return parsed_left == parsed_right

@@ -36,6 +36,7 @@ from kafka_config_admin import (
     ResourceType,
     ScramMechanism,
     TopicPartition,
+    UpdateMode,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
@@ -91,6 +92,9 @@ GOOD: dict[type, dict[str, Any]] = {
 
 #: Public classes a user does not build: the library's answers, errors and bases.
 ANSWERS = {
+    "CatalogKey",
+    "CatalogMatch",
+    "ConfigCatalog",
     "CreatedTopic",
     "GroupListing",
     "ListGroupsResult",
@@ -102,9 +106,10 @@ ANSWERS = {
     "TopicDescription",
     "TopicListing",
     "UserScramCredentialsDescription",
+    "ValidValues",
 }
 ENUMS = [ConfigSource, ConfigType, OpType, QuotaEntityType, QuotaMatchType, ResourceType]
-ENUMS.append(ScramMechanism)
+ENUMS += [ScramMechanism, UpdateMode]
 #: Arguments whose value may be a secret: the error gives its type only.
 SECRETS = {"password", "sasl_plain_password", "value"}
 

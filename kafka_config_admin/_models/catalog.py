@@ -1,0 +1,316 @@
+"""The config catalog: what Kafka's own ConfigDefs say of each key, per Kafka release.
+
+One JSON file per release (``catalogs/<release>.json``, written by ``tools/config_catalog.py``
+from the release's jars) gives, for topic, broker, group and client-metrics configs, each key's
+type, default, importance, valid values (enum members, numeric range, list members, whether an
+empty list is allowed) and, for broker keys, the dynamic update mode. A file is read the first
+time it is asked for, never at import, and once per process.
+
+A broker says which release it is only through what it supports: :func:`match_catalog` picks
+the catalog whose API versions are closest to the ones the broker advertises, never newer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from .._exceptions import InvalidArgumentError
+from .configs import ConfigType, ResourceType, unknown_member
+
+__all__ = [
+    "CatalogKey",
+    "CatalogMatch",
+    "ConfigCatalog",
+    "UpdateMode",
+    "ValidValues",
+    "catalog_releases",
+    "load_catalog",
+    "match_catalog",
+    "releases_with_key",
+]
+
+_KINDS = {
+    "topic": ResourceType.TOPIC,
+    "broker": ResourceType.BROKER,
+    "group": ResourceType.GROUP,
+    "client_metrics": ResourceType.CLIENT_METRICS,
+}
+
+
+class UpdateMode(StrEnum):
+    """How a broker key may be changed while the broker runs (Kafka's dynamic update mode)."""
+
+    #: Only in the broker's properties file, with a restart.
+    READ_ONLY = "read-only"
+    #: Per broker only: never on the cluster default (the broker refuses it there).
+    PER_BROKER = "per-broker"
+    #: On the cluster default, and also per broker (Kafka allows it, "for testing").
+    CLUSTER_WIDE = "cluster-wide"
+
+    @classmethod
+    def _missing_(cls, value: object) -> UpdateMode | None:
+        raise unknown_member(cls, value)
+
+
+@dataclass(frozen=True)
+class ValidValues:
+    """What Kafka's validator of a key allows.
+
+    Attributes:
+        members: the allowed strings (an enum), or for a list the allowed members; None: any.
+        case_insensitive: whether ``members`` are matched in any case (Kafka's
+            CaseInsensitiveValidString); otherwise exactly.
+        is_list: members apply to each member of a LIST value.
+        empty_allowed: for a list, whether the empty list is allowed.
+        non_empty: a string that must not be empty.
+        minimum, maximum: the inclusive numeric range; None where open.
+        text: the validator in Kafka's own words (its toString), as the docs show it.
+    """
+
+    members: tuple[str, ...] | None = None
+    case_insensitive: bool = False
+    is_list: bool = False
+    empty_allowed: bool = True
+    non_empty: bool = False
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    text: str | None = None
+
+    def describe(self) -> str:
+        """What is allowed, in words: ``one of: delete, compact``, ``at least 1048576``."""
+        parts: list[str] = []
+        if self.members is not None:
+            which = "each member one of" if self.is_list else "one of"
+            case = " (any case)" if self.case_insensitive else ""
+            parts.append(f"{which}: {', '.join(self.members)}{case}")
+        if self.is_list and not self.empty_allowed:
+            parts.append("not empty")
+        if self.non_empty:
+            parts.append("a non-empty string")
+        if self.minimum is not None and self.maximum is not None:
+            parts.append(f"{self.minimum} to {self.maximum}")
+        elif self.minimum is not None:
+            parts.append(f"at least {self.minimum}")
+        elif self.maximum is not None:
+            parts.append(f"at most {self.maximum}")
+        if not parts and self.text:
+            parts.append(self.text)
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class CatalogKey:
+    """One key as a release's ConfigDef defines it.
+
+    ``default`` is the value as the broker shows it (None: no default, or null);
+    ``required`` is true for a key with no default at all; ``update_mode`` is set for broker
+    keys only; ``valid`` is None when the key has no validator.
+    """
+
+    name: str
+    resource_type: ResourceType
+    type: ConfigType
+    importance: str
+    default: str | None = None
+    required: bool = False
+    update_mode: UpdateMode | None = None
+    valid: ValidValues | None = None
+
+
+class ConfigCatalog:
+    """The keys of one Kafka release, per resource type (see :func:`load_catalog`)."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.release: str = data["release"]
+        #: The highest version of each API key that the release's brokers advertise.
+        self.api_versions: Mapping[int, int] = {
+            int(api): int(version) for api, version in data["api_versions"].items()
+        }
+        self._raw: dict[ResourceType, Mapping[str, Any]] = {
+            _KINDS[kind]: keys for kind, keys in data["kinds"].items() if kind in _KINDS
+        }
+        self._keys: dict[tuple[ResourceType, str], CatalogKey] = {}
+
+    @property
+    def resource_types(self) -> frozenset[ResourceType]:
+        """The resource types this release has configs for (groups from 4.0, client metrics
+        from 3.7)."""
+        return frozenset(self._raw)
+
+    def covers(self, resource_type: ResourceType) -> bool:
+        """Whether this release defines the configs of ``resource_type``."""
+        return resource_type in self._raw
+
+    def names(self, resource_type: ResourceType) -> list[str]:
+        """The keys of ``resource_type``, sorted."""
+        return sorted(self._raw.get(resource_type, {}))
+
+    def get(self, resource_type: ResourceType, name: str) -> CatalogKey | None:
+        """The key ``name`` of ``resource_type``; None when this release does not have it."""
+        cached = self._keys.get((resource_type, name))
+        if cached is not None:
+            return cached
+        raw = self._raw.get(resource_type, {}).get(name)
+        if raw is None:
+            return None
+        key = _key(name, resource_type, raw)
+        self._keys[(resource_type, name)] = key
+        return key
+
+    def __iter__(self) -> Iterator[CatalogKey]:
+        for resource_type in sorted(self._raw):
+            for name in self.names(resource_type):
+                key = self.get(resource_type, name)
+                assert key is not None
+                yield key
+
+    def __repr__(self) -> str:
+        return f"ConfigCatalog({self.release!r})"
+
+
+def _key(name: str, resource_type: ResourceType, raw: Mapping[str, Any]) -> CatalogKey:
+    valid = raw.get("valid")
+    mode = raw.get("update_mode")
+    return CatalogKey(
+        name=name,
+        resource_type=resource_type,
+        type=ConfigType[raw["type"]],
+        importance=raw["importance"],
+        default=raw.get("default"),
+        required=bool(raw.get("required", False)),
+        update_mode=None if mode is None else UpdateMode(mode),
+        valid=None if valid is None else _valid(valid),
+    )
+
+
+def _valid(raw: Mapping[str, Any]) -> ValidValues:
+    members = raw.get("members")
+    return ValidValues(
+        members=None if members is None else tuple(members),
+        case_insensitive=bool(raw.get("case_insensitive", False)),
+        is_list=bool(raw.get("list", False)),
+        empty_allowed=bool(raw.get("empty_allowed", True)),
+        non_empty=bool(raw.get("non_empty", False)),
+        minimum=raw.get("min"),
+        maximum=raw.get("max"),
+        text=raw.get("text"),
+    )
+
+
+#: Broker keys Kafka takes only on the cluster default while a feature is finalized at a level
+#: or above: key -> (feature, level, what the feature is).
+_CLUSTER_DEFAULT_ONLY: Mapping[str, tuple[str, int, str]] = {
+    # KIP-966: with ELR on, the controller refuses a per-broker min.insync.replicas.
+    "min.insync.replicas": (
+        "eligible.leader.replicas.version",
+        1,
+        "Eligible Leader Replicas (KIP-966)",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class CatalogMatch:
+    """The catalog chosen for a broker, how sure the choice is, and the cluster's features.
+
+    ``exact`` is true when the broker advertises exactly the release's API versions: its keys
+    are then the broker's keys, so a key the catalog lacks is one this release does not have.
+    Otherwise the broker is a later release than any catalog closer to it, and the catalog
+    only tells valid values of the keys it has. ``features`` are the cluster's finalized
+    feature levels as the broker reports them (ApiVersions v3 on; empty before Kafka 2.8).
+    """
+
+    catalog: ConfigCatalog
+    exact: bool
+    features: Mapping[str, int] = field(default_factory=dict)
+
+    def cluster_default_only(self, key: str) -> str | None:
+        """Why broker key ``key`` is taken only on the cluster default on this cluster (a
+        feature it has finalized), or None when it may be set for one broker."""
+        rule = _CLUSTER_DEFAULT_ONLY.get(key)
+        if rule is None:
+            return None
+        feature, level, what = rule
+        have = self.features.get(feature, 0)
+        if have < level:
+            return None
+        return f"{what} is on ({feature}={have})"
+
+
+def _release_order(release: str) -> tuple[int, ...]:
+    """A release as a sort key: ``"3.10.0"`` after ``"3.9.1"``."""
+    return tuple(int(part) for part in release.split("."))
+
+
+def _files() -> Traversable:
+    """The catalog files' folder in the installed package."""
+    return resources.files(__package__).joinpath("catalogs")
+
+
+@cache
+def catalog_releases() -> tuple[str, ...]:
+    """The releases the package has a catalog for, oldest first."""
+    found = [
+        entry.name.removesuffix(".json")
+        for entry in _files().iterdir()
+        if entry.name.endswith(".json")
+    ]
+    return tuple(sorted(found, key=_release_order))
+
+
+@cache
+def load_catalog(release: str) -> ConfigCatalog:
+    """The catalog of ``release`` (``"4.3.0"``), read from the package once.
+
+    Raises :class:`InvalidArgumentError` for a release without a catalog, naming those that
+    have one.
+    """
+    if release not in catalog_releases():
+        raise InvalidArgumentError(
+            f"no config catalog for Kafka {release!r}: the package has "
+            f"{', '.join(catalog_releases())}"
+        )
+    text = _files().joinpath(f"{release}.json").read_text()
+    return ConfigCatalog(json.loads(text))
+
+
+def match_catalog(api_versions: Mapping[int, int | tuple[int, int]]) -> CatalogMatch | None:
+    """The catalog for a broker that advertises ``api_versions`` (API key -> max version, or
+    (min, max)), or None when the broker is older than every catalog.
+
+    Candidates are the releases no newer than the broker on any API both know (a release
+    whose API is newer than the broker's cannot be it); among them the closest one wins (the
+    least sum of version differences), the newer one on a tie.
+    """
+    advertised = {
+        int(api): int(version[1] if isinstance(version, tuple) else version)
+        for api, version in api_versions.items()
+    }
+    best: tuple[int, ConfigCatalog] | None = None
+    for release in reversed(catalog_releases()):
+        catalog = load_catalog(release)
+        shared = advertised.keys() & catalog.api_versions.keys()
+        if not shared or any(catalog.api_versions[api] > advertised[api] for api in shared):
+            continue
+        distance = sum(advertised[api] - catalog.api_versions[api] for api in shared)
+        if best is None or distance < best[0]:
+            best = (distance, catalog)
+    if best is None:
+        return None
+    return CatalogMatch(catalog=best[1], exact=best[0] == 0)
+
+
+def releases_with_key(resource_type: ResourceType, name: str) -> list[str]:
+    """The releases whose catalog has the key (to say when a key came or went)."""
+    return [
+        release
+        for release in catalog_releases()
+        if load_catalog(release).get(resource_type, name) is not None
+    ]

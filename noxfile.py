@@ -1,5 +1,5 @@
 """Every check, locally and in CI: `nox -s tests`, `nox -s demo`, `nox -s lint`, `nox -s bench`,
-`nox -s docs`."""
+`nox -s docs`; `nox -s web_demo` serves the web editor on a throwaway broker."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ LINT_TOOLS = ["ruff==0.17.6", "mypy==2.4.1"]
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """Unit tests and integration tests against a real Kafka broker the suite starts itself."""
-    session.install("-e", ".[test,cli,spark]")
+    session.install("-e", ".[test,cli,spark,web]")
     session.run("pytest", *session.posargs)
 
 
@@ -92,6 +92,14 @@ def demo(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def web_demo(session: nox.Session) -> None:
+    """The web config editor on a real broker with sample topics, until Ctrl-C (port 8080;
+    ``nox -s web_demo -- --port 9000`` picks another)."""
+    session.install("-e", ".[web]")
+    session.run("python", "examples/web_editor_demo.py", *session.posargs)
+
+
+@nox.session(python=PYTHON)
 def pipeline(session: nox.Session) -> None:
     """The Spark audit end to end: two embedded clusters, planted violations, report, apply."""
     session.install("-e", ".[spark]")
@@ -108,7 +116,7 @@ def bad_input(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (format check and lint), mypy --strict, and the layering contracts (import-linter)."""
-    session.install("-e", ".[test,cli,spark,docs]", *LINT_TOOLS, "nox")
+    session.install("-e", ".[test,cli,spark,web,docs]", *LINT_TOOLS, "nox")
     session.run("ruff", "format", "--check", ".")
     session.run("ruff", "check", ".")
     session.run("mypy", "--strict")
@@ -164,9 +172,10 @@ def bench(session: nox.Session) -> None:
     ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead, ``nox -s bench -- cli``
     only the CLI against kafka-configs.sh, ``nox -s bench -- peers`` only the clients,
     ``nox -s bench -- load`` concurrent alters and describes (600 and 200, for 20 s each, from
-    one client and from four).
+    one client and from four), ``nox -s bench -- web`` the web editor's pages over 10,000
+    topics on 3 brokers.
     """
-    session.install("-e", ".[spark,cli]", "-r", "benchmarks/requirements.txt")
+    session.install("-e", ".[spark,cli,web]", "-r", "benchmarks/requirements.txt")
     session.run("python", "-m", "benchmarks", *session.posargs)
 
 

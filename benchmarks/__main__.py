@@ -5,8 +5,10 @@ only the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``pyth
 benchmarks load [--alters N] [--describes N] [--clients N] [--seconds S]`` concurrent calls
 from one client and from several (:mod:`benchmarks.load`),
 ``python -m benchmarks spark [--topics N] [--reps N]`` the Spark snapshot benchmark (see
-``benchmarks/spark.py``). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
-(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
+``benchmarks/spark.py``), ``python -m benchmarks web [--topics N] [--brokers N]`` the web
+editor's pages server-side (``benchmarks/web.py``). Options of the clients' part:
+``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3), ``--peers a,b`` (all),
+``--out DIR``.
 """
 
 from __future__ import annotations
@@ -80,6 +82,10 @@ def main() -> None:
         from . import load
 
         load.main(arguments)
+    elif part == "web":
+        from . import web
+
+        web.main(arguments)
     elif part == "peers":
         peers_main(arguments)
     else:

@@ -28,6 +28,7 @@ from .. import (
     UserScramCredentialsDescription,
 )
 from .._ops.quotas import QuotaValues
+from ..desired import quota_entries
 from ._entities import QuotaChanges, QuotaSelection
 from ._main import ExitCode, confirmed, run
 from ._output import OutputFormat, print_document, stderr, stdout
@@ -65,15 +66,6 @@ def describe_quotas(
     else:
         print_document(document, output)
     return ExitCode.OK
-
-
-def quota_entries(quotas: dict[ClientQuotaEntity, QuotaValues]) -> list[dict[str, Any]]:
-    """Each entity with its values, as the describe document and a desired-state file write
-    them, in a stable order."""
-    return [
-        {"entity": dict(entity), "values": dict(sorted(values.items()))}
-        for entity, values in sorted(quotas.items(), key=lambda item: str(item[0]))
-    ]
 
 
 def _scram_dict(description: UserScramCredentialsDescription) -> dict[str, Any]:

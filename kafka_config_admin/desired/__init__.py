@@ -23,7 +23,8 @@ The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSp
 (:func:`make_plan` -> :class:`Plan`) and rules (:func:`evaluate_rules`, :func:`evaluate_state`,
 :func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
-(:func:`read_state`, :func:`apply_plan`) live in their own modules.
+(:func:`read_state`, :func:`apply_plan`, :func:`read_export` for a cluster's overrides as a
+file) live in their own modules.
 
 Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
 pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.connect`.
@@ -58,6 +59,7 @@ from ._audit import (
     find_shadowed,
 )
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
+from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
 from ._model import (
     BROKER_THROTTLE_KEYS,
@@ -77,8 +79,10 @@ from ._plan import (
     ResourceAction,
     ResourcePlan,
     SkippedKey,
+    StaleKey,
     TopicCreation,
     make_plan,
+    stale_keys,
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
@@ -86,7 +90,14 @@ from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
 from ._types import SET_LIKE_KEYS, TypedValue, expected_type, is_set_like, parse_typed, same_value
-from ._values import DURATION_UNITS, SIZE_UNITS, kafka_string, parse_duration_ms, parse_size_bytes
+from ._values import (
+    DURATION_UNITS,
+    SIZE_UNITS,
+    human_units,
+    kafka_string,
+    parse_duration_ms,
+    parse_size_bytes,
+)
 
 __all__ = [
     "BROKER_THROTTLE_KEYS",
@@ -107,6 +118,8 @@ __all__ = [
     "ConnectionConfigError",
     "DesiredState",
     "DesiredStateError",
+    "Export",
+    "ExportFailedError",
     "FileError",
     "IgnoreSpec",
     "KeptKey",
@@ -133,6 +146,7 @@ __all__ = [
     "ScramPlan",
     "Shadowed",
     "SkippedKey",
+    "StaleKey",
     "TopicCreation",
     "TopicSpec",
     "TypedValue",
@@ -146,7 +160,9 @@ __all__ = [
     "evaluate_scram_rules",
     "evaluate_state",
     "expected_type",
+    "export_document",
     "find_shadowed",
+    "human_units",
     "is_override",
     "is_sensitive",
     "is_set_like",
@@ -163,6 +179,9 @@ __all__ = [
     "parse_size_bytes",
     "parse_typed",
     "place_replicas",
+    "quota_entries",
+    "read_export",
     "read_state",
     "same_value",
+    "stale_keys",
 ]

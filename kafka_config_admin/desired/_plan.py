@@ -49,8 +49,10 @@ __all__ = [
     "ResourceAction",
     "ResourcePlan",
     "SkippedKey",
+    "StaleKey",
     "TopicCreation",
     "make_plan",
+    "stale_keys",
 ]
 
 #: The ``format`` number of :meth:`Plan.to_dict`; it changes only when the shape does.
@@ -272,6 +274,57 @@ class Plan(BaseModel):
     def to_json(self, *, indent: int | None = 2) -> str:
         """:meth:`to_dict` as JSON text."""
         return json.dumps(self.to_dict(), indent=indent)
+
+
+class StaleKey(BaseModel):
+    """A key whose value changed between a plan and a fresh plan of the same desired state.
+
+    ``planned`` is the effective value the plan was made against, ``now`` the value a fresh
+    read shows (both None for sensitive keys, which are never shown).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    planned: str | None
+    planned_source: ConfigSource
+    now: str | None
+    now_source: ConfigSource
+
+
+def stale_keys(planned: Plan, fresh: Plan) -> dict[ConfigResource, tuple[StaleKey, ...]]:
+    """The keys of ``planned``'s alters whose value changed meanwhile, per resource.
+
+    ``fresh`` is a plan of the same desired state made from a state read just now: a key whose
+    current value or source differs (or that needs no change any more) was changed by someone
+    else since ``planned`` was made, and applying ``planned`` could undo their change.
+    """
+    stale: dict[ConfigResource, tuple[StaleKey, ...]] = {}
+    for plan in planned.resources:
+        if plan.action is not ResourceAction.ALTER:
+            continue
+        fresh_plan = fresh.get(plan.resource)
+        now = {change.key: change for change in fresh_plan.changes} if fresh_plan else {}
+        keys = []
+        for change in plan.changes:
+            other = now.get(change.key)
+            if other is not None and (other.current, other.current_source) == (
+                change.current,
+                change.current_source,
+            ):
+                continue
+            keys.append(
+                StaleKey(
+                    key=change.key,
+                    planned=_shown(change.current, change.sensitive),
+                    planned_source=change.current_source,
+                    now=None if other is None else _shown(other.current, other.sensitive),
+                    now_source=ConfigSource.UNKNOWN if other is None else other.current_source,
+                )
+            )
+        if keys:
+            stale[plan.resource] = tuple(keys)
+    return stale
 
 
 def make_plan(

@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
-__all__ = ["DURATION_UNITS", "SIZE_UNITS", "kafka_string", "parse_duration_ms", "parse_size_bytes"]
+__all__ = [
+    "DURATION_UNITS",
+    "SIZE_UNITS",
+    "human_units",
+    "kafka_string",
+    "parse_duration_ms",
+    "parse_size_bytes",
+]
 
 #: Milliseconds in each duration unit a ``.ms`` key accepts (case-insensitive).
 DURATION_UNITS: Mapping[str, int] = {
@@ -118,6 +125,54 @@ def kafka_string(key: str, value: object) -> str | None:
                 raise ValueError(f"list member {member!r} contains a comma")
         return ",".join(members)
     return _scalar_string(key, value)
+
+
+#: The units :func:`human_units` writes, largest first: (factor, singular, plural).
+_DURATION_WORDS: tuple[tuple[int, str, str], ...] = (
+    (604_800_000, "week", "weeks"),
+    (86_400_000, "day", "days"),
+    (3_600_000, "hour", "hours"),
+    (60_000, "minute", "minutes"),
+    (1000, "second", "seconds"),
+    (1, "ms", "ms"),
+)
+_SIZE_WORDS: tuple[tuple[int, str, str], ...] = (
+    *(
+        (1024**power, name, name)
+        for power, name in ((5, "PiB"), (4, "TiB"), (3, "GiB"), (2, "MiB"))
+    ),
+    (1024, "KiB", "KiB"),
+    (1, "byte", "bytes"),
+)
+
+
+def human_units(key: str, value: str | None) -> str | None:
+    """A ``.ms`` or ``.bytes`` key's value as people read it (``604800000`` -> ``7 days``,
+    ``1073741824`` -> ``1 GiB``), or None when there is nothing to add (another key, a value
+    that is not a whole number, or one already in its plainest unit).
+
+    The largest unit that divides the value exactly is used; when none above the base unit
+    does, the nearest value in the largest unit below it, marked with ``~`` (``~1.5 days``).
+    Negative values (``-1``: no limit, for ``retention.ms``) are left alone.
+    """
+    if value is None or not value.strip().isdigit():
+        return None
+    if key.endswith(".ms"):
+        units = _DURATION_WORDS
+    elif key.endswith((".bytes", "_byte_rate")):
+        units = _SIZE_WORDS
+    else:
+        return None
+    number = int(value)
+    for factor, singular, plural in units:
+        if factor == 1:
+            return None
+        if number >= factor:
+            whole, rest = divmod(number, factor)
+            if rest == 0:
+                return f"{whole} {singular if whole == 1 else plural}"
+            return f"~{number / factor:.3g} {plural}"
+    return None
 
 
 def compile_regex(label: str, pattern: str) -> re.Pattern[str]:

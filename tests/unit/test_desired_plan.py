@@ -21,6 +21,7 @@ from kafka_config_admin.desired import (
     ResourceAction,
     check_ops,
     make_plan,
+    stale_keys,
 )
 
 from .desired_helpers import BROKER, DEFAULT, TOPIC, T, broker_config, entry, topic_config
@@ -386,3 +387,24 @@ def test_prune_never_resets_broker_loggers() -> None:
     )
     file = desired(broker_loggers={1: {"configs": {"kafka.server": "INFO"}}})
     assert make_plan(file, state_of((logger, config)), prune=True).resources == ()
+
+
+def test_stale_keys_name_what_changed_since_the_plan_was_made() -> None:
+    wanted = desired(
+        topics=[{"name": "orders", "configs": {"retention.ms": "1d", "cleanup.policy": "compact"}}]
+    )
+    before = make_plan(wanted, state_of((TOPIC, topic_config())))
+    assert stale_keys(before, before) == {}
+    changed = topic_config(retention_ms=entry("retention.ms", "120000", T, ConfigType.LONG))
+    now = make_plan(wanted, state_of((TOPIC, changed)))
+    [key] = stale_keys(before, now)[TOPIC]
+    assert (key.key, key.planned, key.now) == ("retention.ms", "604800000", "120000")
+    assert key.now_source is T
+    # someone else already made the change: stale too (the plan was made against another value)
+    done = topic_config(
+        retention_ms=entry("retention.ms", "86400000", T, ConfigType.LONG),
+        cleanup_policy=entry("cleanup.policy", "compact", T, ConfigType.LIST),
+    )
+    gone = stale_keys(before, make_plan(wanted, state_of((TOPIC, done))))[TOPIC]
+    assert {key.key for key in gone} == {"retention.ms", "cleanup.policy"}
+    assert all(key.now is None for key in gone)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_config_admin.desired import kafka_string, parse_duration_ms, parse_size_bytes
+from kafka_config_admin.desired import (
+    human_units,
+    kafka_string,
+    parse_duration_ms,
+    parse_size_bytes,
+)
 
 
 @pytest.mark.parametrize(
@@ -107,3 +112,32 @@ def test_kafka_string_refuses_nested_values_and_commas_in_members() -> None:
 def test_kafka_string_inexact_unit_is_an_error() -> None:
     with pytest.raises(ValueError, match="not a whole number"):
         kafka_string("retention.ms", "1.5ms")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "shown"),
+    [
+        ("retention.ms", "604800000", "1 week"),
+        ("retention.ms", "86400000", "1 day"),
+        ("retention.ms", "172800000", "2 days"),
+        ("retention.ms", "129600000", "~1.5 days"),
+        ("segment.ms", "90000", "~1.5 minutes"),
+        ("segment.bytes", "1073741824", "1 GiB"),
+        ("max.message.bytes", "1048588", "~1 MiB"),
+        ("producer_byte_rate", "2097152", "2 MiB"),
+        ("retention.ms", "-1", None),
+        ("retention.ms", "500", None),
+        ("segment.bytes", "1000", None),
+        ("min.insync.replicas", "2", None),
+        ("retention.ms", None, None),
+        ("retention.ms", "soon", None),
+    ],
+)
+def test_human_units(key: str, value: str | None, shown: str | None) -> None:
+    assert human_units(key, value) == shown
+
+
+def test_human_units_read_back_exactly() -> None:
+    assert parse_duration_ms(str(human_units("x.ms", "172800000")).replace(" days", "d")) == (
+        172800000
+    )

@@ -1,0 +1,210 @@
+"""``python -m benchmarks web`` (``nox -s bench -- web``): the web editor's pages, server-side.
+
+On a real cluster of 3 brokers (one broker's open files stop near 6,000 topics) holding N
+topics (10,000; every 10th with two overrides, see ``dataset``), the editor's ASGI app is called
+through httpx's ASGI transport: no socket, no browser, so each time is the server's work (the
+SDK's calls to the brokers, ``desired``'s checks and plan, the template) and nothing else.
+
+- the topic list page (the first page of 100, every topic listed), and the same with a
+  substring search, a regular expression and the "has overrides" filter, each cold (the
+  override counts the page keeps for 10 s are dropped before every call);
+- a topic's page (every config with synonyms and documentation), over ``--sample`` topics;
+- a bulk edit of 2,000 topics by pattern and its plan page (the diff against the cluster).
+
+Beside each page, the SDK call it is made of, timed alone in the same run (the list of topics;
+one topic's describe with synonyms and documentation), so the page's own cost shows as a ratio.
+Medians of ``--reps`` runs after one warm-up. Results: ``benchmarks/results/web.json``, ``web.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import json
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from kafka_config_admin import AdminClient, ConfigResource, ResourceType
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
+from kafka_config_admin.web import WebSettings, create_app
+
+from . import dataset
+
+HERE = Path(__file__).parent
+CLUSTER = "bench"
+#: The bulk edit's topics: bench-00000 .. bench-01999.
+BULK_PATTERN = r"bench-0[01]\d{3}"
+BULK_TOPICS = 2000
+
+
+async def median_ms(call: Callable[[], Awaitable[object]], reps: int) -> dict[str, Any]:
+    """Median milliseconds of ``reps`` calls after one warm-up call, and every sample."""
+    await call()
+    samples = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        await call()
+        samples.append((time.perf_counter() - start) * 1000)
+    return {"median_ms": statistics.median(samples), "samples_ms": samples}
+
+
+async def measure(bootstrap: str, topics: list[str], reps: int, sample: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = WebSettings(
+            clusters={CLUSTER: Connection(bootstrap_servers=bootstrap)},
+            allow_writes=True,
+            changelog=Path(tmp) / "changes.sqlite3",
+            timeout=120,
+        )
+        app = create_app(settings)
+        async with (
+            app.router.lifespan_context(app),
+            httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1", timeout=300
+            ) as web,
+            AdminClient(bootstrap, timeout=120) as admin,
+        ):
+            base = f"/c/{CLUSTER}"
+
+            async def get(url: str) -> httpx.Response:
+                response = await web.get(url)
+                response.raise_for_status()
+                return response
+
+            async def list_page(query: str) -> httpx.Response:
+                # cold: the override counts the list reuses for 10 s are dropped every time
+                app.state.override_cache.clear()
+                return await get(f"{base}/topics{query}")
+
+            results: dict[str, Any] = {}
+            for label, query in (
+                ("topic_list", ""),
+                ("topic_list_substring", "?q=bench-01"),
+                ("topic_list_regex", "?q=%5Ebench-0%5B0-4%5D.*7%24&regex=1"),
+                ("topic_list_has_overrides", "?overrides=1"),
+            ):
+                print(f"{label} ...", flush=True)
+                results[label] = await median_ms(functools.partial(list_page, query), reps)
+            results["sdk_list_topics"] = await median_ms(admin.list_topics, reps)
+
+            print("topic pages ...", flush=True)
+            step = max(1, len(topics) // sample)
+            chosen = topics[::step][:sample]
+            pages = iter(chosen * (reps + 1))
+            results["topic_page"] = await median_ms(
+                lambda: get(f"{base}/r/topic/{next(pages)}"), len(chosen) * reps
+            )
+            described = iter(chosen * (reps + 1))
+
+            async def describe_one() -> object:
+                resource = ConfigResource(ResourceType.TOPIC, next(described))
+                return await admin.describe_configs(
+                    [resource], include_synonyms=True, include_documentation=True
+                ).all()
+
+            results["sdk_describe_topic"] = await median_ms(describe_one, len(chosen) * reps)
+
+            print(f"bulk plan over {BULK_TOPICS} topics ...", flush=True)
+            token = _csrf_token((await get(f"{base}/topics")).text)
+            round_value = iter(range(reps + 1))
+
+            async def bulk_plan() -> object:
+                # a new value each time, so that every topic has a change to plan
+                value = str(86_400_000 + next(round_value))
+                form = {
+                    "csrf_token": token,
+                    "key": "retention.ms",
+                    "value": value,
+                    "pattern": BULK_PATTERN,
+                }
+                posted = await web.post(f"{base}/bulk", data=form)
+                if posted.status_code != 303:
+                    raise RuntimeError(f"bulk edit answered {posted.status_code}: {posted.text}")
+                planned = await get(f"{base}/plan")
+                shown = planned.text.count("<td>retention.ms</td>")
+                if shown != BULK_TOPICS:
+                    raise RuntimeError(f"the plan page shows {shown} changes, not {BULK_TOPICS}")
+                return planned
+
+            results["bulk_plan_2000"] = await median_ms(bulk_plan, reps)
+            return results
+
+
+def _csrf_token(html: str) -> str:
+    marker = 'name="csrf_token" value="'
+    start = html.index(marker) + len(marker)
+    return html[start : html.index('"', start)]
+
+
+def write(results: dict[str, Any], context: dict[str, Any], out: Path) -> str:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "web.json").write_text(json.dumps({"context": context, "results": results}, indent=2))
+
+    def ms(name: str) -> float:
+        value: float = results[name]["median_ms"]
+        return value
+
+    lines = [
+        f"# Web editor, server-side ({context['topics']} topics, {context['brokers']} brokers, "
+        f"Kafka {context['kafka']})",
+        "",
+        f"Load average before / after: {context['load_before']} / {context['load_after']}.",
+        "",
+        "| page | median ms | target ms | the SDK call alone, ms | page / SDK call |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    rows = [
+        ("topic list, first page", "topic_list", 300, "sdk_list_topics"),
+        ("topic list, substring search", "topic_list_substring", 300, "sdk_list_topics"),
+        ("topic list, regular expression", "topic_list_regex", 300, "sdk_list_topics"),
+        ("topic list, has overrides", "topic_list_has_overrides", None, None),
+        ("a topic's page", "topic_page", 150, "sdk_describe_topic"),
+        (f"bulk edit + plan, {BULK_TOPICS} topics", "bulk_plan_2000", 3000, None),
+    ]
+    for label, name, target, sdk in rows:
+        sdk_cell = f"{ms(sdk):.1f}" if sdk else ""
+        ratio = f"{ms(name) / ms(sdk):.2f}" if sdk else ""
+        target_cell = str(target) if target else ""
+        lines.append(f"| {label} | {ms(name):.1f} | {target_cell} | {sdk_cell} | {ratio} |")
+    text = "\n".join(lines) + "\n"
+    (out / "web.md").write_text(text)
+    return text
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks web")
+    parser.add_argument("--topics", type=int, default=10_000)
+    parser.add_argument("--brokers", type=int, default=3)
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--sample", type=int, default=20, help="topics whose page is timed")
+    parser.add_argument("--out", type=Path, default=HERE / "results")
+    args = parser.parse_args(argv)
+    if args.topics < BULK_TOPICS:
+        parser.error(f"--topics must be at least {BULK_TOPICS} (the bulk edit's topics)")
+    with start_cluster(brokers=args.brokers) as cluster:
+        bootstrap = cluster.bootstrap_servers
+        print(f"creating {args.topics} topics on {bootstrap} ...", flush=True)
+        topics = asyncio.run(dataset.create(bootstrap, args.topics))
+        load_before = " ".join(f"{load:.2f}" for load in os.getloadavg())
+        results = asyncio.run(measure(bootstrap, topics, args.reps, args.sample))
+        load_after = " ".join(f"{load:.2f}" for load in os.getloadavg())
+    context = {
+        "kafka": KAFKA_VERSION,
+        "topics": args.topics,
+        "brokers": args.brokers,
+        "reps": args.reps,
+        "sample": args.sample,
+        "cpus": os.cpu_count(),
+        "load_before": load_before,
+        "load_after": load_after,
+    }
+    print(write(results, context, args.out))

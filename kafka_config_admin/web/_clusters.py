@@ -1,0 +1,60 @@
+"""The editor's connections: one open :class:`AdminClient` per cluster, opened on first use
+and dropped after a connection failure so that the next request tries again."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import anyio
+
+from .. import AdminClient
+from ..connect import Connection
+
+__all__ = ["Clusters"]
+
+
+class Clusters:
+    """The clusters the editor shows, and their clients."""
+
+    def __init__(self, connections: Mapping[str, Connection], *, timeout: float) -> None:
+        self._connections = dict(connections)
+        self._timeout = timeout
+        self._clients: dict[str, AdminClient] = {}
+        self._locks = {name: anyio.Lock() for name in self._connections}
+
+    @property
+    def names(self) -> list[str]:
+        """The clusters' names, in the order given."""
+        return list(self._connections)
+
+    def servers(self, name: str) -> str:
+        """A cluster's bootstrap servers, as given."""
+        return self._connections[name].bootstrap_servers or ""
+
+    async def client(self, name: str) -> AdminClient:
+        """The open client of cluster ``name`` (KeyError for an unknown name); raises the
+        SDK's typed error when the cluster cannot be reached."""
+        connection = self._connections[name]
+        async with self._locks[name]:
+            client = self._clients.get(name)
+            if client is None:
+                client = AdminClient(
+                    timeout=self._timeout,
+                    client_id="kafka-config-admin-web",
+                    **connection.admin_client_kwargs(),
+                )
+                await client.__aenter__()
+                self._clients[name] = client
+            return client
+
+    async def drop(self, name: str) -> None:
+        """Close a cluster's client (after a connection failure); the next use reopens it."""
+        client = self._clients.pop(name, None)
+        if client is not None:
+            with anyio.CancelScope(shield=True):
+                await client.__aexit__(None, None, None)
+
+    async def aclose(self) -> None:
+        """Close every client."""
+        for name in list(self._clients):
+            await self.drop(name)

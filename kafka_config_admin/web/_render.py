@@ -1,0 +1,104 @@
+"""Pages from Jinja2 templates, escaped throughout, with what every page shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from .. import ConfigResource, ConfigSource, ResourceType
+from ._headers import secure
+
+__all__ = ["KINDS", "TEMPLATES", "kind_of", "render", "resource_title", "resource_url"]
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+#: Resource kinds as URLs and pages name them.
+KINDS: dict[str, ResourceType] = {
+    "topic": ResourceType.TOPIC,
+    "broker": ResourceType.BROKER,
+    "broker-logger": ResourceType.BROKER_LOGGER,
+    "group": ResourceType.GROUP,
+    "client-metrics": ResourceType.CLIENT_METRICS,
+}
+_KIND_NAMES = {kind: name for name, kind in KINDS.items()}
+
+_SOURCE_WORDS = {
+    ConfigSource.TOPIC_CONFIG: "set on this topic",
+    ConfigSource.DYNAMIC_BROKER_CONFIG: "set on this broker (dynamic)",
+    ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG: "the cluster-wide default (dynamic)",
+    ConfigSource.STATIC_BROKER_CONFIG: "the broker's server.properties (static)",
+    ConfigSource.DEFAULT_CONFIG: "Kafka's default",
+    ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG: "set on this broker's logger",
+    ConfigSource.CLIENT_METRICS_CONFIG: "set on this client-metrics resource",
+    ConfigSource.GROUP_CONFIG: "set on this group",
+    ConfigSource.UNKNOWN: "not reported",
+}
+
+
+def kind_of(resource_type: ResourceType) -> str:
+    """The URL name of a resource type."""
+    return _KIND_NAMES[resource_type]
+
+
+def resource_url(cluster: str, resource: ConfigResource, action: str = "r") -> str:
+    """The page (``r``) or an action (``check``, ``edit``) of a resource."""
+    name = quote(resource.name, safe="")
+    return f"/c/{quote(cluster, safe='')}/{action}/{kind_of(resource.type)}/{name}"
+
+
+def resource_title(resource: ConfigResource) -> str:
+    """A resource as people read it: ``topic orders``, ``broker 1``, ``cluster default``."""
+    if resource.type is ResourceType.BROKER and resource.name == "":
+        return "cluster default"
+    return f"{kind_of(resource.type)} {resource.name}"
+
+
+def source_words(source: ConfigSource) -> str:
+    """Where a value comes from, in words."""
+    return _SOURCE_WORDS.get(source, source.name)
+
+
+_ENVIRONMENT = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=select_autoescape(default=True, default_for_string=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_ENVIRONMENT.globals.update(
+    resource_url=resource_url,
+    resource_title=resource_title,
+    source_words=source_words,
+    kind_of=kind_of,
+    quote=lambda text: quote(text, safe=""),
+)
+
+
+def render(
+    request: Request, template: str, context: dict[str, Any] | None = None, status: int = 200
+) -> HTMLResponse:
+    """A page (or fragment), with the session's token, the user and the editor's mode."""
+    state = request.app.state
+    session = getattr(request.state, "session", None)
+    cluster = request.path_params.get("cluster")
+    pending = 0
+    if session is not None and isinstance(cluster, str):
+        pending = len(session.edits_of(cluster)) if cluster in state.clusters.names else 0
+    page = {
+        "request": request,
+        "csrf_token": session.csrf_token if session is not None else "",
+        "user": getattr(request.state, "user", None),
+        "allow_writes": state.settings.allow_writes,
+        "clusters": state.clusters.names,
+        "cluster": cluster,
+        "pending": pending,
+        **(context or {}),
+    }
+    html = _ENVIRONMENT.get_template(template).render(page)
+    response = HTMLResponse(html, status_code=status)
+    secure(response)
+    return response

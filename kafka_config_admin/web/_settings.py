@@ -1,0 +1,64 @@
+"""What the editor is started with: its clusters, where it listens, who may use it."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..connect import Connection
+from ._auth import Authenticator
+
+__all__ = ["DEFAULT_CHANGELOG", "WebSettings", "is_loopback"]
+
+#: Where the change log is kept unless told otherwise.
+DEFAULT_CHANGELOG = Path("~/.local/share/kafka-config-admin/changes.sqlite3")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is reachable only from this machine (127.0.0.0/8, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """The editor's settings.
+
+    Attributes:
+        clusters: the clusters it shows, by name (in the order given).
+        allow_writes: whether changes may be sent at all; without it the editor is read-only.
+        host, port: where it listens.
+        auth: how users log in; None only when bound to a loopback address.
+        changelog: the SQLite file of the change log.
+        session_minutes: how long a session lasts without a request.
+        timeout: seconds each call to a cluster may take.
+        page_size: topics per page of the topic list.
+    """
+
+    clusters: Mapping[str, Connection]
+    allow_writes: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8080
+    auth: Authenticator | None = None
+    changelog: Path = field(default_factory=lambda: DEFAULT_CHANGELOG.expanduser())
+    session_minutes: float = 30.0
+    timeout: float = 15.0
+    page_size: int = 100
+
+    def problem(self) -> str | None:
+        """Why the editor must not start with these settings, or None."""
+        if not self.clusters:
+            return "no cluster to show: give --bootstrap-server or a clusters file"
+        if self.auth is None and not is_loopback(self.host):
+            return (
+                f"refusing to listen on {self.host} without authentication: give "
+                "--password-hash-env/--password-hash-file or --trust-proxy-user-header "
+                "(or listen on 127.0.0.1)"
+            )
+        return None

@@ -1,0 +1,1 @@
+"""The editor's pages, one module per kind of page, over :mod:`.base`."""

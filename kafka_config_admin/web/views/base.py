@@ -1,0 +1,94 @@
+"""What every view needs: the cluster's client, the resource of the URL, the session, the
+user, the read-only check and the value a form asks for."""
+
+from __future__ import annotations
+
+from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+from ... import AdminClient, ConfigResource, ResourceType
+from ...desired import kafka_string
+from .._render import KINDS
+from .._sessions import Session
+
+__all__ = [
+    "cluster_client",
+    "cluster_name",
+    "form_text",
+    "path_resource",
+    "require_writes",
+    "session",
+    "user",
+    "wanted_value",
+]
+
+
+def cluster_name(request: Request) -> str:
+    """The cluster of the URL; 404 when the editor has none of that name."""
+    name = request.path_params["cluster"]
+    if name not in request.app.state.clusters.names:
+        raise HTTPException(404, f"no cluster named {name!r}")
+    assert isinstance(name, str)
+    return name
+
+
+async def cluster_client(request: Request) -> tuple[str, AdminClient]:
+    """The cluster of the URL and its open client."""
+    name = cluster_name(request)
+    return name, await request.app.state.clusters.client(name)
+
+
+def path_resource(request: Request) -> ConfigResource:
+    """The resource of the URL (``/topic/orders``, ``/broker/1``, ``/broker/`` for the cluster
+    default); 404 for an unknown kind or a name the kind cannot have."""
+    kind = KINDS.get(request.path_params["kind"])
+    name = request.path_params["name"]
+    if kind is None:
+        raise HTTPException(404, f"no resource kind {request.path_params['kind']!r}")
+    if kind in (ResourceType.BROKER, ResourceType.BROKER_LOGGER):
+        if not (name.isdigit() or (name == "" and kind is ResourceType.BROKER)):
+            raise HTTPException(404, f"a broker is named by its id, not {name!r}")
+    elif not name:
+        raise HTTPException(404, "the resource's name is empty")
+    return ConfigResource(kind, name)
+
+
+def session(request: Request) -> Session:
+    """The request's session."""
+    found = request.state.session
+    assert isinstance(found, Session)
+    return found
+
+
+def user(request: Request) -> str:
+    """Who makes the request."""
+    name = request.state.user
+    assert isinstance(name, str)
+    return name
+
+
+def require_writes(request: Request) -> None:
+    """403 unless the editor was started with ``--allow-writes``."""
+    if not request.app.state.settings.allow_writes:
+        raise HTTPException(
+            403, "read-only: the editor was started without --allow-writes; nothing was changed"
+        )
+
+
+def form_text(form: FormData, name: str, default: str = "") -> str:
+    """A form field's last value (a switch sends its hidden ``false`` before ``true``)."""
+    values = [value for value in form.getlist(name) if isinstance(value, str)]
+    return values[-1] if values else default
+
+
+def wanted_value(key: str, form: FormData) -> str:
+    """The value a form asks for ``key``, as the Kafka string (a number with the unit picked:
+    ``7`` + ``d`` -> ``604800000``); ValueError names what is wrong."""
+    text = form_text(form, "value")
+    unit = form_text(form, "unit")
+    if unit.lower() not in ("", "ms", "b") and text.strip():
+        text = f"{text.strip()}{unit}"
+    converted = kafka_string(key, text)
+    assert converted is not None
+    return converted

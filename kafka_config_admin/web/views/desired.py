@@ -1,0 +1,98 @@
+"""A desired-state file pasted or uploaded: its plan, its audit rules' violations, and its
+apply (with the stale check of the pending plan); and the cluster's current overrides as a
+file to download (export)."""
+
+from __future__ import annotations
+
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ...desired import (
+    DesiredStateError,
+    evaluate_state,
+    make_plan,
+    parse_desired_state,
+    read_export,
+    read_state,
+)
+from .._render import render
+from .base import cluster_client, form_text, session
+from .plan import apply_desired
+
+__all__ = ["apply_file", "export", "file_form", "file_plan"]
+
+#: The largest file taken (bytes).
+MAX_FILE = 5 * 1024 * 1024
+
+
+async def file_form(request: Request) -> Response:
+    """``GET /c/{cluster}/desired``: paste or upload a file."""
+    return render(request, "desired.html", {"title": "Desired state", "text": ""})
+
+
+async def _file_text(request: Request) -> str:
+    form = await request.form()
+    upload = form.get("file")
+    if isinstance(upload, UploadFile) and upload.filename:
+        data = await upload.read(MAX_FILE + 1)
+        if len(data) > MAX_FILE:
+            raise HTTPException(400, f"the file is larger than {MAX_FILE} bytes")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise HTTPException(400, "the file is not UTF-8 text") from None
+    return form_text(form, "text")
+
+
+async def file_plan(request: Request) -> Response:
+    """``POST /c/{cluster}/desired``: the file's plan and its rules' violations."""
+    cluster, admin = await cluster_client(request)
+    text = await _file_text(request)
+    try:
+        desired = parse_desired_state(text, source="the pasted file")
+    except DesiredStateError as error:
+        context = {"title": "Desired state", "text": text, "error": str(error)}
+        return render(request, "desired.html", context, status=400)
+    state = await read_state(admin, desired)
+    plan = make_plan(desired, state)
+    violations = evaluate_state(desired.rules, state, desired=desired)
+    session(request).files[cluster] = (desired, plan)
+    return render(
+        request,
+        "desired.html",
+        {
+            "title": "Desired state",
+            "text": text,
+            "plan": plan.to_dict(),
+            "has_changes": plan.has_changes,
+            "violations": [str(violation) for violation in violations],
+        },
+    )
+
+
+async def apply_file(request: Request) -> Response:
+    """``POST /c/{cluster}/desired/apply``: apply the file last planned (stale keys left)."""
+    cluster, admin = await cluster_client(request)
+    remembered = session(request).files.pop(cluster, None)
+    if remembered is None:
+        raise HTTPException(400, "no file was planned in this session: paste it again")
+    desired, before = remembered
+    return await apply_desired(request, cluster, admin, desired, before)
+
+
+async def export(request: Request) -> Response:
+    """``GET /c/{cluster}/export``: the cluster's current overrides (topics, brokers, the
+    cluster default, groups, client quotas) as a desired-state file to download, as the CLI's
+    ``export`` writes it; sensitive values cannot be read: comments on top name those left
+    out."""
+    cluster, admin = await cluster_client(request)
+    exported = await read_export(admin)
+    stem = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in cluster)
+    disposition = f'attachment; filename="{stem}-overrides.yaml"'
+    return Response(
+        exported.to_yaml(),
+        media_type="application/yaml",
+        headers={"Content-Disposition": disposition},
+    )

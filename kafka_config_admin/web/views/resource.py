@@ -1,0 +1,205 @@
+"""A resource's configs (topic, broker, cluster default, broker logger, group, client-metrics):
+each value in human units beside the raw one, its type, documentation, source in words and
+synonym chain; the typed widgets that edit it and the check as the user types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from ... import ConfigEntry, ConfigResource, ConfigType, OpType, ResourceType
+from ...desired import (
+    LOG_LEVELS,
+    Problem,
+    check_value,
+    human_units,
+    is_override,
+    is_sensitive,
+    read_state,
+)
+from .._edits import Edits
+from .._render import render, resource_title, resource_url, source_words
+from .base import (
+    cluster_client,
+    form_text,
+    path_resource,
+    require_writes,
+    session,
+    wanted_value,
+)
+
+__all__ = ["check", "edit", "page"]
+
+DURATION_UNITS = ("ms", "s", "min", "h", "d", "w")
+SIZE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One config as the page shows it (never a sensitive value)."""
+
+    name: str
+    value: str | None
+    human: str | None
+    type: str
+    source: str
+    override: bool
+    read_only: bool
+    sensitive: bool
+    synonyms: tuple[tuple[str, str, str | None], ...]
+    documentation: str | None
+    widget: str
+    pending: str | None
+    has_pending: bool
+
+
+def widget_of(resource: ConfigResource, name: str, kind: ConfigType, sensitive: bool) -> str:
+    """Which input edits a key: switch, duration, size, level, list, password or text."""
+    if sensitive:
+        return "password"
+    if resource.type is ResourceType.BROKER_LOGGER:
+        return "level"
+    if kind is ConfigType.BOOLEAN:
+        return "switch"
+    if kind in (ConfigType.INT, ConfigType.LONG, ConfigType.SHORT, ConfigType.UNKNOWN):
+        if name.endswith(".ms"):
+            return "duration"
+        if name.endswith(".bytes"):
+            return "size"
+    if kind is ConfigType.LIST:
+        return "list"
+    return "text"
+
+
+def row_of(resource: ConfigResource, entry: ConfigEntry, edits: Edits) -> Row:
+    sensitive = is_sensitive(entry.name, entry)
+    value = None if sensitive else entry.value
+    wanted = edits.configs.get(resource, {})
+    return Row(
+        name=entry.name,
+        value=value,
+        human=human_units(entry.name, value),
+        type=entry.type.name,
+        source=source_words(entry.source),
+        override=is_override(resource, entry),
+        read_only=entry.is_read_only,
+        sensitive=sensitive,
+        synonyms=tuple(
+            (synonym.name, source_words(synonym.source), None if sensitive else synonym.value)
+            for synonym in entry.synonyms
+        ),
+        documentation=entry.documentation,
+        widget=widget_of(resource, entry.name, entry.type, sensitive),
+        pending=None if sensitive else wanted.get(entry.name),
+        has_pending=entry.name in wanted,
+    )
+
+
+async def page(request: Request) -> Response:
+    """``GET /c/{cluster}/r/{kind}/{name}``: every config, or only the modified ones."""
+    cluster, admin = await cluster_client(request)
+    resource = path_resource(request)
+    modified = request.query_params.get("modified") == "1"
+    described = admin.describe_configs(
+        [resource], include_synonyms=True, include_documentation=True
+    )
+    config = await described.values[resource]
+    edits = session(request).edits_of(cluster)
+    rows = [
+        row_of(resource, entry, edits)
+        for entry in sorted(config.values(), key=lambda entry: entry.name)
+        if not modified or is_override(resource, entry)
+    ]
+    return render(
+        request,
+        "resource.html",
+        {
+            "title": resource_title(resource),
+            "resource": resource,
+            "rows": rows,
+            "modified": modified,
+            "levels": sorted(LOG_LEVELS),
+            "duration_units": DURATION_UNITS,
+            "size_units": SIZE_UNITS,
+            "check_url": resource_url(cluster, resource, "check"),
+            "edit_url": resource_url(cluster, resource, "edit"),
+            "page_url": resource_url(cluster, resource),
+        },
+    )
+
+
+@dataclass(frozen=True)
+class Checked:
+    """An edit form's resource, key and wanted value (None: reset), and why it is refused."""
+
+    resource: ConfigResource
+    key: str
+    value: str | None
+    reason: str | None
+    sensitive: bool
+
+    def shown(self) -> dict[str, Any]:
+        """What the page may show of it (never a sensitive value)."""
+        value = None if self.sensitive else self.value
+        return {
+            "key": self.key,
+            "reason": self.reason,
+            "value": value,
+            "human": human_units(self.key, value),
+            "reset": self.value is None,
+            "sensitive": self.sensitive,
+        }
+
+
+async def _checked(request: Request) -> Checked:
+    """The edit a form asks for, checked with ``desired``'s checks against what the broker
+    reports now: the value's type, unknown and read-only keys, log levels. Nothing is sent to
+    change anything."""
+    _, admin = await cluster_client(request)
+    resource = path_resource(request)
+    form = await request.form()
+    key = form_text(form, "key").strip()
+    if not key or any(char.isspace() for char in key):
+        return Checked(resource, key, None, "name a config key (no spaces)", False)
+    value: str | None = None
+    if form_text(form, "action") != "reset":
+        try:
+            value = wanted_value(key, form)
+        except ValueError as error:
+            return Checked(resource, key, None, str(error), is_sensitive(key, None))
+    edits = Edits()
+    edits.set(resource, key, value)
+    state = await read_state(admin, edits.desired())
+    sensitive = is_sensitive(key, state.key_info(resource, key))
+    failure = state.errors.get(resource)
+    if failure is not None:
+        return Checked(resource, key, value, f"could not be described: {failure}", sensitive)
+    op = OpType.SET if value is not None else OpType.DELETE
+    problem: Problem | None = check_value(state, resource, key, value, op)
+    reason = None if problem is None else problem.message
+    return Checked(resource, key, value, reason, sensitive)
+
+
+async def check(request: Request) -> Response:
+    """``POST .../check/{kind}/{name}``: the reason a value would be refused, as it is typed."""
+    checked = await _checked(request)
+    return render(request, "check.html", checked.shown())
+
+
+async def edit(request: Request) -> Response:
+    """``POST .../edit/{kind}/{name}``: add a checked edit to the pending plan."""
+    require_writes(request)
+    checked = await _checked(request)
+    cluster = request.path_params["cluster"]
+    if checked.reason is None:
+        session(request).edits_of(cluster).set(checked.resource, checked.key, checked.value)
+    if request.headers.get("HX-Request"):
+        return render(request, "check.html", checked.shown() | {"added": checked.reason is None})
+    if checked.reason is not None:
+        title = resource_title(checked.resource)
+        raise HTTPException(400, f"{title}, {checked.key}: refused: {checked.reason}")
+    return RedirectResponse(resource_url(cluster, checked.resource), status_code=303)

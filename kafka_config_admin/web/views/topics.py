@@ -1,0 +1,137 @@
+"""The topic list, fast at 10,000 topics: search by substring or regular expression, pages,
+a "has overrides" filter, internal topics hidden unless asked; and bulk edits of the topics
+picked by pattern or ticked."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+
+from ... import AdminClient, ConfigResource, ResourceType, TopicListing
+from ...desired import is_override, kafka_string
+from .._patterns import matching
+from .._render import render
+from .base import cluster_client, form_text, require_writes, session
+
+__all__ = ["bulk", "topics"]
+
+#: Seconds the override counts of a cluster's topics are reused by the "has overrides" filter.
+OVERRIDES_TTL = 10.0
+
+
+@dataclass(frozen=True)
+class TopicRow:
+    name: str
+    internal: bool
+    partitions: int
+    replication_factor: int | None
+    overrides: int | None
+
+
+async def override_counts(
+    request: Request, cluster: str, admin: AdminClient, names: list[str]
+) -> dict[str, int]:
+    """How many overrides each topic has (a describe of those not seen in the last seconds)."""
+    cache: dict[str, tuple[float, dict[str, int]]] = request.app.state.override_cache
+    now = time.monotonic()
+    stamp, counts = cache.get(cluster, (0.0, {}))
+    if now - stamp > OVERRIDES_TTL:
+        counts = {}
+    missing = [name for name in names if name not in counts]
+    if missing:
+        resources = [ConfigResource(ResourceType.TOPIC, name) for name in missing]
+        described = admin.describe_configs(resources)
+        await described.wait()
+        for resource, future in described.values.items():
+            if future.exception() is None:
+                config = future.result()
+                counts[resource.name] = sum(
+                    is_override(resource, entry) for entry in config.values()
+                )
+        cache[cluster] = (now if now - stamp > OVERRIDES_TTL else stamp, counts)
+    return counts
+
+
+async def topics(request: Request) -> Response:
+    """``GET /c/{cluster}/topics?q=&regex=1&overrides=1&internal=1&page=2``."""
+    cluster, admin = await cluster_client(request)
+    params = request.query_params
+    query = params.get("q", "")
+    regex = params.get("regex") == "1"
+    only_overridden = params.get("overrides") == "1"
+    internal = params.get("internal") == "1"
+    try:
+        page = max(1, int(params.get("page", "1")))
+    except ValueError:
+        page = 1
+    listed: list[TopicListing] = await admin.list_topics(include_internal=internal)
+    if regex and query:
+        found = set(matching(query, (t.name for t in listed), whole=False))
+        chosen = [t for t in listed if t.name in found]
+    else:
+        chosen = [t for t in listed if query in t.name]
+    size = request.app.state.settings.page_size
+    if only_overridden:
+        counts = await override_counts(request, cluster, admin, [t.name for t in chosen])
+        chosen = [t for t in chosen if counts.get(t.name, 0) > 0]
+    pages = max(1, -(-len(chosen) // size))
+    page = min(page, pages)
+    shown = chosen[(page - 1) * size : page * size]
+    counts = await override_counts(request, cluster, admin, [t.name for t in shown])
+    rows = [
+        TopicRow(t.name, t.is_internal, t.num_partitions, t.replication_factor, counts.get(t.name))
+        for t in shown
+    ]
+    base = {"q": query, "regex": "1" if regex else "", "overrides": "1" if only_overridden else ""}
+    base["internal"] = "1" if internal else ""
+    return render(
+        request,
+        "topics.html",
+        {
+            "title": f"Topics of {cluster}",
+            "rows": rows,
+            "total": len(chosen),
+            "page": page,
+            "pages": pages,
+            "query": query,
+            "regex": regex,
+            "only_overridden": only_overridden,
+            "internal": internal,
+            "page_query": lambda number: urlencode(
+                {k: v for k, v in base.items() if v} | {"page": number}
+            ),
+        },
+    )
+
+
+async def bulk(request: Request) -> Response:
+    """``POST /c/{cluster}/bulk``: set or reset a key on the ticked topics or on every topic
+    whose whole name matches a pattern; the edits join the pending plan."""
+    require_writes(request)
+    cluster, admin = await cluster_client(request)
+    form = await request.form()
+    key = form_text(form, "key").strip()
+    if not key or any(char.isspace() for char in key):
+        raise HTTPException(400, "name a config key (no spaces)")
+    pattern = form_text(form, "pattern").strip()
+    names = [name for name in form.getlist("topic") if isinstance(name, str)]
+    if pattern:
+        listed = await admin.list_topics()
+        names += matching(pattern, (topic.name for topic in listed), whole=True)
+    if not names:
+        raise HTTPException(400, "no topic chosen: tick topics or give a pattern that matches")
+    value: str | None = None
+    if form_text(form, "action") != "reset":
+        try:
+            value = kafka_string(key, form_text(form, "value"))
+        except ValueError as error:
+            raise HTTPException(400, f"{key}: {error}") from None
+    edits = session(request).edits_of(cluster)
+    for name in dict.fromkeys(names):
+        edits.set(ConfigResource(ResourceType.TOPIC, name), key, value)
+    return RedirectResponse(f"/c/{cluster}/plan", status_code=303)

@@ -1,0 +1,85 @@
+"""The web editor's guards that need no broker: users' patterns in a time budget, where a
+login may send the browser, which addresses are local, and sessions that expire."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.exceptions import HTTPException
+
+from kafka_config_admin.web import is_loopback
+from kafka_config_admin.web._patterns import matching
+from kafka_config_admin.web._sessions import SessionStore
+from kafka_config_admin.web.views.login import _next
+
+
+def test_a_pattern_matches_part_or_whole_of_a_name() -> None:
+    names = ["orders", "orders-eu", "audit.orders"]
+    assert matching("orders", names, whole=False) == names
+    assert matching("orders.*", names, whole=True) == ["orders", "orders-eu"]
+
+
+def test_a_pattern_that_backtracks_without_end_is_stopped_with_a_message() -> None:
+    with pytest.raises(HTTPException) as stopped:
+        matching(r"(a|aa)+z", ["a" * 80], whole=False)
+    assert stopped.value.status_code == 400 and "takes too long" in stopped.value.detail
+
+
+def test_a_pattern_that_is_not_a_regular_expression_is_named() -> None:
+    with pytest.raises(HTTPException) as refused:
+        matching("(", ["x"], whole=False)
+    assert refused.value.status_code == 400 and "not a regular expression" in refused.value.detail
+
+
+@pytest.mark.parametrize(
+    ("target", "sent_to"),
+    [
+        ("/c/prod/topics?q=x", "/c/prod/topics?q=x"),
+        ("//evil.example", "/"),
+        ("/\\evil.example", "/"),
+        ("https://evil.example", "/"),
+        ("/c/\nSet-Cookie", "/"),
+    ],
+)
+def test_a_login_sends_the_browser_only_to_this_site(target: str, sent_to: str) -> None:
+    assert _next(target) == sent_to
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.9.9.9", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("localhost", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("10.0.0.1", False),
+        ("example.com", False),
+    ],
+)
+def test_only_loopback_addresses_count_as_local(host: str, local: bool) -> None:
+    assert is_loopback(host) is local
+
+
+def test_a_session_ends_after_its_idle_time() -> None:
+    now = [0.0]
+    store = SessionStore(60, clock=lambda: now[0])
+    session = store.new()
+    now[0] = 59
+    assert store.get(session.id) is session
+    now[0] = 59 + 61
+    assert store.get(session.id) is None
+    assert store.get(None) is None
+
+
+def test_a_flood_of_new_sessions_keeps_the_store_bounded_and_the_logged_in_user() -> None:
+    now = [0.0]
+    store = SessionStore(3600, clock=lambda: now[0], max_sessions=3)
+    alice = store.new()
+    alice.user = "alice"
+    for second in range(1, 10):
+        now[0] = second
+        store.new()
+    assert store.get(alice.id) is alice
+    assert len(store) == 3

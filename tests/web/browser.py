@@ -1,0 +1,75 @@
+"""The editor served by uvicorn in a thread, and Debian's Chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+import uvicorn
+
+from kafka_config_admin import AdminClient
+from kafka_config_admin.web import WebSettings, create_app
+
+T = TypeVar("T")
+
+#: Debian's Chromium; Playwright's own browser builds cannot be downloaded here.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "images" / "web"
+
+
+@contextmanager
+def serving(settings: WebSettings) -> Iterator[str]:
+    """The editor with ``settings`` on a free loopback port until the block ends; its URL."""
+    app = create_app(settings)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="web-editor", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the editor did not start")
+        time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+
+
+def with_admin(bootstrap: str, work: Callable[[AdminClient], Awaitable[T]]) -> T:
+    """Run ``work`` with a client of its own, on a loop of its own in a thread of its own (the
+    browser tests are sync; the main thread's loop belongs to pytest-asyncio)."""
+    results: list[T] = []
+    failures: list[BaseException] = []
+
+    async def run() -> None:
+        async with AdminClient(bootstrap, timeout=30) as admin:
+            results.append(await work(admin))
+
+    def in_thread() -> None:
+        try:
+            asyncio.run(run())
+        except BaseException as error:
+            failures.append(error)
+
+    thread = threading.Thread(target=in_thread, name="web-test-admin")
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+    return results[0]

@@ -1,0 +1,75 @@
+"""Helpers of the web editor's tests: topics made with the SDK, the page's CSRF token, and a
+describe to see what the broker has."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+
+import anyio
+
+from kafka_config_admin import (
+    AdminClient,
+    AlterConfigOp,
+    ConfigResource,
+    NewTopic,
+    OpType,
+    ResourceType,
+    UnknownTopicOrPartitionError,
+)
+
+_counter = itertools.count()
+_TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def unique_name(prefix: str = "web") -> str:
+    """A topic name no other test (nor test run) uses."""
+    return f"{prefix}{os.getpid()}-{next(_counter)}"
+
+
+async def create_topics(
+    admin: AdminClient, names: list[str], configs: dict[str, str] | None = None
+) -> None:
+    """Create topics (1 partition, RF 1) and wait until every broker describes them."""
+    await admin.create_topics([NewTopic(name, 1, 1, configs or {}) for name in names]).all()
+    resources = [ConfigResource(ResourceType.TOPIC, name) for name in names]
+    with anyio.fail_after(30):
+        while True:
+            result = admin.describe_configs(resources)
+            await result.wait()
+            errors = result.errors()
+            if not errors:
+                return
+            assert all(isinstance(e, UnknownTopicOrPartitionError) for e in errors.values())
+            await anyio.sleep(0.1)
+
+
+async def topic_value(admin: AdminClient, topic: str, key: str) -> str | None:
+    """A topic's value of ``key`` as the broker describes it now."""
+    resource = ConfigResource(ResourceType.TOPIC, topic)
+    config = await admin.describe_configs({resource: [key]}).values[resource]
+    return config[key].value
+
+
+def csrf_token(html: str) -> str:
+    """The CSRF token of a page's forms."""
+    found = _TOKEN.search(html)
+    assert found is not None, "the page has no form with a CSRF token"
+    return found[1]
+
+
+async def restore_default_and_logger(admin: AdminClient, broker: int, logger: str | None) -> None:
+    """The cluster default without ``log.cleaner.threads`` and ``logger`` at INFO again, as
+    the tests that change them found them (run even when such a test fails midway, so that
+    the next one starts from the same state)."""
+    changes = {
+        ConfigResource(ResourceType.BROKER, ""): [
+            AlterConfigOp(name="log.cleaner.threads", value=None, op=OpType.DELETE)
+        ]
+    }
+    if logger is not None:
+        changes[ConfigResource(ResourceType.BROKER_LOGGER, str(broker))] = [
+            AlterConfigOp(name=logger, value="INFO", op=OpType.SET)
+        ]
+    await admin.incremental_alter_configs(changes).all()

@@ -1,0 +1,479 @@
+"""The editor's routes through its ASGI app (httpx), against the real session cluster."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from kafka_config_admin import (
+    AdminClient,
+    AlterConfigOp,
+    ClientQuotaEntity,
+    ConfigResource,
+    OpType,
+    ResourceType,
+)
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.desired import parse_desired_state
+from kafka_config_admin.web import WebSettings, create_app
+
+from .conftest import CLUSTER
+from .helpers import (
+    create_topics,
+    csrf_token,
+    restore_default_and_logger,
+    topic_value,
+    unique_name,
+)
+
+pytestmark = pytest.mark.integration
+
+
+async def form_post(
+    web: httpx.AsyncClient, page: str, path: str, data: dict[str, str | list[str]]
+) -> httpx.Response:
+    """POST a form with the CSRF token of ``page``, as the browser would."""
+    token = csrf_token((await web.get(page)).text)
+    return await web.post(path, data={**data, "csrf_token": token})
+
+
+async def test_clusters_and_cluster_page(web: httpx.AsyncClient) -> None:
+    index = await web.get("/")
+    assert index.status_code == 200
+    assert f'href="/c/{CLUSTER}"' in index.text
+    page = await web.get(f"/c/{CLUSTER}")
+    assert page.status_code == 200
+    assert "Brokers" in page.text and "broker 1" in page.text
+
+
+async def test_topic_list_search_filters_and_pages(
+    web: httpx.AsyncClient, admin_client: AdminClient, web_app: Starlette
+) -> None:
+    prefix = unique_name("list")
+    names = [f"{prefix}-{i:02d}" for i in range(12)]
+    await create_topics(admin_client, names)
+    await create_topics(admin_client, [f"{prefix}-set"], {"retention.ms": "3600000"})
+    web_app.state.settings = web_app.state.settings.__class__(
+        **{**web_app.state.settings.__dict__, "page_size": 5}
+    )
+    found = await web.get(f"/c/{CLUSTER}/topics", params={"q": prefix})
+    assert "13 topics" in found.text and "page 1 of 3" in found.text
+    assert found.text.count(f">{prefix}-") == 5
+    second = await web.get(f"/c/{CLUSTER}/topics", params={"q": prefix, "page": "3"})
+    assert f">{prefix}-set<" in second.text
+    regex = await web.get(f"/c/{CLUSTER}/topics", params={"q": rf"^{prefix}-0[0-3]$", "regex": "1"})
+    assert "4 topics" in regex.text
+    overridden = await web.get(f"/c/{CLUSTER}/topics", params={"q": prefix, "overrides": "1"})
+    assert "1 topic ·" in overridden.text and f">{prefix}-set<" in overridden.text
+    hidden = await web.get(f"/c/{CLUSTER}/topics", params={"q": "__consumer_offsets"})
+    assert "0 topics" in hidden.text
+    bad = await web.get(f"/c/{CLUSTER}/topics", params={"q": "(", "regex": "1"})
+    assert bad.status_code == 400 and "not a regular expression" in bad.text
+    assert "Traceback" not in bad.text
+
+
+async def test_topic_page_types_docs_sources_units(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic], {"retention.ms": "604800000"})
+    page = await web.get(f"/c/{CLUSTER}/r/topic/{topic}")
+    assert page.status_code == 200
+    row = _row(page.text, "retention.ms")
+    assert "<code>604800000</code>" in row and "1 week" in row
+    assert "LONG" in row and "set on this topic" in row
+    assert "documentation" in row
+    segment = _row(page.text, "segment.bytes")
+    assert "GiB" in segment and "INT" in segment
+    # not set on the topic: the broker's synonym chain, ending with Kafka's default
+    assert "log.segment.bytes" in segment and "Kafka&#39;s default" in segment
+    modified = await web.get(f"/c/{CLUSTER}/r/topic/{topic}", params={"modified": "1"})
+    assert 'data-key="retention.ms"' in modified.text
+    assert 'data-key="segment.bytes"' not in modified.text
+
+
+def _row(html: str, key: str) -> str:
+    found = re.search(rf'<tr class="entry[^"]*" data-key="{re.escape(key)}">(.*?)</tr>', html, re.S)
+    assert found is not None, f"no row for {key}"
+    return found[1]
+
+
+async def test_invalid_value_refused_with_reason_and_never_sent(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic])
+    page = f"/c/{CLUSTER}/r/topic/{topic}"
+    check = await form_post(
+        web, page, f"/c/{CLUSTER}/check/topic/{topic}", {"key": "retention.ms", "value": "soon"}
+    )
+    assert "not an integer" in check.text and "expected LONG" in check.text
+    edit = await form_post(
+        web,
+        page,
+        f"/c/{CLUSTER}/edit/topic/{topic}",
+        {"key": "retention.ms", "value": "soon", "action": "set"},
+    )
+    assert edit.status_code == 400 and "refused" in edit.text
+    units = await form_post(
+        web,
+        page,
+        f"/c/{CLUSTER}/check/topic/{topic}",
+        {"key": "retention.ms", "value": "3", "unit": "d"},
+    )
+    assert "259200000" in units.text and "3 days" in units.text
+    locked = await form_post(
+        web, page, f"/c/{CLUSTER}/check/topic/{topic}", {"key": "unknown.key", "value": "1"}
+    )
+    assert "unknown config" in locked.text
+    plan = await web.get(f"/c/{CLUSTER}/plan")
+    assert topic not in plan.text
+    assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
+
+
+async def test_edit_plan_check_apply_and_change_log(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic], {"cleanup.policy": "delete"})
+    page = f"/c/{CLUSTER}/r/topic/{topic}"
+    edit_path = f"/c/{CLUSTER}/edit/topic/{topic}"
+    added = await form_post(
+        web, page, edit_path, {"key": "retention.ms", "value": "2", "unit": "h", "action": "set"}
+    )
+    assert added.status_code == 303
+    await form_post(
+        web, page, edit_path, {"key": "cleanup.policy", "value": "delete,compact", "action": "set"}
+    )
+    plan = await web.get(f"/c/{CLUSTER}/plan")
+    assert "7200000" in plan.text and "APPEND" in plan.text and "<code>compact</code>" in plan.text
+    checked = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/check", {})
+    assert "validate_only" in checked.text and ">validated<" in checked.text
+    assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
+    applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+    assert applied.status_code == 200 and ">applied<" in applied.text
+    assert await topic_value(admin_client, topic, "retention.ms") == "7200000"
+    assert await topic_value(admin_client, topic, "cleanup.policy") == "delete,compact"
+    log = (await web.get("/changes.json")).json()["changes"]
+    mine = {row["key"]: row for row in log if row["resource_name"] == topic}
+    assert mine["retention.ms"]["old_value"] == "604800000"
+    assert mine["retention.ms"]["new_value"] == "7200000"
+    assert mine["retention.ms"]["outcome"] == "applied"
+    assert mine["cleanup.policy"]["op"] == "APPEND"
+    assert topic in (await web.get("/changes")).text
+    assert "plan (0)" in (await web.get(f"/c/{CLUSTER}/plan")).text
+
+
+async def test_stale_edit_not_applied(web: httpx.AsyncClient, admin_client: AdminClient) -> None:
+    stale, fine = unique_name(), unique_name()
+    await create_topics(admin_client, [stale, fine])
+    for topic in (stale, fine):
+        await form_post(
+            web,
+            f"/c/{CLUSTER}/r/topic/{topic}",
+            f"/c/{CLUSTER}/edit/topic/{topic}",
+            {"key": "retention.ms", "value": "3600000", "action": "set"},
+        )
+    shown = await web.get(f"/c/{CLUSTER}/plan")
+    token = csrf_token(shown.text)
+    other = ConfigResource(ResourceType.TOPIC, stale)
+    op = AlterConfigOp(name="retention.ms", value="120000", op=OpType.SET)
+    await admin_client.incremental_alter_configs({other: [op]}).all()
+    applied = await web.post(f"/c/{CLUSTER}/plan/apply", data={"csrf_token": token})
+    assert "Changed by someone else" in applied.text and "120000" in applied.text
+    assert await topic_value(admin_client, stale, "retention.ms") == "120000"
+    assert await topic_value(admin_client, fine, "retention.ms") == "3600000"
+    fresh = await web.get(f"/c/{CLUSTER}/plan")
+    assert stale in fresh.text and "plan (1)" in fresh.text
+    await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
+
+
+async def test_cluster_default_and_broker_logger(
+    web: httpx.AsyncClient, admin_client: AdminClient, kafka_broker_ids: list[int]
+) -> None:
+    broker = kafka_broker_ids[0]
+    name: str | None = None
+    try:
+        default_page = f"/c/{CLUSTER}/r/broker/"
+        added = await form_post(
+            web,
+            default_page,
+            f"/c/{CLUSTER}/edit/broker/",
+            {"key": "log.cleaner.threads", "value": "2", "action": "set"},
+        )
+        assert added.status_code == 303, added.text
+        logger_page = f"/c/{CLUSTER}/r/broker-logger/{broker}"
+        page = await web.get(logger_page)
+        assert ">DEBUG</option>" in page.text
+        found = re.search(r'data-key="(kafka\.server\.[^"]+)"', page.text)
+        assert found is not None
+        name = found[1]
+        refused = await form_post(
+            web,
+            logger_page,
+            f"/c/{CLUSTER}/check/broker-logger/{broker}",
+            {"key": name, "value": "LOUD"},
+        )
+        assert "not a log level" in refused.text
+        await form_post(
+            web,
+            logger_page,
+            f"/c/{CLUSTER}/edit/broker-logger/{broker}",
+            {"key": name, "value": "DEBUG", "action": "set"},
+        )
+        applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+        assert applied.text.count(">applied<") == 2, applied.text
+        default = ConfigResource(ResourceType.BROKER, "")
+        logger = ConfigResource(ResourceType.BROKER_LOGGER, str(broker))
+        described = admin_client.describe_configs([default, logger])
+        assert (await described.values[default])["log.cleaner.threads"].value == "2"
+        assert (await described.values[logger])[name].value == "DEBUG"
+        # back as they were, through the editor
+        await form_post(
+            web,
+            default_page,
+            f"/c/{CLUSTER}/edit/broker/",
+            {"key": "log.cleaner.threads", "action": "reset"},
+        )
+        await form_post(
+            web,
+            logger_page,
+            f"/c/{CLUSTER}/edit/broker-logger/{broker}",
+            {"key": name, "value": "INFO", "action": "set"},
+        )
+        await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+        assert (
+            "log.cleaner.threads"
+            not in await admin_client.describe_configs([default]).values[default]
+        )
+    finally:
+        await restore_default_and_logger(admin_client, broker, name)
+        await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
+
+
+async def test_bulk_edit_by_pattern_and_ticks(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    prefix = unique_name("bulk")
+    names = [f"{prefix}-{i}" for i in range(6)]
+    await create_topics(admin_client, names)
+    topics_page = f"/c/{CLUSTER}/topics?q={prefix}"
+    by_pattern = await form_post(
+        web,
+        topics_page,
+        f"/c/{CLUSTER}/bulk",
+        {"pattern": rf"{prefix}-[0-3]", "key": "retention.ms", "value": "1d", "action": "set"},
+    )
+    assert by_pattern.status_code == 303
+    await form_post(
+        web,
+        topics_page,
+        f"/c/{CLUSTER}/bulk",
+        {"topic": names[4:], "key": "max.message.bytes", "value": "2MiB", "action": "set"},
+    )
+    plan = await web.get(f"/c/{CLUSTER}/plan")
+    assert plan.text.count("86400000") == 4 and plan.text.count("2097152") == 2
+    await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+    assert await topic_value(admin_client, names[0], "retention.ms") == "86400000"
+    assert await topic_value(admin_client, names[5], "max.message.bytes") == "2097152"
+    assert await topic_value(admin_client, names[5], "retention.ms") == "604800000"
+
+
+async def test_a_pattern_that_backtracks_without_end_gets_a_message(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    # Python's re would take longer than the universe's age on this name; the editor must
+    # answer (and keep serving everyone else)
+    name = f"{unique_name('redos')}-{'a' * 80}"
+    await create_topics(admin_client, [name])
+    slow = r"(a|aa)+z"
+    search = await web.get(f"/c/{CLUSTER}/topics", params={"q": slow, "regex": "1"})
+    assert search.status_code == 400 and "takes too long to match" in search.text
+    bulk = await form_post(
+        web,
+        f"/c/{CLUSTER}/topics",
+        f"/c/{CLUSTER}/bulk",
+        {"pattern": rf".*-{slow}", "key": "retention.ms", "value": "1d", "action": "set"},
+    )
+    assert bulk.status_code == 400 and "takes too long to match" in bulk.text
+    assert (await web.get(f"/c/{CLUSTER}/topics", params={"q": "redos"})).status_code == 200
+
+
+async def test_quota_set_through_the_plan(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    user = unique_name("quota-user")
+    added = await form_post(
+        web,
+        f"/c/{CLUSTER}/quotas",
+        f"/c/{CLUSTER}/quotas/edit",
+        {
+            "entity_type": "user",
+            "entity_name": user,
+            "key": "producer_byte_rate",
+            "value": "1048576",
+            "action": "set",
+        },
+    )
+    assert added.status_code == 303
+    applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+    assert ">applied<" in applied.text
+    quotas = await admin_client.describe_client_quotas().all()
+    assert quotas[ClientQuotaEntity({"user": user})] == {"producer_byte_rate": 1048576.0}
+    page = await web.get(f"/c/{CLUSTER}/quotas")
+    assert user in page.text and "1 MiB/s" in page.text
+    bad = await form_post(
+        web,
+        f"/c/{CLUSTER}/quotas",
+        f"/c/{CLUSTER}/quotas/edit",
+        {"entity_type": "ip", "entity_name": "", "key": "producer_byte_rate", "value": "1"},
+    )
+    assert bad.status_code == 400 and "not a quota key" in bad.text
+
+
+async def test_post_without_csrf_token_refused(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic])
+    await web.get("/")
+    path = f"/c/{CLUSTER}/edit/topic/{topic}"
+    missing = await web.post(path, data={"key": "retention.ms", "value": "1", "action": "set"})
+    assert missing.status_code == 403 and "CSRF" in missing.text
+    wrong = await web.post(path, data={"key": "retention.ms", "value": "1", "csrf_token": "forged"})
+    assert wrong.status_code == 403
+    header = await web.post(f"/c/{CLUSTER}/plan/apply", headers={"X-CSRF-Token": "forged"})
+    assert header.status_code == 403
+    assert topic not in (await web.get(f"/c/{CLUSTER}/plan")).text
+
+
+async def test_read_only_mode_refuses_changes(
+    web_settings: WebSettings, admin_client: AdminClient
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic])
+    settings = WebSettings(**{**web_settings.__dict__, "allow_writes": False})
+    app = create_app(settings)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1"
+        ) as client,
+    ):
+        page = await client.get(f"/c/{CLUSTER}/r/topic/{topic}")
+        assert "read-only" in page.text and "add to plan" not in page.text
+        refused = await form_post(
+            client,
+            f"/c/{CLUSTER}/r/topic/{topic}",
+            f"/c/{CLUSTER}/edit/topic/{topic}",
+            {"key": "retention.ms", "value": "1000", "action": "set"},
+        )
+        assert refused.status_code == 403 and "read-only" in refused.text
+        apply = await form_post(client, "/", f"/c/{CLUSTER}/plan/apply", {})
+        assert apply.status_code == 403
+    assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
+
+
+async def test_read_only_key_locked(web: httpx.AsyncClient, kafka_broker_ids: list[int]) -> None:
+    broker = kafka_broker_ids[0]
+    page = await web.get(f"/c/{CLUSTER}/r/broker/{broker}")
+    row = _row(page.text, "broker.id" if "broker.id" in page.text else "node.id")
+    assert "read-only" in row and "locked" in row and "<form" not in row
+    refused = await form_post(
+        web,
+        f"/c/{CLUSTER}/r/broker/{broker}",
+        f"/c/{CLUSTER}/edit/broker/{broker}",
+        {"key": "node.id", "value": "7", "action": "set"},
+    )
+    assert refused.status_code == 400 and "read-only" in refused.text
+
+
+async def test_a_cluster_that_is_down_gets_a_page_and_the_editor_keeps_serving(
+    web_settings: WebSettings,
+) -> None:
+    clusters = {**web_settings.clusters, "down": Connection(bootstrap_servers="127.0.0.1:1")}
+    settings = WebSettings(**{**web_settings.__dict__, "clusters": clusters, "timeout": 2})
+    app = create_app(settings)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1"
+        ) as client,
+    ):
+        down = await client.get("/c/down/topics")
+        assert down.status_code == 503
+        assert "Cluster down cannot be used now" in down.text and "Traceback" not in down.text
+        assert (await client.get("/")).status_code == 200
+        assert (await client.get(f"/c/{CLUSTER}")).status_code == 200
+        missing = await client.get("/c/nowhere")
+        assert missing.status_code == 404 and "no cluster named" in missing.text
+
+
+async def test_security_headers(web: httpx.AsyncClient) -> None:
+    page = await web.get("/")
+    csp = page.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    assert page.headers["x-frame-options"] == "DENY"
+    cookie = page.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=strict" in cookie.replace("Strict", "strict")
+    assert '<script src="/static/htmx-2.0.11.min.js"></script>' in page.text
+    assert "<script>" not in page.text
+
+
+async def test_desired_file_plan_audit_apply_and_the_change_log_json(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic])
+    text = (
+        f"topics:\n  - name: {topic}\n    configs:\n      retention.ms: 2d\n"
+        f"rules:\n  - check: retention.ms >= 30d\n    match: '{topic}'\n"
+    )
+    planned = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": text})
+    assert planned.status_code == 200, planned.text
+    assert "172800000" in planned.text
+    assert "retention.ms" in planned.text and "No rule is violated" not in planned.text
+    applied = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired/apply", {})
+    assert ">applied<" in applied.text
+    assert await topic_value(admin_client, topic, "retention.ms") == "172800000"
+    broken = await form_post(
+        web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": "topics: [1"}
+    )
+    assert broken.status_code == 400 and "Traceback" not in broken.text
+    exported = json.loads((await web.get("/changes.json")).text)
+    assert any(row["resource_name"] == topic for row in exported["changes"])
+
+
+async def test_export_downloads_the_overrides_as_a_file_that_plans_nothing(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic], {"retention.ms": "7200000"})
+    exported = await web.get(f"/c/{CLUSTER}/export")
+    assert exported.status_code == 200
+    assert exported.headers["content-disposition"] == (
+        f'attachment; filename="{CLUSTER}-overrides.yaml"'
+    )
+    desired = parse_desired_state(exported.text)
+    (spec,) = [t for t in desired.topics if t.name == topic]
+    assert spec.configs == {"retention.ms": "7200000"} and spec.partitions == 1
+    # pasted back, the file is the cluster as it is: nothing to change
+    planned = await form_post(
+        web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": exported.text}
+    )
+    assert planned.status_code == 200 and "Nothing to change." in planned.text
+
+
+def test_refuses_another_address_without_auth(tmp_path: Path) -> None:
+    settings = WebSettings(
+        clusters={"c": Connection(bootstrap_servers="127.0.0.1:9092")},
+        host="0.0.0.0",
+        changelog=tmp_path / "log.sqlite3",
+    )
+    with pytest.raises(ValueError, match="without authentication"):
+        create_app(settings)

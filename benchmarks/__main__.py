@@ -1,14 +1,14 @@
 """``python -m benchmarks`` (``nox -s bench``): every client on one real broker, then the CLI.
 
-``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]``
-only the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``python -m
-benchmarks load [--alters N] [--describes N] [--clients N] [--seconds S]`` concurrent calls
-from one client and from several (:mod:`benchmarks.load`),
-``python -m benchmarks spark [--topics N] [--reps N]`` the Spark snapshot benchmark (see
-``benchmarks/spark.py``), ``python -m benchmarks web [--topics N] [--brokers N]`` the web
-editor's pages server-side (``benchmarks/web.py``). Options of the clients' part:
-``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per round (3), ``--peers a,b`` (all),
-``--out DIR``.
+``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]`` only
+the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``python -m benchmarks load
+[--alters N] [--describes N] [--clients N] [--seconds S]`` concurrent calls from one client and
+from several (:mod:`benchmarks.load`), ``python -m benchmarks spark [--topics N] [--reps N]`` the
+Spark snapshot benchmark (see ``benchmarks/spark.py``), ``python -m benchmarks web [--topics N]
+[--brokers N]`` the web editor's pages server-side (``benchmarks/web.py``), ``python -m benchmarks
+plan-trees --before TREE`` ``plan`` with two source trees side by side
+(:mod:`benchmarks.plan_trees`). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
+(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Any
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 from kafka_config_admin.testing._artifacts import broker_lib_dir
 
-from . import cli, dataset, report, run_json_module
+from . import cli, dataset, plan_trees, report, run_json_module
 from .peers import MODULES, NAMES
 
 HERE = Path(__file__).parent
@@ -74,6 +74,8 @@ def main() -> None:
     part, arguments = sys.argv[1] if sys.argv[1:] else "", sys.argv[2:]
     if part == "cli":
         cli.main(arguments)
+    elif part == "plan-trees":
+        plan_trees.main(arguments)
     elif part == "spark":
         from . import spark
 

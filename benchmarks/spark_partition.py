@@ -14,8 +14,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from kafka_config_admin.desired import Connection
-from kafka_config_admin.spark._clusters import ClusterTarget
+from kafka_config_admin.connect import Connection
 from kafka_config_admin.spark._snapshot import DescribeFlags, Shard, describe_shard, iter_batches
 
 
@@ -25,7 +24,7 @@ def peak_rss_mib() -> float:
 
 def main(bootstrap: str, topics_file: str, count: int) -> None:
     names = json.loads(Path(topics_file).read_text())[:count]
-    target = ClusterTarget("bench", Connection(bootstrap_servers=bootstrap), timeout=120)
+    target = Connection(name="bench", bootstrap_servers=bootstrap, timeout=120)
     shard = Shard(target, tuple(("TOPIC", name) for name in names))
     flags = DescribeFlags(True, True, datetime.now(UTC))
     baseline = peak_rss_mib()

@@ -27,13 +27,13 @@ from collections.abc import Sequence
 
 from pyspark.sql import SparkSession
 
-from kafka_config_admin.desired import DesiredState, load_clusters_file, load_desired_state
+from kafka_config_admin.connect import load_clusters_file
+from kafka_config_admin.desired import DesiredState, load_desired_state
 from kafka_config_admin.spark import (
     AuditResult,
     apply_ops,
     audit,
     diff_snapshots,
-    fleet,
     read_snapshot,
     register,
     snapshot_ids,
@@ -77,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.apply or result.plan.isEmpty():
         return 0 if result.clean else 1
 
-    outcomes = apply_ops(result.plan, fleet(load_clusters_file(args.clusters_file)))
+    outcomes = apply_ops(result.plan, load_clusters_file(args.clusters_file).fleet())
     print("outcomes:")
     outcomes.select("cluster", "resource_name", "name", "op", "value", "status", "error").show(
         100, truncate=False

@@ -3,7 +3,7 @@
 The public API is what ``__all__`` lists; every module whose name starts with ``_`` is private.
 """
 
-from ._client import AdminClient
+from ._client import DEFAULT_TIMEOUT, AdminClient
 from ._exceptions import (
     AuthenticationError,
     AuthorizationError,
@@ -56,6 +56,7 @@ from ._models.catalog import (
     releases_with_key,
 )
 from ._models.configs import (
+    HIDDEN,
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -65,6 +66,7 @@ from ._models.configs import (
     ConfigType,
     OpType,
     ResourceType,
+    is_sensitive_name,
 )
 from ._models.quotas import (
     ClientQuotaAlteration,
@@ -75,12 +77,16 @@ from ._models.quotas import (
     QuotaMatchType,
 )
 from ._models.scram import (
+    DEFAULT_SCRAM_ITERATIONS,
     ScramCredentialInfo,
     ScramMechanism,
+    UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
     UserScramCredentialUpsertion,
 )
+from ._models.scram import MAX_ITERATIONS as MAX_SCRAM_ITERATIONS
+from ._models.scram import MIN_ITERATIONS as MIN_SCRAM_ITERATIONS
 from ._models.topics import (
     CreatedTopic,
     NewPartitions,
@@ -91,8 +97,10 @@ from ._models.topics import (
     TopicListing,
     TopicPartition,
 )
+from ._models.validation import MAX_BROKER_ID, is_broker_id
 from ._net.oauth import TokenProvider
 from ._ops.groups import GroupListing, ListGroupsResult
+from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
 from ._ops.results import (
     AlterConfigsResult,
     AlterPartitionReassignmentsResult,
@@ -102,14 +110,23 @@ from ._ops.results import (
     DescribeTopicsResult,
     ResourceFuture,
 )
+from ._ops.scram import AlterUserScramCredentialsResult, DescribeUserScramCredentialsResult
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_SCRAM_ITERATIONS",
+    "DEFAULT_TIMEOUT",
+    "HIDDEN",
+    "MAX_BROKER_ID",
+    "MAX_SCRAM_ITERATIONS",
+    "MIN_SCRAM_ITERATIONS",
     "AdminClient",
+    "AlterClientQuotasResult",
     "AlterConfigOp",
     "AlterConfigsResult",
     "AlterPartitionReassignmentsResult",
+    "AlterUserScramCredentialsResult",
     "AuthenticationError",
     "AuthorizationError",
     "BrokerError",
@@ -133,8 +150,10 @@ __all__ = [
     "CreatePartitionsResult",
     "CreateTopicsResult",
     "CreatedTopic",
+    "DescribeClientQuotasResult",
     "DescribeConfigsResult",
     "DescribeTopicsResult",
+    "DescribeUserScramCredentialsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
     "GroupListing",
@@ -163,6 +182,7 @@ __all__ = [
     "ProtocolError",
     "QuotaEntityType",
     "QuotaMatchType",
+    "QuotaValues",
     "ReassignmentInProgressError",
     "RequestTimedOutError",
     "ResourceFuture",
@@ -184,12 +204,15 @@ __all__ = [
     "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
     "UpdateMode",
+    "UserScramCredentialAlteration",
     "UserScramCredentialDeletion",
     "UserScramCredentialUpsertion",
     "UserScramCredentialsDescription",
     "ValidValues",
     "__version__",
     "catalog_releases",
+    "is_broker_id",
+    "is_sensitive_name",
     "load_catalog",
     "match_catalog",
     "releases_with_key",

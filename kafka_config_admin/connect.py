@@ -28,9 +28,20 @@ Two ways to say how to reach a cluster, both turned into :class:`Connection`:
   ``--command-config`` (``security.protocol``, ``sasl.mechanism``, ``sasl.jaas.config`` for the
   PLAIN and SCRAM login modules, PEM trust and key stores).
 
+- **Kafka's property names** (``bootstrap.servers``, ``security.protocol``, ...) in any other
+  mapping, such as the options of the Spark ``kafka-configs`` source
+  (:func:`connection_from_properties`, :func:`connections_from_options`).
+
+Which cluster a tool talks to (a name in the clusters file, bootstrap servers, a command
+config) is decided once, by :func:`resolve_connection`, for the CLI and the web editor alike.
+
 Parsing is pure; :meth:`Connection.admin_client_kwargs` reads the PEM files and the password
 environment variable it names, and gives the keyword arguments of
-:class:`~kafka_config_admin.AdminClient`.
+:class:`~kafka_config_admin.AdminClient`; :meth:`Connection.admin_client` makes the client.
+A :class:`Connection` pickles, so a Spark job sends it to its executors, each of which opens
+its own client (the SSL context and a ``password_env`` password are made there).
+
+This module was ``kafka_config_admin.desired.clusters``.
 """
 
 from __future__ import annotations
@@ -45,18 +56,29 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
 
-from . import InvalidArgumentError, TokenProvider
+from . import DEFAULT_TIMEOUT, AdminClient, InvalidArgumentError, TokenProvider
 
 __all__ = [
+    "CLUSTERS_FILE_ENV",
+    "DEFAULT_CLUSTERS_FILE",
     "ClustersFile",
     "Connection",
     "ConnectionConfigError",
+    "clusters_file_path",
+    "connection_from_properties",
+    "connections_from_options",
     "load_clusters_file",
     "load_command_config",
     "parse_clusters_file",
     "parse_command_config",
     "parse_properties",
+    "resolve_connection",
 ]
+
+#: The environment variable naming the clusters file when a tool is not given one.
+CLUSTERS_FILE_ENV = "KAFKA_CONFIG_ADMIN_CLUSTERS"
+#: The clusters file used when neither an option nor ``$KAFKA_CONFIG_ADMIN_CLUSTERS`` names one.
+DEFAULT_CLUSTERS_FILE = Path("~/.config/kafka-config-admin/clusters.yaml")
 
 SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
 SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"]
@@ -73,11 +95,16 @@ class Connection(BaseModel):
     """How to reach one cluster: bootstrap servers, security protocol, SASL and SSL settings.
 
     Paths are absolute once parsed (relative ones are resolved against the file naming them).
+    A connection read from a clusters file is named after its cluster.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    name: str | None = Field(default=None, description="The cluster's name in output and rows.")
     bootstrap_servers: str | None = None
+    timeout: float = Field(
+        default=DEFAULT_TIMEOUT, gt=0, description="Seconds one call may take, retries included."
+    )
     security_protocol: SecurityProtocol = "PLAINTEXT"
     sasl_mechanism: SaslMechanism | None = None
     username: str | None = None
@@ -146,9 +173,21 @@ class Connection(BaseModel):
         if self.oauth_token_env is not None and not oauth:
             raise ValueError("oauth_token_env needs sasl_mechanism: OAUTHBEARER")
 
+    @property
+    def label(self) -> str:
+        """The cluster's name, else its bootstrap servers: what output calls this cluster."""
+        return self.name or self.bootstrap_servers or "(no bootstrap servers)"
+
     def with_servers(self, bootstrap_servers: str) -> Connection:
         """The same settings with other bootstrap servers."""
         return self.model_copy(update={"bootstrap_servers": bootstrap_servers})
+
+    def admin_client(self) -> AdminClient:
+        """A new, unopened client for this cluster (open it with ``async with``).
+
+        Raises :class:`ConnectionConfigError` as :meth:`admin_client_kwargs` does.
+        """
+        return AdminClient(timeout=self.timeout, **self.admin_client_kwargs())
 
     def admin_client_kwargs(self) -> dict[str, Any]:
         """Keyword arguments of :class:`~kafka_config_admin.AdminClient` for this connection.
@@ -248,6 +287,16 @@ class ClustersFile(BaseModel):
     clusters: dict[str, Connection]
     default: str | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _named_clusters(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not isinstance(data.get("clusters"), dict):
+            return data
+        named = {
+            str(name): _named(str(name), settings) for name, settings in data["clusters"].items()
+        }
+        return {**data, "clusters": named}
+
     @model_validator(mode="after")
     def _default_is_known(self) -> ClustersFile:
         if self.default is not None and self.default not in self.clusters:
@@ -273,6 +322,33 @@ class ClustersFile(BaseModel):
             raise ConnectionConfigError(
                 f"no cluster named {chosen!r} (known: {', '.join(sorted(self.clusters))})"
             ) from None
+
+    def fleet(self, names: tuple[str, ...] | None = None) -> tuple[Connection, ...]:
+        """All the clusters, or the ones named, in that order; raises
+        :class:`ConnectionConfigError` naming a cluster the file does not have."""
+        chosen = names if names is not None else tuple(self.clusters)
+        unknown = [name for name in chosen if name not in self.clusters]
+        if unknown:
+            raise ConnectionConfigError(
+                f"no cluster named {', '.join(unknown)} in the clusters file (known: "
+                f"{', '.join(sorted(self.clusters))})"
+            )
+        return tuple(self.clusters[name] for name in chosen)
+
+
+def _named(name: str, settings: Any) -> Any:
+    """A cluster's settings named after its key in the clusters file."""
+    if isinstance(settings, Connection):
+        given = settings.name
+    elif isinstance(settings, Mapping):
+        given = settings.get("name")
+    else:
+        return settings  # validation names the problem
+    if given is not None and given != name:
+        raise ValueError(f"cluster {name!r} is named {given!r}: leave name out or make it match")
+    if isinstance(settings, Connection):
+        return settings.model_copy(update={"name": name})
+    return {**settings, "name": name}
 
 
 def parse_clusters_file(text: str, *, source: str, base_dir: Path) -> ClustersFile:
@@ -316,18 +392,34 @@ _STORE_TYPE_KEYS = ("ssl.truststore.type", "ssl.keystore.type")
 def parse_command_config(text: str, *, source: str, base_dir: Path) -> Connection:
     """Parse a Kafka tool's ``--command-config`` properties into a :class:`Connection`.
 
-    Understood: ``bootstrap.servers``, ``security.protocol``, ``sasl.mechanism``,
-    ``sasl.jaas.config`` (PLAIN and SCRAM login modules), ``ssl.truststore.location`` /
-    ``ssl.truststore.certificates`` and ``ssl.keystore.location`` of type PEM,
-    ``ssl.key.password`` and ``ssl.endpoint.identification.algorithm``. JKS and PKCS12 stores
-    are refused with a clear error.
+    The keys understood are those of :func:`connection_from_properties`; relative paths are
+    resolved against ``base_dir`` (the command config's directory).
     """
-    properties = parse_properties(text, source=source)
+    return connection_from_properties(
+        parse_properties(text, source=source), source=source, base_dir=base_dir
+    )
+
+
+def connection_from_properties(
+    properties: Mapping[str, str], *, source: str, base_dir: Path | None = None
+) -> Connection:
+    """A :class:`Connection` from Kafka client property names; other keys are ignored, as
+    Kafka's own tools ignore what the admin client does not use.
+
+    Understood: ``bootstrap.servers``, ``security.protocol``, ``sasl.mechanism``,
+    ``sasl.jaas.config`` (PLAIN and SCRAM login modules) or ``sasl.username`` and
+    ``sasl.password``, ``ssl.truststore.location`` / ``ssl.truststore.certificates`` and
+    ``ssl.keystore.location`` of type PEM, ``ssl.key.password`` and
+    ``ssl.endpoint.identification.algorithm``. JKS and PKCS12 stores are refused with a clear
+    error. ``source`` names where the properties come from in error messages; relative paths
+    are resolved against ``base_dir`` when it is given.
+    """
     if properties.get("sasl.mechanism", "").strip().upper() == "OAUTHBEARER":
         raise ConnectionConfigError(
-            f"{source}: sasl.mechanism=OAUTHBEARER is not supported in a command config (Kafka's "
-            "login callback handlers are Java): use a clusters file with sasl_mechanism: "
-            "OAUTHBEARER and oauth_token_env naming the variable that holds the token"
+            f"{source}: sasl.mechanism=OAUTHBEARER is not supported in a command config or other "
+            "Kafka properties (Kafka's login callback handlers are Java): use a clusters file "
+            "with sasl_mechanism: OAUTHBEARER and oauth_token_env naming the variable that holds "
+            "the token"
         )
     for key in _STORE_TYPE_KEYS:
         kind = properties.get(key, "").strip().upper()
@@ -346,6 +438,8 @@ def parse_command_config(text: str, *, source: str, base_dir: Path) -> Connectio
         "security_protocol": properties.get("security.protocol", "PLAINTEXT").strip().upper(),
         "sasl_mechanism": properties.get("sasl.mechanism"),
         "sasl_jaas_config": properties.get("sasl.jaas.config"),
+        "username": properties.get("sasl.username"),
+        "password": properties.get("sasl.password"),
         "ssl_ca_location": properties.get("ssl.truststore.location"),
         "ssl_ca_pem": properties.get("ssl.truststore.certificates"),
         "ssl_certificate_location": properties.get("ssl.keystore.location"),
@@ -357,8 +451,10 @@ def parse_command_config(text: str, *, source: str, base_dir: Path) -> Connectio
         # Kafka's PEM key store is one file holding the key and the certificate chain.
         settings["ssl_key_location"] = settings["ssl_certificate_location"]
     settings = {key: value for key, value in settings.items() if value is not None}
+    if base_dir is not None:
+        settings = _with_paths_under(settings, base_dir)
     try:
-        connection = Connection.model_validate(_with_paths_under(settings, base_dir))
+        connection = Connection.model_validate(settings)
     except ValidationError as error:
         raise ConnectionConfigError(f"{source}: {_first_problem(error)}") from None
     if connection.sasl_jaas_config is not None:
@@ -376,6 +472,97 @@ def load_command_config(path: str | Path) -> Connection:
             f"cannot read command config {path}: {error.strerror}"
         ) from None
     return parse_command_config(text, source=str(path), base_dir=path.resolve().parent)
+
+
+def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ...]:
+    """The clusters a data source's options name: ``bootstrap.servers`` (one) or
+    ``clusters.file`` (a fleet); the ``timeout`` option (seconds), if given, replaces each
+    cluster's own.
+
+    With ``clusters.file``, ``clusters`` may name some of its clusters (comma-separated). One
+    cluster is named by the ``cluster`` option, else by its servers; its security settings use
+    Kafka's property names (:func:`connection_from_properties`).
+    """
+    given = options.get("timeout")
+    timeout = {} if given is None else {"timeout": _seconds(given)}
+    path = options.get("clusters.file")
+    if path is not None:
+        if options.get("bootstrap.servers"):
+            raise ConnectionConfigError("give either bootstrap.servers or clusters.file, not both")
+        names = options.get("clusters")
+        chosen = None if names is None else tuple(n.strip() for n in names.split(",") if n.strip())
+        return tuple(
+            connection.model_copy(update=timeout)
+            for connection in load_clusters_file(path).fleet(chosen)
+        )
+    servers = options.get("bootstrap.servers")
+    if not servers:
+        raise ConnectionConfigError(
+            "kafka-configs needs the option bootstrap.servers (one cluster) or clusters.file "
+            "(a fleet)"
+        )
+    connection = connection_from_properties(options, source="kafka-configs connection options")
+    name = options.get("cluster") or servers
+    return (connection.model_copy(update={"name": name, **timeout}),)
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise ConnectionConfigError(f"timeout must be a positive number of seconds, got {text!r}")
+    return seconds
+
+
+# --- which cluster a tool talks to -----------------------------------------------------------
+
+
+def clusters_file_path(given: Path | None = None) -> Path:
+    """The clusters file: the one given, else ``$KAFKA_CONFIG_ADMIN_CLUSTERS``, else
+    :data:`DEFAULT_CLUSTERS_FILE`."""
+    if given is not None:
+        return given
+    from_env = os.environ.get(CLUSTERS_FILE_ENV)
+    return Path(from_env) if from_env else DEFAULT_CLUSTERS_FILE.expanduser()
+
+
+def resolve_connection(
+    *,
+    cluster: str | None = None,
+    bootstrap_servers: str | None = None,
+    command_config: Path | None = None,
+    clusters_file: Path | None = None,
+    timeout: float | None = None,
+) -> Connection:
+    """The connection a tool's options ask for, named for output (:attr:`Connection.label`).
+
+    ``cluster`` picks a cluster from the clusters file (:func:`clusters_file_path`);
+    ``bootstrap_servers`` and ``command_config`` give one directly (servers given with a
+    cluster override its servers). Without either, the clusters file's default cluster is used
+    when the file exists. ``timeout`` replaces the connection's own (a clusters file may set
+    one per cluster). Raises :class:`ConnectionConfigError` naming what is missing.
+    """
+    if cluster is not None and command_config is not None:
+        raise ConnectionConfigError("give --cluster or --command-config, not both")
+    path = clusters_file_path(clusters_file)
+    if cluster is not None or (
+        bootstrap_servers is None and command_config is None and path.exists()
+    ):
+        connection = load_clusters_file(path).connection(cluster)
+    elif command_config is not None:
+        connection = load_command_config(command_config)
+    else:
+        connection = Connection()
+    servers = bootstrap_servers or connection.bootstrap_servers
+    if not servers:
+        raise ConnectionConfigError(
+            "no cluster given: use --bootstrap-server HOST:PORT (or KAFKA_BOOTSTRAP_SERVERS), "
+            "or --cluster NAME with a clusters file"
+        )
+    given = {} if timeout is None else {"timeout": timeout}
+    return connection.model_copy(update={"bootstrap_servers": servers, **given})
 
 
 def parse_properties(text: str, *, source: str) -> dict[str, str]:

@@ -31,6 +31,7 @@ __all__ = [
     "ResourceType",
 ]
 
+#: What is shown instead of a sensitive config value, in output and in error messages.
 HIDDEN = "[hidden]"
 
 ModelT = TypeVar("ModelT", bound=BaseModel)

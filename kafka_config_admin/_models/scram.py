@@ -34,6 +34,7 @@ __all__ = [
 DEFAULT_SCRAM_ITERATIONS = 4096
 #: The broker refuses fewer (RFC 7677 asks for at least 4096) or more iterations.
 MIN_ITERATIONS = 4096
+#: The most iterations the broker accepts.
 MAX_ITERATIONS = 16384
 #: Bytes of random salt made for each upsertion.
 SALT_BYTES = 32
@@ -169,6 +170,7 @@ class UserScramCredentialDeletion:
         _init(self, user=user, mechanism=_mechanism(mechanism, user))
 
 
+#: One change of :meth:`AdminClient.alter_user_scram_credentials`: an upsertion or a deletion.
 UserScramCredentialAlteration = UserScramCredentialUpsertion | UserScramCredentialDeletion
 
 

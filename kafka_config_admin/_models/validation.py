@@ -4,10 +4,26 @@ from __future__ import annotations
 
 from .._exceptions import InvalidArgumentError
 
-__all__ = ["MAX_STRING_BYTES", "check_flag", "check_string", "given", "shown"]
+__all__ = [
+    "MAX_BROKER_ID",
+    "MAX_STRING_BYTES",
+    "check_flag",
+    "check_string",
+    "given",
+    "is_broker_id",
+    "shown",
+]
 
 #: The most bytes a Kafka STRING may hold (its length is an INT16, even where it is a varint).
 MAX_STRING_BYTES = 32_767
+#: A broker id is a non-negative INT32.
+MAX_BROKER_ID = 2**31 - 1
+
+
+def is_broker_id(name: str) -> bool:
+    """Whether ``name`` names a broker: ASCII digits, at most :data:`MAX_BROKER_ID`."""
+    # ASCII only: str.isdigit() also takes '\u00b2' (int() refuses it) and Arabic digits.
+    return name.isascii() and name.isdigit() and int(name) <= MAX_BROKER_ID
 
 
 def check_string(what: str, value: str) -> None:

@@ -28,7 +28,14 @@ from .._models.configs import (
     trusted,
 )
 from .._models.redaction import redact
-from .._models.validation import MAX_STRING_BYTES, check_flag, check_string, shown
+from .._models.validation import (
+    MAX_BROKER_ID,
+    MAX_STRING_BYTES,
+    check_flag,
+    check_string,
+    is_broker_id,
+    shown,
+)
 from .._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, ApiCodec, Memo
 
 __all__ = [
@@ -115,19 +122,11 @@ def _check_resource(resource: ConfigResource) -> None:
             f"{resource.type.name} resources need a name (only BROKER '' means the "
             "cluster-wide default)"
         )
-    if resource.type in _PER_BROKER_TYPES and resource.name and not _is_broker_id(resource.name):
+    if resource.type in _PER_BROKER_TYPES and resource.name and not is_broker_id(resource.name):
         raise InvalidArgumentError(
-            f"{resource.type.name} resource name must be a broker id (0 to {_MAX_INT32}), "
+            f"{resource.type.name} resource name must be a broker id (0 to {MAX_BROKER_ID}), "
             f"got {resource.name!r}"
         )
-
-
-_MAX_INT32 = 2**31 - 1
-
-
-def _is_broker_id(name: str) -> bool:
-    # ASCII digits only: str.isdigit() also takes '\u00b2' (int() refuses it) and Arabic digits.
-    return name.isascii() and name.isdigit() and int(name) <= _MAX_INT32
 
 
 def _check_names(resource: ConfigResource, names: Iterable[str]) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import (
+    DEFAULT_SCRAM_ITERATIONS,
     AlterConfigOp,
     ClientQuotaEntity,
     ClientQuotaFilter,
@@ -27,10 +28,10 @@ from .. import (
     OpType,
     QuotaEntityType,
     ResourceType,
+    UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from .._models.scram import DEFAULT_SCRAM_ITERATIONS, UserScramCredentialAlteration
 from ..desired import QUOTA_KEYS
 from ._resources import UsageError, resource
 

@@ -18,8 +18,7 @@ from typing import Any, NoReturn, ParamSpec, TypeVar
 import anyio
 import click
 
-from .. import AdminClient, InvalidArgumentError, KafkaConfigAdminError
-from .._client import DEFAULT_TIMEOUT
+from .. import DEFAULT_TIMEOUT, AdminClient, InvalidArgumentError, KafkaConfigAdminError
 from ._connect import ConnectionOptions, resolve_connection
 from ._entities import ENTITY_TYPES, EntityOptions, entities
 from ._output import OutputFormat, one_line, stderr
@@ -96,7 +95,7 @@ def connection_options(command: Callable[..., T]) -> Callable[..., T]:
         command_config: Path | None,
         cluster: str | None,
         clusters_file: Path | None,
-        timeout: float,
+        timeout: float | None,
         **kwargs: Any,
     ) -> T:
         options = ConnectionOptions(
@@ -128,9 +127,8 @@ def connection_options(command: Callable[..., T]) -> Callable[..., T]:
             click.option(
                 "--timeout",
                 type=click.FloatRange(min=0, min_open=True),
-                default=DEFAULT_TIMEOUT,
-                show_default=True,
-                help="Seconds each call to the cluster may take.",
+                help="Seconds each call to the cluster may take [default: the clusters file's "
+                f"timeout for the cluster, else {DEFAULT_TIMEOUT:g}].",
             ),
         ]
     ):
@@ -323,7 +321,7 @@ def open_client(options: ConnectionOptions) -> tuple[AdminClient, str]:
     """A (not yet opened) client for the chosen cluster, and the cluster's label."""
     connection, label = resolve_connection(options)
     client = AdminClient(
-        timeout=options.timeout,
+        timeout=connection.timeout,
         client_id="kafka-config-admin-cli",
         **connection.admin_client_kwargs(),
     )

@@ -28,8 +28,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType
-from .._models.configs import HIDDEN as HIDDEN
 from ..desired import is_override
 
 DESCRIBE_FORMAT_VERSION = 1

@@ -24,10 +24,10 @@ from rich.table import Table
 from .. import (
     AdminClient,
     ClientQuotaEntity,
+    QuotaValues,
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
 )
-from .._ops.quotas import QuotaValues
 from ..desired import quota_entries
 from ._entities import QuotaChanges, QuotaSelection
 from ._main import ExitCode, confirmed, run

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import AlterConfigOp, ConfigResource, InvalidArgumentError, OpType, ResourceType
+from .. import (
+    MAX_BROKER_ID,
+    AlterConfigOp,
+    ConfigResource,
+    InvalidArgumentError,
+    OpType,
+    ResourceType,
+    is_broker_id,
+)
 from ..connect import parse_properties
 from ..desired import kafka_string
 
@@ -105,8 +113,15 @@ def parse_resource(text: str) -> ConfigResource:
 def resource(kind: ResourceType, name: str) -> ConfigResource:
     """A resource, with the name checks the SDK makes turned into one clear line."""
     name = name.strip()
-    if kind in (ResourceType.BROKER, ResourceType.BROKER_LOGGER) and name and not name.isdigit():
-        raise UsageError(f"{kind.name.lower()} {name!r}: a broker is named by its numeric id")
+    if (
+        kind in (ResourceType.BROKER, ResourceType.BROKER_LOGGER)
+        and name
+        and not is_broker_id(name)
+    ):
+        raise UsageError(
+            f"{kind.name.lower()} {name!r}: a broker is named by its numeric id "
+            f"(0 to {MAX_BROKER_ID})"
+        )
     if kind is not ResourceType.BROKER and not name:
         raise UsageError(f"a {kind.name.lower().replace('_', ' ')} needs a name")
     return ConfigResource(kind, name)

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from ..connect import Connection, load_clusters_file
-from ._connect import ConnectionOptions, clusters_file_path, resolve_connection
+from .. import DEFAULT_TIMEOUT
+from ..connect import Connection, clusters_file_path, load_clusters_file
+from ._connect import ConnectionOptions, resolve_connection
 from ._main import ExitCode, cli, connection_options
 from ._resources import UsageError
 
@@ -94,7 +95,7 @@ def web(
         auth=auth,
         changelog=changelog or editor.DEFAULT_CHANGELOG.expanduser(),
         session_minutes=session_minutes,
-        timeout=connection.timeout,
+        timeout=DEFAULT_TIMEOUT if connection.timeout is None else connection.timeout,
     )
     problem = settings.problem()
     if problem is not None:

@@ -32,15 +32,6 @@ pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.connect`
 docs/desired-state.md describes the file format and the plan's JSON shape.
 """
 
-from ..connect import (
-    ClustersFile,
-    Connection,
-    ConnectionConfigError,
-    load_clusters_file,
-    load_command_config,
-    parse_clusters_file,
-    parse_command_config,
-)
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
     ApplyReport,
@@ -112,10 +103,7 @@ __all__ = [
     "TOPIC_THROTTLE_KEYS",
     "ApplyReport",
     "ClusterState",
-    "ClustersFile",
     "ConfigChange",
-    "Connection",
-    "ConnectionConfigError",
     "DesiredState",
     "DesiredStateError",
     "Export",
@@ -167,13 +155,9 @@ __all__ = [
     "is_sensitive",
     "is_set_like",
     "kafka_string",
-    "load_clusters_file",
-    "load_command_config",
     "load_desired_state",
     "make_plan",
     "override_source",
-    "parse_clusters_file",
-    "parse_command_config",
     "parse_desired_state",
     "parse_duration_ms",
     "parse_size_bytes",

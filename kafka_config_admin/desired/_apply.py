@@ -34,10 +34,10 @@ from .. import (
     PolicyViolationError,
     ResourceType,
     UnsupportedVersionError,
+    UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from .._models.scram import UserScramCredentialAlteration
 from ._check import Problem
 from ._model import DesiredState
 from ._outcomes import OutcomeStatus, status_dict

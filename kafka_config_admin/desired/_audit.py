@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from .. import (
+    HIDDEN,
     ClientQuotaEntity,
     ConfigEntry,
     ConfigResource,
@@ -23,7 +24,6 @@ from .. import (
     QuotaEntityType,
     ResourceType,
 )
-from .._models.configs import HIDDEN
 from ._check import is_sensitive
 from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._state import ClusterState, is_override

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from pydantic import BaseModel, ConfigDict
 
 from .. import (
+    HIDDEN,
     AlterConfigOp,
     CatalogKey,
     CatalogMatch,
@@ -21,9 +22,9 @@ from .. import (
     ResourceType,
     UpdateMode,
     ValidValues,
+    is_sensitive_name,
     releases_with_key,
 )
-from .._models.configs import HIDDEN, is_sensitive_name
 from ._model import DesiredState
 from ._state import ClusterState, known_type
 from ._types import TypedValue, expected_type, parse_typed

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import (
+    HIDDEN,
     AlterConfigOp,
     Config,
     ConfigEntry,
@@ -24,7 +25,6 @@ from .. import (
     OpType,
     ResourceType,
 )
-from .._models.configs import HIDDEN
 from ._audit import Shadowed, find_shadowed
 from ._check import Problem, check_desired, is_sensitive
 from ._model import (

@@ -24,6 +24,7 @@ from pydantic import (
 )
 
 from .. import (
+    HIDDEN,
     ConfigEntry,
     ConfigResource,
     ConfigType,
@@ -31,7 +32,6 @@ from .. import (
     ResourceType,
     ScramMechanism,
 )
-from .._models.configs import HIDDEN
 from ._quotas import QUOTA_KEYS
 from ._state import is_override
 from ._types import parse_typed, same_value

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .._models.scram import DEFAULT_SCRAM_ITERATIONS, MAX_ITERATIONS, MIN_ITERATIONS
+from .. import DEFAULT_SCRAM_ITERATIONS, MAX_SCRAM_ITERATIONS, MIN_SCRAM_ITERATIONS
 
 __all__ = ["ScramChange", "ScramCredentialSpec", "ScramPlan", "plan_scram"]
 
@@ -35,7 +35,9 @@ class ScramCredentialSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     mechanism: Literal["SCRAM-SHA-256", "SCRAM-SHA-512"]
-    iterations: int = Field(default=DEFAULT_SCRAM_ITERATIONS, ge=MIN_ITERATIONS, le=MAX_ITERATIONS)
+    iterations: int = Field(
+        default=DEFAULT_SCRAM_ITERATIONS, ge=MIN_SCRAM_ITERATIONS, le=MAX_SCRAM_ITERATIONS
+    )
     password_env: str
 
     @model_validator(mode="before")

@@ -15,7 +15,6 @@ configs lives in the SDK and in :mod:`kafka_config_admin.desired`::
 """
 
 from ._apply_ops import apply_ops
-from ._clusters import ClusterTarget, fleet
 from ._pipeline import (
     FINDINGS_SCHEMA,
     AuditResult,
@@ -44,13 +43,11 @@ __all__ = [
     "SNAPSHOT_SCHEMA",
     "ApplyFailedError",
     "AuditResult",
-    "ClusterTarget",
     "KafkaConfigsDataSource",
     "KafkaConfigsDataSourceWithoutPushdown",
     "apply_ops",
     "audit",
     "diff_snapshots",
-    "fleet",
     "read_snapshot",
     "register",
     "snapshot_ids",

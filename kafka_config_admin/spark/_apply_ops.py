@@ -9,8 +9,8 @@ from pyspark.sql import DataFrame
 from pyspark.sql.functions import col
 
 from .. import InvalidArgumentError
+from ..connect import Connection
 from ._apply_rows import OP_COLUMNS, apply_op_rows
-from ._clusters import ClusterTarget
 from ._schema import OPS_SCHEMA, OUTCOME_ARROW_SCHEMA, OUTCOME_SCHEMA
 
 __all__ = ["apply_ops"]
@@ -18,7 +18,7 @@ __all__ = ["apply_ops"]
 
 def apply_ops(
     ops: DataFrame,
-    clusters: ClusterTarget | Sequence[ClusterTarget],
+    clusters: Connection | Sequence[Connection],
     *,
     dry_run: bool = False,
     partitions: int | None = None,
@@ -31,7 +31,7 @@ def apply_ops(
     only. The outcomes (``OUTCOME_SCHEMA``) are computed once, right here, and returned as a
     DataFrame over them: reading it again never applies anything again.
     """
-    targets = {target.name: target for target in _targets(clusters)}
+    targets = {target.label: target for target in _targets(clusters)}
     missing = [name for name in OP_COLUMNS if name not in ops.columns]
     if missing:
         raise InvalidArgumentError(
@@ -64,8 +64,8 @@ def apply_ops(
     return spark.createDataFrame(outcomes, schema=OUTCOME_SCHEMA)
 
 
-def _targets(clusters: ClusterTarget | Sequence[ClusterTarget]) -> list[ClusterTarget]:
-    targets = [clusters] if isinstance(clusters, ClusterTarget) else list(clusters)
+def _targets(clusters: Connection | Sequence[Connection]) -> list[Connection]:
+    targets = [clusters] if isinstance(clusters, Connection) else list(clusters)
     if not targets:
         raise InvalidArgumentError("apply_ops needs at least one cluster")
     return targets

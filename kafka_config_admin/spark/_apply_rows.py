@@ -24,7 +24,7 @@ from .. import (
     KafkaConfigAdminError,
 )
 from .._net.connections import translate_error
-from ._clusters import ClusterTarget
+from ..connect import Connection
 
 __all__ = ["NOT_DONE", "OP_COLUMNS", "OUTCOME_STATUS", "Outcome", "apply_op_rows"]
 
@@ -65,7 +65,7 @@ class _Pending:
 
 
 def apply_op_rows(
-    rows: Iterable[Sequence[Any]], clusters: Mapping[str, ClusterTarget], *, dry_run: bool
+    rows: Iterable[Sequence[Any]], clusters: Mapping[str, Connection], *, dry_run: bool
 ) -> list[tuple[Any, ...]]:
     """Apply op rows (in ``OP_COLUMNS`` order); one outcome tuple per row."""
     by_cluster: dict[str, list[tuple[Any, ...]]] = {}
@@ -85,7 +85,7 @@ def apply_op_rows(
 
 
 async def _apply_cluster(
-    target: ClusterTarget, rows: list[tuple[Any, ...]], dry_run: bool
+    target: Connection, rows: list[tuple[Any, ...]], dry_run: bool
 ) -> list[Outcome]:
     pending, outcomes = _group(rows)
     sendable = {resource: p.ops for resource, p in pending.items() if not p.invalid}
@@ -94,7 +94,7 @@ async def _apply_cluster(
         async with target.admin_client() as admin:
             errors = await _alter(admin, sendable, dry_run)
     except Exception as exception:
-        errors = dict.fromkeys(sendable, translate_error(exception, f"cluster {target.name!r}"))
+        errors = dict.fromkeys(sendable, translate_error(exception, f"cluster {target.label!r}"))
     done = VALIDATED if dry_run else APPLIED
     for resource, p in pending.items():
         if p.invalid:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._clusters import ClusterTarget
+from ..connect import Connection
 
 __all__ = ["Inventory", "read_inventory"]
 
@@ -22,9 +22,7 @@ class Inventory:
     groups: tuple[str, ...] = ()
 
 
-async def read_inventory(
-    target: ClusterTarget, *, include_internal: bool, groups: bool
-) -> Inventory:
+async def read_inventory(target: Connection, *, include_internal: bool, groups: bool) -> Inventory:
     """List the cluster's topics (internal ones only when asked), brokers and, when asked,
     its groups."""
     async with target.admin_client() as admin:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .. import InvalidArgumentError, ResourceType
-from ._clusters import ClusterTarget, targets_from_options
+from ..connect import Connection, connections_from_options
 
 __all__ = ["ResourceKind", "SnapshotOptions", "parse_bool"]
 
@@ -42,7 +42,7 @@ class ResourceKind(Enum):
 class SnapshotOptions:
     """What a snapshot reads: which clusters, which resources, and how much of each config."""
 
-    clusters: tuple[ClusterTarget, ...]
+    clusters: tuple[Connection, ...]
     kinds: tuple[ResourceKind, ...] = (ResourceKind.TOPIC,)
     topics: tuple[str, ...] | None = None
     topic_pattern: re.Pattern[str] | None = None
@@ -61,7 +61,7 @@ class SnapshotOptions:
         if not kinds:
             raise InvalidArgumentError("resourceTypes names no resource type")
         parsed = cls(
-            clusters=targets_from_options(options),
+            clusters=connections_from_options(options),
             kinds=kinds,
             topics=_optional_names(options, "topics"),
             topic_pattern=_pattern(options.get("topicPattern")),

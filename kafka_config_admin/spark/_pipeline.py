@@ -5,7 +5,7 @@ Every step is a function over DataFrames, usable on its own::
     snapshot = take_snapshot(spark, "/data/kafka-snapshots", {"clusters.file": "fleet.yaml"})
     result = audit(snapshot, load_desired_state("kafka.yaml"))
     write_report(result, "/data/audit/2026-11-23")   # Parquet, CSV and summary.txt
-    outcomes = apply_ops(result.plan, fleet(load_clusters_file("fleet.yaml")))
+    outcomes = apply_ops(result.plan, load_clusters_file("fleet.yaml").fleet())
     before, after = (read_snapshot(spark, table, id) for id in snapshot_ids(spark, table)[-2:])
     changes = diff_snapshots(before, after)
 """

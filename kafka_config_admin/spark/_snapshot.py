@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from .. import Config, ConfigResource, KafkaConfigAdminError, ResourceType
 from .._net.connections import translate_error
-from ._clusters import ClusterTarget
+from ..connect import Connection
 from ._schema import SNAPSHOT_ARROW_SCHEMA
 
 __all__ = ["Shard", "describe_shard", "error_batch"]
@@ -31,7 +31,7 @@ RESOURCES_PER_BATCH = 100
 class Shard:
     """What one partition reads: resources of one cluster, or the error that planning met."""
 
-    cluster: ClusterTarget
+    cluster: Connection
     resources: tuple[tuple[str, str], ...] = ()
     #: Set when planning could not list the cluster: the partition yields only this error.
     planning_error: tuple[str, str] | None = None
@@ -48,7 +48,7 @@ def describe_shard(shard: Shard, flags: DescribeFlags) -> list[pa.RecordBatch]:
     """Describe a shard in a new event loop; the rows as Arrow batches."""
     if shard.planning_error is not None:
         error, message = shard.planning_error
-        return [error_batch(shard.cluster.name, None, None, error, message, flags.snapshot_time)]
+        return [error_batch(shard.cluster.label, None, None, error, message, flags.snapshot_time)]
     return asyncio.run(_describe(shard, flags))
 
 
@@ -71,13 +71,13 @@ async def _describe(shard: Shard, flags: DescribeFlags) -> list[pa.RecordBatch]:
                     future = result.values[resource]
                     error = future.exception()
                     outcomes.append(future.result() if error is None else error)
-                batches.append(_batch(shard.cluster.name, chunk, outcomes, flags.snapshot_time))
+                batches.append(_batch(shard.cluster.label, chunk, outcomes, flags.snapshot_time))
                 done += len(chunk)
     except Exception as error:  # the cluster itself failed: every resource not yet described
-        failure = translate_error(error, f"cluster {shard.cluster.name!r}")
+        failure = translate_error(error, f"cluster {shard.cluster.label!r}")
         failed = resources[done:]
         batches.append(
-            _batch(shard.cluster.name, failed, [failure] * len(failed), flags.snapshot_time)
+            _batch(shard.cluster.label, failed, [failure] * len(failed), flags.snapshot_time)
         )
     return batches
 

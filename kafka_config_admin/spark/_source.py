@@ -35,8 +35,8 @@ from pyspark.sql.types import StructType
 
 from .. import InvalidArgumentError, KafkaConfigAdminError
 from .._net.connections import translate_error
+from ..connect import Connection, connections_from_options
 from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
-from ._clusters import ClusterTarget, targets_from_options
 from ._inventory import Inventory, read_inventory
 from ._options import SnapshotOptions, parse_bool
 from ._schema import OPS_SCHEMA, SNAPSHOT_SCHEMA
@@ -118,7 +118,7 @@ class SnapshotReader(DataSourceReader):
         shards = [
             shard
             for target in self.options.clusters
-            if self.selection.cluster_selected(target.name)
+            if self.selection.cluster_selected(target.label)
             for shard in plan_shards(target, self.options, self.selection)
         ]
         return [InputPartition(shard) for shard in shards] or [InputPartition(None)]
@@ -158,9 +158,7 @@ def narrow(selection: Selection, pushed: Filter) -> Selection:
     return selection
 
 
-def plan_shards(
-    target: ClusterTarget, options: SnapshotOptions, selection: Selection
-) -> list[Shard]:
+def plan_shards(target: Connection, options: SnapshotOptions, selection: Selection) -> list[Shard]:
     """The shards of one cluster: topics in groups of ``topicsPerPartition``, then the rest.
 
     A cluster that cannot be listed gets one shard carrying the error, so the snapshot has a
@@ -174,7 +172,7 @@ def plan_shards(
                 read_inventory(target, include_internal=options.include_internal, groups=groups)
             )
         except Exception as error:
-            failure = translate_error(error, f"cluster {target.name!r}")
+            failure = translate_error(error, f"cluster {target.label!r}")
             return [Shard(target, planning_error=(type(failure).__name__, str(failure)))]
     resources = resources_to_describe(
         options,
@@ -225,7 +223,7 @@ class OpsWriter(DataSourceWriter):
                 f"kafka-configs writes alter ops: the DataFrame lacks {', '.join(missing)} "
                 f"(expected columns: {OPS_SCHEMA.simpleString()})"
             )
-        self.clusters = {target.name: target for target in targets_from_options(options)}
+        self.clusters = {target.label: target for target in connections_from_options(options)}
         self.dry_run = parse_bool(options, "dryRun", False)
 
     def write(self, iterator: Iterator[Row]) -> OpsCommitMessage:

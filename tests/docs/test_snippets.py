@@ -24,11 +24,8 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives import serialization
 
 from kafka_config_admin import AdminClient, UserScramCredentialUpsertion
-from kafka_config_admin.desired import (
-    parse_clusters_file,
-    parse_command_config,
-    parse_desired_state,
-)
+from kafka_config_admin.connect import parse_clusters_file, parse_command_config
+from kafka_config_admin.desired import parse_desired_state
 from kafka_config_admin.testing import KafkaCluster
 
 from .snippets import (

@@ -114,6 +114,7 @@ topics:
       compression.type: ZSTD            # Kafka's ValidString compares case
       segment.bytes: 1000               # below the range's minimum (1 MiB; 14 before 4.0)
       cleanup.policy: [delete, purge]   # not a cleanup policy
+      min.cleanable.dirty.ratio: lots   # not a DOUBLE (before 2.6 only the catalog says so)
       retention.ms: 1d                  # fine: planned only once the others are fixed
 cluster_default:
   configs:
@@ -127,8 +128,10 @@ cluster_default:
     assert set(problems) == {
         "compression.type",
         "cleanup.policy",
+        "min.cleanable.dirty.ratio",
         "listener.security.protocol.map",
     } | ({"segment.bytes"} if kafka_release >= (4, 0) else set())
+    assert "DOUBLE" in problems["min.cleanable.dirty.ratio"]
     assert name in problems["compression.type"] and "'ZSTD'" in problems["compression.type"]
     assert "zstd" in problems["compression.type"]
     assert "'purge' not allowed" in problems["cleanup.policy"]
@@ -229,3 +232,31 @@ async def test_a_key_the_cluster_takes_on_the_default_only_is_refused_for_one_br
         assert _changes_sent(sent_requests) == []
     else:
         assert not plan.problems and broker_says is None, (plan.problems, broker_says)
+
+
+@pytest.mark.compat
+def test_alter_refuses_what_the_catalog_refuses_before_anything_is_sent(
+    kafka_bootstrap: str,
+    kafka_cluster: KafkaCluster,
+    sent_requests: SentRequests,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if kafka_cluster.kafka_version not in catalog_releases():
+        pytest.skip(f"no catalog ships for Kafka {kafka_cluster.kafka_version}")
+    name = make_topic(kafka_bootstrap)
+    sent_requests.clear()
+    ran = run_cli(
+        capsys,
+        "alter",
+        "-b",
+        kafka_bootstrap,
+        name,
+        "--set",
+        "compression.type=ZSTD",
+        "--append",
+        "cleanup.policy=purge",
+        "--yes",
+    )
+    assert ran.code == 2, (ran.out, ran.err)
+    assert "compression.type" in ran.err and "zstd" in ran.err and "'purge'" in ran.err
+    assert _changes_sent(sent_requests) == []

@@ -12,8 +12,8 @@ import sys
 
 from pyspark.sql import SparkSession
 
-from kafka_config_admin.desired import Connection
-from kafka_config_admin.spark import OPS_SCHEMA, ClusterTarget, apply_ops, register
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.spark import OPS_SCHEMA, apply_ops, register
 
 
 def main(bootstrap: str, topics: list[str]) -> None:
@@ -33,7 +33,7 @@ def main(bootstrap: str, topics: list[str]) -> None:
     ops = spark.createDataFrame(
         [("main", "topic", name, "retention.ms", "SET", "7200000") for name in topics], OPS_SCHEMA
     )
-    outcomes = apply_ops(ops, ClusterTarget("main", Connection(bootstrap_servers=bootstrap)))
+    outcomes = apply_ops(ops, Connection(name="main", bootstrap_servers=bootstrap))
     executors = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
     print(
         "RESULT "

@@ -6,8 +6,8 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, DataFrameWriter, SparkSession
 
-from kafka_config_admin.desired import Connection
-from kafka_config_admin.spark import OPS_SCHEMA, ClusterTarget, apply_ops
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.spark import OPS_SCHEMA, apply_ops
 
 from .helpers import config_value, create_topics, topic, unique, wait_until
 
@@ -16,8 +16,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 
 
 @pytest.fixture(scope="module")
-def target(kafka_bootstrap: str) -> ClusterTarget:
-    return ClusterTarget("main", Connection(bootstrap_servers=kafka_bootstrap))
+def target(kafka_bootstrap: str) -> Connection:
+    return Connection(name="main", bootstrap_servers=kafka_bootstrap)
 
 
 def outcomes_by_row(frame: DataFrame) -> dict[tuple[str, str], tuple[str, str | None]]:
@@ -26,7 +26,7 @@ def outcomes_by_row(frame: DataFrame) -> dict[tuple[str, str], tuple[str, str | 
 
 
 def test_written_ops_read_back_from_the_broker(
-    spark: SparkSession, kafka_bootstrap: str, target: ClusterTarget
+    spark: SparkSession, kafka_bootstrap: str, target: Connection
 ) -> None:
     first, second = create_topics(
         kafka_bootstrap, [unique("apply"), unique("apply")], {"segment.ms": "3600000"}
@@ -58,7 +58,7 @@ def test_written_ops_read_back_from_the_broker(
 
 
 def test_a_dry_run_changes_nothing(
-    spark: SparkSession, kafka_bootstrap: str, target: ClusterTarget
+    spark: SparkSession, kafka_bootstrap: str, target: Connection
 ) -> None:
     (name,) = create_topics(kafka_bootstrap, [unique("dry")])
     ops = spark.createDataFrame(
@@ -70,7 +70,7 @@ def test_a_dry_run_changes_nothing(
 
 
 def test_a_failing_resource_is_recorded_while_the_others_apply(
-    spark: SparkSession, kafka_bootstrap: str, target: ClusterTarget
+    spark: SparkSession, kafka_bootstrap: str, target: Connection
 ) -> None:
     good, refused, invalid = create_topics(
         kafka_bootstrap, [unique("ok"), unique("no"), unique("bad")]

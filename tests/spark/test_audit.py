@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from pyspark.sql import SparkSession
 
-from kafka_config_admin.desired import Connection, parse_desired_state
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.desired import parse_desired_state
 from kafka_config_admin.spark import (
-    ClusterTarget,
     apply_ops,
     audit,
     diff_snapshots,
@@ -71,7 +71,7 @@ def test_audit_finds_the_planted_violations_and_its_plan_fixes_them(
         assert (tmp_path / "report" / name).exists()
     assert first.plan.count() == 3
 
-    target = ClusterTarget("main", Connection(bootstrap_servers=kafka_bootstrap))
+    target = Connection(name="main", bootstrap_servers=kafka_bootstrap)
     outcomes = apply_ops(first.plan, target)
     assert {row.status for row in outcomes.collect()} == {"applied"}
     for name, key, value in [

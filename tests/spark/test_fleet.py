@@ -10,8 +10,8 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.functions import col
 
 from kafka_config_admin import Config
-from kafka_config_admin.desired import load_clusters_file
-from kafka_config_admin.spark import OPS_SCHEMA, apply_ops, fleet
+from kafka_config_admin.connect import load_clusters_file
+from kafka_config_admin.spark import OPS_SCHEMA, apply_ops
 from kafka_config_admin.testing import KafkaCluster, start_cluster
 
 from .helpers import config_value, create_topics, describe, topic, wait_until
@@ -115,7 +115,7 @@ def test_apply_across_the_fleet(
         ],
         OPS_SCHEMA,
     )
-    outcomes = apply_ops(ops, fleet(load_clusters_file(clusters_file)))
+    outcomes = apply_ops(ops, load_clusters_file(clusters_file).fleet())
     assert {(row.cluster, row.status) for row in outcomes.collect()} == {
         ("east", "applied"),
         ("west", "applied"),

@@ -38,6 +38,10 @@ def test_type_name_arguments(text: str, resource: ConfigResource) -> None:
     [
         ("queue:x", "unknown resource type 'queue'"),
         ("broker:one", "a broker is named by its numeric id"),
+        # The SDK's rule: ASCII digits of an INT32 (str.isdigit() takes these three).
+        ("broker:\u00b2", "a broker is named by its numeric id"),
+        ("broker-logger:\u0661", "a broker is named by its numeric id"),
+        ("broker:2147483648", r"numeric id \(0 to 2147483647\)"),
         ("group:", "a group needs a name"),
     ],
 )

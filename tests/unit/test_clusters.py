@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from kafka_config_admin.connect import parse_properties
-from kafka_config_admin.desired import (
+from kafka_config_admin.connect import (
     ConnectionConfigError,
     load_clusters_file,
     parse_clusters_file,
     parse_command_config,
+    parse_properties,
 )
 
 CLUSTERS = """

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
+import typing
+from collections.abc import Callable, Iterator
 from types import ModuleType
 
 import kafka_config_admin
+from kafka_config_admin import QuotaValues
+from kafka_config_admin._ops.configs import Operation
+from kafka_config_admin._ops.scram import ScramUsers
 
 
 def test_all_is_sorted_and_complete() -> None:
     exported = kafka_config_admin.__all__
-    assert exported == sorted(exported)
+    # Sorted as ruff's RUF022 sorts: constants first, then the rest, each alphabetically.
+    assert exported == sorted(exported, key=lambda name: (not name.isupper(), name))
     # Subpackages (testing, desired, cli) show up here once imported; they are not re-exported.
     public = {
         name
@@ -80,3 +88,75 @@ def test_topic_names_are_exported() -> None:
         "NoReassignmentInProgressError",
     ):
         assert name in kafka_config_admin.__all__, name
+
+
+def _public_callables() -> Iterator[tuple[str, Callable[..., object]]]:
+    """Every exported function, and every public method or property our exported classes
+    define (inherited ones included; pydantic's and the standard library's left out)."""
+    for name in kafka_config_admin.__all__:
+        obj = getattr(kafka_config_admin, name)
+        if inspect.isfunction(obj):
+            yield name, obj
+        if not isinstance(obj, type):
+            continue
+        for attribute in dir(obj):
+            if attribute.startswith("_") and attribute != "__init__":
+                continue
+            member = inspect.getattr_static(obj, attribute)
+            if isinstance(member, property) and member.fget is not None:
+                member = member.fget
+            elif isinstance(member, staticmethod | classmethod):
+                member = member.__func__
+            if inspect.isfunction(member) and member.__module__.startswith("kafka_config_admin"):
+                yield f"{name}.{attribute}", member
+
+
+def _classes_in(hint: object) -> Iterator[type]:
+    for candidate in (hint, typing.get_origin(hint)):
+        if isinstance(candidate, type):
+            yield candidate
+    for argument in typing.get_args(hint):
+        yield from _classes_in(argument)
+
+
+def _names_in(annotation: object) -> Iterator[str]:
+    if isinstance(annotation, str):
+        for node in ast.walk(ast.parse(annotation, mode="eval")):
+            if isinstance(node, ast.Name):
+                yield node.id
+
+
+def _hidden_types(where: str, function: Callable[..., object]) -> Iterator[str]:
+    """The types ``function``'s signature uses that the package does not export: by the name
+    the signature spells (type aliases too) and, resolved, every class inside it."""
+    exported = set(kafka_config_admin.__all__)
+    for parameter, annotation in function.__annotations__.items():
+        for name in _names_in(annotation):
+            value = function.__globals__.get(name)
+            ours = getattr(value, "__module__", "").startswith("kafka_config_admin")
+            if ours and not isinstance(value, typing.TypeVar) and name not in exported:
+                yield f"{where}({parameter}): {name}"
+    for parameter, hint in typing.get_type_hints(function).items():
+        for cls in _classes_in(hint):
+            ours = cls.__module__.startswith("kafka_config_admin")
+            if ours and getattr(kafka_config_admin, cls.__name__, None) is not cls:
+                yield f"{where}({parameter}): {cls.__qualname__}"
+
+
+def test_every_public_signature_names_only_exported_types() -> None:
+    """A user can import from the package every type a public method takes or returns."""
+    hidden = [problem for where, f in _public_callables() for problem in _hidden_types(where, f)]
+    assert not hidden, hidden
+
+
+def _takes_a_private_alias(users: ScramUsers, values: QuotaValues) -> Operation[str, None]:
+    raise NotImplementedError
+
+
+def test_the_signature_check_sees_what_is_not_exported() -> None:
+    assert sorted(_hidden_types("f", _takes_a_private_alias)) == [
+        "f(return): Operation",
+        "f(return): Operation",
+        "f(users): ScramUsers",
+        "f(users): ScramUsers",
+    ]

@@ -1,0 +1,176 @@
+"""kafka_config_admin.connect: one place that says how to reach a cluster, for every face."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kafka_config_admin import DEFAULT_TIMEOUT, InvalidArgumentError
+from kafka_config_admin.connect import (
+    CLUSTERS_FILE_ENV,
+    Connection,
+    ConnectionConfigError,
+    clusters_file_path,
+    connection_from_properties,
+    connections_from_options,
+    parse_clusters_file,
+    resolve_connection,
+)
+
+FLEET = """
+default: east
+clusters:
+  east:
+    bootstrap_servers: east-1:9092
+  west:
+    bootstrap_servers: west-1:9092
+    timeout: 5
+"""
+
+
+@pytest.fixture
+def clusters_file(tmp_path: Path) -> Path:
+    path = tmp_path / "clusters.yaml"
+    path.write_text(FLEET)
+    return path
+
+
+def test_a_clusters_file_names_its_connections() -> None:
+    parsed = parse_clusters_file(FLEET, source="c.yaml", base_dir=Path("."))
+    assert [c.name for c in parsed.fleet()] == ["east", "west"]
+    assert parsed.connection().label == "east"
+    assert parsed.connection("west").timeout == 5
+    assert parsed.connection("east").timeout == DEFAULT_TIMEOUT
+
+
+def test_a_name_that_contradicts_its_key_is_refused() -> None:
+    text = "clusters: {a: {bootstrap_servers: x:1, name: b}}"
+    with pytest.raises(ConnectionConfigError, match="cluster 'a' is named 'b'"):
+        parse_clusters_file(text, source="c.yaml", base_dir=Path("."))
+
+
+def test_a_fleet_names_unknown_clusters() -> None:
+    parsed = parse_clusters_file(FLEET, source="c.yaml", base_dir=Path("."))
+    assert [c.name for c in parsed.fleet(("west",))] == ["west"]
+    with pytest.raises(ConnectionConfigError, match=r"no cluster named north .*known: east, west"):
+        parsed.fleet(("west", "north"))
+
+
+def test_an_unnamed_connection_is_labelled_by_its_servers() -> None:
+    assert Connection(bootstrap_servers="k:9092").label == "k:9092"
+    assert Connection(name="main", bootstrap_servers="k:9092").label == "main"
+
+
+@pytest.mark.parametrize("timeout", [0, -1.0])
+def test_a_timeout_must_be_positive(timeout: float) -> None:
+    with pytest.raises(ValueError, match="greater than 0"):
+        Connection(bootstrap_servers="k:9092", timeout=timeout)
+
+
+def test_kafka_property_names_give_a_connection(tmp_path: Path) -> None:
+    connection = connection_from_properties(
+        {
+            "bootstrap.servers": "k:9093",
+            "security.protocol": "sasl_plaintext",
+            "sasl.mechanism": "SCRAM-SHA-256",
+            "sasl.username": "alice",
+            "sasl.password": "s3cret",
+            "unrelated.key": "ignored",
+        },
+        source="options",
+    )
+    assert connection.admin_client_kwargs() == {
+        "bootstrap_servers": "k:9093",
+        "security_protocol": "SASL_PLAINTEXT",
+        "sasl_mechanism": "SCRAM-SHA-256",
+        "sasl_plain_username": "alice",
+        "sasl_plain_password": "s3cret",
+    }
+
+
+@pytest.mark.parametrize(
+    ("properties", "problem"),
+    [
+        ({"security.protocol": "SASL_SSL"}, "options: security_protocol SASL_SSL needs username"),
+        ({"security.protocol": "TLS"}, "options: security_protocol: Input should be"),
+        ({"ssl.truststore.type": "JKS"}, "ssl.truststore.type=JKS is not supported"),
+        (
+            {"sasl.mechanism": "OAUTHBEARER"},
+            "OAUTHBEARER is not supported in a command config or other Kafka",
+        ),
+    ],
+)
+def test_bad_kafka_properties_are_named(properties: dict[str, str], problem: str) -> None:
+    with pytest.raises(ConnectionConfigError, match=problem):
+        connection_from_properties({"bootstrap.servers": "k:1", **properties}, source="options")
+
+
+def test_options_name_one_cluster() -> None:
+    (one,) = connections_from_options({"bootstrap.servers": "k:9092", "timeout": "7"})
+    assert (one.label, one.timeout) == ("k:9092", 7.0)
+    (named,) = connections_from_options({"bootstrap.servers": "k:9092", "cluster": "main"})
+    assert (named.name, named.timeout) == ("main", DEFAULT_TIMEOUT)
+
+
+def test_options_name_a_fleet(clusters_file: Path) -> None:
+    fleet = connections_from_options({"clusters.file": str(clusters_file), "timeout": "3"})
+    assert [(c.name, c.timeout) for c in fleet] == [("east", 3.0), ("west", 3.0)]
+    (west,) = connections_from_options({"clusters.file": str(clusters_file), "clusters": "west"})
+    assert west.bootstrap_servers == "west-1:9092"
+
+
+@pytest.mark.parametrize(
+    ("options", "problem"),
+    [
+        ({}, "needs the option bootstrap.servers"),
+        ({"bootstrap.servers": "k:1", "clusters.file": "f.yaml"}, "not both"),
+        ({"bootstrap.servers": "k:1", "timeout": "soon"}, "positive number of seconds"),
+        ({"bootstrap.servers": "k:1", "timeout": "nan"}, "positive number of seconds"),
+        ({"bootstrap.servers": "k:1", "timeout": "-2"}, "positive number of seconds"),
+    ],
+)
+def test_bad_options_are_named(options: dict[str, str], problem: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=problem):
+        connections_from_options(options)
+
+
+def test_the_clusters_file_is_found_by_option_then_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv(CLUSTERS_FILE_ENV, raising=False)
+    assert clusters_file_path().name == "clusters.yaml"
+    monkeypatch.setenv(CLUSTERS_FILE_ENV, str(tmp_path / "env.yaml"))
+    assert clusters_file_path() == tmp_path / "env.yaml"
+    assert clusters_file_path(tmp_path / "given.yaml") == tmp_path / "given.yaml"
+
+
+def test_resolving_picks_a_cluster_or_servers(clusters_file: Path, tmp_path: Path) -> None:
+    default = resolve_connection(clusters_file=clusters_file, timeout=9)
+    assert (default.label, default.bootstrap_servers, default.timeout) == ("east", "east-1:9092", 9)
+    west = resolve_connection(cluster="west", clusters_file=clusters_file)
+    assert west.label == "west"
+    moved = resolve_connection(cluster="west", bootstrap_servers="w:1", clusters_file=clusters_file)
+    assert (moved.label, moved.bootstrap_servers) == ("west", "w:1")
+    direct = resolve_connection(bootstrap_servers="k:9092", clusters_file=clusters_file)
+    assert (direct.label, direct.name) == ("k:9092", None)
+    config = tmp_path / "admin.properties"
+    config.write_text("bootstrap.servers=c:9092\n")
+    from_config = resolve_connection(command_config=config, clusters_file=tmp_path / "none.yaml")
+    assert from_config.label == "c:9092"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "problem"),
+    [
+        ({"cluster": "east", "command_config": Path("a.properties")}, "not both"),
+        ({}, "no cluster given"),
+        ({"cluster": "north"}, "no cluster named 'north'"),
+    ],
+)
+def test_resolving_names_what_is_missing(
+    clusters_file: Path, tmp_path: Path, kwargs: dict[str, object], problem: str
+) -> None:
+    where = clusters_file if "cluster" in kwargs else tmp_path / "none.yaml"
+    with pytest.raises(ConnectionConfigError, match=problem):
+        resolve_connection(clusters_file=where, **kwargs)  # type: ignore[arg-type]

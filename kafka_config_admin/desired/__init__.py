@@ -35,7 +35,6 @@ docs/desired-state.md describes the file format and the plan's JSON shape.
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
     ApplyReport,
-    OutcomeStatus,
     PlanRejectedError,
     QuotaOutcome,
     ResourceOutcome,
@@ -61,6 +60,8 @@ from ._model import (
     ResourceSpec,
     TopicSpec,
 )
+from ._outcomes import OutcomeStatus
+from ._partitions import PartitionPlan, place_replicas
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
@@ -75,6 +76,7 @@ from ._plan import (
     stale_keys,
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
+from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
@@ -91,6 +93,7 @@ from ._values import (
 __all__ = [
     "BROKER_THROTTLE_KEYS",
     "DEFAULT_READ_BACK_TIMEOUT",
+    "DEFAULT_REASSIGNMENT_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
@@ -109,6 +112,8 @@ __all__ = [
     "IgnoreSpec",
     "KeptKey",
     "OutcomeStatus",
+    "PartitionOutcome",
+    "PartitionPlan",
     "Plan",
     "PlanRejectedError",
     "Problem",
@@ -157,6 +162,7 @@ __all__ = [
     "parse_duration_ms",
     "parse_size_bytes",
     "parse_typed",
+    "place_replicas",
     "quota_entries",
     "read_export",
     "read_state",

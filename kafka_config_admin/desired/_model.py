@@ -110,13 +110,15 @@ class TopicSpec(ResourceSpec):
 
     ``pattern`` is a Python regular expression that must match the whole name. ``partitions``
     and ``replication_factor`` (named topics only) let apply create the topic when it is
-    missing, with its configs.
+    missing, with its configs; for an existing topic they are compared too (more partitions
+    are added, another replication factor is a reassignment).
     """
 
     name: str | None = None
     pattern: str | None = None
-    partitions: int | None = Field(default=None, ge=1)
-    replication_factor: int | None = Field(default=None, ge=1, le=32767)
+    # Strict: `true` or "6" is a mistake in the file, not a count.
+    partitions: int | None = Field(default=None, ge=1, le=2**31 - 1, strict=True)
+    replication_factor: int | None = Field(default=None, ge=1, le=32767, strict=True)
     _regex: re.Pattern[str] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")

@@ -42,7 +42,7 @@ async def described_when(admin: AdminClient, name: str, partitions: int) -> Topi
 
 
 async def test_describe_topics_shows_leader_replicas_and_isr_and_a_missing_topic_fails_alone(
-    admin_client: AdminClient, kafka_broker_ids: list[int]
+    admin_client: AdminClient, kafka_broker_ids: list[int], kafka_release: tuple[int, ...]
 ) -> None:
     name = await created(admin_client, 3, 2)
     missing = unique_name()
@@ -51,7 +51,7 @@ async def test_describe_topics_shows_leader_replicas_and_isr_and_a_missing_topic
     assert isinstance(result.errors()[missing], UnknownTopicOrPartitionError)
     description = await result.values[name]
     assert (description.name, description.is_internal) == (name, False)
-    assert description.topic_id is not None
+    assert (description.topic_id is not None) == (kafka_release >= (2, 8))  # KIP-516
     assert (description.num_partitions, description.replication_factor) == (3, 2)
     assert [info.partition for info in description.partitions] == [0, 1, 2]
     for info in description.partitions:

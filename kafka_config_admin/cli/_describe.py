@@ -137,6 +137,9 @@ def docs(key: str, connection: ConnectionOptions) -> int:
     changed per broker, cluster-wide or only with a restart. Every kind of resource that
     takes KEY is shown. Exit 2 when none does.
     """
+    key = key.strip()
+    if not key:
+        raise UsageError("KEY is empty: name a config key, such as retention.ms")
     admin, _ = open_client(connection)
 
     async def work() -> tuple[dict[ResourceType, _Described], CatalogMatch | None]:

@@ -36,7 +36,6 @@ docs/desired-state.md describes the file format and the plan's JSON shape.
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
     ApplyReport,
-    OutcomeStatus,
     PlanRejectedError,
     QuotaOutcome,
     ResourceOutcome,
@@ -72,6 +71,8 @@ from ._model import (
     TopicSpec,
 )
 from ._observe import FeedKind, FeedScope, observe_cluster, observe_once
+from ._outcomes import OutcomeStatus
+from ._partitions import PartitionPlan, place_replicas
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
@@ -86,6 +87,7 @@ from ._plan import (
     stale_keys,
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
+from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
@@ -102,6 +104,7 @@ from ._values import (
 __all__ = [
     "BROKER_THROTTLE_KEYS",
     "DEFAULT_READ_BACK_TIMEOUT",
+    "DEFAULT_REASSIGNMENT_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
@@ -125,6 +128,8 @@ __all__ = [
     "ObservedState",
     "ObservedValue",
     "OutcomeStatus",
+    "PartitionOutcome",
+    "PartitionPlan",
     "Plan",
     "PlanRejectedError",
     "Problem",
@@ -179,6 +184,7 @@ __all__ = [
     "parse_duration_ms",
     "parse_size_bytes",
     "parse_typed",
+    "place_replicas",
     "quota_entries",
     "read_export",
     "read_state",

@@ -16,6 +16,7 @@ writes ``benchmarks/results/reliability/secrets.json``.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import secrets
@@ -249,6 +250,28 @@ class _Run:
             except KafkaConfigAdminError as error:  # refused, or (without ACLs) not allowed
                 self.capture.refused[mechanism] += not opened
                 self.capture.shown.append(seen(error))
+        await self.same_credentials_come_and_go()
+
+    async def same_credentials_come_and_go(self) -> None:
+        """Two clients with the same credentials: the first closed and collected, then the
+        second opens its connections (the order in which a former log filter let the
+        password through)."""
+        mechanism = "SASL_PLAINTEXT PLAIN (same credentials, the first client collected)"
+        assert self.cluster.sasl_bootstrap_servers is not None
+        brokers = [ConfigResource(ResourceType.BROKER, str(n)) for n in self.cluster.broker_ids]
+        for wanted in (brokers[:1], brokers):
+            self.capture.tried[mechanism] += 1
+            client = AdminClient(
+                self.cluster.sasl_bootstrap_servers,
+                security_protocol="SASL_PLAINTEXT",
+                sasl_plain_username="admin",
+                sasl_plain_password=self.password,
+                timeout=20,
+            )
+            async with client as admin:
+                self.capture.shown.append(seen(await admin.describe_configs(wanted).all()))
+            del client, admin
+            gc.collect()
 
     async def use(self, admin: AdminClient) -> None:
         """Describe the topic and make sensitive SETs the broker rejects, echoing the value."""

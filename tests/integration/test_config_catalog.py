@@ -186,6 +186,12 @@ def test_docs_shows_the_catalog_beside_the_live_documentation(
     ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "segment.bytes")
     minimum = 1048576 if kafka_release >= (4, 0) else 14
     assert f"valid values: at least {minimum}" in ran.out, ran.out
+    for empty in ("", "  "):
+        ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, empty)
+        assert (ran.code, ran.err.strip()) == (
+            2,
+            "error: KEY is empty: name a config key, such as retention.ms",
+        )
     gone = "message.downconversion.enable"  # removed in Kafka 4.0
     ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, gone)
     if kafka_release >= (4, 0):

@@ -142,6 +142,7 @@ EXPECTED_REFUSALS = {
     **{f"{listener} {m}": 1 for listener in ("SASL_SSL", "SASL_PLAINTEXT") for m in MECHANISMS},
     "SASL_SSL SCRAM-SHA-512 (password set by the SDK)": 1,
     "SASL_SSL OAUTHBEARER": 1,
+    "SASL_PLAINTEXT PLAIN (same credentials, the first client collected)": 0,
     "CLI SASL_SSL SCRAM": 2,
     "CLI mTLS": 1,
     "CLI SASL_PLAINTEXT PLAIN": 0,

@@ -58,6 +58,8 @@ from ._changes import (
     StateChange,
     diff_states,
     next_state,
+    observed_state,
+    observed_values,
 )
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
 from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
@@ -179,6 +181,8 @@ __all__ = [
     "next_state",
     "observe_cluster",
     "observe_once",
+    "observed_state",
+    "observed_values",
     "override_source",
     "parse_desired_state",
     "parse_duration_ms",

@@ -30,7 +30,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from .. import ConfigResource, ConfigSource, ResourceType
+from .. import Config, ConfigResource, ConfigSource, ResourceType
 from ._state import override_source
 
 __all__ = [
@@ -41,6 +41,8 @@ __all__ = [
     "StateChange",
     "diff_states",
     "next_state",
+    "observed_state",
+    "observed_values",
 ]
 
 #: The resource types of the feed beyond the config resources: quota entities, SCRAM users.
@@ -196,6 +198,38 @@ class StateChange:
             "error": self.error,
             "error_message": self.error_message,
         }
+
+
+def observed_values(config: Config) -> dict[str, ObservedValue]:
+    """A described config's keys as the feed compares them (sensitive values dropped)."""
+    return {
+        entry.name: ObservedValue(
+            None if entry.is_sensitive else entry.value,
+            entry.source.name,
+            entry.type.name,
+            entry.is_sensitive,
+        )
+        for entry in config.entries
+    }
+
+
+def observed_state(
+    cluster: str,
+    time: datetime,
+    configs: Mapping[ConfigResource, Config],
+    errors: Mapping[ConfigResource, BaseException] | None = None,
+) -> ObservedState:
+    """A cluster's described configs (and the resources that failed) as an observed state:
+    how a snapshot that was read some other way (a Spark snapshot table) is compared."""
+    resources: dict[ResourceKey, ResourceObservation] = {
+        (resource.type.name, resource.name): ResourceObservation(observed_values(config))
+        for resource, config in configs.items()
+    }
+    for resource, error in (errors or {}).items():
+        resources[(resource.type.name, resource.name)] = ResourceObservation(
+            None, (type(error).__name__, str(error))
+        )
+    return ObservedState(cluster, time, resources)
 
 
 def next_state(before: ObservedState | None, observed: ObservedState) -> ObservedState:

@@ -16,7 +16,6 @@ from enum import StrEnum
 from .. import (
     AdminClient,
     AuthorizationError,
-    Config,
     ConfigResource,
     InvalidArgumentError,
     KafkaConnectionError,
@@ -33,6 +32,7 @@ from ._changes import (
     ObservedValue,
     ResourceKey,
     ResourceObservation,
+    observed_values,
 )
 
 __all__ = ["FeedKind", "FeedScope", "observe_cluster", "observe_once"]
@@ -180,7 +180,7 @@ async def _describe(
         error = future.exception()
         key = (resource.type.name, resource.name)
         if error is None:
-            observed[key] = ResourceObservation(_values(future.result()))
+            observed[key] = ResourceObservation(observed_values(future.result()))
         elif isinstance(error, UnknownTopicOrPartitionError):
             continue  # deleted since it was listed, or not there: absent, not failed
         else:
@@ -191,18 +191,6 @@ async def _describe(
     ):
         raise failures[0]  # not one resource could be read: the cluster is what failed
     return observed
-
-
-def _values(config: Config) -> dict[str, ObservedValue]:
-    return {
-        entry.name: ObservedValue(
-            None if entry.is_sensitive else entry.value,
-            entry.source.name,
-            entry.type.name,
-            entry.is_sensitive,
-        )
-        for entry in config.entries
-    }
 
 
 async def _read_entities(

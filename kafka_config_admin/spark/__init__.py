@@ -27,7 +27,7 @@ from ._pipeline import (
     take_snapshot,
     write_report,
 )
-from ._schema import CHANGES_SCHEMA, OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
+from ._schema import CHANGES_SCHEMA, DIFF_SCHEMA, OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
 from ._source import (
     PUSHDOWN_SETTING,
     ApplyFailedError,
@@ -38,6 +38,7 @@ from ._source import (
 
 __all__ = [
     "CHANGES_SCHEMA",
+    "DIFF_SCHEMA",
     "FINDINGS_SCHEMA",
     "OPS_SCHEMA",
     "OUTCOME_SCHEMA",

@@ -13,6 +13,8 @@ from pyspark.sql.types import StructType
 __all__ = [
     "CHANGES_ARROW_SCHEMA",
     "CHANGES_SCHEMA",
+    "DIFF_ARROW_SCHEMA",
+    "DIFF_SCHEMA",
     "OPS_ARROW_SCHEMA",
     "OPS_SCHEMA",
     "OUTCOME_ARROW_SCHEMA",
@@ -90,6 +92,26 @@ CHANGES_ARROW_SCHEMA = pa.schema(
 )
 
 
+#: ``diff_snapshots``: one row per change between two snapshots, as the change feed names them
+#: (``name`` is the key; null on a row about a whole resource).
+DIFF_ARROW_SCHEMA = pa.schema(
+    [
+        ("cluster", pa.string()),
+        ("resource_type", pa.string()),
+        ("resource_name", pa.string()),
+        ("name", pa.string()),
+        ("change", pa.string()),
+        ("before_value", pa.string()),
+        ("after_value", pa.string()),
+        ("before_source", pa.string()),
+        ("after_source", pa.string()),
+        ("config_type", pa.string()),
+        ("before_time", _TIME),
+        ("after_time", _TIME),
+    ]
+)
+
+
 def spark_schema(schema: pa.Schema) -> StructType:
     """The Spark schema of an Arrow schema."""
     converted = from_arrow_schema(schema)
@@ -101,3 +123,4 @@ SNAPSHOT_SCHEMA = spark_schema(SNAPSHOT_ARROW_SCHEMA)
 OPS_SCHEMA = spark_schema(OPS_ARROW_SCHEMA)
 OUTCOME_SCHEMA = spark_schema(OUTCOME_ARROW_SCHEMA)
 CHANGES_SCHEMA = spark_schema(CHANGES_ARROW_SCHEMA)
+DIFF_SCHEMA = spark_schema(DIFF_ARROW_SCHEMA)

@@ -6,7 +6,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kafka_config_admin import InvalidArgumentError
+from kafka_config_admin import (
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    ConfigSource,
+    ConfigType,
+    InvalidArgumentError,
+    ResourceType,
+    TopicAuthorizationFailedError,
+)
 from kafka_config_admin.desired import (
     ChangeKind,
     FeedKind,
@@ -16,6 +25,7 @@ from kafka_config_admin.desired import (
     ResourceObservation,
     diff_states,
     next_state,
+    observed_state,
 )
 
 T0 = datetime(2026, 11, 24, 18, 0, tzinfo=UTC)
@@ -219,3 +229,33 @@ def test_a_cluster_down_from_the_start_gets_its_baseline_once_read() -> None:
     up = state({"TOPIC:orders": topic(retention_ms=OVERRIDE)}, T1)
     assert changes(still_down, up) == []
     assert ObservedState.from_json(still_down.to_json()) == still_down
+
+
+def test_a_snapshot_read_another_way_is_compared_as_the_feed_compares() -> None:
+    """observed_state: described configs (as a Spark snapshot holds them) -> a feed state."""
+    resource = ConfigResource(ResourceType.TOPIC, "orders")
+    failed = ConfigResource(ResourceType.TOPIC, "payments")
+
+    def config(value: str, source: ConfigSource) -> Config:
+        return Config(
+            entries=(
+                ConfigEntry(name="retention.ms", value=value, source=source, type=ConfigType.LONG),
+                ConfigEntry(name="sasl.jaas.config", value=None, is_sensitive=True),
+            )
+        )
+
+    before = observed_state(
+        "main", T0, {resource: config("604800000", ConfigSource.DEFAULT_CONFIG), failed: Config()}
+    )
+    after = observed_state(
+        "main",
+        T1,
+        {resource: config("3600000", ConfigSource.TOPIC_CONFIG)},
+        {failed: TopicAuthorizationFailedError("denied")},
+    )
+    rows = diff_states(before, next_state(before, after))
+    assert [(row.resource_name, row.key, row.change.value, row.after_value) for row in rows] == [
+        ("orders", "retention.ms", "added", "3600000"),
+        ("payments", None, "error", None),
+    ]
+    assert rows[0].config_type == "LONG" and rows[1].error == "TopicAuthorizationFailedError"

@@ -7,7 +7,9 @@ from several (:mod:`benchmarks.load`), ``python -m benchmarks spark [--topics N]
 Spark snapshot benchmark (see ``benchmarks/spark.py``), ``python -m benchmarks web [--topics N]
 [--brokers N]`` the web editor's pages server-side (``benchmarks/web.py``), ``python -m benchmarks
 plan-trees --before TREE`` ``plan`` with two source trees side by side
-(:mod:`benchmarks.plan_trees`). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
+(:mod:`benchmarks.plan_trees`), ``python -m benchmarks feed [--topics N] [--reps N]
+[--changes N]`` the change feed's poll cost and detection latency on two clusters
+(``benchmarks/feed.py``). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
 (3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
 """
 
@@ -80,6 +82,10 @@ def main() -> None:
         from . import spark
 
         spark.main(arguments)
+    elif part == "feed":
+        from . import feed
+
+        feed.main(arguments)
     elif part == "load":
         from . import load
 

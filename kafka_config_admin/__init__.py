@@ -26,10 +26,12 @@ from ._exceptions import (
     KafkaTimeoutError,
     ListenerMismatchError,
     NetworkError,
+    NoReassignmentInProgressError,
     NotControllerError,
     OutcomeUnknownError,
     PolicyViolationError,
     ProtocolError,
+    ReassignmentInProgressError,
     RequestTimedOutError,
     ResourceNotFoundError,
     ThrottlingQuotaExceededError,
@@ -85,15 +87,27 @@ from ._models.scram import (
 )
 from ._models.scram import MAX_ITERATIONS as MAX_SCRAM_ITERATIONS
 from ._models.scram import MIN_ITERATIONS as MIN_SCRAM_ITERATIONS
-from ._models.topics import CreatedTopic, NewTopic, TopicListing
+from ._models.topics import (
+    CreatedTopic,
+    NewPartitions,
+    NewTopic,
+    PartitionInfo,
+    PartitionReassignment,
+    TopicDescription,
+    TopicListing,
+    TopicPartition,
+)
 from ._models.validation import MAX_BROKER_ID, is_broker_id
 from ._net.oauth import TokenProvider
 from ._ops.groups import GroupListing, ListGroupsResult
 from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
 from ._ops.results import (
     AlterConfigsResult,
+    AlterPartitionReassignmentsResult,
+    CreatePartitionsResult,
     CreateTopicsResult,
     DescribeConfigsResult,
+    DescribeTopicsResult,
     ResourceFuture,
 )
 from ._ops.scram import AlterUserScramCredentialsResult, DescribeUserScramCredentialsResult
@@ -111,6 +125,7 @@ __all__ = [
     "AlterClientQuotasResult",
     "AlterConfigOp",
     "AlterConfigsResult",
+    "AlterPartitionReassignmentsResult",
     "AlterUserScramCredentialsResult",
     "AuthenticationError",
     "AuthorizationError",
@@ -132,10 +147,12 @@ __all__ = [
     "ConfigSource",
     "ConfigSynonym",
     "ConfigType",
+    "CreatePartitionsResult",
     "CreateTopicsResult",
     "CreatedTopic",
     "DescribeClientQuotasResult",
     "DescribeConfigsResult",
+    "DescribeTopicsResult",
     "DescribeUserScramCredentialsResult",
     "DuplicateResourceError",
     "GroupAuthorizationFailedError",
@@ -153,15 +170,20 @@ __all__ = [
     "ListGroupsResult",
     "ListenerMismatchError",
     "NetworkError",
+    "NewPartitions",
     "NewTopic",
+    "NoReassignmentInProgressError",
     "NotControllerError",
     "OpType",
     "OutcomeUnknownError",
+    "PartitionInfo",
+    "PartitionReassignment",
     "PolicyViolationError",
     "ProtocolError",
     "QuotaEntityType",
     "QuotaMatchType",
     "QuotaValues",
+    "ReassignmentInProgressError",
     "RequestTimedOutError",
     "ResourceFuture",
     "ResourceNotFoundError",
@@ -173,7 +195,9 @@ __all__ = [
     "TokenProvider",
     "TopicAlreadyExistsError",
     "TopicAuthorizationFailedError",
+    "TopicDescription",
     "TopicListing",
+    "TopicPartition",
     "UnacceptableCredentialError",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",

@@ -31,7 +31,13 @@ from ._models.catalog import CatalogMatch, catalog_releases, match_catalog
 from ._models.configs import AlterConfigOp, ConfigResource
 from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
 from ._models.scram import UserScramCredentialAlteration
-from ._models.topics import NewTopic, TopicListing
+from ._models.topics import (
+    NewPartitions,
+    NewTopic,
+    PartitionReassignment,
+    TopicListing,
+    TopicPartition,
+)
 from ._net.oauth import TokenProvider
 from ._net.security import SecurityOptions
 from ._net.transport import Transport
@@ -51,8 +57,11 @@ from ._ops.quotas import (
 )
 from ._ops.results import (
     AlterConfigsResult,
+    AlterPartitionReassignmentsResult,
+    CreatePartitionsResult,
     CreateTopicsResult,
     DescribeConfigsResult,
+    DescribeTopicsResult,
     ResourceFuture,
     _Result,
 )
@@ -62,7 +71,14 @@ from ._ops.scram import (
     DescribeUserScramCredentials,
     DescribeUserScramCredentialsResult,
 )
-from ._ops.topics import CreateTopics, ListTopics
+from ._ops.topics import (
+    AlterPartitionReassignments,
+    CreatePartitions,
+    CreateTopics,
+    DescribeTopics,
+    ListPartitionReassignments,
+    ListTopics,
+)
 from ._protocol import API_VERSIONS
 
 __all__ = ["AdminClient"]
@@ -242,6 +258,12 @@ class AdminClient:
             )
         return self._transport.broker_ids()
 
+    def broker_racks(self) -> dict[int, str | None]:
+        """Each broker's rack (``broker.rack``; None when it reports none), by node id, as the
+        client's latest metadata lists them."""
+        self.broker_ids()  # the same check that the client is open
+        return self._transport.broker_racks()
+
     # --- public calls ---------------------------------------------------------------------
 
     async def config_catalog(self) -> CatalogMatch | None:
@@ -380,7 +402,8 @@ class AdminClient:
         while the others are created. ``validate_only`` asks the broker to check everything and
         create nothing; the futures then say what would be created. Names, counts and
         configs are checked first: a bad topic raises :class:`InvalidArgumentError` and
-        nothing is sent. Any broker takes the request and forwards it to the controller.
+        nothing is sent. The request goes to the controller the metadata names (a
+        ZooKeeper-era broker takes it from no other; in KRaft that broker forwards it).
         """
         seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
         # The broker waits this long for the topics to be created before it answers; it must
@@ -393,8 +416,91 @@ class AdminClient:
             new_topics,
             validate_only=validate_only,
             timeout_ms=int(wait * 1000),
+            controller=self._transport.controller_id,
         )
         return self._call(build, CreateTopicsResult, seconds)
+
+    def describe_topics(
+        self, topics: Iterable[str], *, timeout: float | None = None
+    ) -> DescribeTopicsResult:
+        """The partitions of ``topics``: leader, replicas, in-sync and offline replicas.
+
+        One future per topic name; a topic the cluster lacks fails alone with
+        :class:`UnknownTopicOrPartitionError`. One Metadata request to any broker.
+        """
+        build = partial(DescribeTopics.build, topics)
+        return self._call(build, DescribeTopicsResult, timeout)
+
+    def create_partitions(
+        self,
+        new_partitions: Mapping[str, NewPartitions],
+        *,
+        validate_only: bool = False,
+        timeout: float | None = None,
+    ) -> CreatePartitionsResult:
+        """Raise topics' partition counts: topic name to :class:`NewPartitions` (the new total).
+
+        One future per topic; each topic succeeds or fails on its own (a count not above the
+        current one fails with :class:`InvalidPartitionsError`). ``validate_only`` asks the
+        controller to check and change nothing.
+        """
+        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        build = partial(
+            CreatePartitions.build,
+            new_partitions,
+            validate_only=validate_only,
+            timeout_ms=int(wait * 1000),
+            controller=self._transport.controller_id,
+        )
+        return self._call(build, CreatePartitionsResult, seconds)
+
+    def alter_partition_reassignments(
+        self,
+        reassignments: Mapping[TopicPartition, Sequence[int] | None],
+        *,
+        timeout: float | None = None,
+    ) -> AlterPartitionReassignmentsResult:
+        """Start moving partitions to new replica lists (KIP-455); None cancels a partition's
+        reassignment in progress.
+
+        ``{TopicPartition("orders", 0): [1, 2, 3]}``: the first broker is the preferred
+        leader. One future per partition, done once the controller accepted the move (the
+        data moves afterwards: follow it with :meth:`list_partition_reassignments`).
+        """
+        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        build = partial(
+            AlterPartitionReassignments.build,
+            reassignments,
+            timeout_ms=int(wait * 1000),
+            controller=self._transport.controller_id,
+        )
+        return self._call(build, AlterPartitionReassignmentsResult, seconds)
+
+    def list_partition_reassignments(
+        self,
+        partitions: Iterable[TopicPartition] | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> ResourceFuture[None, dict[TopicPartition, PartitionReassignment]]:
+        """The reassignments in progress, of ``partitions`` or (None) of every partition.
+
+        ``moving = await admin.list_partition_reassignments()``; a partition not moving is
+        not in the mapping.
+        """
+        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        build = partial(
+            ListPartitionReassignments.build,
+            partitions,
+            timeout_ms=int(wait * 1000),
+            controller=self._transport.controller_id,
+        )
+        result = self._call(
+            build, _Result[None, dict[TopicPartition, PartitionReassignment]], seconds
+        )
+        return result.values[None]
 
     def list_groups(
         self,

@@ -33,6 +33,8 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
         ├── NotControllerError                  41  (retriable)
         ├── InvalidRequestError                 42
         ├── PolicyViolationError                44
+        ├── ReassignmentInProgressError         60
+        ├── NoReassignmentInProgressError       85
         ├── ThrottlingQuotaExceededError        89  (retriable)
         ├── ResourceNotFoundError               91
         ├── DuplicateResourceError              92
@@ -69,10 +71,12 @@ __all__ = [
     "KafkaTimeoutError",
     "ListenerMismatchError",
     "NetworkError",
+    "NoReassignmentInProgressError",
     "NotControllerError",
     "OutcomeUnknownError",
     "PolicyViolationError",
     "ProtocolError",
+    "ReassignmentInProgressError",
     "RequestTimedOutError",
     "ResourceNotFoundError",
     "ThrottlingQuotaExceededError",
@@ -345,6 +349,20 @@ class PolicyViolationError(BrokerError):
     error_name = "POLICY_VIOLATION"
 
 
+class ReassignmentInProgressError(BrokerError):
+    """A partition of the topic is being reassigned: its partitions cannot change meanwhile."""
+
+    code = 60
+    error_name = "REASSIGNMENT_IN_PROGRESS"
+
+
+class NoReassignmentInProgressError(BrokerError):
+    """A reassignment to cancel is not in progress (it completed, or never started)."""
+
+    code = 85
+    error_name = "NO_REASSIGNMENT_IN_PROGRESS"
+
+
 class ThrottlingQuotaExceededError(BrokerError):
     """The principal exceeded its controller mutation quota."""
 
@@ -403,6 +421,8 @@ _BY_CODE: dict[int, type[BrokerError]] = {
         NotControllerError,
         InvalidRequestError,
         PolicyViolationError,
+        ReassignmentInProgressError,
+        NoReassignmentInProgressError,
         ThrottlingQuotaExceededError,
         ResourceNotFoundError,
         DuplicateResourceError,

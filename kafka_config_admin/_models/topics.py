@@ -10,13 +10,25 @@ import base64
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._exceptions import InvalidArgumentError
 from .configs import Config, is_sensitive_name, kafka_string
 from .validation import given
 
-__all__ = ["CreatedTopic", "NewTopic", "TopicListing", "check_topic_name", "topic_id_text"]
+__all__ = [
+    "CreatedTopic",
+    "NewPartitions",
+    "NewTopic",
+    "PartitionInfo",
+    "PartitionReassignment",
+    "TopicDescription",
+    "TopicListing",
+    "TopicPartition",
+    "check_topic_name",
+    "replica_list",
+    "topic_id_text",
+]
 
 #: The longest topic name Kafka accepts.
 MAX_TOPIC_NAME_LENGTH = 249
@@ -238,3 +250,152 @@ class CreatedTopic:
     num_partitions: int | None
     replication_factor: int | None
     configs: Config | None
+
+
+class _TopicPartitionFields(NamedTuple):
+    topic: str
+    partition: int
+
+
+class TopicPartition(_TopicPartitionFields):
+    """One partition of one topic: the key of the partition calls' futures.
+
+    A named tuple, checked when made: a topic name Kafka accepts and a non-negative index.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, topic: str, partition: int) -> TopicPartition:
+        check_topic_name(topic)
+        if isinstance(partition, bool) or not isinstance(partition, int):
+            raise InvalidArgumentError(
+                f"topic {topic!r}: partition must be an int, got {given(partition)}"
+            )
+        if not 0 <= partition <= _MAX_INT32:
+            raise InvalidArgumentError(
+                f"topic {topic!r}: partition must be from 0 to {_MAX_INT32}, got {partition}"
+            )
+        return super().__new__(cls, topic, partition)
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionInfo:
+    """One partition as the cluster's metadata shows it.
+
+    Attributes:
+        partition: its index.
+        leader: the broker leading it, or None when it has no leader.
+        replicas: the brokers holding a replica, the preferred leader first.
+        isr: the in-sync replicas.
+        offline_replicas: replicas on brokers (or log directories) that are offline.
+    """
+
+    partition: int
+    leader: int | None
+    replicas: tuple[int, ...]
+    isr: tuple[int, ...]
+    offline_replicas: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TopicDescription:
+    """A topic as :meth:`AdminClient.describe_topics` describes it: its partitions' replicas.
+
+    ``replication_factor`` is the largest replica count of its partitions (they differ only
+    while a reassignment adds replicas), None when no partition is listed.
+    """
+
+    name: str
+    topic_id: str | None
+    is_internal: bool
+    partitions: tuple[PartitionInfo, ...]
+
+    @property
+    def num_partitions(self) -> int:
+        """How many partitions it has."""
+        return len(self.partitions)
+
+    @property
+    def replication_factor(self) -> int | None:
+        """The most replicas any of its partitions has."""
+        return max((len(p.replicas) for p in self.partitions), default=None)
+
+
+@dataclass(frozen=True, init=False)
+class NewPartitions:
+    """The partition count a topic should reach with :meth:`AdminClient.create_partitions`.
+
+    ``total_count`` is the new total (Kafka only ever adds partitions). ``assignments``, when
+    given, places each new partition on brokers (one list of broker ids per new partition,
+    the first one preferred as leader); otherwise the controller places them.
+    """
+
+    total_count: int
+    assignments: tuple[tuple[int, ...], ...] | None
+
+    def __init__(
+        self, total_count: int, assignments: Sequence[Sequence[int]] | None = None
+    ) -> None:
+        if (
+            isinstance(total_count, bool)
+            or not isinstance(total_count, int)
+            or not 1 <= total_count <= _MAX_INT32
+        ):
+            raise InvalidArgumentError(
+                f"NewPartitions total_count must be an int from 1 to {_MAX_INT32}, "
+                f"got {given(total_count)}"
+            )
+        object.__setattr__(self, "total_count", total_count)
+        object.__setattr__(self, "assignments", _new_assignments(assignments))
+
+
+def _new_assignments(
+    assignments: Sequence[Sequence[int]] | None,
+) -> tuple[tuple[int, ...], ...] | None:
+    if assignments is None:
+        return None
+    if isinstance(assignments, str | bytes) or not isinstance(assignments, Sequence):
+        raise InvalidArgumentError(
+            "NewPartitions assignments must be a list of replica lists (one per new "
+            f"partition), got {given(assignments)}"
+        )
+    try:
+        return tuple(replica_list(brokers) for brokers in assignments)
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"NewPartitions assignments: {error}") from None
+
+
+def replica_list(brokers: object) -> tuple[int, ...]:
+    """``brokers`` as a replica list: distinct non-negative broker ids, at least one."""
+    replicas = tuple(brokers) if isinstance(brokers, Sequence | tuple | list) else ()
+    if (
+        not replicas
+        or isinstance(brokers, str)
+        or any(
+            isinstance(b, bool) or not isinstance(b, int) or not 0 <= b <= _MAX_INT32
+            for b in replicas
+        )
+        or len(set(replicas)) != len(replicas)
+    ):
+        raise InvalidArgumentError(
+            f"a replica list needs distinct broker ids, got {given(brokers)}"
+        )
+    return replicas
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionReassignment:
+    """A reassignment in progress (:meth:`AdminClient.list_partition_reassignments`).
+
+    ``replicas`` is the partition's whole replica set now (old and new), ``adding_replicas``
+    those being added, ``removing_replicas`` those to drop once the new ones caught up.
+    """
+
+    replicas: tuple[int, ...]
+    adding_replicas: tuple[int, ...]
+    removing_replicas: tuple[int, ...]
+
+    @property
+    def target_replicas(self) -> tuple[int, ...]:
+        """The replica list once the reassignment completes."""
+        return tuple(b for b in self.replicas if b not in self.removing_replicas)

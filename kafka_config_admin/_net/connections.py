@@ -126,9 +126,9 @@ class Connection(AIOKafkaConnection):  # type: ignore[misc]  # aiokafka is untyp
 class ConnectionPool:
     """One transport's connections: to the bootstrap servers, then one per broker.
 
-    ``brokers`` is the cluster's brokers as the latest Metadata lists them; ``registered`` every
-    broker any Metadata listed since the pool started (a broker restarting leaves the list for
-    a moment).
+    ``brokers`` is the cluster's brokers as the latest Metadata lists them (``racks`` their
+    racks, ``controller`` the controller it names); ``registered`` every broker any Metadata
+    listed since the pool started (a broker restarting leaves the list for a moment).
     """
 
     def __init__(self, bootstrap_servers: str, options: Mapping[str, Any]) -> None:
@@ -138,6 +138,11 @@ class ConnectionPool:
         self._options = dict(options)
         self.brokers: dict[int, BrokerAddress] = {}
         self.registered: dict[int, BrokerAddress] = {}
+        #: Each listed broker's rack (None: it reports none), by node id.
+        self.racks: dict[int, str | None] = {}
+        #: The broker the latest Metadata names as controller (KRaft: one that forwards
+        #: changes to the quorum's leader), None when it names none.
+        self.controller: int | None = None
         self._conns: dict[int, Connection] = {}
         self._opening: dict[int, asyncio.Lock] = {}
         #: Every connection opened whose socket may still be open.
@@ -202,6 +207,12 @@ class ConnectionPool:
                 del self._conns[node_id]  # gone, or moved: the next request reconnects
         self.brokers = brokers
         self.registered.update(brokers)
+        # Metadata v0 has neither racks nor a controller; -1 says "none".
+        self.racks = {
+            broker[0]: broker[3] if len(broker) > 3 else None for broker in metadata.brokers
+        }
+        controller = getattr(metadata, "controller_id", -1)
+        self.controller = controller if controller in brokers else None
 
     async def refresh(self) -> None:
         """Ask the cluster for its brokers again; calls meanwhile share the one answer."""

@@ -324,6 +324,15 @@ class Transport:
         """The ids of the brokers in the latest metadata."""
         return sorted(self._require_pool().brokers)
 
+    def broker_racks(self) -> dict[int, str | None]:
+        """Each broker's rack in the latest metadata, by node id."""
+        return dict(sorted(self._require_pool().racks.items()))
+
+    def controller_id(self) -> int | None:
+        """The broker the latest metadata names as controller (KRaft: a broker that forwards
+        to the quorum's leader), None when it names none."""
+        return self._require_pool().controller
+
     def any_broker(self, lane: int = READS) -> int:
         """A broker for requests any broker can answer; one we are connected to if possible.
 

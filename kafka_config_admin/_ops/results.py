@@ -13,9 +13,17 @@ from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
 from typing import Any, Generic, TypeVar
 
 from .._models.configs import Config, ConfigResource
-from .._models.topics import CreatedTopic
+from .._models.topics import CreatedTopic, TopicDescription, TopicPartition
 
-__all__ = ["AlterConfigsResult", "CreateTopicsResult", "DescribeConfigsResult", "ResourceFuture"]
+__all__ = [
+    "AlterConfigsResult",
+    "AlterPartitionReassignmentsResult",
+    "CreatePartitionsResult",
+    "CreateTopicsResult",
+    "DescribeConfigsResult",
+    "DescribeTopicsResult",
+    "ResourceFuture",
+]
 
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
@@ -163,18 +171,39 @@ class DescribeConfigsResult(_ValuesResult[ConfigResource, Config]):
     """
 
 
-class AlterConfigsResult(_Result[ConfigResource, None]):
+class _ChangeResult(_Result[K, None]):
+    """A change's result: ``values[key]`` completes once that key is done."""
+
+    async def all(self) -> None:
+        """Wait for every key; raise the first error (in request order)."""
+        await self.wait()
+        for future in self.values.values():
+            if future._exception is not None:
+                raise future._exception
+
+
+class AlterConfigsResult(_ChangeResult[ConfigResource]):
     """The result of an alter call: ``values[resource]`` completes once that resource is done.
 
     ``await result.all()`` returns when every resource was altered, or raises the first error.
     """
 
-    async def all(self) -> None:
-        """Wait for every resource; raise the first error (in request order)."""
-        await self.wait()
-        for future in self.values.values():
-            if future._exception is not None:
-                raise future._exception
+
+class CreatePartitionsResult(_ChangeResult[str]):
+    """The result of :meth:`AdminClient.create_partitions`, keyed by topic name."""
+
+
+class AlterPartitionReassignmentsResult(_ChangeResult[TopicPartition]):
+    """The result of :meth:`AdminClient.alter_partition_reassignments`, keyed by
+    :class:`TopicPartition`."""
+
+
+class DescribeTopicsResult(_ValuesResult[str, TopicDescription]):
+    """The result of :meth:`AdminClient.describe_topics`, keyed by topic name.
+
+    ``values[name]`` is a :class:`ResourceFuture` of that topic's :class:`TopicDescription`
+    (a topic the cluster lacks fails with :class:`UnknownTopicOrPartitionError`).
+    """
 
 
 class CreateTopicsResult(_ValuesResult[str, CreatedTopic]):

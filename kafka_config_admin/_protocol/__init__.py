@@ -3,14 +3,15 @@
 One module per API declares its request and response schema (``describe_configs``,
 ``alter_configs``, ``incremental_alter_configs``, ``metadata``, ``create_topics``,
 ``describe_client_quotas``, ``alter_client_quotas``, ``describe_user_scram_credentials``,
-``alter_user_scram_credentials``, ``list_groups``, ``api_versions``); ``_schema`` compiles them;
-``_header`` does the request and response headers. Bodies are plain dicts with snake_case keys;
-every key of every version is present after decoding (fields a version lacks take their schema
-default). Unknown tagged fields are skipped, not kept. Identical items of a shared struct decode to
-one object (``Struct(shared=True)``), so decoded bodies must not be mutated. Undecodable bytes
-raise ProtocolError; a body that cannot be encoded raises InvalidArgumentError, or
-UnsupportedVersionError for a non-ignorable field the version lacks and for a version outside
-``min_version``-``max_version``.
+``alter_user_scram_credentials``, ``list_groups``, ``api_versions``, ``create_partitions``,
+``alter_partition_reassignments``, ``list_partition_reassignments``); ``_schema`` compiles
+them; ``_header`` does the request and response headers. Bodies are plain dicts with snake_case
+keys; every key of every version is present after decoding (fields a version lacks take their
+schema default). Unknown tagged fields are skipped, not kept. Identical items of a shared struct
+decode to one object (``Struct(shared=True)``), so decoded bodies must not be mutated.
+Undecodable bytes raise ProtocolError; a body that cannot be encoded raises
+InvalidArgumentError, or UnsupportedVersionError for a non-ignorable field the version lacks
+and for a version outside ``min_version``-``max_version``.
 """
 
 from __future__ import annotations
@@ -22,14 +23,17 @@ from typing import Any
 from . import (
     alter_client_quotas,
     alter_configs,
+    alter_partition_reassignments,
     alter_user_scram_credentials,
     api_versions,
+    create_partitions,
     create_topics,
     describe_client_quotas,
     describe_configs,
     describe_user_scram_credentials,
     incremental_alter_configs,
     list_groups,
+    list_partition_reassignments,
     metadata,
 )
 from ._header import decode_response_header, encode_request_header
@@ -38,14 +42,17 @@ from ._schema import Memo, Message
 __all__ = [
     "ALTER_CLIENT_QUOTAS",
     "ALTER_CONFIGS",
+    "ALTER_PARTITION_REASSIGNMENTS",
     "ALTER_USER_SCRAM_CREDENTIALS",
     "API_VERSIONS",
+    "CREATE_PARTITIONS",
     "CREATE_TOPICS",
     "DESCRIBE_CLIENT_QUOTAS",
     "DESCRIBE_CONFIGS",
     "DESCRIBE_USER_SCRAM_CREDENTIALS",
     "INCREMENTAL_ALTER_CONFIGS",
     "LIST_GROUPS",
+    "LIST_PARTITION_REASSIGNMENTS",
     "METADATA",
     "ApiCodec",
     "Memo",
@@ -149,3 +156,20 @@ API_VERSIONS = ApiCodec(
     flexible_response_header=False,
 )
 LIST_GROUPS = ApiCodec("ListGroups", 16, list_groups.REQUEST, list_groups.RESPONSE, "0.9.0")
+CREATE_PARTITIONS = ApiCodec(
+    "CreatePartitions", 37, create_partitions.REQUEST, create_partitions.RESPONSE, "1.0.0"
+)
+ALTER_PARTITION_REASSIGNMENTS = ApiCodec(
+    "AlterPartitionReassignments",
+    45,
+    alter_partition_reassignments.REQUEST,
+    alter_partition_reassignments.RESPONSE,
+    "2.4",
+)
+LIST_PARTITION_REASSIGNMENTS = ApiCodec(
+    "ListPartitionReassignments",
+    46,
+    list_partition_reassignments.REQUEST,
+    list_partition_reassignments.RESPONSE,
+    "2.4",
+)

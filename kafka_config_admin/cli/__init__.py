@@ -5,7 +5,15 @@ Needs the ``cli`` extra: ``pip install 'kafka-config-admin[cli]'``. See docs/cli
 
 from __future__ import annotations
 
-from . import _alter, _describe, _desired, _diff, _export, _web  # noqa: F401  (registers the commands)
+from . import (  # noqa: F401  (registers the commands)
+    _alter,
+    _describe,
+    _desired,
+    _diff,
+    _export,
+    _watch,
+    _web,
+)
 from ._main import ExitCode, cli, main
 
 __all__ = ["ExitCode", "cli", "main"]

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+import anyio
 import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
 from .. import AdminClient, ConfigResource, ResourceType
 from ..desired import (
+    DEFAULT_REASSIGNMENT_TIMEOUT,
     ApplyReport,
     ClusterState,
     DesiredState,
@@ -28,6 +33,7 @@ from ..desired import (
     find_shadowed,
     load_desired_state,
     make_plan,
+    parse_size_bytes,
     read_state,
 )
 from ._connect import ConnectionOptions
@@ -114,13 +120,39 @@ def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOp
 @_PRUNE
 @click.option("--dry-run", is_flag=True, help="Let the brokers validate the plan; apply nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@click.option(
+    "--throttle",
+    metavar="BYTES/s",
+    help="Throttle replica moves to this rate (1048576, 10MiB) while they run; the throttle "
+    "keys are put back as they were at the end, even when interrupted.",
+)
+@click.option(
+    "--reassignment-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_REASSIGNMENT_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to follow replica moves; those still running then go on in the cluster "
+    "(exit 1, plan shows them in progress).",
+)
 @connection_options
-def apply(file: Path, prune: bool, dry_run: bool, yes: bool, connection: ConnectionOptions) -> int:
+def apply(
+    file: Path,
+    prune: bool,
+    dry_run: bool,
+    yes: bool,
+    throttle: str | None,
+    reassignment_timeout: float,
+    connection: ConnectionOptions,
+) -> int:
     """Make the cluster as FILE says: validate on the brokers, apply, read back.
 
     Nothing is sent when any value is refused (exit 2). Exit 1 when any resource failed; the
-    others are applied all the same.
+    others are applied all the same. Partition counts are raised, replication factors changed
+    by reassignment, followed until done (a bar on a terminal). Interrupted (Ctrl-C, SIGTERM),
+    it stops following and puts the throttles back first.
     """
+    rate = throttle_rate(throttle)
 
     async def go(admin: AdminClient, desired: DesiredState, state: ClusterState, label: str) -> int:
         made = make_plan(desired, state, prune=prune)
@@ -132,7 +164,17 @@ def apply(file: Path, prune: bool, dry_run: bool, yes: bool, connection: Connect
             return ExitCode.OK
         if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
             return ExitCode.FAILED
-        report = await apply_plan(admin, made, dry_run=dry_run)
+        with reassignment_bar() as progress:
+            report = await cancelled_on_sigterm(
+                apply_plan(
+                    admin,
+                    made,
+                    dry_run=dry_run,
+                    throttle=rate,
+                    reassignment_timeout=reassignment_timeout,
+                    progress=progress,
+                )
+            )
         return print_report(made, report)
 
     return with_state(connection, file, go, prune=prune)
@@ -272,6 +314,8 @@ def print_plan(made: Plan, label: str) -> None:
             )
         elif item.action is ResourceAction.MISSING:
             table.add_row(title, "missing", "", "", "", "no partitions/RF to create it")
+        if item.partitions is not None:
+            table.add_row(title, "partitions", "", "", "", item.partitions.summary())
         for change in item.changes:
             shown = (HIDDEN, HIDDEN) if change.sensitive else (change.current, change.wanted)
             table.add_row(
@@ -306,6 +350,60 @@ def print_plan(made: Plan, label: str) -> None:
         f"cluster-default values brokers of {label} override for themselves (they keep theirs)",
     )
     stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
+
+
+def throttle_rate(text: str | None) -> int | None:
+    """``--throttle`` in bytes per second (units as in the file: 10MiB, 500kB)."""
+    if text is None:
+        return None
+    given = text.strip().removesuffix("/s")
+    try:
+        rate = int(given) if given.isdecimal() else parse_size_bytes(given)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--throttle") from None
+    if rate < 1:
+        raise click.BadParameter("must be at least 1 byte per second", param_hint="--throttle")
+    return rate
+
+
+async def cancelled_on_sigterm(work: Awaitable[T]) -> T:
+    """``work``, cancelled on SIGTERM as Ctrl-C cancels it, so that its cleanup (the
+    throttles put back) runs before the process ends; then ``KeyboardInterrupt``."""
+    done: list[T] = []
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            with anyio.open_signal_receiver(signal.SIGTERM) as signals:
+                async for _ in signals:
+                    group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        done.append(await work)
+        group.cancel_scope.cancel()
+    if not done:
+        raise KeyboardInterrupt
+    return done[0]
+
+
+@contextlib.contextmanager
+def reassignment_bar() -> Iterator[Callable[[int, int], None] | None]:
+    """A progress callback drawing a bar of partitions moved, on a terminal only."""
+    if not stderr.is_terminal:
+        yield None
+        return
+    columns = (
+        TextColumn("moving replicas"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=stderr, transient=True) as bar:
+        task = bar.add_task("moving replicas", total=None)
+
+        def show(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield show
 
 
 def print_outcome(what: str, status: OutcomeStatus, error: BaseException | None, note: str) -> None:
@@ -345,6 +443,13 @@ def print_report(made: Plan, report: ApplyReport) -> int:
     for user in report.scram:
         print_outcome(
             f"SCRAM credentials of user {user.user!r}", user.status, user.error, user.note
+        )
+    for moved in report.partitions:
+        print_outcome(
+            f"partitions of topic {moved.topic!r} ({moved.summary})",
+            moved.status,
+            moved.error,
+            moved.note,
         )
     verb = "validated (dry run, nothing changed)" if report.dry_run else "applied"
     tally = f"{len(report.outcomes) - len(report.failed)} resource(s) {verb}, "

@@ -35,6 +35,7 @@ class ExitCode(IntEnum):
     FAILED = 1
     USAGE = 2
     CHANGES = 3
+    INTERRUPTED = 130  # Ctrl-C or SIGTERM, as shells report SIGINT
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -52,9 +53,11 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     aiokafka_logger.setLevel(logging.CRITICAL)
     try:
         code = cli.main(args=argv, prog_name="kafka-config-admin", standalone_mode=False)
-    except click.exceptions.Abort:
-        stderr.print("aborted")
-        code = ExitCode.FAILED
+    except click.exceptions.Abort as abort:
+        # click turns Ctrl-C during a command into Abort; the cause tells them apart.
+        interrupted = isinstance(abort.__cause__, KeyboardInterrupt)
+        stderr.print("interrupted" if interrupted else "aborted")
+        code = ExitCode.INTERRUPTED if interrupted else ExitCode.FAILED
     except click.UsageError as error:
         where = error.ctx.command_path if error.ctx is not None else "kafka-config-admin"
         stderr.print(f"error: {error.format_message()} (see '{where} --help')", markup=False)
@@ -72,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         code = ExitCode.FAILED
     except KeyboardInterrupt:
         stderr.print("interrupted")
-        code = 130
+        code = ExitCode.INTERRUPTED
     finally:
         aiokafka_logger.setLevel(level)
     sys.exit(int(code or 0))

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 
-from .. import DEFAULT_TIMEOUT
 from ..connect import Connection, clusters_file_path, load_clusters_file
 from ._connect import ConnectionOptions, resolve_connection
 from ._main import ExitCode, cli, connection_options
@@ -95,7 +94,7 @@ def web(
         auth=auth,
         changelog=changelog or editor.DEFAULT_CHANGELOG.expanduser(),
         session_minutes=session_minutes,
-        timeout=DEFAULT_TIMEOUT if connection.timeout is None else connection.timeout,
+        timeout=connection.timeout,
     )
     problem = settings.problem()
     if problem is not None:

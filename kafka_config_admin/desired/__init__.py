@@ -20,8 +20,9 @@ The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSp
 :class:`TopicSpec`, :class:`Rule`), value parsing (:func:`kafka_string` for human units,
 :func:`parse_typed` / :func:`same_value` for KIP-569 types), the checks (:func:`check_value`,
 :func:`check_ops`, :func:`check_desired` returning every :class:`Problem`), the diff
-(:func:`make_plan` -> :class:`Plan`) and rules (:func:`evaluate_rules`, :func:`evaluate_state`,
-:func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
+(:func:`make_plan` -> :class:`Plan`), the change feed's diff (:func:`diff_states` of two
+:class:`ObservedState`, read by :func:`observe_cluster`) and rules (:func:`evaluate_rules`,
+:func:`evaluate_state`, :func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
 (:func:`read_state`, :func:`apply_plan`, :func:`read_export` for a cluster's overrides as a
 file) live in their own modules.
@@ -35,7 +36,6 @@ docs/desired-state.md describes the file format and the plan's JSON shape.
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
     ApplyReport,
-    OutcomeStatus,
     PlanRejectedError,
     QuotaOutcome,
     ResourceOutcome,
@@ -50,6 +50,17 @@ from ._audit import (
     evaluate_state,
     find_shadowed,
 )
+from ._changes import (
+    ChangeKind,
+    ObservedState,
+    ObservedValue,
+    ResourceObservation,
+    StateChange,
+    diff_states,
+    next_state,
+    observed_state,
+    observed_values,
+)
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
 from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
@@ -61,6 +72,9 @@ from ._model import (
     ResourceSpec,
     TopicSpec,
 )
+from ._observe import FeedKind, FeedScope, observe_cluster, observe_once
+from ._outcomes import OutcomeStatus
+from ._partitions import PartitionPlan, place_replicas
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
@@ -75,6 +89,7 @@ from ._plan import (
     stale_keys,
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
+from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source
@@ -91,6 +106,7 @@ from ._values import (
 __all__ = [
     "BROKER_THROTTLE_KEYS",
     "DEFAULT_READ_BACK_TIMEOUT",
+    "DEFAULT_REASSIGNMENT_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
     "PLAN_FORMAT_VERSION",
@@ -99,16 +115,23 @@ __all__ = [
     "SIZE_UNITS",
     "TOPIC_THROTTLE_KEYS",
     "ApplyReport",
+    "ChangeKind",
     "ClusterState",
     "ConfigChange",
     "DesiredState",
     "DesiredStateError",
     "Export",
     "ExportFailedError",
+    "FeedKind",
+    "FeedScope",
     "FileError",
     "IgnoreSpec",
     "KeptKey",
+    "ObservedState",
+    "ObservedValue",
     "OutcomeStatus",
+    "PartitionOutcome",
+    "PartitionPlan",
     "Plan",
     "PlanRejectedError",
     "Problem",
@@ -117,6 +140,7 @@ __all__ = [
     "QuotaPlan",
     "QuotaSpec",
     "ResourceAction",
+    "ResourceObservation",
     "ResourceOutcome",
     "ResourcePlan",
     "ResourceSpec",
@@ -130,6 +154,7 @@ __all__ = [
     "Shadowed",
     "SkippedKey",
     "StaleKey",
+    "StateChange",
     "TopicCreation",
     "TopicSpec",
     "TypedValue",
@@ -138,6 +163,7 @@ __all__ = [
     "check_desired",
     "check_ops",
     "check_value",
+    "diff_states",
     "evaluate_quota_rules",
     "evaluate_rules",
     "evaluate_scram_rules",
@@ -152,11 +178,17 @@ __all__ = [
     "kafka_string",
     "load_desired_state",
     "make_plan",
+    "next_state",
+    "observe_cluster",
+    "observe_once",
+    "observed_state",
+    "observed_values",
     "override_source",
     "parse_desired_state",
     "parse_duration_ms",
     "parse_size_bytes",
     "parse_typed",
+    "place_replicas",
     "quota_entries",
     "read_export",
     "read_state",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from functools import partial
 from typing import Any, TypeVar
 
@@ -41,8 +40,15 @@ from .. import (
 )
 from ._check import Problem
 from ._model import DesiredState
+from ._outcomes import OutcomeStatus, status_dict
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation, make_plan
 from ._quotas import QuotaPlan
+from ._reassign import (
+    DEFAULT_REASSIGNMENT_TIMEOUT,
+    PartitionOutcome,
+    Progress,
+    apply_partition_plans,
+)
 from ._rules import RuleTarget
 from ._scram_users import ScramChange, ScramPlan
 from ._state import ClusterState, is_override
@@ -50,7 +56,6 @@ from ._state import ClusterState, is_override
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
     "ApplyReport",
-    "OutcomeStatus",
     "PlanRejectedError",
     "QuotaOutcome",
     "ResourceOutcome",
@@ -79,25 +84,6 @@ class PlanRejectedError(InvalidArgumentError):
         super().__init__("\n".join(lines))
 
 
-class OutcomeStatus(StrEnum):
-    """What became of one resource of a plan."""
-
-    APPLIED = "applied"  #: changed, and read back showing the new values
-    VALIDATED = "validated"  #: dry run: the broker accepted the change and applied nothing
-    UNCONFIRMED = "unconfirmed"  #: changed, but not read back as wanted before the deadline
-    FAILED = "failed"  #: refused (``error`` says why); nothing of it was changed
-    SKIPPED = "skipped"  #: nothing sent (a missing topic the file gives no partitions/RF for)
-
-
-def _status_dict(status: OutcomeStatus, error: BaseException | None, note: str) -> dict[str, Any]:
-    """What every outcome's JSON says besides its subject."""
-    return {
-        "status": status.value,
-        "error": None if error is None else type(error).__name__,
-        "message": str(error) if error is not None else note,
-    }
-
-
 @dataclass(frozen=True)
 class ResourceOutcome:
     """The outcome of one resource: its status, the error when it failed, and a note."""
@@ -113,7 +99,7 @@ class ResourceOutcome:
         return {
             "resource": {"type": self.resource.type.name, "name": self.resource.name},
             "action": self.action.value,
-            **_status_dict(self.status, self.error, self.note),
+            **status_dict(self.status, self.error, self.note),
         }
 
 
@@ -130,7 +116,7 @@ class QuotaOutcome:
         """The outcome as JSON-ready data."""
         return {
             "entity": dict(self.entity),
-            **_status_dict(self.status, self.error, self.note),
+            **status_dict(self.status, self.error, self.note),
         }
 
 
@@ -147,7 +133,7 @@ class ScramOutcome:
         """The outcome as JSON-ready data."""
         return {
             "user": self.user,
-            **_status_dict(self.status, self.error, self.note),
+            **status_dict(self.status, self.error, self.note),
         }
 
 
@@ -160,6 +146,7 @@ class ApplyReport:
     dry_run: bool = False
     quotas: tuple[QuotaOutcome, ...] = ()
     scram: tuple[ScramOutcome, ...] = ()
+    partitions: tuple[PartitionOutcome, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -167,7 +154,8 @@ class ApplyReport:
         settled = (OutcomeStatus.APPLIED, OutcomeStatus.VALIDATED)
         quotas_ok = all(outcome.status in settled for outcome in self.quotas)
         scram_ok = all(outcome.status in settled for outcome in self.scram)
-        return not self.failed and not self.unconfirmed and quotas_ok and scram_ok
+        partitions_ok = all(o.status in settled for o in self.partitions)
+        return not self.failed and not self.unconfirmed and quotas_ok and scram_ok and partitions_ok
 
     @property
     def failed(self) -> list[ResourceOutcome]:
@@ -187,6 +175,7 @@ class ApplyReport:
             "outcomes": [outcome.to_dict() for outcome in self.outcomes],
             "quotas": [outcome.to_dict() for outcome in self.quotas],
             "scram": [outcome.to_dict() for outcome in self.scram],
+            "partitions": [outcome.to_dict() for outcome in self.partitions],
         }
 
 
@@ -259,6 +248,9 @@ async def read_state(
         # Only quota rules asked: a broker before Kafka 2.7 cannot list SCRAM users, so those
         # rules see the user entities that have quotas, not also the users that have none.
         scram, scram_complete = {}, False
+    partitions, unreadable = await _partitions(admin, desired, topics)
+    for resource, error in unreadable.items():
+        errors.setdefault(resource, error)
     state = ClusterState(
         configs=kept,
         topics=topics,
@@ -274,6 +266,7 @@ async def read_state(
             for broker in brokers
             if broker in configs
         },
+        **partitions,
     )
     deletions = {
         plan.resource: [change.key for change in plan.changes if change.op is OpType.DELETE]
@@ -282,6 +275,38 @@ async def read_state(
     }
     undeletable = await _refused_deletions(admin, {r: k for r, k in deletions.items() if k})
     return replace(state, undeletable=undeletable) if undeletable else state
+
+
+async def _partitions(
+    admin: AdminClient, desired: DesiredState, topics: frozenset[str]
+) -> tuple[dict[str, Any], dict[ConfigResource, BaseException]]:
+    """The partitions, reassignments in progress and broker racks a plan of partition counts
+    and replication factors needs, when the file names any for an existing topic; and the
+    topics whose partitions could not be described (each a problem of the plan)."""
+    named = [
+        spec.name
+        for spec in desired.named_topics
+        if spec.name in topics and (spec.partitions or spec.replication_factor)
+    ]
+    if not named:
+        return {}, {}
+    described = admin.describe_topics(named)
+    await described.wait()
+    descriptions = {
+        name: future.result()
+        for name, future in described.values.items()
+        if future.exception() is None
+    }
+    unreadable = {_topic(name): error for name, error in described.errors().items()}
+    try:
+        moving = await admin.list_partition_reassignments()
+    except UnsupportedVersionError:  # before Kafka 2.4 (KIP-455): nothing can be moving
+        moving = {}
+    return {
+        "topic_descriptions": descriptions,
+        "reassignments": {key: move for key, move in moving.items() if key.topic in descriptions},
+        "racks": admin.broker_racks(),
+    }, unreadable
 
 
 def _own_values(resource: ConfigResource, config: Config) -> Config:
@@ -391,6 +416,9 @@ async def apply_plan(
     *,
     dry_run: bool = False,
     read_back_timeout: float = DEFAULT_READ_BACK_TIMEOUT,
+    throttle: int | None = None,
+    reassignment_timeout: float = DEFAULT_REASSIGNMENT_TIMEOUT,
+    progress: Progress | None = None,
 ) -> ApplyReport:
     """Apply ``plan``: validate every change on the broker, make those that pass, read back.
 
@@ -402,6 +430,13 @@ async def apply_plan(
     client's ``timeout``; the read back of what was applied lasts at most
     ``read_back_timeout`` seconds, and a resource whose new values do not show by then is
     ``UNCONFIRMED``.
+
+    Then the topics' partition plans (``ApplyReport.partitions``, one outcome per topic):
+    partitions added (CreatePartitions, validated first), reassignments started and followed
+    until they complete or ``reassignment_timeout`` seconds pass (``progress`` is told how
+    many partitions are done), those in progress followed too. ``throttle`` (bytes per
+    second) sets the replication throttles on the topics and brokers involved for the
+    duration and puts them back as they were afterwards, even when cancelled.
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
@@ -431,12 +466,29 @@ async def apply_plan(
                 )
     quotas = await _apply_quotas(admin, plan.quotas, dry_run, read_back_timeout)
     scram = await _apply_scram(admin, plan.scram, passwords, dry_run, read_back_timeout)
+    partitions = await apply_partition_plans(
+        admin,
+        [p for p in plan.partition_plans() if outcomes[_topic(p.topic)].status is not _FAILED],
+        dry_run=dry_run,
+        throttle=throttle,
+        bound=reassignment_timeout,
+        read_back_timeout=read_back_timeout,
+        progress=progress,
+    )
     return ApplyReport(
         outcomes=tuple(outcomes[p.resource] for p in plan.resources),
         dry_run=dry_run,
         quotas=quotas,
         scram=scram,
+        partitions=partitions,
     )
+
+
+_FAILED = OutcomeStatus.FAILED
+
+
+def _topic(name: str) -> ConfigResource:
+    return ConfigResource(ResourceType.TOPIC, name)
 
 
 def _passwords(plans: tuple[ScramPlan, ...]) -> dict[str, str]:
@@ -582,7 +634,7 @@ async def _send(
     alters = {
         resource: [change.alter_op() for change in plan.changes]
         for resource, plan in plans.items()
-        if plan.action is ResourceAction.ALTER
+        if plan.action is ResourceAction.ALTER and plan.changes
     }
     new_topics: list[NewTopic] = []
     for resource, plan in plans.items():
@@ -606,7 +658,9 @@ async def _send(
     succeeded = []
     for resource, plan in plans.items():
         if resource not in errors:
-            continue  # refused before sending, already recorded
+            if plan.create is None and not plan.changes:
+                succeeded.append(resource)  # only its partitions change: done afterwards
+            continue  # else refused before sending, already recorded
         failure = errors[resource]
         if failure is None:
             succeeded.append(resource)

@@ -35,6 +35,7 @@ from ._model import (
     ResourceSpec,
     TopicSpec,
 )
+from ._partitions import PartitionPlan, plan_partitions
 from ._quotas import QuotaPlan, plan_quotas
 from ._scram_users import ScramPlan, plan_scram
 from ._state import ClusterState, is_override
@@ -173,6 +174,7 @@ class ResourcePlan(BaseModel):
     skipped: tuple[SkippedKey, ...] = ()
     kept: tuple[KeptKey, ...] = ()
     shadowed: tuple[Shadowed, ...] = ()
+    partitions: PartitionPlan | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The resource in the plan's JSON shape."""
@@ -195,6 +197,7 @@ class ResourcePlan(BaseModel):
             "skipped": [{"key": skip.key, "reason": skip.reason} for skip in self.skipped],
             "kept": [kept.to_dict() for kept in self.kept],
             "shadowed": [shadow.to_dict() for shadow in self.shadowed],
+            "partitions": None if self.partitions is None else self.partitions.to_dict(),
         }
 
 
@@ -238,8 +241,12 @@ class Plan(BaseModel):
         return {
             plan.resource: [change.alter_op() for change in plan.changes]
             for plan in self.resources
-            if plan.action is ResourceAction.ALTER
+            if plan.action is ResourceAction.ALTER and plan.changes
         }
+
+    def partition_plans(self) -> list[PartitionPlan]:
+        """The topics whose partitions change (or are moving), in plan order."""
+        return [plan.partitions for plan in self.resources if plan.partitions is not None]
 
     def get(self, resource: ConfigResource) -> ResourcePlan | None:
         """The plan for ``resource``, or None when it has nothing to do."""
@@ -351,6 +358,16 @@ def make_plan(
         plan = _resource_plan(
             resource, spec, state, refused, prune, include_sensitive, desired.ignore
         )
+        if isinstance(spec, TopicSpec) and resource.name in state.topic_descriptions:
+            partitions, found = plan_partitions(
+                state.topic_descriptions[resource.name],
+                spec.partitions,
+                spec.replication_factor,
+                state.racks,
+                state.reassignments,
+            )
+            problems += found
+            plan = _with_partitions(plan, resource, partitions)
         if resource == _CLUSTER_DEFAULT and (resource, None) not in refused:
             plan = _with_shadows(plan, resource, _shadows(desired, state))
         if plan is not None:
@@ -402,6 +419,16 @@ def _resource_plan(
         skipped=tuple(diff.skipped),
         kept=tuple(diff.kept),
     )
+
+
+def _with_partitions(
+    plan: ResourcePlan | None, resource: ConfigResource, partitions: PartitionPlan | None
+) -> ResourcePlan | None:
+    if partitions is None:
+        return plan
+    if plan is None:
+        return ResourcePlan(resource=resource, action=ResourceAction.ALTER, partitions=partitions)
+    return plan.model_copy(update={"action": ResourceAction.ALTER, "partitions": partitions})
 
 
 def _shadows(desired: DesiredState, state: ClusterState) -> tuple[Shadowed, ...]:

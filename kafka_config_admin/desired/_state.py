@@ -14,7 +14,10 @@ from .. import (
     ConfigResource,
     ConfigSource,
     ConfigType,
+    PartitionReassignment,
     ResourceType,
+    TopicDescription,
+    TopicPartition,
 )
 
 __all__ = ["ClusterState", "is_override", "known_type", "override_source"]
@@ -70,6 +73,11 @@ class ClusterState:
             deleting them.
         broker_overrides: per broker id, the values each broker sets for itself
             (DYNAMIC_BROKER_CONFIG) among the keys the file's cluster default names.
+        topic_descriptions: the partitions of the existing topics whose entries name
+            ``partitions`` or ``replication_factor``.
+        reassignments: the partition reassignments in progress (of those topics).
+        racks: every broker's rack (None: it reports none), by broker id, when the file
+            names partitions or replication factors of existing topics.
         catalog: the config catalog of the cluster's Kafka release
             (``AdminClient.config_catalog()``): valid values, ranges and update modes for the
             checks, and the types a broker before Kafka 2.6 does not report; None: no catalog
@@ -86,6 +94,9 @@ class ClusterState:
     scram_complete: bool = False
     undeletable: Mapping[ConfigResource, Mapping[str, str]] = field(default_factory=dict)
     broker_overrides: Mapping[int, Config] = field(default_factory=dict)
+    topic_descriptions: Mapping[str, TopicDescription] = field(default_factory=dict)
+    reassignments: Mapping[TopicPartition, PartitionReassignment] = field(default_factory=dict)
+    racks: Mapping[int, str | None] = field(default_factory=dict)
     catalog: CatalogMatch | None = None
 
     def topic_exists(self, name: str) -> bool:

@@ -15,6 +15,7 @@ configs lives in the SDK and in :mod:`kafka_config_admin.desired`::
 """
 
 from ._apply_ops import apply_ops
+from ._feed import KafkaConfigChangesDataSource
 from ._pipeline import (
     FINDINGS_SCHEMA,
     AuditResult,
@@ -26,7 +27,7 @@ from ._pipeline import (
     take_snapshot,
     write_report,
 )
-from ._schema import OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
+from ._schema import CHANGES_SCHEMA, DIFF_SCHEMA, OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
 from ._source import (
     PUSHDOWN_SETTING,
     ApplyFailedError,
@@ -36,6 +37,8 @@ from ._source import (
 )
 
 __all__ = [
+    "CHANGES_SCHEMA",
+    "DIFF_SCHEMA",
     "FINDINGS_SCHEMA",
     "OPS_SCHEMA",
     "OUTCOME_SCHEMA",
@@ -43,6 +46,7 @@ __all__ = [
     "SNAPSHOT_SCHEMA",
     "ApplyFailedError",
     "AuditResult",
+    "KafkaConfigChangesDataSource",
     "KafkaConfigsDataSource",
     "KafkaConfigsDataSourceWithoutPushdown",
     "apply_ops",

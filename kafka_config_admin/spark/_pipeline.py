@@ -16,15 +16,23 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from .. import InvalidArgumentError
-from ..desired import DesiredState
-from ._findings import FINDINGS_ARROW_SCHEMA, cluster_findings
-from ._schema import spark_schema
+from ..desired import (
+    ChangeKind,
+    DesiredState,
+    ObservedState,
+    diff_states,
+    next_state,
+    observed_state,
+)
+from ._findings import FINDINGS_ARROW_SCHEMA, cluster_findings, cluster_state
+from ._schema import DIFF_ARROW_SCHEMA, DIFF_SCHEMA, spark_schema
 
 __all__ = [
     "AuditResult",
@@ -185,50 +193,71 @@ def summary_table(result: AuditResult, *, limit: int = 50) -> str:
 
 
 def diff_snapshots(before: DataFrame, after: DataFrame) -> DataFrame:
-    """What changed between two snapshots: one row per config added, removed or changed.
+    """What changed between two snapshots, per cluster: the change feed's diff
+    (:func:`~kafka_config_admin.desired.diff_states`, as the ``kafka-config-changes`` stream
+    and ``watch`` report it).
 
-    Columns: cluster, resource_type, resource_name, name, change (added, removed, changed),
-    before_value, after_value, before_source, after_source, before_time, after_time (the two
-    snapshots' times). Resources that failed to describe are left to their error rows.
+    One row per key ``added`` (now set on the resource itself), ``removed`` (no longer) or
+    ``changed`` (value or source moved), and one row with a null ``name`` per resource that
+    appears or goes. Columns (``DIFF_SCHEMA``): cluster, resource_type, resource_name, name,
+    change, before_value, after_value (null when sensitive), before_source, after_source,
+    config_type, before_time, after_time (the two snapshots' times). A resource that failed
+    to describe in ``after`` is compared with its last keys, never reported removed; a
+    cluster that could not be read in either snapshot gives no rows.
     """
-
-    def side(frame: DataFrame, prefix: str) -> DataFrame:
-        return frame.where(F.col("error").isNull() & F.col("name").isNotNull()).select(
-            *_KEY,
-            F.col("value").alias(f"{prefix}_value"),
-            F.col("source").alias(f"{prefix}_source"),
-            F.lit(True).alias(f"{prefix}_present"),
-        )
-
-    joined = side(before, "before").join(side(after, "after"), on=_KEY, how="full_outer")
-    change = (
-        F.when(F.col("before_present").isNull(), "added")
-        .when(F.col("after_present").isNull(), "removed")
-        .when(
-            ~F.col("before_value").eqNullSafe(F.col("after_value"))
-            | ~F.col("before_source").eqNullSafe(F.col("after_source")),
-            "changed",
-        )
+    columns = [name for name in after.columns if name != "snapshot_id"]
+    sides = before.select(*columns, F.lit(False).alias("after")).unionByName(
+        after.select(*columns, F.lit(True).alias("after"))
     )
-    return (
-        joined.withColumn("change", change)
-        .where(F.col("change").isNotNull())
-        .select(
-            *_KEY,
-            "change",
-            "before_value",
-            "after_value",
-            "before_source",
-            "after_source",
-            F.lit(_time_of(before)).alias("before_time"),
-            F.lit(_time_of(after)).alias("after_time"),
-        )
+    return sides.groupBy("cluster").applyInArrow(_cluster_changes, DIFF_SCHEMA)
+
+
+def _cluster_changes(rows: pa.Table) -> pa.Table:
+    """One cluster's rows of both snapshots (``after`` tells them apart) -> its changes."""
+    records = rows.to_pylist()
+    if not records:
+        return DIFF_ARROW_SCHEMA.empty_table()
+    cluster = records[0]["cluster"]
+    old = [record for record in records if not record["after"]]
+    new = [record for record in records if record["after"]]
+    before, after = _snapshot_state(cluster, old), _snapshot_state(cluster, new)
+    if before is None or after is None:
+        return DIFF_ARROW_SCHEMA.empty_table()
+    changes = [
+        change
+        for change in diff_states(before, next_state(before, after))
+        if change.change is not ChangeKind.ERROR
+    ]
+    return pa.Table.from_pylist(
+        [
+            {
+                "cluster": change.cluster,
+                "resource_type": change.resource_type,
+                "resource_name": change.resource_name,
+                "name": change.key,
+                "change": change.change.value,
+                "before_value": change.before_value,
+                "after_value": change.after_value,
+                "before_source": change.before_source,
+                "after_source": change.after_source,
+                "config_type": change.config_type,
+                "before_time": before.time,
+                "after_time": after.time,
+            }
+            for change in changes
+        ],
+        schema=DIFF_ARROW_SCHEMA,
     )
 
 
-def _time_of(snapshot: DataFrame) -> datetime | None:
-    value = snapshot.select(F.max("snapshot_time")).first()
-    return None if value is None else value[0]
+def _snapshot_state(cluster: str, records: list[dict[str, Any]]) -> ObservedState | None:
+    """One cluster's rows of one snapshot as the feed's state; None when the snapshot has no
+    row of the cluster, or only the error of a cluster that could not be read."""
+    if not records or any(record["resource_type"] is None for record in records):
+        return None
+    state = cluster_state(records)
+    time = max(record["snapshot_time"] for record in records)
+    return observed_state(cluster, time, state.configs, state.errors)
 
 
 def _shown(value: str | None) -> str:

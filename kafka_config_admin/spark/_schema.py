@@ -11,6 +11,10 @@ from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
 __all__ = [
+    "CHANGES_ARROW_SCHEMA",
+    "CHANGES_SCHEMA",
+    "DIFF_ARROW_SCHEMA",
+    "DIFF_SCHEMA",
     "OPS_ARROW_SCHEMA",
     "OPS_SCHEMA",
     "OUTCOME_ARROW_SCHEMA",
@@ -65,6 +69,49 @@ OUTCOME_ARROW_SCHEMA = pa.schema(
 )
 
 
+#: One row per change the ``kafka-config-changes`` stream saw (change: added, removed, changed,
+#: error); ``key`` is null on a row about a whole resource, values are null when sensitive.
+CHANGES_ARROW_SCHEMA = pa.schema(
+    [
+        ("cluster", pa.string()),
+        ("resource_type", pa.string()),
+        ("resource_name", pa.string()),
+        ("key", pa.string()),
+        ("change", pa.string()),
+        ("before_value", pa.string()),
+        ("after_value", pa.string()),
+        ("before_source", pa.string()),
+        ("after_source", pa.string()),
+        ("config_type", pa.string()),
+        ("detected_time", _TIME),
+        ("snapshot_id", pa.string()),
+        ("poll", pa.int64()),
+        ("error", pa.string()),
+        ("error_message", pa.string()),
+    ]
+)
+
+
+#: ``diff_snapshots``: one row per change between two snapshots, as the change feed names them
+#: (``name`` is the key; null on a row about a whole resource).
+DIFF_ARROW_SCHEMA = pa.schema(
+    [
+        ("cluster", pa.string()),
+        ("resource_type", pa.string()),
+        ("resource_name", pa.string()),
+        ("name", pa.string()),
+        ("change", pa.string()),
+        ("before_value", pa.string()),
+        ("after_value", pa.string()),
+        ("before_source", pa.string()),
+        ("after_source", pa.string()),
+        ("config_type", pa.string()),
+        ("before_time", _TIME),
+        ("after_time", _TIME),
+    ]
+)
+
+
 def spark_schema(schema: pa.Schema) -> StructType:
     """The Spark schema of an Arrow schema."""
     converted = from_arrow_schema(schema)
@@ -75,3 +122,5 @@ def spark_schema(schema: pa.Schema) -> StructType:
 SNAPSHOT_SCHEMA = spark_schema(SNAPSHOT_ARROW_SCHEMA)
 OPS_SCHEMA = spark_schema(OPS_ARROW_SCHEMA)
 OUTCOME_SCHEMA = spark_schema(OUTCOME_ARROW_SCHEMA)
+CHANGES_SCHEMA = spark_schema(CHANGES_ARROW_SCHEMA)
+DIFF_SCHEMA = spark_schema(DIFF_ARROW_SCHEMA)

@@ -37,6 +37,7 @@ from .. import InvalidArgumentError, KafkaConfigAdminError
 from .._net.connections import translate_error
 from ..connect import Connection, connections_from_options
 from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
+from ._feed import KafkaConfigChangesDataSource
 from ._inventory import Inventory, read_inventory
 from ._options import SnapshotOptions, parse_bool
 from ._schema import OPS_SCHEMA, SNAPSHOT_SCHEMA
@@ -91,11 +92,12 @@ class KafkaConfigsDataSourceWithoutPushdown(KafkaConfigsDataSource):
 
 
 def register(spark: SparkSession) -> None:
-    """Register the ``kafka-configs`` data source on a session (call it again after changing
-    ``spark.sql.python.filterPushdown.enabled``)."""
+    """Register the ``kafka-configs`` data source and the ``kafka-config-changes`` stream on a
+    session (call it again after changing ``spark.sql.python.filterPushdown.enabled``)."""
     enabled = (spark.conf.get(PUSHDOWN_SETTING, "false") or "false").lower() == "true"
     source = KafkaConfigsDataSource if enabled else KafkaConfigsDataSourceWithoutPushdown
     spark.dataSource.register(source)
+    spark.dataSource.register(KafkaConfigChangesDataSource)
 
 
 # --- read -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ __all__ = ["Clusters"]
 class Clusters:
     """The clusters the editor shows, and their clients."""
 
-    def __init__(self, connections: Mapping[str, Connection], *, timeout: float) -> None:
+    def __init__(self, connections: Mapping[str, Connection], *, timeout: float | None) -> None:
         self._connections = dict(connections)
         self._timeout = timeout
         self._clients: dict[str, AdminClient] = {}
@@ -39,7 +39,7 @@ class Clusters:
             client = self._clients.get(name)
             if client is None:
                 client = AdminClient(
-                    timeout=self._timeout,
+                    timeout=connection.timeout if self._timeout is None else self._timeout,
                     client_id="kafka-config-admin-web",
                     **connection.admin_client_kwargs(),
                 )

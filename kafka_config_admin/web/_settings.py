@@ -37,7 +37,8 @@ class WebSettings:
         auth: how users log in; None only when bound to a loopback address.
         changelog: the SQLite file of the change log.
         session_minutes: how long a session lasts without a request.
-        timeout: seconds each call to a cluster may take.
+        timeout: seconds each call to a cluster may take; None: each cluster's own
+            (``Connection.timeout``, which a clusters file may set).
         page_size: topics per page of the topic list.
     """
 
@@ -48,7 +49,7 @@ class WebSettings:
     auth: Authenticator | None = None
     changelog: Path = field(default_factory=lambda: DEFAULT_CHANGELOG.expanduser())
     session_minutes: float = 30.0
-    timeout: float = 15.0
+    timeout: float | None = None
     page_size: int = 100
 
     def problem(self) -> str | None:

@@ -29,6 +29,9 @@ def spark_builder(master: str) -> SparkSession.Builder:
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.memory", "1g")
         .config("spark.python.worker.reuse", "true")
+        # A Python worker has 15 s by default to connect back to the JVM: too short when the
+        # shared machine is loaded (a streaming source's planner failed so at a load of 17).
+        .config("spark.python.authenticate.socketTimeout", "120s")
     )
 
 

@@ -1,4 +1,5 @@
-"""The snapshot and the apply on a real Spark standalone cluster: a master and two workers.
+"""The snapshot, the apply and the change stream on a real Spark standalone cluster: a master
+and two workers.
 
 Local mode runs everything in one JVM and reuses the driver's Python; a standalone cluster
 pickles the reader to executors in other processes, needs the package importable there, and
@@ -17,6 +18,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pyspark
 import pytest
@@ -29,6 +31,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 
 SPARK_HOME = Path(pyspark.__file__).parent
 JOB = Path(__file__).with_name("standalone_job.py")
+FEED_JOB = Path(__file__).with_name("standalone_feed_job.py")
 
 
 def free_port() -> int:
@@ -125,29 +128,27 @@ def standalone_master(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
                 process.wait()
 
 
-def test_snapshot_and_apply_on_a_standalone_cluster(
-    standalone_master: str, kafka_bootstrap: str, tmp_path: Path
-) -> None:
-    names = create_topics(kafka_bootstrap, [unique("standalone") for _ in range(4)])
-    before = describe(kafka_bootstrap, [topic(name) for name in names])  # the job then alters
+def submit(master: str, job: Path, tmp: Path, *args: str) -> dict[str, Any]:
+    """Run ``job`` with spark-submit on the cluster; the JSON of its ``RESULT`` line."""
     completed = subprocess.run(
         [
             str(SPARK_HOME / "bin" / "spark-submit"),
             "--master",
-            standalone_master,
+            master,
             "--conf",
             "spark.ui.enabled=false",
             "--conf",
             "spark.executor.memory=512m",
             "--conf",
+            "spark.python.authenticate.socketTimeout=120s",
+            "--conf",
             "spark.driver.host=127.0.0.1",
             "--conf",
             "spark.driver.bindAddress=127.0.0.1",
-            str(JOB),
-            kafka_bootstrap,
-            *names,
+            str(job),
+            *args,
         ],
-        env=spark_env(tmp_path),
+        env=spark_env(tmp),
         capture_output=True,
         text=True,
         timeout=600,
@@ -155,7 +156,16 @@ def test_snapshot_and_apply_on_a_standalone_cluster(
     )
     assert completed.returncode == 0, completed.stderr[-5000:]
     (line,) = [line for line in completed.stdout.splitlines() if line.startswith("RESULT ")]
-    result = json.loads(line.removeprefix("RESULT "))
+    result: dict[str, Any] = json.loads(line.removeprefix("RESULT "))
+    return result
+
+
+def test_snapshot_and_apply_on_a_standalone_cluster(
+    standalone_master: str, kafka_bootstrap: str, tmp_path: Path
+) -> None:
+    names = create_topics(kafka_bootstrap, [unique("standalone") for _ in range(4)])
+    before = describe(kafka_bootstrap, [topic(name) for name in names])  # the job then alters
+    result = submit(standalone_master, JOB, tmp_path, kafka_bootstrap, *names)
     assert result["partitions"] == 4
     assert result["executors"] == 2
     for resource, config in before.items():
@@ -174,3 +184,18 @@ def test_snapshot_and_apply_on_a_standalone_cluster(
             ),
             name,
         )
+
+
+def test_change_stream_on_a_standalone_cluster(
+    standalone_master: str, kafka_bootstrap: str, tmp_path: Path
+) -> None:
+    (name,) = create_topics(kafka_bootstrap, [unique("standalone-feed")])
+    state = tmp_path / "state"  # on this machine: the driver and both executors reach it
+    result = submit(standalone_master, FEED_JOB, tmp_path, kafka_bootstrap, name, str(state))
+    assert result["executors"] == 2
+    rows = [row for row in result["rows"] if row["change"] != "error"]
+    assert [
+        (row["cluster"], row["resource_name"], row["key"], row["change"], row["after_value"])
+        for row in rows
+    ] == [("main", name, "retention.ms", "added", "7200000")]
+    assert [row for row in result["rows"] if row["change"] == "error"] == []

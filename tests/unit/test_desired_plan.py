@@ -369,8 +369,9 @@ def test_plan_json_shape_is_stable() -> None:
                 ],
                 "create": None,
                 "skipped": [],
-                "kept": [],  # kept and shadowed came later (issue 21)
+                "kept": [],  # kept, shadowed and partitions came later (issue 21)
                 "shadowed": [],
+                "partitions": None,
             }
         ],
         "quotas": [],  # fields are only ever added: quotas and SCRAM users came later

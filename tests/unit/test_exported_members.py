@@ -76,6 +76,16 @@ def test_topic_names_are_exported() -> None:
         "NewTopic",
         "TopicAlreadyExistsError",
         "TopicListing",
+        "NewPartitions",
+        "PartitionInfo",
+        "PartitionReassignment",
+        "TopicDescription",
+        "TopicPartition",
+        "DescribeTopicsResult",
+        "CreatePartitionsResult",
+        "AlterPartitionReassignmentsResult",
+        "ReassignmentInProgressError",
+        "NoReassignmentInProgressError",
     ):
         assert name in kafka_config_admin.__all__, name
 

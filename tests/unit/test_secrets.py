@@ -143,7 +143,9 @@ def test_secrets_are_hidden_only_where_they_stand(
 
 def test_topic_creation_hides_secret_named_configs_and_their_items() -> None:
     topic = NewTopic("t", 1, 1, configs={"ssl.key.password": f"first,{SECRET}", "x": "first"})
-    create = CreateTopics.build([topic], validate_only=True, timeout_ms=1000)
+    create = CreateTopics.build(
+        [topic], validate_only=True, timeout_ms=1000, controller=lambda: None
+    )
     message = create.redact("t", f"Invalid value {SECRET} for configuration ssl.key.password")
     assert message == "Invalid value [hidden] for configuration ssl.key.password"
     assert create.redact("t", "first is fine") == "first is fine"  # "x" is not a secret

@@ -89,8 +89,16 @@ def test_new_topic_keeps_kafka_strings_and_hides_secrets_in_its_repr() -> None:
 
 def create(topics: Any, **kwargs: Any) -> CreateTopics:
     return CreateTopics.build(
-        topics, validate_only=kwargs.get("validate_only", False), timeout_ms=5000
+        topics,
+        validate_only=kwargs.get("validate_only", False),
+        timeout_ms=5000,
+        controller=lambda: 2,
     )
+
+
+def test_create_topics_goes_to_the_controller() -> None:
+    # A ZooKeeper-era broker that is not the controller answers NOT_CONTROLLER.
+    assert create([NewTopic("a")]).destination("a") == 2
 
 
 @pytest.mark.parametrize(

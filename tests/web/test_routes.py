@@ -92,6 +92,13 @@ async def test_topic_page_types_docs_sources_units(
     assert "GiB" in segment and "INT" in segment
     # not set on the topic: the broker's synonym chain, ending with Kafka's default
     assert "log.segment.bytes" in segment and "Kafka&#39;s default" in segment
+    # the config catalog of the cluster's release: default, valid values, a choice for an enum
+    assert "config catalog of Kafka" in page.text
+    assert '<dt>default</dt><dd><code>604800000</code> <span class="human">1 week</span>' in row
+    compression = _row(page.text, "compression.type")
+    assert "<dt>valid values</dt><dd>one of:" in compression and "zstd" in compression
+    assert '<select name="value" aria-label="compression.type"' in compression
+    assert "<option selected>producer</option>" in compression
     modified = await web.get(f"/c/{CLUSTER}/r/topic/{topic}", params={"modified": "1"})
     assert 'data-key="retention.ms"' in modified.text
     assert 'data-key="segment.bytes"' not in modified.text
@@ -384,6 +391,9 @@ async def test_read_only_key_locked(web: httpx.AsyncClient, kafka_broker_ids: li
     page = await web.get(f"/c/{CLUSTER}/r/broker/{broker}")
     row = _row(page.text, "broker.id" if "broker.id" in page.text else "node.id")
     assert "read-only" in row and "locked" in row and "<form" not in row
+    # the catalog says how each broker key may change at run time
+    threads = _row(page.text, "log.cleaner.threads")
+    assert "<dt>update mode</dt><dd>cluster-wide</dd>" in threads
     refused = await form_post(
         web,
         f"/c/{CLUSTER}/r/broker/{broker}",

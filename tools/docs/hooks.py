@@ -305,6 +305,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "cli-benchmark": committed_markdown("cli"),
     "compat-versions": compat_versions,
     "exception-tree": exception_tree,
+    "feed-benchmark": committed_markdown("feed"),
     "kafka-version": kafka_version,
     "protocol-versions": protocol_versions,
     "reliability-figures": reliability_figures,

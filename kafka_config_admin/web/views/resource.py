@@ -1,6 +1,8 @@
 """A resource's configs (topic, broker, cluster default, broker logger, group, client-metrics):
 each value in human units beside the raw one, its type, documentation, source in words and
-synonym chain; the typed widgets that edit it and the check as the user types."""
+synonym chain, and where the config catalog of the cluster's release knows the key, its
+default, valid values and update mode; the typed widgets that edit it and the check as the
+user types."""
 
 from __future__ import annotations
 
@@ -11,7 +13,15 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ... import ConfigEntry, ConfigResource, ConfigType, OpType, ResourceType
+from ... import (
+    CatalogKey,
+    CatalogMatch,
+    ConfigEntry,
+    ConfigResource,
+    ConfigType,
+    OpType,
+    ResourceType,
+)
 from ...desired import (
     LOG_LEVELS,
     Problem,
@@ -55,14 +65,25 @@ class Row:
     widget: str
     pending: str | None
     has_pending: bool
+    #: From the config catalog of the cluster's release (None where it does not know the key).
+    default: str | None = None
+    default_human: str | None = None
+    valid: str | None = None
+    update_mode: str | None = None
+    choices: tuple[str, ...] = ()
 
 
-def widget_of(resource: ConfigResource, name: str, kind: ConfigType, sensitive: bool) -> str:
-    """Which input edits a key: switch, duration, size, level, list, password or text."""
+def widget_of(
+    resource: ConfigResource, name: str, kind: ConfigType, sensitive: bool, choices: bool = False
+) -> str:
+    """Which input edits a key: switch, duration, size, level, choice (an enum whose members
+    the catalog knows), list, password or text."""
     if sensitive:
         return "password"
     if resource.type is ResourceType.BROKER_LOGGER:
         return "level"
+    if choices:
+        return "choice"
     if kind is ConfigType.BOOLEAN:
         return "switch"
     if kind in (ConfigType.INT, ConfigType.LONG, ConfigType.SHORT, ConfigType.UNKNOWN):
@@ -75,10 +96,27 @@ def widget_of(resource: ConfigResource, name: str, kind: ConfigType, sensitive: 
     return "text"
 
 
-def row_of(resource: ConfigResource, entry: ConfigEntry, edits: Edits) -> Row:
+def catalog_key(
+    match: CatalogMatch | None, resource: ConfigResource, name: str
+) -> CatalogKey | None:
+    """What the config catalog of the cluster's release says of a key (None: no catalog, or a
+    key it does not have; broker loggers have none)."""
+    if match is None or resource.type is ResourceType.BROKER_LOGGER:
+        return None
+    return match.catalog.get(resource.type, name)
+
+
+def row_of(
+    resource: ConfigResource, entry: ConfigEntry, edits: Edits, spec: CatalogKey | None
+) -> Row:
     sensitive = is_sensitive(entry.name, entry)
     value = None if sensitive else entry.value
     wanted = edits.configs.get(resource, {})
+    valid = spec.valid if spec is not None else None
+    choices = valid.members if valid is not None and not valid.is_list else None
+    if choices and value is not None and value.lower() not in {c.lower() for c in choices}:
+        choices = (value, *choices)  # a value this release would refuse is still shown as it is
+    default = None if sensitive or spec is None else spec.default
     return Row(
         name=entry.name,
         value=value,
@@ -93,9 +131,14 @@ def row_of(resource: ConfigResource, entry: ConfigEntry, edits: Edits) -> Row:
             for synonym in entry.synonyms
         ),
         documentation=entry.documentation,
-        widget=widget_of(resource, entry.name, entry.type, sensitive),
+        widget=widget_of(resource, entry.name, entry.type, sensitive, bool(choices)),
         pending=None if sensitive else wanted.get(entry.name),
         has_pending=entry.name in wanted,
+        default=default,
+        default_human=human_units(entry.name, default),
+        valid=(valid.describe() or None) if valid is not None else None,
+        update_mode=spec.update_mode.value if spec is not None and spec.update_mode else None,
+        choices=choices or (),
     )
 
 
@@ -108,9 +151,10 @@ async def page(request: Request) -> Response:
         [resource], include_synonyms=True, include_documentation=True
     )
     config = await described.values[resource]
+    match = await admin.config_catalog()
     edits = session(request).edits_of(cluster)
     rows = [
-        row_of(resource, entry, edits)
+        row_of(resource, entry, edits, catalog_key(match, resource, entry.name))
         for entry in sorted(config.values(), key=lambda entry: entry.name)
         if not modified or is_override(resource, entry)
     ]
@@ -128,6 +172,7 @@ async def page(request: Request) -> Response:
             "check_url": resource_url(cluster, resource, "check"),
             "edit_url": resource_url(cluster, resource, "edit"),
             "page_url": resource_url(cluster, resource),
+            "catalog": None if match is None else match.catalog.release,
         },
     )
 

@@ -1,0 +1,316 @@
+"""``python -m benchmarks feed`` (``nox -s bench -- feed``): the change feed's cost and latency.
+
+Two real one-broker clusters with N topics each (2000; every 10th with two overrides):
+
+- poll cost: one poll of both clusters with nothing changed (list the topics, describe them,
+  diff with the poll before), as ``watch`` runs it, beside a plain ``describe_configs`` of the
+  same topics (what any snapshot costs): the median of ``--reps`` polls after a warm-up, and
+  the size of one cluster's state as the stream keeps it;
+- the same poll as a micro-batch of the ``kafka-config-changes`` stream on ``local[2]``
+  (Spark's own ``triggerExecution`` time of the batches that found no change);
+- detection latency at a 1-second interval: from a change made by the SDK (one topic's
+  ``retention.ms``, on the first cluster) to its row, in ``watch``'s loop and in the stream,
+  ``--changes`` times each.
+
+Results: ``benchmarks/results/feed.json`` and ``feed.md``, with the machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
+from kafka_config_admin.desired import (
+    FeedScope,
+    ObservedState,
+    diff_states,
+    next_state,
+    observe_once,
+)
+from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
+
+from . import dataset
+
+HERE = Path(__file__).parent
+#: Seconds between polls while latency is measured.
+INTERVAL = 1.0
+#: The topic whose retention the latency runs change, and the values they alternate.
+CHANGED_TOPIC = "bench-00001"
+RETENTIONS = ("7200000", "10800000")
+
+
+def load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+def poll_both(bootstraps: dict[str, str], states: dict[str, ObservedState | None]) -> int:
+    """One poll of every cluster at once, as ``watch`` makes it; the number of change rows."""
+
+    async def run() -> list[ObservedState]:
+        scope = FeedScope()
+        return list(
+            await asyncio.gather(
+                *(
+                    observe_once(AdminClient(bootstrap, timeout=120), scope, name)
+                    for name, bootstrap in bootstraps.items()
+                )
+            )
+        )
+
+    rows = 0
+    for observed in asyncio.run(run()):
+        if observed.error is not None:
+            raise RuntimeError(f"{observed.cluster}: {observed.error}")
+        after = next_state(states[observed.cluster], observed)
+        rows += len(diff_states(states[observed.cluster], after))
+        states[observed.cluster] = after
+    return rows
+
+
+def describe_both(bootstraps: dict[str, str], names: list[str]) -> int:
+    """A plain describe of every topic of both clusters at once; the number of configs."""
+
+    async def one(bootstrap: str) -> int:
+        async with AdminClient(bootstrap, timeout=120) as admin:
+            resources = [ConfigResource(ResourceType.TOPIC, name) for name in names]
+            configs = await admin.describe_configs(resources).all()
+            return sum(len(config) for config in configs.values())
+
+    async def run() -> int:
+        return sum(await asyncio.gather(*(one(b) for b in bootstraps.values())))
+
+    return asyncio.run(run())
+
+
+def median_wall(run: Callable[[], int], reps: int) -> dict[str, Any]:
+    run()  # warm-up (and, for the poll, the baseline)
+    walls = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        run()
+        walls.append(time.perf_counter() - start)
+    return {"wall_s": statistics.median(walls), "walls_s": walls}
+
+
+def set_retention(bootstrap: str, value: str) -> float:
+    """Change the topic's retention; the wall-clock time (epoch seconds) the change returned."""
+    op = AlterConfigOp(name="retention.ms", value=value, op=OpType.SET)
+
+    async def run() -> None:
+        async with AdminClient(bootstrap) as admin:
+            resource = ConfigResource(ResourceType.TOPIC, CHANGED_TOPIC)
+            await admin.incremental_alter_configs({resource: [op]}).all()
+
+    asyncio.run(run())
+    return time.time()
+
+
+def watch_latency(bootstraps: dict[str, str], bootstrap: str, changes: int) -> list[float]:
+    """Seconds from each change to its row, in a loop that polls as ``watch`` does."""
+    seen: list[float] = []
+    stop = threading.Event()
+
+    def loop() -> None:
+        states: dict[str, ObservedState | None] = dict.fromkeys(bootstraps)
+        while not stop.is_set():
+            started = time.monotonic()
+            if poll_both(bootstraps, states):
+                seen.append(time.time())
+            stop.wait(max(0.0, INTERVAL - (time.monotonic() - started)))
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    time.sleep(INTERVAL * 3)  # past the baseline
+    latencies = []
+    try:
+        for index in range(changes):
+            count = len(seen)
+            made = set_retention(bootstrap, RETENTIONS[index % 2])
+            deadline = time.monotonic() + 120
+            while len(seen) == count and time.monotonic() < deadline:
+                time.sleep(0.02)
+            if len(seen) == count:
+                raise RuntimeError("watch's loop did not see the change in 120 s")
+            latencies.append(max(0.0, seen[-1] - made))
+            time.sleep(INTERVAL * 1.5)
+    finally:
+        stop.set()
+        thread.join()
+    return latencies
+
+
+def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[str, Any]:
+    """The stream on local[2]: its batches' times with no change, and the latency of changes."""
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import DataFrame, SparkSession
+
+    from kafka_config_admin.spark import register
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    register(spark)
+    clusters = work / "clusters.yaml"
+    clusters.write_text(
+        "clusters:\n"
+        + "".join(f"  {name}:\n    bootstrap_servers: {b}\n" for name, b in bootstraps.items())
+    )
+    seen: list[tuple[float, int]] = []  # (when, rows) per batch with rows
+
+    def record(batch: DataFrame, batch_id: int) -> None:
+        rows = batch.where("change != 'error'").count()
+        if rows:
+            seen.append((time.time(), rows))
+
+    query = (
+        spark.readStream.format("kafka-config-changes")
+        .option("clusters.file", str(clusters))
+        .option("timeout", "120")
+        .option("interval", str(INTERVAL))
+        .option("stateLocation", str(work / "state"))
+        .load()
+        .writeStream.foreachBatch(record)
+        .start()
+    )
+    first = next(iter(bootstraps.values()))
+    try:
+        query.processAllAvailable()  # the baseline
+        time.sleep(INTERVAL * 5)  # a few batches with no change
+        latencies = []
+        for index in range(changes):
+            count = len(seen)
+            made = set_retention(first, RETENTIONS[index % 2])
+            deadline = time.monotonic() + 300
+            while len(seen) == count and time.monotonic() < deadline:
+                time.sleep(0.02)
+            if len(seen) == count:
+                raise RuntimeError("the stream did not see the change in 300 s")
+            latencies.append(max(0.0, seen[-1][0] - made))
+            time.sleep(INTERVAL * 1.5)
+        quiet = [
+            progress["durationMs"]["triggerExecution"] / 1000
+            for progress in query.recentProgress
+            if progress["numInputRows"] == 0 and progress["batchId"] > 0
+        ]
+    finally:
+        query.stop()
+        spark.stop()
+    return {"quiet_batch_s": quiet, "latency_s": latencies}
+
+
+def state_bytes(bootstrap: str) -> int:
+    """The size of one cluster's state as the stream keeps it (JSON)."""
+    observed = asyncio.run(observe_once(AdminClient(bootstrap, timeout=120), FeedScope(), "bench"))
+    return len(observed.to_json().encode())
+
+
+def write(results: dict[str, Any], out: Path) -> str:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "feed.json").write_text(json.dumps(results, indent=2) + "\n")
+    poll, plain = results["poll"], results["plain_describe"]
+    stream = results["stream"]
+    quiet = stream["quiet_batch_s"]
+    lines = [
+        "# Change feed benchmark",
+        "",
+        f"Kafka {results['kafka']}, two one-broker clusters with {results['topics']} topics "
+        f"each; `{results['command']}`, machine load {results['load_before']} before and "
+        f"{results['load_after']} after (1, 5, 15 min).",
+        "",
+        "| One poll of both clusters, nothing changed | Wall (s) | vs a plain describe |",
+        "|---|---:|---:|",
+        f"| plain `describe_configs` of every topic (no listing, no diff) | "
+        f"{plain['wall_s']:.2f} | 1.00 |",
+        f"| `watch`'s poll: list, describe, diff (median of {results['reps']}) | "
+        f"{poll['wall_s']:.2f} | {poll['wall_s'] / plain['wall_s']:.2f} |",
+        f"| the stream's micro-batch on local[2] (median of {len(quiet)}) | "
+        f"{statistics.median(quiet):.2f} | {statistics.median(quiet) / plain['wall_s']:.2f} |"
+        if quiet
+        else "| the stream's micro-batch on local[2] | no quiet batch | |",
+        "",
+        f"One cluster's state as the stream keeps it: {results['state_bytes'] / 2**20:.1f} MiB "
+        "of JSON per poll.",
+        "",
+        f"Detection latency at a {INTERVAL:g}-second interval (a change made by the SDK to its "
+        f"row), {len(results['watch_latency_s'])} changes:",
+        "",
+        "| Where | Median (s) | Max (s) |",
+        "|---|---:|---:|",
+    ]
+    for name, latencies in (
+        ("`watch`'s loop", results["watch_latency_s"]),
+        ("the stream, local[2]", stream["latency_s"]),
+    ):
+        lines.append(f"| {name} | {statistics.median(latencies):.2f} | {max(latencies):.2f} |")
+    text = "\n".join(lines) + "\n"
+    (out / "feed.md").write_text(text)
+    return text
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks feed")
+    parser.add_argument("--topics", type=int, default=2000)
+    parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--changes", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=HERE / "results")
+    args = parser.parse_args(argv)
+    command = "python3 -m nox -s bench -- feed" + (f" {' '.join(argv)}" if argv else "")
+    load_before = load()
+    with (
+        start_cluster(brokers=1) as first,
+        start_cluster(brokers=1) as second,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
+        bootstraps = {"one": first.bootstrap_servers, "two": second.bootstrap_servers}
+        names: list[str] = []
+        for bootstrap in bootstraps.values():
+            print(f"creating {args.topics} topics on {bootstrap} ...", flush=True)
+            names = asyncio.run(dataset.create(bootstrap, args.topics))
+        print("plain describe ...", flush=True)
+        plain = median_wall(lambda: describe_both(bootstraps, names), args.reps)
+        print("watch's poll ...", flush=True)
+        states: dict[str, ObservedState | None] = dict.fromkeys(bootstraps)
+        poll = median_wall(lambda: poll_both(bootstraps, states), args.reps)
+        print("watch's latency ...", flush=True)
+        watch = watch_latency(bootstraps, bootstraps["one"], args.changes)
+        print("the stream ...", flush=True)
+        stream = stream_runs(bootstraps, args.changes, Path(tmp))
+        size = state_bytes(bootstraps["one"])
+    results = {
+        "kafka": KAFKA_VERSION,
+        "topics": args.topics,
+        "reps": args.reps,
+        "command": command,
+        "time": datetime.now(UTC).isoformat(),
+        "load_before": load_before,
+        "load_after": load(),
+        "plain_describe": plain,
+        "poll": poll,
+        "state_bytes": size,
+        "watch_latency_s": watch,
+        "stream": stream,
+    }
+    print(write(results, args.out))
+
+
+if __name__ == "__main__":
+    main()

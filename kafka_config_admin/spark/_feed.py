@@ -1,0 +1,261 @@
+"""The ``kafka-config-changes`` streaming source: one row per config change, fleet-wide.
+
+Offsets are poll sequence numbers (with the poll's time): ``latestOffset`` on the driver opens
+a new poll once ``interval`` seconds have passed, and a micro-batch ``(start, end]`` has one
+partition per cluster. On an executor, ``read()`` loads the cluster's state of poll ``start``
+from the state location, reads the cluster (once: the state of poll ``end`` is written there
+the first time and read back by any retry), and emits
+:func:`~kafka_config_admin.desired.diff_states`
+of the two. So a batch replayed after a failure gives the same rows, and the first batch after
+a restart compares the cluster with the last state committed: nothing twice, nothing missed.
+``commit`` removes the states no batch can need again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pyarrow as pa
+from pyspark.sql.datasource import (
+    CaseInsensitiveDict,
+    DataSource,
+    DataSourceStreamReader,
+    InputPartition,
+)
+from pyspark.sql.streaming.datasource import ReadLimit
+from pyspark.sql.types import StructType
+
+from .. import InvalidArgumentError
+from ..connect import Connection
+from ..desired import (
+    FeedKind,
+    FeedScope,
+    ObservedState,
+    StateChange,
+    diff_states,
+    next_state,
+    observe_once,
+)
+from ._options import SnapshotOptions, parse_bool
+from ._schema import CHANGES_ARROW_SCHEMA, CHANGES_SCHEMA
+
+__all__ = ["KafkaConfigChangesDataSource", "StateStore"]
+
+SOURCE_NAME = "kafka-config-changes"
+#: Seconds between polls unless the ``interval`` option says otherwise.
+DEFAULT_INTERVAL = 30.0
+#: How a poll's time names its snapshot (as ``take_snapshot`` names a snapshot: sortable).
+SNAPSHOT_ID_FORMAT = "%Y%m%dT%H%M%S%fZ"
+_ENTITY_KINDS = (FeedKind.QUOTA, FeedKind.SCRAM_USER)
+
+
+@dataclass(frozen=True)
+class FeedOptions:
+    """The stream's options: the clusters and what to watch, how often, and where states go."""
+
+    clusters: tuple[Connection, ...]
+    scope: FeedScope
+    interval: float
+    state_location: str
+
+    @classmethod
+    def parse(cls, options: Mapping[str, str]) -> FeedOptions:
+        """The ``kafka-configs`` source's options (``resourceTypes`` may add ``quota`` and
+        ``scram_user``), ``interval`` and ``stateLocation``."""
+        kinds = tuple(
+            dict.fromkeys(
+                FeedKind.parse(name)
+                for name in options.get("resourceTypes", "topic").split(",")
+                if name.strip()
+            )
+        )
+        if not kinds:
+            raise InvalidArgumentError("resourceTypes names no resource type")
+        if parse_bool(options, "synonyms", False):
+            raise InvalidArgumentError(
+                "kafka-config-changes does not take synonyms: its rows carry each value's "
+                "source before and after, which says where an inherited value comes from"
+            )
+        config_kinds = [kind.value for kind in kinds if kind not in _ENTITY_KINDS]
+        # The config resources' options are the kafka-configs source's, parsed the same way.
+        config_options = CaseInsensitiveDict(options)
+        config_options["resourceTypes"] = ",".join(config_kinds) or "topic"
+        snapshot = SnapshotOptions.parse(config_options)
+        location = options.get("stateLocation")
+        if not location:
+            raise InvalidArgumentError(
+                "kafka-config-changes needs the option stateLocation: a directory every "
+                "executor and the driver can reach, where each poll's state is kept"
+            )
+        return cls(
+            clusters=snapshot.clusters,
+            scope=FeedScope(
+                kinds=kinds,
+                topics=snapshot.topics,
+                topic_pattern=snapshot.topic_pattern,
+                include_internal=snapshot.include_internal,
+                brokers=snapshot.brokers,
+                groups=snapshot.groups,
+                client_metrics=snapshot.client_metrics,
+                include_documentation=snapshot.include_documentation,
+            ),
+            interval=_interval(options.get("interval")),
+            state_location=location,
+        )
+
+
+def _interval(text: str | None) -> float:
+    if text is None:
+        return DEFAULT_INTERVAL
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0:
+        raise InvalidArgumentError(f"interval must be a positive number of seconds, got {text!r}")
+    return seconds
+
+
+class KafkaConfigChangesDataSource(DataSource):
+    """``spark.readStream.format("kafka-config-changes")``: one row per change between polls."""
+
+    @classmethod
+    def name(cls) -> str:
+        return SOURCE_NAME
+
+    def schema(self) -> StructType:
+        return CHANGES_SCHEMA
+
+    def streamReader(self, schema: StructType) -> DataSourceStreamReader:
+        return ChangeStreamReader(FeedOptions.parse(self.options))
+
+
+@dataclass(frozen=True)
+class PollTask:
+    """One cluster's part of a micro-batch: compare poll ``end`` with poll ``start``."""
+
+    cluster: Connection
+    start: int
+    end: int
+    time: datetime
+
+
+class ChangeStreamReader(DataSourceStreamReader):
+    """Plans one partition per cluster per micro-batch; see the module's docstring."""
+
+    def __init__(self, options: FeedOptions) -> None:
+        self.options = options
+        #: When this reader last opened a poll (monotonic seconds); None: poll at once.
+        self.last_poll: float | None = None
+
+    def initialOffset(self) -> dict[str, Any]:
+        return {"poll": 0}
+
+    def latestOffset(self, start: dict[str, Any], limit: ReadLimit) -> dict[str, Any]:
+        now = time.monotonic()
+        if self.last_poll is not None and now - self.last_poll < self.options.interval:
+            return start
+        self.last_poll = now
+        return {"poll": int(start["poll"]) + 1, "time": datetime.now(UTC).isoformat()}
+
+    def partitions(self, start: dict[str, Any], end: dict[str, Any]) -> Sequence[InputPartition]:
+        first, last = int(start["poll"]), int(end["poll"])
+        if last <= first:
+            return []
+        when = datetime.fromisoformat(end["time"])
+        return [
+            InputPartition(PollTask(target, first, last, when)) for target in self.options.clusters
+        ]
+
+    def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
+        task: PollTask = partition.value
+        store = StateStore(self.options.state_location)
+        name = task.cluster.label
+        before = store.load(name, task.start) if task.start > 0 else None
+        after = store.load(name, task.end)
+        if after is None:
+            observed = asyncio.run(
+                observe_once(task.cluster.admin_client(), self.options.scope, name, time=task.time)
+            )
+            after = store.save_once(name, task.end, next_state(before, observed))
+        snapshot_id = task.time.astimezone(UTC).strftime(SNAPSHOT_ID_FORMAT)
+        yield _batch(diff_states(before, after), snapshot_id, task.end)
+
+    def commit(self, end: dict[str, Any]) -> None:
+        store = StateStore(self.options.state_location)
+        for target in self.options.clusters:
+            store.forget_before(target.label, int(end["poll"]))
+
+
+def _batch(changes: Sequence[StateChange], snapshot_id: str, poll: int) -> pa.RecordBatch:
+    rows = [change.to_dict() for change in changes]
+    columns: dict[str, list[Any]] = {
+        name: [row[name] for row in rows] for name in CHANGES_ARROW_SCHEMA.names if name in _ROW
+    }
+    columns["detected_time"] = [change.detected_time for change in changes]
+    columns["snapshot_id"] = [snapshot_id] * len(rows)
+    columns["poll"] = [poll] * len(rows)
+    return pa.RecordBatch.from_pydict(columns, schema=CHANGES_ARROW_SCHEMA)
+
+
+#: The columns a :class:`StateChange` fills as they are (the time goes in as a datetime).
+_ROW = frozenset(CHANGES_ARROW_SCHEMA.names) - {"detected_time", "snapshot_id", "poll"}
+
+
+class StateStore:
+    """Each cluster's state per poll, as JSON files under one directory.
+
+    A state is written once: the first writer wins and every later reader (a retried or
+    replayed task) gets the very same state, so a batch always gives the same rows.
+    """
+
+    def __init__(self, location: str) -> None:
+        self.root = Path(location)
+
+    def path(self, cluster: str, poll: int) -> Path:
+        return self.root / quote(cluster, safe="") / f"{poll:012d}.json"
+
+    def load(self, cluster: str, poll: int) -> ObservedState | None:
+        """The state of a poll, or None when it was never written (or already forgotten)."""
+        try:
+            text = self.path(cluster, poll).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+        return ObservedState.from_json(text)
+
+    def save_once(self, cluster: str, poll: int, state: ObservedState) -> ObservedState:
+        """Keep ``state`` as the poll's, unless one is already kept: the state kept."""
+        target = self.path(cluster, poll)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".poll-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(state.to_json())
+                file.flush()
+                os.fsync(file.fileno())
+            try:
+                os.link(temporary, target)  # atomic, and never replaces: the first writer wins
+            except FileExistsError:
+                kept = self.load(cluster, poll)
+                return state if kept is None else kept
+        finally:
+            os.unlink(temporary)
+        return state
+
+    def forget_before(self, cluster: str, poll: int) -> None:
+        """Remove the cluster's states of polls before ``poll`` (no batch reads them again)."""
+        directory = self.root / quote(cluster, safe="")
+        if not directory.is_dir():
+            return
+        for path in directory.glob("*.json"):
+            if path.stem.isdigit() and int(path.stem) < poll:
+                path.unlink(missing_ok=True)

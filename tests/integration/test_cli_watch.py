@@ -1,0 +1,193 @@
+"""``watch`` as a real process: it prints a change another process makes, then ends on Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
+
+from .cli_helpers import run_process, with_admin
+from .helpers import new_topic
+
+pytestmark = pytest.mark.integration
+
+
+class Watcher:
+    """A ``watch`` process whose output lines are read as they come."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "kafka_config_admin", "watch", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "COLUMNS": "200"},
+        )
+        self.out: queue.Queue[str] = queue.Queue()
+        self.err: queue.Queue[str] = queue.Queue()
+        self.out_lines: list[str] = []
+        self.err_lines: list[str] = []
+        self.pumps = []
+        for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
+            assert stream is not None
+            pump = threading.Thread(target=_pump, args=(stream, lines), daemon=True)
+            pump.start()
+            self.pumps.append(pump)
+
+    def wait_for(self, stream: str, text: str, timeout: float = 120) -> str:
+        """The first line of ``stream`` (out or err) holding ``text``, waiting for it."""
+        lines, seen = (self.out, self.out_lines) if stream == "out" else (self.err, self.err_lines)
+        for line in seen:
+            if text in line:
+                return line
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=0.5)
+            except queue.Empty:
+                if self.process.poll() is not None and lines.empty():
+                    break
+                continue
+            seen.append(line)
+            if text in line:
+                return line
+        raise AssertionError(
+            f"no {text!r} on std{stream}; out: {self.out_lines}, err: {self.err_lines}"
+        )
+
+    def interrupt(self) -> int:
+        """Ctrl-C, as a terminal sends it; the exit code, every line read."""
+        self.process.send_signal(signal.SIGINT)
+        code = self.process.wait(timeout=60)
+        self.close()
+        for lines, seen in ((self.out, self.out_lines), (self.err, self.err_lines)):
+            while not lines.empty():
+                seen.append(lines.get())
+        return code
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.close()
+
+    def close(self) -> None:
+        """Read both pipes to their end, then close them (the process has ended)."""
+        for pump in self.pumps:
+            pump.join(timeout=10)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def _pump(stream: IO[str], lines: queue.Queue[str]) -> None:
+    for line in stream:
+        lines.put(line.rstrip("\n"))
+
+
+@pytest.fixture
+def watchers() -> Iterator[list[Watcher]]:
+    started: list[Watcher] = []
+    yield started
+    for watcher in started:
+        watcher.kill()
+
+
+def set_retention(bootstrap: str, name: str, value: str) -> None:
+    """Set the topic's retention from another process, as an operator would."""
+    op = AlterConfigOp(name="retention.ms", value=value, op=OpType.SET)
+
+    async def alter(admin: AdminClient) -> None:
+        await admin.incremental_alter_configs(
+            {ConfigResource(ResourceType.TOPIC, name): [op]}
+        ).all()
+
+    with_admin(bootstrap, alter)
+
+
+@pytest.mark.parametrize("output", ["table", "json"])
+def test_watch_prints_a_change_made_by_another_process(
+    kafka_bootstrap: str, watchers: list[Watcher], output: str
+) -> None:
+    name = with_admin(kafka_bootstrap, lambda admin: new_topic(admin, kafka_bootstrap))
+    watcher = Watcher("-b", kafka_bootstrap, "--topic", name, "--interval", "1", "--output", output)
+    watchers.append(watcher)
+    watcher.wait_for("err", "baseline of 1 resources")
+
+    set_retention(kafka_bootstrap, name, "7200000")
+    line = watcher.wait_for("out", "retention.ms")
+    if output == "json":
+        row = json.loads(line)
+        assert row["resource_type"] == "TOPIC" and row["resource_name"] == name
+        assert (row["key"], row["change"], row["after_value"]) == (
+            "retention.ms",
+            "added",
+            "7200000",
+        )
+        assert row["after_source"] == "TOPIC_CONFIG"
+    else:
+        assert f"topic '{name}' retention.ms added" in line
+        assert "-> 7200000 (TOPIC_CONFIG)" in line
+
+    set_retention(kafka_bootstrap, name, "3600000")
+    watcher.wait_for("out", "3600000")
+    assert watcher.interrupt() == 130
+    # Each change printed once, nothing else on stdout; stderr ends with one clean line.
+    assert len(watcher.out_lines) == 2, watcher.out_lines
+    assert watcher.err_lines[-1] == "interrupted"
+    assert not any("Traceback" in line for line in watcher.err_lines)
+
+
+def test_watch_a_fleet_with_a_cluster_down(
+    kafka_bootstrap: str, watchers: list[Watcher], tmp_path: Path
+) -> None:
+    name = with_admin(kafka_bootstrap, lambda admin: new_topic(admin, kafka_bootstrap))
+    clusters = tmp_path / "clusters.yaml"
+    clusters.write_text(
+        f"clusters:\n  main:\n    bootstrap_servers: {kafka_bootstrap}\n"
+        "  gone:\n    bootstrap_servers: 127.0.0.1:1\n"
+    )
+    watcher = Watcher(
+        "--clusters-file",
+        str(clusters),
+        "--all-clusters",
+        "--topic",
+        name,
+        "--interval",
+        "1",
+        "--timeout",
+        "3",
+        "-o",
+        "json",
+    )
+    watchers.append(watcher)
+    watcher.wait_for("err", "main: baseline")
+    error = json.loads(watcher.wait_for("out", '"gone"'))
+    assert (error["change"], error["error"]) == ("error", "KafkaConnectionError")
+    set_retention(kafka_bootstrap, name, "7200000")
+    row = json.loads(watcher.wait_for("out", "retention.ms"))
+    assert (row["cluster"], row["change"]) == ("main", "added")
+    assert watcher.interrupt() == 130
+    rows = [json.loads(line) for line in watcher.out_lines]
+    assert {row["change"] for row in rows if row["cluster"] == "gone"} == {"error"}
+
+
+def test_watch_refuses_bad_options_in_one_line() -> None:
+    ran = run_process("watch", "-b", "127.0.0.1:1", "--match", "(")
+    assert ran.code == 2
+    assert "not a regular expression" in ran.err and "Traceback" not in ran.err
+    ran = run_process("watch", "-b", "127.0.0.1:1", "--type", "topics")
+    assert ran.code == 2 and "Traceback" not in ran.err

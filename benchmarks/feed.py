@@ -193,7 +193,10 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
     )
     first = next(iter(bootstraps.values()))
     try:
-        query.processAllAvailable()  # the baseline
+        # The baseline: its first batch (processAllAvailable would wait for a quiet moment, which
+        # a poll longer than the interval never leaves).
+        while not query.recentProgress:
+            time.sleep(0.2)
         time.sleep(INTERVAL * 5)  # a few batches with no change
         latencies = []
         for index in range(changes):

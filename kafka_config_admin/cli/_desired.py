@@ -370,6 +370,7 @@ async def cancelled_on_sigterm(work: Awaitable[T]) -> T:
     """``work``, cancelled on SIGTERM as Ctrl-C cancels it, so that its cleanup (the
     throttles put back) runs before the process ends; then ``KeyboardInterrupt``."""
     done: list[T] = []
+    failed: list[Exception] = []
     async with anyio.create_task_group() as group:
 
         async def watch() -> None:
@@ -378,8 +379,13 @@ async def cancelled_on_sigterm(work: Awaitable[T]) -> T:
                     group.cancel_scope.cancel()
 
         group.start_soon(watch)
-        done.append(await work)
+        try:
+            done.append(await work)
+        except Exception as error:  # raised below as itself: the group would wrap it in a
+            failed.append(error)  # group of exceptions, and the CLI's typed-error lines miss it
         group.cancel_scope.cancel()
+    if failed:
+        raise failed[0]
     if not done:
         raise KeyboardInterrupt
     return done[0]

@@ -26,7 +26,7 @@ from ..desired import (
     OutcomeStatus,
     Plan,
     ResourceAction,
-    RuleTarget,
+    ResourceKind,
     Shadowed,
     Violation,
     apply_plan,
@@ -221,12 +221,12 @@ async def with_rule_targets(
     topics each topic rule matches, every broker, the cluster default."""
     targets: list[ConfigResource] = []
     for rule in desired.rules:
-        if rule.resource is RuleTarget.TOPIC:
+        if rule.resource is ResourceKind.TOPIC:
             topics = await admin.list_topics(rule.match)
             targets += [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
-        elif rule.resource is RuleTarget.BROKER:
+        elif rule.resource is ResourceKind.BROKER:
             targets += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
-        elif rule.resource is RuleTarget.CLUSTER_DEFAULT:
+        elif rule.resource is ResourceKind.CLUSTER_DEFAULT:
             targets.append(ConfigResource(ResourceType.BROKER, ""))
     missing = [target for target in dict.fromkeys(targets) if target not in state.configs]
     more = await describe_state(admin, missing, settle=partial(settle, doing="reading configs"))

@@ -32,7 +32,7 @@ from .. import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from ..desired import QUOTA_KEYS
+from ..desired import QUOTA_KEYS, ResourceKind
 from ._resources import UsageError, resource
 
 QUOTA_TYPES = {
@@ -40,12 +40,13 @@ QUOTA_TYPES = {
     "clients": QuotaEntityType.CLIENT_ID,
     "ips": QuotaEntityType.IP,
 }
+#: kafka-configs.sh's config entity types: the plural names of the kinds with configs
+#: (its --entity-default on brokers is the cluster default).
 CONFIG_TYPES = {
-    "topics": ResourceType.TOPIC,
-    "brokers": ResourceType.BROKER,
-    "broker-loggers": ResourceType.BROKER_LOGGER,
-    "groups": ResourceType.GROUP,
-    "client-metrics": ResourceType.CLIENT_METRICS,
+    kind.section.replace("_", "-"): resource_type
+    for kind in ResourceKind
+    if (resource_type := kind.resource_type) is not None
+    and kind is not ResourceKind.CLUSTER_DEFAULT
 }
 ENTITY_TYPES = (*QUOTA_TYPES, *CONFIG_TYPES)
 

@@ -197,7 +197,9 @@ def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Cal
                 "--client-metrics", multiple=True, metavar="NAME", help="A client-metrics resource."
             ),
             click.option(
+                "--cluster-default",
                 "--broker-default",
+                "broker_default",
                 is_flag=True,
                 help='The cluster-wide broker default (broker "").',
             ),

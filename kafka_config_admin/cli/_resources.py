@@ -1,7 +1,9 @@
 """Resources and changes as the command line names them.
 
-Resources: ``TYPE:NAME`` arguments (``topic:orders``, ``broker:1``, ``broker:`` for the cluster
-default, ``broker-logger:1``, ``group:g``, ``client-metrics:m``; a bare name is a topic) and the
+Resources: ``TYPE:NAME`` arguments (``topic:orders``, ``broker:1``, ``broker:`` or
+``cluster-default:`` for the cluster default, ``broker-logger:1``, ``group:g``,
+``client-metrics:m``; TYPE in any spelling :class:`~kafka_config_admin.desired.ResourceKind`
+reads; a bare name is a topic) and the
 ``kafka-configs.sh`` shortcuts (``--topic``, ``--broker``, ``--broker-logger``, ``--group``,
 ``--client-metrics``, ``--entity-default``).
 
@@ -27,18 +29,13 @@ from .. import (
     is_broker_id,
 )
 from ..connect import parse_properties
-from ..desired import kafka_string
+from ..desired import ResourceKind, kafka_string
 
 if TYPE_CHECKING:
     from ._entities import QuotaSelection
 
-_TYPE_NAMES = {
-    "topic": ResourceType.TOPIC,
-    "broker": ResourceType.BROKER,
-    "broker-logger": ResourceType.BROKER_LOGGER,
-    "group": ResourceType.GROUP,
-    "client-metrics": ResourceType.CLIENT_METRICS,
-}
+#: The kinds ``TYPE:NAME`` can name: those with configs (quotas: ``--entity-type``).
+_CONFIG_KINDS = tuple(kind for kind in ResourceKind if kind.is_config)
 
 
 class UsageError(InvalidArgumentError):
@@ -97,17 +94,23 @@ class SelectionOptions:
 
 
 def parse_resource(text: str) -> ConfigResource:
-    """``TYPE:NAME`` (or a bare topic name) as a resource."""
+    """``TYPE:NAME`` (or a bare topic name) as a resource; ``broker:`` and ``cluster-default:``
+    are the cluster default."""
     kind_name, colon, name = text.partition(":")
     if not colon:
         return resource(ResourceType.TOPIC, text)
-    kind = _TYPE_NAMES.get(kind_name.strip().lower().replace("_", "-"))
-    if kind is None:
+    try:
+        kind = ResourceKind.parse(kind_name, allowed=_CONFIG_KINDS)
+    except InvalidArgumentError:
+        known = ", ".join(kind.dashed for kind in _CONFIG_KINDS)
         raise UsageError(
-            f"{text!r}: unknown resource type {kind_name!r} (use one of "
-            f"{', '.join(_TYPE_NAMES)}, as TYPE:NAME)"
-        )
-    return resource(kind, name)
+            f"{text!r}: unknown resource type {kind_name!r} (use one of {known}, as TYPE:NAME)"
+        ) from None
+    if kind is ResourceKind.CLUSTER_DEFAULT and name.strip():
+        raise UsageError(f"{text!r}: the cluster default has no name (cluster-default: or broker:)")
+    resource_type = kind.resource_type
+    assert resource_type is not None  # a kind that has configs
+    return resource(resource_type, name)
 
 
 def resource(kind: ResourceType, name: str) -> ConfigResource:

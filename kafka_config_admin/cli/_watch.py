@@ -20,9 +20,9 @@ from .. import AdminClient
 from ..connect import Connection, clusters_file_path, load_clusters_file
 from ..desired import (
     ChangeKind,
-    FeedKind,
     FeedScope,
     ObservedState,
+    ResourceKind,
     StateChange,
     diff_states,
     next_state,
@@ -56,8 +56,8 @@ def _client(connection: Connection) -> AdminClient:
     "-t",
     "kinds",
     multiple=True,
-    type=click.Choice([kind.value for kind in FeedKind], case_sensitive=False),
-    help="What to watch (repeatable) [default: topic].",
+    metavar="KIND",
+    help=f"What to watch (repeatable): {', '.join(ResourceKind)} [default: topic].",
 )
 @click.option("--topic", "topics", multiple=True, metavar="NAME", help="Only these topics.")
 @click.option("--match", metavar="REGEX", help="Topics whose whole name matches REGEX.")
@@ -104,7 +104,8 @@ def watch(
     if topics and match is not None:
         raise UsageError("give --topic or --match, not both")
     scope = FeedScope(
-        kinds=tuple(dict.fromkeys(FeedKind.parse(kind) for kind in kinds)) or (FeedKind.TOPIC,),
+        kinds=tuple(dict.fromkeys(ResourceKind.parse(kind, where="--type ") for kind in kinds))
+        or (ResourceKind.TOPIC,),
         topics=topics or None,
         topic_pattern=_pattern(match),
         include_internal=include_internal,

@@ -64,6 +64,7 @@ from ._changes import (
 )
 from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
 from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
+from ._kinds import ResourceKind
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
 from ._model import (
     BROKER_THROTTLE_KEYS,
@@ -73,7 +74,7 @@ from ._model import (
     ResourceSpec,
     TopicSpec,
 )
-from ._observe import FeedKind, FeedScope, observe_cluster, observe_once
+from ._observe import FeedScope, observe_cluster, observe_once
 from ._outcomes import OutcomeStatus
 from ._partitions import PartitionPlan, place_replicas
 from ._plan import (
@@ -91,7 +92,7 @@ from ._plan import (
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
-from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
+from ._rules import Rule, RuleOperator, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source, schema_resources
 from ._types import SET_LIKE_KEYS, TypedValue, expected_type, is_set_like, parse_typed, same_value
@@ -123,7 +124,6 @@ __all__ = [
     "DesiredStateError",
     "Export",
     "ExportFailedError",
-    "FeedKind",
     "FeedScope",
     "FileError",
     "IgnoreSpec",
@@ -141,13 +141,13 @@ __all__ = [
     "QuotaPlan",
     "QuotaSpec",
     "ResourceAction",
+    "ResourceKind",
     "ResourceObservation",
     "ResourceOutcome",
     "ResourcePlan",
     "ResourceSpec",
     "Rule",
     "RuleOperator",
-    "RuleTarget",
     "ScramChange",
     "ScramCredentialSpec",
     "ScramOutcome",

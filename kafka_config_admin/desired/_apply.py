@@ -40,6 +40,7 @@ from .. import (
     UserScramCredentialUpsertion,
 )
 from ._check import Problem
+from ._kinds import ResourceKind
 from ._model import DesiredState
 from ._outcomes import OutcomeStatus, status_dict
 from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation, make_plan
@@ -50,7 +51,6 @@ from ._reassign import (
     Progress,
     apply_partition_plans,
 )
-from ._rules import RuleTarget
 from ._scram_users import ScramChange, ScramPlan
 from ._state import ClusterState, is_override, schema_resources
 
@@ -283,14 +283,14 @@ async def read_state(
         include_documentation=True,
     )
     targets = {rule.resource for rule in desired.rules}
-    quotas_complete = bool(desired.quotas) or RuleTarget.QUOTA in targets
+    quotas_complete = bool(desired.quotas) or ResourceKind.QUOTA in targets
     # Quota rules see SCRAM users as user entities, so they need every SCRAM user too.
-    scram_complete = bool(targets & {RuleTarget.QUOTA, RuleTarget.SCRAM_USER})
+    scram_complete = bool(targets & {ResourceKind.QUOTA, ResourceKind.SCRAM_USER})
     quotas = await admin.describe_client_quotas().all() if quotas_complete else {}
     try:
         scram = await _scram_credentials(admin, list(desired.scram_users), every=scram_complete)
     except UnsupportedVersionError:
-        if desired.scram_users or RuleTarget.SCRAM_USER in targets:
+        if desired.scram_users or ResourceKind.SCRAM_USER in targets:
             raise
         # Only quota rules asked: a broker before Kafka 2.7 cannot list SCRAM users, so those
         # rules see the user entities that have quotas, not also the users that have none.

@@ -25,7 +25,8 @@ from .. import (
     ResourceType,
 )
 from ._check import is_sensitive
-from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
+from ._kinds import ResourceKind
+from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, Violation, evaluate_rules
 from ._state import ClusterState, is_override
 
 if TYPE_CHECKING:
@@ -148,8 +149,8 @@ def evaluate_state(
     found: list[Violation] = []
     for resource, config in state.configs.items():
         found.extend(evaluate_rules(rules, resource, config))
-    quota_rules = [rule for rule in rules if rule.resource is RuleTarget.QUOTA]
-    scram_rules = [rule for rule in rules if rule.resource is RuleTarget.SCRAM_USER]
+    quota_rules = [rule for rule in rules if rule.resource is ResourceKind.QUOTA]
+    scram_rules = [rule for rule in rules if rule.resource is ResourceKind.SCRAM_USER]
     _need_read(quota_rules, state.quotas_complete, "every client quota entity")
     _need_read(scram_rules, state.scram_complete, "every SCRAM user")
     in_file_quotas = None if desired is None else [spec.entity for spec in desired.quotas]
@@ -193,7 +194,7 @@ def evaluate_quota_rules(
     ``quotas`` (every entity with quotas, entity to key to value), those a rule names
     literally, and each of ``users`` (such as SCRAM users) as a user entity. Entities come
     sorted by their text; ``declared`` are the file's entities (for ``declared`` rules)."""
-    rules = [rule for rule in rules if rule.resource is RuleTarget.QUOTA]
+    rules = [rule for rule in rules if rule.resource is ResourceKind.QUOTA]
     _need_declared(rules, declared, "quotas")
     in_file = {ClientQuotaEntity(entity) for entity in declared or ()}
     seen = set(quotas)
@@ -254,7 +255,7 @@ def evaluate_scram_rules(
     user (``credentials``: user to mechanism to iterations; users sorted by name, with any
     user a rule names literally). A user without credentials breaks every rule but
     ``declared`` and optional ones. ``declared`` maps the file's users to their mechanisms."""
-    rules = [rule for rule in rules if rule.resource is RuleTarget.SCRAM_USER]
+    rules = [rule for rule in rules if rule.resource is ResourceKind.SCRAM_USER]
     _need_declared(rules, declared, "scram_users")
     users = set(credentials)
     users.update(named for rule in rules if (named := rule.named_user()))

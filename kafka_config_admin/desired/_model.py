@@ -16,6 +16,7 @@ from pydantic import (
 )
 
 from .. import ConfigResource, ResourceType
+from ._kinds import ResourceKind
 from ._quotas import QuotaSpec
 from ._rules import Rule
 from ._scram_users import ScramCredentialSpec
@@ -28,7 +29,6 @@ __all__ = [
     "IgnoreSpec",
     "ResourceSpec",
     "TopicSpec",
-    "resource_kind",
 ]
 
 _KEY = re.compile(r"\S+")
@@ -46,22 +46,7 @@ BROKER_THROTTLE_KEYS = (
 )
 
 
-def resource_kind(resource: ConfigResource) -> str:
-    """The section of a desired-state file that ``resource`` belongs in (``topics``,
-    ``brokers``, ``cluster_default``, ``broker_loggers``, ``groups``, ``client_metrics``)."""
-    if resource.type is ResourceType.BROKER:
-        return "cluster_default" if resource.name == "" else "brokers"
-    return _KINDS.get(resource.type, resource.type.name.lower())
-
-
 _ANY_TOPIC = ConfigResource(ResourceType.TOPIC, "")
-
-_KINDS = {
-    ResourceType.TOPIC: "topics",
-    ResourceType.BROKER_LOGGER: "broker_loggers",
-    ResourceType.GROUP: "groups",
-    ResourceType.CLIENT_METRICS: "client_metrics",
-}
 
 
 class ResourceSpec(BaseModel):
@@ -177,7 +162,7 @@ class IgnoreSpec(BaseModel):
 
     def ignores(self, resource: ConfigResource, key: str) -> bool:
         """Whether ``key`` of ``resource`` is not the file's."""
-        patterns = self._patterns.get(resource_kind(resource), ())
+        patterns = self._patterns.get(ResourceKind.of(resource).section, ())
         return any(pattern.fullmatch(key) for pattern in patterns)
 
 

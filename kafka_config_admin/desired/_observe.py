@@ -11,7 +11,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 
 from .. import (
     AdminClient,
@@ -20,7 +19,6 @@ from .. import (
     InvalidArgumentError,
     KafkaConnectionError,
     KafkaTimeoutError,
-    ResourceType,
     UnknownTopicOrPartitionError,
     UnsupportedVersionError,
 )
@@ -34,34 +32,9 @@ from ._changes import (
     ResourceObservation,
     observed_values,
 )
+from ._kinds import ResourceKind
 
-__all__ = ["FeedKind", "FeedScope", "observe_cluster", "observe_once"]
-
-
-class FeedKind(StrEnum):
-    """What a feed can watch: the config resources (as the ``kafka-configs`` source names
-    them), quota entities and SCRAM users."""
-
-    TOPIC = "topic"
-    BROKER = "broker"
-    BROKER_DEFAULT = "broker_default"
-    BROKER_LOGGER = "broker_logger"
-    GROUP = "group"
-    CLIENT_METRICS = "client_metrics"
-    QUOTA = "quota"
-    SCRAM_USER = "scram_user"
-
-    @classmethod
-    def parse(cls, name: str) -> FeedKind:
-        """A kind by name (any case, ``-`` for ``_``); :class:`InvalidArgumentError` naming the
-        known ones otherwise."""
-        try:
-            return cls(name.strip().lower().replace("-", "_"))
-        except ValueError:
-            known = ", ".join(kind.value for kind in cls)
-            raise InvalidArgumentError(
-                f"{name!r} is not a resource type the feed can watch; use {known}"
-            ) from None
+__all__ = ["FeedScope", "observe_cluster", "observe_once"]
 
 
 @dataclass(frozen=True)
@@ -72,7 +45,7 @@ class FeedScope:
     or go are seen; ``topic_pattern`` must match a listed topic's whole name.
     """
 
-    kinds: tuple[FeedKind, ...] = (FeedKind.TOPIC,)
+    kinds: tuple[ResourceKind, ...] = (ResourceKind.TOPIC,)
     topics: tuple[str, ...] | None = None
     topic_pattern: re.Pattern[str] | None = None
     include_internal: bool = False
@@ -84,7 +57,7 @@ class FeedScope:
     def __post_init__(self) -> None:
         if not self.kinds:
             raise InvalidArgumentError("the feed watches no resource type")
-        if FeedKind.CLIENT_METRICS in self.kinds and not self.client_metrics:
+        if ResourceKind.CLIENT_METRICS in self.kinds and not self.client_metrics:
             raise InvalidArgumentError(
                 "watching client_metrics needs their names (Kafka lists them only through an "
                 "API this client lacks)"
@@ -105,9 +78,9 @@ async def observe_cluster(
         resources = await _config_resources(admin, scope)
         observed = await _describe(admin, resources, scope.include_documentation)
         type_errors: dict[str, tuple[str, str]] = {}
-        if FeedKind.QUOTA in scope.kinds:
+        if ResourceKind.QUOTA in scope.kinds:
             await _read_entities(admin, observed, type_errors, QUOTA)
-        if FeedKind.SCRAM_USER in scope.kinds:
+        if ResourceKind.SCRAM_USER in scope.kinds:
             await _read_entities(admin, observed, type_errors, SCRAM_USER)
     except Exception as error:  # the cluster itself failed: nothing of it is known this time
         return ObservedState(cluster, time, error=_error(error), known=False)
@@ -130,7 +103,7 @@ async def observe_once(
 async def _config_resources(admin: AdminClient, scope: FeedScope) -> list[ConfigResource]:
     kinds = scope.kinds
     topics: Sequence[str] = ()
-    if FeedKind.TOPIC in kinds:
+    if ResourceKind.TOPIC in kinds:
         if scope.topics is not None:
             topics = scope.topics
         else:
@@ -138,32 +111,26 @@ async def _config_resources(admin: AdminClient, scope: FeedScope) -> list[Config
             pattern = scope.topic_pattern
             topics = [t.name for t in listed if pattern is None or pattern.fullmatch(t.name)]
     brokers: Sequence[str] = scope.brokers or ()
-    if scope.brokers is None and {FeedKind.BROKER, FeedKind.BROKER_LOGGER} & set(kinds):
+    if scope.brokers is None and {ResourceKind.BROKER, ResourceKind.BROKER_LOGGER} & set(kinds):
         brokers = [str(broker) for broker in sorted(admin.broker_ids())]
     groups: Sequence[str] = scope.groups or ()
-    if scope.groups is None and FeedKind.GROUP in kinds:
+    if scope.groups is None and ResourceKind.GROUP in kinds:
         groups = sorted(listing.group_id for listing in await admin.list_groups().all())
     names = {
-        FeedKind.TOPIC: topics,
-        FeedKind.BROKER: brokers,
-        FeedKind.BROKER_DEFAULT: ("",),
-        FeedKind.BROKER_LOGGER: brokers,
-        FeedKind.GROUP: groups,
-        FeedKind.CLIENT_METRICS: scope.client_metrics,
+        ResourceKind.TOPIC: topics,
+        ResourceKind.BROKER: brokers,
+        ResourceKind.CLUSTER_DEFAULT: ("",),
+        ResourceKind.BROKER_LOGGER: brokers,
+        ResourceKind.GROUP: groups,
+        ResourceKind.CLIENT_METRICS: scope.client_metrics,
     }
     resources = [
-        ConfigResource(_resource_type(kind), name)
+        ConfigResource(resource_type, name)
         for kind in kinds
-        if kind in names
+        if (resource_type := kind.resource_type) is not None
         for name in names[kind]
     ]
     return list(dict.fromkeys(resources))
-
-
-def _resource_type(kind: FeedKind) -> ResourceType:
-    if kind is FeedKind.BROKER_DEFAULT:
-        return ResourceType.BROKER
-    return ResourceType[kind.name]
 
 
 async def _describe(

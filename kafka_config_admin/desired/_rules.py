@@ -29,9 +29,9 @@ from .. import (
     ConfigResource,
     ConfigType,
     QuotaEntityType,
-    ResourceType,
     ScramMechanism,
 )
+from ._kinds import ResourceKind
 from ._quotas import QUOTA_KEYS
 from ._state import is_override
 from ._types import parse_typed, same_value
@@ -40,7 +40,6 @@ from ._values import compile_regex, kafka_string
 __all__ = [
     "Rule",
     "RuleOperator",
-    "RuleTarget",
     "Violation",
     "evaluate_rules",
 ]
@@ -62,33 +61,6 @@ class RuleOperator(StrEnum):
     DECLARED = "declared"
 
 
-class RuleTarget(StrEnum):
-    """The kind of thing a rule is about (``cluster_default`` is ``BROKER ""``; ``quota`` the
-    client quota entities, ``scram_user`` each SCRAM credential of a user)."""
-
-    TOPIC = "topic"
-    BROKER = "broker"
-    CLUSTER_DEFAULT = "cluster_default"
-    BROKER_LOGGER = "broker_logger"
-    GROUP = "group"
-    CLIENT_METRICS = "client_metrics"
-    QUOTA = "quota"
-    SCRAM_USER = "scram_user"
-
-    @property
-    def is_config(self) -> bool:
-        """Whether rules on this target check configs (not quotas or SCRAM credentials)."""
-        return self in _TARGET_TYPE
-
-
-_TARGET_TYPE = {
-    RuleTarget.TOPIC: ResourceType.TOPIC,
-    RuleTarget.BROKER: ResourceType.BROKER,
-    RuleTarget.CLUSTER_DEFAULT: ResourceType.BROKER,
-    RuleTarget.BROKER_LOGGER: ResourceType.BROKER_LOGGER,
-    RuleTarget.GROUP: ResourceType.GROUP,
-    RuleTarget.CLIENT_METRICS: ResourceType.CLIENT_METRICS,
-}
 _ORDERING = {
     RuleOperator.LT: Decimal.__lt__,
     RuleOperator.LE: Decimal.__le__,
@@ -128,7 +100,7 @@ class Rule(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str | None = None
-    resource: RuleTarget = RuleTarget.TOPIC
+    resource: ResourceKind = ResourceKind.TOPIC
     match: str | None = None
     entity: dict[str, str | None] | None = None
     key: str | None = None
@@ -165,6 +137,11 @@ class Rule(BaseModel):
             value = [member.strip() for member in value.strip("[]").split(",")]
         return {**data, "key": parts["key"], "op": parts["op"], "value": value}
 
+    @field_validator("resource", mode="before")
+    @classmethod
+    def _kind(cls, value: Any) -> ResourceKind:
+        return ResourceKind.parse(str(value))
+
     @field_validator("value", mode="before")
     @classmethod
     def _operand(cls, value: Any, info: ValidationInfo) -> Any:
@@ -195,9 +172,9 @@ class Rule(BaseModel):
             raise ValueError(f"{self.op} needs one value")
         elif self.op in _ORDERING:
             _number(self.key, operand)
-        if self.resource is RuleTarget.QUOTA:
+        if self.resource is ResourceKind.QUOTA:
             self._check_quota_key()
-        elif self.resource is RuleTarget.SCRAM_USER:
+        elif self.resource is ResourceKind.SCRAM_USER:
             self._check_scram_key()
         return self
 
@@ -210,7 +187,7 @@ class Rule(BaseModel):
                 raise ValueError("declared takes no key")
         elif self.key is None:
             raise ValueError("a rule needs a key (or check: 'KEY OP VALUE')")
-        if self.resource is RuleTarget.QUOTA:
+        if self.resource is ResourceKind.QUOTA:
             if self.match is not None:
                 raise ValueError("a quota rule selects with entity, not match")
             if not self.entity:
@@ -266,18 +243,14 @@ class Rule(BaseModel):
 
     def applies_to(self, resource: ConfigResource) -> bool:
         """Whether the rule is about this resource (its kind, and its name matches)."""
-        if _TARGET_TYPE.get(self.resource) is not resource.type:
-            return False
-        if resource.type is ResourceType.BROKER and (
-            (resource.name == "") != (self.resource is RuleTarget.CLUSTER_DEFAULT)
-        ):
+        if ResourceKind.of(resource) is not self.resource:
             return False
         return self._regex is None or self._regex.fullmatch(resource.name) is not None
 
     def selects_entity(self, entity: Mapping[str, str | None]) -> bool:
         """Whether a quota rule is about this quota entity: the same entity types, each name
         matching its regular expression (a default entity: where the selector says null)."""
-        if self.resource is not RuleTarget.QUOTA or set(entity) != set(self._entity_regexes):
+        if self.resource is not ResourceKind.QUOTA or set(entity) != set(self._entity_regexes):
             return False
         for kind, regex in self._entity_regexes.items():
             name = entity[kind]
@@ -300,7 +273,7 @@ class Rule(BaseModel):
 
     def named_user(self) -> str | None:
         """The one user a scram_user rule's ``match`` names when it is a literal name."""
-        if self.resource is not RuleTarget.SCRAM_USER or self.match is None:
+        if self.resource is not ResourceKind.SCRAM_USER or self.match is None:
             return None
         return self.match if _literal(self.match) else None
 

@@ -37,9 +37,9 @@ from pyspark.sql.types import StructType
 from .. import InvalidArgumentError
 from ..connect import Connection
 from ..desired import (
-    FeedKind,
     FeedScope,
     ObservedState,
+    ResourceKind,
     StateChange,
     diff_states,
     next_state,
@@ -55,7 +55,6 @@ SOURCE_NAME = "kafka-config-changes"
 DEFAULT_INTERVAL = 30.0
 #: How a poll's time names its snapshot (as ``take_snapshot`` names a snapshot: sortable).
 SNAPSHOT_ID_FORMAT = "%Y%m%dT%H%M%S%fZ"
-_ENTITY_KINDS = (FeedKind.QUOTA, FeedKind.SCRAM_USER)
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,7 @@ class FeedOptions:
         ``scram_user``), ``interval`` and ``stateLocation``."""
         kinds = tuple(
             dict.fromkeys(
-                FeedKind.parse(name)
+                ResourceKind.parse(name, where="resourceTypes: ")
                 for name in options.get("resourceTypes", "topic").split(",")
                 if name.strip()
             )
@@ -85,7 +84,7 @@ class FeedOptions:
                 "kafka-config-changes does not take synonyms: its rows carry each value's "
                 "source before and after, which says where an inherited value comes from"
             )
-        config_kinds = [kind.value for kind in kinds if kind not in _ENTITY_KINDS]
+        config_kinds = [kind.value for kind in kinds if kind.is_config]
         # The config resources' options are the kafka-configs source's, parsed the same way.
         config_options = CaseInsensitiveDict(options)
         config_options["resourceTypes"] = ",".join(config_kinds) or "topic"

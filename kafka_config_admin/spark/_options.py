@@ -10,32 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 
-from .. import InvalidArgumentError, ResourceType
+from .. import InvalidArgumentError
 from ..connect import Connection, connections_from_options
+from ..desired import ResourceKind
 
-__all__ = ["ResourceKind", "SnapshotOptions", "parse_bool"]
+__all__ = ["CONFIG_KINDS", "SnapshotOptions", "parse_bool"]
 
+#: What ``resourceTypes`` can name: the kinds that have configs.
+CONFIG_KINDS = tuple(kind for kind in ResourceKind if kind.is_config)
 #: Topics described by one Spark partition unless ``topicsPerPartition`` says otherwise.
 TOPICS_PER_PARTITION = 1000
-
-
-class ResourceKind(Enum):
-    """What ``resourceTypes`` can name: the resource types, plus the cluster-wide default."""
-
-    TOPIC = "topic"
-    BROKER = "broker"
-    BROKER_DEFAULT = "broker_default"
-    BROKER_LOGGER = "broker_logger"
-    GROUP = "group"
-    CLIENT_METRICS = "client_metrics"
-
-    @property
-    def resource_type(self) -> ResourceType:
-        if self is ResourceKind.BROKER_DEFAULT:
-            return ResourceType.BROKER
-        return ResourceType[self.name]
 
 
 @dataclass(frozen=True)
@@ -113,13 +98,7 @@ def _optional_names(options: Mapping[str, str], name: str) -> tuple[str, ...] | 
 
 
 def _kind(name: str) -> ResourceKind:
-    try:
-        return ResourceKind(name.lower().replace("-", "_"))
-    except ValueError:
-        known = ", ".join(kind.value for kind in ResourceKind)
-        raise InvalidArgumentError(
-            f"resourceTypes: {name!r} is not a resource type; use {known}"
-        ) from None
+    return ResourceKind.parse(name, allowed=CONFIG_KINDS, where="resourceTypes: ")
 
 
 def _pattern(text: str | None) -> re.Pattern[str] | None:

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from .. import ConfigResource, ResourceType
-from ._options import ResourceKind, SnapshotOptions
+from ..desired import ResourceKind
+from ._options import SnapshotOptions
 
 __all__ = ["PUSHABLE_COLUMNS", "Selection", "resources_to_describe"]
 
@@ -69,7 +70,7 @@ def needs_topic_list(options: SnapshotOptions, selection: Selection) -> bool:
 def needs_broker_list(options: SnapshotOptions, selection: Selection) -> bool:
     """Whether the cluster must be asked for its broker ids (no explicit list given)."""
     return options.brokers is None and any(
-        kind in options.kinds and selection.type_selected(kind.resource_type)
+        kind in options.kinds and selection.type_selected(_config_type(kind))
         for kind in (ResourceKind.BROKER, ResourceKind.BROKER_LOGGER)
     )
 
@@ -98,7 +99,7 @@ def resources_to_describe(
     """
     resources: list[ConfigResource] = []
     for kind in options.kinds:
-        resource_type = kind.resource_type
+        resource_type = _config_type(kind)
         if not selection.type_selected(resource_type):
             continue
         listed = {
@@ -114,6 +115,12 @@ def resources_to_describe(
     return list(dict.fromkeys(resources))
 
 
+def _config_type(kind: ResourceKind) -> ResourceType:
+    resource_type = kind.resource_type
+    assert resource_type is not None  # the options take only kinds that have configs
+    return resource_type
+
+
 def _names_of(kind: ResourceKind, options: SnapshotOptions, listed: Sequence[str]) -> Iterable[str]:
     """The names of one kind: given in the options, else listed (topics by the pattern)."""
     if kind is ResourceKind.TOPIC:
@@ -123,7 +130,7 @@ def _names_of(kind: ResourceKind, options: SnapshotOptions, listed: Sequence[str
         return sorted(name for name in listed if pattern is None or pattern.fullmatch(name))
     if kind in (ResourceKind.BROKER, ResourceKind.BROKER_LOGGER):
         return options.brokers if options.brokers is not None else listed
-    if kind is ResourceKind.BROKER_DEFAULT:
+    if kind is ResourceKind.CLUSTER_DEFAULT:
         return ("",)
     if kind is ResourceKind.GROUP:
         return options.groups if options.groups is not None else sorted(listed)

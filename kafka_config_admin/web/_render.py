@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from .. import ConfigResource, ConfigSource, ResourceType
+from ..desired import ResourceKind
 from ._headers import secure
 
 __all__ = ["KINDS", "TEMPLATES", "kind_of", "render", "resource_title", "resource_url"]
@@ -19,11 +20,9 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 #: Resource kinds as URLs and pages name them.
 KINDS: dict[str, ResourceType] = {
-    "topic": ResourceType.TOPIC,
-    "broker": ResourceType.BROKER,
-    "broker-logger": ResourceType.BROKER_LOGGER,
-    "group": ResourceType.GROUP,
-    "client-metrics": ResourceType.CLIENT_METRICS,
+    kind.dashed: kind.resource_type
+    for kind in ResourceKind
+    if kind.resource_type is not None and kind is not ResourceKind.CLUSTER_DEFAULT
 }
 _KIND_NAMES = {kind: name for name, kind in KINDS.items()}
 

@@ -18,10 +18,10 @@ from kafka_config_admin import (
 )
 from kafka_config_admin.desired import (
     ChangeKind,
-    FeedKind,
     FeedScope,
     ObservedState,
     ObservedValue,
+    ResourceKind,
     ResourceObservation,
     diff_states,
     next_state,
@@ -215,11 +215,8 @@ def test_a_state_survives_json() -> None:
 
 
 def test_scope_checks() -> None:
-    assert FeedKind.parse("Broker-Default") is FeedKind.BROKER_DEFAULT
-    with pytest.raises(InvalidArgumentError, match="not a resource type the feed can watch"):
-        FeedKind.parse("topics")
     with pytest.raises(InvalidArgumentError, match="client_metrics needs their names"):
-        FeedScope(kinds=(FeedKind.CLIENT_METRICS,))
+        FeedScope(kinds=(ResourceKind.CLIENT_METRICS,))
 
 
 def test_a_cluster_down_from_the_start_gets_its_baseline_once_read() -> None:

@@ -10,9 +10,9 @@ from pydantic import ValidationError
 from kafka_config_admin import ClientQuotaEntity, InvalidArgumentError
 from kafka_config_admin.desired import (
     ClusterState,
+    ResourceKind,
     Rule,
     RuleOperator,
-    RuleTarget,
     evaluate_quota_rules,
     evaluate_scram_rules,
     evaluate_state,
@@ -48,7 +48,7 @@ QUOTAS = {
 def test_quota_rules_parse_with_entity_selectors_and_size_units() -> None:
     r = quota_rule({"user": ".*"}, check="producer_byte_rate <= 50MiB")
     assert (r.resource, r.key, r.op, r.value) == (
-        RuleTarget.QUOTA,
+        ResourceKind.QUOTA,
         "producer_byte_rate",
         RuleOperator.LE,
         str(50 * 1024**2),

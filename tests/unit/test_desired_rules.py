@@ -10,9 +10,9 @@ from pydantic import ValidationError
 from kafka_config_admin import Config, ConfigResource, ConfigSource, ConfigType, ResourceType
 from kafka_config_admin.desired import (
     ClusterState,
+    ResourceKind,
     Rule,
     RuleOperator,
-    RuleTarget,
     evaluate_rules,
     evaluate_state,
 )
@@ -34,7 +34,7 @@ def test_shorthand_reads_key_operator_and_value() -> None:
         "min.insync.replicas",
         RuleOperator.GE,
         "2",
-        RuleTarget.TOPIC,
+        ResourceKind.TOPIC,
     )
     assert rule(check="cleanup.policy in [delete, compact]").value == ("delete", "compact")
     assert rule(check="cleanup.policy not in compact").op is RuleOperator.NOT_IN
@@ -56,7 +56,7 @@ def test_shorthand_reads_key_operator_and_value() -> None:
         ({"key": "a", "op": "required", "value": 1}, "takes no value"),
         ({"key": "a", "op": "~", "value": 1}, "Input should be"),
         ({"key": "a", "op": "==", "value": 1, "match": "("}, "not a regular expression"),
-        ({"key": "a", "op": "==", "value": 1, "resource": "queue"}, "Input should be"),
+        ({"key": "a", "op": "==", "value": 1, "resource": "queue"}, "'queue' is not a resource"),
     ],
 )
 def test_bad_rules_are_refused(data: dict[str, Any], message: str) -> None:

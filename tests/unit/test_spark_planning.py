@@ -9,7 +9,8 @@ pytest.importorskip("pyspark", reason="the spark extra is not installed")
 from pyspark.sql.datasource import EqualTo, GreaterThan, In, StringStartsWith
 
 from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
-from kafka_config_admin.spark._options import ResourceKind, SnapshotOptions
+from kafka_config_admin.desired import ResourceKind
+from kafka_config_admin.spark._options import SnapshotOptions
 from kafka_config_admin.spark._selection import (
     Selection,
     needs_broker_list,
@@ -53,7 +54,7 @@ def test_kinds_and_the_cluster_name() -> None:
     options = parse(resourceTypes="topic, Broker_Default,broker-logger", cluster="east")
     assert options.kinds == (
         ResourceKind.TOPIC,
-        ResourceKind.BROKER_DEFAULT,
+        ResourceKind.CLUSTER_DEFAULT,
         ResourceKind.BROKER_LOGGER,
     )
     assert [target.name for target in options.clusters] == ["east"]

@@ -7,7 +7,7 @@ from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
-from ... import AdminClient, ConfigResource, ResourceType
+from ... import AdminClient, ConfigResource, ResourceType, is_broker_id
 from ...desired import kafka_string
 from .._render import KINDS
 from .._sessions import Session
@@ -47,7 +47,7 @@ def path_resource(request: Request) -> ConfigResource:
     if kind is None:
         raise HTTPException(404, f"no resource kind {request.path_params['kind']!r}")
     if kind in (ResourceType.BROKER, ResourceType.BROKER_LOGGER):
-        if not (name.isdigit() or (name == "" and kind is ResourceType.BROKER)):
+        if not (is_broker_id(name) or (name == "" and kind is ResourceType.BROKER)):
             raise HTTPException(404, f"a broker is named by its id, not {name!r}")
     elif not name:
         raise HTTPException(404, "the resource's name is empty")

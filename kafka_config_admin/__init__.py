@@ -66,6 +66,7 @@ from ._models.configs import (
     ConfigType,
     OpType,
     ResourceType,
+    is_sensitive,
     is_sensitive_name,
 )
 from ._models.quotas import (
@@ -213,6 +214,7 @@ __all__ = [
     "__version__",
     "catalog_releases",
     "is_broker_id",
+    "is_sensitive",
     "is_sensitive_name",
     "load_catalog",
     "match_catalog",

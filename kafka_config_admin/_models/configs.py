@@ -41,8 +41,8 @@ _set = object.__setattr__
 # know the broker's types, so names that look like secrets are treated as sensitive: any with
 # a word of secret material (password, passphrase, secret, credential, token, JAAS config,
 # private key, certificate), and any whose last or next-to-last part is "key"
-# (ssl.keystore.key, ssl.key.password). The broker's own marks count as well: an entry it
-# reports sensitive (PASSWORD type) never shows its value.
+# (ssl.keystore.key, ssl.key.password). Where the broker has typed a key, its word decides
+# instead (is_sensitive).
 _SENSITIVE_NAME = re.compile(
     r"passw|passphrase|secret|credential|token|jaas|private|certificate|(^|[._-])key([._-]|$)",
     re.IGNORECASE,
@@ -198,6 +198,23 @@ def is_sensitive_name(name: str) -> bool:
     return _SENSITIVE_NAME.search(name) is not None
 
 
+def is_sensitive(name: str, entry: ConfigEntry | None = None) -> bool:
+    """Whether the value of config ``name`` must never be shown: the one rule every face uses.
+
+    The broker's word where it has one: ``entry`` (what it describes of the key) is sensitive
+    when the broker marks it so or types it PASSWORD, and not when it gives the key another
+    type. Where it says nothing of the type (no entry: a value the user gives; a broker before
+    Kafka 2.6, which reports no types), a name that looks like a secret is sensitive
+    (:func:`is_sensitive_name`).
+    """
+    if entry is not None:
+        if entry.is_sensitive or entry.type is ConfigType.PASSWORD:
+            return True
+        if entry.type is not ConfigType.UNKNOWN:
+            return False
+    return is_sensitive_name(name)
+
+
 class ConfigResource(_Model):
     """A resource whose configs can be described or altered; frozen and usable as a dict key.
 
@@ -307,14 +324,15 @@ class ConfigEntry(_Model):
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         for key, value in super().__repr_args__():
-            if key == "value" and value is not None and self._secret:
+            if key == "value" and value is not None and self.sensitive:
                 yield key, HIDDEN
             elif key != "documentation":
                 yield key, value
 
     @property
-    def _secret(self) -> bool:
-        return self.is_sensitive or self.type is ConfigType.PASSWORD or is_sensitive_name(self.name)
+    def sensitive(self) -> bool:
+        """Whether this value must never be shown: :func:`is_sensitive`'s one rule."""
+        return is_sensitive(self.name, self)
 
     @property
     def parsed_value(self) -> bool | int | float | list[str] | str | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .._exceptions import InvalidArgumentError
-from .configs import Config, is_sensitive_name, kafka_string
+from .configs import HIDDEN, Config, is_sensitive, kafka_string
 from .validation import given
 
 __all__ = [
@@ -131,10 +131,7 @@ class NewTopic:
         return hash(self.name)
 
     def __repr__(self) -> str:
-        shown = {
-            key: "[hidden]" if is_sensitive_name(key) else value
-            for key, value in self.configs.items()
-        }
+        shown = {key: HIDDEN if is_sensitive(key) else value for key, value in self.configs.items()}
         assignments = (
             ""
             if self.replica_assignments is None

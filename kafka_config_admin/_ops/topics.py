@@ -26,7 +26,7 @@ from .._models.configs import (
     ConfigSource,
     ResourceType,
     config_of,
-    is_sensitive_name,
+    is_sensitive,
 )
 from .._models.redaction import redact
 from .._models.topics import (
@@ -247,9 +247,7 @@ class CreateTopics(Operation[str, CreatedTopic]):
 
     def redact(self, resource: str, message: str | None) -> str | None:
         configs = self.topics[resource].configs
-        return redact(
-            message, {key: value for key, value in configs.items() if is_sensitive_name(key)}
-        )
+        return redact(message, {key: value for key, value in configs.items() if is_sensitive(key)})
 
 
 def _topic_body(topic: NewTopic) -> dict[str, Any]:

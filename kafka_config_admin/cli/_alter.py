@@ -9,7 +9,7 @@ import click
 from rich.table import Table
 
 from .. import AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
-from ..desired import ClusterState, check_ops, describe_state, is_sensitive
+from ..desired import ClusterState, check_ops, describe_state
 from ._connect import ConnectionOptions
 from ._entities import quota_changes
 from ._main import (
@@ -99,7 +99,7 @@ def print_changes(
         config = state.configs.get(resource)
         for op in ops:
             entry = config.get(op.name) if config is not None else None
-            hidden = is_sensitive(op.name, entry) or op.sensitive
+            hidden = state.is_sensitive(resource, op.name) or op.sensitive
             current = HIDDEN if hidden else (entry.value if entry is not None else None)
             new = "" if op.op is OpType.DELETE else (HIDDEN if hidden else op.value)
             title = resource_title(resource.type.name, resource.name)

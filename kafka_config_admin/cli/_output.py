@@ -73,12 +73,12 @@ def resource_dict(resource: ConfigResource) -> dict[str, str]:
 def entry_dict(entry: ConfigEntry, view: DescribeView) -> dict[str, Any]:
     """One entry in the describe document."""
     shown: dict[str, Any] = {
-        "value": None if entry.is_sensitive else entry.value,
+        "value": None if entry.sensitive else entry.value,
         "source": entry.source.name,
         "type": entry.type.name,
         "is_default": entry.is_default,
         "is_read_only": entry.is_read_only,
-        "is_sensitive": entry.is_sensitive,
+        "is_sensitive": entry.sensitive,
     }
     if view.docs:
         shown["documentation"] = entry.documentation
@@ -86,7 +86,7 @@ def entry_dict(entry: ConfigEntry, view: DescribeView) -> dict[str, Any]:
         shown["synonyms"] = [
             {
                 "name": synonym.name,
-                "value": None if entry.is_sensitive else synonym.value,
+                "value": None if entry.sensitive else synonym.value,
                 "source": synonym.source.name,
             }
             for synonym in entry.synonyms

@@ -62,7 +62,7 @@ from ._changes import (
     observed_state,
     observed_values,
 )
-from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value, is_sensitive
+from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value
 from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
 from ._kinds import ResourceKind
 from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
@@ -175,7 +175,6 @@ __all__ = [
     "find_shadowed",
     "human_units",
     "is_override",
-    "is_sensitive",
     "is_set_like",
     "kafka_string",
     "load_desired_state",

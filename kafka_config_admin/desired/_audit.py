@@ -24,7 +24,6 @@ from .. import (
     QuotaEntityType,
     ResourceType,
 )
-from ._check import is_sensitive
 from ._kinds import ResourceKind
 from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, Violation, evaluate_rules
 from ._state import ClusterState, is_override
@@ -117,7 +116,7 @@ def find_shadowed(
             entry = own.get(key)
             if entry is None or key in (declared or {}).get(broker, ()):
                 continue
-            sensitive = is_sensitive(key, state.key_info(_CLUSTER_DEFAULT, key) or entry)
+            sensitive = state.is_sensitive(_CLUSTER_DEFAULT, key) or entry.sensitive
             found.append(
                 Shadowed(
                     key=key,

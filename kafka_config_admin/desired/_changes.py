@@ -204,10 +204,10 @@ def observed_values(config: Config) -> dict[str, ObservedValue]:
     """A described config's keys as the feed compares them (sensitive values dropped)."""
     return {
         entry.name: ObservedValue(
-            None if entry.is_sensitive else entry.value,
+            None if entry.sensitive else entry.value,
             entry.source.name,
             entry.type.name,
-            entry.is_sensitive,
+            entry.sensitive,
         )
         for entry in config.entries
     }

@@ -15,21 +15,19 @@ from .. import (
     AlterConfigOp,
     CatalogKey,
     CatalogMatch,
-    ConfigEntry,
     ConfigResource,
     ConfigType,
     OpType,
     ResourceType,
     UpdateMode,
     ValidValues,
-    is_sensitive_name,
     releases_with_key,
 )
 from ._model import DesiredState
 from ._state import ClusterState, known_type
 from ._types import TypedValue, expected_type, parse_typed
 
-__all__ = ["LOG_LEVELS", "Problem", "check_desired", "check_ops", "check_value", "is_sensitive"]
+__all__ = ["LOG_LEVELS", "Problem", "check_desired", "check_ops", "check_value"]
 
 #: The levels a broker logger takes (Kafka's LogLevelConfig), in upper case as the broker wants.
 LOG_LEVELS = frozenset({"OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL"})
@@ -56,14 +54,6 @@ class Problem(BaseModel):
         return f"{where}{shown}: {self.message}"
 
 
-def is_sensitive(key: str, info: ConfigEntry | None) -> bool:
-    """Whether a key's value must never be shown: the broker says so, its type is PASSWORD, or
-    (type unknown) its name looks like a secret."""
-    if info is not None and (info.is_sensitive or info.type is ConfigType.PASSWORD):
-        return True
-    return is_sensitive_name(key)
-
-
 def check_value(
     state: ClusterState,
     resource: ConfigResource,
@@ -84,7 +74,7 @@ def check_value(
     info = state.key_info(resource, key)
     spec = state.catalog_key(resource, key)
     kind = known_type(info, spec)
-    secret = is_sensitive(key, info) or kind is ConfigType.PASSWORD
+    secret = state.is_sensitive(resource, key)
     shown = HIDDEN if value is not None and secret else value
 
     def problem(message: str) -> Problem:

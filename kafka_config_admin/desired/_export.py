@@ -80,7 +80,7 @@ def _overrides(
     for entry in sorted(entries, key=lambda entry: entry.name):
         if not is_override(resource, entry):
             continue
-        if entry.is_sensitive or entry.value is None:
+        if entry.sensitive or entry.value is None:
             skipped.append((resource, entry.name))
             continue
         wanted[entry.name] = entry.value

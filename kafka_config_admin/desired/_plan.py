@@ -26,7 +26,7 @@ from .. import (
     ResourceType,
 )
 from ._audit import Shadowed, find_shadowed
-from ._check import Problem, check_desired, is_sensitive
+from ._check import Problem, check_desired
 from ._model import (
     BROKER_THROTTLE_KEYS,
     TOPIC_THROTTLE_KEYS,
@@ -566,7 +566,7 @@ class _ResourceDiff:
         )
 
     def _sensitive(self, key: str) -> bool:
-        return is_sensitive(key, self.state.key_info(self.resource, key))
+        return self.state.is_sensitive(self.resource, key)
 
     def _effective_entry(self, key: str) -> ConfigEntry | None:
         """The key's entry; for the cluster default, which lists only what it sets, a key it

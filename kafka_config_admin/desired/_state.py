@@ -20,6 +20,7 @@ from .. import (
     TopicDescription,
     TopicPartition,
     is_broker_id,
+    is_sensitive,
 )
 
 __all__ = ["ClusterState", "is_override", "known_type", "override_source", "schema_resources"]
@@ -148,6 +149,13 @@ class ClusterState:
         if self.catalog is None:
             return None
         return self.catalog.catalog.get(resource.type, key)
+
+    def is_sensitive(self, resource: ConfigResource, key: str) -> bool:
+        """Whether ``key``'s value on ``resource`` must never be shown: the SDK's rule
+        (:func:`kafka_config_admin.is_sensitive`) on what the cluster says of the key, or the
+        catalog's PASSWORD type where the broker reports none."""
+        info = self.key_info(resource, key)
+        return is_sensitive(key, info) or self.entry_type(resource, key) is ConfigType.PASSWORD
 
     def entry_type(self, resource: ConfigResource, key: str) -> ConfigType:
         """The type of ``key`` on ``resource``: the broker's (KIP-569), else the catalog's (a

@@ -97,18 +97,18 @@ def _batch(
             columns["resource_type"].append(resource.type.name)
             columns["resource_name"].append(resource.name)
             columns["name"].append(entry.name)
-            columns["value"].append(None if entry.is_sensitive else entry.value)
+            columns["value"].append(None if entry.sensitive else entry.value)
             columns["source"].append(entry.source.name)
             columns["is_default"].append(entry.is_default)
             columns["is_read_only"].append(entry.is_read_only)
-            columns["is_sensitive"].append(entry.is_sensitive)
+            columns["is_sensitive"].append(entry.sensitive)
             columns["config_type"].append(entry.type.name)
             columns["documentation"].append(entry.documentation)
             columns["synonyms"].append(
                 [
                     {
                         "name": synonym.name,
-                        "value": None if entry.is_sensitive else synonym.value,
+                        "value": None if entry.sensitive else synonym.value,
                         "source": synonym.source.name,
                     }
                     for synonym in entry.synonyms

@@ -214,7 +214,7 @@ def test_bad_rules_are_one_line_and_exit_2(
     kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for rule, message in [
-        ("{resource: quotas, check: declared}", "rules[0].resource: Input should be"),
+        ("{resource: queues, check: declared}", "rules[0].resource: 'queues' is not a resource"),
         (
             "{resource: quota, entity: {user: '.*'}, check: 'producer_rate <= 1'}",
             "'producer_rate' is not a quota key of user entities",

@@ -189,5 +189,6 @@ def test_watch_refuses_bad_options_in_one_line() -> None:
     ran = run_process("watch", "-b", "127.0.0.1:1", "--match", "(")
     assert ran.code == 2
     assert "not a regular expression" in ran.err and "Traceback" not in ran.err
-    ran = run_process("watch", "-b", "127.0.0.1:1", "--type", "topics")
+    ran = run_process("watch", "-b", "127.0.0.1:1", "--type", "queue")
     assert ran.code == 2 and "Traceback" not in ran.err
+    assert "--type 'queue' is not a resource type; use one of topic, broker" in ran.err

@@ -8,6 +8,7 @@ import pytest
 from aiokafka.protocol.admin import SaslAuthenticateRequest, SaslAuthenticateResponse_v1
 
 from kafka_config_admin import (
+    HIDDEN,
     AlterConfigOp,
     ConfigEntry,
     ConfigResource,
@@ -16,6 +17,7 @@ from kafka_config_admin import (
     NewTopic,
     OpType,
     ResourceType,
+    is_sensitive,
 )
 from kafka_config_admin._models.configs import ConfigSource, ConfigSynonym, is_sensitive_name
 from kafka_config_admin._net.connections import _Hidden
@@ -71,6 +73,19 @@ def test_entries_the_broker_marks_sensitive_or_typed_password_hide_their_value()
     ):
         assert SECRET not in repr(entry) and SECRET not in str(entry)
     assert "plain" in repr(ConfigEntry(name="custom", value="plain"))
+
+
+def test_one_rule_the_broker_s_word_where_it_typed_the_key_else_the_name() -> None:
+    typed = ConfigEntry(name="delegation.token.expiry.time.ms", value="1", type=ConfigType.LONG)
+    untyped = ConfigEntry(name="delegation.token.expiry.time.ms", value="1")  # before Kafka 2.6
+    assert not is_sensitive(typed.name, typed) and not typed.sensitive
+    assert is_sensitive(untyped.name, untyped) and untyped.sensitive
+    assert is_sensitive("ssl.key.password") and not is_sensitive("retention.ms")
+    marked = ConfigEntry(name="custom", value=None, is_sensitive=True, type=ConfigType.STRING)
+    assert marked.sensitive
+    assert ConfigEntry(name="custom", type=ConfigType.PASSWORD).sensitive
+    topic = NewTopic("t", 1, 1, configs={"sasl.jaas.config": SECRET, "retention.ms": "1"})
+    assert SECRET not in repr(topic) and f"'sasl.jaas.config': '{HIDDEN}'" in repr(topic)
 
 
 def test_broker_messages_echoing_a_list_item_are_redacted() -> None:

@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ... import (
+    HIDDEN,
     ClientQuotaEntity,
     ConfigResource,
     KafkaConfigAdminError,
@@ -24,8 +25,6 @@ from .._render import render, resource_url
 from .base import cluster_client, cluster_name, form_text, require_writes, session, user
 
 __all__ = ["client_metrics", "edit_quota", "edit_user", "groups", "quotas", "users"]
-
-_HIDDEN = "[hidden]"
 
 
 async def groups(request: Request) -> Response:
@@ -161,7 +160,7 @@ async def edit_user(request: Request) -> Response:
                 key=mechanism_name,
                 op="DELETE" if delete else "UPSERT",
                 old_value=None,
-                new_value=None if delete else _HIDDEN,
+                new_value=None if delete else HIDDEN,
                 outcome=outcome,
                 message=message,
             )

@@ -21,6 +21,7 @@ from ... import (
     ConfigType,
     OpType,
     ResourceType,
+    is_sensitive,
 )
 from ...desired import (
     LOG_LEVELS,
@@ -28,7 +29,6 @@ from ...desired import (
     check_value,
     human_units,
     is_override,
-    is_sensitive,
     read_state,
 )
 from .._edits import Edits
@@ -109,7 +109,7 @@ def catalog_key(
 def row_of(
     resource: ConfigResource, entry: ConfigEntry, edits: Edits, spec: CatalogKey | None
 ) -> Row:
-    sensitive = is_sensitive(entry.name, entry)
+    sensitive = entry.sensitive
     value = None if sensitive else entry.value
     wanted = edits.configs.get(resource, {})
     valid = spec.valid if spec is not None else None
@@ -215,11 +215,11 @@ async def _checked(request: Request) -> Checked:
         try:
             value = wanted_value(key, form)
         except ValueError as error:
-            return Checked(resource, key, None, str(error), is_sensitive(key, None))
+            return Checked(resource, key, None, str(error), is_sensitive(key))
     edits = Edits()
     edits.set(resource, key, value)
     state = await read_state(admin, edits.desired())
-    sensitive = is_sensitive(key, state.key_info(resource, key))
+    sensitive = state.is_sensitive(resource, key)
     failure = state.errors.get(resource)
     if failure is not None:
         return Checked(resource, key, value, f"could not be described: {failure}", sensitive)

@@ -76,6 +76,7 @@ from ._models.quotas import (
     ClientQuotaFilterComponent,
     QuotaEntityType,
     QuotaMatchType,
+    check_quota_value,
 )
 from ._models.scram import (
     DEFAULT_SCRAM_ITERATIONS,
@@ -213,6 +214,7 @@ __all__ = [
     "ValidValues",
     "__version__",
     "catalog_releases",
+    "check_quota_value",
     "is_broker_id",
     "is_sensitive",
     "is_sensitive_name",

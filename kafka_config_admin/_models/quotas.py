@@ -26,6 +26,7 @@ __all__ = [
     "ClientQuotaFilterComponent",
     "QuotaEntityType",
     "QuotaMatchType",
+    "check_quota_value",
 ]
 
 
@@ -293,10 +294,25 @@ def _quota_key(entity: ClientQuotaEntity, key: Any) -> str:
 def _quota_value(entity: ClientQuotaEntity, key: str, value: Any) -> float | None:
     if value is None:
         return None
+    return check_quota_value(key, value, where=f"quota {key!r} of {entity}")
+
+
+def check_quota_value(key: str, value: object, *, where: str | None = None) -> float:
+    """``value`` as a value of quota ``key``, by Kafka's rule: the one check the SDK, desired
+    state and the CLI share.
+
+    A finite number above 0: Kafka 3.x and 4.x brokers refuse 0 and below ("Quota ... must be
+    greater than 0", ``INVALID_REQUEST``), so it is refused here before anything is sent. Which
+    keys an entity takes and which must be whole numbers (``*_byte_rate``,
+    ``connection_creation_rate``) the broker decides, per key, in its answer. Raises
+    :class:`InvalidArgumentError` naming ``where`` (default: the quota) and the value.
+    """
+    where = where or f"quota {key!r}"
     if isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
+        raise InvalidArgumentError(f"{where} must be a finite number above 0, got {value!r}")
+    if value <= 0:
         raise InvalidArgumentError(
-            f"quota {key!r} of {entity} must be a finite number (or None to remove it), "
-            f"got {value!r}"
+            f"{where} must be a finite number above 0 (Kafka refuses 0 and below), got {value!r}"
         )
     return float(value)
 

@@ -25,12 +25,14 @@ from .. import (
     ClientQuotaFilter,
     ClientQuotaFilterComponent,
     ConfigResource,
+    InvalidArgumentError,
     OpType,
     QuotaEntityType,
     ResourceType,
     UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
+    check_quota_value,
 )
 from ..desired import QUOTA_KEYS, ResourceKind
 from ._resources import UsageError, resource
@@ -249,9 +251,10 @@ def _quota_value(selection: QuotaSelection, op: AlterConfigOp) -> float | None:
         value = float(str(op.value))
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise UsageError(f"{op.name}={op.value}: a quota value must be a non-negative number")
-    return value
+    try:
+        return check_quota_value(op.name, value, where=f"{op.name}={op.value}: the quota")
+    except InvalidArgumentError as error:
+        raise UsageError(str(error).partition(", got ")[0]) from None
 
 
 def _scram_change(selection: QuotaSelection, op: AlterConfigOp) -> UserScramCredentialAlteration:

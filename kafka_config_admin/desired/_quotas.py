@@ -19,14 +19,13 @@ pruning.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .. import ClientQuotaEntity, InvalidArgumentError, QuotaEntityType
+from .. import ClientQuotaEntity, InvalidArgumentError, QuotaEntityType, check_quota_value
 
 __all__ = ["QUOTA_KEYS", "QuotaChange", "QuotaPlan", "QuotaSpec", "plan_quotas", "quota_keys"]
 
@@ -91,18 +90,16 @@ _DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 
 def _number(key: object, value: object) -> float | None:
+    """A file's quota value (null, a number, or a decimal the loader kept as text), checked by
+    the SDK's rule."""
     if value is None:
         return None
     if isinstance(value, str) and _DECIMAL.fullmatch(value):
         value = float(value)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value < 0
-    ):
-        raise ValueError(f"{key}: a quota value must be a non-negative number or null")
-    return float(value)
+    try:
+        return check_quota_value(str(key), value, where=f"{key} (null removes it)")
+    except InvalidArgumentError as error:
+        raise ValueError(str(error)) from None
 
 
 class QuotaChange(BaseModel):

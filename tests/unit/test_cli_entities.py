@@ -177,8 +177,9 @@ def test_scram_changes_upsert_with_iterations_and_delete() -> None:
     [
         (alice(), AlterConfigOp("SCRAM-SHA-256", "iterations=8192"), "needs a password"),
         (alice(), AlterConfigOp("SCRAM-SHA-256", "iterations=x,password=p"), "whole number"),
-        (alice(), AlterConfigOp("producer_byte_rate", "fast"), "must be a non-negative number"),
-        (alice(), AlterConfigOp("producer_byte_rate", "-1"), "must be a non-negative number"),
+        (alice(), AlterConfigOp("producer_byte_rate", "fast"), "must be a finite number above 0"),
+        (alice(), AlterConfigOp("producer_byte_rate", "-1"), "must be a finite number above 0"),
+        (alice(), AlterConfigOp("producer_byte_rate", "0"), "Kafka refuses 0 and below"),
         (alice(), AlterConfigOp("retention.ms", "1"), "not a quota key of user 'alice'"),
         (alice(), AlterConfigOp("producer_byte_rate", "1", OpType.APPEND), "not APPEND"),
         (

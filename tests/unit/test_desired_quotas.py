@@ -93,9 +93,10 @@ def test_a_cluster_as_wanted_has_no_changes() -> None:
         ("{entity: {user: a, ip: 10.0.0.1}, values: {}}", "cannot be combined"),
         ("{entity: {group: g}, values: {}}", "unknown entity type"),
         ("{entity: {}, values: {}}", "needs a non-empty mapping"),
-        ("{entity: {user: a}, values: {producer_byte_rate: -1}}", "non-negative number"),
-        ("{entity: {user: a}, values: {producer_byte_rate: fast}}", "non-negative number"),
-        ("{entity: {user: a}, values: {producer_byte_rate: true}}", "non-negative number"),
+        ("{entity: {user: a}, values: {producer_byte_rate: -1}}", "finite number above 0"),
+        ("{entity: {user: a}, values: {producer_byte_rate: 0}}", "Kafka refuses 0 and below"),
+        ("{entity: {user: a}, values: {producer_byte_rate: fast}}", "finite number above 0"),
+        ("{entity: {user: a}, values: {producer_byte_rate: true}}", "finite number above 0"),
         ("{entity: {user: a}, password: x}", "password"),
     ],
 )

@@ -138,7 +138,7 @@ def test_alter_quotas_body_sets_and_removes(version: int) -> None:
     operation = AlterClientQuotas.build(
         [
             ClientQuotaAlteration(APP, {"producer_byte_rate": 1024, "consumer_byte_rate": None}),
-            ClientQuotaAlteration(DEFAULT_IP, {"connection_creation_rate": 2.5}),
+            ClientQuotaAlteration(DEFAULT_IP, {"connection_creation_rate": 25}),
         ],
         validate_only=True,
     )
@@ -154,7 +154,7 @@ def test_alter_quotas_body_sets_and_removes(version: int) -> None:
             },
             {
                 "entity": wire({"ip": None}),
-                "ops": [{"key": "connection_creation_rate", "value": 2.5, "remove": False}],
+                "ops": [{"key": "connection_creation_rate", "value": 25.0, "remove": False}],
             },
         ],
         "validate_only": True,

@@ -109,6 +109,9 @@ def test_alteration_sets_and_removes() -> None:
         (ClientQuotaEntity({"user": "a"}), {"k": float("nan")}, "finite number"),
         (ClientQuotaEntity({"user": "a"}), {"k": float("inf")}, "finite number"),
         (ClientQuotaEntity({"user": "a"}), {"k": 10**400}, "finite number"),
+        # As Kafka 3.x and 4.x brokers: "Quota producer_byte_rate must be greater than 0".
+        (ClientQuotaEntity({"user": "a"}), {"k": -1}, "above 0 .Kafka refuses 0 and below"),
+        (ClientQuotaEntity({"user": "a"}), {"k": 0.0}, "above 0 .Kafka refuses 0 and below"),
     ],
 )
 def test_bad_alterations_are_refused(entity: Any, ops: Any, message: str) -> None:

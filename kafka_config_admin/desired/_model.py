@@ -308,6 +308,13 @@ class DesiredState(BaseModel):
                     chosen[resource] = spec
         return chosen
 
+    @property
+    def deletes_keys(self) -> bool:
+        """Whether the file sets any key to null: without ``prune``, the one way a plan
+        deletes an override."""
+        specs = [*self.topics, *self.other_resources().values()]
+        return any(None in spec.configs.values() for spec in specs)
+
     def other_resources(self) -> dict[ConfigResource, ResourceSpec]:
         """Every resource other than topics the file is about, with its spec, in a fixed order:
         brokers, the cluster default, broker loggers, groups, client-metrics resources."""

@@ -18,6 +18,7 @@ from ._changelog import ChangeLog
 from ._clusters import Clusters
 from ._errors import EXCEPTION_HANDLERS
 from ._headers import secure
+from ._listings import Listings
 from ._render import render
 from ._routes import routes
 from ._sessions import COOKIE, SessionStore
@@ -100,7 +101,7 @@ def create_app(settings: WebSettings) -> Starlette:
     app.state.clusters = clusters
     app.state.sessions = SessionStore(settings.session_minutes * 60)
     app.state.changelog = ChangeLog(settings.changelog)
-    app.state.override_cache = {}
+    app.state.listings = Listings()
     app.state.local_user = _local_user()
     return app
 

@@ -99,7 +99,8 @@ async def test_the_topic_list_keeps_its_listing_until_refreshed_or_an_apply(
     await create_topics(admin_client, [f"{prefix}-c"])
     overridden = {**listed, "overrides": "1"}
     assert "0 topics" in (await web.get(f"/c/{CLUSTER}/topics", params=overridden)).text
-    edit = {"topic": [f"{prefix}-a"], "key": "retention.ms", "value": "1d", "action": "set"}
+    edit: dict[str, str | list[str]] = {"topic": [f"{prefix}-a"], "key": "retention.ms"}
+    edit |= {"value": "1d", "action": "set"}
     await form_post(web, f"/c/{CLUSTER}/topics", f"/c/{CLUSTER}/bulk", edit)
     await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
     assert "3 topics" in (await web.get(f"/c/{CLUSTER}/topics", params=listed)).text

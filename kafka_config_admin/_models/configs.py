@@ -42,7 +42,7 @@ _set = object.__setattr__
 # know the broker's types, so names that look like secrets are treated as sensitive: any with
 # a word of secret material (password, passphrase, secret, credential, token, JAAS config,
 # private key, certificate), and any whose last or next-to-last part is "key"
-# (ssl.keystore.key, ssl.key.password). Where the broker has typed a key, its word decides
+# (ssl.keystore.key, ssl.key.password). Where the broker describes a key, its word decides
 # instead (is_sensitive).
 _SENSITIVE_NAME = re.compile(
     r"passw|passphrase|secret|credential|token|jaas|private|certificate|(^|[._-])key([._-]|$)",
@@ -202,17 +202,15 @@ def is_sensitive_name(name: str) -> bool:
 def is_sensitive(name: str, entry: ConfigEntry | None = None) -> bool:
     """Whether the value of config ``name`` must never be shown: the one rule every face uses.
 
-    The broker's word where it has one: ``entry`` (what it describes of the key) is sensitive
-    when the broker marks it so or types it PASSWORD, and not when it gives the key another
-    type. Where it says nothing of the type (no entry: a value the user gives; a broker before
-    Kafka 2.6, which reports no types), a name that looks like a secret is sensitive
-    (:func:`is_sensitive_name`).
+    The broker's word where it has one: a key it describes (``entry``) is sensitive when the
+    broker marks it so (every DescribeConfigs version carries the mark; Kafka marks PASSWORD
+    keys and keys it has no type for) or types it PASSWORD. Where it has none (no entry: a
+    value the user gives, a key the broker does not describe), a name that looks like a secret
+    is sensitive (:func:`is_sensitive_name`). A log level (``BROKER_LOGGER``) is never secret,
+    whatever its logger is called.
     """
     if entry is not None:
-        if entry.is_sensitive or entry.type is ConfigType.PASSWORD:
-            return True
-        if entry.type is not ConfigType.UNKNOWN:
-            return False
+        return entry.is_sensitive or entry.type is ConfigType.PASSWORD
     return is_sensitive_name(name)
 
 
@@ -333,7 +331,8 @@ class ConfigEntry(_Model):
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         for key, value in super().__repr_args__():
-            if key == "value" and value is not None and self.sensitive:
+            # A repr is for logs: it also hides what only looks like a secret.
+            if key == "value" and value is not None and (self.sensitive or self._looks_secret):
                 yield key, HIDDEN
             elif key != "documentation":
                 yield key, value
@@ -342,6 +341,10 @@ class ConfigEntry(_Model):
     def sensitive(self) -> bool:
         """Whether this value must never be shown: :func:`is_sensitive`'s one rule."""
         return is_sensitive(self.name, self)
+
+    @property
+    def _looks_secret(self) -> bool:
+        return is_sensitive_name(self.name)
 
     @property
     def parsed_value(self) -> bool | int | float | list[str] | str | None:

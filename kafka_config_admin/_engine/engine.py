@@ -46,19 +46,15 @@ from .._exceptions import (
     BrokerError,
     ClientClosedError,
     KafkaConfigAdminError,
-    KafkaConnectionError,
     KafkaTimeoutError,
-    NetworkError,
-    NotControllerError,
     OutcomeUnknownError,
-    RequestTimedOutError,
-    ThrottlingQuotaExceededError,
 )
 from .._net.gc import gc_paused
 from .._net.transport import CHANGES, READS, BodyBuilder, Transport
 from .._ops.configs import Operation, SharedConfigOperation, route
 from .._ops.results import _Result
 from .coalesce import GatheredCall, Gatherer
+from .retries import answered_maybe_applied, retried
 
 __all__ = ["Engine"]
 
@@ -67,20 +63,6 @@ log = logging.getLogger("kafka_config_admin")
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 R = TypeVar("R", bound=_Result[Any, Any])
-
-#: Errors after which the same request is sent again (until the call's deadline).
-_RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
-    NotControllerError,
-    RequestTimedOutError,
-    ThrottlingQuotaExceededError,
-    NetworkError,
-    KafkaConnectionError,
-)
-
-#: Retried errors after which a change may have been applied all the same: a broker that
-#: forwards a change to the controller answers REQUEST_TIMED_OUT when the controller does not
-#: answer it in time, and the controller may still apply it.
-_MAYBE_APPLIED: tuple[type[KafkaConfigAdminError], ...] = (RequestTimedOutError, NetworkError)
 
 #: Requests of one call in flight at once. More than one lets the broker prepare the next answer
 #: while the client decodes one; a bound keeps each request's timeout about its own wait.
@@ -330,11 +312,11 @@ class Engine:
         brokers are then worth asking for again).
         """
         operation, retry, last_errors = attempt.operation, attempt.retry, attempt.last_errors
-        if isinstance(outcome, _RETRIED):
+        if retried(outcome, operation.not_retried):
             log.debug("%s failed, will retry: %s", operation.codec.name, outcome)
             last_errors.update(dict.fromkeys(keys, outcome))
             retry.extend(keys)
-            if operation.mutates and isinstance(outcome, _MAYBE_APPLIED):
+            if operation.mutates and answered_maybe_applied(outcome):
                 attempt.unsure.update(keys)
             return True
         futures = attempt.result.values
@@ -347,10 +329,10 @@ class Engine:
         for key, value in outcomes:
             if not isinstance(value, BrokerError):
                 futures[key]._set_result(value)
-            elif isinstance(value, _RETRIED) and not isinstance(value, operation.not_retried):
+            elif retried(value, operation.not_retried):
                 last_errors[key] = value
                 retry.append(key)
-                if operation.mutates and isinstance(value, _MAYBE_APPLIED):
+                if operation.mutates and answered_maybe_applied(value):
                     attempt.unsure.add(key)
             else:
                 futures[key]._set_exception(value)

@@ -13,7 +13,7 @@ from typing import NamedTuple, TypeGuard
 
 from .._exceptions import BrokerError, ChangeApplied, KafkaConfigAdminError
 
-__all__ = ["RetryRow", "answered_maybe_applied", "retried", "retry_table"]
+__all__ = ["RetryRow", "answered_maybe_applied", "retried", "retry_table", "written_maybe_applied"]
 
 
 def retried(
@@ -66,3 +66,13 @@ def retry_table(errors: Iterable[type[KafkaConfigAdminError]]) -> list[RetryRow]
 def _has_own_code(error: type[BrokerError]) -> bool:
     # BrokerError's own code stands for "a code without a class of its own".
     return error is not BrokerError and "code" in vars(error)
+
+
+def written_maybe_applied(writes: int, outcome: object) -> bool:
+    """Whether a change written ``writes`` times may have been applied, given the outcome that
+    decided its request (an answer, an error, or None: the deadline came first).
+
+    Written and not answered, it may have been; written twice (a hedge), the answer that came
+    may be the other try's, and the ignored one may still be applied.
+    """
+    return writes > 1 or (writes == 1 and not isinstance(outcome, dict))

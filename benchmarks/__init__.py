@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import json
+import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +30,20 @@ def run_json_module(module: str, *args: str) -> dict[str, Any]:
     ).stdout
     result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
     return result
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on, and how busy it was (load averages now)."""
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).parent,
+    ).stdout.strip()
+    return {
+        "cores": os.cpu_count(),
+        "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30),
+        "commit": commit or "unknown",
+        "load": [round(value, 1) for value in os.getloadavg()],
+        "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+    }

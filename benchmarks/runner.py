@@ -13,7 +13,6 @@ import contextlib
 import importlib
 import inspect
 import json
-import resource
 import sys
 import time
 import tracemalloc
@@ -130,34 +129,30 @@ async def w1_memory(peer: Peer, topics: list[str]) -> dict[str, float]:
     return {"result_mb": (retained - baseline) / 1e6, "peak_mb": (peak - baseline) / 1e6}
 
 
-def _rss_mb() -> float:
-    """The process's resident set now (Linux: /proc/self/statm), in MB."""
-    pages = int(Path("/proc/self/statm").read_text().split()[1])
-    return pages * resource.getpagesize() / 1e6
+def _status_mb(field: str) -> float:
+    """A memory figure of this process from /proc/self/status (Linux), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024 / 1e6  # kB
+    raise RuntimeError(f"/proc/self/status has no {field}")
 
 
-def _peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6  # KiB on Linux
+def _reset_peak_rss() -> None:
+    Path("/proc/self/clear_refs").write_text("5")  # 5: the peak RSS becomes the current RSS
 
 
 async def w1_rss(peer: Peer, topics: list[str]) -> dict[str, float]:
-    """The process's RSS before the first W1 call and its peak during it, in MB.
+    """The process's RSS before the first W1 call, and its peak during it, in MB.
 
-    The first call of a fresh process: the peak RSS (``ru_maxrss``) of an earlier, larger
-    moment would otherwise hide it. The growth is the peak less the RSS before the call; when
-    the peak was reached before the call (``rss_peak_before_mb``), it is an upper bound.
+    The peak (VmHWM) is reset just before the call (``clear_refs``), so it is the call's own:
+    ``getrusage``'s peak would include the moment this process was forked from a larger one.
     """
-    before = _rss_mb()
-    peak_before = _peak_rss_mb()
+    before = _status_mb("VmRSS")
+    _reset_peak_rss()
     result = await _call(peer.w1_describe_all(topics))
-    peak = _peak_rss_mb()
+    peak = _status_mb("VmHWM")
     del result
-    return {
-        "rss_before_mb": before,
-        "rss_peak_mb": peak,
-        "rss_growth_mb": peak - before,
-        "rss_peak_before_mb": peak_before,
-    }
+    return {"rss_before_mb": before, "rss_peak_mb": peak, "rss_growth_mb": peak - before}
 
 
 async def main(

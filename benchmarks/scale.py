@@ -24,8 +24,6 @@ import itertools
 import json
 import math
 import os
-import resource
-import subprocess
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -34,7 +32,7 @@ from typing import Any
 
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
-from . import dataset
+from . import dataset, machine
 from .clients import compile_java_peer, measure_rounds, write_topics
 from .peers import NAMES
 from .report import OURS, median
@@ -52,21 +50,14 @@ MEMORY_TARGET = 2.0
 
 
 def _ints(text: str) -> list[int]:
-    return sorted({int(part) for part in text.split(",") if part})
+    """Comma-separated numbers, in the order given, each once."""
+    return list(dict.fromkeys(int(part) for part in text.split(",") if part))
 
 
-def machine() -> dict[str, Any]:
-    """What the figures were measured on, and how busy it was (load averages now)."""
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
-    ).stdout.strip()
-    return {
-        "cores": os.cpu_count(),
-        "memory_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30),
-        "commit": commit or "unknown",
-        "load": [round(value, 1) for value in os.getloadavg()],
-        "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
-    }
+def reps_at(size: int, reps: int) -> int:
+    """Repetitions at a size: ``reps`` up to 5,000 topics, fewer above (about the same work),
+    at least one. At 20,000 topics the slowest peer takes minutes a call on two cores."""
+    return max(1, min(reps, reps * 5000 // size))
 
 
 def broker_open_files(cluster: Any) -> list[int]:
@@ -97,11 +88,13 @@ def run_size(
     topics_file = write_topics(directory, names)
     load_before = os.getloadavg()[0]
     started = time.monotonic()
+    reps = reps_at(len(names), args.reps)
     runs = measure_rounds(
-        peers, bootstrap, topics_file, classpath, rounds=args.rounds, reps=args.reps, workloads="w1"
+        peers, bootstrap, topics_file, classpath, rounds=args.rounds, reps=reps, workloads="w1"
     )
     return {
         "topics": len(names),
+        "reps": reps,
         "seconds_taken": round(time.monotonic() - started),
         "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "runs": {run["peer"]: {"w1": run["workloads"]["w1"], **_memory(run)} for run in runs},
@@ -155,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
             bootstrap = cluster.bootstrap_servers
             classpath = compile_java_peer(Path(tmp)) if "java" in peers else ""
             created = 0
-            for size in sizes:
+            for size in sorted(sizes):
                 print(f"{brokers} broker(s): creating topics up to {size} ...", flush=True)
                 names = asyncio.run(dataset.create(bootstrap, size, first=created))
                 created = size
@@ -193,8 +186,8 @@ def _rows(results: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 
 def time_table(results: dict[str, Any], peers: list[str]) -> list[str]:
     lines = [
-        "| brokers | topics | " + " | ".join(peers) + " | ours / floor | load |",
-        "|---:|---:|" + "---:|" * len(peers) + "---:|---|",
+        "| brokers | topics | " + " | ".join(peers) + " | ours / floor | load | reps |",
+        "|---:|---:|" + "---:|" * len(peers) + "---:|---|---:|",
     ]
     for brokers, size in _rows(results):
         runs = size["runs"]
@@ -205,7 +198,7 @@ def time_table(results: dict[str, Any], peers: list[str]) -> list[str]:
         load = "-".join(f"{value:.0f}" for value in size["load"])
         lines.append(
             f"| {brokers} | {size['topics']:,} | " + " | ".join(cells) + f" | {versus_floor} | "
-            f"{load} |"
+            f"{load} | {size.get('reps', results['context']['reps'])} |"
         )
     return lines
 
@@ -310,7 +303,8 @@ def markdown(results: dict[str, Any]) -> str:
             else ""
         )
         + f". {context['rounds']} round(s), {context['reps']} repetitions a round after a "
-        "warm-up, each client in a process of its own.",
+        "warm-up (fewer above 5,000 topics: the column reps), each client in a process of its "
+        "own.",
         "",
         "W1 wall time, median (s), and the ratio to ours; load average (1 min) before and after "
         "each size:",

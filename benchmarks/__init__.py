@@ -47,3 +47,21 @@ def machine() -> dict[str, Any]:
         "load": [round(value, 1) for value in os.getloadavg()],
         "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
     }
+
+
+def memory_mb(field: str = "VmRSS") -> float:
+    """A memory figure of this process from /proc/self/status (Linux), in MB: ``VmRSS`` now,
+    ``VmHWM`` its peak since :func:`reset_peak_rss`."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024 / 1e6  # kB
+    raise RuntimeError(f"/proc/self/status has no {field}")
+
+
+def reset_peak_rss() -> None:
+    """Make the peak RSS (``VmHWM``) the current RSS: what follows is measured on its own.
+
+    ``getrusage``'s peak cannot be reset, and a process forked from a larger one starts with
+    that one's peak.
+    """
+    Path("/proc/self/clear_refs").write_text("5")

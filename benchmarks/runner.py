@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from pathlib import Path
 from typing import Any
 
+from . import memory_mb, reset_peak_rss
 from .peers import MODULES
 from .peers.base import NotSupported, Peer
 
@@ -129,28 +130,15 @@ async def w1_memory(peer: Peer, topics: list[str]) -> dict[str, float]:
     return {"result_mb": (retained - baseline) / 1e6, "peak_mb": (peak - baseline) / 1e6}
 
 
-def _status_mb(field: str) -> float:
-    """A memory figure of this process from /proc/self/status (Linux), in MB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) * 1024 / 1e6  # kB
-    raise RuntimeError(f"/proc/self/status has no {field}")
-
-
-def _reset_peak_rss() -> None:
-    Path("/proc/self/clear_refs").write_text("5")  # 5: the peak RSS becomes the current RSS
-
-
 async def w1_rss(peer: Peer, topics: list[str]) -> dict[str, float]:
     """The process's RSS before the first W1 call, and its peak during it, in MB.
 
-    The peak (VmHWM) is reset just before the call (``clear_refs``), so it is the call's own:
-    ``getrusage``'s peak would include the moment this process was forked from a larger one.
+    The peak is reset just before the call (:func:`benchmarks.reset_peak_rss`): the call's own.
     """
-    before = _status_mb("VmRSS")
-    _reset_peak_rss()
+    before = memory_mb()
+    reset_peak_rss()
     result = await _call(peer.w1_describe_all(topics))
-    peak = _status_mb("VmHWM")
+    peak = memory_mb("VmHWM")
     del result
     return {"rss_before_mb": before, "rss_peak_mb": peak, "rss_growth_mb": peak - before}
 

@@ -172,26 +172,42 @@ def partition_memory(bootstrap: str, topics_file: Path, count: int) -> dict[str,
     return run_json_module("benchmarks.spark_partition", bootstrap, str(topics_file), str(count))
 
 
+def run_table(runs: dict[str, Any]) -> list[str]:
+    """A row per run; the ratio is to the table's first run (the plain SDK)."""
+    base = next(iter(runs.values()))["wall_s"]
+    lines = [
+        "| Run | Config rows | Wall (s) | Rows/s | x plain SDK |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, run in runs.items():
+        lines.append(
+            f"| {name} | {run['rows']} | {run['wall_s']:.2f} | {run['rows_per_s']:,.0f} | "
+            f"{run['wall_s'] / base:.2f} |"
+        )
+    return lines
+
+
 def write(results: dict[str, Any], out: Path) -> str:
     out.mkdir(parents=True, exist_ok=True)
     (out / "spark.json").write_text(json.dumps(results, indent=2) + "\n")
+    where = results["machine"]
     lines = [
         "# Spark snapshot benchmark",
         "",
-        f"Kafka {results['kafka']}, one broker, {results['topics']} topics described with "
-        f"synonyms and documentation; median of {results['reps']} runs after a warm-up.",
+        f"`{results['command'].strip()}` at commit `{where['commit']}`: Kafka "
+        f"{results['kafka']}, topics described with synonyms and documentation; median of "
+        f"{results['reps']} runs after a warm-up. {where['cores']} cores shared with other "
+        f"work: load average {'/'.join(map(str, where['load']))} at the start, "
+        f"{'/'.join(map(str, results['load_after']))} at the end.",
         "",
-        "| Run | Config rows | Wall (s) | Rows/s |",
-        "|---|---:|---:|---:|",
-    ]
-    for name, run in results["runs"].items():
-        lines.append(f"| {name} | {run['rows']} | {run['wall_s']:.2f} | {run['rows_per_s']:,.0f} |")
-    lines += [
+        f"One broker, {results['topics']} topics:",
+        "",
+        *run_table(results["runs"]),
         "",
         "Memory of one partition (the executor's read() path in a process of its own):",
         "",
-        "| Topics in the partition | Rows | Arrow batches (MiB) | Peak RSS before (MiB) | "
-        "Peak RSS after (MiB) |",
+        "| Topics in the partition | Rows | Arrow batches (MiB) | RSS before (MiB) | "
+        "Peak RSS during the read (MiB) |",
         "|---:|---:|---:|---:|---:|",
     ]
     for memory in results["memory"]:
@@ -199,6 +215,14 @@ def write(results: dict[str, Any], out: Path) -> str:
             f"| {memory['topics']} | {memory['rows']} | {memory['arrow_mib']:.1f} | "
             f"{memory['baseline_rss_mib']:.0f} | {memory['peak_rss_mib']:.0f} |"
         )
+    if results["fleet"]:
+        lines += [
+            "",
+            f"A fleet: {FLEET_CLUSTERS} single-broker clusters of {results['fleet_topics']} "
+            "topics each, on the same machine:",
+            "",
+            *run_table(results["fleet"]),
+        ]
     text = "\n".join(lines) + "\n"
     (out / "spark.md").write_text(text)
     return text

@@ -309,6 +309,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "kafka-version": kafka_version,
     "protocol-versions": protocol_versions,
     "reliability-figures": reliability_figures,
+    "scale-benchmark": committed_markdown("scale"),
     "spark-benchmark": committed_markdown("spark"),
 }
 

@@ -23,8 +23,8 @@ from .. import (
     KafkaConfigAdminError,
     ResourceFuture,
     ResourceType,
+    translate_error,
 )
-from .._net.connections import translate_error
 from ..connect import Connection
 from ._schema import SNAPSHOT_ARROW_SCHEMA
 

@@ -8,7 +8,8 @@ On one real broker with N topics (2000), described with synonyms and documentati
 - the memory of one partition (``benchmarks.spark_partition`` in a process of its own);
 - a fleet (``--fleet N``, 3 single-broker clusters of the same N topics; 0 leaves it out): the
   plain SDK describing every cluster at once in one process, and the source reading a clusters
-  file on ``local[2]`` with each cluster's topics in 1 and in 3 partitions.
+  file with each cluster's topics in 1 and in 3 partitions, on ``local[2]`` and on a standalone
+  cluster of two one-core workers (the one the standalone tests start).
 
 Config rows per second and wall times are medians of ``--reps`` runs after one warm-up run.
 Results: ``benchmarks/results/spark.json`` and ``spark.md``, with the command, commit and load.
@@ -31,6 +32,7 @@ from typing import Any
 
 from kafka_config_admin import AdminClient, ConfigResource, ResourceType
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
+from tests.spark.standalone import standalone_cluster
 
 from . import dataset, machine, run_json_module
 
@@ -38,6 +40,7 @@ HERE = Path(__file__).parent
 
 
 FLEET_CLUSTERS = 3
+STANDALONE = "standalone (2 workers of 1 core)"
 
 
 def sdk_snapshot(bootstraps: list[str], names: list[str]) -> int:
@@ -69,16 +72,19 @@ def timed(run: Callable[[], int], reps: int) -> dict[str, Any]:
     return {"rows": rows, "wall_s": wall, "walls_s": walls, "rows_per_s": rows / wall}
 
 
-def local_session() -> Any:
-    """A ``local[2]`` session with the source registered."""
+def session(master: str = "local[2]") -> Any:
+    """A session on ``master`` with the source registered (executors import this checkout)."""
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYTHONPATH"] = str(HERE.parent)
     from pyspark.sql import SparkSession
 
     from kafka_config_admin.spark import register
 
     spark = (
-        SparkSession.builder.master("local[2]")
+        SparkSession.builder.master(master)
+        .config("spark.executor.memory", "512m")
+        .config("spark.python.authenticate.socketTimeout", "120s")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.host", "127.0.0.1")
@@ -123,7 +129,9 @@ def spark_runs(spark: Any, bootstrap: str, topics: int, reps: int) -> dict[str, 
     return results
 
 
-def fleet_runs(spark: Any, clusters_file: Path, topics: int, reps: int) -> dict[str, Any]:
+def fleet_runs(
+    spark: Any, clusters_file: Path, topics: int, reps: int, where: str
+) -> dict[str, Any]:
     """The fleet's snapshot with each cluster's topics in 1 and in 3 partitions."""
     results = {}
     for partitions in (1, 3):
@@ -132,7 +140,7 @@ def fleet_runs(spark: Any, clusters_file: Path, topics: int, reps: int) -> dict[
             "topicsPerPartition": str(-(-topics // partitions)),
         }
         name = (
-            f"spark local[2], {partitions} partition{'s' if partitions > 1 else ''} a cluster "
+            f"spark {where}, {partitions} partition{'s' if partitions > 1 else ''} a cluster "
             f"({partitions * FLEET_CLUSTERS} tasks)"
         )
         results[name] = spark_run(spark, options, reps)
@@ -163,8 +171,16 @@ def fleet(spark: Any, topics: int, reps: int, directory: Path) -> dict[str, Any]
                 lambda: sdk_snapshot(bootstraps, names), reps
             )
         }
-        print("fleet: spark ...", flush=True)
-        runs.update(fleet_runs(spark, clusters_file, topics, reps))
+        print("fleet: spark local[2] ...", flush=True)
+        runs.update(fleet_runs(spark, clusters_file, topics, reps, "local[2]"))
+        spark.stop()
+        print("fleet: spark standalone ...", flush=True)
+        with standalone_cluster(directory / "standalone") as master:
+            standalone = session(master)
+            try:
+                runs.update(fleet_runs(standalone, clusters_file, topics, reps, STANDALONE))
+            finally:
+                standalone.stop()
     return runs
 
 
@@ -260,7 +276,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
     started = machine()
-    spark = local_session()
+    spark = session()
     try:
         with tempfile.TemporaryDirectory() as tmp:
             runs, memory = one_broker(spark, args.topics, args.reps, Path(tmp))

@@ -26,7 +26,7 @@ from pathlib import Path
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
 from . import cli, dataset, plan_trees, report
-from .clients import compile_java_peer, measure_rounds, write_topics
+from .clients import chosen_peers, compile_java_peer, measure_rounds, write_topics
 from .peers import NAMES
 
 HERE = Path(__file__).parent
@@ -73,10 +73,7 @@ def peers_main(argv: list[str]) -> None:
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
-    peers = [name for name in args.peers.split(",") if name]
-    unknown = set(peers) - set(NAMES)
-    if unknown:
-        parser.error(f"unknown peers: {', '.join(sorted(unknown))}; known: {', '.join(NAMES)}")
+    peers = chosen_peers(parser, args.peers)
 
     with start_cluster(brokers=1) as cluster, tempfile.TemporaryDirectory() as tmp:
         bootstrap = cluster.bootstrap_servers

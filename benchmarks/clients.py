@@ -6,6 +6,7 @@ Every client's process runs :mod:`benchmarks.runner` (Python clients) or ``Confi
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 from pathlib import Path
@@ -14,11 +15,20 @@ from typing import Any
 from kafka_config_admin.testing._artifacts import broker_lib_dir
 
 from . import report, run_json_module
-from .peers import MODULES
+from .peers import MODULES, NAMES
 
 HERE = Path(__file__).parent
 #: Seconds every client leaves the broker before each workload (see ``runner.measure``).
 SETTLE_SECONDS = 2.0
+
+
+def chosen_peers(parser: argparse.ArgumentParser, given: str) -> list[str]:
+    """The clients a ``--peers a,b`` option names; an unknown name is a usage error."""
+    peers = [name for name in given.split(",") if name]
+    unknown = set(peers) - set(NAMES)
+    if unknown:
+        parser.error(f"unknown peers: {', '.join(sorted(unknown))}; known: {', '.join(NAMES)}")
+    return peers
 
 
 def write_topics(directory: Path, names: list[str]) -> Path:

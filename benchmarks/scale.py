@@ -33,7 +33,7 @@ from typing import Any
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
 from . import dataset, machine
-from .clients import compile_java_peer, measure_rounds, write_topics
+from .clients import chosen_peers, compile_java_peer, measure_rounds, write_topics
 from .peers import NAMES
 from .report import OURS, median
 
@@ -115,10 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--topics-per-broker", type=int, default=TOPICS_PER_BROKER)
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
-    peers = [name for name in args.peers.split(",") if name]
-    unknown = set(peers) - set(NAMES)
-    if unknown:
-        parser.error(f"unknown peers: {', '.join(sorted(unknown))}; known: {', '.join(NAMES)}")
+    peers = chosen_peers(parser, args.peers)
     if not args.sizes or not args.brokers or min(args.sizes + args.brokers) < 1:
         parser.error("--sizes and --brokers need positive numbers")
 

@@ -11,8 +11,10 @@ plan-trees --before TREE`` ``plan`` with two source trees side by side
 [--changes N]`` the change feed's poll cost and detection latency on two clusters
 (``benchmarks/feed.py``), ``python -m benchmarks scale [--sizes 1000,5000,20000] [--brokers
 1,3]`` W1 for every client at ten times the scale, time and memory (:mod:`benchmarks.scale`;
-slow: about half an hour). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
-(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
+slow: about an hour). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
+(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``, ``--before TREE`` (our
+client from another source tree of the repository runs too, as ``kafka-config-admin-before``,
+in the same rounds: a change's cost as a ratio measured side by side).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pathlib import Path
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
 from . import cli, dataset, plan_trees, report
-from .clients import chosen_peers, compile_java_peer, measure_rounds, write_topics
+from .clients import BEFORE, chosen_peers, compile_java_peer, measure_rounds, write_topics
 from .peers import NAMES
 
 HERE = Path(__file__).parent
@@ -72,6 +74,12 @@ def peers_main(argv: list[str]) -> None:
     parser.add_argument("--reps", type=int, default=3, help="repetitions per round")
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--out", type=Path, default=HERE / "results")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="another source tree of this repository (git archive REV | tar -x -C TREE): its "
+        f"client runs too, as '{BEFORE}', in the same rounds (a change's cost as a ratio)",
+    )
     args = parser.parse_args(argv)
     peers = chosen_peers(parser, args.peers)
 
@@ -81,7 +89,13 @@ def peers_main(argv: list[str]) -> None:
         topics_file = write_topics(Path(tmp), asyncio.run(dataset.create(bootstrap, args.topics)))
         classpath = compile_java_peer(Path(tmp)) if "java" in peers else ""
         runs = measure_rounds(
-            peers, bootstrap, topics_file, classpath, rounds=args.rounds, reps=args.reps
+            peers,
+            bootstrap,
+            topics_file,
+            classpath,
+            rounds=args.rounds,
+            reps=args.reps,
+            before=args.before,
         )
     context = {
         "kafka": KAFKA_VERSION,

@@ -16,8 +16,11 @@ from kafka_config_admin.testing._artifacts import broker_lib_dir
 
 from . import report, run_json_module
 from .peers import MODULES, NAMES
+from .report import OURS
 
 HERE = Path(__file__).parent
+#: Our client from the tree given by ``peers --before``.
+BEFORE = "kafka-config-admin-before"
 #: Seconds every client leaves the broker before each workload (see ``runner.measure``).
 SETTLE_SECONDS = 2.0
 
@@ -40,9 +43,15 @@ def write_topics(directory: Path, names: list[str]) -> Path:
 
 
 def run_python_peer(
-    name: str, bootstrap: str, topics_file: Path, reps: int, workloads: str = ""
+    name: str,
+    bootstrap: str,
+    topics_file: Path,
+    reps: int,
+    workloads: str = "",
+    tree: Path | None = None,
 ) -> dict[str, Any]:
-    """One Python client's workloads (``workloads``: ``"w1,w3"``; all if empty) in a process."""
+    """One Python client's workloads (``workloads``: ``"w1,w3"``; all if empty) in a process,
+    importing this checkout's packages or those of another source ``tree``."""
     return run_json_module(
         "benchmarks.runner",
         name,
@@ -51,6 +60,7 @@ def run_python_peer(
         str(reps),
         str(SETTLE_SECONDS),
         *([workloads] if workloads else []),
+        tree=tree,
     )
 
 
@@ -100,11 +110,15 @@ def measure_rounds(
     rounds: int,
     reps: int,
     workloads: str = "",
+    before: Path | None = None,
 ) -> list[dict[str, Any]]:
     """Every client's runs, ``rounds`` rounds of ``reps`` each, pooled per client.
 
-    ``classpath``: :func:`compile_java_peer`'s, when ``peers`` has ``java``.
+    ``classpath``: :func:`compile_java_peer`'s, when ``peers`` has ``java``. ``before``: another
+    source tree, whose client runs too as :data:`BEFORE`.
     """
+    if before is not None:
+        peers = [*peers, BEFORE]
     # The broker's JIT warms up over the first few thousand requests; without this the
     # first client measured would pay for it. The floor's run is thrown away.
     print("warming the broker up ...", flush=True)
@@ -116,7 +130,10 @@ def measure_rounds(
         start = round_index % len(peers)
         for name in peers[start:] + peers[:start]:
             print(f"[round {round_index + 1}/{rounds}] {name} ...", flush=True)
-            if name in MODULES:
+            if name == BEFORE:
+                ours = run_python_peer(OURS, bootstrap, topics_file, reps, workloads, before)
+                run = {**ours, "peer": BEFORE}
+            elif name in MODULES:
                 run = run_python_peer(name, bootstrap, topics_file, reps, workloads)
             else:
                 run = run_java_peer(bootstrap, topics_file, classpath, reps, workloads)

@@ -11,10 +11,9 @@ from .. import AdminClient, AlterConfigOp, AlterConfigsResult, ConfigResource, O
 from ..desired import ClusterState, check_ops, is_sensitive
 from ._connect import ConnectionOptions
 from ._entities import quota_changes
-from ._main import (
-    ExitCode,
+from ._main import ExitCode, cli
+from ._options import (
     change_options,
-    cli,
     confirmed,
     connection_options,
     open_client,

@@ -37,20 +37,12 @@ from ..desired import (
     read_state,
 )
 from ._connect import ConnectionOptions
-from ._main import (
-    ExitCode,
-    cli,
-    confirmed,
-    connection_options,
-    open_client,
-    output_option,
-    run,
-)
+from ._main import ExitCode, cli, one_line
+from ._options import confirmed, connection_options, open_client, output_option, run
 from ._output import (
     HIDDEN,
     OutputFormat,
     failures_lines,
-    one_line,
     print_document,
     print_refusals,
     resource_title,

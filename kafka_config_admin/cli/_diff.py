@@ -20,15 +20,8 @@ from .. import (
 )
 from ..desired import is_override, same_value
 from ._connect import ConnectionOptions
-from ._main import (
-    ExitCode,
-    cli,
-    connection_options,
-    open_client,
-    output_option,
-    run,
-    selection_options,
-)
+from ._main import ExitCode, cli
+from ._options import connection_options, open_client, output_option, run, selection_options
 from ._output import (
     OutputFormat,
     failures_lines,

@@ -31,6 +31,7 @@ from rich.text import Text
 from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType
 from ..desired import is_override
+from ._main import one_line
 
 DESCRIBE_FORMAT_VERSION = 1
 
@@ -184,11 +185,6 @@ def shown_value(value: str | None, sensitive: bool) -> str:
     if sensitive:
         return HIDDEN
     return "null" if value is None else value
-
-
-def one_line(error: BaseException) -> str:
-    """An error's message on one line."""
-    return " ".join(str(error).split()) or type(error).__name__
 
 
 def print_refusals(problems: Sequence[object]) -> None:

@@ -30,7 +30,8 @@ from .. import (
 )
 from ..desired import quota_entries
 from ._entities import QuotaChanges, QuotaSelection
-from ._main import ExitCode, confirmed, run
+from ._main import ExitCode
+from ._options import confirmed, run
 from ._output import OutputFormat, print_document, stderr, stdout
 
 QUOTAS_FORMAT_VERSION = 1

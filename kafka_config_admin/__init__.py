@@ -104,6 +104,7 @@ if _typing.TYPE_CHECKING:
         TopicPartition,
     )
     from ._models.validation import MAX_BROKER_ID, is_broker_id
+    from ._net.connections import translate_error
     from ._net.oauth import TokenProvider
     from ._ops.groups import GroupListing, ListGroupsResult
     from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
@@ -220,6 +221,7 @@ __all__ = [
     "load_catalog",
     "match_catalog",
     "releases_with_key",
+    "translate_error",
 ]
 
 #: Where each public name lives. A name is imported the first time it is asked for (PEP 562):
@@ -328,6 +330,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "MAX_BROKER_ID",
         "is_broker_id",
     ),
+    "._net.connections": ("translate_error",),
     "._net.oauth": ("TokenProvider",),
     "._ops.groups": (
         "GroupListing",

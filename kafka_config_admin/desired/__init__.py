@@ -41,6 +41,7 @@ from ._apply import (
     ResourceOutcome,
     ScramOutcome,
     apply_plan,
+    describe_state,
     read_state,
 )
 from ._audit import (
@@ -92,7 +93,7 @@ from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
-from ._state import ClusterState, is_override, override_source
+from ._state import ClusterState, is_override, override_source, schema_resources
 from ._types import SET_LIKE_KEYS, TypedValue, expected_type, is_set_like, parse_typed, same_value
 from ._values import (
     DURATION_UNITS,
@@ -163,6 +164,7 @@ __all__ = [
     "check_desired",
     "check_ops",
     "check_value",
+    "describe_state",
     "diff_states",
     "evaluate_quota_rules",
     "evaluate_rules",
@@ -193,5 +195,6 @@ __all__ = [
     "read_export",
     "read_state",
     "same_value",
+    "schema_resources",
     "stale_keys",
 ]

@@ -232,13 +232,13 @@ def load_average() -> str:
 
 
 def faces_markdown(part: dict[str, Any]) -> list[str]:
-    runs = part["runs"]
+    runs: list[dict[str, dict[str, Any]]] = part["runs"]
 
     def median(step: str, what: str) -> float:
-        return statistics.median(run[step][what] for run in runs)
+        return statistics.median(float(run[step][what]) for run in runs)
 
     lines = [
-        "## The faces against the SDK",
+        "### The faces against the SDK",
         "",
         f"`{part['command']}` at commit {part['commit']}: Apache Kafka {part['kafka']} (single "
         f"KRaft node), {part['topics']} topics, {len(runs)} repeats, each step once per repeat "
@@ -299,7 +299,7 @@ def kafka_configs_markdown(results: dict[str, Any]) -> list[str]:
         else ""
     )
     return [
-        "## Our CLI against kafka-configs.sh",
+        "### Our CLI against kafka-configs.sh",
         "",
         f"{where}Apache Kafka {results['kafka']} (single KRaft node), {n} topics, "
         f"{rounds} rounds; every command a new process, timed start to exit. Seconds: median "

@@ -40,7 +40,7 @@ class PartitionPlan(BaseModel):
     partitions a reassignment is moving to their target replica lists.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     topic: str
     current_partitions: int

@@ -21,7 +21,7 @@ from ._options import (
     run,
     selection_options,
 )
-from ._output import HIDDEN, failures_lines, print_refusals, resource_title, stderr
+from ._output import HIDDEN, failures_lines, print_refusals, print_table, resource_title, stderr
 from ._progress import settle
 from ._quotas import alter_quotas
 from ._resources import Selection, UsageError
@@ -103,7 +103,7 @@ def print_changes(
             new = "" if op.op is OpType.DELETE else (HIDDEN if hidden else op.value)
             title = resource_title(resource.type.name, resource.name)
             table.add_row(title, op.name, op.op.name, current or "", new or "")
-    stderr.print(table)
+    print_table(stderr, table)
 
 
 async def report_alter(

@@ -26,6 +26,7 @@ from ._output import (
     OutputFormat,
     failures_lines,
     print_document,
+    print_table,
     resource_dict,
     resource_title,
     stderr,
@@ -237,5 +238,5 @@ def print_differences(left: Side, right: Side, differences: list[dict[str, Any]]
     for item in differences:
         title = resource_title(item["resource"]["type"], item["resource"]["name"])
         table.add_row(title, item["key"] or "", str(item["left"]), str(item["right"]))
-    stdout.print(table)
+    print_table(stdout, table)
     stderr.print(f"{len(differences)} difference(s)")

@@ -76,6 +76,7 @@ from ._model import (
 from ._observe import FeedKind, FeedScope, observe_cluster, observe_once
 from ._outcomes import OutcomeStatus
 from ._partitions import PartitionPlan, place_replicas
+from ._patterns import MATCH_SECONDS, PatternTimeoutError, UserPattern, match_budget
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
@@ -110,6 +111,7 @@ __all__ = [
     "DEFAULT_REASSIGNMENT_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
+    "MATCH_SECONDS",
     "PLAN_FORMAT_VERSION",
     "QUOTA_KEYS",
     "SET_LIKE_KEYS",
@@ -133,6 +135,7 @@ __all__ = [
     "OutcomeStatus",
     "PartitionOutcome",
     "PartitionPlan",
+    "PatternTimeoutError",
     "Plan",
     "PlanRejectedError",
     "Problem",
@@ -159,6 +162,7 @@ __all__ = [
     "TopicCreation",
     "TopicSpec",
     "TypedValue",
+    "UserPattern",
     "Violation",
     "apply_plan",
     "check_desired",
@@ -180,6 +184,7 @@ __all__ = [
     "kafka_string",
     "load_desired_state",
     "make_plan",
+    "match_budget",
     "next_state",
     "observe_cluster",
     "observe_once",

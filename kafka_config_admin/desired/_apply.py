@@ -305,6 +305,8 @@ async def read_state(
         scram_complete=scram_complete,
         **partitions,
     )
+    if not (prune or desired.deletes_keys):
+        return state  # no plan of this file deletes: no need to plan it here first
     deletions = {
         plan.resource: [change.key for change in plan.changes if change.op is OpType.DELETE]
         for plan in make_plan(desired, state, prune=prune).resources

@@ -95,6 +95,7 @@ async def apply_checked(
         update={"resources": tuple(p for p in fresh.resources if p.resource not in stale)}
     )
     report = await apply_plan(admin, sent)
+    request.app.state.listings.drop(cluster)  # topics created, overrides changed
     request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
     return Applied(sent, report, stale)
 

@@ -17,14 +17,15 @@ from pathlib import Path
 from typing import Any
 
 
-def run_json_module(module: str, *args: str) -> dict[str, Any]:
-    """Run ``python -m module args`` from the repository root; its last output line, as JSON."""
+def run_json_module(module: str, *args: str, tree: Path | None = None) -> dict[str, Any]:
+    """Run ``python -m module args`` from the repository root (or from another source ``tree``
+    of it, whose packages it then imports); its last output line, as JSON."""
     output = subprocess.run(
         [sys.executable, "-m", module, *args],
         check=True,
         stdout=subprocess.PIPE,
         text=True,
-        cwd=Path(__file__).parent.parent,
+        cwd=tree or Path(__file__).parent.parent,
     ).stdout
     result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
     return result

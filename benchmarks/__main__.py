@@ -10,7 +10,9 @@ plan-trees --before TREE`` ``plan`` with two source trees side by side
 (:mod:`benchmarks.plan_trees`), ``python -m benchmarks feed [--topics N] [--reps N]
 [--changes N]`` the change feed's poll cost and detection latency on two clusters
 (``benchmarks/feed.py``). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
-(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``.
+(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``, ``--before TREE`` (our
+client from another source tree of the repository runs too, as ``kafka-config-admin-before``,
+in the same rounds: a change's cost as a ratio measured side by side).
 """
 
 from __future__ import annotations
@@ -35,9 +37,17 @@ HERE = Path(__file__).parent
 SETTLE_SECONDS = 2.0
 
 
-def run_python_peer(name: str, bootstrap: str, topics_file: Path, reps: int) -> dict[str, Any]:
+def run_python_peer(
+    name: str, bootstrap: str, topics_file: Path, reps: int, tree: Path | None = None
+) -> dict[str, Any]:
     return run_json_module(
-        "benchmarks.runner", name, bootstrap, str(topics_file), str(reps), str(SETTLE_SECONDS)
+        "benchmarks.runner",
+        name,
+        bootstrap,
+        str(topics_file),
+        str(reps),
+        str(SETTLE_SECONDS),
+        tree=tree,
     )
 
 
@@ -101,6 +111,10 @@ def main() -> None:
         cli.main([])
 
 
+#: Our client from the tree given by ``peers --before``.
+BEFORE = "kafka-config-admin-before"
+
+
 def peers_main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks peers")
     parser.add_argument("--topics", type=int, default=2000)
@@ -108,11 +122,19 @@ def peers_main(argv: list[str]) -> None:
     parser.add_argument("--reps", type=int, default=3, help="repetitions per round")
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--out", type=Path, default=HERE / "results")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="another source tree of this repository (git archive REV | tar -x -C TREE): its "
+        f"client runs too, as '{BEFORE}', in the same rounds (a change's cost as a ratio)",
+    )
     args = parser.parse_args(argv)
     peers = [name for name in args.peers.split(",") if name]
     unknown = set(peers) - set(NAMES)
     if unknown:
         parser.error(f"unknown peers: {', '.join(sorted(unknown))}; known: {', '.join(NAMES)}")
+    if args.before is not None:
+        peers.append(BEFORE)
 
     with start_cluster(brokers=1) as cluster, tempfile.TemporaryDirectory() as tmp:
         bootstrap = cluster.bootstrap_servers
@@ -133,7 +155,12 @@ def peers_main(argv: list[str]) -> None:
             start = round_index % len(peers)
             for name in peers[start:] + peers[:start]:
                 print(f"[round {round_index + 1}/{args.rounds}] {name} ...", flush=True)
-                if name in MODULES:
+                if name == BEFORE:
+                    run = run_python_peer(
+                        report.OURS, bootstrap, topics_file, args.reps, args.before
+                    )
+                    samples[name].append({**run, "peer": BEFORE})
+                elif name in MODULES:
                     samples[name].append(run_python_peer(name, bootstrap, topics_file, args.reps))
                 else:
                     samples[name].append(

@@ -11,7 +11,7 @@ outcome in the :class:`ApplyReport`.
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
@@ -236,12 +236,18 @@ async def describe_state(
 
 
 async def read_state(
-    admin: AdminClient, desired: DesiredState, *, prune: bool = False
+    admin: AdminClient,
+    desired: DesiredState,
+    *,
+    prune: bool = False,
+    topics: Collection[str] | None = None,
 ) -> ClusterState:
     """Describe what ``desired`` is about, with KIP-569 types, for :func:`make_plan`.
 
     When the file names topics, the cluster's topics are listed first: patterns match them,
-    and a named topic not among them is missing (not described, not an error). Any failed
+    and a named topic not among them is missing (not described, not an error). A caller that
+    listed them a moment ago (a server keeping a listing) passes their names as ``topics``
+    instead, internal topics left out as :meth:`AdminClient.list_topics` leaves them. Any failed
     describe is in ``errors``. A broker's own configs serve as the schema of the cluster
     default, and a topic's as the schema of topics to create (:func:`describe_state`, which
     reads the configs, chooses them by :func:`schema_resources`' rule). When the file has
@@ -259,11 +265,12 @@ async def read_state(
     in ``undeletable`` with the broker's reason, so that a plan keeps them instead of
     deleting them on every run.
     """
-    topics = (
-        frozenset(listing.name for listing in await admin.list_topics())
-        if desired.topics
-        else frozenset()
-    )
+    if not desired.topics:
+        topics = frozenset()
+    elif topics is None:
+        topics = frozenset(listing.name for listing in await admin.list_topics())
+    else:
+        topics = frozenset(topics)
     resources = [
         resource
         for resource in desired.resources(topics)

@@ -42,7 +42,7 @@ class PartitionPlan(BaseModel):
     the fewest when the partitions differ (one reassigned alone), else None.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     topic: str
     current_partitions: int

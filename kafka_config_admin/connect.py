@@ -51,14 +51,29 @@ import re
 import ssl
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic._internal._model_construction import ModelMetaclass
 from pydantic_core import ErrorDetails
 
-from . import DEFAULT_TIMEOUT, AdminClient, InvalidArgumentError, TokenProvider
+from . import (
+    DEFAULT_TIMEOUT,
+    AdminClient,
+    InvalidArgumentError,
+    TokenProvider,
+    check_security_option,
+)
 
 __all__ = [
     "CLUSTERS_FILE_ENV",
@@ -81,9 +96,6 @@ __all__ = [
 CLUSTERS_FILE_ENV = "KAFKA_CONFIG_ADMIN_CLUSTERS"
 #: The clusters file used when neither an option nor ``$KAFKA_CONFIG_ADMIN_CLUSTERS`` names one.
 DEFAULT_CLUSTERS_FILE = Path("~/.config/kafka-config-admin/clusters.yaml")
-
-SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
-SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"]
 
 _SASL_PROTOCOLS = ("SASL_PLAINTEXT", "SASL_SSL")
 _SSL_PROTOCOLS = ("SSL", "SASL_SSL")
@@ -148,8 +160,8 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
     timeout: float = Field(
         default=DEFAULT_TIMEOUT, gt=0, description="Seconds one call may take, retries included."
     )
-    security_protocol: SecurityProtocol = "PLAINTEXT"
-    sasl_mechanism: SaslMechanism | None = None
+    security_protocol: str = "PLAINTEXT"
+    sasl_mechanism: str | None = None
     username: str | None = None
     password: SecretStr | None = None
     password_env: str | None = Field(default=None, description="Read the password from here.")
@@ -170,6 +182,19 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
         if isinstance(data, dict) and isinstance(data.get("bootstrap_servers"), list):
             data = {**data, "bootstrap_servers": ",".join(map(str, data["bootstrap_servers"]))}
         return data
+
+    @field_validator("security_protocol", "sasl_mechanism")
+    @classmethod
+    def _supported(cls, value: str | None, info: ValidationInfo) -> str | None:
+        """The SDK's list of each (``check_security_option``), said without the field's name,
+        which the error already gives."""
+        if value is None:
+            return None
+        option = str(info.field_name)
+        try:
+            return check_security_option(option, value)
+        except InvalidArgumentError as error:
+            raise ValueError(str(error).removeprefix(f"{option} ")) from None
 
     @model_validator(mode="after")
     def _consistent(self) -> Connection:
@@ -259,7 +284,7 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
             kwargs["ssl_context"] = self._ssl_context()
         return kwargs
 
-    def _sasl_login(self) -> tuple[str, str, SaslMechanism]:
+    def _sasl_login(self) -> tuple[str, str, str]:
         if self.sasl_jaas_config is not None:
             return _jaas_login(self.sasl_jaas_config.get_secret_value(), self.sasl_mechanism)
         assert self.username is not None
@@ -640,13 +665,13 @@ _JAAS = re.compile(
     re.DOTALL,
 )
 _JAAS_OPTION = re.compile(r'(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|(\S+?))(?=\s|;|$)')
-_LOGIN_MODULES: dict[str, tuple[SaslMechanism, ...]] = {
+_LOGIN_MODULES: dict[str, tuple[str, ...]] = {
     "org.apache.kafka.common.security.plain.PlainLoginModule": ("PLAIN",),
     "org.apache.kafka.common.security.scram.ScramLoginModule": ("SCRAM-SHA-256", "SCRAM-SHA-512"),
 }
 
 
-def _jaas_login(jaas: str, mechanism: SaslMechanism | None) -> tuple[str, str, SaslMechanism]:
+def _jaas_login(jaas: str, mechanism: str | None) -> tuple[str, str, str]:
     """Username, password and mechanism from a ``sasl.jaas.config`` value."""
     match = _JAAS.match(jaas)
     if match is None:

@@ -9,10 +9,26 @@ from .._exceptions import InvalidArgumentError
 from .._models.validation import check_string
 from .oauth import TokenProvider
 
-__all__ = ["SASL_MECHANISMS", "SECURITY_PROTOCOLS", "SecurityOptions"]
+__all__ = ["SASL_MECHANISMS", "SECURITY_PROTOCOLS", "SecurityOptions", "check_security_option"]
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
+_CHOICES = {"security_protocol": SECURITY_PROTOCOLS, "sasl_mechanism": SASL_MECHANISMS}
+
+
+def check_security_option(option: str, value: object) -> str:
+    """``value`` as the ``security_protocol`` or ``sasl_mechanism`` option (``option``) if this
+    client supports it: the one list of each, which the client's options and the clusters
+    files and command configs of :mod:`kafka_config_admin.connect` share.
+
+    Raises :class:`InvalidArgumentError`: "<option> 'TLS' is not supported: use one of ...".
+    """
+    allowed = _CHOICES[option]
+    if not isinstance(value, str) or value not in allowed:
+        raise InvalidArgumentError(
+            f"{option} {value!r} is not supported: use one of {', '.join(allowed)}"
+        )
+    return value
 
 
 @dataclass(frozen=True)
@@ -28,14 +44,8 @@ class SecurityOptions:
 
     def __post_init__(self) -> None:
         """Refuse options aiokafka would fail on later, deep inside, or take the wrong way."""
-        for name, value, allowed in (
-            ("security_protocol", self.security_protocol, SECURITY_PROTOCOLS),
-            ("sasl_mechanism", self.sasl_mechanism, SASL_MECHANISMS),
-        ):
-            if value not in allowed:
-                raise InvalidArgumentError(
-                    f"{name} {value!r} is not supported: use one of {', '.join(allowed)}"
-                )
+        check_security_option("security_protocol", self.security_protocol)
+        check_security_option("sasl_mechanism", self.sasl_mechanism)
         sasl = self.security_protocol.startswith("SASL")
         oauth = self.sasl_mechanism == "OAUTHBEARER"
         self._check_token_provider(sasl=sasl, oauth=oauth)

@@ -33,8 +33,8 @@ from typing import Any
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
 from kafka_config_admin.desired import (
-    FeedScope,
     ObservedState,
+    ResourceScope,
     diff_states,
     next_state,
     observe_once,
@@ -59,7 +59,7 @@ def poll_both(bootstraps: dict[str, str], states: dict[str, ObservedState | None
     """One poll of every cluster at once, as ``watch`` makes it; the number of change rows."""
 
     async def run() -> list[ObservedState]:
-        scope = FeedScope()
+        scope = ResourceScope()
         return list(
             await asyncio.gather(
                 *(
@@ -165,6 +165,13 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
+        # As the Spark tests: a Python worker (the stream's planner among them) has 15 s by
+        # default to connect back to the JVM, too short on a loaded machine; the query then
+        # fails with a Python traceback, which Spark matches with a regular expression that
+        # overflows the default stack of its stream thread: the thread dies, the query never
+        # says it failed, and the benchmark waited for ever. A larger stack shows the error.
+        .config("spark.python.authenticate.socketTimeout", "120s")
+        .config("spark.driver.extraJavaOptions", "-Xss16m")
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
@@ -192,21 +199,27 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
         .start()
     )
     first = next(iter(bootstraps.values()))
+
+    def wait_for(done: Callable[[], bool], what: str, seconds: float) -> None:
+        """Wait until ``done()``; fail at once if the query stops (it would never be done)."""
+        deadline = time.monotonic() + seconds
+        while not done():
+            if not query.isActive:
+                raise RuntimeError(f"the stream stopped while {what}: {query.exception()}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the stream took more than {seconds:g} s {what}")
+            time.sleep(0.02)
+
     try:
         # The baseline: its first batch (processAllAvailable would wait for a quiet moment, which
         # a poll longer than the interval never leaves).
-        while not query.recentProgress:
-            time.sleep(0.2)
+        wait_for(lambda: bool(query.recentProgress), "on its first batch", 600)
         time.sleep(INTERVAL * 5)  # a few batches with no change
         latencies = []
         for index in range(changes):
             count = len(seen)
             made = set_retention(first, RETENTIONS[index % 2])
-            deadline = time.monotonic() + 300
-            while len(seen) == count and time.monotonic() < deadline:
-                time.sleep(0.02)
-            if len(seen) == count:
-                raise RuntimeError("the stream did not see the change in 300 s")
+            wait_for(lambda: len(seen) > count, "seeing a change", 300)  # noqa: B023
             latencies.append(max(0.0, seen[-1][0] - made))
             time.sleep(INTERVAL * 1.5)
         quiet = [
@@ -222,7 +235,9 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
 
 def state_bytes(bootstrap: str) -> int:
     """The size of one cluster's state as the stream keeps it (JSON)."""
-    observed = asyncio.run(observe_once(AdminClient(bootstrap, timeout=120), FeedScope(), "bench"))
+    observed = asyncio.run(
+        observe_once(AdminClient(bootstrap, timeout=120), ResourceScope(), "bench")
+    )
     return len(observed.to_json().encode())
 
 

@@ -98,6 +98,7 @@ from ._models.topics import (
     TopicPartition,
 )
 from ._models.validation import MAX_BROKER_ID, is_broker_id
+from ._net.connections import translate_error
 from ._net.oauth import TokenProvider
 from ._ops.groups import GroupListing, ListGroupsResult
 from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
@@ -216,6 +217,7 @@ __all__ = [
     "load_catalog",
     "match_catalog",
     "releases_with_key",
+    "translate_error",
 ]
 
 # Show public names as kafka_config_admin.X rather than their private module.

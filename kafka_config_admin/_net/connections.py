@@ -374,7 +374,14 @@ def connection_failure(error: Exception, conn: Connection, where: str) -> KafkaC
 
 
 def translate_error(error: Exception, where: str) -> KafkaConfigAdminError:
-    """Turn an aiokafka or network exception into this library's exception."""
+    """This library's exception for any exception met talking to ``where`` (as ``"cluster
+    'prod'"``): itself when it is one already, else the typed error for what aiokafka, TLS or
+    the network raised (:class:`KafkaConnectionError`, :class:`AuthenticationError`,
+    :class:`TlsError`, ...; :class:`ProtocolError` for anything unexpected).
+
+    The client raises only its own errors; this is for code that catches around it, as the
+    Spark source does, to report any failure of a cluster by one rule.
+    """
     if isinstance(error, KafkaConfigAdminError):
         return error
     if isinstance(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 import click
 from rich.table import Table
 
-from .. import AdminClient, AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
-from ..desired import ClusterState, check_ops, is_sensitive
+from .. import AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
+from ..desired import ClusterState, check_ops, describe_state, is_sensitive
 from ._connect import ConnectionOptions
 from ._entities import quota_changes
 from ._main import (
@@ -26,6 +27,9 @@ from ._progress import settle
 from ._quotas import alter_quotas
 from ._resources import Selection, UsageError
 from ._selection import selected_resources
+
+#: The cluster default lists only the keys set on it: a broker's describe tells its keys.
+_CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
 
 
 @cli.command()
@@ -65,7 +69,12 @@ def alter(
                 stderr.print("no resources match: nothing to do")
                 return ExitCode.OK
             changes = {resource: ops for resource in resources}
-            state = await state_for_checks(admin, resources)
+            state = await describe_state(
+                admin,
+                resources,
+                schema_for=[ResourceType.BROKER] if _CLUSTER_DEFAULT in resources else [],
+                settle=partial(settle, doing="reading current configs"),
+            )
             problems = check_ops(changes, state)
             if problems:
                 print_refusals(problems)
@@ -77,40 +86,6 @@ def alter(
             return await report_alter(result, changes, dry_run)
 
     return run(work)
-
-
-async def state_for_checks(admin: AdminClient, resources: Sequence[ConfigResource]) -> ClusterState:
-    """What the cluster says of the resources' keys and types, for the checks of ``desired``.
-
-    The cluster default lists only the keys set on it, so a broker's describe tells its keys.
-    """
-    wanted = list(resources)
-    schema_source: ConfigResource | None = None
-    if ConfigResource(ResourceType.BROKER, "") in wanted:
-        schema_source = await any_broker_resource(admin, wanted)
-        if schema_source not in wanted:
-            wanted.append(schema_source)
-    described = admin.describe_configs(wanted)
-    await settle(described, "reading current configs")
-    configs = {r: f.result() for r, f in described.values.items() if f.exception() is None}
-    errors = {r: e for r, f in described.values.items() if (e := f.exception()) is not None}
-    schemas = {ResourceType.BROKER: configs[schema_source]} if schema_source in configs else {}
-    return ClusterState(
-        configs={r: c for r, c in configs.items() if r in resources},
-        schemas=schemas,
-        errors=errors,
-        catalog=await admin.config_catalog(),
-    )
-
-
-async def any_broker_resource(
-    admin: AdminClient, among: Sequence[ConfigResource]
-) -> ConfigResource:
-    """A broker resource with an id: one of those named, else the first of the cluster's."""
-    for resource in among:
-        if resource.type is ResourceType.BROKER and resource.name:
-            return resource
-    return ConfigResource(ResourceType.BROKER, str(min(admin.broker_ids())))
 
 
 def print_changes(

@@ -7,6 +7,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,6 +30,7 @@ from ..desired import (
     Shadowed,
     Violation,
     apply_plan,
+    describe_state,
     evaluate_state,
     find_shadowed,
     load_desired_state,
@@ -227,17 +229,12 @@ async def with_rule_targets(
         elif rule.resource is RuleTarget.CLUSTER_DEFAULT:
             targets.append(ConfigResource(ResourceType.BROKER, ""))
     missing = [target for target in dict.fromkeys(targets) if target not in state.configs]
-    described = admin.describe_configs(missing)
-    await settle(described, "reading configs")
-    configs = dict(state.configs)
-    errors = dict(state.errors)
-    for resource, future in described.values.items():
-        error = future.exception()
-        if error is None:
-            configs[resource] = future.result()
-        else:
-            errors[resource] = error
-    return replace(state, configs=configs, errors=errors)
+    more = await describe_state(admin, missing, settle=partial(settle, doing="reading configs"))
+    return replace(
+        state,
+        configs={**state.configs, **more.configs},
+        errors={**state.errors, **more.errors},
+    )
 
 
 def audit_document(

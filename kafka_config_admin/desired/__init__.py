@@ -42,6 +42,7 @@ from ._apply import (
     ResourceOutcome,
     ScramOutcome,
     apply_plan,
+    describe_state,
     read_state,
 )
 from ._audit import (
@@ -76,6 +77,7 @@ from ._model import (
 from ._observe import observe_cluster, observe_once
 from ._outcomes import OutcomeStatus
 from ._partitions import PartitionPlan, place_replicas
+from ._patterns import MATCH_SECONDS, PatternTimeoutError, UserPattern, match_budget
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
@@ -94,7 +96,7 @@ from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
 from ._scope import ResourceKind, ResourceScope
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
-from ._state import ClusterState, is_override, override_source
+from ._state import ClusterState, is_override, override_source, schema_resources
 from ._types import SET_LIKE_KEYS, TypedValue, expected_type, is_set_like, parse_typed, same_value
 from ._values import (
     DURATION_UNITS,
@@ -111,6 +113,7 @@ __all__ = [
     "DEFAULT_REASSIGNMENT_TIMEOUT",
     "DURATION_UNITS",
     "LOG_LEVELS",
+    "MATCH_SECONDS",
     "PLAN_FORMAT_VERSION",
     "QUOTA_KEYS",
     "SET_LIKE_KEYS",
@@ -132,6 +135,7 @@ __all__ = [
     "OutcomeStatus",
     "PartitionOutcome",
     "PartitionPlan",
+    "PatternTimeoutError",
     "Plan",
     "PlanRejectedError",
     "Problem",
@@ -160,11 +164,13 @@ __all__ = [
     "TopicCreation",
     "TopicSpec",
     "TypedValue",
+    "UserPattern",
     "Violation",
     "apply_plan",
     "check_desired",
     "check_ops",
     "check_value",
+    "describe_state",
     "diff_states",
     "evaluate_quota_rules",
     "evaluate_rules",
@@ -180,6 +186,7 @@ __all__ = [
     "kafka_string",
     "load_desired_state",
     "make_plan",
+    "match_budget",
     "next_state",
     "observe_cluster",
     "observe_once",
@@ -195,5 +202,6 @@ __all__ = [
     "read_export",
     "read_state",
     "same_value",
+    "schema_resources",
     "stale_keys",
 ]

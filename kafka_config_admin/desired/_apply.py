@@ -11,7 +11,7 @@ outcome in the :class:`ApplyReport`.
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
@@ -25,6 +25,7 @@ from .. import (
     ClientQuotaEntity,
     Config,
     ConfigResource,
+    DescribeConfigsResult,
     InvalidArgumentError,
     InvalidConfigError,
     InvalidRequestError,
@@ -51,7 +52,7 @@ from ._reassign import (
 )
 from ._rules import RuleTarget
 from ._scram_users import ScramChange, ScramPlan
-from ._state import ClusterState, is_override
+from ._state import ClusterState, is_override, schema_resources
 
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
@@ -61,6 +62,7 @@ __all__ = [
     "ResourceOutcome",
     "ScramOutcome",
     "apply_plan",
+    "describe_state",
     "read_state",
 ]
 
@@ -179,15 +181,76 @@ class ApplyReport:
         }
 
 
+async def describe_state(
+    admin: AdminClient,
+    resources: Sequence[ConfigResource],
+    *,
+    topics: frozenset[str] | None = None,
+    schema_for: Iterable[ResourceType] = (),
+    broker_overrides: bool = False,
+    include_documentation: bool = False,
+    settle: Callable[[DescribeConfigsResult], Awaitable[None]] | None = None,
+) -> ClusterState:
+    """Describe ``resources`` (one call) into a :class:`ClusterState`: the one reader of a
+    cluster's configs that :func:`read_state`, the CLI's ``alter`` and the web editor share.
+
+    Each resource's entries carry their KIP-569 types; one that fails is in ``errors``. For
+    each type in ``schema_for``, a resource chosen by :func:`schema_resources` is described
+    too, as the schema of that type (the cluster default, topics still to create), from the
+    described resources first, else from the cluster's brokers or ``topics`` (the cluster's
+    topic names, when listed: kept in the state). With ``broker_overrides``, every broker is
+    described as well, and what each sets for itself is kept (a cluster default's value a
+    broker shadows). The state carries the config catalog of the cluster's release.
+    ``settle`` waits for the describe (a progress bar); by default it is simply awaited.
+    """
+    broker_ids = admin.broker_ids()
+    sources = schema_resources(schema_for, resources, broker_ids=broker_ids, topics=topics or ())
+    brokers = [ConfigResource(ResourceType.BROKER, str(b)) for b in broker_ids]
+    if not broker_overrides:
+        brokers = []
+    described = admin.describe_configs(
+        list(dict.fromkeys([*resources, *sources.values(), *brokers])),
+        include_documentation=include_documentation,
+    )
+    await (described.wait() if settle is None else settle(described))
+    configs: dict[ConfigResource, Config] = {}
+    errors: dict[ConfigResource, BaseException] = {}
+    for resource, future in described.values.items():
+        error = future.exception()
+        if error is None:
+            configs[resource] = future.result()
+        elif resource in resources:
+            errors[resource] = error
+    return ClusterState(
+        configs={resource: configs[resource] for resource in resources if resource in configs},
+        topics=topics,
+        schemas={kind: configs[r] for kind, r in sources.items() if r in configs},
+        errors=errors,
+        catalog=await admin.config_catalog(),
+        broker_overrides={
+            int(broker.name): _own_values(broker, configs[broker])
+            for broker in brokers
+            if broker in configs
+        },
+    )
+
+
 async def read_state(
-    admin: AdminClient, desired: DesiredState, *, prune: bool = False
+    admin: AdminClient,
+    desired: DesiredState,
+    *,
+    prune: bool = False,
+    topics: Collection[str] | None = None,
 ) -> ClusterState:
     """Describe what ``desired`` is about, with KIP-569 types, for :func:`make_plan`.
 
     When the file names topics, the cluster's topics are listed first: patterns match them,
-    and a named topic not among them is missing (not described, not an error). Any failed
+    and a named topic not among them is missing (not described, not an error). A caller that
+    listed them a moment ago (a server keeping a listing) passes their names as ``topics``
+    instead, internal topics left out as :meth:`AdminClient.list_topics` leaves them. Any failed
     describe is in ``errors``. A broker's own configs serve as the schema of the cluster
-    default, and a described topic's as the schema of topics to create. When the file has
+    default, and a topic's as the schema of topics to create (:func:`describe_state`, which
+    reads the configs, chooses them by :func:`schema_resources`' rule). When the file has
     quotas or quota rules, every entity's quotas are described (one request); when it has
     quota or scram_user rules, every user's SCRAM credentials are (one request), else only
     those of the file's users. Each request has the client's ``timeout``; a failed topic
@@ -202,39 +265,30 @@ async def read_state(
     in ``undeletable`` with the broker's reason, so that a plan keeps them instead of
     deleting them on every run.
     """
-    topics = (
-        frozenset(listing.name for listing in await admin.list_topics())
-        if desired.topics
-        else frozenset()
-    )
+    if not desired.topics:
+        topics = frozenset()
+    elif topics is None:
+        topics = frozenset(listing.name for listing in await admin.list_topics())
+    else:
+        topics = frozenset(topics)
     resources = [
         resource
         for resource in desired.resources(topics)
         if resource.type is not ResourceType.TOPIC or resource.name in topics
     ]
-    schema_sources = _schema_resources(admin, desired, resources, topics)
-    brokers = (
-        [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
-        if desired.cluster_default is not None
-        else []
-    )
-    described = admin.describe_configs(
-        list(dict.fromkeys([*resources, *schema_sources.values(), *brokers])),
+    schema_for: list[ResourceType] = []
+    if desired.cluster_default is not None or desired.brokers:
+        schema_for.append(ResourceType.BROKER)
+    if any(spec.creatable and spec.name not in topics for spec in desired.named_topics):
+        schema_for.append(ResourceType.TOPIC)
+    state = await describe_state(
+        admin,
+        resources,
+        topics=topics,
+        schema_for=schema_for,
+        broker_overrides=desired.cluster_default is not None,
         include_documentation=True,
     )
-    await described.wait()
-    configs: dict[ConfigResource, Config] = {}
-    errors: dict[ConfigResource, BaseException] = {}
-    for resource, future in described.values.items():
-        error = future.exception()
-        if error is None:
-            configs[resource] = future.result()
-        elif resource in resources:
-            errors[resource] = error
-    schemas = {
-        kind: configs[resource] for kind, resource in schema_sources.items() if resource in configs
-    }
-    kept = {resource: configs[resource] for resource in resources if resource in configs}
     targets = {rule.resource for rule in desired.rules}
     quotas_complete = bool(desired.quotas) or RuleTarget.QUOTA in targets
     # Quota rules see SCRAM users as user entities, so they need every SCRAM user too.
@@ -249,25 +303,17 @@ async def read_state(
         # rules see the user entities that have quotas, not also the users that have none.
         scram, scram_complete = {}, False
     partitions, unreadable = await _partitions(admin, desired, topics)
-    for resource, error in unreadable.items():
-        errors.setdefault(resource, error)
-    state = ClusterState(
-        configs=kept,
-        topics=topics,
-        schemas=schemas,
-        errors=errors,
+    state = replace(
+        state,
+        errors={**unreadable, **state.errors},
         quotas=quotas,
         scram=scram,
         quotas_complete=quotas_complete,
         scram_complete=scram_complete,
-        catalog=await admin.config_catalog(),
-        broker_overrides={
-            int(broker.name): _own_values(broker, configs[broker])
-            for broker in brokers
-            if broker in configs
-        },
         **partitions,
     )
+    if not (prune or desired.deletes_keys):
+        return state  # no plan of this file deletes: no need to plan it here first
     deletions = {
         plan.resource: [change.key for change in plan.changes if change.op is OpType.DELETE]
         for plan in make_plan(desired, state, prune=prune).resources
@@ -386,28 +432,6 @@ async def _scram_credentials(
             info.mechanism.mechanism_name: info.iterations for info in description.credential_infos
         }
     return dict(sorted(credentials.items()))
-
-
-def _schema_resources(
-    admin: AdminClient,
-    desired: DesiredState,
-    resources: list[ConfigResource],
-    topics: frozenset[str],
-) -> dict[ResourceType, ConfigResource]:
-    """Resources to describe for the keys and types of their kind, where the file needs them:
-    a broker for the cluster default, a topic for topics to create."""
-    chosen: dict[ResourceType, ConfigResource] = {}
-    if desired.cluster_default is not None or desired.brokers:
-        ids = sorted(desired.brokers) or admin.broker_ids()[:1]
-        if ids:
-            chosen[ResourceType.BROKER] = ConfigResource(ResourceType.BROKER, str(ids[0]))
-    if any(spec.creatable and spec.name not in topics for spec in desired.named_topics):
-        described = [r for r in resources if r.type is ResourceType.TOPIC]
-        if described:
-            chosen[ResourceType.TOPIC] = described[0]
-        elif topics:
-            chosen[ResourceType.TOPIC] = ConfigResource(ResourceType.TOPIC, min(topics))
-    return chosen
 
 
 async def apply_plan(

@@ -16,10 +16,11 @@ from pydantic import (
 )
 
 from .. import ConfigResource, ResourceType
+from ._patterns import UserPattern
 from ._quotas import QuotaSpec
 from ._rules import Rule
 from ._scram_users import ScramCredentialSpec
-from ._values import compile_regex, kafka_string
+from ._values import kafka_string
 
 __all__ = [
     "BROKER_THROTTLE_KEYS",
@@ -119,7 +120,7 @@ class TopicSpec(ResourceSpec):
     # Strict: `true` or "6" is a mistake in the file, not a count.
     partitions: int | None = Field(default=None, ge=1, le=2**31 - 1, strict=True)
     replication_factor: int | None = Field(default=None, ge=1, le=32767, strict=True)
-    _regex: re.Pattern[str] | None = PrivateAttr(default=None)
+    _regex: UserPattern | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _name_or_pattern(self) -> TopicSpec:
@@ -132,7 +133,7 @@ class TopicSpec(ResourceSpec):
                 raise ValueError(
                     "partitions and replication_factor need a topic name, not a pattern"
                 )
-            self._regex = compile_regex("pattern", self.pattern)
+            self._regex = UserPattern(self.pattern, "pattern")
         return self
 
     def matches(self, topic: str) -> bool:
@@ -163,7 +164,7 @@ class IgnoreSpec(BaseModel):
     broker_loggers: tuple[str, ...] = ()
     groups: tuple[str, ...] = ()
     client_metrics: tuple[str, ...] = ()
-    _patterns: dict[str, tuple[re.Pattern[str], ...]] = PrivateAttr(default_factory=dict)
+    _patterns: dict[str, tuple[UserPattern, ...]] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _compile(self) -> IgnoreSpec:
@@ -172,7 +173,7 @@ class IgnoreSpec(BaseModel):
             for entry in entries:
                 if not entry.strip():
                     raise ValueError(f"{kind}: an ignored key is empty")
-            self._patterns[kind] = tuple(compile_regex("ignore", entry) for entry in entries)
+            self._patterns[kind] = tuple(UserPattern(entry, "ignore") for entry in entries)
         return self
 
     def ignores(self, resource: ConfigResource, key: str) -> bool:
@@ -307,6 +308,13 @@ class DesiredState(BaseModel):
                 if spec is not None:
                     chosen[resource] = spec
         return chosen
+
+    @property
+    def deletes_keys(self) -> bool:
+        """Whether the file sets any key to null: without ``prune``, the one way a plan
+        deletes an override."""
+        specs = [*self.topics, *self.other_resources().values()]
+        return any(None in spec.configs.values() for spec in specs)
 
     def other_resources(self) -> dict[ConfigResource, ResourceSpec]:
         """Every resource other than topics the file is about, with its spec, in a fixed order:

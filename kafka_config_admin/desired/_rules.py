@@ -32,10 +32,11 @@ from .. import (
     ResourceType,
     ScramMechanism,
 )
+from ._patterns import UserPattern
 from ._quotas import QUOTA_KEYS
 from ._state import is_override
 from ._types import parse_typed, same_value
-from ._values import compile_regex, kafka_string
+from ._values import kafka_string
 
 __all__ = [
     "Rule",
@@ -135,8 +136,8 @@ class Rule(BaseModel):
     op: RuleOperator
     value: str | tuple[str, ...] | None = None
     optional: bool = False
-    _regex: re.Pattern[str] | None = PrivateAttr(default=None)
-    _entity_regexes: dict[str, re.Pattern[str] | None] = PrivateAttr(default_factory=dict)
+    _regex: UserPattern | None = PrivateAttr(default=None)
+    _entity_regexes: dict[str, UserPattern | None] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="before")
     @classmethod
@@ -222,7 +223,7 @@ class Rule(BaseModel):
         elif self.entity is not None:
             raise ValueError("entity is for quota rules (use match)")
         if self.match is not None:
-            self._regex = compile_regex("match", self.match)
+            self._regex = UserPattern(self.match, "match")
 
     def _check_quota_key(self) -> None:
         assert self.entity is not None
@@ -416,14 +417,14 @@ def _operand_string(key: str, value: object) -> str:
     return text
 
 
-def _entity_selector(entity: Mapping[str, str | None]) -> dict[str, re.Pattern[str] | None]:
+def _entity_selector(entity: Mapping[str, str | None]) -> dict[str, UserPattern | None]:
     """A quota rule's entity selector checked (known types, ip alone) and compiled."""
     types = {kind.value for kind in QuotaEntityType}
-    selector: dict[str, re.Pattern[str] | None] = {}
+    selector: dict[str, UserPattern | None] = {}
     for kind, name in entity.items():
         if kind not in types:
             raise ValueError(f"entity: unknown entity type {kind!r} (use {', '.join(types)})")
-        selector[kind] = None if name is None else compile_regex(f"entity {kind}", name)
+        selector[kind] = None if name is None else UserPattern(name, f"entity {kind}")
     if QuotaEntityType.IP in selector and len(selector) > 1:
         raise ValueError("entity: an ip entity cannot be combined with user or client-id")
     return selector

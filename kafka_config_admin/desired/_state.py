@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .. import (
+    MAX_BROKER_ID,
     CatalogKey,
     CatalogMatch,
     ClientQuotaEntity,
@@ -18,9 +19,10 @@ from .. import (
     ResourceType,
     TopicDescription,
     TopicPartition,
+    is_broker_id,
 )
 
-__all__ = ["ClusterState", "is_override", "known_type", "override_source"]
+__all__ = ["ClusterState", "is_override", "known_type", "override_source", "schema_resources"]
 
 _OVERRIDE_SOURCE = {
     ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG,
@@ -53,14 +55,14 @@ class ClusterState:
     """The current configs of the resources a desired state is about, and the cluster's topics.
 
     Attributes:
-        configs: each described resource's :class:`Config`, described with
-            ``include_documentation=True`` so that entries carry their KIP-569 types.
+        configs: each described resource's :class:`Config`; its entries carry their KIP-569
+            types (from Kafka 2.6; a catalog fills them in before).
         topics: the names of the cluster's topics; None when not listed (then a named topic
             counts as existing when ``configs`` holds it).
         schemas: per resource type, a described resource whose entries tell the keys, types
             and read-only flags that resources of that type take. Needed where a resource's
             own describe cannot tell: the cluster default (``BROKER ""`` lists only what is
-            set) and topics still to be created.
+            set) and topics still to be created; chosen by :func:`schema_resources`.
         errors: resources whose describe failed, with the error.
         quotas: the quota values of every entity that has any (when the file has quotas).
         scram: the SCRAM credentials of the file's users: mechanism name to iterations.
@@ -151,6 +153,42 @@ class ClusterState:
         """The type of ``key`` on ``resource``: the broker's (KIP-569), else the catalog's (a
         broker before Kafka 2.6 reports none), else UNKNOWN."""
         return known_type(self.key_info(resource, key), self.catalog_key(resource, key))
+
+
+def schema_resources(
+    kinds: Iterable[ResourceType],
+    described: Iterable[ConfigResource],
+    *,
+    broker_ids: Iterable[int] = (),
+    topics: Iterable[str] = (),
+) -> dict[ResourceType, ConfigResource]:
+    """The resource whose describe serves as the schema of each of ``kinds`` (the keys, types
+    and read-only flags its resources take; see :attr:`ClusterState.schemas`).
+
+    One rule for every reader of cluster state: the first resource of the kind among
+    ``described`` (brokers by id, others by name), never the cluster default (``BROKER ""``
+    lists only what it sets); when none is, the first of the cluster's own ``broker_ids`` or
+    ``topics``, to describe as well. A kind with neither gets no schema.
+    """
+    wanted = set(kinds)
+    candidates: dict[ResourceType, list[ConfigResource]] = {kind: [] for kind in wanted}
+    for resource in described:
+        if resource.type in wanted and resource.name:
+            candidates[resource.type].append(resource)
+    if ResourceType.BROKER in wanted and not candidates[ResourceType.BROKER]:
+        candidates[ResourceType.BROKER] = [
+            ConfigResource(ResourceType.BROKER, str(broker)) for broker in broker_ids
+        ]
+    if ResourceType.TOPIC in wanted and not candidates[ResourceType.TOPIC]:
+        candidates[ResourceType.TOPIC] = [ConfigResource(ResourceType.TOPIC, t) for t in topics]
+    return {kind: min(found, key=_schema_order) for kind, found in candidates.items() if found}
+
+
+def _schema_order(resource: ConfigResource) -> tuple[int, str]:
+    """Names that are broker ids by number (2 before 10), then the others by name."""
+    if is_broker_id(resource.name):
+        return int(resource.name), ""
+    return MAX_BROKER_ID + 1, resource.name
 
 
 def known_type(info: ConfigEntry | None, spec: CatalogKey | None) -> ConfigType:

@@ -173,11 +173,3 @@ def human_units(key: str, value: str | None) -> str | None:
                 return f"{whole} {singular if whole == 1 else plural}"
             return f"~{number / factor:.3g} {plural}"
     return None
-
-
-def compile_regex(label: str, pattern: str) -> re.Pattern[str]:
-    """``pattern`` compiled, or a ValueError naming it as ``label`` (``pattern``, ``match``)."""
-    try:
-        return re.compile(pattern)
-    except re.error as error:
-        raise ValueError(f"{label} {pattern!r} is not a regular expression: {error}") from None

@@ -22,8 +22,8 @@ from .. import (
     ConfigResource,
     InvalidArgumentError,
     KafkaConfigAdminError,
+    translate_error,
 )
-from .._net.connections import translate_error
 from ..connect import Connection
 
 __all__ = ["NOT_DONE", "OP_COLUMNS", "OUTCOME_STATUS", "Outcome", "apply_op_rows"]

@@ -26,7 +26,14 @@ from .. import (
     KafkaConfigAdminError,
     ResourceType,
 )
-from ..desired import ClusterState, DesiredState, ResourceAction, evaluate_state, make_plan
+from ..desired import (
+    ClusterState,
+    DesiredState,
+    ResourceAction,
+    evaluate_state,
+    make_plan,
+    schema_resources,
+)
 
 __all__ = ["FINDINGS_ARROW_SCHEMA", "cluster_findings", "cluster_state"]
 
@@ -135,11 +142,9 @@ def cluster_state(records: Iterable[dict[str, Any]]) -> ClusterState:
         if record["name"] is not None:
             described.append(_entry(record))
     configs = {resource: Config(entries=tuple(found)) for resource, found in entries.items()}
-    schemas: dict[ResourceType, Config] = {}
-    for resource, config in configs.items():
-        is_default = resource.type is ResourceType.BROKER and resource.name == ""
-        if not is_default and config:
-            schemas.setdefault(resource.type, config)
+    kinds = {resource.type for resource in configs}
+    sources = schema_resources(kinds, (resource for resource, config in configs.items() if config))
+    schemas = {kind: configs[resource] for kind, resource in sources.items()}
     topics = frozenset(
         resource.name
         for resource in [*configs, *errors]

@@ -16,8 +16,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .. import Config, ConfigResource, KafkaConfigAdminError, ResourceType
-from .._net.connections import translate_error
+from .. import Config, ConfigResource, KafkaConfigAdminError, ResourceType, translate_error
 from ..connect import Connection
 from ._schema import SNAPSHOT_ARROW_SCHEMA
 

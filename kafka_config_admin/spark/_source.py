@@ -33,8 +33,7 @@ from pyspark.sql.datasource import (
 )
 from pyspark.sql.types import StructType
 
-from .. import InvalidArgumentError, KafkaConfigAdminError
-from .._net.connections import translate_error
+from .. import InvalidArgumentError, KafkaConfigAdminError, translate_error
 from ..connect import Connection, connections_from_options
 from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
 from ._feed import KafkaConfigChangesDataSource

@@ -13,11 +13,13 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from ..desired import match_budget
 from ._auth import ProxyUserHeader
 from ._changelog import ChangeLog
 from ._clusters import Clusters
 from ._errors import EXCEPTION_HANDLERS
 from ._headers import secure
+from ._listings import Listings
 from ._render import render
 from ._routes import routes
 from ._sessions import COOKIE, SessionStore
@@ -30,14 +32,16 @@ _OPEN_PATHS = ("/login", "/static/")
 
 class Guard(BaseHTTPMiddleware):
     """Every request: its session (a new one when it has none), its user (or the login page),
-    and the security headers on every answer."""
+    one time budget for matching users' patterns (search, bulk, a desired-state file's), and
+    the security headers on every answer."""
 
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         state = request.app.state
         sessions: SessionStore = state.sessions
         session = sessions.get(request.cookies.get(COOKIE)) or sessions.new()
         request.state.session = session
-        response = await self._as_user(request, call_next)
+        with match_budget():
+            response = await self._as_user(request, call_next)
         current = request.state.session  # a login starts a new session
         response.set_cookie(
             COOKIE,
@@ -100,7 +104,7 @@ def create_app(settings: WebSettings) -> Starlette:
     app.state.clusters = clusters
     app.state.sessions = SessionStore(settings.session_minutes * 60)
     app.state.changelog = ChangeLog(settings.changelog)
-    app.state.override_cache = {}
+    app.state.listings = Listings()
     app.state.local_user = _local_user()
     return app
 

@@ -21,6 +21,7 @@ from kafka_config_admin import (
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.desired import parse_desired_state
 from kafka_config_admin.web import WebSettings, create_app
+from kafka_config_admin.web._listings import Listings
 
 from .conftest import CLUSTER
 from .helpers import (
@@ -75,6 +76,36 @@ async def test_topic_list_search_filters_and_pages(
     bad = await web.get(f"/c/{CLUSTER}/topics", params={"q": "(", "regex": "1"})
     assert bad.status_code == 400 and "not a regular expression" in bad.text
     assert "Traceback" not in bad.text
+
+
+async def test_the_topic_list_keeps_its_listing_until_refreshed_or_an_apply(
+    web: httpx.AsyncClient, admin_client: AdminClient, web_app: Starlette
+) -> None:
+    web_app.state.listings = Listings(seconds=3600)  # kept however slow the machine is
+    prefix = unique_name("listing")
+    await create_topics(admin_client, [f"{prefix}-a"])
+    listed = {"q": prefix}
+    first = await web.get(f"/c/{CLUSTER}/topics", params=listed)
+    assert "1 topic ·" in first.text and re.search(r"listed \d+ s ago", first.text)
+    await create_topics(admin_client, [f"{prefix}-b"])
+    kept = await web.get(f"/c/{CLUSTER}/topics", params=listed)
+    assert "1 topic ·" in kept.text  # made by another tool: not listed yet
+    refreshed = await web.get(f"/c/{CLUSTER}/topics", params={**listed, "refresh": "1"})
+    assert "2 topics" in refreshed.text
+    assert (
+        'href="?q=' in refreshed.text and "refresh=1" not in refreshed.text.split("refresh</a>")[1]
+    )
+    # the editor's own apply drops the listing and the override counts kept with it
+    await create_topics(admin_client, [f"{prefix}-c"])
+    overridden = {**listed, "overrides": "1"}
+    assert "0 topics" in (await web.get(f"/c/{CLUSTER}/topics", params=overridden)).text
+    edit: dict[str, str | list[str]] = {"topic": [f"{prefix}-a"], "key": "retention.ms"}
+    edit |= {"value": "1d", "action": "set"}
+    await form_post(web, f"/c/{CLUSTER}/topics", f"/c/{CLUSTER}/bulk", edit)
+    await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+    assert "3 topics" in (await web.get(f"/c/{CLUSTER}/topics", params=listed)).text
+    after = await web.get(f"/c/{CLUSTER}/topics", params=overridden)
+    assert "1 topic ·" in after.text and f">{prefix}-a<" in after.text
 
 
 async def test_topic_page_types_docs_sources_units(
@@ -308,6 +339,21 @@ async def test_a_pattern_that_backtracks_without_end_gets_a_message(
         {"pattern": rf".*-{slow}", "key": "retention.ms", "value": "1d", "action": "set"},
     )
     assert bulk.status_code == 400 and "takes too long to match" in bulk.text
+    assert (await web.get(f"/c/{CLUSTER}/topics", params={"q": "redos"})).status_code == 200
+
+
+async def test_a_desired_file_whose_pattern_backtracks_without_end_gets_a_message(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    name = f"{unique_name('redos')}-{'a' * 80}"
+    await create_topics(admin_client, [name])
+    text = "topics:\n  - pattern: '.*-(a|aa)+z'\n    configs: {retention.ms: 1d}\n"
+    page = f"/c/{CLUSTER}/desired"
+    planned = await form_post(web, page, page, {"text": text})
+    assert planned.status_code == 400
+    alert = re.search(r'<pre class="error" role="alert">(.*?)</pre>', planned.text, re.S)
+    assert alert is not None and "takes too long to match" in alert[1] and "(a|aa)+z" in alert[1]
+    assert "<textarea" in planned.text and "Traceback" not in planned.text
     assert (await web.get(f"/c/{CLUSTER}/topics", params={"q": "redos"})).status_code == 200
 
 

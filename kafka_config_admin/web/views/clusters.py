@@ -24,11 +24,10 @@ async def cluster(request: Request) -> Response:
     """``GET /c/{cluster}``: brokers, the cluster default's overrides, topic and group counts."""
     name, admin = await cluster_client(request)
     default = ConfigResource(ResourceType.BROKER, "")
-    topics = admin.list_topics(include_internal=True)
     groups = admin.list_groups()
     described = admin.describe_configs([default], include_synonyms=False)
     overrides = await described.values[default]
-    listed = await topics
+    listed = (await request.app.state.listings.of(name, admin)).topics
     return render(
         request,
         "cluster.html",

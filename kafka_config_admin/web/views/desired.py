@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from ...desired import (
     DesiredStateError,
+    PatternTimeoutError,
     evaluate_state,
     make_plan,
     parse_desired_state,
@@ -52,12 +53,11 @@ async def file_plan(request: Request) -> Response:
     text = await _file_text(request)
     try:
         desired = parse_desired_state(text, source="the pasted file")
-    except DesiredStateError as error:
-        context = {"title": "Desired state", "text": text, "error": str(error)}
-        return render(request, "desired.html", context, status=400)
-    state = await read_state(admin, desired)
-    plan = make_plan(desired, state)
-    violations = evaluate_state(desired.rules, state, desired=desired)
+        state = await read_state(admin, desired)
+        plan = make_plan(desired, state)
+        violations = evaluate_state(desired.rules, state, desired=desired)
+    except (DesiredStateError, PatternTimeoutError) as error:
+        return _refused(request, text, error)
     session(request).files[cluster] = (desired, plan)
     return render(
         request,
@@ -79,7 +79,16 @@ async def apply_file(request: Request) -> Response:
     if remembered is None:
         raise HTTPException(400, "no file was planned in this session: paste it again")
     desired, before = remembered
-    return await apply_desired(request, cluster, admin, desired, before)
+    try:
+        return await apply_desired(request, cluster, admin, desired, before)
+    except PatternTimeoutError as error:  # nothing was sent: the plan is made before
+        return _refused(request, "", error)
+
+
+def _refused(request: Request, text: str, error: Exception) -> Response:
+    """The file's form again, with what is wrong with the file above it."""
+    context = {"title": "Desired state", "text": text, "error": str(error)}
+    return render(request, "desired.html", context, status=400)
 
 
 async def export(request: Request) -> Response:

@@ -4,6 +4,7 @@ outcome (applied and read back, or failed with its typed error) written to the c
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from starlette.requests import Request
@@ -29,11 +30,25 @@ from .base import cluster_client, require_writes, session, user
 __all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned"]
 
 
-async def planned(admin: AdminClient, desired: DesiredState) -> Plan:
+async def planned(
+    admin: AdminClient, desired: DesiredState, topics: Collection[str] | None = None
+) -> Plan:
     """``desired``'s plan against the cluster now (sensitive keys included: the user typed
-    them; their values are never shown)."""
-    state = await read_state(admin, desired)
+    them; their values are never shown); ``topics``: the cluster's topics as listed a moment
+    ago (None: listed now)."""
+    state = await read_state(admin, desired, topics=topics)
     return make_plan(desired, state, include_sensitive=True)
+
+
+async def kept_topics(
+    request: Request, cluster: str, admin: AdminClient, desired: DesiredState
+) -> set[str] | None:
+    """The topics of the listing the editor keeps, when it knows every topic ``desired``
+    names (the plan shown then needs no listing of its own); else None. The apply always
+    plans against a listing of its own."""
+    listing = await request.app.state.listings.of(cluster, admin)
+    names = {topic.name for topic in listing.topics if not topic.is_internal}
+    return names if all(spec.name in names for spec in desired.named_topics) else None
 
 
 def _plan_page(
@@ -62,7 +77,8 @@ async def plan(request: Request) -> Response:
     """``GET /c/{cluster}/plan``: the pending edits as a diff (remembered for the stale check)."""
     cluster, admin = await cluster_client(request)
     state = session(request)
-    made = await planned(admin, state.edits_of(cluster).desired())
+    desired = state.edits_of(cluster).desired()
+    made = await planned(admin, desired, await kept_topics(request, cluster, admin, desired))
     state.planned[cluster] = made
     return _plan_page(request, made)
 
@@ -70,7 +86,8 @@ async def plan(request: Request) -> Response:
 async def dry_run(request: Request) -> Response:
     """``POST /c/{cluster}/plan/check``: send the plan with validate_only; nothing changes."""
     cluster, admin = await cluster_client(request)
-    made = await planned(admin, session(request).edits_of(cluster).desired())
+    desired = session(request).edits_of(cluster).desired()
+    made = await planned(admin, desired, await kept_topics(request, cluster, admin, desired))
     report = await apply_plan(admin, made, dry_run=True)
     return _plan_page(request, made, report=report)
 
@@ -95,6 +112,7 @@ async def apply_checked(
         update={"resources": tuple(p for p in fresh.resources if p.resource not in stale)}
     )
     report = await apply_plan(admin, sent)
+    request.app.state.listings.drop(cluster)  # topics created, overrides changed
     request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
     return Applied(sent, report, stale)
 

@@ -4,7 +4,6 @@ picked by pattern or ticked."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -12,16 +11,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ... import AdminClient, ConfigResource, ResourceType, TopicListing
-from ...desired import is_override, kafka_string
+from ... import ConfigResource, ResourceType
+from ...desired import kafka_string
+from .._listings import Listings
 from .._patterns import matching
 from .._render import render
 from .base import cluster_client, form_text, require_writes, session
 
 __all__ = ["bulk", "topics"]
-
-#: Seconds the override counts of a cluster's topics are reused by the "has overrides" filter.
-OVERRIDES_TTL = 10.0
 
 
 @dataclass(frozen=True)
@@ -31,30 +28,6 @@ class TopicRow:
     partitions: int
     replication_factor: int | None
     overrides: int | None
-
-
-async def override_counts(
-    request: Request, cluster: str, admin: AdminClient, names: list[str]
-) -> dict[str, int]:
-    """How many overrides each topic has (a describe of those not seen in the last seconds)."""
-    cache: dict[str, tuple[float, dict[str, int]]] = request.app.state.override_cache
-    now = time.monotonic()
-    stamp, counts = cache.get(cluster, (0.0, {}))
-    if now - stamp > OVERRIDES_TTL:
-        counts = {}
-    missing = [name for name in names if name not in counts]
-    if missing:
-        resources = [ConfigResource(ResourceType.TOPIC, name) for name in missing]
-        described = admin.describe_configs(resources)
-        await described.wait()
-        for resource, future in described.values.items():
-            if future.exception() is None:
-                config = future.result()
-                counts[resource.name] = sum(
-                    is_override(resource, entry) for entry in config.values()
-                )
-        cache[cluster] = (now if now - stamp > OVERRIDES_TTL else stamp, counts)
-    return counts
 
 
 async def topics(request: Request) -> Response:
@@ -69,7 +42,9 @@ async def topics(request: Request) -> Response:
         page = max(1, int(params.get("page", "1")))
     except ValueError:
         page = 1
-    listed: list[TopicListing] = await admin.list_topics(include_internal=internal)
+    listings: Listings = request.app.state.listings
+    listing = await listings.of(cluster, admin, fresh=params.get("refresh") == "1")
+    listed = [t for t in listing.topics if internal or not t.is_internal]
     if regex and query:
         found = set(matching(query, (t.name for t in listed), whole=False))
         chosen = [t for t in listed if t.name in found]
@@ -77,12 +52,12 @@ async def topics(request: Request) -> Response:
         chosen = [t for t in listed if query in t.name]
     size = request.app.state.settings.page_size
     if only_overridden:
-        counts = await override_counts(request, cluster, admin, [t.name for t in chosen])
+        counts = await listing.count_overrides(admin, [t.name for t in chosen])
         chosen = [t for t in chosen if counts.get(t.name, 0) > 0]
     pages = max(1, -(-len(chosen) // size))
     page = min(page, pages)
     shown = chosen[(page - 1) * size : page * size]
-    counts = await override_counts(request, cluster, admin, [t.name for t in shown])
+    counts = await listing.count_overrides(admin, [t.name for t in shown])
     rows = [
         TopicRow(t.name, t.is_internal, t.num_partitions, t.replication_factor, counts.get(t.name))
         for t in shown
@@ -102,6 +77,8 @@ async def topics(request: Request) -> Response:
             "regex": regex,
             "only_overridden": only_overridden,
             "internal": internal,
+            "listed_ago": round(listing.age),
+            "refresh_query": urlencode({k: v for k, v in base.items() if v} | {"refresh": "1"}),
             "page_query": lambda number: urlencode(
                 {k: v for k, v in base.items() if v} | {"page": number}
             ),
@@ -121,8 +98,10 @@ async def bulk(request: Request) -> Response:
     pattern = form_text(form, "pattern").strip()
     names = [name for name in form.getlist("topic") if isinstance(name, str)]
     if pattern:
-        listed = await admin.list_topics()
-        names += matching(pattern, (topic.name for topic in listed), whole=True)
+        listings: Listings = request.app.state.listings
+        listing = await listings.of(cluster, admin)
+        topics = (topic.name for topic in listing.topics if not topic.is_internal)
+        names += matching(pattern, topics, whole=True)
     if not names:
         raise HTTPException(400, "no topic chosen: tick topics or give a pattern that matches")
     value: str | None = None

@@ -112,13 +112,26 @@ def median_wall(run: Callable[[], int], reps: int) -> dict[str, Any]:
     return {"wall_s": statistics.median(walls), "walls_s": walls}
 
 
-def set_retention(bootstrap: str, value: str) -> float:
-    """Change the topic's retention; the wall-clock time (epoch seconds) the change returned."""
-    op = AlterConfigOp(name="retention.ms", value=value, op=OpType.SET)
+def set_retention(bootstrap: str) -> float:
+    """Change the topic's retention to the value it does not have; the wall-clock time (epoch
+    seconds) the change returned.
+
+    Its value is read first: a value set again is no change, and the loop waiting for its row
+    would wait in vain (with an odd ``--changes``, the stream's first change set the value
+    ``watch``'s last change had left, and the benchmark never ended).
+    """
+    resource = ConfigResource(ResourceType.TOPIC, CHANGED_TOPIC)
 
     async def run() -> None:
         async with AdminClient(bootstrap) as admin:
-            resource = ConfigResource(ResourceType.TOPIC, CHANGED_TOPIC)
+            config = await admin.describe_configs([resource]).all()
+            entry = config[resource].get("retention.ms")
+            value = (
+                RETENTIONS[1]
+                if entry is not None and entry.value == RETENTIONS[0]
+                else RETENTIONS[0]
+            )
+            op = AlterConfigOp(name="retention.ms", value=value, op=OpType.SET)
             await admin.incremental_alter_configs({resource: [op]}).all()
 
     asyncio.run(run())
@@ -143,9 +156,9 @@ def watch_latency(bootstraps: dict[str, str], bootstrap: str, changes: int) -> l
     time.sleep(INTERVAL * 3)  # past the baseline
     latencies = []
     try:
-        for index in range(changes):
+        for _ in range(changes):
             count = len(seen)
-            made = set_retention(bootstrap, RETENTIONS[index % 2])
+            made = set_retention(bootstrap)
             deadline = time.monotonic() + 120
             while len(seen) == count and time.monotonic() < deadline:
                 time.sleep(0.02)
@@ -223,9 +236,9 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
                 query = start(attempt)
         time.sleep(INTERVAL * 5)  # a few batches with no change
         latencies = []
-        for index in range(changes):
+        for _ in range(changes):
             count = len(seen)
-            made = set_retention(first, RETENTIONS[index % 2])
+            made = set_retention(first)
             wait_for(query, lambda _: len(seen) > count, "seeing a change", 300)  # noqa: B023
             latencies.append(max(0.0, seen[-1][0] - made))
             time.sleep(INTERVAL * 1.5)
@@ -253,7 +266,14 @@ def wait_for(
         if not query.isActive:
             raise QueryStoppedError(f"the stream stopped while {what}: {query.exception()}")
         if time.monotonic() > deadline:
-            raise RuntimeError(f"the stream took more than {seconds:g} s {what}")
+            batches = [
+                (progress["batchId"], progress["numInputRows"], progress["durationMs"])
+                for progress in query.recentProgress[-5:]
+            ]
+            raise RuntimeError(
+                f"the stream took more than {seconds:g} s {what}; its status: {query.status}; "
+                f"its last batches (id, rows, durations in ms): {batches}"
+            )
         time.sleep(0.02)
 
 

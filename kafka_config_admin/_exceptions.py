@@ -5,7 +5,7 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
     KafkaConfigAdminError
     ├── InvalidArgumentError            bad input caught before anything is sent (also ValueError)
     ├── ProtocolError                   bytes from the broker that do not decode
-    ├── KafkaConnectionError            no connection to the cluster or to one broker
+    ├── KafkaConnectionError            no connection to the cluster or to one broker (retriable)
     │   ├── TlsError                    TLS failed: untrusted certificate, name, client cert
     │   └── ListenerMismatchError       the listener expects SASL or TLS, or does not speak SASL
     ├── AuthenticationError             SASL said no: wrong user, password or mechanism
@@ -14,7 +14,7 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
     ├── ClientClosedError               the client was closed before the work finished
     └── BrokerError                     the broker answered with a Kafka error code
         ├── UnknownServerError                  -1
-        ├── UnknownTopicOrPartitionError         3  (retriable)
+        ├── UnknownTopicOrPartitionError         3
         ├── RequestTimedOutError                 7  (retriable)
         ├── BrokerNotAvailableError              8
         ├── NetworkError                        13  (retriable)
@@ -42,7 +42,16 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
         └── BrokerIdNotRegisteredError         102
 
 A code without a class of its own maps to :class:`BrokerError` itself, carrying the code.
-Errors from aiokafka and the network are translated in exactly one place, the transport.
+Errors from aiokafka and the network are translated in one place, ``_net.connections``.
+
+The retry table: two class attributes of every error say what the engine does with it, and
+the engine reads nothing else (``_engine/retries.py``; docs/sdk.md shows them as a table).
+``retriable``: the engine sends the same request again, with backoff, until the call's
+deadline (an operation may name errors it does not retry, ``Operation.not_retried``).
+``change_applied``: whether a change that ended in this error may have been applied all the
+same: ``"no"`` (refused for certain, or never sent), ``"maybe"`` (read it back), or
+``"if-written"`` (only when the request reached the network before the failure; the error's
+message says which).
 """
 
 from __future__ import annotations
@@ -55,6 +64,7 @@ __all__ = [
     "BrokerError",
     "BrokerIdNotRegisteredError",
     "BrokerNotAvailableError",
+    "ChangeApplied",
     "ClientClosedError",
     "ClusterAuthorizationFailedError",
     "DuplicateResourceError",
@@ -93,11 +103,17 @@ __all__ = [
 ]
 
 
+#: Whether a change that ended in an error may have been applied (see the module's docstring).
+ChangeApplied = Literal["no", "maybe", "if-written"]
+
+
 class KafkaConfigAdminError(Exception):
     """Base class of every error raised by kafka-config-admin."""
 
-    #: True when trying the same request again may succeed.
+    #: True when the engine sends the same request again after this error (until the deadline).
     retriable: ClassVar[bool] = False
+    #: Whether a change that ended in this error may have been applied all the same.
+    change_applied: ClassVar[ChangeApplied] = "no"
 
 
 class InvalidArgumentError(KafkaConfigAdminError, ValueError):
@@ -107,11 +123,16 @@ class InvalidArgumentError(KafkaConfigAdminError, ValueError):
 class ProtocolError(KafkaConfigAdminError):
     """A response could not be decoded, or did not answer the request that was sent."""
 
+    # The broker answered, so it handled the request: what it did cannot be read.
+    change_applied = "maybe"
+
 
 class KafkaConnectionError(KafkaConfigAdminError):
     """The cluster, or the broker a request had to go to, could not be reached."""
 
     retriable = True
+    # A connection that broke after the request was written may have carried it.
+    change_applied = "if-written"
 
 
 class ListenerMismatchError(KafkaConnectionError):
@@ -170,9 +191,17 @@ class OutcomeUnknownError(KafkaTimeoutError):
     quota change this library sends is idempotent, so sending it again is safe.
     """
 
+    change_applied = "maybe"
+
 
 class ClientClosedError(KafkaConfigAdminError):
-    """The client was closed (or never opened) while the call needed it."""
+    """The client was closed (or never opened) while the call needed it.
+
+    For a change, the message starts "outcome unknown" when its request had been written, and
+    "not applied" when it had not.
+    """
+
+    change_applied = "if-written"
 
 
 class BrokerError(KafkaConfigAdminError):
@@ -220,11 +249,15 @@ class UnknownServerError(BrokerError):
 
 
 class UnknownTopicOrPartitionError(BrokerError):
-    """The topic does not exist (on this broker's view of the cluster)."""
+    """The topic does not exist (on this broker's view of the cluster).
+
+    Not retried: a missing topic is an answer, and a call about one would otherwise wait out
+    its whole deadline. (Kafka's Java clients retry it, since their producers and consumers
+    wait for topics to appear; an admin call asks about the cluster as it is.)
+    """
 
     code = 3
     error_name = "UNKNOWN_TOPIC_OR_PARTITION"
-    retriable = True
 
 
 class RequestTimedOutError(BrokerError):
@@ -233,6 +266,9 @@ class RequestTimedOutError(BrokerError):
     code = 7
     error_name = "REQUEST_TIMED_OUT"
     retriable = True
+    # A broker that forwards a change answers this when the controller is late, and the
+    # controller may still apply it.
+    change_applied = "maybe"
 
 
 class BrokerNotAvailableError(BrokerError):
@@ -248,6 +284,8 @@ class NetworkError(BrokerError):
     code = 13
     error_name = "NETWORK_EXCEPTION"
     retriable = True
+    # The broker lost its own connection (to the controller, say) after taking the change.
+    change_applied = "maybe"
 
 
 class InvalidTopicError(BrokerError):

@@ -18,37 +18,36 @@ share its answer; two changes to one resource never share a request, and apply i
 made: a change to a resource that an earlier change of this client still works on waits until
 that one has its outcome, then goes into the next request.
 
-A gathering for any broker is hedged as the engine hedges its own requests: when its broker has
-answered nothing within the hedge delay, the same request goes to another broker too, and so on
-to each broker once; the first answer wins. A change written and not answered by its deadline,
-or written twice, may have been applied: its timeout is ``OutcomeUnknownError``.
+A gathering for any broker is hedged by the engine's one mechanism (``hedge``): when its broker
+has answered nothing within the hedge delay, the same request goes to another broker too, and
+so on to each broker once; the first answer wins. A change written and not answered by its
+deadline, or written twice, may have been applied: its timeout is ``OutcomeUnknownError``.
 
 Gathered requests answer through a callback, run where the answer is decoded, which settles
 every call of the gathering at once: a call needs a task only to wait for an earlier change,
 to wait for a connection, or to retry.
+
+The gatherer knows the engine only as a :class:`GatheringOwner`: whether the client is open,
+a way to start a task, and where each call's outcome goes. It never runs a call itself: a call
+that cannot be gathered is the engine's to run.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Hashable
+import enum
+from collections.abc import Callable, Coroutine, Hashable
 from functools import partial
-from typing import TYPE_CHECKING, Any
-
-import anyio
+from typing import Any, Protocol
 
 from .._models.configs import ConfigResource
 from .._net.transport import CHANGES, READS, Transport
 from .._ops.configs import SharedConfigOperation, route
 from .._ops.results import ResourceFuture, _Result
+from .hedge import HedgedRequest, Outcome, Spawn, send_soon
+from .retries import written_maybe_applied
 
-if TYPE_CHECKING:
-    from .engine import Engine
-
-__all__ = ["GatheredCall", "Gatherer", "Gathering", "GatheringKey"]
-
-log = logging.getLogger("kafka_config_admin")
+__all__ = ["Ended", "GatheredCall", "Gatherer", "Gathering", "GatheringKey", "GatheringOwner"]
 
 #: Calls may share a request of one API (its key) to one broker (None: any) with equal flags,
 #: when their resources need not be kept apart (``Operation.kept_apart``).
@@ -84,8 +83,7 @@ class GatheredCall:
 class Gathering:
     """Calls waiting for one shared request; the first one is the leader.
 
-    Also the request's state once written: the brokers tried and still to try (hedging), and
-    how often it was written.
+    Also the request's state once written: its hedge, and how often it was written.
     """
 
     def __init__(
@@ -101,13 +99,8 @@ class Gathering:
         self._parts: dict[ConfigResource, Any] = {}
         #: Fires at the earliest deadline of a call still waiting.
         self.timer: asyncio.TimerHandle | None = None
-        #: Hedging: the broker tried first, the brokers left to try (listed when first
-        #: needed), the tries without an answer yet, and the timer that looks for silence.
-        self.first: int | None = None
-        self.untried: list[int] | None = None
-        self.out = 0
-        self.hedge_after = 0.0
-        self.hedge_timer: asyncio.TimerHandle | None = None
+        #: The request's tries while it is hedged (sent to any broker, and hedged).
+        self.hedge: HedgedRequest | None = None
         #: How many times the request was written to a connection (a broker may act on it).
         self.written = 0
         self._index: dict[tuple[int, str], Any] | None = None
@@ -174,13 +167,45 @@ class Gathering:
         return {**outcome, results_key: own}  # a resource left out is reported unanswered
 
 
+class Ended(enum.Enum):
+    """How a gathered call ends without an outcome from its request."""
+
+    TIMED_OUT = "timed out"  # its deadline passed
+    CLOSED = "closed"  # the client was closed
+
+
+class GatheringOwner(Protocol):
+    """What the gatherer needs of the engine: all it may ask, the one way back."""
+
+    @property
+    def open(self) -> bool:
+        """Whether the client is open (calls may start, tasks may be spawned)."""
+        ...
+
+    def spawn(self, func: Callable[..., Coroutine[Any, Any, Any]], /, *args: Any) -> None:
+        """Start a task in the client's task group."""
+        ...
+
+    def settle_gathered(self, call: GatheredCall, outcome: Outcome | Ended, unsure: bool) -> None:
+        """A gathered call's request has its outcome (the call's part of the answer), or the
+        call ended first; ``unsure``: a change that may have been applied without an answer
+        saying so."""
+        ...
+
+
 class Gatherer:
     """The gatherings of one engine: which call joins which request, and their answers."""
 
     def __init__(
-        self, engine: Engine, transport: Transport, *, describe_limit: int, hedge_share: float
+        self,
+        owner: GatheringOwner,
+        transport: Transport,
+        *,
+        describe_limit: int,
+        hedge_share: float,
     ) -> None:
-        self._engine = engine
+        self._owner = owner
+        self._spawn: Spawn = owner.spawn
         self._transport = transport
         self._describe_limit = describe_limit
         self._hedge_share = hedge_share
@@ -199,26 +224,22 @@ class Gatherer:
         in_flight, self._in_flight = self._in_flight, set()
         self._busy.clear()
         for gathering in in_flight:
-            for timer in (gathering.timer, gathering.hedge_timer):
-                if timer is not None:
-                    timer.cancel()
+            if gathering.timer is not None:
+                gathering.timer.cancel()
+            if gathering.hedge is not None:
+                gathering.hedge.cancel()
             for call in gathering.calls:
-                self._engine.fail_closed(call, unsure=gathering.written > 0)
-
-    def start(self, call: GatheredCall) -> None:
-        """Start a call: after the earlier changes to its resources, gathered if it fits."""
-        earlier = self._earlier_changes(call) if call.operation.mutates else []
-        if earlier:
-            task_group = self._engine.task_group
-            assert task_group is not None  # the engine takes calls only while open
-            task_group.start_soon(self._after, earlier, call)
-        elif not self._gather(call):
-            self._engine.run_alone(call)
+                self._owner.settle_gathered(call, Ended.CLOSED, gathering.written > 0)
 
     # --- changes to one resource, in order ------------------------------------------------
 
-    def _earlier_changes(self, call: GatheredCall) -> list[ResourceFuture[Any, Any]]:
-        """The changes of earlier calls to the call's resources still without an outcome."""
+    def earlier_changes(self, call: GatheredCall) -> list[ResourceFuture[Any, Any]]:
+        """The changes of earlier calls to the call's resources still without an outcome.
+
+        The call must wait for them (its own changes are then the latest to its resources).
+        """
+        if not call.operation.mutates:
+            return []
         latest = self._latest_change
         if len(latest) > self._forget_past:
             self._latest_change = latest = {r: f for r, f in latest.items() if not f.done()}
@@ -231,36 +252,20 @@ class Gatherer:
             latest[resource] = future
         return earlier
 
-    async def _after(self, earlier: list[ResourceFuture[Any, Any]], call: GatheredCall) -> None:
-        """Start the call once the earlier changes to its resources have their outcomes."""
-        started = False
-        try:
-            with anyio.CancelScope(deadline=call.expires):
-                for future in earlier:
-                    await future._wait_done()
-            if all(future.done() for future in earlier):
-                started = True
-                if not self._gather(call):
-                    self._engine.run_alone(call)
-            else:
-                self._engine.time_out(call, unsure=False)
-        finally:
-            if not started:
-                self._engine.fail_closed(call, unsure=False)
-
     # --- gathering --------------------------------------------------------------------------
 
-    def _gather(self, call: GatheredCall) -> bool:
+    def gather(self, call: GatheredCall) -> bool:
         """Write a call that fits in one request, or gather it with others; or say no.
 
         A call is written at once when nothing for the same key is in flight. Otherwise it
         joins the calls of the same moment (before the event loop turns), and their shared
-        request is written when the loop turns.
+        request is written when the loop turns. A call refused (split into several requests,
+        or bound for several brokers) is the engine's to run.
         """
         operation = call.operation
         limit = self._describe_limit if operation.splittable else ALTERS_PER_REQUEST
         if len(operation.resources) > limit:
-            return False  # split into several requests, or too big to share: the engine's
+            return False
         requests = route(operation.resources, limit, operation.destination, operation.kept_apart)
         if len(requests) != 1:
             return False
@@ -285,157 +290,73 @@ class Gatherer:
         self._write(gathering)
 
     def _write(self, gathering: Gathering) -> None:
-        if self._engine.task_group is None:
+        if not self._owner.open:
             for call in gathering.calls:
-                self._engine.fail_closed(call, unsure=False)
+                self._owner.settle_gathered(call, Ended.CLOSED, False)
             return
         self._in_flight.add(gathering)
         self._busy[gathering.key] = self._busy.get(gathering.key, 0) + 1
         loop = asyncio.get_running_loop()
         earliest = min(call.expires for call in gathering.calls)
         gathering.timer = loop.call_at(earliest, self._deadline_passed, gathering)
-        node = gathering.node
-        try:
-            if node is None:
-                node = self._transport.any_broker(_lane(gathering.leader))
-                if gathering.leader.hedged:
-                    self._plan_hedge(gathering, node)
-        except Exception as error:  # reaches the calls (a bug too), not the loop's handler
-            self._answered(gathering, node, error)
+        leader, node = gathering.leader, gathering.node
+        if node is not None:
+            self._try(gathering, node)
             return
-        self._try(gathering, node)
+        try:
+            node = self._transport.any_broker(_lane(leader))
+        except Exception as error:  # reaches the calls (a bug too), not the loop's handler
+            self._answered(gathering, error)
+            return
+        if not leader.hedged:
+            self._try(gathering, node)
+            return
+        shortest = min(call.timeout for call in gathering.calls)
+        gathering.hedge = HedgedRequest(
+            self._transport,
+            leader.codec,
+            _lane(leader),
+            self._hedge_share * min(self._transport.request_timeout, shortest),
+            try_node=partial(self._try, gathering),
+            decided=lambda node, outcome: self._answered(gathering, outcome),
+        )
+        gathering.hedge.start(node)
 
     def _try(self, gathering: Gathering, node: int) -> None:
         """Write the gathering's request to one broker (once more, when hedging)."""
-        gathering.out += 1
-        leader = gathering.leader
-        try:
-            if self._transport.submit(
-                node,
-                leader.codec,
-                gathering.body,
-                throttle_from_version=leader.throttle_from_version,
-                memo=leader.memo,
-                on_answer=partial(self._answered, gathering, node),
-                forwarded=leader.mutates,
-            ):
-                gathering.wrote()
-                return
-        except Exception as error:  # reaches the calls (a bug too), not the loop's handler
-            self._answered(gathering, node, error)
-            return
-        # No open connection, or throttled: a task waits for it.
-        task_group = self._engine.task_group
-        assert task_group is not None  # closing empties _in_flight at once
-        task_group.start_soon(self._send, gathering, node)
-
-    async def _send(self, gathering: Gathering, node: int) -> None:
-        leader = gathering.leader
-        try:
-            response = await self._transport.send(
-                node,
-                leader.codec,
-                gathering.body,
-                throttle_from_version=leader.throttle_from_version,
-                memo=leader.memo,
-                on_written=gathering.wrote,
-                forwarded=leader.mutates,
-            )
-        except Exception as error:
-            self._answered(gathering, node, error)
-        else:
-            self._answered(gathering, node, response)
-
-    # --- hedging: a silent broker's request goes to another broker too --------------------
-
-    def _plan_hedge(self, gathering: Gathering, first: int) -> None:
-        gathering.first = first
-        shortest = min(call.timeout for call in gathering.calls)
-        gathering.hedge_after = self._hedge_share * min(self._transport.request_timeout, shortest)
-        self._look_for_silence(gathering, first)
-
-    def _look_for_silence(self, gathering: Gathering, node: int) -> None:
-        gathering.hedge_timer = asyncio.get_running_loop().call_later(
-            gathering.hedge_after, self._hedge_if_silent, gathering, node
+        hedge = gathering.hedge
+        send_soon(
+            self._transport,
+            self._spawn,
+            gathering.leader,
+            node,
+            gathering.body,
+            on_answer=(
+                partial(hedge.answered, node)
+                if hedge is not None
+                else partial(self._answered, gathering)
+            ),
+            on_written=gathering.wrote,
         )
-
-    def _hedge_if_silent(self, gathering: Gathering, node: int) -> None:
-        """The hedge delay has passed: try the next broker, unless ``node`` is only busy.
-
-        A broker that answers other requests meanwhile is slow, not sick: a second request
-        elsewhere would only add load to a cluster that is busy already.
-        """
-        gathering.hedge_timer = None
-        if gathering not in self._in_flight:
-            return
-        if self._transport.answered_within(node, gathering.hedge_after):
-            self._look_for_silence(gathering, node)
-        else:
-            self._hedge(gathering)
-
-    def _hedge(self, gathering: Gathering) -> None:
-        if gathering.hedge_timer is not None:
-            gathering.hedge_timer.cancel()
-            gathering.hedge_timer = None
-        untried = self._untried(gathering)
-        if not untried:
-            return
-        node = untried.pop()
-        self._try(gathering, node)
-        if gathering in self._in_flight and untried and gathering.hedge_timer is None:
-            self._look_for_silence(gathering, node)
-
-    def _untried(self, gathering: Gathering) -> list[int]:
-        """The brokers not tried yet, in the transport's order; listed once a hedge is needed."""
-        if gathering.untried is None:
-            assert gathering.first is not None  # only hedged gatherings are asked
-            others = self._transport.hedge_targets(_lane(gathering.leader), gathering.first)
-            gathering.untried = others[::-1]  # popped from the end
-        return gathering.untried
 
     # --- answers and deadlines ------------------------------------------------------------
 
-    def _answered(
-        self, gathering: Gathering, node: int | None, outcome: dict[str, Any] | Exception
-    ) -> None:
-        """A try of the gathering's request has its answer, or failed: settle every call.
-
-        While hedging, an error decides only when no other try is out or left to make; it
-        starts the next try at once.
-        """
+    def _answered(self, gathering: Gathering, outcome: Outcome) -> None:
+        """The gathering's request has the outcome that decides it: settle every call."""
         if gathering not in self._in_flight:
-            return  # decided already, or the client was closed first
-        if isinstance(outcome, Exception) and gathering.first is not None:
-            gathering.out -= 1
-            log.debug("%s to broker %s failed: %s", gathering.leader.codec.name, node, outcome)
-            if self._untried(gathering):
-                self._hedge(gathering)
-                return
-            if gathering.out:
-                return
+            return  # the client was closed first
         self._in_flight.discard(gathering)
         if self._busy[gathering.key] == 1:
             del self._busy[gathering.key]
         else:
             self._busy[gathering.key] -= 1
-        for timer in (gathering.timer, gathering.hedge_timer):
-            if timer is not None:
-                timer.cancel()
-        leader = gathering.leader
-        hedge_won = gathering.first is not None and node != gathering.first
-        if hedge_won and node is not None and not isinstance(outcome, Exception):
-            self._transport.hedge_won(_lane(leader), node)  # the next call goes there
-        # A change written and not answered, or written twice (one answer ignored), may have
-        # been applied: if its retries end at the deadline, its outcome is unknown. While
-        # hedging, the error that decides may be another try's (a broker it could not reach),
-        # so any error after a write leaves the outcome open.
-        unsure = (
-            leader.mutates
-            and gathering.written > 0
-            and (gathering.written > 1 or isinstance(outcome, Exception))
-        )
+        if gathering.timer is not None:
+            gathering.timer.cancel()
+        # While hedging, the error that decides may be another try's (a broker it could not
+        # reach), so any error after a write leaves the outcome open.
+        unsure = gathering.leader.mutates and written_maybe_applied(gathering.written, outcome)
         for call in gathering.calls:
-            self._engine.settle_gathered(call, gathering.answer_for(call, outcome), unsure)
+            self._owner.settle_gathered(call, gathering.answer_for(call, outcome), unsure)
 
     def _deadline_passed(self, gathering: Gathering) -> None:
         """Time out the calls of the gathering whose deadline passed; wait for the rest."""
@@ -444,7 +365,7 @@ class Gatherer:
         waiting = gathering.waiting()
         for call in waiting:
             if call.expires <= now:
-                self._engine.time_out(call, unsure=gathering.written > 0)
+                self._owner.settle_gathered(call, Ended.TIMED_OUT, gathering.written > 0)
         earliest = min((call.expires for call in waiting if call.expires > now), default=None)
         gathering.timer = (
             None if earliest is None else loop.call_at(earliest, self._deadline_passed, gathering)

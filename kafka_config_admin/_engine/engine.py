@@ -10,10 +10,11 @@ client's task group.
 A request of a hedged operation (one that may be sent twice: reads, and changes that leave the
 same state however often they are applied) that its broker has not answered within the hedge
 delay, and has answered nothing else meanwhile (a busy broker is left alone), is sent again to
-another broker, and so on to each broker once; the first answer wins.
-A frozen broker then costs the call a few seconds, not its deadline. The delay is a fifth of
-the shorter of ``request_timeout`` and the call's timeout (3 s with the defaults): long past a
-healthy broker's answer, and leaving time for a second and third try within the deadline.
+another broker, and so on to each broker once; the first answer wins (``hedge``: one mechanism
+for the engine's own requests and the gatherings'). A frozen broker then costs the call a few
+seconds, not its deadline. The delay is a fifth of the shorter of ``request_timeout`` and the
+call's timeout (3 s with the defaults): long past a healthy broker's answer, and leaving time
+for a second and third try within the deadline.
 A change waits for its answer at least ``FORWARDED_WAIT`` (35 s), whatever ``request_timeout``
 says: a broker holds the changes it forwards to a frozen controller for its own 30 s, then
 sends them to the new controller and answers.
@@ -27,7 +28,8 @@ deadline with a plain ``KafkaTimeoutError`` that says it was not applied.
 Describes and alters that fit in one request have a faster path: calls of the same moment are
 gathered into one request per broker (``coalesce``, hedged the same way), and that request
 answers through a callback where it is decoded, so such a call needs no task at all unless it
-must retry.
+must retry. The gatherer knows the engine only as its ``GatheringOwner`` (is the client open,
+start a task, settle a call); the engine runs every call the gatherer cannot share.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Hashable, Mapping, Set
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Set
 from functools import partial
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -46,19 +48,16 @@ from .._exceptions import (
     BrokerError,
     ClientClosedError,
     KafkaConfigAdminError,
-    KafkaConnectionError,
     KafkaTimeoutError,
-    NetworkError,
-    NotControllerError,
     OutcomeUnknownError,
-    RequestTimedOutError,
-    ThrottlingQuotaExceededError,
 )
 from .._net.gc import gc_paused
 from .._net.transport import CHANGES, READS, BodyBuilder, Transport
 from .._ops.configs import Operation, SharedConfigOperation, route
-from .._ops.results import _Result
-from .coalesce import GatheredCall, Gatherer
+from .._ops.results import ResourceFuture, _Result
+from .coalesce import Ended, GatheredCall, Gatherer
+from .hedge import HedgedRequest, Outcome, send_soon
+from .retries import answered_maybe_applied, retried, written_maybe_applied
 
 __all__ = ["Engine"]
 
@@ -67,20 +66,6 @@ log = logging.getLogger("kafka_config_admin")
 K = TypeVar("K", bound=Hashable)
 T = TypeVar("T")
 R = TypeVar("R", bound=_Result[Any, Any])
-
-#: Errors after which the same request is sent again (until the call's deadline).
-_RETRIED: tuple[type[KafkaConfigAdminError], ...] = (
-    NotControllerError,
-    RequestTimedOutError,
-    ThrottlingQuotaExceededError,
-    NetworkError,
-    KafkaConnectionError,
-)
-
-#: Retried errors after which a change may have been applied all the same: a broker that
-#: forwards a change to the controller answers REQUEST_TIMED_OUT when the controller does not
-#: answer it in time, and the controller may still apply it.
-_MAYBE_APPLIED: tuple[type[KafkaConfigAdminError], ...] = (RequestTimedOutError, NetworkError)
 
 #: Requests of one call in flight at once. More than one lets the broker prepare the next answer
 #: while the client decodes one; a bound keeps each request's timeout about its own wait.
@@ -135,32 +120,61 @@ class Engine:
             result = result_type(operation.resources)
         expires = asyncio.get_running_loop().time() + seconds
         if isinstance(operation, SharedConfigOperation):
-            self._gatherer.start(GatheredCall(operation, result, seconds, expires))
+            self._start_gathered(GatheredCall(operation, result, seconds, expires))
         else:
             self.task_group.start_soon(self._run, operation, result, seconds, expires)
         return result
 
     # --- config calls that may share requests (``coalesce``) ----------------------------
 
-    def run_alone(self, call: GatheredCall) -> None:
-        """Run a config call that shares no request (split, or bound for several brokers)."""
-        assert self.task_group is not None  # calls start only while the client is open
-        self.task_group.start_soon(
-            self._run, call.operation, call.result, call.timeout, call.expires
-        )
+    @property
+    def open(self) -> bool:
+        """Whether the client is open (``GatheringOwner``)."""
+        return self.task_group is not None
 
-    def settle_gathered(
-        self, call: GatheredCall, outcome: dict[str, Any] | Exception, unsure: bool
-    ) -> None:
+    def spawn(self, func: Callable[..., Coroutine[Any, Any, Any]], /, *args: Any) -> None:
+        """Start a task in the client's task group (``GatheringOwner``)."""
+        assert self.task_group is not None  # closing empties the gatherings at once
+        self.task_group.start_soon(func, *args)
+
+    def _start_gathered(self, call: GatheredCall) -> None:
+        """After the earlier changes to its resources, gathered if it fits, else alone."""
+        earlier = self._gatherer.earlier_changes(call)
+        if earlier:
+            self.spawn(self._after, earlier, call)
+        elif not self._gatherer.gather(call):
+            self.spawn(self._run, call.operation, call.result, call.timeout, call.expires)
+
+    async def _after(self, earlier: list[ResourceFuture[Any, Any]], call: GatheredCall) -> None:
+        """Start the call once the earlier changes to its resources have their outcomes."""
+        waited = False
+        try:
+            with anyio.CancelScope(deadline=call.expires):
+                for future in earlier:
+                    await future._wait_done()
+            waited = all(future.done() for future in earlier)
+        finally:
+            if not waited:  # nothing of it was sent
+                self.settle_gathered(call, Ended.TIMED_OUT if self.open else Ended.CLOSED, False)
+        if waited and not self._gatherer.gather(call):
+            await self._run(call.operation, call.result, call.timeout, call.expires)
+
+    def settle_gathered(self, call: GatheredCall, outcome: Outcome | Ended, unsure: bool) -> None:
         """Settle a call from its part of a shared answer; a task retries what may be retried.
 
         ``unsure``: the shared request of a change may have been applied without an answer
         saying so (its timeout is then ``OutcomeUnknownError``).
         """
         operation, result = call.operation, call.result
+        written = frozenset(operation.resources) if unsure and operation.mutates else frozenset()
+        if outcome is Ended.CLOSED:
+            result._fail_pending(partial(_closed_error, operation, written))
+            return
+        if outcome is Ended.TIMED_OUT:
+            result._fail_pending(partial(_timeout_error, call.timeout, {}, operation, written))
+            return
         attempt: _Attempt[Any] = _Attempt(operation, result)
-        if unsure:
-            attempt.unsure.update(operation.resources)
+        attempt.unsure.update(written)
         try:
             failed = self._settle(attempt, operation.resources, outcome)
         except Exception as error:  # a bug fails this call, not the others
@@ -168,8 +182,7 @@ class Engine:
             _fail(result, error)
             return
         if attempt.retry:
-            assert self.task_group is not None  # closing empties the gatherings at once
-            self.task_group.start_soon(
+            self.spawn(
                 self._run,
                 operation,
                 result,
@@ -177,18 +190,6 @@ class Engine:
                 call.expires,
                 _Retry(attempt.retry, attempt.last_errors, refresh=failed, unsure=attempt.unsure),
             )
-
-    def fail_closed(self, call: GatheredCall, *, unsure: bool) -> None:
-        """The client closed before a gathered call had its answer; ``unsure``: written."""
-        operation = call.operation
-        written = frozenset(operation.resources) if unsure and operation.mutates else frozenset()
-        call.result._fail_pending(partial(_closed_error, operation, written))
-
-    def time_out(self, call: GatheredCall, *, unsure: bool) -> None:
-        """A gathered call's deadline passed; ``unsure``: its request was written."""
-        operation = call.operation
-        written = frozenset(operation.resources) if unsure and operation.mutates else frozenset()
-        call.result._fail_pending(partial(_timeout_error, call.timeout, {}, operation, written))
 
     # --- every other call, and retries: a task each ----------------------------------------
 
@@ -250,7 +251,7 @@ class Engine:
         operation = attempt.operation
         body = partial(operation.body, keys)
         written = _Written()
-        outcome: dict[str, Any] | KafkaConfigAdminError | None = None
+        outcome: Outcome | None = None
         try:
             if node is None and operation.hedged:
                 outcome = await self._hedged_request(operation, body, attempt.hedge_after, written)
@@ -261,11 +262,7 @@ class Engine:
         finally:
             # A change written and not answered, or written twice (one answer ignored), may
             # have been applied: if the deadline passes before an answer, its outcome is unknown.
-            if (
-                operation.mutates
-                and written.count
-                and (written.count > 1 or not isinstance(outcome, dict))
-            ):
+            if operation.mutates and written_maybe_applied(written.count, outcome):
                 attempt.unsure.update(keys)
         if self._settle(attempt, keys, outcome):
             await self._refresh_metadata_quietly()
@@ -276,50 +273,36 @@ class Engine:
         build_body: BodyBuilder,
         hedge_after: float,
         written: _Written,
-    ) -> dict[str, Any] | KafkaConfigAdminError:
-        """Send to any broker; unanswered within ``hedge_after``, to another one too, and so on.
-
-        The first answer wins, and the requests still out are left to be ignored. An error ends
-        the request only when no other try is out or left to make; it starts the next try at
-        once.
-        """
-        transport = self._transport
-        first = transport.any_broker(_lane(operation))
-        others = transport.hedge_targets(_lane(operation), first)
-        if not others:
+    ) -> Outcome:
+        """Send to any broker; unanswered within ``hedge_after``, to another one too, and so on
+        (``hedge``). The first answer wins; the requests still out are left to be ignored, and
+        the tries still waiting for a connection end with the call."""
+        transport, lane = self._transport, _lane(operation)
+        decided: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        async with anyio.create_task_group() as waiting:  # tries waiting for a connection
+            hedge = HedgedRequest(
+                transport,
+                operation.codec,
+                lane,
+                hedge_after,
+                try_node=lambda node: send_soon(
+                    transport,
+                    waiting.start_soon,
+                    operation,
+                    node,
+                    build_body,
+                    on_answer=partial(hedge.answered, node),
+                    on_written=written.add,
+                ),
+                decided=lambda node, outcome: decided.set_result(outcome),
+            )
             try:
-                return await self._request(operation, first, build_body, written)
-            except KafkaConfigAdminError as error:
-                return error
-        hedge = _Hedge()
-        async with anyio.create_task_group() as group:
-
-            async def attempt(node: int) -> None:
-                try:
-                    outcome: dict[str, Any] | KafkaConfigAdminError = await self._request(
-                        operation, node, build_body, written
-                    )
-                except KafkaConfigAdminError as error:
-                    outcome = error
-                hedge.out -= 1
-                if not isinstance(outcome, Exception) or (hedge.out == 0 and hedge.all_sent):
-                    hedge.outcome = outcome
-                    group.cancel_scope.cancel()
-                    if node != first and not isinstance(outcome, Exception):
-                        transport.hedge_won(_lane(operation), node)  # the next call goes there
-                else:
-                    log.debug("%s to broker %d failed: %s", operation.codec.name, node, outcome)
-                hedge.progress.set()
-
-            for position, node in enumerate((first, *others)):
-                hedge.out += 1
-                hedge.all_sent = position == len(others)
-                group.start_soon(attempt, node)
-                if not hedge.all_sent:
-                    await self._until_silent_or_done(node, hedge_after, hedge.progress)
-                    hedge.progress = anyio.Event()
-        assert hedge.outcome is not None  # the task group ends with the deciding outcome
-        return hedge.outcome
+                hedge.start(transport.any_broker(lane))
+                outcome = await decided
+            finally:
+                hedge.cancel()
+                waiting.cancel_scope.cancel()
+        return outcome
 
     def _settle(
         self, attempt: _Attempt[K], keys: list[K], outcome: dict[str, Any] | Exception
@@ -330,11 +313,11 @@ class Engine:
         brokers are then worth asking for again).
         """
         operation, retry, last_errors = attempt.operation, attempt.retry, attempt.last_errors
-        if isinstance(outcome, _RETRIED):
+        if retried(outcome, operation.not_retried):
             log.debug("%s failed, will retry: %s", operation.codec.name, outcome)
             last_errors.update(dict.fromkeys(keys, outcome))
             retry.extend(keys)
-            if operation.mutates and isinstance(outcome, _MAYBE_APPLIED):
+            if operation.mutates and answered_maybe_applied(outcome):
                 attempt.unsure.update(keys)
             return True
         futures = attempt.result.values
@@ -347,28 +330,14 @@ class Engine:
         for key, value in outcomes:
             if not isinstance(value, BrokerError):
                 futures[key]._set_result(value)
-            elif isinstance(value, _RETRIED) and not isinstance(value, operation.not_retried):
+            elif retried(value, operation.not_retried):
                 last_errors[key] = value
                 retry.append(key)
-                if operation.mutates and isinstance(value, _MAYBE_APPLIED):
+                if operation.mutates and answered_maybe_applied(value):
                     attempt.unsure.add(key)
             else:
                 futures[key]._set_exception(value)
         return False
-
-    async def _until_silent_or_done(
-        self, node: int, hedge_after: float, progress: anyio.Event
-    ) -> None:
-        """Wait until a try ends, or the broker has answered nothing for ``hedge_after``.
-
-        A broker that answers other requests meanwhile is slow, not sick: a second request
-        elsewhere would only add load to a cluster that is busy already.
-        """
-        while True:
-            with anyio.move_on_after(hedge_after):
-                await progress.wait()
-            if progress.is_set() or not self._transport.answered_within(node, hedge_after):
-                return
 
     async def _request(
         self,
@@ -428,19 +397,6 @@ class _Written:
 
     def add(self) -> None:
         self.count += 1
-
-
-class _Hedge:
-    """One hedged request while it runs: tries out, and the outcome that decided it."""
-
-    __slots__ = ("all_sent", "out", "outcome", "progress")
-
-    def __init__(self) -> None:
-        self.out = 0
-        self.all_sent = False
-        self.outcome: dict[str, Any] | KafkaConfigAdminError | None = None
-        #: Set when a try ends without deciding: the next one starts at once.
-        self.progress = anyio.Event()
 
 
 def _lane(operation: Operation[Any, Any]) -> int:

@@ -29,7 +29,8 @@ from ..desired import (
     observe_once,
 )
 from ._connect import ConnectionOptions, resolve_connection
-from ._main import cli, connection_options, output_option, run
+from ._main import cli
+from ._options import connection_options, output_option, run
 from ._output import OutputFormat, stderr, stdout
 from ._resources import UsageError
 

@@ -181,6 +181,34 @@ def exception_tree() -> str:
     return "```text\n" + "\n".join(lines) + "\n```\n"
 
 
+_CHANGE_APPLIED = {
+    "no": "no",
+    "maybe": "maybe: read it back",
+    "if-written": "only if the request was written (the message says)",
+}
+
+
+def retry_table() -> str:
+    """Per public error class: whether the engine retries it, and whether a change that ended
+    in it may have been applied (the classes' ``retriable`` and ``change_applied``)."""
+    sdk = importlib.import_module("kafka_config_admin")
+    retries = importlib.import_module("kafka_config_admin._engine.retries")
+    errors = [
+        obj
+        for name in sdk.__all__
+        if isinstance(obj := getattr(sdk, name), type)
+        and issubclass(obj, sdk.KafkaConfigAdminError)
+    ]
+    lines = ["| error | code | retried | a change may have been applied |", "|---|---|---|---|"]
+    for row in retries.retry_table(errors):
+        code = "" if row.code is None else str(row.code)
+        retried = "yes" if row.retried else "no"
+        lines.append(
+            f"| `{row.name}` | {code} | {retried} | {_CHANGE_APPLIED[row.change_applied]} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def _negotiated(api: dict[str, Any]) -> str:
     broker = api["broker"]
     if broker is None:
@@ -309,6 +337,8 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "kafka-version": kafka_version,
     "protocol-versions": protocol_versions,
     "reliability-figures": reliability_figures,
+    "retry-table": retry_table,
+    "scale-benchmark": committed_markdown("scale"),
     "spark-benchmark": committed_markdown("spark"),
 }
 

@@ -21,7 +21,8 @@ The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSp
 :func:`parse_typed` / :func:`same_value` for KIP-569 types), the checks (:func:`check_value`,
 :func:`check_ops`, :func:`check_desired` returning every :class:`Problem`), the diff
 (:func:`make_plan` -> :class:`Plan`), the change feed's diff (:func:`diff_states` of two
-:class:`ObservedState`, read by :func:`observe_cluster`) and rules (:func:`evaluate_rules`,
+:class:`ObservedState`, read by :func:`observe_cluster` for a :class:`ResourceScope`, which
+also says what a Spark snapshot reads) and rules (:func:`evaluate_rules`,
 :func:`evaluate_state`, :func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
 (:func:`read_state`, :func:`apply_plan`, :func:`read_export` for a cluster's overrides as a
@@ -74,7 +75,7 @@ from ._model import (
     ResourceSpec,
     TopicSpec,
 )
-from ._observe import FeedScope, observe_cluster, observe_once
+from ._observe import observe_cluster, observe_once
 from ._outcomes import OutcomeStatus
 from ._partitions import PartitionPlan, place_replicas
 from ._patterns import MATCH_SECONDS, PatternTimeoutError, UserPattern, match_budget
@@ -94,6 +95,7 @@ from ._plan import (
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, Violation, evaluate_rules
+from ._scope import ResourceScope
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source, schema_resources
 from ._types import SET_LIKE_KEYS, TypedValue, expected_type, is_set_like, parse_typed, same_value
@@ -126,7 +128,6 @@ __all__ = [
     "DesiredStateError",
     "Export",
     "ExportFailedError",
-    "FeedScope",
     "FileError",
     "IgnoreSpec",
     "KeptKey",
@@ -148,6 +149,7 @@ __all__ = [
     "ResourceObservation",
     "ResourceOutcome",
     "ResourcePlan",
+    "ResourceScope",
     "ResourceSpec",
     "Rule",
     "RuleOperator",

@@ -4,24 +4,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 from kafka_config_admin import (
     Config,
     ConfigEntry,
     ConfigResource,
     ConfigSource,
     ConfigType,
-    InvalidArgumentError,
     ResourceType,
     TopicAuthorizationFailedError,
 )
 from kafka_config_admin.desired import (
     ChangeKind,
-    FeedScope,
     ObservedState,
     ObservedValue,
-    ResourceKind,
     ResourceObservation,
     diff_states,
     next_state,
@@ -212,11 +207,6 @@ def test_a_state_survives_json() -> None:
         type_errors={"SCRAM_USER": ("UnsupportedVersionError", "old")},
     )
     assert ObservedState.from_json(original.to_json()) == original
-
-
-def test_scope_checks() -> None:
-    with pytest.raises(InvalidArgumentError, match="client_metrics needs their names"):
-        FeedScope(kinds=(ResourceKind.CLIENT_METRICS,))
 
 
 def test_a_cluster_down_from_the_start_gets_its_baseline_once_read() -> None:

@@ -6,7 +6,6 @@ import pytest
 
 from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
 from kafka_config_admin.desired import ResourceKind, parse_desired_state
-from kafka_config_admin.spark._options import CONFIG_KINDS
 
 
 @pytest.mark.parametrize(
@@ -31,8 +30,9 @@ def test_every_spelling_users_type_names_its_kind(text: str, kind: ResourceKind)
 def test_an_unknown_or_refused_kind_is_named_with_the_choices() -> None:
     with pytest.raises(InvalidArgumentError, match=r"'queue' is not a resource type; use one of"):
         ResourceKind.parse("queue")
+    configs = [kind for kind in ResourceKind if kind.is_config]
     with pytest.raises(InvalidArgumentError, match=r"resourceTypes: 'quota' is not a resource"):
-        ResourceKind.parse("quota", allowed=CONFIG_KINDS, where="resourceTypes: ")
+        ResourceKind.parse("quota", allowed=configs, where="resourceTypes: ")
 
 
 def test_kinds_of_resources_sections_and_types() -> None:

@@ -28,7 +28,8 @@ from ._changes import (
     ResourceObservation,
     observed_values,
 )
-from ._scope import ResourceKind, ResourceScope
+from ._kinds import ResourceKind
+from ._scope import ResourceScope
 
 __all__ = ["observe_cluster", "observe_once"]
 

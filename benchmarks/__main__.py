@@ -9,7 +9,9 @@ Spark snapshot benchmark (see ``benchmarks/spark.py``), ``python -m benchmarks w
 plan-trees --before TREE`` ``plan`` with two source trees side by side
 (:mod:`benchmarks.plan_trees`), ``python -m benchmarks feed [--topics N] [--reps N]
 [--changes N]`` the change feed's poll cost and detection latency on two clusters
-(``benchmarks/feed.py``). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
+(``benchmarks/feed.py``), ``python -m benchmarks scale [--sizes 1000,5000,20000] [--brokers
+1,3]`` W1 for every client at ten times the scale, time and memory (:mod:`benchmarks.scale`;
+slow: about an hour). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
 (3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``, ``--before TREE`` (our
 client from another source tree of the repository runs too, as ``kafka-config-admin-before``,
 in the same rounds: a change's cost as a ratio measured side by side).
@@ -19,67 +21,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
-from kafka_config_admin.testing._artifacts import broker_lib_dir
 
-from . import cli, dataset, plan_trees, report, run_json_module
-from .peers import MODULES, NAMES
+from . import cli, dataset, plan_trees, report
+from .clients import BEFORE, chosen_peers, compile_java_peer, measure_rounds, write_topics
+from .peers import NAMES
 
 HERE = Path(__file__).parent
-#: Seconds every client leaves the broker before each workload (see ``runner.measure``).
-SETTLE_SECONDS = 2.0
-
-
-def run_python_peer(
-    name: str, bootstrap: str, topics_file: Path, reps: int, tree: Path | None = None
-) -> dict[str, Any]:
-    return run_json_module(
-        "benchmarks.runner",
-        name,
-        bootstrap,
-        str(topics_file),
-        str(reps),
-        str(SETTLE_SECONDS),
-        tree=tree,
-    )
-
-
-def compile_java_peer(work: Path) -> str:
-    """Compile the Java peer once; its classpath."""
-    classpath = f"{broker_lib_dir()}/*"
-    subprocess.run(
-        ["javac", "-d", str(work), "-cp", classpath, str(HERE / "java/ConfigBench.java")],
-        check=True,
-    )
-    return f"{work}:{classpath}"
-
-
-def run_java_peer(bootstrap: str, topics_file: Path, classpath: str, reps: int) -> dict[str, Any]:
-    output = subprocess.run(
-        [
-            "java",
-            "-Xmx1g",
-            "-cp",
-            classpath,
-            "ConfigBench",
-            bootstrap,
-            str(topics_file),
-            str(reps),
-            str(SETTLE_SECONDS),
-        ],
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-    ).stdout
-    result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
-    return result
 
 
 def main() -> None:
@@ -96,6 +48,10 @@ def main() -> None:
         from . import feed
 
         feed.main(arguments)
+    elif part == "scale":
+        from . import scale
+
+        scale.main(arguments)
     elif part == "load":
         from . import load
 
@@ -109,10 +65,6 @@ def main() -> None:
     else:
         peers_main(sys.argv[1:])
         cli.main([])
-
-
-#: Our client from the tree given by ``peers --before``.
-BEFORE = "kafka-config-admin-before"
 
 
 def peers_main(argv: list[str]) -> None:
@@ -129,44 +81,22 @@ def peers_main(argv: list[str]) -> None:
         f"client runs too, as '{BEFORE}', in the same rounds (a change's cost as a ratio)",
     )
     args = parser.parse_args(argv)
-    peers = [name for name in args.peers.split(",") if name]
-    unknown = set(peers) - set(NAMES)
-    if unknown:
-        parser.error(f"unknown peers: {', '.join(sorted(unknown))}; known: {', '.join(NAMES)}")
-    if args.before is not None:
-        peers.append(BEFORE)
+    peers = chosen_peers(parser, args.peers)
 
     with start_cluster(brokers=1) as cluster, tempfile.TemporaryDirectory() as tmp:
         bootstrap = cluster.bootstrap_servers
         print(f"creating {args.topics} topics on {bootstrap} ...", flush=True)
-        topics = asyncio.run(dataset.create(bootstrap, args.topics))
-        topics_file = Path(tmp) / "topics.json"
-        topics_file.write_text(json.dumps(topics))
-        (Path(tmp) / "topics.txt").write_text("\n".join(topics) + "\n")
+        topics_file = write_topics(Path(tmp), asyncio.run(dataset.create(bootstrap, args.topics)))
         classpath = compile_java_peer(Path(tmp)) if "java" in peers else ""
-        # The broker's JIT warms up over the first few thousand requests; without this the
-        # first client measured would pay for it. The floor's run is thrown away.
-        print("warming the broker up ...", flush=True)
-        run_python_peer("floor", bootstrap, topics_file, 3)
-        samples: dict[str, list[dict[str, Any]]] = {name: [] for name in peers}
-        for round_index in range(args.rounds):
-            # Each round starts with another peer, so that drift in the broker (JIT, GC, a
-            # growing metadata log) is spread over every peer rather than charged to one.
-            start = round_index % len(peers)
-            for name in peers[start:] + peers[:start]:
-                print(f"[round {round_index + 1}/{args.rounds}] {name} ...", flush=True)
-                if name == BEFORE:
-                    run = run_python_peer(
-                        report.OURS, bootstrap, topics_file, args.reps, args.before
-                    )
-                    samples[name].append({**run, "peer": BEFORE})
-                elif name in MODULES:
-                    samples[name].append(run_python_peer(name, bootstrap, topics_file, args.reps))
-                else:
-                    samples[name].append(
-                        run_java_peer(bootstrap, Path(tmp) / "topics.txt", classpath, args.reps)
-                    )
-    runs = [report.merge(samples[name]) for name in peers]
+        runs = measure_rounds(
+            peers,
+            bootstrap,
+            topics_file,
+            classpath,
+            rounds=args.rounds,
+            reps=args.reps,
+            before=args.before,
+        )
     context = {
         "kafka": KAFKA_VERSION,
         "topics": args.topics,

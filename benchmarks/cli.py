@@ -12,15 +12,35 @@ differs each round so that every apply has work to do.
   process; and ``--alter`` takes one entity per process, so it alters a sample of topics one
   process each, reported per topic and scaled to N.
 
+The faces against the SDK (issue 23's "a command line that answers at once"), in the same
+run, on the same topics, ``--repeats`` times (5), each time every step once, in turn:
+
+- start: ``--help``, ``--version``, a usage error and ``plan --help`` against a bare
+  ``python -c "import aiokafka, pydantic"``; ``import kafka_config_admin`` and
+  ``from kafka_config_admin import AdminClient`` (what a service or a Spark task pays) against it;
+- ``plan`` of N topics, and the ``describe --match`` table of N topics, against the SDK's
+  describe of the same topics as ``plan`` asks for them (``benchmarks/sdk_steps.py``, process
+  start included);
+- ``apply`` against the SDK doing the same requests (describe, validate, alter, read back);
+  the SDK's alter step is the broker's own commit time.
+
+Each figure: median wall seconds and median CPU seconds (user + system of the process, which a
+loaded machine disturbs less), and the ratio to its baseline; the load average is printed.
+Every command runs with byte-code caches written (``PYTHONDONTWRITEBYTECODE`` unset), as an
+installed package runs.
+
 Options: ``--topics N`` (2000), ``--sample N`` (50, spread over the rounds), ``--rounds N`` (3),
-``--out DIR``.
+``--repeats N`` (5), ``--part faces|kafka-configs|all`` (all), ``--out DIR``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import compileall
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -38,18 +58,30 @@ from . import dataset
 HERE = Path(__file__).parent
 CONFIG_COMMAND = "kafka.admin.ConfigCommand"
 PATTERN = "bench-.*"
+#: Every command as an installed package runs: byte code cached, not compiled at each start.
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+BARE_IMPORT = "import aiokafka, pydantic"
 
 
 def timed(command: Sequence[str], expect: int = 0) -> float:
     """Seconds one command took, start to exit; fails unless it exits with ``expect``."""
+    return measured(command, expect)[0]
+
+
+def measured(command: Sequence[str], expect: int = 0) -> tuple[float, float, str]:
+    """One command's wall seconds, CPU seconds (user + system) and output; fails unless it
+    exits with ``expect``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=ENV)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
     if done.returncode != expect:
         raise RuntimeError(
             f"{' '.join(command[:6])}... exited {done.returncode}, not {expect}:\n{done.stderr}"
         )
-    return seconds
+    return seconds, cpu, done.stdout
 
 
 def ours(bootstrap: str, *args: str) -> list[str]:
@@ -119,10 +151,136 @@ def one_round(
     }
 
 
-def write(results: dict[str, Any], out: Path) -> str:
-    """results/cli.json and results/cli.md; the markdown text."""
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "cli.json").write_text(json.dumps(results, indent=2) + "\n")
+def command_line(*args: str) -> list[str]:
+    """Our command line with no cluster option (start-up steps)."""
+    return [sys.executable, "-m", "kafka_config_admin", *args]
+
+
+def python(code: str) -> list[str]:
+    return [sys.executable, "-c", code]
+
+
+def sdk_steps(*args: str) -> list[str]:
+    return [sys.executable, str(HERE / "sdk_steps.py"), *args]
+
+
+#: The faces' steps: name, the baseline it is measured against, what it is.
+FACE_STEPS = [
+    ("help", "bare_import", "`kafka-config-admin --help`"),
+    ("version", "bare_import", "`kafka-config-admin --version`"),
+    ("usage_error", "bare_import", "`kafka-config-admin --no-such-option` (exit 2)"),
+    ("command_help", "bare_import", "`kafka-config-admin plan --help` (loads the command)"),
+    ("import_package", "bare_import", "`import kafka_config_admin`"),
+    ("import_sdk", "bare_import", "`from kafka_config_admin import AdminClient`"),
+    ("plan", "sdk_describe", "`plan FILE` (exit 3: changes needed)"),
+    ("table", "sdk_describe", "`describe --match REGEX` (the table)"),
+    ("apply", "sdk_apply", "`apply FILE --yes`"),
+]
+
+
+def faces_round(
+    bootstrap: str, topics: list[str], index: int, work: Path
+) -> dict[str, dict[str, Any]]:
+    """Every start-up step, ``plan``, the table and ``apply`` once, each beside its baseline."""
+    base = 9_000_000 + index * 4 * 60_000
+    names = work / "topics.txt"
+    names.write_text("\n".join(topics))
+    steps: dict[str, tuple[list[str], int]] = {
+        "bare_import": (python(BARE_IMPORT), 0),
+        "help": (command_line("--help"), 0),
+        "version": (command_line("--version"), 0),
+        "usage_error": (command_line("--no-such-option"), 2),
+        "command_help": (command_line("plan", "--help"), 0),
+        "import_package": (python("import kafka_config_admin"), 0),
+        "import_sdk": (python("from kafka_config_admin import AdminClient"), 0),
+        "sdk_describe": (sdk_steps("describe", bootstrap, str(names)), 0),
+        "plan": (ours(bootstrap, "plan", str(desired_file(work / "plan.yaml", topics, base))), 3),
+        "table": (ours(bootstrap, "describe", "--match", PATTERN), 0),
+        "sdk_apply": (sdk_steps("apply", bootstrap, str(names), str(base + 60_000)), 0),
+        "apply": (
+            ours(
+                bootstrap,
+                "apply",
+                str(desired_file(work / "a.yaml", topics, base + 120_000)),
+                "--yes",
+            ),
+            0,
+        ),
+    }
+    results: dict[str, dict[str, Any]] = {}
+    for name, (command, expect) in steps.items():
+        seconds, cpu, output = measured(command, expect)
+        results[name] = {"seconds": seconds, "cpu": cpu}
+        if name.startswith("sdk_"):
+            results[name]["phases"] = json.loads(output.splitlines()[-1])
+        if name == "table":
+            results[name]["lines"] = output.count("\n")
+    return results
+
+
+def git_commit() -> str:
+    """The commit measured, ``+`` when the tree has changes not committed."""
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD"], check=False).returncode != 0
+    return head + ("+" if dirty else "")
+
+
+def load_average() -> str:
+    return " ".join(f"{load:.2f}" for load in os.getloadavg())
+
+
+def faces_markdown(part: dict[str, Any]) -> list[str]:
+    runs: list[dict[str, dict[str, Any]]] = part["runs"]
+
+    def median(step: str, what: str) -> float:
+        return statistics.median(float(run[step][what]) for run in runs)
+
+    lines = [
+        "### The faces against the SDK",
+        "",
+        f"`{part['command']}` at commit {part['commit']}: Apache Kafka {part['kafka']} (single "
+        f"KRaft node), {part['topics']} topics, {len(runs)} repeats, each step once per repeat "
+        f"in turn; every command a new process (byte code cached). Load average (1, 5, 15 min) "
+        f"before: {part['load_before']}; after: {part['load_after']}. Medians; a ratio is a "
+        "median over the median of its baseline, measured in the same repeats.",
+        "",
+        "| step | wall s | CPU s | baseline | wall ratio | CPU ratio |",
+        "|---|---|---|---|---|---|",
+    ]
+    baselines = {
+        "bare_import": f'bare `python -c "{BARE_IMPORT}"`',
+        "sdk_describe": "the SDK's describe of the same topics, as plan asks (process included)",
+        "sdk_apply": "the SDK's same requests as apply (process included)",
+    }
+    for baseline, said in baselines.items():
+        lines.append(
+            f"| {said} | {median(baseline, 'seconds'):.2f} | {median(baseline, 'cpu'):.2f} "
+            "| - | 1.00 | 1.00 |"
+        )
+    for step, baseline, said in FACE_STEPS:
+        wall = median(step, "seconds") / median(baseline, "seconds")
+        cpu = median(step, "cpu") / median(baseline, "cpu")
+        lines.append(
+            f"| {said} | {median(step, 'seconds'):.2f} | {median(step, 'cpu'):.2f} "
+            f"| {baseline.replace('_', ' ')} | {wall:.2f} | {cpu:.2f} |"
+        )
+    commit = statistics.median(run["sdk_apply"]["phases"]["alter"] for run in runs)
+    apply_wall = median("apply", "seconds") - commit
+    sdk_wall = median("sdk_apply", "seconds") - commit
+    lines += [
+        "",
+        f"The broker's own commit time (the SDK's alter of {part['topics']} topics, the "
+        f"median of its phase): {commit:.2f} s. Without it, apply takes {apply_wall:.2f} s "
+        f"against the SDK's {sdk_wall:.2f} s: {apply_wall / sdk_wall:.2f}x. The table has "
+        f"{runs[0]['table']['lines']} lines.",
+        "",
+    ]
+    return lines
+
+
+def kafka_configs_markdown(results: dict[str, Any]) -> list[str]:
     n, rounds = results["topics"], results["rounds"]
 
     def cell(key: str) -> str:
@@ -134,8 +292,16 @@ def write(results: dict[str, Any], out: Path) -> str:
         f"{statistics.median(per_topic):.2f} ({min(per_topic):.2f}-{max(per_topic):.2f})"
     )
     scaled = statistics.median(per_topic) * n
-    lines = [
-        f"CLI benchmark: Apache Kafka {results['kafka']} (single KRaft node), {n} topics, "
+    where = (
+        f"`{results['command']}` at commit {results['commit']}, load average before: "
+        f"{results['load_before']}; after: {results['load_after']}. "
+        if "command" in results
+        else ""
+    )
+    return [
+        "### Our CLI against kafka-configs.sh",
+        "",
+        f"{where}Apache Kafka {results['kafka']} (single KRaft node), {n} topics, "
         f"{rounds} rounds; every command a new process, timed start to exit. Seconds: median "
         "(min-max) of the rounds.",
         "",
@@ -150,9 +316,30 @@ def write(results: dict[str, Any], out: Path) -> str:
         f"| check nothing is left to change | plan again: {cell('ours_replan')} (exit 0) | - |",
         "",
     ]
+
+
+def write(results: dict[str, Any], out: Path) -> str:
+    """results/cli.json and results/cli.md with the parts measured now and those kept from an
+    earlier run (each part names its own command, commit and load); the markdown text."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "cli.json").write_text(json.dumps(results, indent=2) + "\n")
+    lines = ["# CLI benchmark (`nox -s bench -- cli`)", ""]
+    if "faces" in results:
+        lines += faces_markdown(results["faces"])
+    if "kafka_configs" in results:
+        lines += kafka_configs_markdown(results["kafka_configs"])
     text = "\n".join(lines)
     (out / "cli.md").write_text(text)
     return text
+
+
+def earlier(out: Path) -> dict[str, Any]:
+    """The parts of an earlier run (a file from before the parts: kafka-configs.sh only)."""
+    path = out / "cli.json"
+    if not path.exists():
+        return {}
+    found: dict[str, Any] = json.loads(path.read_text())
+    return found if "runs" not in found else {"kafka_configs": found}
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -160,26 +347,49 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--topics", type=int, default=2000)
     parser.add_argument("--sample", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--part", choices=["faces", "kafka-configs", "all"], default="all")
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
+    command = " ".join(["python3 -m nox -s bench -- cli", *(argv or sys.argv[1:])])
+    compileall.compile_dir(HERE.parent / "kafka_config_admin", quiet=1)
+    results = earlier(args.out)
     with start_cluster(brokers=1) as cluster, tempfile.TemporaryDirectory() as tmp:
         bootstrap = cluster.bootstrap_servers
         print(f"creating {args.topics} topics on {bootstrap} ...", flush=True)
         topics = asyncio.run(dataset.create(bootstrap, args.topics))
-        # The sample: spread over the topics, and over the rounds (one process per topic).
-        sample = topics[:: max(1, len(topics) // args.sample)][: args.sample]
-        runs = []
-        for index in range(args.rounds):
-            print(f"[round {index + 1}/{args.rounds}] ...", flush=True)
-            share = sample[index :: args.rounds]
-            runs.append(one_round(bootstrap, topics, share, index, Path(tmp)))
-    results = {
-        "kafka": KAFKA_VERSION,
-        "topics": args.topics,
-        "sample": args.sample,
-        "rounds": args.rounds,
-        "runs": runs,
-    }
+        context = {"kafka": KAFKA_VERSION, "topics": args.topics, "commit": git_commit()}
+        if args.part in ("faces", "all"):
+            load_before = load_average()
+            repeats = []
+            for index in range(args.repeats):
+                print(f"[faces {index + 1}/{args.repeats}] ...", flush=True)
+                repeats.append(faces_round(bootstrap, topics, index, Path(tmp)))
+            results["faces"] = {
+                **context,
+                "command": command,
+                "load_before": load_before,
+                "load_after": load_average(),
+                "runs": repeats,
+            }
+        if args.part in ("kafka-configs", "all"):
+            load_before = load_average()
+            # The sample: spread over the topics, and over the rounds (one process per topic).
+            sample = topics[:: max(1, len(topics) // args.sample)][: args.sample]
+            runs = []
+            for index in range(args.rounds):
+                print(f"[round {index + 1}/{args.rounds}] ...", flush=True)
+                share = sample[index :: args.rounds]
+                runs.append(one_round(bootstrap, topics, share, index, Path(tmp)))
+            results["kafka_configs"] = {
+                **context,
+                "command": command,
+                "load_before": load_before,
+                "load_after": load_average(),
+                "sample": args.sample,
+                "rounds": args.rounds,
+                "runs": runs,
+            }
     print(write(results, args.out))
 
 

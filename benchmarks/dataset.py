@@ -16,13 +16,14 @@ def topic_names(count: int) -> list[str]:
     return [f"bench-{index:05d}" for index in range(count)]
 
 
-async def create(bootstrap: str, count: int) -> list[str]:
-    """Create the topics and wait until the broker describes every one of them."""
+async def create(bootstrap: str, count: int, *, first: int = 0) -> list[str]:
+    """Create the topics (those from number ``first`` on: the ones before exist already) and
+    wait until the cluster describes every one of them."""
     names = topic_names(count)
     admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=120000)
     await admin.start()
     try:
-        for start in range(0, count, BATCH):
+        for start in range(first, count, BATCH):
             await admin.create_topics(
                 [
                     NewTopic(name, 1, 1, topic_configs=OVERRIDES if index % 10 == 0 else {})

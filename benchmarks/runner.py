@@ -1,6 +1,9 @@
 """Runs one client's workloads in this process and prints the timings as JSON.
 
-``python -m benchmarks.runner PEER BOOTSTRAP TOPICS_JSON REPS SETTLE_SECONDS``
+``python -m benchmarks.runner PEER BOOTSTRAP TOPICS_JSON REPS SETTLE_SECONDS [WORKLOADS]``
+
+WORKLOADS (``w1,w3``; default all) picks the workloads. W1's memory is measured on fresh
+clients of the same process: the process's RSS around the first call, then tracemalloc.
 """
 
 from __future__ import annotations
@@ -13,13 +16,15 @@ import json
 import sys
 import time
 import tracemalloc
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from pathlib import Path
 from typing import Any
 
+from . import memory_mb, reset_peak_rss
 from .peers import MODULES
 from .peers.base import NotSupported, Peer
 
+WORKLOADS = ("w1", "w2", "w3", "w4")
 W2_CALLS = 1000
 W4_CALLS = 50
 VALUES = ("3600000", "7200000")  # alternate so that every alter really changes the topic
@@ -56,7 +61,13 @@ async def _w2_latencies(peer: Peer, topic: str) -> list[float]:
     return sorted(latencies)
 
 
-async def measure(peer: Peer, topics: list[str], reps: int, settle: float) -> dict[str, Any]:
+async def measure(
+    peer: Peer,
+    topics: list[str],
+    reps: int,
+    settle: float,
+    only: Collection[str] = WORKLOADS,
+) -> dict[str, Any]:
     """Each workload's timings; the broker is left ``settle`` seconds before each.
 
     Without the pause, the broker's own aftermath of one workload (its garbage collection after
@@ -73,6 +84,8 @@ async def measure(peer: Peer, topics: list[str], reps: int, settle: float) -> di
     }
     results: dict[str, Any] = {}
     for name, run in workloads.items():
+        if name not in only:
+            continue
         await asyncio.sleep(settle)
         try:
             results[name] = await run()
@@ -117,13 +130,39 @@ async def w1_memory(peer: Peer, topics: list[str]) -> dict[str, float]:
     return {"result_mb": (retained - baseline) / 1e6, "peak_mb": (peak - baseline) / 1e6}
 
 
-async def main(name: str, bootstrap: str, topics: list[str], reps: int, settle: float) -> None:
+async def w1_rss(peer: Peer, topics: list[str]) -> dict[str, float]:
+    """The process's RSS before the first W1 call, and its peak during it, in MB.
+
+    The peak is reset just before the call (:func:`benchmarks.reset_peak_rss`): the call's own.
+    """
+    before = memory_mb()
+    reset_peak_rss()
+    result = await _call(peer.w1_describe_all(topics))
+    peak = memory_mb("VmHWM")
+    del result
+    return {"rss_before_mb": before, "rss_peak_mb": peak, "rss_growth_mb": peak - before}
+
+
+async def main(
+    name: str,
+    bootstrap: str,
+    topics: list[str],
+    reps: int,
+    settle: float,
+    only: Collection[str] = WORKLOADS,
+) -> None:
     report: dict[str, Any] = {"peer": name}
-    async with _opened(name, bootstrap) as peer:
-        report["workloads"] = await measure(peer, topics, reps, settle)
-    if name != "floor":
+    memory: dict[str, float] = {}
+    decodes = name != "floor" and "w1" in only
+    if decodes:
         async with _opened(name, bootstrap) as peer:
-            report["w1_memory"] = await w1_memory(peer, topics)
+            memory.update(await w1_rss(peer, topics))
+    async with _opened(name, bootstrap) as peer:
+        report["workloads"] = await measure(peer, topics, reps, settle, only)
+    if decodes:
+        async with _opened(name, bootstrap) as peer:
+            memory.update(await w1_memory(peer, topics))
+        report["w1_memory"] = memory
     print(json.dumps(report))
 
 
@@ -139,4 +178,7 @@ async def _opened(name: str, bootstrap: str) -> AsyncIterator[Peer]:
 
 if __name__ == "__main__":
     topic_names = json.loads(Path(sys.argv[3]).read_text())
-    asyncio.run(main(sys.argv[1], sys.argv[2], topic_names, int(sys.argv[4]), float(sys.argv[5])))
+    chosen = sys.argv[6].split(",") if sys.argv[6:] else WORKLOADS
+    asyncio.run(
+        main(sys.argv[1], sys.argv[2], topic_names, int(sys.argv[4]), float(sys.argv[5]), chosen)
+    )

@@ -3,23 +3,19 @@ benchmarks.spark_partition BOOTSTRAP TOPICS_FILE COUNT``.
 
 Runs exactly what an executor's ``read()`` runs for a shard of COUNT topics (with synonyms and
 documentation), hands the batches over one by one as Spark takes them, and prints one JSON line:
-rows, the Arrow bytes of the batches, and the process's peak RSS before and after.
+rows, the Arrow bytes of the batches, the process's RSS before and its peak during the read.
 """
 
 from __future__ import annotations
 
 import json
-import resource
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchmarks import memory_mb, reset_peak_rss
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.spark._snapshot import DescribeFlags, Shard, describe_shard, iter_batches
-
-
-def peak_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main(bootstrap: str, topics_file: str, count: int) -> None:
@@ -27,7 +23,8 @@ def main(bootstrap: str, topics_file: str, count: int) -> None:
     target = Connection(name="bench", bootstrap_servers=bootstrap, timeout=120)
     shard = Shard(target, tuple(("TOPIC", name) for name in names))
     flags = DescribeFlags(True, True, datetime.now(UTC))
-    baseline = peak_rss_mib()
+    baseline = memory_mb() * 1e6 / 2**20
+    reset_peak_rss()
     rows = arrow_bytes = 0
     for batch in iter_batches(describe_shard(shard, flags)):
         rows += batch.num_rows
@@ -39,7 +36,7 @@ def main(bootstrap: str, topics_file: str, count: int) -> None:
                 "rows": rows,
                 "arrow_mib": arrow_bytes / 2**20,
                 "baseline_rss_mib": baseline,
-                "peak_rss_mib": peak_rss_mib(),
+                "peak_rss_mib": memory_mb("VmHWM") * 1e6 / 2**20,
             }
         )
     )

@@ -3,118 +3,122 @@
 The public API is what ``__all__`` lists; every module whose name starts with ``_`` is private.
 """
 
-from ._client import DEFAULT_TIMEOUT, AdminClient
-from ._exceptions import (
-    AuthenticationError,
-    AuthorizationError,
-    BrokerError,
-    BrokerIdNotRegisteredError,
-    BrokerNotAvailableError,
-    ChangeApplied,
-    ClientClosedError,
-    ClusterAuthorizationFailedError,
-    DuplicateResourceError,
-    GroupAuthorizationFailedError,
-    InvalidArgumentError,
-    InvalidConfigError,
-    InvalidPartitionsError,
-    InvalidReplicaAssignmentError,
-    InvalidReplicationFactorError,
-    InvalidRequestError,
-    InvalidTopicError,
-    KafkaConfigAdminError,
-    KafkaConnectionError,
-    KafkaTimeoutError,
-    ListenerMismatchError,
-    NetworkError,
-    NoReassignmentInProgressError,
-    NotControllerError,
-    OutcomeUnknownError,
-    PolicyViolationError,
-    ProtocolError,
-    ReassignmentInProgressError,
-    RequestTimedOutError,
-    ResourceNotFoundError,
-    ThrottlingQuotaExceededError,
-    TlsError,
-    TopicAlreadyExistsError,
-    TopicAuthorizationFailedError,
-    UnacceptableCredentialError,
-    UnknownServerError,
-    UnknownTopicOrPartitionError,
-    UnsupportedSaslMechanismError,
-    UnsupportedVersionError,
-)
-from ._models.catalog import (
-    CatalogKey,
-    CatalogMatch,
-    ConfigCatalog,
-    UpdateMode,
-    ValidValues,
-    catalog_releases,
-    load_catalog,
-    match_catalog,
-    releases_with_key,
-)
-from ._models.configs import (
-    HIDDEN,
-    AlterConfigOp,
-    Config,
-    ConfigEntry,
-    ConfigResource,
-    ConfigSource,
-    ConfigSynonym,
-    ConfigType,
-    OpType,
-    ResourceType,
-    is_sensitive_name,
-)
-from ._models.quotas import (
-    ClientQuotaAlteration,
-    ClientQuotaEntity,
-    ClientQuotaFilter,
-    ClientQuotaFilterComponent,
-    QuotaEntityType,
-    QuotaMatchType,
-)
-from ._models.scram import (
-    DEFAULT_SCRAM_ITERATIONS,
-    ScramCredentialInfo,
-    ScramMechanism,
-    UserScramCredentialAlteration,
-    UserScramCredentialDeletion,
-    UserScramCredentialsDescription,
-    UserScramCredentialUpsertion,
-)
-from ._models.scram import MAX_ITERATIONS as MAX_SCRAM_ITERATIONS
-from ._models.scram import MIN_ITERATIONS as MIN_SCRAM_ITERATIONS
-from ._models.topics import (
-    CreatedTopic,
-    NewPartitions,
-    NewTopic,
-    PartitionInfo,
-    PartitionReassignment,
-    TopicDescription,
-    TopicListing,
-    TopicPartition,
-)
-from ._models.validation import MAX_BROKER_ID, is_broker_id
-from ._net.connections import translate_error
-from ._net.oauth import TokenProvider
-from ._ops.groups import GroupListing, ListGroupsResult
-from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
-from ._ops.results import (
-    AlterConfigsResult,
-    AlterPartitionReassignmentsResult,
-    CreatePartitionsResult,
-    CreateTopicsResult,
-    DescribeConfigsResult,
-    DescribeTopicsResult,
-    ResourceFuture,
-)
-from ._ops.scram import AlterUserScramCredentialsResult, DescribeUserScramCredentialsResult
+import typing as _typing
+from importlib import import_module as _import_module
 
 __version__ = "0.1.0"
+
+if _typing.TYPE_CHECKING:
+    from ._client import DEFAULT_TIMEOUT, AdminClient
+    from ._exceptions import (
+        AuthenticationError,
+        AuthorizationError,
+        BrokerError,
+        BrokerIdNotRegisteredError,
+        BrokerNotAvailableError,
+        ChangeApplied,
+        ClientClosedError,
+        ClusterAuthorizationFailedError,
+        DuplicateResourceError,
+        GroupAuthorizationFailedError,
+        InvalidArgumentError,
+        InvalidConfigError,
+        InvalidPartitionsError,
+        InvalidReplicaAssignmentError,
+        InvalidReplicationFactorError,
+        InvalidRequestError,
+        InvalidTopicError,
+        KafkaConfigAdminError,
+        KafkaConnectionError,
+        KafkaTimeoutError,
+        ListenerMismatchError,
+        NetworkError,
+        NoReassignmentInProgressError,
+        NotControllerError,
+        OutcomeUnknownError,
+        PolicyViolationError,
+        ProtocolError,
+        ReassignmentInProgressError,
+        RequestTimedOutError,
+        ResourceNotFoundError,
+        ThrottlingQuotaExceededError,
+        TlsError,
+        TopicAlreadyExistsError,
+        TopicAuthorizationFailedError,
+        UnacceptableCredentialError,
+        UnknownServerError,
+        UnknownTopicOrPartitionError,
+        UnsupportedSaslMechanismError,
+        UnsupportedVersionError,
+    )
+    from ._models.catalog import (
+        CatalogKey,
+        CatalogMatch,
+        ConfigCatalog,
+        UpdateMode,
+        ValidValues,
+        catalog_releases,
+        load_catalog,
+        match_catalog,
+        releases_with_key,
+    )
+    from ._models.configs import (
+        HIDDEN,
+        AlterConfigOp,
+        Config,
+        ConfigEntry,
+        ConfigResource,
+        ConfigSource,
+        ConfigSynonym,
+        ConfigType,
+        OpType,
+        ResourceType,
+        is_sensitive_name,
+    )
+    from ._models.quotas import (
+        ClientQuotaAlteration,
+        ClientQuotaEntity,
+        ClientQuotaFilter,
+        ClientQuotaFilterComponent,
+        QuotaEntityType,
+        QuotaMatchType,
+    )
+    from ._models.scram import (
+        DEFAULT_SCRAM_ITERATIONS,
+        ScramCredentialInfo,
+        ScramMechanism,
+        UserScramCredentialAlteration,
+        UserScramCredentialDeletion,
+        UserScramCredentialsDescription,
+        UserScramCredentialUpsertion,
+    )
+    from ._models.scram import MAX_ITERATIONS as MAX_SCRAM_ITERATIONS
+    from ._models.scram import MIN_ITERATIONS as MIN_SCRAM_ITERATIONS
+    from ._models.topics import (
+        CreatedTopic,
+        NewPartitions,
+        NewTopic,
+        PartitionInfo,
+        PartitionReassignment,
+        TopicDescription,
+        TopicListing,
+        TopicPartition,
+    )
+    from ._models.validation import MAX_BROKER_ID, is_broker_id
+    from ._net.connections import translate_error
+    from ._net.oauth import TokenProvider
+    from ._ops.groups import GroupListing, ListGroupsResult
+    from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
+    from ._ops.results import (
+        AlterConfigsResult,
+        AlterPartitionReassignmentsResult,
+        CreatePartitionsResult,
+        CreateTopicsResult,
+        DescribeConfigsResult,
+        DescribeTopicsResult,
+        ResourceFuture,
+    )
+    from ._ops.scram import AlterUserScramCredentialsResult, DescribeUserScramCredentialsResult
 
 __all__ = [
     "DEFAULT_SCRAM_ITERATIONS",
@@ -222,9 +226,158 @@ __all__ = [
     "translate_error",
 ]
 
-# Show public names as kafka_config_admin.X rather than their private module.
-for _name in __all__:
-    _obj = globals()[_name]
-    if isinstance(_obj, type):
-        _obj.__module__ = __name__
-del _name, _obj
+#: Where each public name lives. A name is imported the first time it is asked for (PEP 562):
+#: ``import kafka_config_admin`` builds no model, loads no codec and imports neither aiokafka nor
+#: pydantic, so the command line's ``--help`` and a Spark task pay only for what they use.
+#: ``NAME=ATTRIBUTE`` exports a module's ATTRIBUTE as NAME.
+_HOMES: dict[str, tuple[str, ...]] = {
+    "._client": (
+        "DEFAULT_TIMEOUT",
+        "AdminClient",
+    ),
+    "._exceptions": (
+        "AuthenticationError",
+        "AuthorizationError",
+        "BrokerError",
+        "BrokerIdNotRegisteredError",
+        "BrokerNotAvailableError",
+        "ChangeApplied",
+        "ClientClosedError",
+        "ClusterAuthorizationFailedError",
+        "DuplicateResourceError",
+        "GroupAuthorizationFailedError",
+        "InvalidArgumentError",
+        "InvalidConfigError",
+        "InvalidPartitionsError",
+        "InvalidReplicaAssignmentError",
+        "InvalidReplicationFactorError",
+        "InvalidRequestError",
+        "InvalidTopicError",
+        "KafkaConfigAdminError",
+        "KafkaConnectionError",
+        "KafkaTimeoutError",
+        "ListenerMismatchError",
+        "NetworkError",
+        "NoReassignmentInProgressError",
+        "NotControllerError",
+        "OutcomeUnknownError",
+        "PolicyViolationError",
+        "ProtocolError",
+        "ReassignmentInProgressError",
+        "RequestTimedOutError",
+        "ResourceNotFoundError",
+        "ThrottlingQuotaExceededError",
+        "TlsError",
+        "TopicAlreadyExistsError",
+        "TopicAuthorizationFailedError",
+        "UnacceptableCredentialError",
+        "UnknownServerError",
+        "UnknownTopicOrPartitionError",
+        "UnsupportedSaslMechanismError",
+        "UnsupportedVersionError",
+    ),
+    "._models.catalog": (
+        "CatalogKey",
+        "CatalogMatch",
+        "ConfigCatalog",
+        "UpdateMode",
+        "ValidValues",
+        "catalog_releases",
+        "load_catalog",
+        "match_catalog",
+        "releases_with_key",
+    ),
+    "._models.configs": (
+        "HIDDEN",
+        "AlterConfigOp",
+        "Config",
+        "ConfigEntry",
+        "ConfigResource",
+        "ConfigSource",
+        "ConfigSynonym",
+        "ConfigType",
+        "OpType",
+        "ResourceType",
+        "is_sensitive_name",
+    ),
+    "._models.quotas": (
+        "ClientQuotaAlteration",
+        "ClientQuotaEntity",
+        "ClientQuotaFilter",
+        "ClientQuotaFilterComponent",
+        "QuotaEntityType",
+        "QuotaMatchType",
+    ),
+    "._models.scram": (
+        "DEFAULT_SCRAM_ITERATIONS",
+        "ScramCredentialInfo",
+        "ScramMechanism",
+        "UserScramCredentialAlteration",
+        "UserScramCredentialDeletion",
+        "UserScramCredentialsDescription",
+        "UserScramCredentialUpsertion",
+        "MAX_SCRAM_ITERATIONS=MAX_ITERATIONS",
+        "MIN_SCRAM_ITERATIONS=MIN_ITERATIONS",
+    ),
+    "._models.topics": (
+        "CreatedTopic",
+        "NewPartitions",
+        "NewTopic",
+        "PartitionInfo",
+        "PartitionReassignment",
+        "TopicDescription",
+        "TopicListing",
+        "TopicPartition",
+    ),
+    "._models.validation": (
+        "MAX_BROKER_ID",
+        "is_broker_id",
+    ),
+    "._net.connections": ("translate_error",),
+    "._net.oauth": ("TokenProvider",),
+    "._ops.groups": (
+        "GroupListing",
+        "ListGroupsResult",
+    ),
+    "._ops.quotas": (
+        "AlterClientQuotasResult",
+        "DescribeClientQuotasResult",
+        "QuotaValues",
+    ),
+    "._ops.results": (
+        "AlterConfigsResult",
+        "AlterPartitionReassignmentsResult",
+        "CreatePartitionsResult",
+        "CreateTopicsResult",
+        "DescribeConfigsResult",
+        "DescribeTopicsResult",
+        "ResourceFuture",
+    ),
+    "._ops.scram": (
+        "AlterUserScramCredentialsResult",
+        "DescribeUserScramCredentialsResult",
+    ),
+}
+_MODULE_OF = {
+    exported.partition("=")[0]: module for module, names in _HOMES.items() for exported in names
+}
+
+
+def __getattr__(name: str) -> object:
+    """Import the module a public name lives in, and every public name of that module."""
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    home = _MODULE_OF[name]
+    module = _import_module(home, __name__)
+    for exported in _HOMES[home]:
+        public, _, attribute = exported.partition("=")
+        value = getattr(module, attribute or public)
+        if isinstance(value, type):
+            # Show public names as kafka_config_admin.X rather than their private module.
+            value.__module__ = __name__
+        globals()[public] = value
+    return globals()[name]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -12,13 +12,14 @@ def run() -> None:
     """Start the command line, or say which extra is missing."""
     try:
         from .cli import main
+
+        main()  # a command's module (rich...) is imported when the command is chosen
     except ModuleNotFoundError as missing:
         if missing.name not in ("click", "rich"):
             raise
         sys.exit(
             f"kafka-config-admin: {missing.name} is missing: pip install 'kafka-config-admin[cli]'"
         )
-    main()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ hands it to the engine (``_engine``), which owns routing, retries and deadlines.
 from __future__ import annotations
 
 import dataclasses
-import importlib.metadata
 import logging
 import re
 import ssl
@@ -19,6 +18,7 @@ from typing import Any, Literal, Self, TypeVar
 
 import anyio
 
+from . import __version__  # not importlib.metadata's: that import costs every start
 from ._engine.engine import Engine
 from ._engine.lifetime import TaskGroupHost
 from ._exceptions import (
@@ -89,10 +89,7 @@ log = logging.getLogger("kafka_config_admin")
 def _api_versions_request(version: int) -> dict[str, str]:
     """ApiVersions asks nothing; from v3 it names the client, as a broker insists (its
     metrics show it)."""
-    return {
-        "client_software_name": "kafka-config-admin",
-        "client_software_version": importlib.metadata.version("kafka-config-admin"),
-    }
+    return {"client_software_name": "kafka-config-admin", "client_software_version": __version__}
 
 
 K = TypeVar("K", bound=Hashable)

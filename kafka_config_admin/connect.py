@@ -141,7 +141,7 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
     A connection read from a clusters file is named after its cluster.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str | None = Field(default=None, description="The cluster's name in output and rows.")
     bootstrap_servers: str | None = None
@@ -325,7 +325,7 @@ class _EnvironmentToken(TokenProvider):
 class ClustersFile(BaseModel, metaclass=_RefusesWithOurErrors):
     """A clusters file: clusters by name, and which one is used when none is named."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     clusters: dict[str, Connection]
     default: str | None = None

@@ -47,8 +47,10 @@ public final class ConfigBench {
         List<String> topics = Files.readAllLines(Path.of(args[1]));
         int reps = Integer.parseInt(args[2]);
         long settleMillis = Math.round(Double.parseDouble(args[3]) * 1000);
+        // As benchmarks/runner.py: an optional fifth argument names the workloads (w1,w3).
+        List<String> only = args.length > 4 ? List.of(args[4].split(",")) : null;
         try (Admin admin = Admin.create(props)) {
-            System.out.println(new ConfigBench(admin, topics).run(reps, settleMillis));
+            System.out.println(new ConfigBench(admin, topics).run(reps, settleMillis, only));
         }
     }
 
@@ -56,7 +58,7 @@ public final class ConfigBench {
         String run() throws Exception;
     }
 
-    private String run(int reps, long settleMillis) throws Exception {
+    private String run(int reps, long settleMillis, List<String> only) throws Exception {
         Map<String, Workload> plan = new LinkedHashMap<>();
         plan.put("w1", () -> seconds(reps, 1, rep -> describe(topics, withEverything)));
         plan.put("w2", () -> w2(Math.max(1, reps / 2)));
@@ -65,6 +67,9 @@ public final class ConfigBench {
         plan.put("w4", () -> seconds(reps, 1, rep -> concurrent()));
         Map<String, String> workloads = new LinkedHashMap<>();
         for (Map.Entry<String, Workload> entry : plan.entrySet()) {
+            if (only != null && !only.contains(entry.getKey())) {
+                continue;
+            }
             Thread.sleep(settleMillis);  // as the Python runner does: see runner.measure
             workloads.put(entry.getKey(), entry.getValue().run());
         }

@@ -12,17 +12,17 @@ the catalog whose API versions are closest to the ones the broker advertises, ne
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._exceptions import InvalidArgumentError
 from .configs import ConfigType, ResourceType, unknown_member
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = [
     "CatalogKey",
@@ -251,6 +251,8 @@ def _release_order(release: str) -> tuple[int, ...]:
 
 def _files() -> Traversable:
     """The catalog files' folder in the installed package."""
+    from importlib import resources  # here, not at import: it costs every start of the SDK
+
     return resources.files(__package__).joinpath("catalogs")
 
 
@@ -277,6 +279,8 @@ def load_catalog(release: str) -> ConfigCatalog:
             f"no config catalog for Kafka {release!r}: the package has "
             f"{', '.join(catalog_releases())}"
         )
+    import json  # here, not at import: only a catalog's first use needs it
+
     text = _files().joinpath(f"{release}.json").read_text()
     return ConfigCatalog(json.loads(text))
 

@@ -150,7 +150,9 @@ class _Model(BaseModel):
     raises ``TypeError``, as any Python function does.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Validators are built on first use, not at import: importing the SDK stays cheap for a
+    # command that never makes a model (``--help``) and for every Spark task that starts.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     #: Fields whose value may be a secret: an error gives its type, never the value.
     _secret_fields: ClassVar[frozenset[str]] = frozenset()

@@ -224,7 +224,8 @@ class TopicListing:
             broker is older than Metadata v10 (Kafka 2.8).
         is_internal: Kafka's own topics (``__consumer_offsets``, ``__transaction_state``).
         num_partitions: how many partitions it has.
-        replication_factor: the replicas of its first partition, or None when the broker
+        replication_factor: the replicas each of its partitions has, or None when they
+            differ (a partition reassigned alone, or a reassignment under way) or the broker
             listed no partitions (a topic still being created).
     """
 
@@ -301,8 +302,9 @@ class PartitionInfo:
 class TopicDescription:
     """A topic as :meth:`AdminClient.describe_topics` describes it: its partitions' replicas.
 
-    ``replication_factor`` is the largest replica count of its partitions (they differ only
-    while a reassignment adds replicas), None when no partition is listed.
+    ``replication_factor`` is the largest replica count of its partitions (they differ while a
+    reassignment adds replicas, and after one partition was reassigned alone), None when no
+    partition is listed.
     """
 
     name: str

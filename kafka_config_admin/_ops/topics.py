@@ -118,13 +118,14 @@ class ListTopics(Operation[None, list[TopicListing]]):
             if pattern is not None and not pattern.fullmatch(name):
                 continue
             partitions = topic["partitions"]
+            counts = {len(partition["replica_nodes"]) for partition in partitions}
             listed.append(
                 TopicListing(
                     name=name,
                     topic_id=topic_id_text(topic["topic_id"]),
                     is_internal=topic["is_internal"],
                     num_partitions=len(partitions),
-                    replication_factor=len(partitions[0]["replica_nodes"]) if partitions else None,
+                    replication_factor=counts.pop() if len(counts) == 1 else None,
                 )
             )
         listed.sort(key=lambda listing: listing.name)

@@ -12,17 +12,16 @@ from .. import AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, Resour
 from ..desired import ClusterState, check_ops, describe_state, is_sensitive
 from ._connect import ConnectionOptions
 from ._entities import quota_changes
-from ._main import (
-    ExitCode,
+from ._main import ExitCode, cli
+from ._options import (
     change_options,
-    cli,
     confirmed,
     connection_options,
     open_client,
     run,
     selection_options,
 )
-from ._output import HIDDEN, failures_lines, print_refusals, resource_title, stderr
+from ._output import HIDDEN, failures_lines, print_refusals, print_table, resource_title, stderr
 from ._progress import settle
 from ._quotas import alter_quotas
 from ._resources import Selection, UsageError
@@ -104,7 +103,7 @@ def print_changes(
             new = "" if op.op is OpType.DELETE else (HIDDEN if hidden else op.value)
             title = resource_title(resource.type.name, resource.name)
             table.add_row(title, op.name, op.op.name, current or "", new or "")
-    stderr.print(table)
+    print_table(stderr, table)
 
 
 async def report_alter(

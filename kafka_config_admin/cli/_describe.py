@@ -18,15 +18,8 @@ from .. import (
     releases_with_key,
 )
 from ._connect import ConnectionOptions
-from ._main import (
-    ExitCode,
-    cli,
-    connection_options,
-    open_client,
-    output_option,
-    run,
-    selection_options,
-)
+from ._main import ExitCode, cli
+from ._options import connection_options, open_client, output_option, run, selection_options
 from ._output import (
     HIDDEN,
     DescribeView,

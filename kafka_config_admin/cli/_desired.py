@@ -39,22 +39,15 @@ from ..desired import (
     read_state,
 )
 from ._connect import ConnectionOptions
-from ._main import (
-    ExitCode,
-    cli,
-    confirmed,
-    connection_options,
-    open_client,
-    output_option,
-    run,
-)
+from ._main import ExitCode, cli, one_line
+from ._options import confirmed, connection_options, open_client, output_option, run
 from ._output import (
     HIDDEN,
     OutputFormat,
     failures_lines,
-    one_line,
     print_document,
     print_refusals,
+    print_table,
     resource_title,
     stderr,
     stdout,
@@ -274,7 +267,7 @@ def print_violations(violations: list[Violation], label: str) -> None:
         cells = (violation.subject, violation.key or "", actual, str(violation.rule))
         # Text, not markup: a rule such as "cleanup.policy in [delete]" keeps its brackets.
         table.add_row(*(Text(cell) for cell in (*cells, violation.reason)))
-    stdout.print(table)
+    print_table(stdout, table)
 
 
 def print_shadowed(shadowed: Iterable[Shadowed], title: str) -> None:
@@ -290,7 +283,7 @@ def print_shadowed(shadowed: Iterable[Shadowed], title: str) -> None:
             (HIDDEN, HIDDEN) if shadow.sensitive else (shadow.broker_value, shadow.cluster_value)
         )
         table.add_row(*(Text(cell or "") for cell in (str(shadow.broker), shadow.key, *values)))
-    stderr.print(table)
+    print_table(stderr, table)
 
 
 def print_plan(made: Plan, label: str) -> None:
@@ -341,7 +334,7 @@ def print_plan(made: Plan, label: str) -> None:
             title = f"SCRAM user {user.user!r}"
             table.add_row(title, "alter", scram.mechanism, scram.op, current, wanted)
     if made.resources or made.quotas or made.scram:
-        stderr.print(table)
+        print_table(stderr, table)
     print_shadowed(
         (shadow for item in made.resources for shadow in item.shadowed),
         f"cluster-default values brokers of {label} override for themselves (they keep theirs)",

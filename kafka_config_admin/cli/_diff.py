@@ -20,19 +20,13 @@ from .. import (
 )
 from ..desired import is_override, same_value
 from ._connect import ConnectionOptions
-from ._main import (
-    ExitCode,
-    cli,
-    connection_options,
-    open_client,
-    output_option,
-    run,
-    selection_options,
-)
+from ._main import ExitCode, cli
+from ._options import connection_options, open_client, output_option, run, selection_options
 from ._output import (
     OutputFormat,
     failures_lines,
     print_document,
+    print_table,
     resource_dict,
     resource_title,
     stderr,
@@ -244,5 +238,5 @@ def print_differences(left: Side, right: Side, differences: list[dict[str, Any]]
     for item in differences:
         title = resource_title(item["resource"]["type"], item["resource"]["name"])
         table.add_row(title, item["key"] or "", str(item["left"]), str(item["right"]))
-    stdout.print(table)
+    print_table(stdout, table)
     stderr.print(f"{len(differences)} difference(s)")

@@ -6,7 +6,8 @@ import click
 
 from ..desired import Export, ExportFailedError, read_export
 from ._connect import ConnectionOptions
-from ._main import ExitCode, cli, connection_options, open_client, output_option, run
+from ._main import ExitCode, cli
+from ._options import connection_options, open_client, output_option, run
 from ._output import OutputFormat, failures_lines, print_document, stderr
 from ._progress import settle
 

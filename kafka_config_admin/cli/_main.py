@@ -1,4 +1,8 @@
-"""The ``kafka-config-admin`` command: the group, shared options and the one place errors end.
+"""The ``kafka-config-admin`` command: the group, its entry point and the one place errors end.
+
+Nothing here imports the SDK's engine, aiokafka, pydantic or rich: ``--help``, ``--version`` and
+a usage error of the group are answered before any of them is loaded. Each command's module is
+imported when the command is chosen (:data:`COMMANDS`).
 
 Exit codes (see docs/cli.md): 0 every resource succeeded (``plan``: nothing to change),
 1 a resource failed or the cluster could not be used, 2 a usage error or input refused before
@@ -7,25 +11,55 @@ anything was sent, 3 ``plan``: changes needed, ``audit``: rules violated.
 
 from __future__ import annotations
 
-import functools
 import logging
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from enum import IntEnum
-from pathlib import Path
-from typing import Any, NoReturn, ParamSpec, TypeVar
+from importlib import import_module
+from typing import NoReturn
 
-import anyio
 import click
 
-from .. import DEFAULT_TIMEOUT, AdminClient, InvalidArgumentError, KafkaConfigAdminError
-from ._connect import ConnectionOptions, resolve_connection
-from ._entities import ENTITY_TYPES, EntityOptions, entities
-from ._output import OutputFormat, one_line, stderr
-from ._resources import ChangeOptions, SelectionOptions, UsageError
+from .. import InvalidArgumentError, KafkaConfigAdminError, __version__
 
-P = ParamSpec("P")
-T = TypeVar("T")
+#: Each command: the module that defines it (relative to this package) and the first sentence
+#: of its help, which the group's ``--help`` lists without importing the module.
+#: tests/unit/test_cli_registration.py checks both against the commands themselves.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "alter": (
+        "._alter",
+        "Change configs incrementally on one or many resources, or a quota entity's quotas or "
+        "SCRAM credentials (--entity-type users|clients|ips, as kafka-configs.sh).",
+    ),
+    "apply": (
+        "._desired",
+        "Make the cluster as FILE says: validate on the brokers, apply, read back.",
+    ),
+    "audit": (
+        "._desired",
+        "Check the cluster against the rules of FILE: configs, client quotas, SCRAM users.",
+    ),
+    "describe": (
+        "._describe",
+        "Show the configs of topics, brokers, broker loggers, groups and client-metrics, or the "
+        "quotas of users, client ids and IPs (with users' SCRAM credentials).",
+    ),
+    "diff": (
+        "._diff",
+        "Compare the overrides of the cluster with a snapshot or with another cluster.",
+    ),
+    "docs": (
+        "._describe",
+        "Print KEY's type, default, valid values and update mode beside its live documentation.",
+    ),
+    "export": (
+        "._export",
+        "Write the cluster's current overrides as a desired-state file (to stdout).",
+    ),
+    "plan": ("._desired", "Show what apply would change to make the cluster as FILE says."),
+    "watch": ("._watch", "Print config changes as they happen, until Ctrl-C."),
+    "web": ("._web", "Start the web config editor at http://HOST:PORT (until Ctrl-C)."),
+}
 
 
 class ExitCode(IntEnum):
@@ -38,10 +72,47 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130  # Ctrl-C or SIGTERM, as shells report SIGINT
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(package_name="kafka-config-admin")
+class LazyGroup(click.Group):
+    """A group whose commands are imported when chosen, and listed from :data:`COMMANDS`."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            import_module(COMMANDS[cmd_name][0], __package__)  # registers it in self.commands
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [(name, self._listed(name).get_short_help_str(limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def _listed(self, name: str) -> click.Command:
+        """The command if it is loaded, else a stand-in with its summary (loads nothing)."""
+        loaded = self.commands.get(name)
+        return loaded if loaded is not None else click.Command(name, help=COMMANDS[name][1])
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
+@click.version_option(__version__, prog_name="kafka-config-admin")
 def cli() -> None:
     """Read and change Kafka configs: describe, alter, plan and apply a desired-state file."""
+
+
+def one_line(error: BaseException) -> str:
+    """An error's message on one line."""
+    return " ".join(str(error).split()) or type(error).__name__
+
+
+def say(line: str) -> None:
+    """One line on stderr, as it is (no markup)."""
+    click.echo(line, err=True)
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
@@ -56,285 +127,26 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except click.exceptions.Abort as abort:
         # click turns Ctrl-C during a command into Abort; the cause tells them apart.
         interrupted = isinstance(abort.__cause__, KeyboardInterrupt)
-        stderr.print("interrupted" if interrupted else "aborted")
+        say("interrupted" if interrupted else "aborted")
         code = ExitCode.INTERRUPTED if interrupted else ExitCode.FAILED
     except click.UsageError as error:
         where = error.ctx.command_path if error.ctx is not None else "kafka-config-admin"
-        stderr.print(f"error: {error.format_message()} (see '{where} --help')", markup=False)
+        say(f"error: {error.format_message()} (see '{where} --help')")
         code = ExitCode.USAGE
     except click.ClickException as error:
-        stderr.print(f"error: {error.format_message()}", markup=False)
+        say(f"error: {error.format_message()}")
         code = error.exit_code
     except click.exceptions.Exit as done:
         code = done.exit_code
     except InvalidArgumentError as error:
-        stderr.print(f"error: {one_line(error)}", markup=False)
+        say(f"error: {one_line(error)}")
         code = ExitCode.USAGE
     except KafkaConfigAdminError as error:
-        stderr.print(f"error: {one_line(error)}", markup=False)
+        say(f"error: {one_line(error)}")
         code = ExitCode.FAILED
     except KeyboardInterrupt:
-        stderr.print("interrupted")
+        say("interrupted")
         code = ExitCode.INTERRUPTED
     finally:
         aiokafka_logger.setLevel(level)
     sys.exit(int(code or 0))
-
-
-# --- shared options -----------------------------------------------------------------------
-
-
-def connection_options(command: Callable[..., T]) -> Callable[..., T]:
-    """``--bootstrap-server``, ``--command-config``, ``--cluster``, ``--clusters-file``,
-    ``--timeout``, handed to the command as ``connection``."""
-
-    @functools.wraps(command)
-    def with_connection(
-        *args: Any,
-        bootstrap_server: str | None,
-        command_config: Path | None,
-        cluster: str | None,
-        clusters_file: Path | None,
-        timeout: float | None,
-        **kwargs: Any,
-    ) -> T:
-        options = ConnectionOptions(
-            bootstrap_server, command_config, cluster, clusters_file, timeout
-        )
-        return command(*args, connection=options, **kwargs)
-
-    for option in reversed(
-        [
-            click.option(
-                "--bootstrap-server",
-                "-b",
-                envvar="KAFKA_BOOTSTRAP_SERVERS",
-                metavar="HOST:PORT[,...]",
-                help="Brokers to connect to [env: KAFKA_BOOTSTRAP_SERVERS].",
-            ),
-            click.option(
-                "--command-config",
-                type=click.Path(dir_okay=False, path_type=Path),
-                help="Kafka client properties (security.protocol, sasl.*, ssl.* with PEM).",
-            ),
-            click.option("--cluster", "-c", metavar="NAME", help="A cluster of the clusters file."),
-            click.option(
-                "--clusters-file",
-                type=click.Path(dir_okay=False, path_type=Path),
-                help="Clusters file [env: KAFKA_CONFIG_ADMIN_CLUSTERS; default: "
-                "~/.config/kafka-config-admin/clusters.yaml].",
-            ),
-            click.option(
-                "--timeout",
-                type=click.FloatRange(min=0, min_open=True),
-                help="Seconds each call to the cluster may take [default: the clusters file's "
-                f"timeout for the cluster, else {DEFAULT_TIMEOUT:g}].",
-            ),
-        ]
-    ):
-        with_connection = option(with_connection)
-    return with_connection
-
-
-def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """``TYPE:NAME`` arguments and the ``kafka-configs.sh`` entity options, as ``selection``."""
-
-    def decorate(command: Callable[..., T]) -> Callable[..., T]:
-        @functools.wraps(command)
-        def with_selection(
-            *args: Any,
-            resources: tuple[str, ...],
-            topic: tuple[str, ...],
-            broker: tuple[str, ...],
-            broker_logger: tuple[str, ...],
-            group: tuple[str, ...],
-            client_metrics: tuple[str, ...],
-            broker_default: bool,
-            entity_type: tuple[str, ...],
-            entity_names: tuple[str, ...],
-            user: tuple[str, ...],
-            client: tuple[str, ...],
-            ip: tuple[str, ...],
-            user_defaults: bool,
-            client_defaults: bool,
-            ip_defaults: bool,
-            **kwargs: Any,
-        ) -> T:
-            entity_options = EntityOptions(
-                entity_type,
-                entity_names,
-                user,
-                client,
-                ip,
-                user_defaults,
-                client_defaults,
-                ip_defaults,
-            )
-            entity_resources, quota = entities(entity_options)
-            selection = SelectionOptions(
-                arguments=resources,
-                topics=topic,
-                brokers=broker,
-                broker_loggers=broker_logger,
-                groups=group,
-                client_metrics=client_metrics,
-                broker_default=broker_default,
-                match=kwargs.pop("match", None),
-                entity_resources=entity_resources,
-                quota=quota,
-            ).selection()
-            return command(*args, selection=selection, **kwargs)
-
-        options = [
-            click.argument("resources", nargs=-1, metavar="[TYPE:NAME]..."),
-            click.option("--topic", multiple=True, metavar="NAME", help="A topic (repeatable)."),
-            click.option("--broker", multiple=True, metavar="ID", help="A broker (repeatable)."),
-            click.option(
-                "--broker-logger", multiple=True, metavar="ID", help="A broker's loggers."
-            ),
-            click.option("--group", multiple=True, metavar="NAME", help="A consumer group."),
-            click.option(
-                "--client-metrics", multiple=True, metavar="NAME", help="A client-metrics resource."
-            ),
-            click.option(
-                "--broker-default",
-                is_flag=True,
-                help='The cluster-wide broker default (broker "").',
-            ),
-            # --entity-name and --entity-default share one list, so that each default keeps its
-            # place among the names: kafka-configs.sh pairs them with the types in that order.
-            click.option(
-                "--entity-type",
-                multiple=True,
-                metavar="TYPE",
-                help=f"kafka-configs.sh entity type: {', '.join(ENTITY_TYPES)} (users and clients "
-                "together for a combined quota entity).",
-            ),
-            click.option(
-                "--entity-name", "entity_names", multiple=True, metavar="NAME", help="Its name."
-            ),
-            click.option(
-                "--entity-default",
-                "entity_names",
-                flag_value="",
-                multiple=True,
-                help="Its default entity (alone: the cluster-wide broker default).",
-            ),
-            click.option("--user", multiple=True, metavar="NAME", help="A user (quotas, SCRAM)."),
-            click.option("--client", multiple=True, metavar="ID", help="A client id (quotas)."),
-            click.option("--ip", multiple=True, metavar="IP", help="An IP address (quotas)."),
-            click.option("--user-defaults", is_flag=True, help="The default user (quotas)."),
-            click.option("--client-defaults", is_flag=True, help="The default client id (quotas)."),
-            click.option("--ip-defaults", is_flag=True, help="The default IP (quotas)."),
-        ]
-        if match:
-            options.append(
-                click.option(
-                    "--match", metavar="REGEX", help="Topics whose whole name matches REGEX."
-                )
-            )
-        for option in reversed(options):
-            with_selection = option(with_selection)
-        return with_selection
-
-    return decorate
-
-
-def change_options(command: Callable[..., T]) -> Callable[..., T]:
-    """``--set``/``--delete``/``--append``/``--subtract`` and ``kafka-configs.sh``'s forms,
-    as ``ops``."""
-
-    @functools.wraps(command)
-    def with_changes(
-        *args: Any,
-        set_: tuple[str, ...],
-        delete: tuple[str, ...],
-        append: tuple[str, ...],
-        subtract: tuple[str, ...],
-        add_config: tuple[str, ...],
-        add_config_file: tuple[Path, ...],
-        delete_config: tuple[str, ...],
-        **kwargs: Any,
-    ) -> T:
-        ops = ChangeOptions(
-            set_, delete, append, subtract, add_config, add_config_file, delete_config
-        ).ops()
-        return command(*args, ops=ops, **kwargs)
-
-    for option in reversed(
-        [
-            click.option("--set", "set_", multiple=True, metavar="KEY=VALUE", help="SET a key."),
-            click.option("--delete", multiple=True, metavar="KEY", help="DELETE an override."),
-            click.option(
-                "--append", multiple=True, metavar="KEY=VALUE", help="APPEND to a LIST key."
-            ),
-            click.option(
-                "--subtract", multiple=True, metavar="KEY=VALUE", help="SUBTRACT from a LIST key."
-            ),
-            click.option(
-                "--add-config",
-                multiple=True,
-                metavar="'K1=V1,K2=[A,B]'",
-                help="kafka-configs.sh form of --set.",
-            ),
-            click.option(
-                "--add-config-file",
-                multiple=True,
-                type=click.Path(dir_okay=False, path_type=Path),
-                help="A properties file of keys to SET.",
-            ),
-            click.option(
-                "--delete-config",
-                multiple=True,
-                metavar="K1,K2",
-                help="kafka-configs.sh form of --delete.",
-            ),
-        ]
-    ):
-        with_changes = option(with_changes)
-    return with_changes
-
-
-def output_option(*choices: OutputFormat) -> Callable[[Callable[..., T]], Callable[..., T]]:
-    """``--output``/``-o``, handed to the command as an :class:`OutputFormat`."""
-    names = [choice.value for choice in choices]
-    return click.option(
-        "--output",
-        "-o",
-        type=click.Choice(names),
-        default=names[0],
-        show_default=True,
-        callback=lambda _ctx, _param, value: OutputFormat(value),
-        help="Output format.",
-    )
-
-
-# --- running -------------------------------------------------------------------------------
-
-
-def run(work: Callable[[], Awaitable[T]]) -> T:
-    """Run a command's async work on a fresh event loop."""
-    return anyio.run(work)
-
-
-def open_client(options: ConnectionOptions) -> tuple[AdminClient, str]:
-    """A (not yet opened) client for the chosen cluster, and the cluster's label."""
-    connection, label = resolve_connection(options)
-    client = AdminClient(
-        timeout=connection.timeout,
-        client_id="kafka-config-admin-cli",
-        **connection.admin_client_kwargs(),
-    )
-    return client, label
-
-
-def confirmed(yes: bool, question: str) -> bool:
-    """Whether to go on: ``--yes``, or a yes on a terminal; never waits without a terminal."""
-    if yes:
-        return True
-    if not sys.stdin.isatty():
-        raise UsageError("not asking for confirmation without a terminal: pass --yes")
-    if click.confirm(question, default=False, err=True):
-        return True
-    stderr.print("nothing was changed")
-    return False

@@ -30,8 +30,9 @@ from .. import (
 )
 from ..desired import quota_entries
 from ._entities import QuotaChanges, QuotaSelection
-from ._main import ExitCode, confirmed, run
-from ._output import OutputFormat, print_document, stderr, stdout
+from ._main import ExitCode
+from ._options import confirmed, run
+from ._output import OutputFormat, print_document, print_table, stderr, stdout
 
 QUOTAS_FORMAT_VERSION = 1
 
@@ -88,7 +89,7 @@ def _print_tables(document: dict[str, Any], selection: QuotaSelection) -> None:
             table.add_row(entity, key, number_text(value))
     if not document["quotas"]:
         table.caption = "no quotas"
-    stdout.print(table)
+    print_table(stdout, table)
     if "scram" in document:
         scram = Table(title="SCRAM credentials", title_justify="left")
         for column in ("user", "mechanism", "iterations"):
@@ -98,7 +99,7 @@ def _print_tables(document: dict[str, Any], selection: QuotaSelection) -> None:
                 scram.add_row(item["user"], credential["mechanism"], str(credential["iterations"]))
         if not document["scram"]:
             scram.caption = "no SCRAM credentials"
-        stdout.print(scram)
+        print_table(stdout, scram)
 
 
 def entity_text(entity: dict[str, str | None]) -> str:
@@ -167,7 +168,7 @@ def _print_quota_changes(
             "" if now is None else number_text(now),
             "" if value is None else number_text(value),
         )
-    stderr.print(table)
+    print_table(stderr, table)
 
 
 def _print_scram_changes(changes: QuotaChanges) -> None:
@@ -182,4 +183,4 @@ def _print_scram_changes(changes: QuotaChanges) -> None:
             "DELETE" if deleted else "UPSERT",
             "" if isinstance(change, UserScramCredentialDeletion) else str(change.iterations),
         )
-    stderr.print(table)
+    print_table(stderr, table)

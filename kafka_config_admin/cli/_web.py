@@ -8,7 +8,8 @@ import click
 
 from ..connect import Connection, clusters_file_path, load_clusters_file
 from ._connect import ConnectionOptions, resolve_connection
-from ._main import ExitCode, cli, connection_options
+from ._main import ExitCode, cli
+from ._options import connection_options
 from ._resources import UsageError
 
 

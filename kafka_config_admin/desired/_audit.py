@@ -46,7 +46,7 @@ class Shadowed(BaseModel):
     """A cluster-default value that one broker does not take: it sets the key for itself
     (DYNAMIC_BROKER_CONFIG), and its own value wins there."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     key: str
     broker: int

@@ -42,7 +42,7 @@ class Problem(BaseModel):
     ``key`` is None for problems about a whole resource (one that could not be described).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     resource: ConfigResource
     key: str | None

@@ -59,7 +59,9 @@ class DesiredStateError(InvalidArgumentError):
         super().__init__("\n".join(lines))
 
 
-class _CoreLoader(yaml.SafeLoader):
+# libyaml's parser where PyYAML has it (a 2,000-topic file parses ~10x faster); the resolvers
+# and constructors set below are PyYAML's Python ones either way.
+class _CoreLoader(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader):  # type: ignore[misc]
     """PyYAML's safe loader with YAML 1.2 core scalars only (see the module docstring)."""
 
 

@@ -73,7 +73,7 @@ class ResourceSpec(BaseModel):
     when the effective value (a default) is already the one wanted; ``pin: true`` pins them all.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     configs: dict[str, str | None] = Field(default_factory=dict)
     pin: bool | tuple[str, ...] = False
@@ -156,7 +156,7 @@ class IgnoreSpec(BaseModel):
     ignored too (the file would say two things of it).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     topics: tuple[str, ...] = ()
     brokers: tuple[str, ...] = ()
@@ -189,7 +189,7 @@ class DesiredState(BaseModel):
     first entry (in file order) whose pattern matches it. Entries are not merged.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     version: Literal[1] = 1
     topics: tuple[TopicSpec, ...] = ()

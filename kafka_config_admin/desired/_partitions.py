@@ -38,15 +38,18 @@ class PartitionPlan(BaseModel):
     their new replica lists (the added partitions too, when the factor changes),
     ``current_replicas`` shows what the existing ones have now; ``in_progress`` maps the
     partitions a reassignment is moving to their target replica lists.
+    ``current_replication_factor`` is the most replicas a partition has; ``fewest_replicas``
+    the fewest when the partitions differ (one reassigned alone), else None.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     topic: str
     current_partitions: int
     wanted_partitions: int
     current_replication_factor: int
     wanted_replication_factor: int
+    fewest_replicas: int | None = None
     reassignments: dict[int, Replicas] = {}
     current_replicas: dict[int, Replicas] = {}
     in_progress: dict[int, Replicas] = {}
@@ -74,6 +77,7 @@ class PartitionPlan(BaseModel):
             "current_partitions": self.current_partitions,
             "wanted_partitions": self.wanted_partitions,
             "current_replication_factor": self.current_replication_factor,
+            "fewest_replicas": self.fewest_replicas,
             "wanted_replication_factor": self.wanted_replication_factor,
             "reassignments": [
                 {
@@ -97,8 +101,11 @@ class PartitionPlan(BaseModel):
         if self.adds_partitions:
             parts.append(f"partitions {self.current_partitions} -> {self.wanted_partitions}")
         if self.reassignments:
+            current = str(self.current_replication_factor)
+            if self.fewest_replicas is not None:
+                current = f"{self.fewest_replicas}-{current} (uneven)"
             parts.append(
-                f"replication factor {self.current_replication_factor} -> "
+                f"replication factor {current} -> "
                 f"{self.wanted_replication_factor} ({len(self.reassignments)} partition(s) moved)"
             )
         return "; ".join(parts)
@@ -112,7 +119,11 @@ def plan_partitions(
     moving: Mapping[TopicPartition, PartitionReassignment],
 ) -> tuple[PartitionPlan | None, list[Problem]]:
     """Compare a topic's partitions with what the file wants: the plan (None: nothing to do)
-    and the problems (fewer partitions, more replicas than brokers)."""
+    and the problems (fewer partitions, more replicas than brokers).
+
+    Replicas move only when the file names a replication factor: then every partition gets
+    it, also one whose count differs from the others' (a partition reassigned alone). A file
+    that names none leaves every replica list as it is."""
     name = description.name
     resource = ConfigResource(ResourceType.TOPIC, name)
     current = {info.partition: info.replicas for info in description.partitions}
@@ -123,7 +134,8 @@ def plan_partitions(
     }
     # While replicas are added, a partition lists old and new ones: its factor is the target's.
     settled = {p: in_progress.get(p, replicas) for p, replicas in current.items()}
-    current_rf = max((len(replicas) for replicas in settled.values()), default=0)
+    counts = {len(replicas) for replicas in settled.values()}
+    current_rf = max(counts, default=0)
     partitions = wanted_partitions or len(current)
     replication_factor = wanted_replication_factor or current_rf
     problems = []
@@ -154,10 +166,13 @@ def plan_partitions(
         wanted_partitions=partitions,
         current_replication_factor=current_rf,
         wanted_replication_factor=replication_factor,
+        fewest_replicas=min(counts) if len(counts) > 1 else None,
         in_progress=in_progress,
     )
     if in_progress:  # a move under way: follow it, plan nothing more until it ends
         return plan, []
+    if wanted_replication_factor is None:  # replicas are not the file's business
+        return (plan if plan.has_changes else None), []
     leaders = {info.partition: info.leader for info in description.partitions}
     everyone = dict(current)
     if replication_factor != current_rf:  # the partitions to add are placed with the others

@@ -70,7 +70,7 @@ class ConfigChange(BaseModel):
     never shown by :meth:`Plan.to_dict` nor in a repr.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     key: str
     op: OpType
@@ -116,7 +116,7 @@ class ConfigChange(BaseModel):
 class SkippedKey(BaseModel):
     """A key the file names that the plan leaves alone, and why (a sensitive key, say)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     key: str
     reason: str
@@ -126,7 +126,7 @@ class KeptKey(BaseModel):
     """An override the plan would delete and keeps instead, and why: the broker will not
     remove it, or it is a replication throttle the file does not name."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     key: str
     current: str | None
@@ -145,7 +145,7 @@ class KeptKey(BaseModel):
 class TopicCreation(BaseModel):
     """A topic apply creates: its name, partitions, replication factor and configs."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     name: str
     partitions: int
@@ -165,7 +165,7 @@ class ResourceAction(StrEnum):
 class ResourcePlan(BaseModel):
     """The plan for one resource."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     resource: ConfigResource
     action: ResourceAction
@@ -208,7 +208,7 @@ class Plan(BaseModel):
     nothing. Resources with nothing to do and nothing to say are left out.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     resources: tuple[ResourcePlan, ...] = ()
     problems: tuple[Problem, ...] = ()
@@ -283,7 +283,7 @@ class StaleKey(BaseModel):
     read shows (both None for sensitive keys, which are never shown).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     key: str
     planned: str | None

@@ -52,7 +52,7 @@ def quota_keys(entity: ClientQuotaEntity) -> tuple[str, ...]:
 class QuotaSpec(BaseModel):
     """The quota values wanted on one entity (None: no value for that key)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     entity: dict[str, str | None]
     values: dict[str, float | None] = Field(default_factory=dict)
@@ -108,7 +108,7 @@ def _number(key: object, value: object) -> float | None:
 class QuotaChange(BaseModel):
     """One quota key of one entity: its value now and the value wanted (None: none)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     key: str
     current: float | None
@@ -121,7 +121,7 @@ class QuotaChange(BaseModel):
 class QuotaPlan(BaseModel):
     """The quota changes of one entity."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     entity: dict[str, str | None]
     changes: tuple[QuotaChange, ...]

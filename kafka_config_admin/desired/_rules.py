@@ -126,7 +126,7 @@ class Rule(BaseModel):
     ``optional: true`` lets a resource or entity without the key pass.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     name: str | None = None
     resource: RuleTarget = RuleTarget.TOPIC
@@ -477,7 +477,7 @@ class Violation(BaseModel):
     value for the key or the value is sensitive.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     resource: ConfigResource | None = None
     entity: dict[str, str | None] | None = None

@@ -32,7 +32,7 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class ScramCredentialSpec(BaseModel):
     """One SCRAM credential wanted for a user; the password is read from ``password_env``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     mechanism: Literal["SCRAM-SHA-256", "SCRAM-SHA-512"]
     iterations: int = Field(
@@ -61,7 +61,7 @@ class ScramCredentialSpec(BaseModel):
 class ScramChange(BaseModel):
     """One credential of one user to upsert (with its password's variable) or to delete."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     mechanism: str
     op: Literal["UPSERT", "DELETE"]
@@ -82,7 +82,7 @@ class ScramChange(BaseModel):
 class ScramPlan(BaseModel):
     """The credential changes of one user."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     user: str
     changes: tuple[ScramChange, ...]

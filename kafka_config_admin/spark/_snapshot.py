@@ -16,7 +16,15 @@ from typing import Any
 
 import pyarrow as pa
 
-from .. import Config, ConfigResource, KafkaConfigAdminError, ResourceType, translate_error
+from .. import (
+    Config,
+    ConfigEntry,
+    ConfigResource,
+    KafkaConfigAdminError,
+    ResourceFuture,
+    ResourceType,
+    translate_error,
+)
 from ..connect import Connection
 from ._schema import SNAPSHOT_ARROW_SCHEMA
 
@@ -57,19 +65,16 @@ async def _describe(shard: Shard, flags: DescribeFlags) -> list[pa.RecordBatch]:
     done = 0
     try:
         async with shard.cluster.admin_client() as admin:
+            # One call for the whole shard: the client keeps its requests in flight while the
+            # batches of the resources answered so far are built.
+            futures = admin.describe_configs(
+                resources,
+                include_synonyms=flags.include_synonyms,
+                include_documentation=flags.include_documentation,
+            ).values
             for start in range(0, len(resources), RESOURCES_PER_BATCH):
                 chunk = resources[start : start + RESOURCES_PER_BATCH]
-                result = admin.describe_configs(
-                    chunk,
-                    include_synonyms=flags.include_synonyms,
-                    include_documentation=flags.include_documentation,
-                )
-                await result.wait()
-                outcomes: list[Config | BaseException] = []
-                for resource in chunk:
-                    future = result.values[resource]
-                    error = future.exception()
-                    outcomes.append(future.result() if error is None else error)
+                outcomes = [await _outcome(futures[resource]) for resource in chunk]
                 batches.append(_batch(shard.cluster.label, chunk, outcomes, flags.snapshot_time))
                 done += len(chunk)
     except Exception as error:  # the cluster itself failed: every resource not yet described
@@ -81,61 +86,106 @@ async def _describe(shard: Shard, flags: DescribeFlags) -> list[pa.RecordBatch]:
     return batches
 
 
+async def _outcome(future: ResourceFuture[ConfigResource, Config]) -> Config | BaseException:
+    """A resource's configs, or its error."""
+    try:
+        return await future
+    except Exception as error:
+        return error
+
+
 def _batch(
     cluster: str,
     resources: Sequence[ConfigResource],
     outcomes: Sequence[Config | BaseException],
     snapshot_time: datetime,
 ) -> pa.RecordBatch:
-    columns: dict[str, list[Any]] = {name: [] for name in SNAPSHOT_ARROW_SCHEMA.names}
-    for resource, outcome in zip(resources, outcomes, strict=True):
+    """The rows of ``resources``, built column by column without a Python object per row.
+
+    The client shares one model among identical entries (and one ``Config`` among identical
+    topics), so each distinct entry's columns are made once and the rows pick them by index;
+    a resource without configs is one row whose entry columns are null.
+    """
+    entry_index: dict[int, int] = {}  # id(entry) -> its place in ``entries``
+    entries: list[ConfigEntry] = []
+    rows_of_config: dict[int, list[int]] = {}  # id(config) -> its rows' entry places
+    entry_rows: list[int | None] = []  # per row: the entry's place; None for a resource's row
+    owners: list[int] = []  # per row: the resource's place in ``resources``
+    for position, outcome in enumerate(outcomes):
         if isinstance(outcome, BaseException) or not outcome:
-            _error_row(columns, cluster, resource, outcome)
+            entry_rows.append(None)
+            owners.append(position)
             continue
-        for entry in outcome.entries:
-            columns["cluster"].append(cluster)
-            columns["resource_type"].append(resource.type.name)
-            columns["resource_name"].append(resource.name)
-            columns["name"].append(entry.name)
-            columns["value"].append(None if entry.is_sensitive else entry.value)
-            columns["source"].append(entry.source.name)
-            columns["is_default"].append(entry.is_default)
-            columns["is_read_only"].append(entry.is_read_only)
-            columns["is_sensitive"].append(entry.is_sensitive)
-            columns["config_type"].append(entry.type.name)
-            columns["documentation"].append(entry.documentation)
-            columns["synonyms"].append(
-                [
-                    {
-                        "name": synonym.name,
-                        "value": None if entry.is_sensitive else synonym.value,
-                        "source": synonym.source.name,
-                    }
-                    for synonym in entry.synonyms
-                ]
-            )
-            columns["error"].append(None)
-            columns["error_message"].append(None)
-    count = len(columns["cluster"])
-    columns["snapshot_time"] = [snapshot_time] * count
-    return pa.RecordBatch.from_pydict(columns, schema=SNAPSHOT_ARROW_SCHEMA)
+        rows = rows_of_config.get(id(outcome))
+        if rows is None:
+            rows = rows_of_config[id(outcome)] = []
+            for entry in outcome.entries:
+                place = entry_index.get(id(entry))
+                if place is None:
+                    place = entry_index[id(entry)] = len(entries)
+                    entries.append(entry)
+                rows.append(place)
+        entry_rows.extend(rows)
+        owners.extend([position] * len(rows))
+    pick_entry = pa.array(entry_rows, type=pa.int32())
+    pick_resource = pa.array(owners, type=pa.int32())
+    errors = [_error_of(outcome) for outcome in outcomes]
+    count = len(owners)
+    columns = {
+        "cluster": pa.repeat(pa.scalar(cluster, pa.string()), count),
+        "resource_type": [resource.type.name for resource in resources],
+        "resource_name": [resource.name for resource in resources],
+        "snapshot_time": pa.repeat(
+            pa.scalar(snapshot_time, SNAPSHOT_ARROW_SCHEMA.field("snapshot_time").type), count
+        ),
+        "error": [error[0] for error in errors],
+        "error_message": [error[1] for error in errors],
+        **_entry_columns(entries),
+    }
+    arrays = []
+    for field in SNAPSHOT_ARROW_SCHEMA:
+        column = columns[field.name]
+        if isinstance(column, list):  # one value per distinct entry, or per resource
+            pick = pick_resource if field.name in _RESOURCE_COLUMNS else pick_entry
+            column = pa.array(column, type=field.type).take(pick)
+        arrays.append(column)
+    return pa.RecordBatch.from_arrays(arrays, schema=SNAPSHOT_ARROW_SCHEMA)
 
 
-def _error_row(
-    columns: dict[str, list[Any]],
-    cluster: str,
-    resource: ConfigResource,
-    outcome: Config | BaseException,
-) -> None:
-    """One row for a resource without configs: its error, or none when it simply has none."""
-    for name in SNAPSHOT_ARROW_SCHEMA.names:
-        columns[name].append(None)
-    columns["cluster"][-1] = cluster
-    columns["resource_type"][-1] = resource.type.name
-    columns["resource_name"][-1] = resource.name
+#: Columns with one value per resource; the entry columns have one per distinct entry.
+_RESOURCE_COLUMNS = frozenset({"resource_type", "resource_name", "error", "error_message"})
+
+
+def _entry_columns(entries: Sequence[ConfigEntry]) -> dict[str, list[Any]]:
+    """The entry columns of each distinct entry (sensitive values hidden, synonyms' too)."""
+    return {
+        "name": [entry.name for entry in entries],
+        "value": [None if entry.is_sensitive else entry.value for entry in entries],
+        "source": [entry.source.name for entry in entries],
+        "is_default": [entry.is_default for entry in entries],
+        "is_read_only": [entry.is_read_only for entry in entries],
+        "is_sensitive": [entry.is_sensitive for entry in entries],
+        "config_type": [entry.type.name for entry in entries],
+        "documentation": [entry.documentation for entry in entries],
+        "synonyms": [
+            [
+                {
+                    "name": synonym.name,
+                    "value": None if entry.is_sensitive else synonym.value,
+                    "source": synonym.source.name,
+                }
+                for synonym in entry.synonyms
+            ]
+            for entry in entries
+        ],
+    }
+
+
+def _error_of(outcome: Config | BaseException) -> tuple[str | None, str | None]:
+    """A resource's error column values: its error's name and message, or none."""
     if isinstance(outcome, BaseException):
-        columns["error"][-1] = _error_name(outcome)
-        columns["error_message"][-1] = str(outcome)
+        return _error_name(outcome), str(outcome)
+    return None, None
 
 
 def _error_name(error: BaseException) -> str:

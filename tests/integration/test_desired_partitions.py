@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
@@ -171,6 +172,46 @@ def test_replication_factor_up_then_down_by_reassignment_then_an_empty_plan(
         ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
         assert ran.code == 0, ran.err
     assert_no_throttles(kafka_bootstrap, name, kafka_broker_ids)
+
+
+def test_a_partition_reassigned_alone_exports_and_plans_nothing_until_a_factor_is_named(
+    kafka_cluster: KafkaCluster,
+    kafka_bootstrap: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Kafka lets one partition get more replicas than the others: the topic then has no single
+    # replication factor, and its export must not declare one (the next plan would move the
+    # other partitions).
+    name = make(kafka_cluster, 2, 1)
+    [first, *_] = described(kafka_bootstrap, name).partitions
+    added = next(b for b in kafka_cluster.broker_ids if b not in first.replicas)
+
+    async def reassign(admin: AdminClient) -> None:
+        await admin.alter_partition_reassignments(
+            {TopicPartition(name, 0): [*first.replicas, added]}
+        ).all()
+
+    with_admin(kafka_bootstrap, reassign)
+
+    def moved(description: TopicDescription) -> bool:
+        in_sync = all(set(i.isr) == set(i.replicas) for i in description.partitions)
+        return in_sync and [len(i.replicas) for i in description.partitions] == [2, 1]
+
+    assert moved(described(kafka_bootstrap, name, moved))
+    exported = run_cli(capsys, "export", "--match", re.escape(name), "-b", kafka_bootstrap)
+    assert exported.code == 0, exported.err
+    assert "replication_factor" not in exported.out and "partitions: 2" in exported.out
+    exported_file = tmp_path / "exported.yaml"
+    exported_file.write_text(exported.out)
+    planned = run_cli(capsys, "plan", str(exported_file), "-b", kafka_bootstrap)
+    assert planned.code == 0, planned.out + planned.err
+    named_file = write(tmp_path, name, 2, 2)
+    named = run_cli(capsys, "plan", named_file, "-b", kafka_bootstrap, "--output", "json")
+    assert named.code == 3, named.err
+    [moves] = [r["partitions"] for r in json.loads(named.out)["resources"] if r.get("partitions")]
+    assert moves["fewest_replicas"] == 1 and moves["wanted_replication_factor"] == 2
+    assert [move["partition"] for move in moves["reassignments"]] == [1]
 
 
 def assert_no_throttles(bootstrap: str, name: str, broker_ids: list[int]) -> None:

@@ -17,7 +17,7 @@ from kafka_config_admin import (
     UserScramCredentialUpsertion,
 )
 from kafka_config_admin.cli._entities import EntityOptions, QuotaSelection, entities, quota_changes
-from kafka_config_admin.cli._main import selection_options
+from kafka_config_admin.cli._options import selection_options
 from kafka_config_admin.cli._resources import Selection, UsageError
 
 

@@ -1,7 +1,8 @@
-"""Every CLI command module is registered: a command exists only once its module is imported.
+"""Every CLI command is registered, and ``--help`` answers without importing the SDK.
 
-``kafka_config_admin.cli`` imports its command modules for their ``@cli.command()`` side
-effect; a new module left out of that import would silently drop its commands.
+A command exists only once its module is imported: the group imports a command's module when it
+is chosen, from ``_main.COMMANDS``; a command left out of that table would silently be missing,
+and a stale summary there would show wrong help.
 """
 
 from __future__ import annotations
@@ -12,7 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import kafka_config_admin.cli
+from kafka_config_admin.cli._main import COMMANDS
 
 CLI_PACKAGE = Path(kafka_config_admin.cli.__file__).parent
 
@@ -39,25 +43,54 @@ def commands_defined_in(source: str) -> list[str]:
     return names
 
 
-def test_every_command_module_is_registered_by_importing_the_cli() -> None:
+def test_every_command_is_in_the_table_with_its_module_and_summary() -> None:
     defined = {
-        path.stem: commands_defined_in(path.read_text(encoding="utf-8"))
+        name: f"._{path.stem.lstrip('_')}"
         for path in sorted(CLI_PACKAGE.glob("*.py"))
+        for name in commands_defined_in(path.read_text(encoding="utf-8"))
     }
-    defined = {module: names for module, names in defined.items() if names}
     assert defined, "no command found: the scan no longer matches how commands are declared"
+    assert {name: module for name, (module, _) in COMMANDS.items()} == defined
     # A fresh interpreter: this one may have imported command modules for other tests.
-    script = "import json, kafka_config_admin.cli as c; print(json.dumps(sorted(c.cli.commands)))"
-    registered = json.loads(
+    script = (
+        "import json, click, kafka_config_admin.cli as c\n"
+        "ctx = click.Context(c.cli)\n"
+        "found = {n: c.cli.get_command(ctx, n) for n in c.cli.list_commands(ctx)}\n"
+        "print(json.dumps({n: cmd.get_short_help_str(limit=10**6) for n, cmd in found.items()}))"
+    )
+    summaries = json.loads(
         subprocess.run(
             [sys.executable, "-c", script], check=True, capture_output=True, text=True
         ).stdout
     )
-    missing = {
-        module: [name for name in names if name not in registered]
-        for module, names in defined.items()
-    }
-    assert not {module: names for module, names in missing.items() if names}, registered
+    assert summaries == {name: summary for name, (_, summary) in COMMANDS.items()}
+
+
+@pytest.mark.parametrize(
+    "arguments", [["--help"], ["--version"], ["no-such-command"], ["--no-such-option"], []]
+)
+def test_the_group_answers_without_importing_the_sdk(arguments: list[str]) -> None:
+    """``--help``, ``--version`` and the group's usage errors load none of the SDK, aiokafka,
+    pydantic, rich or a command's module (no timing here: ``nox -s bench -- cli`` times it)."""
+    script = (
+        "import sys\n"
+        "from kafka_config_admin.__main__ import run\n"
+        "try:\n"
+        "    run()\n"
+        "finally:\n"
+        "    heavy = ('aiokafka', 'pydantic', 'rich', 'yaml', 'anyio', 'kafka_config_admin.')\n"
+        "    light = ('kafka_config_admin._exceptions', 'kafka_config_admin.cli', "
+        "'kafka_config_admin.cli._main', 'kafka_config_admin.__main__')\n"
+        "    print(sorted(m for m in sys.modules if m.startswith(heavy) and m not in light),"
+        " file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *arguments], capture_output=True, text=True, check=False
+    )
+    assert done.returncode in (0, 2), done.stderr
+    assert done.stderr.splitlines()[-1] == "[]"
+    if arguments == ["--help"]:
+        assert all(f"  {name} " in done.stdout for name in COMMANDS), done.stdout
 
 
 def test_the_scan_finds_commands_however_they_are_named() -> None:

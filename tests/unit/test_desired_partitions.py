@@ -154,6 +154,18 @@ def test_a_leader_that_is_not_the_first_replica_is_no_change() -> None:
     assert placed[0][0] == 2  # a partition that moves anyway gets its leader first
 
 
+def test_uneven_replicas_stay_unless_the_file_names_a_replication_factor() -> None:
+    # One partition reassigned alone leaves the topic with partitions of 1 and 2 replicas: a
+    # file that names no factor (an export of such a topic) moves nothing.
+    uneven = {0: (1, 2), 1: (2,), 2: (3,)}
+    assert plan_for(uneven).resources == ()
+    assert plan_for(uneven, partitions=4).partition_plans()[0].reassignments == {}
+    [partitions] = plan_for(uneven, replication_factor=2).partition_plans()
+    assert set(partitions.reassignments) == {1, 2}
+    assert partitions.fewest_replicas == 1
+    assert "replication factor 1-2 (uneven) -> 2 (2 partition(s) moved)" in partitions.summary()
+
+
 def test_a_partition_without_a_leader_keeps_its_first_replica_first() -> None:
     current: dict[int, Replicas] = {0: (2, 3)}
     placed = place_replicas(current, {0: None}, 3, THREE)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import ast
 import inspect
+import subprocess
+import sys
 import typing
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import ModuleType
 
 import kafka_config_admin
@@ -18,6 +21,8 @@ def test_all_is_sorted_and_complete() -> None:
     exported = kafka_config_admin.__all__
     # Sorted as ruff's RUF022 sorts: constants first, then the rest, each alphabetically.
     assert exported == sorted(exported, key=lambda name: (not name.isupper(), name))
+    for name in exported:  # each is imported on first use (PEP 562)
+        getattr(kafka_config_admin, name)
     # Subpackages (testing, desired, cli) show up here once imported; they are not re-exported.
     public = {
         name
@@ -25,6 +30,38 @@ def test_all_is_sorted_and_complete() -> None:
         if not name.startswith(("_", "@")) and not isinstance(value, ModuleType)
     }
     assert public == set(exported) - {"__version__"}
+
+
+def test_the_lazy_exports_and_the_typed_imports_name_the_same_things() -> None:
+    """Type checkers read the ``if TYPE_CHECKING:`` imports, the runtime reads ``_HOMES``: each
+    public name is in both, from the same module, under the same name."""
+    source = ast.parse(Path(kafka_config_admin.__file__).read_text(encoding="utf-8"))
+    checked = next(node for node in source.body if isinstance(node, ast.If))
+    typed = {
+        alias.asname or alias.name: ("." * node.level + (node.module or ""), alias.name)
+        for node in checked.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    lazy = {
+        exported.partition("=")[0]: (module, exported.partition("=")[2] or exported)
+        for module, names in kafka_config_admin._HOMES.items()
+        for exported in names
+    }
+    assert typed == lazy
+    assert set(lazy) == set(kafka_config_admin.__all__) - {"__version__"}
+
+
+def test_importing_the_package_imports_none_of_the_sdk() -> None:
+    script = (
+        "import sys, kafka_config_admin; "
+        "print(sorted(m for m in sys.modules if m.startswith(('kafka_config_admin.', 'aiokafka', "
+        "'pydantic'))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True
+    ).stdout
+    assert loaded.strip() == "[]"
 
 
 def test_public_names_show_their_public_module() -> None:

@@ -21,6 +21,9 @@ from kafka_config_admin import (
 
 _counter = itertools.count()
 _TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+_PLAN_ROW = re.compile(r"<tr><td>(.*?)</tr>", re.S)
+_PROBLEM = re.compile(r'<li class="refused">(.*?)</li>', re.S)
+_TAG = re.compile(r"<[^>]+>")
 
 
 def unique_name(prefix: str = "web") -> str:
@@ -73,3 +76,10 @@ async def restore_default_and_logger(admin: AdminClient, broker: int, logger: st
             AlterConfigOp(name=logger, value="INFO", op=OpType.SET)
         ]
     await admin.incremental_alter_configs(changes).all()
+
+
+def planned_rows(html: str) -> str:
+    """The plan page's refused items and diff rows as plain text, one per line: what a failed
+    "nothing to change" assertion shows."""
+    found = _PROBLEM.findall(html) + _PLAN_ROW.findall(html)
+    return "\n".join(_TAG.sub(" | ", "<td>" + row).strip(" |") for row in found)

@@ -27,6 +27,7 @@ from .conftest import CLUSTER
 from .helpers import (
     create_topics,
     csrf_token,
+    planned_rows,
     restore_default_and_logger,
     topic_value,
     unique_name,
@@ -522,7 +523,8 @@ async def test_export_downloads_the_overrides_as_a_file_that_plans_nothing(
     planned = await form_post(
         web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": exported.text}
     )
-    assert planned.status_code == 200 and "Nothing to change." in planned.text
+    assert planned.status_code == 200
+    assert "Nothing to change." in planned.text, planned_rows(planned.text)
 
 
 def test_refuses_another_address_without_auth(tmp_path: Path) -> None:

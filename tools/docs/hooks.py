@@ -338,6 +338,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "protocol-versions": protocol_versions,
     "reliability-figures": reliability_figures,
     "retry-table": retry_table,
+    "scale-benchmark": committed_markdown("scale"),
     "spark-benchmark": committed_markdown("spark"),
 }
 

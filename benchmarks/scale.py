@@ -1,0 +1,358 @@
+"""``python -m benchmarks scale`` (``nox -s bench -- scale``; slow, opt-in): W1 as topics grow.
+
+W1 (every config of every topic, with synonyms and documentation) for every client and the
+floor, at 1,000, 5,000 and 20,000 topics (one partition each) on one broker and on three, in
+one run: one cluster per broker count, its topics created once and grown between sizes, each
+client in a process of its own (see :mod:`benchmarks.clients`). Beside the times: the memory
+of each Python client's first W1 call in a fresh process (RSS growth), its peak Python
+allocations (tracemalloc) and what its decoded result keeps.
+
+A size is left out for a broker count when it passes ``--topics-per-broker`` (7,000): this
+machine's open-file limit (20,000 a process) stops one broker not far above. Results:
+``benchmarks/results/scale.json`` and ``scale.md`` (written after every size: nothing is lost
+when a later size fails).
+
+Options: ``--sizes 1000,5000,20000``, ``--brokers 1,3``, ``--rounds 1``, ``--reps 3``,
+``--peers a,b`` (all), ``--topics-per-broker 7000``, ``--out DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import math
+import os
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
+
+from . import dataset, machine
+from .clients import chosen_peers, compile_java_peer, measure_rounds, write_topics
+from .peers import NAMES
+from .report import OURS, median
+
+HERE = Path(__file__).parent
+FLOOR = "floor"
+SIZES = (1000, 5000, 20000)
+BROKERS = (1, 3)
+#: A broker holds about 0.8 open files per topic of one partition (``broker_open_files`` in
+#: scale.json); this machine's limit is 20,000 a process, and a broker needs room for clients.
+TOPICS_PER_BROKER = 7000
+#: Targets of issue 23: W1 within this factor of the floor, peak memory of the result's size.
+FLOOR_TARGET = 1.2
+MEMORY_TARGET = 2.0
+
+
+def _ints(text: str) -> list[int]:
+    """Comma-separated numbers, in the order given, each once."""
+    return list(dict.fromkeys(int(part) for part in text.split(",") if part))
+
+
+def reps_at(size: int, reps: int) -> int:
+    """Repetitions at a size: ``reps`` up to 5,000 topics, fewer above (about the same work),
+    at least one. At 20,000 topics the slowest peer takes minutes a call on two cores."""
+    return max(1, min(reps, reps * 5000 // size))
+
+
+def broker_open_files(cluster: Any) -> list[int]:
+    """How many files each broker of ``cluster`` (a JVM cluster) holds open now."""
+    root = str(cluster.directory)
+    counts = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            if b"kafka.Kafka" in command and root.encode() in command:
+                counts.append(len(list((entry / "fd").iterdir())))
+        except OSError:  # gone meanwhile, or not ours
+            continue
+    return sorted(counts)
+
+
+def run_size(
+    peers: list[str],
+    bootstrap: str,
+    directory: Path,
+    names: list[str],
+    classpath: str,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    """W1 for every client on the first ``len(names)`` topics: timings and memory."""
+    topics_file = write_topics(directory, names)
+    load_before = os.getloadavg()[0]
+    started = time.monotonic()
+    reps = reps_at(len(names), args.reps)
+    runs = measure_rounds(
+        peers, bootstrap, topics_file, classpath, rounds=args.rounds, reps=reps, workloads="w1"
+    )
+    return {
+        "topics": len(names),
+        "reps": reps,
+        "seconds_taken": round(time.monotonic() - started),
+        "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
+        "runs": {run["peer"]: {"w1": run["workloads"]["w1"], **_memory(run)} for run in runs},
+    }
+
+
+def _memory(run: dict[str, Any]) -> dict[str, Any]:
+    return {"memory": run["w1_memory"]} if "w1_memory" in run else {}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks scale")
+    parser.add_argument("--sizes", type=_ints, default=list(SIZES))
+    parser.add_argument("--brokers", type=_ints, default=list(BROKERS))
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--reps", type=int, default=3, help="repetitions per round")
+    parser.add_argument("--peers", default=",".join(NAMES))
+    parser.add_argument("--topics-per-broker", type=int, default=TOPICS_PER_BROKER)
+    parser.add_argument("--out", type=Path, default=HERE / "results")
+    args = parser.parse_args(argv)
+    peers = chosen_peers(parser, args.peers)
+    if not args.sizes or not args.brokers or min(args.sizes + args.brokers) < 1:
+        parser.error("--sizes and --brokers need positive numbers")
+
+    results: dict[str, Any] = {
+        "context": {
+            "kafka": KAFKA_VERSION,
+            "command": "python -m benchmarks scale " + " ".join(argv or []),
+            "recorded": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "machine": machine(),
+            "rounds": args.rounds,
+            "reps": args.reps,
+            "topics_per_broker": args.topics_per_broker,
+        },
+        "clusters": [],
+    }
+    for brokers in args.brokers:
+        sizes = [size for size in args.sizes if size <= brokers * args.topics_per_broker]
+        cluster_results: dict[str, Any] = {
+            "brokers": brokers,
+            "left_out": [size for size in args.sizes if size not in sizes],
+            "sizes": [],
+        }
+        results["clusters"].append(cluster_results)
+        if not sizes:
+            continue
+        with start_cluster(brokers=brokers) as cluster, tempfile.TemporaryDirectory() as tmp:
+            bootstrap = cluster.bootstrap_servers
+            classpath = compile_java_peer(Path(tmp)) if "java" in peers else ""
+            created = 0
+            for size in sorted(sizes):
+                print(f"{brokers} broker(s): creating topics up to {size} ...", flush=True)
+                names = asyncio.run(dataset.create(bootstrap, size, first=created))
+                created = size
+                run = run_size(peers, bootstrap, Path(tmp), names, classpath, args)
+                run["broker_open_files"] = broker_open_files(cluster)
+                cluster_results["sizes"].append(run)
+                print(write(results, args.out), flush=True)
+    results["context"]["load_after"] = machine()["load"]
+    print(write(results, args.out))
+
+
+# --- the report --------------------------------------------------------------------------------
+
+
+def _w1_median(run: dict[str, Any]) -> float | None:
+    seconds = run["w1"].get("seconds")
+    return median(seconds) if seconds else None
+
+
+def _time_cell(run: dict[str, Any] | None, reference: float | None) -> str:
+    if run is None:
+        return "-"
+    seconds = _w1_median(run)
+    if seconds is None:
+        return "n/a: " + str(run["w1"].get("unsupported", "no timing"))
+    text = f"{seconds:.2f}"
+    if reference:
+        text += f" ({seconds / reference:.2f}x)"
+    return text
+
+
+def _rows(results: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    return [(c["brokers"], size) for c in results["clusters"] for size in c["sizes"]]
+
+
+def time_table(results: dict[str, Any], peers: list[str]) -> list[str]:
+    lines = [
+        "| brokers | topics | " + " | ".join(peers) + " | ours / floor | load | reps |",
+        "|---:|---:|" + "---:|" * len(peers) + "---:|---|---:|",
+    ]
+    for brokers, size in _rows(results):
+        runs = size["runs"]
+        ours = _w1_median(runs[OURS]) if OURS in runs else None
+        floor = _w1_median(runs[FLOOR]) if FLOOR in runs else None
+        cells = [_time_cell(runs.get(peer), ours) for peer in peers]
+        versus_floor = f"{ours / floor:.2f}" if ours and floor else "-"
+        load = "-".join(f"{value:.0f}" for value in size["load"])
+        lines.append(
+            f"| {brokers} | {size['topics']:,} | " + " | ".join(cells) + f" | {versus_floor} | "
+            f"{load} | {size.get('reps', results['context']['reps'])} |"
+        )
+    return lines
+
+
+def memory_table(results: dict[str, Any], peers: list[str]) -> list[str]:
+    measured = [peer for peer in peers if peer not in (FLOOR, "java")]
+    lines = [
+        "| brokers | topics | "
+        + " | ".join(f"{peer}: result / peak / RSS growth" for peer in measured)
+        + " | ours: peak / result |",
+        "|---:|---:|" + "---:|" * (len(measured) + 1),
+    ]
+    for brokers, size in _rows(results):
+        cells = []
+        for peer in measured:
+            memory = size["runs"].get(peer, {}).get("memory")
+            cells.append(
+                f"{memory['result_mb']:.1f} / {memory['peak_mb']:.1f} / "
+                f"{memory['rss_growth_mb']:.0f}"
+                if memory
+                else "-"
+            )
+        ours = size["runs"].get(OURS, {}).get("memory")
+        ratio = f"{ours['peak_mb'] / ours['result_mb']:.2f}" if ours else "-"
+        lines.append(f"| {brokers} | {size['topics']:,} | " + " | ".join(cells) + f" | {ratio} |")
+    return lines
+
+
+def growth(points: list[tuple[int, float]]) -> str:
+    """How a figure grows between sizes: the exponent k of ``figure ~ topics**k`` for each
+    step (1.00 is linear), from the smallest size to the largest."""
+    steps = [
+        f"{math.log(y2 / y1) / math.log(x2 / x1):.2f}"
+        for (x1, y1), (x2, y2) in itertools.pairwise(points)
+        if y1 > 0 and y2 > 0
+    ]
+    return ", ".join(steps) if steps else "-"
+
+
+def growth_table(results: dict[str, Any]) -> list[str]:
+    lines = [
+        "| brokers | figure (ours) | per 1,000 topics, by size | growth exponent per step |",
+        "|---:|---|---|---|",
+    ]
+    figures = {
+        "W1 wall time (s)": lambda run: _w1_median(run),
+        "W1 client CPU (s)": lambda run: median(run["w1"]["cpu_seconds"]),
+        "floor wall time (s)": None,
+        "result kept (MB)": lambda run: run["memory"]["result_mb"],
+        "peak Python allocations (MB)": lambda run: run["memory"]["peak_mb"],
+        "RSS growth (MB)": lambda run: run["memory"]["rss_growth_mb"],
+    }
+    for cluster in results["clusters"]:
+        sizes = cluster["sizes"]
+        if not sizes:
+            continue
+        for title, figure in figures.items():
+            peer = FLOOR if figure is None else OURS
+            points: list[tuple[int, float]] = []
+            for size in sizes:
+                run = size["runs"].get(peer)
+                value = None
+                if run is not None:
+                    value = _w1_median(run) if figure is None else _safe(figure, run)
+                if value is not None:
+                    points.append((size["topics"], value))
+            if not points:
+                continue
+            per_thousand = ", ".join(f"{y * 1000 / x:.3g} ({x:,})" for x, y in points)
+            lines.append(f"| {cluster['brokers']} | {title} | {per_thousand} | {growth(points)} |")
+    return lines
+
+
+def _safe(figure: Any, run: dict[str, Any]) -> float | None:
+    try:
+        value = figure(run)
+    except KeyError:
+        return None
+    return float(value) if value is not None else None
+
+
+def markdown(results: dict[str, Any]) -> str:
+    context = results["context"]
+    where = context["machine"]
+    peers = list(dict.fromkeys(peer for _, size in _rows(results) for peer in size["runs"]))
+    left_out = [
+        f"{size:,} topics on {c['brokers']} broker(s)"
+        for c in results["clusters"]
+        for size in c["left_out"]
+    ]
+    lines = [
+        "# W1 at scale",
+        "",
+        f"`{context['command'].strip()}` at commit `{where['commit']}`, recorded "
+        f"{context['recorded']}; Apache Kafka {context['kafka']} (KRaft, JVM brokers), topics "
+        f"of one partition (every 10th with two overrides), described with synonyms and "
+        f"documentation. {where['cores']} cores and {where['memory_gib']} GiB shared with "
+        f"other work: load average {'/'.join(map(str, where['load']))} at the start"
+        + (
+            f", {'/'.join(map(str, context['load_after']))} at the end"
+            if "load_after" in context
+            else ""
+        )
+        + f". {context['rounds']} round(s), {context['reps']} repetitions a round after a "
+        "warm-up (fewer above 5,000 topics: the column reps), each client in a process of its "
+        "own.",
+        "",
+        "W1 wall time, median (s), and the ratio to ours; load average (1 min) before and after "
+        "each size:",
+        "",
+        *time_table(results, peers),
+        "",
+        "W1 memory (MB) of each Python client's first call in a fresh process: what the decoded "
+        "result keeps and the peak of Python allocations while the call ran (tracemalloc), and "
+        "the growth of the process's RSS from before the call to its peak:",
+        "",
+        *memory_table(results, peers),
+        "",
+        "How our cost grows with the topics (the floor's time beside it): each figure per "
+        "1,000 topics at each size, and the exponent k of `figure ~ topics^k` between "
+        "successive sizes (1.00 is linear, below 1 fixed costs spread out, above 1 "
+        "worse than linear):",
+        "",
+        *growth_table(results),
+    ]
+    lines += [
+        "",
+        "Open files of each broker after each size: "
+        + "; ".join(
+            f"{size['topics']:,} topics on {brokers}: "
+            + ", ".join(map(str, size.get("broker_open_files", [])))
+            for brokers, size in _rows(results)
+        )
+        + f" (the limit: {where['open_files_limit']:,} a process).",
+    ]
+    if left_out:
+        lines += [
+            "",
+            "Not measured: "
+            + ", ".join(left_out)
+            + f" (more than {context['topics_per_broker']:,} topics a broker).",
+        ]
+    lines += [
+        "",
+        f"Targets (issue 23): W1 within {FLOOR_TARGET}x the floor; peak memory within "
+        f"{MEMORY_TARGET}x the result's size.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write(results: dict[str, Any], out: Path) -> str:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "scale.json").write_text(json.dumps(results, indent=2) + "\n")
+    text = markdown(results)
+    (out / "scale.md").write_text(text)
+    return text
+
+
+if __name__ == "__main__":
+    main()

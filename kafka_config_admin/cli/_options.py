@@ -1,0 +1,280 @@
+"""The options commands share (connection, selection, changes, output) and how a command runs.
+
+Imported by the command modules, never by :mod:`._main`: ``--help`` and usage errors of the
+group need none of this.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import click
+
+from .. import DEFAULT_TIMEOUT, AdminClient
+from ._connect import ConnectionOptions, resolve_connection
+from ._entities import ENTITY_TYPES, EntityOptions, entities
+from ._output import OutputFormat, stderr
+from ._resources import ChangeOptions, SelectionOptions, UsageError
+
+T = TypeVar("T")
+
+
+def connection_options(command: Callable[..., T]) -> Callable[..., T]:
+    """``--bootstrap-server``, ``--command-config``, ``--cluster``, ``--clusters-file``,
+    ``--timeout``, handed to the command as ``connection``."""
+
+    @functools.wraps(command)
+    def with_connection(
+        *args: Any,
+        bootstrap_server: str | None,
+        command_config: Path | None,
+        cluster: str | None,
+        clusters_file: Path | None,
+        timeout: float | None,
+        **kwargs: Any,
+    ) -> T:
+        options = ConnectionOptions(
+            bootstrap_server, command_config, cluster, clusters_file, timeout
+        )
+        return command(*args, connection=options, **kwargs)
+
+    for option in reversed(
+        [
+            click.option(
+                "--bootstrap-server",
+                "-b",
+                envvar="KAFKA_BOOTSTRAP_SERVERS",
+                metavar="HOST:PORT[,...]",
+                help="Brokers to connect to [env: KAFKA_BOOTSTRAP_SERVERS].",
+            ),
+            click.option(
+                "--command-config",
+                type=click.Path(dir_okay=False, path_type=Path),
+                help="Kafka client properties (security.protocol, sasl.*, ssl.* with PEM).",
+            ),
+            click.option("--cluster", "-c", metavar="NAME", help="A cluster of the clusters file."),
+            click.option(
+                "--clusters-file",
+                type=click.Path(dir_okay=False, path_type=Path),
+                help="Clusters file [env: KAFKA_CONFIG_ADMIN_CLUSTERS; default: "
+                "~/.config/kafka-config-admin/clusters.yaml].",
+            ),
+            click.option(
+                "--timeout",
+                type=click.FloatRange(min=0, min_open=True),
+                help="Seconds each call to the cluster may take [default: the clusters file's "
+                f"timeout for the cluster, else {DEFAULT_TIMEOUT:g}].",
+            ),
+        ]
+    ):
+        with_connection = option(with_connection)
+    return with_connection
+
+
+def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``TYPE:NAME`` arguments and the ``kafka-configs.sh`` entity options, as ``selection``."""
+
+    def decorate(command: Callable[..., T]) -> Callable[..., T]:
+        @functools.wraps(command)
+        def with_selection(
+            *args: Any,
+            resources: tuple[str, ...],
+            topic: tuple[str, ...],
+            broker: tuple[str, ...],
+            broker_logger: tuple[str, ...],
+            group: tuple[str, ...],
+            client_metrics: tuple[str, ...],
+            broker_default: bool,
+            entity_type: tuple[str, ...],
+            entity_names: tuple[str, ...],
+            user: tuple[str, ...],
+            client: tuple[str, ...],
+            ip: tuple[str, ...],
+            user_defaults: bool,
+            client_defaults: bool,
+            ip_defaults: bool,
+            **kwargs: Any,
+        ) -> T:
+            entity_options = EntityOptions(
+                entity_type,
+                entity_names,
+                user,
+                client,
+                ip,
+                user_defaults,
+                client_defaults,
+                ip_defaults,
+            )
+            entity_resources, quota = entities(entity_options)
+            selection = SelectionOptions(
+                arguments=resources,
+                topics=topic,
+                brokers=broker,
+                broker_loggers=broker_logger,
+                groups=group,
+                client_metrics=client_metrics,
+                broker_default=broker_default,
+                match=kwargs.pop("match", None),
+                entity_resources=entity_resources,
+                quota=quota,
+            ).selection()
+            return command(*args, selection=selection, **kwargs)
+
+        options = [
+            click.argument("resources", nargs=-1, metavar="[TYPE:NAME]..."),
+            click.option("--topic", multiple=True, metavar="NAME", help="A topic (repeatable)."),
+            click.option("--broker", multiple=True, metavar="ID", help="A broker (repeatable)."),
+            click.option(
+                "--broker-logger", multiple=True, metavar="ID", help="A broker's loggers."
+            ),
+            click.option("--group", multiple=True, metavar="NAME", help="A consumer group."),
+            click.option(
+                "--client-metrics", multiple=True, metavar="NAME", help="A client-metrics resource."
+            ),
+            click.option(
+                "--broker-default",
+                is_flag=True,
+                help='The cluster-wide broker default (broker "").',
+            ),
+            # --entity-name and --entity-default share one list, so that each default keeps its
+            # place among the names: kafka-configs.sh pairs them with the types in that order.
+            click.option(
+                "--entity-type",
+                multiple=True,
+                metavar="TYPE",
+                help=f"kafka-configs.sh entity type: {', '.join(ENTITY_TYPES)} (users and clients "
+                "together for a combined quota entity).",
+            ),
+            click.option(
+                "--entity-name", "entity_names", multiple=True, metavar="NAME", help="Its name."
+            ),
+            click.option(
+                "--entity-default",
+                "entity_names",
+                flag_value="",
+                multiple=True,
+                help="Its default entity (alone: the cluster-wide broker default).",
+            ),
+            click.option("--user", multiple=True, metavar="NAME", help="A user (quotas, SCRAM)."),
+            click.option("--client", multiple=True, metavar="ID", help="A client id (quotas)."),
+            click.option("--ip", multiple=True, metavar="IP", help="An IP address (quotas)."),
+            click.option("--user-defaults", is_flag=True, help="The default user (quotas)."),
+            click.option("--client-defaults", is_flag=True, help="The default client id (quotas)."),
+            click.option("--ip-defaults", is_flag=True, help="The default IP (quotas)."),
+        ]
+        if match:
+            options.append(
+                click.option(
+                    "--match", metavar="REGEX", help="Topics whose whole name matches REGEX."
+                )
+            )
+        for option in reversed(options):
+            with_selection = option(with_selection)
+        return with_selection
+
+    return decorate
+
+
+def change_options(command: Callable[..., T]) -> Callable[..., T]:
+    """``--set``/``--delete``/``--append``/``--subtract`` and ``kafka-configs.sh``'s forms,
+    as ``ops``."""
+
+    @functools.wraps(command)
+    def with_changes(
+        *args: Any,
+        set_: tuple[str, ...],
+        delete: tuple[str, ...],
+        append: tuple[str, ...],
+        subtract: tuple[str, ...],
+        add_config: tuple[str, ...],
+        add_config_file: tuple[Path, ...],
+        delete_config: tuple[str, ...],
+        **kwargs: Any,
+    ) -> T:
+        ops = ChangeOptions(
+            set_, delete, append, subtract, add_config, add_config_file, delete_config
+        ).ops()
+        return command(*args, ops=ops, **kwargs)
+
+    for option in reversed(
+        [
+            click.option("--set", "set_", multiple=True, metavar="KEY=VALUE", help="SET a key."),
+            click.option("--delete", multiple=True, metavar="KEY", help="DELETE an override."),
+            click.option(
+                "--append", multiple=True, metavar="KEY=VALUE", help="APPEND to a LIST key."
+            ),
+            click.option(
+                "--subtract", multiple=True, metavar="KEY=VALUE", help="SUBTRACT from a LIST key."
+            ),
+            click.option(
+                "--add-config",
+                multiple=True,
+                metavar="'K1=V1,K2=[A,B]'",
+                help="kafka-configs.sh form of --set.",
+            ),
+            click.option(
+                "--add-config-file",
+                multiple=True,
+                type=click.Path(dir_okay=False, path_type=Path),
+                help="A properties file of keys to SET.",
+            ),
+            click.option(
+                "--delete-config",
+                multiple=True,
+                metavar="K1,K2",
+                help="kafka-configs.sh form of --delete.",
+            ),
+        ]
+    ):
+        with_changes = option(with_changes)
+    return with_changes
+
+
+def output_option(*choices: OutputFormat) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``--output``/``-o``, handed to the command as an :class:`OutputFormat`."""
+    names = [choice.value for choice in choices]
+    return click.option(
+        "--output",
+        "-o",
+        type=click.Choice(names),
+        default=names[0],
+        show_default=True,
+        callback=lambda _ctx, _param, value: OutputFormat(value),
+        help="Output format.",
+    )
+
+
+# --- running -------------------------------------------------------------------------------
+
+
+def run(work: Callable[[], Awaitable[T]]) -> T:
+    """Run a command's async work on a fresh event loop."""
+    return anyio.run(work)
+
+
+def open_client(options: ConnectionOptions) -> tuple[AdminClient, str]:
+    """A (not yet opened) client for the chosen cluster, and the cluster's label."""
+    connection, label = resolve_connection(options)
+    client = AdminClient(
+        timeout=connection.timeout,
+        client_id="kafka-config-admin-cli",
+        **connection.admin_client_kwargs(),
+    )
+    return client, label
+
+
+def confirmed(yes: bool, question: str) -> bool:
+    """Whether to go on: ``--yes``, or a yes on a terminal; never waits without a terminal."""
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise UsageError("not asking for confirmation without a terminal: pass --yes")
+    if click.confirm(question, default=False, err=True):
+        return True
+    stderr.print("nothing was changed")
+    return False

@@ -54,9 +54,10 @@ CHANGED_TOPIC = "bench-00001"
 RETENTIONS = ("7200000", "10800000")
 #: Spark gives the Python process that plans a streaming source a fixed 10 s to start and
 #: connect back (PythonWorkerFactory.createSimpleWorker); on a loaded machine it may not, and
-#: the query fails at once with this message. The benchmark starts it again, this many times.
+#: the query fails at once with this message. The benchmark starts it again, this many times,
+#: a little later each time.
 CONNECT_BACK = "Python worker failed to connect back"
-STARTS = 5
+STARTS = 10
 
 
 def load() -> str:
@@ -233,6 +234,7 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
                 if CONNECT_BACK not in str(stopped) or attempt == STARTS:
                     raise
                 print(f"{stopped}; starting the query again", flush=True)
+                time.sleep(5 * attempt)
                 query = start(attempt)
         time.sleep(INTERVAL * 5)  # a few batches with no change
         latencies = []

@@ -41,7 +41,7 @@ from kafka_config_admin.desired import (
 )
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
-from . import dataset
+from . import dataset, machine
 
 if TYPE_CHECKING:
     from pyspark.sql.streaming.query import StreamingQuery
@@ -297,7 +297,8 @@ def write(results: dict[str, Any], out: Path) -> str:
         "# Change feed benchmark",
         "",
         f"Kafka {results['kafka']}, two one-broker clusters with {results['topics']} topics "
-        f"each; `{results['command']}`, machine load {results['load_before']} before and "
+        f"each; `{results['command']}` (what `nox -s bench -- feed` runs) at commit "
+        f"{results.get('commit', 'unknown')}, machine load {results['load_before']} before and "
         f"{results['load_after']} after (1, 5, 15 min).",
         "",
         "| One poll of both clusters, nothing changed | Wall (s) | vs a plain describe |",
@@ -337,7 +338,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--changes", type=int, default=5)
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
-    command = "python3 -m nox -s bench -- feed" + (f" {' '.join(argv)}" if argv else "")
+    command = "python -m benchmarks feed" + (f" {' '.join(argv)}" if argv else "")
     load_before = load()
     with (
         start_cluster(brokers=1) as first,
@@ -364,6 +365,7 @@ def main(argv: list[str] | None = None) -> None:
         "topics": args.topics,
         "reps": args.reps,
         "command": command,
+        "commit": machine()["commit"],
         "time": datetime.now(UTC).isoformat(),
         "load_before": load_before,
         "load_after": load(),

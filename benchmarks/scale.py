@@ -114,27 +114,40 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--topics-per-broker", type=int, default=TOPICS_PER_BROKER)
     parser.add_argument("--out", type=Path, default=HERE / "results")
+    parser.add_argument(
+        "--append",
+        action="store_true",
+        help="add the clusters of this run to the scale.json in --out (a run made in parts: "
+        "each part's command, commit and load are kept)",
+    )
     args = parser.parse_args(argv)
     peers = chosen_peers(parser, args.peers)
     if not args.sizes or not args.brokers or min(args.sizes + args.brokers) < 1:
         parser.error("--sizes and --brokers need positive numbers")
 
+    part = {
+        "command": "python -m benchmarks scale " + " ".join(argv or []),
+        "recorded": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+    }
     results: dict[str, Any] = {
         "context": {
             "kafka": KAFKA_VERSION,
-            "command": "python -m benchmarks scale " + " ".join(argv or []),
-            "recorded": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "machine": machine(),
             "rounds": args.rounds,
             "reps": args.reps,
             "topics_per_broker": args.topics_per_broker,
+            "parts": [],
         },
         "clusters": [],
     }
+    if args.append:
+        results = json.loads((args.out / "scale.json").read_text())
+    results["context"]["parts"].append(part)
     for brokers in args.brokers:
         sizes = [size for size in args.sizes if size <= brokers * args.topics_per_broker]
         cluster_results: dict[str, Any] = {
             "brokers": brokers,
+            "part": len(results["context"]["parts"]) - 1,
             "left_out": [size for size in args.sizes if size not in sizes],
             "sizes": [],
         }
@@ -153,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
                 run["broker_open_files"] = broker_open_files(cluster)
                 cluster_results["sizes"].append(run)
                 print(write(results, args.out), flush=True)
-    results["context"]["load_after"] = machine()["load"]
+    part["load_after"] = machine()["load"]
     print(write(results, args.out))
 
 
@@ -277,9 +290,19 @@ def _safe(figure: Any, run: dict[str, Any]) -> float | None:
     return float(value) if value is not None else None
 
 
+def _part_line(part: dict[str, Any]) -> str:
+    load = "/".join(map(str, part["machine"]["load"]))
+    after = part.get("load_after")
+    return (
+        f"`{part['command'].strip()}` at commit `{part['machine']['commit']}`, recorded "
+        f"{part['recorded']}, load average {load} at the start"
+        + (f", {'/'.join(map(str, after))} at the end." if after else ".")
+    )
+
+
 def markdown(results: dict[str, Any]) -> str:
     context = results["context"]
-    where = context["machine"]
+    where = context["parts"][0]["machine"]
     peers = list(dict.fromkeys(peer for _, size in _rows(results) for peer in size["runs"]))
     left_out = [
         f"{size:,} topics on {c['brokers']} broker(s)"
@@ -289,19 +312,12 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         "# W1 at scale",
         "",
-        f"`{context['command'].strip()}` at commit `{where['commit']}`, recorded "
-        f"{context['recorded']}; Apache Kafka {context['kafka']} (KRaft, JVM brokers), topics "
-        f"of one partition (every 10th with two overrides), described with synonyms and "
-        f"documentation. {where['cores']} cores and {where['memory_gib']} GiB shared with "
-        f"other work: load average {'/'.join(map(str, where['load']))} at the start"
-        + (
-            f", {'/'.join(map(str, context['load_after']))} at the end"
-            if "load_after" in context
-            else ""
-        )
-        + f". {context['rounds']} round(s), {context['reps']} repetitions a round after a "
-        "warm-up (fewer above 5,000 topics: the column reps), each client in a process of its "
-        "own.",
+        f"Apache Kafka {context['kafka']} (KRaft, JVM brokers), topics of one partition (every "
+        "10th with two overrides), described with synonyms and documentation. "
+        f"{where['cores']} cores and {where['memory_gib']} GiB shared with other work. "
+        f"{context['rounds']} round(s), {context['reps']} repetitions a round after a warm-up "
+        "(fewer above 5,000 topics: the column reps), each client in a process of its own. "
+        + " ".join(_part_line(part) for part in context["parts"]),
         "",
         "W1 wall time, median (s), and the ratio to ours; load average (1 min) before and after "
         "each size:",

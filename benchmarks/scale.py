@@ -120,7 +120,17 @@ def main(argv: list[str] | None = None) -> None:
         help="add the clusters of this run to the scale.json in --out (a run made in parts: "
         "each part's command, commit and load are kept)",
     )
+    parser.add_argument(
+        "--combine",
+        nargs="+",
+        type=Path,
+        metavar="SCALE_JSON",
+        help="measure nothing: write the runs of these scale.json files as one into --out",
+    )
     args = parser.parse_args(argv)
+    if args.combine:
+        print(write(combine([json.loads(path.read_text()) for path in args.combine]), args.out))
+        return
     peers = chosen_peers(parser, args.peers)
     if not args.sizes or not args.brokers or min(args.sizes + args.brokers) < 1:
         parser.error("--sizes and --brokers need positive numbers")
@@ -170,6 +180,18 @@ def main(argv: list[str] | None = None) -> None:
     print(write(results, args.out))
 
 
+def combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Runs made in parts (each its own command, commit and load) as one set of results."""
+    combined: dict[str, Any] = {"context": dict(runs[0]["context"], parts=[]), "clusters": []}
+    for run in runs:
+        first = len(combined["context"]["parts"])
+        combined["context"]["parts"] += run["context"]["parts"]
+        combined["clusters"] += [
+            dict(cluster, part=cluster.get("part", 0) + first) for cluster in run["clusters"]
+        ]
+    return combined
+
+
 # --- the report --------------------------------------------------------------------------------
 
 
@@ -191,7 +213,11 @@ def _time_cell(run: dict[str, Any] | None, reference: float | None) -> str:
 
 
 def _rows(results: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    return [(c["brokers"], size) for c in results["clusters"] for size in c["sizes"]]
+    """Every size measured, as (brokers, size), by broker count (in the order first met) and
+    topics; the clusters of a run made in parts are taken together."""
+    order = list(dict.fromkeys(c["brokers"] for c in results["clusters"]))
+    rows = [(c["brokers"], size) for c in results["clusters"] for size in c["sizes"]]
+    return sorted(rows, key=lambda row: (order.index(row[0]), row[1]["topics"]))
 
 
 def time_table(results: dict[str, Any], peers: list[str]) -> list[str]:
@@ -261,10 +287,9 @@ def growth_table(results: dict[str, Any]) -> list[str]:
         "peak Python allocations (MB)": lambda run: run["memory"]["peak_mb"],
         "RSS growth (MB)": lambda run: run["memory"]["rss_growth_mb"],
     }
-    for cluster in results["clusters"]:
-        sizes = cluster["sizes"]
-        if not sizes:
-            continue
+    rows = _rows(results)
+    for brokers in dict.fromkeys(brokers for brokers, _ in rows):
+        sizes = [size for count, size in rows if count == brokers]
         for title, figure in figures.items():
             peer = FLOOR if figure is None else OURS
             points: list[tuple[int, float]] = []
@@ -278,7 +303,7 @@ def growth_table(results: dict[str, Any]) -> list[str]:
             if not points:
                 continue
             per_thousand = ", ".join(f"{y * 1000 / x:.3g} ({x:,})" for x, y in points)
-            lines.append(f"| {cluster['brokers']} | {title} | {per_thousand} | {growth(points)} |")
+            lines.append(f"| {brokers} | {title} | {per_thousand} | {growth(points)} |")
     return lines
 
 

@@ -29,12 +29,12 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
 from kafka_config_admin.desired import (
-    FeedScope,
     ObservedState,
+    ResourceScope,
     diff_states,
     next_state,
     observe_once,
@@ -43,12 +43,20 @@ from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
 from . import dataset
 
+if TYPE_CHECKING:
+    from pyspark.sql.streaming.query import StreamingQuery
+
 HERE = Path(__file__).parent
 #: Seconds between polls while latency is measured.
 INTERVAL = 1.0
 #: The topic whose retention the latency runs change, and the values they alternate.
 CHANGED_TOPIC = "bench-00001"
 RETENTIONS = ("7200000", "10800000")
+#: Spark gives the Python process that plans a streaming source a fixed 10 s to start and
+#: connect back (PythonWorkerFactory.createSimpleWorker); on a loaded machine it may not, and
+#: the query fails at once with this message. The benchmark starts it again, this many times.
+CONNECT_BACK = "Python worker failed to connect back"
+STARTS = 5
 
 
 def load() -> str:
@@ -59,7 +67,7 @@ def poll_both(bootstraps: dict[str, str], states: dict[str, ObservedState | None
     """One poll of every cluster at once, as ``watch`` makes it; the number of change rows."""
 
     async def run() -> list[ObservedState]:
-        scope = FeedScope()
+        scope = ResourceScope()
         return list(
             await asyncio.gather(
                 *(
@@ -104,13 +112,26 @@ def median_wall(run: Callable[[], int], reps: int) -> dict[str, Any]:
     return {"wall_s": statistics.median(walls), "walls_s": walls}
 
 
-def set_retention(bootstrap: str, value: str) -> float:
-    """Change the topic's retention; the wall-clock time (epoch seconds) the change returned."""
-    op = AlterConfigOp(name="retention.ms", value=value, op=OpType.SET)
+def set_retention(bootstrap: str) -> float:
+    """Change the topic's retention to the value it does not have; the wall-clock time (epoch
+    seconds) the change returned.
+
+    Its value is read first: a value set again is no change, and the loop waiting for its row
+    would wait in vain (with an odd ``--changes``, the stream's first change set the value
+    ``watch``'s last change had left, and the benchmark never ended).
+    """
+    resource = ConfigResource(ResourceType.TOPIC, CHANGED_TOPIC)
 
     async def run() -> None:
         async with AdminClient(bootstrap) as admin:
-            resource = ConfigResource(ResourceType.TOPIC, CHANGED_TOPIC)
+            config = await admin.describe_configs([resource]).all()
+            entry = config[resource].get("retention.ms")
+            value = (
+                RETENTIONS[1]
+                if entry is not None and entry.value == RETENTIONS[0]
+                else RETENTIONS[0]
+            )
+            op = AlterConfigOp(name="retention.ms", value=value, op=OpType.SET)
             await admin.incremental_alter_configs({resource: [op]}).all()
 
     asyncio.run(run())
@@ -135,9 +156,9 @@ def watch_latency(bootstraps: dict[str, str], bootstrap: str, changes: int) -> l
     time.sleep(INTERVAL * 3)  # past the baseline
     latencies = []
     try:
-        for index in range(changes):
+        for _ in range(changes):
             count = len(seen)
-            made = set_retention(bootstrap, RETENTIONS[index % 2])
+            made = set_retention(bootstrap)
             deadline = time.monotonic() + 120
             while len(seen) == count and time.monotonic() < deadline:
                 time.sleep(0.02)
@@ -165,6 +186,12 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
+        # As the Spark tests: Python workers get 120 s to authenticate on a loaded machine.
+        .config("spark.python.authenticate.socketTimeout", "120s")
+        # Spark matches a failed query's message with a regular expression that can overflow
+        # its stream thread's default stack: the thread then dies, the query never says it
+        # failed, and the benchmark waited for ever. With a larger stack the error shows.
+        .config("spark.driver.extraJavaOptions", "-Xss16m")
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
@@ -181,32 +208,38 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
         if rows:
             seen.append((time.time(), rows))
 
-    query = (
-        spark.readStream.format("kafka-config-changes")
-        .option("clusters.file", str(clusters))
-        .option("timeout", "120")
-        .option("interval", str(INTERVAL))
-        .option("stateLocation", str(work / "state"))
-        .load()
-        .writeStream.foreachBatch(record)
-        .start()
-    )
+    def start(attempt: int) -> StreamingQuery:
+        return (
+            spark.readStream.format("kafka-config-changes")
+            .option("clusters.file", str(clusters))
+            .option("timeout", "120")
+            .option("interval", str(INTERVAL))
+            .option("stateLocation", str(work / f"state-{attempt}"))
+            .load()
+            .writeStream.foreachBatch(record)
+            .start()
+        )
+
     first = next(iter(bootstraps.values()))
+    query = start(0)
     try:
         # The baseline: its first batch (processAllAvailable would wait for a quiet moment, which
         # a poll longer than the interval never leaves).
-        while not query.recentProgress:
-            time.sleep(0.2)
+        for attempt in range(1, STARTS + 1):
+            try:
+                wait_for(query, lambda q: bool(q.recentProgress), "on its first batch", 600)
+                break
+            except QueryStoppedError as stopped:
+                if CONNECT_BACK not in str(stopped) or attempt == STARTS:
+                    raise
+                print(f"{stopped}; starting the query again", flush=True)
+                query = start(attempt)
         time.sleep(INTERVAL * 5)  # a few batches with no change
         latencies = []
-        for index in range(changes):
+        for _ in range(changes):
             count = len(seen)
-            made = set_retention(first, RETENTIONS[index % 2])
-            deadline = time.monotonic() + 300
-            while len(seen) == count and time.monotonic() < deadline:
-                time.sleep(0.02)
-            if len(seen) == count:
-                raise RuntimeError("the stream did not see the change in 300 s")
+            made = set_retention(first)
+            wait_for(query, lambda _: len(seen) > count, "seeing a change", 300)  # noqa: B023
             latencies.append(max(0.0, seen[-1][0] - made))
             time.sleep(INTERVAL * 1.5)
         quiet = [
@@ -220,9 +253,35 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
     return {"quiet_batch_s": quiet, "latency_s": latencies}
 
 
+class QueryStoppedError(RuntimeError):
+    """The stream stopped while the benchmark waited on it."""
+
+
+def wait_for(
+    query: StreamingQuery, done: Callable[[StreamingQuery], bool], what: str, seconds: float
+) -> None:
+    """Wait until ``done(query)``; fail at once if the query stops (it would never be done)."""
+    deadline = time.monotonic() + seconds
+    while not done(query):
+        if not query.isActive:
+            raise QueryStoppedError(f"the stream stopped while {what}: {query.exception()}")
+        if time.monotonic() > deadline:
+            batches = [
+                (progress["batchId"], progress["numInputRows"], progress["durationMs"])
+                for progress in query.recentProgress[-5:]
+            ]
+            raise RuntimeError(
+                f"the stream took more than {seconds:g} s {what}; its status: {query.status}; "
+                f"its last batches (id, rows, durations in ms): {batches}"
+            )
+        time.sleep(0.02)
+
+
 def state_bytes(bootstrap: str) -> int:
     """The size of one cluster's state as the stream keeps it (JSON)."""
-    observed = asyncio.run(observe_once(AdminClient(bootstrap, timeout=120), FeedScope(), "bench"))
+    observed = asyncio.run(
+        observe_once(AdminClient(bootstrap, timeout=120), ResourceScope(), "bench")
+    )
     return len(observed.to_json().encode())
 
 

@@ -20,9 +20,9 @@ from .. import AdminClient
 from ..connect import Connection, clusters_file_path, load_clusters_file
 from ..desired import (
     ChangeKind,
-    FeedKind,
-    FeedScope,
     ObservedState,
+    ResourceKind,
+    ResourceScope,
     StateChange,
     diff_states,
     next_state,
@@ -57,7 +57,7 @@ def _client(connection: Connection) -> AdminClient:
     "-t",
     "kinds",
     multiple=True,
-    type=click.Choice([kind.value for kind in FeedKind], case_sensitive=False),
+    type=click.Choice([kind.value for kind in ResourceKind], case_sensitive=False),
     help="What to watch (repeatable) [default: topic].",
 )
 @click.option("--topic", "topics", multiple=True, metavar="NAME", help="Only these topics.")
@@ -104,8 +104,9 @@ def watch(
     """
     if topics and match is not None:
         raise UsageError("give --topic or --match, not both")
-    scope = FeedScope(
-        kinds=tuple(dict.fromkeys(FeedKind.parse(kind) for kind in kinds)) or (FeedKind.TOPIC,),
+    scope = ResourceScope(
+        kinds=tuple(dict.fromkeys(ResourceKind.parse(kind) for kind in kinds))
+        or (ResourceKind.TOPIC,),
         topics=topics or None,
         topic_pattern=_pattern(match),
         include_internal=include_internal,
@@ -141,7 +142,7 @@ def _watched(options: ConnectionOptions, all_clusters: bool) -> tuple[Connection
 
 
 async def _watch(
-    watched: Sequence[Connection], scope: FeedScope, interval: float, output: OutputFormat
+    watched: Sequence[Connection], scope: ResourceScope, interval: float, output: OutputFormat
 ) -> int:
     states: dict[str, ObservedState | None] = {target.label: None for target in watched}
     while True:
@@ -159,7 +160,7 @@ async def _watch(
         await anyio.sleep(max(0.0, interval - (anyio.current_time() - started)))
 
 
-async def _poll(watched: Sequence[Connection], scope: FeedScope) -> dict[str, ObservedState]:
+async def _poll(watched: Sequence[Connection], scope: ResourceScope) -> dict[str, ObservedState]:
     """Read every cluster at once, with one time for the whole poll."""
     time = datetime.now(UTC)
     observed: dict[str, ObservedState] = {}

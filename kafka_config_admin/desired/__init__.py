@@ -21,7 +21,8 @@ The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSp
 :func:`parse_typed` / :func:`same_value` for KIP-569 types), the checks (:func:`check_value`,
 :func:`check_ops`, :func:`check_desired` returning every :class:`Problem`), the diff
 (:func:`make_plan` -> :class:`Plan`), the change feed's diff (:func:`diff_states` of two
-:class:`ObservedState`, read by :func:`observe_cluster`) and rules (:func:`evaluate_rules`,
+:class:`ObservedState`, read by :func:`observe_cluster` for a :class:`ResourceScope`, which
+also says what a Spark snapshot reads) and rules (:func:`evaluate_rules`,
 :func:`evaluate_state`, :func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
 (:func:`read_state`, :func:`apply_plan`, :func:`read_export` for a cluster's overrides as a
@@ -73,7 +74,7 @@ from ._model import (
     ResourceSpec,
     TopicSpec,
 )
-from ._observe import FeedKind, FeedScope, observe_cluster, observe_once
+from ._observe import observe_cluster, observe_once
 from ._outcomes import OutcomeStatus
 from ._partitions import PartitionPlan, place_replicas
 from ._patterns import MATCH_SECONDS, PatternTimeoutError, UserPattern, match_budget
@@ -93,6 +94,7 @@ from ._plan import (
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
 from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, RuleTarget, Violation, evaluate_rules
+from ._scope import ResourceKind, ResourceScope
 from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
 from ._state import ClusterState, is_override, override_source, schema_resources
 from ._types import SET_LIKE_KEYS, TypedValue, expected_type, is_set_like, parse_typed, same_value
@@ -125,8 +127,6 @@ __all__ = [
     "DesiredStateError",
     "Export",
     "ExportFailedError",
-    "FeedKind",
-    "FeedScope",
     "FileError",
     "IgnoreSpec",
     "KeptKey",
@@ -144,9 +144,11 @@ __all__ = [
     "QuotaPlan",
     "QuotaSpec",
     "ResourceAction",
+    "ResourceKind",
     "ResourceObservation",
     "ResourceOutcome",
     "ResourcePlan",
+    "ResourceScope",
     "ResourceSpec",
     "Rule",
     "RuleOperator",

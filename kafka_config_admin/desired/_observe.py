@@ -7,20 +7,14 @@ and :func:`~kafka_config_admin.desired.next_state` keeps the last known values i
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 
 from .. import (
     AdminClient,
     AuthorizationError,
     ConfigResource,
-    InvalidArgumentError,
     KafkaConnectionError,
     KafkaTimeoutError,
-    ResourceType,
     UnknownTopicOrPartitionError,
     UnsupportedVersionError,
 )
@@ -34,80 +28,35 @@ from ._changes import (
     ResourceObservation,
     observed_values,
 )
+from ._scope import ResourceKind, ResourceScope
 
-__all__ = ["FeedKind", "FeedScope", "observe_cluster", "observe_once"]
-
-
-class FeedKind(StrEnum):
-    """What a feed can watch: the config resources (as the ``kafka-configs`` source names
-    them), quota entities and SCRAM users."""
-
-    TOPIC = "topic"
-    BROKER = "broker"
-    BROKER_DEFAULT = "broker_default"
-    BROKER_LOGGER = "broker_logger"
-    GROUP = "group"
-    CLIENT_METRICS = "client_metrics"
-    QUOTA = "quota"
-    SCRAM_USER = "scram_user"
-
-    @classmethod
-    def parse(cls, name: str) -> FeedKind:
-        """A kind by name (any case, ``-`` for ``_``); :class:`InvalidArgumentError` naming the
-        known ones otherwise."""
-        try:
-            return cls(name.strip().lower().replace("-", "_"))
-        except ValueError:
-            known = ", ".join(kind.value for kind in cls)
-            raise InvalidArgumentError(
-                f"{name!r} is not a resource type the feed can watch; use {known}"
-            ) from None
-
-
-@dataclass(frozen=True)
-class FeedScope:
-    """What one poll reads from a cluster.
-
-    Topics, brokers and groups are listed on every poll unless named, so that ones that appear
-    or go are seen; ``topic_pattern`` must match a listed topic's whole name.
-    """
-
-    kinds: tuple[FeedKind, ...] = (FeedKind.TOPIC,)
-    topics: tuple[str, ...] | None = None
-    topic_pattern: re.Pattern[str] | None = None
-    include_internal: bool = False
-    brokers: tuple[str, ...] | None = None
-    groups: tuple[str, ...] | None = None
-    client_metrics: tuple[str, ...] = ()
-    include_documentation: bool = False
-
-    def __post_init__(self) -> None:
-        if not self.kinds:
-            raise InvalidArgumentError("the feed watches no resource type")
-        if FeedKind.CLIENT_METRICS in self.kinds and not self.client_metrics:
-            raise InvalidArgumentError(
-                "watching client_metrics needs their names (Kafka lists them only through an "
-                "API this client lacks)"
-            )
+__all__ = ["observe_cluster", "observe_once"]
 
 
 async def observe_cluster(
-    admin: AdminClient, scope: FeedScope, cluster: str, *, time: datetime | None = None
+    admin: AdminClient,
+    scope: ResourceScope,
+    cluster: str,
+    *,
+    include_documentation: bool = False,
+    time: datetime | None = None,
 ) -> ObservedState:
-    """Read the resources ``scope`` names from an open client's cluster, now.
+    """Read the resources ``scope`` names from an open client's cluster, now (with each
+    config's documentation when asked).
 
-    A topic that is listed but gone by the time it is described counts as absent; any other
-    resource that fails is kept with its error; a cluster that cannot be listed or described
-    at all is a state with ``error`` set.
+    Topics, brokers and groups not named are listed on every call, so that ones that appear or
+    go are seen. A topic that is listed but gone by the time it is described counts as absent;
+    any other resource that fails is kept with its error; a cluster that cannot be listed or
+    described at all is a state with ``error`` set.
     """
     time = time or datetime.now(UTC)
     try:
         resources = await _config_resources(admin, scope)
-        observed = await _describe(admin, resources, scope.include_documentation)
+        observed = await _describe(admin, resources, include_documentation)
         type_errors: dict[str, tuple[str, str]] = {}
-        if FeedKind.QUOTA in scope.kinds:
+        if ResourceKind.QUOTA in scope.kinds:
             await _read_entities(admin, observed, type_errors, QUOTA)
-        if FeedKind.SCRAM_USER in scope.kinds:
+        if ResourceKind.SCRAM_USER in scope.kinds:
             await _read_entities(admin, observed, type_errors, SCRAM_USER)
     except Exception as error:  # the cluster itself failed: nothing of it is known this time
         return ObservedState(cluster, time, error=_error(error), known=False)
@@ -115,55 +64,38 @@ async def observe_cluster(
 
 
 async def observe_once(
-    client: AdminClient, scope: FeedScope, cluster: str, *, time: datetime | None = None
+    client: AdminClient,
+    scope: ResourceScope,
+    cluster: str,
+    *,
+    include_documentation: bool = False,
+    time: datetime | None = None,
 ) -> ObservedState:
     """Open ``client``, read the cluster as :func:`observe_cluster` does, and close it; a
     client that cannot be opened gives a state with ``error`` set."""
     time = time or datetime.now(UTC)
     try:
         async with client as admin:
-            return await observe_cluster(admin, scope, cluster, time=time)
+            return await observe_cluster(
+                admin, scope, cluster, include_documentation=include_documentation, time=time
+            )
     except Exception as error:
         return ObservedState(cluster, time, error=_error(error), known=False)
 
 
-async def _config_resources(admin: AdminClient, scope: FeedScope) -> list[ConfigResource]:
-    kinds = scope.kinds
-    topics: Sequence[str] = ()
-    if FeedKind.TOPIC in kinds:
-        if scope.topics is not None:
-            topics = scope.topics
-        else:
-            listed = await admin.list_topics(include_internal=scope.include_internal)
-            pattern = scope.topic_pattern
-            topics = [t.name for t in listed if pattern is None or pattern.fullmatch(t.name)]
-    brokers: Sequence[str] = scope.brokers or ()
-    if scope.brokers is None and {FeedKind.BROKER, FeedKind.BROKER_LOGGER} & set(kinds):
-        brokers = [str(broker) for broker in sorted(admin.broker_ids())]
-    groups: Sequence[str] = scope.groups or ()
-    if scope.groups is None and FeedKind.GROUP in kinds:
-        groups = sorted(listing.group_id for listing in await admin.list_groups().all())
-    names = {
-        FeedKind.TOPIC: topics,
-        FeedKind.BROKER: brokers,
-        FeedKind.BROKER_DEFAULT: ("",),
-        FeedKind.BROKER_LOGGER: brokers,
-        FeedKind.GROUP: groups,
-        FeedKind.CLIENT_METRICS: scope.client_metrics,
-    }
-    resources = [
-        ConfigResource(_resource_type(kind), name)
-        for kind in kinds
-        if kind in names
-        for name in names[kind]
-    ]
-    return list(dict.fromkeys(resources))
-
-
-def _resource_type(kind: FeedKind) -> ResourceType:
-    if kind is FeedKind.BROKER_DEFAULT:
-        return ResourceType.BROKER
-    return ResourceType[kind.name]
+async def _config_resources(admin: AdminClient, scope: ResourceScope) -> list[ConfigResource]:
+    topics: list[str] = []
+    if scope.lists_topics():
+        topics = [t.name for t in await admin.list_topics(include_internal=scope.include_internal)]
+    brokers = (
+        [str(broker) for broker in sorted(admin.broker_ids())] if scope.lists_brokers() else []
+    )
+    groups: list[str] = []
+    if scope.lists_groups():
+        groups = [listing.group_id for listing in await admin.list_groups().all()]
+    return scope.config_resources(
+        listed_topics=topics, listed_brokers=brokers, listed_groups=groups
+    )
 
 
 async def _describe(

@@ -26,7 +26,6 @@ from urllib.parse import quote
 
 import pyarrow as pa
 from pyspark.sql.datasource import (
-    CaseInsensitiveDict,
     DataSource,
     DataSourceStreamReader,
     InputPartition,
@@ -35,17 +34,16 @@ from pyspark.sql.streaming.datasource import ReadLimit
 from pyspark.sql.types import StructType
 
 from .. import InvalidArgumentError
-from ..connect import Connection
+from ..connect import Connection, connections_from_options
 from ..desired import (
-    FeedKind,
-    FeedScope,
     ObservedState,
+    ResourceScope,
     StateChange,
     diff_states,
     next_state,
     observe_once,
 )
-from ._options import SnapshotOptions, parse_bool
+from ._options import parse_bool, parse_scope
 from ._schema import CHANGES_ARROW_SCHEMA, CHANGES_SCHEMA
 
 __all__ = ["KafkaConfigChangesDataSource", "StateStore"]
@@ -55,7 +53,6 @@ SOURCE_NAME = "kafka-config-changes"
 DEFAULT_INTERVAL = 30.0
 #: How a poll's time names its snapshot (as ``take_snapshot`` names a snapshot: sortable).
 SNAPSHOT_ID_FORMAT = "%Y%m%dT%H%M%S%fZ"
-_ENTITY_KINDS = (FeedKind.QUOTA, FeedKind.SCRAM_USER)
 
 
 @dataclass(frozen=True)
@@ -63,7 +60,8 @@ class FeedOptions:
     """The stream's options: the clusters and what to watch, how often, and where states go."""
 
     clusters: tuple[Connection, ...]
-    scope: FeedScope
+    scope: ResourceScope
+    include_documentation: bool
     interval: float
     state_location: str
 
@@ -71,25 +69,12 @@ class FeedOptions:
     def parse(cls, options: Mapping[str, str]) -> FeedOptions:
         """The ``kafka-configs`` source's options (``resourceTypes`` may add ``quota`` and
         ``scram_user``), ``interval`` and ``stateLocation``."""
-        kinds = tuple(
-            dict.fromkeys(
-                FeedKind.parse(name)
-                for name in options.get("resourceTypes", "topic").split(",")
-                if name.strip()
-            )
-        )
-        if not kinds:
-            raise InvalidArgumentError("resourceTypes names no resource type")
+        scope = parse_scope(options)
         if parse_bool(options, "synonyms", False):
             raise InvalidArgumentError(
                 "kafka-config-changes does not take synonyms: its rows carry each value's "
                 "source before and after, which says where an inherited value comes from"
             )
-        config_kinds = [kind.value for kind in kinds if kind not in _ENTITY_KINDS]
-        # The config resources' options are the kafka-configs source's, parsed the same way.
-        config_options = CaseInsensitiveDict(options)
-        config_options["resourceTypes"] = ",".join(config_kinds) or "topic"
-        snapshot = SnapshotOptions.parse(config_options)
         location = options.get("stateLocation")
         if not location:
             raise InvalidArgumentError(
@@ -97,17 +82,9 @@ class FeedOptions:
                 "executor and the driver can reach, where each poll's state is kept"
             )
         return cls(
-            clusters=snapshot.clusters,
-            scope=FeedScope(
-                kinds=kinds,
-                topics=snapshot.topics,
-                topic_pattern=snapshot.topic_pattern,
-                include_internal=snapshot.include_internal,
-                brokers=snapshot.brokers,
-                groups=snapshot.groups,
-                client_metrics=snapshot.client_metrics,
-                include_documentation=snapshot.include_documentation,
-            ),
+            clusters=connections_from_options(options),
+            scope=scope,
+            include_documentation=parse_bool(options, "documentation", False),
             interval=_interval(options.get("interval")),
             state_location=location,
         )
@@ -184,7 +161,13 @@ class ChangeStreamReader(DataSourceStreamReader):
         after = store.load(name, task.end)
         if after is None:
             observed = asyncio.run(
-                observe_once(task.cluster.admin_client(), self.options.scope, name, time=task.time)
+                observe_once(
+                    task.cluster.admin_client(),
+                    self.options.scope,
+                    name,
+                    include_documentation=self.options.include_documentation,
+                    time=task.time,
+                )
             )
             after = store.save_once(name, task.end, next_state(before, observed))
         snapshot_id = task.time.astimezone(UTC).strftime(SNAPSHOT_ID_FORMAT)

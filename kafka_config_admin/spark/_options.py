@@ -9,33 +9,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import Enum
+from dataclasses import dataclass, field
 
-from .. import InvalidArgumentError, ResourceType
+from .. import InvalidArgumentError
 from ..connect import Connection, connections_from_options
+from ..desired import ResourceKind, ResourceScope
 
-__all__ = ["ResourceKind", "SnapshotOptions", "parse_bool"]
+__all__ = ["SnapshotOptions", "parse_bool", "parse_scope"]
 
 #: Topics described by one Spark partition unless ``topicsPerPartition`` says otherwise.
 TOPICS_PER_PARTITION = 1000
-
-
-class ResourceKind(Enum):
-    """What ``resourceTypes`` can name: the resource types, plus the cluster-wide default."""
-
-    TOPIC = "topic"
-    BROKER = "broker"
-    BROKER_DEFAULT = "broker_default"
-    BROKER_LOGGER = "broker_logger"
-    GROUP = "group"
-    CLIENT_METRICS = "client_metrics"
-
-    @property
-    def resource_type(self) -> ResourceType:
-        if self is ResourceKind.BROKER_DEFAULT:
-            return ResourceType.BROKER
-        return ResourceType[self.name]
 
 
 @dataclass(frozen=True)
@@ -43,13 +26,7 @@ class SnapshotOptions:
     """What a snapshot reads: which clusters, which resources, and how much of each config."""
 
     clusters: tuple[Connection, ...]
-    kinds: tuple[ResourceKind, ...] = (ResourceKind.TOPIC,)
-    topics: tuple[str, ...] | None = None
-    topic_pattern: re.Pattern[str] | None = None
-    include_internal: bool = False
-    brokers: tuple[str, ...] | None = None
-    groups: tuple[str, ...] | None = None
-    client_metrics: tuple[str, ...] = ()
+    scope: ResourceScope = field(default_factory=ResourceScope)
     include_synonyms: bool = False
     include_documentation: bool = False
     topics_per_partition: int = TOPICS_PER_PARTITION
@@ -57,18 +34,16 @@ class SnapshotOptions:
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> SnapshotOptions:
-        kinds = tuple(_kind(name) for name in _names(options.get("resourceTypes", "topic")))
-        if not kinds:
-            raise InvalidArgumentError("resourceTypes names no resource type")
-        parsed = cls(
+        scope = parse_scope(options)
+        entities = [kind.value for kind in scope.kinds if kind.resource_type is None]
+        if entities:
+            raise InvalidArgumentError(
+                f"resourceTypes: kafka-configs reads config resources, not {', '.join(entities)} "
+                "(the kafka-config-changes stream watches them)"
+            )
+        return cls(
             clusters=connections_from_options(options),
-            kinds=kinds,
-            topics=_optional_names(options, "topics"),
-            topic_pattern=_pattern(options.get("topicPattern")),
-            include_internal=parse_bool(options, "includeInternal", False),
-            brokers=_optional_names(options, "brokers"),
-            groups=_optional_names(options, "groups"),
-            client_metrics=_names(options.get("clientMetrics", "")),
+            scope=scope,
             include_synonyms=parse_bool(options, "synonyms", False),
             include_documentation=parse_bool(options, "documentation", False),
             topics_per_partition=_positive_int(options, "topicsPerPartition", TOPICS_PER_PARTITION),
@@ -78,13 +53,33 @@ class SnapshotOptions:
                 else None
             ),
         )
-        if ResourceKind.CLIENT_METRICS in kinds and not parsed.client_metrics:
-            # Kafka lists client-metrics resources only through an API this client lacks.
-            raise InvalidArgumentError(
-                "resourceTypes includes client_metrics: name them with the option "
-                "clientMetrics (comma-separated)"
-            )
-        return parsed
+
+
+def parse_scope(options: Mapping[str, str]) -> ResourceScope:
+    """Which resources of a cluster the options select (``resourceTypes``, ``topics``,
+    ``topicPattern``, ``includeInternal``, ``brokers``, ``groups``, ``clientMetrics``): the
+    same options for the snapshot source and the change stream."""
+    kinds = tuple(
+        dict.fromkeys(_kind(name) for name in _names(options.get("resourceTypes", "topic")))
+    )
+    if not kinds:
+        raise InvalidArgumentError("resourceTypes names no resource type")
+    client_metrics = _names(options.get("clientMetrics", ""))
+    if ResourceKind.CLIENT_METRICS in kinds and not client_metrics:
+        # Kafka lists client-metrics resources only through an API this client lacks.
+        raise InvalidArgumentError(
+            "resourceTypes includes client_metrics: name them with the option "
+            "clientMetrics (comma-separated)"
+        )
+    return ResourceScope(
+        kinds=kinds,
+        topics=_optional_names(options, "topics"),
+        topic_pattern=_pattern(options.get("topicPattern")),
+        include_internal=parse_bool(options, "includeInternal", False),
+        brokers=_optional_names(options, "brokers"),
+        groups=_optional_names(options, "groups"),
+        client_metrics=client_metrics,
+    )
 
 
 def parse_bool(options: Mapping[str, str], name: str, default: bool) -> bool:
@@ -114,12 +109,9 @@ def _optional_names(options: Mapping[str, str], name: str) -> tuple[str, ...] | 
 
 def _kind(name: str) -> ResourceKind:
     try:
-        return ResourceKind(name.lower().replace("-", "_"))
-    except ValueError:
-        known = ", ".join(kind.value for kind in ResourceKind)
-        raise InvalidArgumentError(
-            f"resourceTypes: {name!r} is not a resource type; use {known}"
-        ) from None
+        return ResourceKind.parse(name)
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"resourceTypes: {error}") from None
 
 
 def _pattern(text: str | None) -> re.Pattern[str] | None:

@@ -1,20 +1,19 @@
-"""Which resources of which clusters one snapshot describes.
+"""The narrowing of a snapshot by the filters Spark pushes down.
 
-The options choose clusters, resource kinds and names; the filters Spark pushes down narrow
-them further. :class:`Selection` holds the narrowing, and :func:`resources_to_describe` applies
-options and selection to what a cluster lists, so "a query for three topics describes three
-topics". Nothing here talks to a broker.
+The options choose clusters and a :class:`~kafka_config_admin.desired.ResourceScope`; the
+filters narrow them further. :class:`Selection` holds the narrowing, and the scope's
+``config_resources`` applies it to what a cluster lists, so "a query for three topics describes
+three topics". Nothing here talks to a broker.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from .. import ConfigResource, ResourceType
-from ._options import ResourceKind, SnapshotOptions
+from .. import ResourceType
 
-__all__ = ["PUSHABLE_COLUMNS", "Selection", "resources_to_describe"]
+__all__ = ["PUSHABLE_COLUMNS", "Selection"]
 
 #: The columns whose equality, IN and prefix filters the source evaluates itself.
 PUSHABLE_COLUMNS = ("cluster", "resource_type", "resource_name")
@@ -55,76 +54,3 @@ class Selection:
 
 def _both(current: frozenset[str] | None, allowed: frozenset[str]) -> frozenset[str]:
     return allowed if current is None else current & allowed
-
-
-def needs_topic_list(options: SnapshotOptions, selection: Selection) -> bool:
-    """Whether the cluster must be asked for its topic names (no explicit list given)."""
-    return (
-        ResourceKind.TOPIC in options.kinds
-        and selection.type_selected(ResourceType.TOPIC)
-        and options.topics is None
-    )
-
-
-def needs_broker_list(options: SnapshotOptions, selection: Selection) -> bool:
-    """Whether the cluster must be asked for its broker ids (no explicit list given)."""
-    return options.brokers is None and any(
-        kind in options.kinds and selection.type_selected(kind.resource_type)
-        for kind in (ResourceKind.BROKER, ResourceKind.BROKER_LOGGER)
-    )
-
-
-def needs_group_list(options: SnapshotOptions, selection: Selection) -> bool:
-    """Whether the cluster must be asked for its consumer groups (no explicit list given)."""
-    return (
-        ResourceKind.GROUP in options.kinds
-        and selection.type_selected(ResourceType.GROUP)
-        and options.groups is None
-    )
-
-
-def resources_to_describe(
-    options: SnapshotOptions,
-    selection: Selection,
-    *,
-    listed_topics: Sequence[str] = (),
-    listed_brokers: Sequence[str] = (),
-    listed_groups: Sequence[str] = (),
-) -> list[ConfigResource]:
-    """The resources one cluster's snapshot describes, in a stable order.
-
-    Explicit names in the options are described even when the cluster lacks them (the row
-    then carries the error); listed names are filtered by the topic pattern.
-    """
-    resources: list[ConfigResource] = []
-    for kind in options.kinds:
-        resource_type = kind.resource_type
-        if not selection.type_selected(resource_type):
-            continue
-        listed = {
-            ResourceKind.TOPIC: listed_topics,
-            ResourceKind.BROKER: listed_brokers,
-            ResourceKind.BROKER_LOGGER: listed_brokers,
-            ResourceKind.GROUP: listed_groups,
-        }.get(kind, ())
-        names = _names_of(kind, options, listed)
-        resources.extend(
-            ConfigResource(resource_type, name) for name in names if selection.name_selected(name)
-        )
-    return list(dict.fromkeys(resources))
-
-
-def _names_of(kind: ResourceKind, options: SnapshotOptions, listed: Sequence[str]) -> Iterable[str]:
-    """The names of one kind: given in the options, else listed (topics by the pattern)."""
-    if kind is ResourceKind.TOPIC:
-        if options.topics is not None:
-            return options.topics
-        pattern = options.topic_pattern
-        return sorted(name for name in listed if pattern is None or pattern.fullmatch(name))
-    if kind in (ResourceKind.BROKER, ResourceKind.BROKER_LOGGER):
-        return options.brokers if options.brokers is not None else listed
-    if kind is ResourceKind.BROKER_DEFAULT:
-        return ("",)
-    if kind is ResourceKind.GROUP:
-        return options.groups if options.groups is not None else sorted(listed)
-    return options.client_metrics

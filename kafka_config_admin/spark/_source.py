@@ -40,14 +40,7 @@ from ._feed import KafkaConfigChangesDataSource
 from ._inventory import Inventory, read_inventory
 from ._options import SnapshotOptions, parse_bool
 from ._schema import OPS_SCHEMA, SNAPSHOT_SCHEMA
-from ._selection import (
-    PUSHABLE_COLUMNS,
-    Selection,
-    needs_broker_list,
-    needs_group_list,
-    needs_topic_list,
-    resources_to_describe,
-)
+from ._selection import PUSHABLE_COLUMNS, Selection
 from ._snapshot import DescribeFlags, Shard, describe_shard, iter_batches
 
 __all__ = ["PUSHDOWN_SETTING", "KafkaConfigsDataSource", "register"]
@@ -165,22 +158,23 @@ def plan_shards(target: Connection, options: SnapshotOptions, selection: Selecti
     A cluster that cannot be listed gets one shard carrying the error, so the snapshot has a
     row saying so instead of silently lacking the cluster.
     """
+    scope, selected = options.scope, selection.type_selected
     inventory = Inventory()
-    groups = needs_group_list(options, selection)
-    if groups or needs_topic_list(options, selection) or needs_broker_list(options, selection):
+    groups = scope.lists_groups(selected)
+    if groups or scope.lists_topics(selected) or scope.lists_brokers(selected):
         try:
             inventory = asyncio.run(
-                read_inventory(target, include_internal=options.include_internal, groups=groups)
+                read_inventory(target, include_internal=scope.include_internal, groups=groups)
             )
         except Exception as error:
             failure = translate_error(error, f"cluster {target.label!r}")
             return [Shard(target, planning_error=(type(failure).__name__, str(failure)))]
-    resources = resources_to_describe(
-        options,
-        selection,
+    resources = scope.config_resources(
         listed_topics=inventory.topics,
         listed_brokers=inventory.brokers,
         listed_groups=inventory.groups,
+        type_selected=selected,
+        name_selected=selection.name_selected,
     )
     topics = [(r.type.name, r.name) for r in resources if r.type.name == "TOPIC"]
     others = [(r.type.name, r.name) for r in resources if r.type.name != "TOPIC"]

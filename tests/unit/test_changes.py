@@ -4,22 +4,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 from kafka_config_admin import (
     Config,
     ConfigEntry,
     ConfigResource,
     ConfigSource,
     ConfigType,
-    InvalidArgumentError,
     ResourceType,
     TopicAuthorizationFailedError,
 )
 from kafka_config_admin.desired import (
     ChangeKind,
-    FeedKind,
-    FeedScope,
     ObservedState,
     ObservedValue,
     ResourceObservation,
@@ -212,14 +207,6 @@ def test_a_state_survives_json() -> None:
         type_errors={"SCRAM_USER": ("UnsupportedVersionError", "old")},
     )
     assert ObservedState.from_json(original.to_json()) == original
-
-
-def test_scope_checks() -> None:
-    assert FeedKind.parse("Broker-Default") is FeedKind.BROKER_DEFAULT
-    with pytest.raises(InvalidArgumentError, match="not a resource type the feed can watch"):
-        FeedKind.parse("topics")
-    with pytest.raises(InvalidArgumentError, match="client_metrics needs their names"):
-        FeedScope(kinds=(FeedKind.CLIENT_METRICS,))
 
 
 def test_a_cluster_down_from_the_start_gets_its_baseline_once_read() -> None:

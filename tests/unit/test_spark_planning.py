@@ -9,14 +9,9 @@ pytest.importorskip("pyspark", reason="the spark extra is not installed")
 from pyspark.sql.datasource import EqualTo, GreaterThan, In, StringStartsWith
 
 from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
-from kafka_config_admin.spark._options import ResourceKind, SnapshotOptions
-from kafka_config_admin.spark._selection import (
-    Selection,
-    needs_broker_list,
-    needs_group_list,
-    needs_topic_list,
-    resources_to_describe,
-)
+from kafka_config_admin.desired import ResourceKind
+from kafka_config_admin.spark._options import SnapshotOptions
+from kafka_config_admin.spark._selection import Selection
 from kafka_config_admin.spark._source import narrow
 
 SERVERS = {"bootstrap.servers": "127.0.0.1:9092"}
@@ -29,7 +24,8 @@ def parse(**options: str) -> SnapshotOptions:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"resourceTypes": "topic,queue"}, "'queue' is not a resource type"),
+        ({"resourceTypes": "topic,queue"}, "resourceTypes: 'queue' is not a resource type"),
+        ({"resourceTypes": "topic,quota"}, "kafka-configs reads config resources, not quota"),
         ({"resourceTypes": "client_metrics"}, "name them with the option clientMetrics"),
         ({"topicPattern": "("}, "is not a regular expression"),
         ({"synonyms": "yes"}, "synonyms must be true or false"),
@@ -51,7 +47,7 @@ def test_a_source_needs_a_cluster() -> None:
 
 def test_kinds_and_the_cluster_name() -> None:
     options = parse(resourceTypes="topic, Broker_Default,broker-logger", cluster="east")
-    assert options.kinds == (
+    assert options.scope.kinds == (
         ResourceKind.TOPIC,
         ResourceKind.BROKER_DEFAULT,
         ResourceKind.BROKER_LOGGER,
@@ -78,13 +74,14 @@ def test_pushed_filters_narrow_the_selection() -> None:
 def test_only_listed_topics_the_filters_allow_are_described() -> None:
     options = parse(resourceTypes="topic,broker,broker_default", topicPattern="orders-.*")
     selection = narrow(Selection(), In(("resource_name",), ("orders-1", "orders-9", "1", "")))
-    assert needs_topic_list(options, selection) and needs_broker_list(options, selection)
-    assert not needs_group_list(options, selection)
-    described = resources_to_describe(
-        options,
-        selection,
+    scope, selected = options.scope, selection.type_selected
+    assert scope.lists_topics(selected) and scope.lists_brokers(selected)
+    assert not scope.lists_groups(selected)
+    described = scope.config_resources(
         listed_topics=["orders-1", "orders-2", "payments-1"],
         listed_brokers=["1", "2"],
+        type_selected=selected,
+        name_selected=selection.name_selected,
     )
     assert described == [
         ConfigResource(ResourceType.TOPIC, "orders-1"),
@@ -95,10 +92,10 @@ def test_only_listed_topics_the_filters_allow_are_described() -> None:
 
 def test_explicit_names_are_described_even_when_not_listed() -> None:
     options = parse(topics="a,missing", resourceTypes="topic,group", groups="g1")
-    assert not needs_group_list(options, Selection())
+    assert not options.scope.lists_groups()
     selection = narrow(Selection(), EqualTo(("resource_type",), "TOPIC"))
-    assert not needs_topic_list(options, selection)
-    assert resources_to_describe(options, selection) == [
+    assert not options.scope.lists_topics(selection.type_selected)
+    assert options.scope.config_resources(type_selected=selection.type_selected) == [
         ConfigResource(ResourceType.TOPIC, "a"),
         ConfigResource(ResourceType.TOPIC, "missing"),
     ]

@@ -17,7 +17,8 @@ run, on the same topics, ``--repeats`` times (5), each time every step once, in 
 
 - start: ``--help``, ``--version``, a usage error and ``plan --help`` against a bare
   ``python -c "import aiokafka, pydantic"``; ``import kafka_config_admin`` and
-  ``from kafka_config_admin import AdminClient`` (what a service or a Spark task pays) against it;
+  ``from kafka_config_admin import AdminClient`` (what a service or a Spark task pays) against it,
+  beside pydantic's own ``BaseModel`` import (which ``import pydantic`` alone does not load);
 - ``plan`` of N topics, and the ``describe --match`` table of N topics, against the SDK's
   describe of the same topics as ``plan`` asks for them (``benchmarks/sdk_steps.py``, process
   start included);
@@ -172,6 +173,7 @@ FACE_STEPS = [
     ("command_help", "bare_import", "`kafka-config-admin plan --help` (loads the command)"),
     ("import_package", "bare_import", "`import kafka_config_admin`"),
     ("import_sdk", "bare_import", "`from kafka_config_admin import AdminClient`"),
+    ("import_base_model", "bare_import", f"`{BARE_IMPORT}; from pydantic import BaseModel`"),
     ("plan", "sdk_describe", "`plan FILE` (exit 3: changes needed)"),
     ("table", "sdk_describe", "`describe --match REGEX` (the table)"),
     ("apply", "sdk_apply", "`apply FILE --yes`"),
@@ -193,6 +195,8 @@ def faces_round(
         "command_help": (command_line("plan", "--help"), 0),
         "import_package": (python("import kafka_config_admin"), 0),
         "import_sdk": (python("from kafka_config_admin import AdminClient"), 0),
+        # What pydantic's models need and ``import pydantic`` alone does not load.
+        "import_base_model": (python(f"{BARE_IMPORT}; from pydantic import BaseModel"), 0),
         "sdk_describe": (sdk_steps("describe", bootstrap, str(names)), 0),
         "plan": (ours(bootstrap, "plan", str(desired_file(work / "plan.yaml", topics, base))), 3),
         "table": (ours(bootstrap, "describe", "--match", PATTERN), 0),

@@ -41,7 +41,7 @@ from kafka_config_admin.desired import (
 )
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
-from . import dataset
+from . import dataset, machine
 
 if TYPE_CHECKING:
     from pyspark.sql.streaming.query import StreamingQuery
@@ -54,9 +54,10 @@ CHANGED_TOPIC = "bench-00001"
 RETENTIONS = ("7200000", "10800000")
 #: Spark gives the Python process that plans a streaming source a fixed 10 s to start and
 #: connect back (PythonWorkerFactory.createSimpleWorker); on a loaded machine it may not, and
-#: the query fails at once with this message. The benchmark starts it again, this many times.
+#: the query fails at once with this message. The benchmark starts it again, this many times,
+#: a little later each time.
 CONNECT_BACK = "Python worker failed to connect back"
-STARTS = 5
+STARTS = 10
 
 
 def load() -> str:
@@ -233,6 +234,7 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
                 if CONNECT_BACK not in str(stopped) or attempt == STARTS:
                     raise
                 print(f"{stopped}; starting the query again", flush=True)
+                time.sleep(5 * attempt)
                 query = start(attempt)
         time.sleep(INTERVAL * 5)  # a few batches with no change
         latencies = []
@@ -295,7 +297,8 @@ def write(results: dict[str, Any], out: Path) -> str:
         "# Change feed benchmark",
         "",
         f"Kafka {results['kafka']}, two one-broker clusters with {results['topics']} topics "
-        f"each; `{results['command']}`, machine load {results['load_before']} before and "
+        f"each; `{results['command']}` (what `nox -s bench -- feed` runs) at commit "
+        f"{results.get('commit', 'unknown')}, machine load {results['load_before']} before and "
         f"{results['load_after']} after (1, 5, 15 min).",
         "",
         "| One poll of both clusters, nothing changed | Wall (s) | vs a plain describe |",
@@ -335,7 +338,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--changes", type=int, default=5)
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
-    command = "python3 -m nox -s bench -- feed" + (f" {' '.join(argv)}" if argv else "")
+    command = "python -m benchmarks feed" + (f" {' '.join(argv)}" if argv else "")
     load_before = load()
     with (
         start_cluster(brokers=1) as first,
@@ -362,6 +365,7 @@ def main(argv: list[str] | None = None) -> None:
         "topics": args.topics,
         "reps": args.reps,
         "command": command,
+        "commit": machine()["commit"],
         "time": datetime.now(UTC).isoformat(),
         "load_before": load_before,
         "load_after": load(),

@@ -166,15 +166,16 @@ class Engine:
         saying so (its timeout is then ``OutcomeUnknownError``).
         """
         operation, result = call.operation, call.result
-        written = frozenset(operation.resources) if unsure and operation.mutates else frozenset()
-        if outcome is Ended.CLOSED:
-            result._fail_pending(partial(_closed_error, operation, written))
-            return
-        if outcome is Ended.TIMED_OUT:
-            result._fail_pending(partial(_timeout_error, call.timeout, {}, operation, written))
+        if isinstance(outcome, Ended):
+            written = frozenset(operation.resources if unsure and operation.mutates else ())
+            if outcome is Ended.CLOSED:
+                result._fail_pending(partial(_closed_error, operation, written))
+            else:
+                result._fail_pending(partial(_timeout_error, call.timeout, {}, operation, written))
             return
         attempt: _Attempt[Any] = _Attempt(operation, result)
-        attempt.unsure.update(written)
+        if unsure:
+            attempt.unsure.update(operation.resources)
         try:
             failed = self._settle(attempt, operation.resources, outcome)
         except Exception as error:  # a bug fails this call, not the others

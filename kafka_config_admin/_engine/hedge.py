@@ -91,6 +91,10 @@ async def _send_when_connected(
         on_answer(response)
 
 
+def _ignore(*args: object) -> None:
+    pass
+
+
 class HedgedRequest:
     """One request that may go to each broker once, the first answer deciding it."""
 
@@ -148,14 +152,20 @@ class HedgedRequest:
                 return
             if self._out:
                 return
+        decided = self._decided
         self.cancel()
         if node != self._first and not isinstance(outcome, Exception):
             self._transport.hedge_won(self._lane, node)  # the lane's next requests go there
-        self._decided(node, outcome)
+        decided(node, outcome)
 
     def cancel(self) -> None:
-        """Try no more brokers; outcomes still to come are ignored."""
+        """Try no more brokers; outcomes still to come are ignored.
+
+        A try still out keeps this object until its answer or timeout: it lets go of the
+        caller's callbacks (and what they hold, the answer among them) at once.
+        """
         self._done = True
+        self._try_node = self._decided = _ignore
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None

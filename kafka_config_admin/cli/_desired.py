@@ -13,7 +13,6 @@ from typing import Any, TypeVar
 
 import anyio
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -39,7 +38,7 @@ from ..desired import (
     read_state,
 )
 from ._connect import ConnectionOptions
-from ._main import ExitCode, cli, one_line
+from ._main import ExitCode, cli, one_line, say
 from ._options import confirmed, connection_options, open_client, output_option, run
 from ._output import (
     HIDDEN,
@@ -52,7 +51,7 @@ from ._output import (
     stderr,
     stdout,
 )
-from ._progress import settle
+from ._progress import progress_bar, settle
 from ._quotas import entity_text, number_text
 
 T = TypeVar("T")
@@ -387,13 +386,7 @@ def reassignment_bar() -> Iterator[Callable[[int, int], None] | None]:
     if not stderr.is_terminal:
         yield None
         return
-    columns = (
-        TextColumn("moving replicas"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=stderr, transient=True) as bar:
+    with progress_bar("moving replicas") as bar:
         task = bar.add_task("moving replicas", total=None)
 
         def show(done: int, total: int) -> None:
@@ -409,7 +402,7 @@ def print_outcome(what: str, status: OutcomeStatus, error: BaseException | None,
         line += f": {type(error).__name__}: {one_line(error)}"
     elif note:
         line += f" ({note})"
-    stderr.print(line, markup=False)
+    say(line)
 
 
 def changed_keys(made: Plan, resource: ConfigResource) -> list[str]:
@@ -419,20 +412,22 @@ def changed_keys(made: Plan, resource: ConfigResource) -> list[str]:
 
 
 def print_report(made: Plan, report: ApplyReport) -> int:
-    """Each resource's outcome; exit 1 when any failed (each failure on one line)."""
+    """Each resource's outcome; exit 1 when any failed (each failure on one line).
+
+    Plain lines (``say``), not rich's: rich lays out each line on its own, which for 2,000
+    resources took longer than the broker took to apply them.
+    """
     for outcome in report.outcomes:
         title = resource_title(outcome.resource.type.name, outcome.resource.name)
         note = f" ({outcome.note})" if outcome.note else ""
-        stderr.print(
-            f"{outcome.status.value}: {title} [{outcome.action.value}]{note}", markup=False
-        )
+        say(f"{outcome.status.value}: {title} [{outcome.action.value}]{note}")
     failures = [
         (outcome.resource, changed_keys(made, outcome.resource), outcome.error)
         for outcome in report.failed
         if outcome.error is not None
     ]
     for line in failures_lines(failures):
-        stderr.print(f"failed: {line}", markup=False)
+        say(f"failed: {line}")
     for quota in report.quotas:
         what = f"quotas of {entity_text(dict(quota.entity))}"
         print_outcome(what, quota.status, quota.error, quota.note)

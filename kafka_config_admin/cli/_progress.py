@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any
-
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typing import TYPE_CHECKING, Any
 
 from .. import AlterConfigsResult, DescribeConfigsResult, ResourceFuture
 from ._output import stderr
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 #: Fewer resources than this finish too fast for a bar to help.
 PROGRESS_FROM = 50
@@ -20,8 +21,7 @@ async def settle(result: AlterConfigsResult | DescribeConfigsResult, doing: str)
     if len(futures) < PROGRESS_FROM or not stderr.is_terminal:
         await result.wait()
         return
-    columns = (TextColumn(doing), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=stderr, transient=True) as progress:
+    with progress_bar(doing) as progress:
         task = progress.add_task(doing, total=len(futures))
         for future in futures:
             if not future.done():
@@ -29,3 +29,14 @@ async def settle(result: AlterConfigsResult | DescribeConfigsResult, doing: str)
                 with contextlib.suppress(Exception):  # read from the future afterwards
                     await future
         progress.update(task, completed=len(futures))
+
+
+def progress_bar(doing: str) -> Progress:
+    """A bar on stderr that goes when done: what is being done, the bar, done/total, time.
+
+    rich.progress is imported here, not with the command: only a terminal shows a bar.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(doing), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=stderr, transient=True)

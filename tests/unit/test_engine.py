@@ -280,3 +280,39 @@ def test_closing_fails_what_runs_saying_whether_a_change_may_have_been_made(
             h.describe("orders")
 
     run(scenario, script=lambda request: Silent())
+
+
+# --- changes to one resource, in order --------------------------------------------------------
+
+
+def test_a_change_waits_for_an_earlier_change_to_its_resource() -> None:
+    async def scenario(h: Harness) -> None:
+        first, second = h.alter("orders"), h.alter("orders")
+        await first.all()
+        await second.all()
+        assert [r.at for r in h.transport.requests] == [0.0, 1.0]  # after the first's answer
+
+    run(scenario, script=lambda request: Answer(after=1.0))  # within the hedge delay
+
+
+def test_a_change_still_waiting_for_an_earlier_one_at_its_deadline_was_not_applied() -> None:
+    async def scenario(h: Harness) -> None:
+        h.alter("orders")
+        waiting = h.alter("orders", timeout=0.5)
+        error = await outcome(waiting.values[topic("orders")])
+        assert type(error) is KafkaTimeoutError and str(error).startswith("not applied:")
+        assert h.now == pytest.approx(0.5) and len(h.transport.requests) == 1
+
+    run(scenario, script=lambda request: Answer(after=1.0))
+
+
+def test_closing_fails_a_change_waiting_for_an_earlier_one_as_not_applied() -> None:
+    async def scenario(h: Harness) -> None:
+        h.alter("orders")
+        waiting = h.alter("orders")
+        await anyio.sleep(0.5)
+        await h.close()
+        error = await outcome(waiting.values[topic("orders")])
+        assert isinstance(error, ClientClosedError) and str(error).startswith("not applied:")
+
+    run(scenario, script=lambda request: Answer(after=1.0))

@@ -17,6 +17,7 @@ from kafka_config_admin.testing._artifacts import broker_lib_dir
 from . import report, run_json_module
 from .peers import MODULES, NAMES
 from .report import OURS
+from .runner import WORKLOADS
 
 HERE = Path(__file__).parent
 #: Our client from the tree given by ``peers --before``.
@@ -130,12 +131,19 @@ def measure_rounds(
         start = round_index % len(peers)
         for name in peers[start:] + peers[:start]:
             print(f"[round {round_index + 1}/{rounds}] {name} ...", flush=True)
-            if name == BEFORE:
-                ours = run_python_peer(OURS, bootstrap, topics_file, reps, workloads, before)
-                run = {**ours, "peer": BEFORE}
-            elif name in MODULES:
-                run = run_python_peer(name, bootstrap, topics_file, reps, workloads)
-            else:
-                run = run_java_peer(bootstrap, topics_file, classpath, reps, workloads)
+            try:
+                if name == BEFORE:
+                    ours = run_python_peer(OURS, bootstrap, topics_file, reps, workloads, before)
+                    run = {**ours, "peer": BEFORE}
+                elif name in MODULES:
+                    run = run_python_peer(name, bootstrap, topics_file, reps, workloads)
+                else:
+                    run = run_java_peer(bootstrap, topics_file, classpath, reps, workloads)
+            except subprocess.CalledProcessError as error:
+                # One client failing (a broker refusing its one huge request) is a result too;
+                # the others' runs are kept. Its error is in this run's output above.
+                reason = f"failed: its process exited with {error.returncode}"
+                chosen = workloads.split(",") if workloads else list(WORKLOADS)
+                run = {"peer": name, "workloads": {w: {"unsupported": reason} for w in chosen}}
             samples[name].append(run)
     return [report.merge(samples[name]) for name in peers]

@@ -114,27 +114,50 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--topics-per-broker", type=int, default=TOPICS_PER_BROKER)
     parser.add_argument("--out", type=Path, default=HERE / "results")
+    parser.add_argument(
+        "--append",
+        action="store_true",
+        help="add the clusters of this run to the scale.json in --out (a run made in parts: "
+        "each part's command, commit and load are kept)",
+    )
+    parser.add_argument(
+        "--combine",
+        nargs="+",
+        type=Path,
+        metavar="SCALE_JSON",
+        help="measure nothing: write the runs of these scale.json files as one into --out",
+    )
     args = parser.parse_args(argv)
+    if args.combine:
+        print(write(combine([json.loads(path.read_text()) for path in args.combine]), args.out))
+        return
     peers = chosen_peers(parser, args.peers)
     if not args.sizes or not args.brokers or min(args.sizes + args.brokers) < 1:
         parser.error("--sizes and --brokers need positive numbers")
 
+    part = {
+        "command": "python -m benchmarks scale " + " ".join(argv or []),
+        "recorded": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+    }
     results: dict[str, Any] = {
         "context": {
             "kafka": KAFKA_VERSION,
-            "command": "python -m benchmarks scale " + " ".join(argv or []),
-            "recorded": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "machine": machine(),
             "rounds": args.rounds,
             "reps": args.reps,
             "topics_per_broker": args.topics_per_broker,
+            "parts": [],
         },
         "clusters": [],
     }
+    if args.append:
+        results = json.loads((args.out / "scale.json").read_text())
+    results["context"]["parts"].append(part)
     for brokers in args.brokers:
         sizes = [size for size in args.sizes if size <= brokers * args.topics_per_broker]
         cluster_results: dict[str, Any] = {
             "brokers": brokers,
+            "part": len(results["context"]["parts"]) - 1,
             "left_out": [size for size in args.sizes if size not in sizes],
             "sizes": [],
         }
@@ -153,8 +176,20 @@ def main(argv: list[str] | None = None) -> None:
                 run["broker_open_files"] = broker_open_files(cluster)
                 cluster_results["sizes"].append(run)
                 print(write(results, args.out), flush=True)
-    results["context"]["load_after"] = machine()["load"]
+    part["load_after"] = machine()["load"]
     print(write(results, args.out))
+
+
+def combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Runs made in parts (each its own command, commit and load) as one set of results."""
+    combined: dict[str, Any] = {"context": dict(runs[0]["context"], parts=[]), "clusters": []}
+    for run in runs:
+        first = len(combined["context"]["parts"])
+        combined["context"]["parts"] += run["context"]["parts"]
+        combined["clusters"] += [
+            dict(cluster, part=cluster.get("part", 0) + first) for cluster in run["clusters"]
+        ]
+    return combined
 
 
 # --- the report --------------------------------------------------------------------------------
@@ -178,7 +213,11 @@ def _time_cell(run: dict[str, Any] | None, reference: float | None) -> str:
 
 
 def _rows(results: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    return [(c["brokers"], size) for c in results["clusters"] for size in c["sizes"]]
+    """Every size measured, as (brokers, size), by broker count (in the order first met) and
+    topics; the clusters of a run made in parts are taken together."""
+    order = list(dict.fromkeys(c["brokers"] for c in results["clusters"]))
+    rows = [(c["brokers"], size) for c in results["clusters"] for size in c["sizes"]]
+    return sorted(rows, key=lambda row: (order.index(row[0]), row[1]["topics"]))
 
 
 def time_table(results: dict[str, Any], peers: list[str]) -> list[str]:
@@ -248,10 +287,9 @@ def growth_table(results: dict[str, Any]) -> list[str]:
         "peak Python allocations (MB)": lambda run: run["memory"]["peak_mb"],
         "RSS growth (MB)": lambda run: run["memory"]["rss_growth_mb"],
     }
-    for cluster in results["clusters"]:
-        sizes = cluster["sizes"]
-        if not sizes:
-            continue
+    rows = _rows(results)
+    for brokers in dict.fromkeys(brokers for brokers, _ in rows):
+        sizes = [size for count, size in rows if count == brokers]
         for title, figure in figures.items():
             peer = FLOOR if figure is None else OURS
             points: list[tuple[int, float]] = []
@@ -265,7 +303,7 @@ def growth_table(results: dict[str, Any]) -> list[str]:
             if not points:
                 continue
             per_thousand = ", ".join(f"{y * 1000 / x:.3g} ({x:,})" for x, y in points)
-            lines.append(f"| {cluster['brokers']} | {title} | {per_thousand} | {growth(points)} |")
+            lines.append(f"| {brokers} | {title} | {per_thousand} | {growth(points)} |")
     return lines
 
 
@@ -277,9 +315,19 @@ def _safe(figure: Any, run: dict[str, Any]) -> float | None:
     return float(value) if value is not None else None
 
 
+def _part_line(part: dict[str, Any]) -> str:
+    load = "/".join(map(str, part["machine"]["load"]))
+    after = part.get("load_after")
+    return (
+        f"`{part['command'].strip()}` at commit `{part['machine']['commit']}`, recorded "
+        f"{part['recorded']}, load average {load} at the start"
+        + (f", {'/'.join(map(str, after))} at the end." if after else ".")
+    )
+
+
 def markdown(results: dict[str, Any]) -> str:
     context = results["context"]
-    where = context["machine"]
+    where = context["parts"][0]["machine"]
     peers = list(dict.fromkeys(peer for _, size in _rows(results) for peer in size["runs"]))
     left_out = [
         f"{size:,} topics on {c['brokers']} broker(s)"
@@ -289,19 +337,12 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         "# W1 at scale",
         "",
-        f"`{context['command'].strip()}` at commit `{where['commit']}`, recorded "
-        f"{context['recorded']}; Apache Kafka {context['kafka']} (KRaft, JVM brokers), topics "
-        f"of one partition (every 10th with two overrides), described with synonyms and "
-        f"documentation. {where['cores']} cores and {where['memory_gib']} GiB shared with "
-        f"other work: load average {'/'.join(map(str, where['load']))} at the start"
-        + (
-            f", {'/'.join(map(str, context['load_after']))} at the end"
-            if "load_after" in context
-            else ""
-        )
-        + f". {context['rounds']} round(s), {context['reps']} repetitions a round after a "
-        "warm-up (fewer above 5,000 topics: the column reps), each client in a process of its "
-        "own.",
+        f"Apache Kafka {context['kafka']} (KRaft, JVM brokers), topics of one partition (every "
+        "10th with two overrides), described with synonyms and documentation. "
+        f"{where['cores']} cores and {where['memory_gib']} GiB shared with other work. "
+        f"{context['rounds']} round(s), {context['reps']} repetitions a round after a warm-up "
+        "(fewer above 5,000 topics: the column reps), each client in a process of its own. "
+        + " ".join(_part_line(part) for part in context["parts"]),
         "",
         "W1 wall time, median (s), and the ratio to ours; load average (1 min) before and after "
         "each size:",

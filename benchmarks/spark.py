@@ -175,6 +175,7 @@ def fleet(spark: Any, topics: int, reps: int, directory: Path) -> dict[str, Any]
         runs.update(fleet_runs(spark, clusters_file, topics, reps, "local[2]"))
         spark.stop()
         print("fleet: spark standalone ...", flush=True)
+        (directory / "standalone").mkdir()
         with standalone_cluster(directory / "standalone") as master:
             standalone = session(master)
             try:

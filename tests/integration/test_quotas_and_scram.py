@@ -354,8 +354,12 @@ async def test_describe_reports_each_user_on_its_own(
     with pytest.raises(ResourceNotFoundError):
         await result.all()
 
-    every = await admin_client.describe_user_scram_credentials().all()
-    assert {both, "admin", "alice"} <= set(every)  # the cluster's own users too
+    # the cluster's own users too; read again until they show, as the reads above do (one
+    # container-backend CI run got only the new user once; the same test alone had them all)
+    every = await settled(
+        lambda: admin_client.describe_user_scram_credentials().all(),
+        lambda users: {both, "admin", "alice"} <= set(users),
+    )
     assert none not in every
 
     cleanup = admin_client.alter_user_scram_credentials(

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from aiokafka import AIOKafkaConsumer, TopicPartition
 from playwright.sync_api import Browser, Dialog, Page, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from kafka_config_admin import (
     AdminClient,
@@ -83,9 +84,23 @@ def page(browser: Browser) -> Iterator[Page]:
     assert dialogs == [], f"a script ran in the page: {dialogs}"
 
 
+#: Tries at a screenshot: Chromium refuses a capture ("Unable to capture screenshot") while a
+#: frame is not yet composited, which a loaded machine makes likelier; the next frame succeeds.
+SHOT_TRIES = 5
+
+
 def shot(page: Page, name: str) -> None:
+    """Save the page as docs/images/web/``name``.png once it has loaded and painted."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
+    page.wait_for_load_state("load")
+    for attempt in range(1, SHOT_TRIES + 1):
+        try:
+            page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
+            return
+        except PlaywrightError:
+            if attempt == SHOT_TRIES:
+                raise
+            page.wait_for_timeout(200 * attempt)
 
 
 def make_topics(bootstrap: str, names: list[str], configs: dict[str, str] | None = None) -> None:
@@ -114,8 +129,10 @@ def test_browse_to_a_topic_and_see_types_docs_and_sources(
     page.get_by_role("link", name="topics", exact=True).click()
     page.get_by_label("search").fill(topic)
     page.get_by_role("button", name="search").click()
+    found = page.get_by_role("link", name=topic, exact=True)
+    expect(found).to_be_visible()
     shot(page, "topics")
-    page.get_by_role("link", name=topic, exact=True).click()
+    found.click()
     retention = page.locator('tr.entry[data-key="retention.ms"]')
     expect(retention).to_contain_text("172800000")
     expect(retention).to_contain_text("2 days")

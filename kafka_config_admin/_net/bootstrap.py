@@ -20,7 +20,7 @@ from .connections import BrokerAddress, ConnectionPool
 from .oauth import TOKEN_REFUSED_HINT, token_refusal_alone
 from .tls import probe_tls
 
-__all__ = ["bootstrap"]
+__all__ = ["bootstrap", "clearest_failure"]
 
 
 async def bootstrap(
@@ -41,7 +41,7 @@ async def bootstrap(
     try:
         failures = await pool.bootstrap()
         if failures:
-            raise await _clearest(
+            raise await clearest_failure(
                 pool,
                 failures,
                 bootstrap_servers,
@@ -56,7 +56,7 @@ async def bootstrap(
     return pool
 
 
-async def _clearest(
+async def clearest_failure(
     pool: ConnectionPool,
     failures: list[tuple[BrokerAddress, KafkaConfigAdminError]],
     bootstrap_servers: str,

@@ -1,5 +1,6 @@
 """The transport's parts that need no broker: version negotiation (the highest version both
-sides speak, or a clear error), broker choice (lanes, hedge targets) and throttling."""
+sides speak, or a clear error), broker choice (lanes, hedge targets), throttling, and which
+bootstrap failure is said."""
 
 from __future__ import annotations
 
@@ -9,8 +10,15 @@ import time
 import anyio
 import pytest
 
-from kafka_config_admin import KafkaConnectionError, UnsupportedVersionError
+from kafka_config_admin import (
+    AuthenticationError,
+    KafkaConfigAdminError,
+    KafkaConnectionError,
+    UnsupportedVersionError,
+)
+from kafka_config_admin._net.bootstrap import clearest_failure
 from kafka_config_admin._net.brokers import CHANGES, READS, BrokerChoice, lane_of
+from kafka_config_admin._net.connections import BrokerAddress, ConnectionPool
 from kafka_config_admin._net.security import SecurityOptions
 from kafka_config_admin._net.throttle import Throttles
 from kafka_config_admin._net.wire import negotiate_version
@@ -127,3 +135,33 @@ def test_a_throttled_broker_is_held_until_its_time_passes() -> None:
     assert anyio.run(wait_then_check) is False
     throttles.hold(2, 0)
     assert not throttles.holds(2)
+
+
+# --- bootstrap: the clearest failure ---------------------------------------------------------
+
+
+def _clearest(*failures: tuple[str, KafkaConfigAdminError]) -> KafkaConfigAdminError:
+    async def main() -> KafkaConfigAdminError:
+        pool = ConnectionPool("unused:9092", {})
+        listed = [(BrokerAddress(address, 9092), failure) for address, failure in failures]
+        return await clearest_failure(
+            pool, listed, "a:9092,b:9092", ssl_context=None, oauth=False, probe_timeout=1.0
+        )
+
+    return anyio.run(main)
+
+
+def test_the_first_clear_bootstrap_failure_is_the_error() -> None:
+    refused = KafkaConnectionError("a:9092: connection refused")
+    denied = AuthenticationError("b:9092: SASL authentication failed")
+    assert _clearest(("a", refused), ("b", denied)) is denied
+
+
+def test_unclear_bootstrap_failures_are_said_together() -> None:
+    first = KafkaConnectionError("a:9092: connection refused")
+    assert _clearest(("a", first)) is first
+    both = _clearest(("a", first), ("b", KafkaConnectionError("b:9092: timed out")))
+    assert type(both) is KafkaConnectionError
+    assert str(both) == (
+        "could not bootstrap from a:9092,b:9092: a:9092: connection refused; b:9092: timed out"
+    )

@@ -55,7 +55,8 @@ from .._net.brokers import lane_of
 from .._net.gc import gc_paused
 from .._net.transport import Transport
 from .._net.wire import BodyBuilder
-from .._ops.configs import Operation, SharedConfigOperation, route
+from .._ops.base import Operation, route
+from .._ops.configs import SharedConfigOperation
 from .._ops.results import ResourceFuture, _Result
 from .coalesce import Ended, GatheredCall, Gatherer
 from .hedge import HedgedRequest, Outcome, send_soon

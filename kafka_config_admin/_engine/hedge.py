@@ -23,7 +23,7 @@ from typing import Any
 from .._net.brokers import BrokerChoice
 from .._net.transport import Transport
 from .._net.wire import BodyBuilder
-from .._ops.configs import Operation
+from .._ops.base import Operation
 from .._protocol import ApiCodec
 
 __all__ = ["HedgedRequest", "Outcome", "Spawn", "send_soon"]

@@ -109,7 +109,7 @@ if _typing.TYPE_CHECKING:
     from ._models.validation import MAX_BROKER_ID, is_broker_id
     from ._net.connections import translate_error
     from ._net.oauth import TokenProvider
-    from ._net.security import check_security_option
+    from ._net.security import check_security_option, check_security_settings
     from ._ops.groups import GroupListing, ListGroupsResult
     from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
     from ._ops.results import (
@@ -223,6 +223,7 @@ __all__ = [
     "catalog_releases",
     "check_quota_value",
     "check_security_option",
+    "check_security_settings",
     "is_broker_id",
     "is_sensitive",
     "is_sensitive_name",
@@ -343,7 +344,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     ),
     "._net.connections": ("translate_error",),
     "._net.oauth": ("TokenProvider",),
-    "._net.security": ("check_security_option",),
+    "._net.security": ("check_security_option", "check_security_settings"),
     "._ops.groups": (
         "GroupListing",
         "ListGroupsResult",

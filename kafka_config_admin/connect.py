@@ -73,6 +73,7 @@ from . import (
     InvalidArgumentError,
     TokenProvider,
     check_security_option,
+    check_security_settings,
 )
 
 __all__ = [
@@ -97,7 +98,6 @@ CLUSTERS_FILE_ENV = "KAFKA_CONFIG_ADMIN_CLUSTERS"
 #: The clusters file used when neither an option nor ``$KAFKA_CONFIG_ADMIN_CLUSTERS`` names one.
 DEFAULT_CLUSTERS_FILE = Path("~/.config/kafka-config-admin/clusters.yaml")
 
-_SASL_PROTOCOLS = ("SASL_PLAINTEXT", "SASL_SSL")
 _SSL_PROTOCOLS = ("SSL", "SASL_SSL")
 
 
@@ -198,48 +198,37 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
 
     @model_validator(mode="after")
     def _consistent(self) -> Connection:
-        sasl = self.security_protocol in _SASL_PROTOCOLS
-        self._check_oauth()
-        has_credentials = (
-            self.username is not None
-            or self.sasl_jaas_config is not None
-            or self.oauth_token_env is not None
+        """The SDK's rules (``check_security_settings``), then those of this file form."""
+        check_security_settings(
+            self.security_protocol,
+            self.sasl_mechanism,
+            login={
+                "username": self.username,
+                "sasl_jaas_config": self.sasl_jaas_config,
+                "password": self.password,
+                "password_env": self.password_env,
+            },
+            token={"oauth_token_env": self.oauth_token_env},
+            tls={
+                "ssl_ca_location": self.ssl_ca_location,
+                "ssl_ca_pem": self.ssl_ca_pem,
+                "ssl_certificate_location": self.ssl_certificate_location,
+                "ssl_key_location": self.ssl_key_location,
+                "ssl_key_password": self.ssl_key_password,
+            },
+            login_needs="username and password (or sasl_jaas_config)",
+            token_needs="oauth_token_env (the environment variable holding the bearer token)",
         )
-        if sasl and not has_credentials:
-            raise ValueError(
-                f"security_protocol {self.security_protocol} needs username and password "
-                "(or sasl_jaas_config)"
-            )
-        if not sasl and (has_credentials or self.sasl_mechanism is not None):
-            raise ValueError(
-                "SASL settings given but security_protocol is "
-                f"{self.security_protocol}: use SASL_PLAINTEXT or SASL_SSL"
-            )
         if self.username is not None and self.sasl_jaas_config is not None:
             raise ValueError("give either username/password or sasl_jaas_config, not both")
         if self.username is not None and (self.password is None) == (self.password_env is None):
             raise ValueError("give exactly one of password and password_env with username")
-        ssl_files = (self.ssl_ca_location, self.ssl_certificate_location, self.ssl_key_location)
-        if self.security_protocol not in _SSL_PROTOCOLS and any(ssl_files):
-            raise ValueError(
-                f"SSL files given but security_protocol is {self.security_protocol}: "
-                "use SSL or SASL_SSL"
-            )
+        if self.username is None and (self.password or self.password_env) is not None:
+            given = "password" if self.password is not None else "password_env"
+            raise ValueError(f"{given} needs username")
         if self.ssl_key_location is not None and self.ssl_certificate_location is None:
             raise ValueError("ssl_key_location needs ssl_certificate_location")
         return self
-
-    def _check_oauth(self) -> None:
-        oauth = self.sasl_mechanism == "OAUTHBEARER"
-        if oauth and (self.username is not None or self.sasl_jaas_config is not None):
-            raise ValueError("OAUTHBEARER takes oauth_token_env, not a username or a JAAS config")
-        if oauth and self.oauth_token_env is None:
-            raise ValueError(
-                "sasl_mechanism OAUTHBEARER needs oauth_token_env: the environment variable "
-                "holding the bearer token"
-            )
-        if self.oauth_token_env is not None and not oauth:
-            raise ValueError("oauth_token_env needs sasl_mechanism: OAUTHBEARER")
 
     @property
     def label(self) -> str:
@@ -273,7 +262,7 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
             tokens = _EnvironmentToken(self.oauth_token_env)
             tokens.read()  # a variable that is not set is named now, before connecting
             kwargs |= {"sasl_mechanism": "OAUTHBEARER", "sasl_oauth_token_provider": tokens}
-        elif self.security_protocol in _SASL_PROTOCOLS:
+        elif self.username is not None or self.sasl_jaas_config is not None:
             username, password, mechanism = self._sasl_login()
             kwargs |= {
                 "sasl_mechanism": mechanism,

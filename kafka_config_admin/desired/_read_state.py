@@ -275,10 +275,10 @@ def _refusal_text(error: BaseException) -> str:
 
 
 async def read_scram_credentials(
-    admin: AdminClient, users: list[str], *, every: bool = False
+    admin: AdminClient, users: Sequence[str] = (), *, every: bool = False
 ) -> dict[str, dict[str, int]]:
-    """Each user's credentials, mechanism name to iterations (none: an empty mapping); with
-    ``every``, also those of every other user who has any."""
+    """Each user's SCRAM credentials, mechanism name to iterations (none: an empty mapping),
+    by user name in order; with ``every``, also those of every other user who has any."""
     if not users and not every:
         return {}
     result = admin.describe_user_scram_credentials(None if every else users)

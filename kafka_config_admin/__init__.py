@@ -73,6 +73,7 @@ if _typing.TYPE_CHECKING:
         ConfigType,
         OpType,
         ResourceType,
+        argument_error,
         is_sensitive,
         is_sensitive_name,
     )
@@ -220,6 +221,7 @@ __all__ = [
     "UserScramCredentialsDescription",
     "ValidValues",
     "__version__",
+    "argument_error",
     "catalog_releases",
     "check_quota_value",
     "check_security_option",
@@ -305,6 +307,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "ConfigType",
         "OpType",
         "ResourceType",
+        "argument_error",
         "is_sensitive",
         "is_sensitive_name",
     ),

@@ -65,13 +65,13 @@ from pydantic import (
     model_validator,
 )
 from pydantic._internal._model_construction import ModelMetaclass
-from pydantic_core import ErrorDetails
 
 from . import (
     DEFAULT_TIMEOUT,
     AdminClient,
     InvalidArgumentError,
     TokenProvider,
+    argument_error,
     check_security_option,
     check_security_settings,
 )
@@ -119,31 +119,12 @@ class _RefusesWithOurErrors(ModelMetaclass):
             try:
                 return super().__call__(*args, **kwargs)
             except ValidationError as error:
-                raise _bad_arguments(cls.__name__, error) from None
-
-
-def _bad_arguments(model: str, error: ValidationError) -> Exception:
-    problems = error.errors(include_url=False)
-    for kind, says in (
-        ("extra_forbidden", "got an unexpected keyword argument"),
-        ("missing", "missing required argument:"),
-    ):
-        names = [".".join(map(str, p["loc"])) for p in problems if p["type"] == kind]
-        if names:
-            return TypeError(f"{model}() {says} {names[0]!r}")
-    return ConnectionConfigError("; ".join(_argument_problem(model, p) for p in problems))
-
-
-def _argument_problem(model: str, problem: ErrorDetails) -> str:
-    """One bad argument: the class and argument, what is allowed, what was given."""
-    where = f"{model} {'.'.join(map(str, problem['loc']))}".rstrip()
-    if problem["type"] == "value_error":  # a check of ours: its message says it all
-        return f"{where}: {problem['msg'].removeprefix('Value error, ')}"
-    allowed = problem["msg"].replace("Input should be", "must be", 1)
-    value = problem.get("input")
-    secret = bool(problem["loc"]) and problem["loc"][0] in _SECRET_ARGUMENTS
-    shown = type(value).__name__ if secret else " ".join(repr(value).split())[:80]
-    return f"{where} {allowed}, got {shown}"
+                raise argument_error(
+                    cls.__name__,
+                    error,
+                    secret=_SECRET_ARGUMENTS,
+                    error_type=ConnectionConfigError,
+                ) from None
 
 
 class Connection(BaseModel, metaclass=_RefusesWithOurErrors):

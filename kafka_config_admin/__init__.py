@@ -50,6 +50,7 @@ if _typing.TYPE_CHECKING:
         UnknownTopicOrPartitionError,
         UnsupportedSaslMechanismError,
         UnsupportedVersionError,
+        error_line,
     )
     from ._models.catalog import (
         CatalogKey,
@@ -226,6 +227,7 @@ __all__ = [
     "check_quota_value",
     "check_security_option",
     "check_security_settings",
+    "error_line",
     "is_broker_id",
     "is_sensitive",
     "is_sensitive_name",
@@ -284,6 +286,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "UnknownTopicOrPartitionError",
         "UnsupportedSaslMechanismError",
         "UnsupportedVersionError",
+        "error_line",
     ),
     "._models.catalog": (
         "CatalogKey",

@@ -74,6 +74,7 @@ from . import (
     argument_error,
     check_security_option,
     check_security_settings,
+    error_line,
 )
 
 __all__ = [
@@ -397,7 +398,7 @@ def parse_clusters_file(text: str, *, source: str, base_dir: Path) -> ClustersFi
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise ConnectionConfigError(f"{source}: not valid YAML: {_one_line(error)}") from None
+        raise ConnectionConfigError(f"{source}: not valid YAML: {error_line(error)}") from None
     if not isinstance(data, dict) or not isinstance(data.get("clusters"), dict):
         raise ConnectionConfigError(f"{source}: expected a mapping with a 'clusters' mapping")
     clusters = {
@@ -706,7 +707,7 @@ def _ssl_call(method: Any, what: object, **kwargs: Any) -> None:
     try:
         method(**kwargs)
     except (OSError, ssl.SSLError, ValueError) as error:
-        raise ConnectionConfigError(f"cannot load {what}: {_one_line(error)}") from None
+        raise ConnectionConfigError(f"cannot load {what}: {error_line(error)}") from None
 
 
 #: Arguments whose value may be a secret: an error gives its type, never the value.
@@ -718,7 +719,3 @@ def _first_problem(error: ValidationError) -> str:
     where = ".".join(str(part) for part in problem["loc"])
     message = str(problem["msg"]).removeprefix("Value error, ")
     return f"{where}: {message}" if where else message
-
-
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split())

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .. import ConfigResource, InvalidArgumentError, ResourceType
+from .. import MAX_BROKER_ID, ConfigResource, InvalidArgumentError, ResourceType, is_broker_id
 from ._kinds import ResourceKind
 from ._patterns import UserPattern
 
@@ -46,6 +46,11 @@ class ResourceScope:
     def __post_init__(self) -> None:
         if not self.kinds:
             raise InvalidArgumentError("no resource type to read")
+        for name in self.brokers or ():
+            if not is_broker_id(name):
+                raise InvalidArgumentError(
+                    f"broker {name!r}: a broker is named by its numeric id (0 to {MAX_BROKER_ID})"
+                )
         if ResourceKind.CLIENT_METRICS in self.kinds and not self.client_metrics:
             raise InvalidArgumentError(
                 "client_metrics resources must be named: Kafka lists them only through an API "

@@ -108,7 +108,7 @@ if _typing.TYPE_CHECKING:
         TopicListing,
         TopicPartition,
     )
-    from ._models.validation import MAX_BROKER_ID, is_broker_id
+    from ._models.validation import MAX_BROKER_ID, check_seconds, is_broker_id
     from ._net.connections import translate_error
     from ._net.oauth import TokenProvider
     from ._net.security import check_security_option, check_security_settings
@@ -225,6 +225,7 @@ __all__ = [
     "argument_error",
     "catalog_releases",
     "check_quota_value",
+    "check_seconds",
     "check_security_option",
     "check_security_settings",
     "error_line",
@@ -346,6 +347,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     ),
     "._models.validation": (
         "MAX_BROKER_ID",
+        "check_seconds",
         "is_broker_id",
     ),
     "._net.connections": ("translate_error",),

@@ -72,6 +72,7 @@ from . import (
     InvalidArgumentError,
     TokenProvider,
     argument_error,
+    check_seconds,
     check_security_option,
     check_security_settings,
     error_line,
@@ -523,7 +524,7 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
     Kafka's property names (:func:`connection_from_properties`).
     """
     given = options.get("timeout")
-    timeout = {} if given is None else {"timeout": _seconds(given)}
+    timeout = {} if given is None else {"timeout": check_seconds("timeout", given, text=True)}
     path = options.get("clusters.file")
     if path is not None:
         if options.get("bootstrap.servers"):
@@ -543,16 +544,6 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
     connection = connection_from_properties(options, source="kafka-configs connection options")
     name = options.get("cluster") or servers
     return (connection.model_copy(update={"name": name, **timeout}),)
-
-
-def _seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0 or seconds == float("inf"):
-        raise ConnectionConfigError(f"timeout must be a positive number of seconds, got {text!r}")
-    return seconds
 
 
 # --- which cluster a tool talks to -----------------------------------------------------------

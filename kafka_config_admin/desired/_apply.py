@@ -188,13 +188,14 @@ async def describe_state(
     topics: frozenset[str] | None = None,
     schema_for: Iterable[ResourceType] = (),
     broker_overrides: bool = False,
-    include_documentation: bool = False,
     settle: Callable[[DescribeConfigsResult], Awaitable[None]] | None = None,
 ) -> ClusterState:
     """Describe ``resources`` (one call) into a :class:`ClusterState`: the one reader of a
     cluster's configs that :func:`read_state`, the CLI's ``alter`` and the web editor share.
 
-    Each resource's entries carry their KIP-569 types; one that fails is in ``errors``. For
+    Each resource's entries carry their KIP-569 types (Kafka reports a key's type without its
+    documentation, which no plan or check reads and which would make every answer several
+    times larger); a resource that fails is in ``errors``. For
     each type in ``schema_for``, a resource chosen by :func:`schema_resources` is described
     too, as the schema of that type (the cluster default, topics still to create), from the
     described resources first, else from the cluster's brokers or ``topics`` (the cluster's
@@ -209,8 +210,7 @@ async def describe_state(
     if not broker_overrides:
         brokers = []
     described = admin.describe_configs(
-        list(dict.fromkeys([*resources, *sources.values(), *brokers])),
-        include_documentation=include_documentation,
+        list(dict.fromkeys([*resources, *sources.values(), *brokers]))
     )
     await (described.wait() if settle is None else settle(described))
     configs: dict[ConfigResource, Config] = {}
@@ -287,7 +287,6 @@ async def read_state(
         topics=topics,
         schema_for=schema_for,
         broker_overrides=desired.cluster_default is not None,
-        include_documentation=True,
     )
     targets = {rule.resource for rule in desired.rules}
     quotas_complete = bool(desired.quotas) or ResourceKind.QUOTA in targets

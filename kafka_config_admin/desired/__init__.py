@@ -78,7 +78,7 @@ from ._model import (
 from ._observe import observe_cluster, observe_once
 from ._outcomes import OutcomeStatus
 from ._partitions import PartitionPlan, place_replicas
-from ._patterns import MATCH_SECONDS, PatternTimeoutError, UserPattern, match_budget
+from ._patterns import MATCH_SECONDS, PatternTimeoutError, UserPattern, find_matching, match_budget
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
@@ -178,6 +178,7 @@ __all__ = [
     "evaluate_state",
     "expected_type",
     "export_document",
+    "find_matching",
     "find_shadowed",
     "human_units",
     "is_override",

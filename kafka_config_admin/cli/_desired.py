@@ -212,10 +212,14 @@ async def with_rule_targets(
     """``state`` and the resources the rules are about that the file does not name: the
     topics each topic rule matches, every broker, the cluster default."""
     targets: list[ConfigResource] = []
+    topics: list[str] | None = None  # listed once for every topic rule
     for rule in desired.rules:
         if rule.resource is ResourceKind.TOPIC:
-            topics = await admin.list_topics(rule.match)
-            targets += [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
+            if topics is None:
+                topics = [topic.name for topic in await admin.list_topics()]
+            targets += [
+                ConfigResource(ResourceType.TOPIC, t) for t in topics if rule.selects_name(t)
+            ]
         elif rule.resource is ResourceKind.BROKER:
             targets += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
         elif rule.resource is ResourceKind.CLUSTER_DEFAULT:

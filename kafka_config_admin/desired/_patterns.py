@@ -32,9 +32,16 @@ from contextvars import ContextVar
 import anyio
 import regex
 
-from .. import InvalidArgumentError
+from .. import AdminClient, InvalidArgumentError, TopicListing
 
-__all__ = ["MATCH_SECONDS", "PatternTimeoutError", "UserPattern", "find_matching", "match_budget"]
+__all__ = [
+    "MATCH_SECONDS",
+    "PatternTimeoutError",
+    "UserPattern",
+    "find_matching",
+    "list_matching_topics",
+    "match_budget",
+]
 
 #: Seconds the matches of users' patterns may take in all, within one :func:`match_budget`.
 MATCH_SECONDS = 1.0
@@ -183,3 +190,16 @@ async def find_matching(pattern: UserPattern, texts: Iterable[str], *, whole: bo
     assert budget is not None
     budget.end()
     raise PatternTimeoutError(pattern.pattern, budget.seconds)
+
+
+async def list_matching_topics(
+    admin: AdminClient, pattern: str | None, *, label: str = "pattern"
+) -> list[TopicListing]:
+    """The cluster's topics (internal ones left out) whose whole name ``pattern``, a user's
+    regular expression, matches, within the budget in force; every one for None. ``label``
+    names the pattern in the error when it does not compile."""
+    compiled = None if pattern is None else UserPattern(pattern, label)
+    listed = await admin.list_topics()
+    if compiled is None:
+        return listed
+    return [topic for topic in listed if compiled.fullmatch(topic.name) is not None]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .. import ConfigResource, InvalidArgumentError, ResourceType
 from ._kinds import ResourceKind
+from ._patterns import UserPattern
 
 __all__ = ["ResourceScope"]
 
@@ -28,14 +29,15 @@ class ResourceScope:
 
     Names given (``topics``, ``brokers``, ``groups``) are read even when the cluster lacks
     them; None means what the cluster lists, read anew each time so that resources that appear
-    or go are seen. ``topic_pattern`` must match a listed topic's whole name. Client-metrics
+    or go are seen. ``topic_pattern`` must match a listed topic's whole name (a user's: a
+    :class:`UserPattern`, matched within the budget in force). Client-metrics
     resources cannot be listed (Kafka lists them only through an API this client lacks), so
     they must be named.
     """
 
     kinds: tuple[ResourceKind, ...] = (ResourceKind.TOPIC,)
     topics: tuple[str, ...] | None = None
-    topic_pattern: re.Pattern[str] | None = None
+    topic_pattern: re.Pattern[str] | UserPattern | None = None
     include_internal: bool = False
     brokers: tuple[str, ...] | None = None
     groups: tuple[str, ...] | None = None

@@ -7,13 +7,12 @@ the option, so a typo fails the query at planning time with a clear message.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .. import InvalidArgumentError
 from ..connect import Connection, connections_from_options
-from ..desired import ResourceKind, ResourceScope
+from ..desired import ResourceKind, ResourceScope, UserPattern
 
 __all__ = ["SnapshotOptions", "parse_bool", "parse_scope"]
 
@@ -71,10 +70,11 @@ def parse_scope(options: Mapping[str, str]) -> ResourceScope:
             "resourceTypes includes client_metrics: name them with the option "
             "clientMetrics (comma-separated)"
         )
+    pattern = options.get("topicPattern")
     return ResourceScope(
         kinds=kinds,
         topics=_optional_names(options, "topics"),
-        topic_pattern=_pattern(options.get("topicPattern")),
+        topic_pattern=None if pattern is None else UserPattern(pattern, "topicPattern"),
         include_internal=parse_bool(options, "includeInternal", False),
         brokers=_optional_names(options, "brokers"),
         groups=_optional_names(options, "groups"),
@@ -109,17 +109,6 @@ def _optional_names(options: Mapping[str, str], name: str) -> tuple[str, ...] | 
 
 def _kind(name: str) -> ResourceKind:
     return ResourceKind.parse(name, where="resourceTypes: ")
-
-
-def _pattern(text: str | None) -> re.Pattern[str] | None:
-    if text is None:
-        return None
-    try:
-        return re.compile(text)
-    except re.error as error:
-        raise InvalidArgumentError(
-            f"topicPattern {text!r} is not a regular expression: {error}"
-        ) from None
 
 
 def _positive_int(options: Mapping[str, str], name: str, default: int) -> int:

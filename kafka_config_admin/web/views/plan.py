@@ -36,7 +36,7 @@ async def planned(
     """``desired``'s plan against the cluster now (sensitive keys included: the user typed
     them; their values are never shown); ``topics``: the cluster's topics as listed a moment
     ago (None: listed now)."""
-    state = await read_state(admin, desired, topics=topics)
+    state = await read_state(admin, desired, topics=topics, named_keys_only=True)
     return make_plan(desired, state, include_sensitive=True)
 
 

@@ -220,9 +220,8 @@ async def _checked(request: Request) -> Checked:
     edits = Edits()
     edits.set(resource, key, value)
     desired = edits.desired()
-    state = await read_state(
-        admin, desired, topics=await kept_topics(request, cluster, admin, desired)
-    )
+    topics = await kept_topics(request, cluster, admin, desired)
+    state = await read_state(admin, desired, topics=topics, named_keys_only=True)
     sensitive = state.is_sensitive(resource, key)
     failure = state.errors.get(resource)
     if failure is not None:

@@ -105,8 +105,8 @@ class UserPattern:
     """A user's regular expression (Python's syntax), matched within the budget in force.
 
     ``label`` names where the pattern comes from in the error for one that does not compile
-    (``pattern``, ``ignore``, ``--match``...): an :class:`InvalidArgumentError` (a
-    :class:`ValueError`, as a model's validator raises).
+    (``pattern``, ``ignore``, ``--match``, ``topicPattern``...): an
+    :class:`~kafka_config_admin.InvalidArgumentError` (a :class:`ValueError`).
     """
 
     __slots__ = ("_compiled", "pattern")

@@ -70,11 +70,10 @@ def parse_scope(options: Mapping[str, str]) -> ResourceScope:
             "resourceTypes includes client_metrics: name them with the option "
             "clientMetrics (comma-separated)"
         )
-    pattern = options.get("topicPattern")
     return ResourceScope(
         kinds=kinds,
         topics=_optional_names(options, "topics"),
-        topic_pattern=None if pattern is None else UserPattern(pattern, "topicPattern"),
+        topic_pattern=_pattern(options.get("topicPattern")),
         include_internal=parse_bool(options, "includeInternal", False),
         brokers=_optional_names(options, "brokers"),
         groups=_optional_names(options, "groups"),
@@ -109,6 +108,10 @@ def _optional_names(options: Mapping[str, str], name: str) -> tuple[str, ...] | 
 
 def _kind(name: str) -> ResourceKind:
     return ResourceKind.parse(name, where="resourceTypes: ")
+
+
+def _pattern(text: str | None) -> UserPattern | None:
+    return None if text is None else UserPattern(text, "topicPattern")
 
 
 def _positive_int(options: Mapping[str, str], name: str, default: int) -> int:

@@ -283,7 +283,16 @@ class Engine:
         the tries still waiting for a connection end with the call."""
         transport, lane = self._transport, lane_of(operation.mutates)
         decided: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+        waits = 0
         async with anyio.create_task_group() as waiting:  # tries waiting for a connection
+
+            def wait_for_connection(
+                func: Callable[..., Coroutine[Any, Any, Any]], /, *args: Any
+            ) -> None:
+                nonlocal waits
+                waits += 1
+                waiting.start_soon(func, *args)
+
             hedge = HedgedRequest(
                 transport.choice,
                 operation.codec,
@@ -291,7 +300,7 @@ class Engine:
                 hedge_after,
                 try_node=lambda node: send_soon(
                     transport,
-                    waiting.start_soon,
+                    wait_for_connection,
                     operation,
                     node,
                     build_body,
@@ -305,7 +314,8 @@ class Engine:
                 outcome = await decided
             finally:
                 hedge.cancel()
-                waiting.cancel_scope.cancel()
+                if waits:  # anyio's cancel() formats the task's repr: not on the common path
+                    waiting.cancel_scope.cancel()
         return outcome
 
     def _settle(

@@ -15,8 +15,13 @@ import os
 import resource
 import subprocess
 import sys
+from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+#: What a Kafka broker's command line holds (the JVM backend's brokers are ``kafka.Kafka``).
+BROKER_MAIN = b"kafka.Kafka"
 
 
 def run_json_module(module: str, *args: str, tree: Path | None = None) -> dict[str, Any]:
@@ -66,3 +71,47 @@ def reset_peak_rss() -> None:
     that one's peak.
     """
     Path("/proc/self/clear_refs").write_text("5")
+
+
+def processes() -> Iterator[tuple[Path, bytes]]:
+    """Every process's ``/proc`` directory with its command line (those that end meanwhile, or
+    that are not ours to read, are left out)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                yield entry, (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+
+
+def tree_cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by this process and every process under it, in two parts:
+    ``brokers`` (the Kafka brokers it started) and ``rest`` (this process, Spark's JVMs and
+    Python workers, any other child). A child that ended counts with the parent that waited for
+    it (``cutime``), so the difference of two calls is what the tree used between them."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    seconds: dict[int, float] = {}
+    brokers: set[int] = set()
+    for directory, command in processes():
+        try:
+            stat = (directory / "stat").read_text()
+        except OSError:
+            continue
+        # After "pid (command) ": state, ppid, ..., utime, stime, cutime, cstime (fields 14-17).
+        fields = stat[stat.rindex(")") + 2 :].split()
+        pid = int(directory.name)
+        parents[pid] = int(fields[1])
+        seconds[pid] = sum(int(field) for field in fields[11:15]) / tick
+        if BROKER_MAIN in command:
+            brokers.add(pid)
+    children: defaultdict[int, list[int]] = defaultdict(list)
+    for pid, parent in parents.items():
+        children[parent].append(pid)
+    totals = {"brokers": 0.0, "rest": 0.0}
+    under = [os.getpid()]
+    while under:
+        pid = under.pop()
+        totals["brokers" if pid in brokers else "rest"] += seconds.get(pid, 0.0)
+        under.extend(children[pid])
+    return totals

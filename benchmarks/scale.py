@@ -32,7 +32,7 @@ from typing import Any
 
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
-from . import dataset, machine
+from . import BROKER_MAIN, dataset, machine, processes
 from .clients import chosen_peers, compile_java_peer, measure_rounds, write_topics
 from .peers import NAMES
 from .report import OURS, median
@@ -62,17 +62,14 @@ def reps_at(size: int, reps: int) -> int:
 
 def broker_open_files(cluster: Any) -> list[int]:
     """How many files each broker of ``cluster`` (a JVM cluster) holds open now."""
-    root = str(cluster.directory)
+    root = str(cluster.directory).encode()
     counts = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes()
-            if b"kafka.Kafka" in command and root.encode() in command:
-                counts.append(len(list((entry / "fd").iterdir())))
-        except OSError:  # gone meanwhile, or not ours
-            continue
+    for directory, command in processes():
+        if BROKER_MAIN in command and root in command:
+            try:
+                counts.append(len(list((directory / "fd").iterdir())))
+            except OSError:  # gone meanwhile
+                continue
     return sorted(counts)
 
 

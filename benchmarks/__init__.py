@@ -24,15 +24,19 @@ from typing import Any
 BROKER_MAIN = b"kafka.Kafka"
 
 
-def run_json_module(module: str, *args: str, tree: Path | None = None) -> dict[str, Any]:
+def run_json_module(
+    module: str, *args: str, tree: Path | None = None, timeout: float | None = None
+) -> dict[str, Any]:
     """Run ``python -m module args`` from the repository root (or from another source ``tree``
-    of it, whose packages it then imports); its last output line, as JSON."""
+    of it, whose packages it then imports); its last output line, as JSON. A process still
+    running after ``timeout`` seconds is killed (``subprocess.TimeoutExpired``)."""
     output = subprocess.run(
         [sys.executable, "-m", module, *args],
         check=True,
         stdout=subprocess.PIPE,
         text=True,
         cwd=tree or Path(__file__).parent.parent,
+        timeout=timeout,
     ).stdout
     result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
     return result

@@ -88,11 +88,11 @@ def processes() -> Iterator[tuple[Path, bytes]]:
                 continue
 
 
-def tree_cpu_seconds() -> dict[str, float]:
-    """CPU seconds used so far by this process and every process under it, in two parts:
-    ``brokers`` (the Kafka brokers it started) and ``rest`` (this process, Spark's JVMs and
-    Python workers, any other child). A child that ended counts with the parent that waited for
-    it (``cutime``), so the difference of two calls is what the tree used between them."""
+def tree_cpu_seconds() -> dict[int, tuple[str, float]]:
+    """CPU seconds used so far by this process and each process under it, by pid, each marked
+    ``brokers`` (a Kafka broker it started) or ``rest`` (this process, Spark's JVMs and Python
+    workers, any other child); :func:`cpu_between` makes two of these what the tree used in
+    between. A child that ended counts with the parent that collected it (``cutime``)."""
     tick = os.sysconf("SC_CLK_TCK")
     parents: dict[int, int] = {}
     seconds: dict[int, float] = {}
@@ -112,10 +112,22 @@ def tree_cpu_seconds() -> dict[str, float]:
     children: defaultdict[int, list[int]] = defaultdict(list)
     for pid, parent in parents.items():
         children[parent].append(pid)
-    totals = {"brokers": 0.0, "rest": 0.0}
+    tree: dict[int, tuple[str, float]] = {}
     under = [os.getpid()]
     while under:
         pid = under.pop()
-        totals["brokers" if pid in brokers else "rest"] += seconds.get(pid, 0.0)
+        tree[pid] = ("brokers" if pid in brokers else "rest", seconds.get(pid, 0.0))
         under.extend(children[pid])
-    return totals
+    return tree
+
+
+def cpu_between(
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]
+) -> dict[str, float]:
+    """CPU seconds the tree used between two :func:`tree_cpu_seconds`, brokers and the rest,
+    from each process alive at the end. A process that ended meanwhile without its parent
+    collecting its time (PySpark's daemon lets its workers go so) is missing: at least this."""
+    used = {"brokers": 0.0, "rest": 0.0}
+    for pid, (kind, seconds) in after.items():
+        used[kind] += max(0.0, seconds - before.get(pid, (kind, 0.0))[1])
+    return used

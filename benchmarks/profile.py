@@ -20,7 +20,7 @@ from typing import Any
 
 from kafka_config_admin.testing import start_cluster
 
-from . import dataset, tree_cpu_seconds
+from . import cpu_between, dataset, tree_cpu_seconds
 from .peers.ours import Peer
 
 RESULTS = Path(__file__).parent / "results"
@@ -89,7 +89,7 @@ async def _w1_split(bootstrap: str, topics: list[str]) -> dict[str, Any]:
         start, start_cpu = time.perf_counter(), time.process_time()
         await peer.w1_describe_all(topics)
         wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
-        brokers = tree_cpu_seconds()["brokers"] - tree_before["brokers"]
+        brokers = cpu_between(tree_before, tree_cpu_seconds())["brokers"]
         profile = cProfile.Profile()
         profile.enable()
         await peer.w1_describe_all(topics)

@@ -45,7 +45,7 @@ from kafka_config_admin import AdminClient, ConfigResource, ResourceType
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 from tests.spark.standalone import standalone_cluster
 
-from . import dataset, machine, run_json_module, tree_cpu_seconds
+from . import cpu_between, dataset, machine, run_json_module, tree_cpu_seconds
 
 HERE = Path(__file__).parent
 
@@ -92,8 +92,7 @@ def timed(run: Callable[[], int], reps: int) -> dict[str, Any]:
         start = time.perf_counter()
         rows = run()
         walls.append(time.perf_counter() - start)
-        after = tree_cpu_seconds()
-        cpus.append({part: after[part] - before[part] for part in after})
+        cpus.append(cpu_between(before, tree_cpu_seconds()))
     wall = statistics.median(walls)
     return {
         "rows": rows,
@@ -279,7 +278,8 @@ def markdown(results: dict[str, Any]) -> str:
         f"Kafka {results['kafka']}, topics described with synonyms and documentation, on "
         f"{cores} cores shared with other work (the brokers too). CPU: seconds a run took in "
         "the brokers and in everything else the benchmark started (Spark's JVMs and Python "
-        "workers, the SDK's process), medians; cores busy: both over the wall time.",
+        "workers, the SDK's process; at least: a worker that ends during a run takes its time "
+        "with it), medians; cores busy: both over the wall time.",
     ]
     for name in PARTS:
         if name in results["parts"]:

@@ -219,7 +219,8 @@ class Recorder:
 
 def run_table(runs: dict[str, Any]) -> list[str]:
     """A row per run; the ratio is to the table's first run (the plain SDK)."""
-    base = next(iter(runs.values()), {}).get("wall_s")
+    first: dict[str, Any] = next(iter(runs.values()), {})
+    base = first.get("wall_s")
     lines = [
         "| Run | Config rows | Wall (s) | Rows/s | x plain SDK | Brokers' CPU (s) | "
         "Spark's and the client's CPU (s) | Cores busy |",
@@ -271,7 +272,8 @@ def part_markdown(record: dict[str, Any]) -> list[str]:
 
 
 def markdown(results: dict[str, Any]) -> str:
-    cores = next(iter(results["parts"].values()), {}).get("machine", {}).get("cores", "?")
+    first: dict[str, Any] = next(iter(results["parts"].values()), {})
+    cores = first.get("machine", {}).get("cores", "?")
     lines = [
         "# Spark snapshot benchmark",
         "",

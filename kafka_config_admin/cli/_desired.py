@@ -16,7 +16,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .. import AdminClient, ConfigResource, ResourceType
+from .. import AdminClient, ConfigResource, ResourceType, error_line
 from ..desired import (
     DEFAULT_REASSIGNMENT_TIMEOUT,
     ApplyReport,
@@ -38,7 +38,7 @@ from ..desired import (
     read_state,
 )
 from ._connect import ConnectionOptions
-from ._main import ExitCode, cli, one_line, say
+from ._main import ExitCode, cli, say
 from ._options import confirmed, connection_options, open_client, output_option, run
 from ._output import (
     HIDDEN,
@@ -399,7 +399,7 @@ def print_outcome(what: str, status: OutcomeStatus, error: BaseException | None,
     """One line: the status, what it is about, and the error or the note."""
     line = f"{status.value}: {what}"
     if error is not None:
-        line += f": {type(error).__name__}: {one_line(error)}"
+        line += f": {type(error).__name__}: {error_line(error)}"
     elif note:
         line += f" ({note})"
     say(line)

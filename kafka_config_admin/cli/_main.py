@@ -20,7 +20,7 @@ from typing import NoReturn
 
 import click
 
-from .. import InvalidArgumentError, KafkaConfigAdminError, __version__
+from .. import InvalidArgumentError, KafkaConfigAdminError, __version__, error_line
 
 #: Each command: the module that defines it (relative to this package) and the first sentence
 #: of its help, which the group's ``--help`` lists without importing the module.
@@ -105,11 +105,6 @@ def cli() -> None:
     """Read and change Kafka configs: describe, alter, plan and apply a desired-state file."""
 
 
-def one_line(error: BaseException) -> str:
-    """An error's message on one line."""
-    return " ".join(str(error).split()) or type(error).__name__
-
-
 def say(line: str) -> None:
     """One line on stderr, as it is (no markup)."""
     click.echo(line, err=True)
@@ -139,10 +134,10 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except click.exceptions.Exit as done:
         code = done.exit_code
     except InvalidArgumentError as error:
-        say(f"error: {one_line(error)}")
+        say(f"error: {error_line(error)}")
         code = ExitCode.USAGE
     except KafkaConfigAdminError as error:
-        say(f"error: {one_line(error)}")
+        say(f"error: {error_line(error)}")
         code = ExitCode.FAILED
     except KeyboardInterrupt:
         say("interrupted")

@@ -68,14 +68,16 @@ def with_state(
     then: Callable[[AdminClient, DesiredState, ClusterState, str], Awaitable[T]],
     *,
     prune: bool = False,
+    for_plan: bool = False,
 ) -> T:
-    """Load the file (before connecting), read what the cluster has, and go on from there."""
+    """Load the file (before connecting), read what the cluster has (``for_plan``: only what
+    its plan needs), and go on from there."""
     desired = load_desired_state(file)
     admin, label = open_client(connection)
 
     async def work() -> T:
         async with admin:
-            state = await read_state(admin, desired, prune=prune)
+            state = await read_state(admin, desired, prune=prune, named_keys_only=for_plan)
             return await then(admin, desired, state, label)
 
     return run(work)
@@ -106,7 +108,7 @@ def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOp
             return ExitCode.USAGE
         return ExitCode.CHANGES if made.has_changes else ExitCode.OK
 
-    return with_state(connection, file, show, prune=prune)
+    return with_state(connection, file, show, prune=prune, for_plan=True)
 
 
 @cli.command()
@@ -171,7 +173,7 @@ def apply(
             )
         return print_report(made, report)
 
-    return with_state(connection, file, go, prune=prune)
+    return with_state(connection, file, go, prune=prune, for_plan=True)
 
 
 @cli.command()
@@ -212,10 +214,14 @@ async def with_rule_targets(
     """``state`` and the resources the rules are about that the file does not name: the
     topics each topic rule matches, every broker, the cluster default."""
     targets: list[ConfigResource] = []
+    topics: list[str] | None = None  # listed once for every topic rule
     for rule in desired.rules:
         if rule.resource is ResourceKind.TOPIC:
-            topics = await admin.list_topics(rule.match)
-            targets += [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
+            if topics is None:
+                topics = [topic.name for topic in await admin.list_topics()]
+            targets += [
+                ConfigResource(ResourceType.TOPIC, t) for t in topics if rule.selects_name(t)
+            ]
         elif rule.resource is ResourceKind.BROKER:
             targets += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
         elif rule.resource is ResourceKind.CLUSTER_DEFAULT:

@@ -20,7 +20,6 @@ import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 import yaml
@@ -34,16 +33,9 @@ from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType
 from ..desired import is_override
 from ._main import one_line
+from ._options import OutputFormat
 
 DESCRIBE_FORMAT_VERSION = 1
-
-
-class OutputFormat(StrEnum):
-    """The ``--output`` choices."""
-
-    TABLE = "table"
-    JSON = "json"
-    YAML = "yaml"
 
 
 #: Data goes to stdout; messages, progress and errors to stderr.

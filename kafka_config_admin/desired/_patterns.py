@@ -17,10 +17,12 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-
-import regex
+from typing import TYPE_CHECKING
 
 from .. import InvalidArgumentError
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = ["MATCH_SECONDS", "PatternTimeoutError", "UserPattern", "match_budget"]
 
@@ -81,6 +83,8 @@ class UserPattern:
     __slots__ = ("_compiled", "pattern")
 
     def __init__(self, pattern: str, label: str = "pattern") -> None:
+        import regex  # imported by the first pattern: most files and commands have none
+
         try:
             self._compiled = regex.compile(pattern)
         except regex.error as error:

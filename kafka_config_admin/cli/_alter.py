@@ -24,6 +24,7 @@ _CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
 
 
 def alter(
+    *,
     selection: Selection,
     ops: list[AlterConfigOp],
     dry_run: bool,

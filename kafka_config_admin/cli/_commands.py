@@ -68,7 +68,9 @@ def alter(
     """
     from . import _alter
 
-    return _alter.alter(selection, ops, dry_run, yes, connection)
+    return _alter.alter(
+        selection=selection, ops=ops, dry_run=dry_run, yes=yes, connection=connection
+    )
 
 
 @cli.command()
@@ -110,7 +112,15 @@ def apply(
     """
     from . import _desired
 
-    return _desired.apply(file, prune, dry_run, yes, throttle, reassignment_timeout, connection)
+    return _desired.apply(
+        file=file,
+        prune=prune,
+        dry_run=dry_run,
+        yes=yes,
+        throttle=throttle,
+        reassignment_timeout=reassignment_timeout,
+        connection=connection,
+    )
 
 
 @cli.command()
@@ -125,7 +135,7 @@ def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> in
     """
     from . import _desired
 
-    return _desired.audit(file, output, connection)
+    return _desired.audit(file=file, output=output, connection=connection)
 
 
 @cli.command()
@@ -156,7 +166,15 @@ def describe(
     """
     from . import _describe
 
-    return _describe.describe(selection, all_, docs, synonyms, keys, output, connection)
+    return _describe.describe(
+        selection=selection,
+        all_=all_,
+        docs=docs,
+        synonyms=synonyms,
+        keys=keys,
+        output=output,
+        connection=connection,
+    )
 
 
 @cli.command()
@@ -187,7 +205,12 @@ def diff(
     from . import _diff
 
     return _diff.diff(
-        selection, snapshot, against_cluster, against_bootstrap_server, output, connection
+        selection=selection,
+        snapshot=snapshot,
+        against_cluster=against_cluster,
+        against_bootstrap_server=against_bootstrap_server,
+        output=output,
+        connection=connection,
     )
 
 
@@ -205,7 +228,7 @@ def docs(key: str, connection: ConnectionOptions) -> int:
     """
     from . import _describe
 
-    return _describe.docs(key, connection)
+    return _describe.docs(key=key, connection=connection)
 
 
 @cli.command()
@@ -238,7 +261,15 @@ def export(
     """
     from . import _export
 
-    return _export.export(match, group, no_groups, no_brokers, no_quotas, output, connection)
+    return _export.export(
+        match=match,
+        group=group,
+        no_groups=no_groups,
+        no_brokers=no_brokers,
+        no_quotas=no_quotas,
+        output=output,
+        connection=connection,
+    )
 
 
 @cli.command()
@@ -254,7 +285,7 @@ def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOp
     """
     from . import _desired
 
-    return _desired.plan(file, prune, output, connection)
+    return _desired.plan(file=file, prune=prune, output=output, connection=connection)
 
 
 @cli.command()
@@ -311,16 +342,16 @@ def watch(
     from . import _watch
 
     return _watch.watch(
-        kinds,
-        topics,
-        match,
-        include_internal,
-        brokers,
-        client_metrics,
-        all_clusters,
-        interval,
-        output,
-        connection,
+        kinds=kinds,
+        topics=topics,
+        match=match,
+        include_internal=include_internal,
+        brokers=brokers,
+        client_metrics=client_metrics,
+        all_clusters=all_clusters,
+        interval=interval,
+        output=output,
+        connection=connection,
     )
 
 
@@ -384,14 +415,14 @@ def web(
     from . import _web
 
     return _web.web(
-        host,
-        port,
-        allow_writes,
-        password_hash_env,
-        password_hash_file,
-        trust_proxy_user_header,
-        changelog,
-        session_minutes,
-        hash_password,
-        connection,
+        host=host,
+        port=port,
+        allow_writes=allow_writes,
+        password_hash_env=password_hash_env,
+        password_hash_file=password_hash_file,
+        trust_proxy_user_header=trust_proxy_user_header,
+        changelog=changelog,
+        session_minutes=session_minutes,
+        hash_password=hash_password,
+        connection=connection,
     )

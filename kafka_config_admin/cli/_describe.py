@@ -36,6 +36,7 @@ from ._selection import selected_resources
 
 
 def describe(
+    *,
     selection: Selection,
     all_: bool,
     docs: bool,
@@ -99,7 +100,7 @@ _DOCS_TYPES = (
 )
 
 
-def docs(key: str, connection: ConnectionOptions) -> int:
+def docs(*, key: str, connection: ConnectionOptions) -> int:
     """The ``docs`` command's work (its options and help: :mod:`._commands`)."""
     key = key.strip()
     if not key:

@@ -79,7 +79,7 @@ def with_state(
     return run(work)
 
 
-def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOptions) -> int:
+def plan(*, file: Path, prune: bool, output: OutputFormat, connection: ConnectionOptions) -> int:
     """The ``plan`` command's work (its options and help: :mod:`._commands`)."""
 
     async def show(
@@ -99,6 +99,7 @@ def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOp
 
 
 def apply(
+    *,
     file: Path,
     prune: bool,
     dry_run: bool,
@@ -136,7 +137,7 @@ def apply(
     return with_state(connection, file, go, prune=prune)
 
 
-def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:
+def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:
     """The ``audit`` command's work (its options and help: :mod:`._commands`)."""
 
     async def check(

@@ -50,6 +50,7 @@ class Side:
 
 
 def diff(
+    *,
     selection: Selection,
     snapshot: Path | None,
     against_cluster: str | None,

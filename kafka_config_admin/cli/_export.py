@@ -11,6 +11,7 @@ from ._running import open_client, run
 
 
 def export(
+    *,
     match: str | None,
     group: tuple[str, ...],
     no_groups: bool,

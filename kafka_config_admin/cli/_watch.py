@@ -50,6 +50,7 @@ def _client(connection: Connection) -> AdminClient:
 
 
 def watch(
+    *,
     kinds: tuple[str, ...],
     topics: tuple[str, ...],
     match: str | None,

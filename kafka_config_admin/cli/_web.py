@@ -14,6 +14,7 @@ from ._resources import UsageError
 
 
 def web(
+    *,
     host: str,
     port: int,
     allow_writes: bool,

@@ -41,12 +41,12 @@ from ._models.topics import (
 from ._net.oauth import TokenProvider
 from ._net.security import SecurityOptions
 from ._net.transport import Transport
+from ._ops.base import Operation
 from ._ops.configs import (
     AlterConfigs,
     DescribeConfigs,
     EntryCache,
     IncrementalAlterConfigs,
-    Operation,
 )
 from ._ops.groups import ListGroups, ListGroupsResult
 from ._ops.quotas import (

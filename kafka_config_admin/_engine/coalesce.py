@@ -42,7 +42,8 @@ from typing import Any, Protocol
 
 from .._models.configs import ConfigResource
 from .._net.transport import CHANGES, READS, Transport
-from .._ops.configs import SharedConfigOperation, route
+from .._ops.base import route
+from .._ops.configs import SharedConfigOperation
 from .._ops.results import ResourceFuture, _Result
 from .hedge import HedgedRequest, Outcome, Spawn, send_soon
 from .retries import written_maybe_applied

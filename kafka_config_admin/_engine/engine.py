@@ -53,7 +53,8 @@ from .._exceptions import (
 )
 from .._net.gc import gc_paused
 from .._net.transport import CHANGES, READS, BodyBuilder, Transport
-from .._ops.configs import Operation, SharedConfigOperation, route
+from .._ops.base import Operation, route
+from .._ops.configs import SharedConfigOperation
 from .._ops.results import ResourceFuture, _Result
 from .coalesce import Ended, GatheredCall, Gatherer
 from .hedge import HedgedRequest, Outcome, send_soon

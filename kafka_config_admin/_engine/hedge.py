@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._net.transport import BodyBuilder, Transport
-from .._ops.configs import Operation
+from .._ops.base import Operation
 from .._protocol import ApiCodec
 
 __all__ = ["HedgedRequest", "Outcome", "Spawn", "send_soon"]

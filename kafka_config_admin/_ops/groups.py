@@ -14,7 +14,7 @@ from typing import Any
 
 from .._exceptions import BrokerError, InvalidArgumentError, error_for_code
 from .._protocol import LIST_GROUPS
-from .configs import Operation
+from .base import Operation
 from .results import _Result
 
 __all__ = ["GroupListing", "ListGroups", "ListGroupsResult"]

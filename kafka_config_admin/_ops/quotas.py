@@ -20,7 +20,7 @@ from .._models.quotas import (
 )
 from .._models.validation import check_flag
 from .._protocol import ALTER_CLIENT_QUOTAS, DESCRIBE_CLIENT_QUOTAS
-from .configs import Operation
+from .base import Operation
 from .results import _Result
 
 __all__ = [

@@ -23,7 +23,7 @@ from .._models.scram import (
     _user,
 )
 from .._protocol import ALTER_USER_SCRAM_CREDENTIALS, DESCRIBE_USER_SCRAM_CREDENTIALS
-from .configs import Operation
+from .base import Operation
 from .results import _Result
 
 __all__ = [

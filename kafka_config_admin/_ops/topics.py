@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .._exceptions import BrokerError, InvalidArgumentError, RequestTimedOutError, error_for_code
 from .._models.configs import (
@@ -51,7 +51,7 @@ from .._protocol import (
     LIST_PARTITION_REASSIGNMENTS,
     METADATA,
 )
-from .configs import Operation
+from .base import Operation
 
 __all__ = [
     "AlterPartitionReassignments",
@@ -70,6 +70,9 @@ _LISTING = None
 
 #: Where a change goes: the controller the metadata names, None when it names none.
 Controller = Callable[[], int | None]
+#: What one topic's future gets; what a change asks of one topic.
+V = TypeVar("V")
+W = TypeVar("W")
 
 
 @dataclass
@@ -158,18 +161,50 @@ _SOURCES = {source.value: source for source in ConfigSource}
 
 
 @dataclass
-class CreateTopics(Operation[str, CreatedTopic]):
-    """CreateTopics: one request for every topic, one outcome per topic name."""
+class _TopicChange(Operation[str, V], Generic[W, V]):
+    """A change to named topics that the controller makes: one request for every topic, one
+    outcome per topic name. Not hedged: sent twice, the second answers that it is done already
+    (TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS); a change written and never answered may have
+    been made."""
 
-    topics: dict[str, NewTopic]
+    topics: dict[str, W]
     validate_only: bool
     timeout_ms: int
     controller: Controller
 
-    codec = CREATE_TOPICS
-    # Not hedged (a second create answers TOPIC_ALREADY_EXISTS), but a create written and
-    # never answered may have happened.
     mutates = True
+
+    @property
+    def resources(self) -> list[str]:
+        return list(self.topics)
+
+    def destination(self, resource: str) -> int | None:
+        return self.controller()
+
+    def body(self, resources: Sequence[str], version: int) -> dict[str, Any]:
+        return {
+            "topics": [self.topic_body(name) for name in resources],
+            "timeout_ms": self.timeout_ms,
+            "validate_only": self.validate_only,
+        }
+
+    def topic_body(self, name: str) -> dict[str, Any]:
+        """What the request asks of one topic."""
+        raise NotImplementedError
+
+    def answered(self, result: Mapping[str, Any]) -> str:
+        name: str = result["name"]
+        return name
+
+    def subject(self, resource: str) -> object:
+        return _topic_subject(resource)
+
+
+@dataclass
+class CreateTopics(_TopicChange[NewTopic, CreatedTopic]):
+    """CreateTopics: every topic in one request."""
+
+    codec = CREATE_TOPICS
     # A topic answered REQUEST_TIMED_OUT is being created (its leader not elected within
     # timeout_ms, as a ZooKeeper-era broker answers for a replica on a missing broker): sent
     # again, it would come back TOPIC_ALREADY_EXISTS, a failure for a topic this call made.
@@ -214,23 +249,8 @@ class CreateTopics(Operation[str, CreatedTopic]):
             controller=controller,
         )
 
-    @property
-    def resources(self) -> list[str]:
-        return list(self.topics)
-
-    def destination(self, resource: str) -> int | None:
-        return self.controller()
-
-    def body(self, resources: Sequence[str], version: int) -> dict[str, Any]:
-        return {
-            "topics": [_topic_body(self.topics[name]) for name in resources],
-            "timeout_ms": self.timeout_ms,
-            "validate_only": self.validate_only,
-        }
-
-    def answered(self, result: Mapping[str, Any]) -> str:
-        name: str = result["name"]
-        return name
+    def topic_body(self, name: str) -> dict[str, Any]:
+        return _topic_body(self.topics[name])
 
     def value(self, resource: str, result: Mapping[str, Any]) -> CreatedTopic:
         configs = result["configs"]
@@ -242,9 +262,6 @@ class CreateTopics(Operation[str, CreatedTopic]):
             replication_factor=None if replicas < 0 else replicas,
             configs=None if configs is None else _config(configs),
         )
-
-    def subject(self, resource: str) -> object:
-        return ConfigResource(ResourceType.TOPIC, resource)
 
     def redact(self, resource: str, message: str | None) -> str | None:
         configs = self.topics[resource].configs
@@ -370,16 +387,10 @@ class DescribeTopics(Operation[str, TopicDescription]):
 
 
 @dataclass
-class CreatePartitions(Operation[str, None]):
-    """CreatePartitions: one request for every topic, one outcome per topic name."""
-
-    topics: dict[str, NewPartitions]
-    validate_only: bool
-    timeout_ms: int
-    controller: Controller
+class CreatePartitions(_TopicChange[NewPartitions, None]):
+    """CreatePartitions: every topic's new partition count in one request."""
 
     codec = CREATE_PARTITIONS
-    mutates = True
     throttle_from_version = 1
     _results_key = "results"
 
@@ -410,36 +421,12 @@ class CreatePartitions(Operation[str, None]):
             controller=controller,
         )
 
-    @property
-    def resources(self) -> list[str]:
-        return list(self.topics)
-
-    def destination(self, resource: str) -> int | None:
-        return self.controller()
-
-    def body(self, resources: Sequence[str], version: int) -> dict[str, Any]:
-        return {
-            "topics": [
-                {
-                    "name": name,
-                    "count": self.topics[name].total_count,
-                    "assignments": _assignments(self.topics[name]),
-                }
-                for name in resources
-            ],
-            "timeout_ms": self.timeout_ms,
-            "validate_only": self.validate_only,
-        }
-
-    def answered(self, result: Mapping[str, Any]) -> str:
-        name: str = result["name"]
-        return name
+    def topic_body(self, name: str) -> dict[str, Any]:
+        wanted = self.topics[name]
+        return {"name": name, "count": wanted.total_count, "assignments": _assignments(wanted)}
 
     def value(self, resource: str, result: Mapping[str, Any]) -> None:
         return None
-
-    def subject(self, resource: str) -> object:
-        return _topic_subject(resource)
 
 
 def _assignments(wanted: NewPartitions) -> list[dict[str, list[int]]] | None:

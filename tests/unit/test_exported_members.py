@@ -13,7 +13,7 @@ from types import ModuleType
 
 import kafka_config_admin
 from kafka_config_admin import QuotaValues
-from kafka_config_admin._ops.configs import Operation
+from kafka_config_admin._ops.base import Operation
 from kafka_config_admin._ops.scram import ScramUsers
 
 

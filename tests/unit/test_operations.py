@@ -18,13 +18,12 @@ from kafka_config_admin import (
     PolicyViolationError,
     ResourceType,
 )
+from kafka_config_admin._ops.base import Operation, route
 from kafka_config_admin._ops.configs import (
     AlterConfigs,
     DescribeConfigs,
     EntryCache,
     IncrementalAlterConfigs,
-    Operation,
-    route,
 )
 from kafka_config_admin._protocol import ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS
 

@@ -7,6 +7,7 @@ usage errors answer at once.
 
 from __future__ import annotations
 
-from ._main import ExitCode, cli, main
+from ._commands import cli
+from ._main import ExitCode, main
 
 __all__ = ["ExitCode", "cli", "main"]

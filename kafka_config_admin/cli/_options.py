@@ -64,9 +64,6 @@ class ConnectionOptions:
     timeout: float | None = None
 
 
-T = TypeVar("T")
-
-
 def connection_options(command: Callable[..., T]) -> Callable[..., T]:
     """``--bootstrap-server``, ``--command-config``, ``--cluster``, ``--clusters-file``,
     ``--timeout``, handed to the command as ``connection``."""

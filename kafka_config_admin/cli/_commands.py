@@ -3,15 +3,17 @@
 Light on purpose: this module loads click and nothing of the SDK, aiokafka, pydantic or rich, so
 ``--help`` (of the group or of any command), ``--version`` and every usage error click finds
 (an unknown option, a missing argument, a value of the wrong form) are answered at once. Each
-command's work lives in its own module, imported by the command's body when it runs. A new
-command goes here, with its work in a module of its own (tests/unit/test_cli_registration.py
-checks that no other module declares one and that none of them loads the SDK for its help).
+command's work is a function of the same name in its own module, imported by the command's
+body when it runs and handed every option by name: its keyword-only signature is the typed
+contract. A new command goes here, with its work in a module of its own
+(tests/unit/test_cli_registration.py checks that no other module declares one, that the work
+takes exactly what the declaration collects, and that no help or usage error loads the SDK).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import click
 
@@ -19,17 +21,12 @@ from .. import __version__
 from ._options import (
     REASSIGNMENT_TIMEOUT,
     RESOURCE_KINDS,
-    ConnectionOptions,
     OutputFormat,
     change_options,
     connection_options,
     output_option,
     selection_options,
 )
-
-if TYPE_CHECKING:
-    from .. import AlterConfigOp
-    from ._resources import Selection
 
 #: Seconds between the polls of ``watch`` unless ``--interval`` says otherwise.
 WATCH_INTERVAL = 10.0
@@ -52,13 +49,7 @@ def cli() -> None:
 @click.option("--dry-run", is_flag=True, help="Let the brokers validate the change; apply nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 @connection_options
-def alter(
-    selection: Selection,
-    ops: list[AlterConfigOp],
-    dry_run: bool,
-    yes: bool,
-    connection: ConnectionOptions,
-) -> int:
+def alter(**options: Any) -> int:
     """Change configs incrementally on one or many resources, or a quota entity's quotas or
     SCRAM credentials (--entity-type users|clients|ips, as kafka-configs.sh).
 
@@ -66,11 +57,9 @@ def alter(
     (unknown keys, read-only keys, values that do not parse, APPEND/SUBTRACT on non-LIST keys).
     The plan is shown and confirmed unless --yes; without a terminal, --yes is required.
     """
-    from . import _alter
+    from ._alter import alter as work
 
-    return _alter.alter(
-        selection=selection, ops=ops, dry_run=dry_run, yes=yes, connection=connection
-    )
+    return work(**options)
 
 
 @cli.command()
@@ -94,15 +83,7 @@ def alter(
     "(exit 1, plan shows them in progress).",
 )
 @connection_options
-def apply(
-    file: Path,
-    prune: bool,
-    dry_run: bool,
-    yes: bool,
-    throttle: str | None,
-    reassignment_timeout: float,
-    connection: ConnectionOptions,
-) -> int:
+def apply(**options: Any) -> int:
     """Make the cluster as FILE says: validate on the brokers, apply, read back.
 
     Nothing is sent when any value is refused (exit 2). Exit 1 when any resource failed; the
@@ -110,32 +91,24 @@ def apply(
     by reassignment, followed until done (a bar on a terminal). Interrupted (Ctrl-C, SIGTERM),
     it stops following and puts the throttles back first.
     """
-    from . import _desired
+    from ._desired import apply as work
 
-    return _desired.apply(
-        file=file,
-        prune=prune,
-        dry_run=dry_run,
-        yes=yes,
-        throttle=throttle,
-        reassignment_timeout=reassignment_timeout,
-        connection=connection,
-    )
+    return work(**options)
 
 
 @cli.command()
 @click.argument("file", type=_FILE)
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @connection_options
-def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:
+def audit(**options: Any) -> int:
     """Check the cluster against the rules of FILE: configs, client quotas, SCRAM users.
 
     Exit 0: none violated; 3: violations; 2: the file is refused; 1: the cluster could not be
     read.
     """
-    from . import _desired
+    from ._desired import audit as work
 
-    return _desired.audit(file=file, output=output, connection=connection)
+    return work(**options)
 
 
 @cli.command()
@@ -146,15 +119,7 @@ def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> in
 @click.option("--keys", metavar="K1,K2", help="Only these keys (defaults included).")
 @output_option(OutputFormat.TABLE, OutputFormat.JSON, OutputFormat.YAML)
 @connection_options
-def describe(
-    selection: Selection,
-    all_: bool,
-    docs: bool,
-    synonyms: bool,
-    keys: str | None,
-    output: OutputFormat,
-    connection: ConnectionOptions,
-) -> int:
+def describe(**options: Any) -> int:
     """Show the configs of topics, brokers, broker loggers, groups and client-metrics, or
     the quotas of users, client ids and IPs (with users' SCRAM credentials).
 
@@ -164,17 +129,9 @@ def describe(
     --entity-name NAME or --entity-default, as kafka-configs.sh (without a name: every entity
     of the type). Exit 1 when a resource could not be described.
     """
-    from . import _describe
+    from ._describe import describe as work
 
-    return _describe.describe(
-        selection=selection,
-        all_=all_,
-        docs=docs,
-        synonyms=synonyms,
-        keys=keys,
-        output=output,
-        connection=connection,
-    )
+    return work(**options)
 
 
 @cli.command()
@@ -189,35 +146,21 @@ def describe(
 @click.option("--against-bootstrap-server", metavar="HOST:PORT", help="Another cluster.")
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @connection_options
-def diff(
-    selection: Selection,
-    snapshot: Path | None,
-    against_cluster: str | None,
-    against_bootstrap_server: str | None,
-    output: OutputFormat,
-    connection: ConnectionOptions,
-) -> int:
+def diff(**options: Any) -> int:
     """Compare the overrides of the cluster with a snapshot or with another cluster.
 
     Resources: those named, else a snapshot's, else every topic and the cluster default.
     Values are compared by type (604800000 equals "604800000"). Exit 0: the same; 3: different.
     """
-    from . import _diff
+    from ._diff import diff as work
 
-    return _diff.diff(
-        selection=selection,
-        snapshot=snapshot,
-        against_cluster=against_cluster,
-        against_bootstrap_server=against_bootstrap_server,
-        output=output,
-        connection=connection,
-    )
+    return work(**options)
 
 
 @cli.command()
 @click.argument("key")
 @connection_options
-def docs(key: str, connection: ConnectionOptions) -> int:
+def docs(**options: Any) -> int:
     """Print KEY's type, default, valid values and update mode beside its live documentation.
 
     The live broker describes KEY on a topic, a broker, a group and a client-metrics
@@ -226,9 +169,9 @@ def docs(key: str, connection: ConnectionOptions) -> int:
     changed per broker, cluster-wide or only with a restart. Every kind of resource that
     takes KEY is shown. Exit 2 when none does.
     """
-    from . import _describe
+    from ._describe import docs as work
 
-    return _describe.docs(key=key, connection=connection)
+    return work(**options)
 
 
 @cli.command()
@@ -244,32 +187,16 @@ def docs(key: str, connection: ConnectionOptions) -> int:
 @click.option("--no-quotas", is_flag=True, help="Leave out the client quotas.")
 @output_option(OutputFormat.YAML, OutputFormat.JSON)
 @connection_options
-def export(
-    match: str | None,
-    group: tuple[str, ...],
-    no_groups: bool,
-    no_brokers: bool,
-    no_quotas: bool,
-    output: OutputFormat,
-    connection: ConnectionOptions,
-) -> int:
+def export(**options: Any) -> int:
     """Write the cluster's current overrides as a desired-state file (to stdout).
 
     Topics, each broker, the cluster default, the groups (those named with --group, or else
     every group of the cluster that has overrides) and every entity's client quotas. Sensitive
     values and SCRAM passwords cannot be read and are left out (each named on stderr).
     """
-    from . import _export
+    from ._export import export as work
 
-    return _export.export(
-        match=match,
-        group=group,
-        no_groups=no_groups,
-        no_brokers=no_brokers,
-        no_quotas=no_quotas,
-        output=output,
-        connection=connection,
-    )
+    return work(**options)
 
 
 @cli.command()
@@ -277,15 +204,15 @@ def export(
 @_PRUNE
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @connection_options
-def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOptions) -> int:
+def plan(**options: Any) -> int:
     """Show what apply would change to make the cluster as FILE says.
 
     Exit 0: nothing to change; 3: changes needed (drift); 2: the file or a value is refused;
     1: the cluster could not be read.
     """
-    from . import _desired
+    from ._desired import plan as work
 
-    return _desired.plan(file=file, prune=prune, output=output, connection=connection)
+    return work(**options)
 
 
 @cli.command()
@@ -318,18 +245,7 @@ def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOp
 )
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @connection_options
-def watch(
-    kinds: tuple[str, ...],
-    topics: tuple[str, ...],
-    match: str | None,
-    include_internal: bool,
-    brokers: tuple[str, ...],
-    client_metrics: tuple[str, ...],
-    all_clusters: bool,
-    interval: float,
-    output: OutputFormat,
-    connection: ConnectionOptions,
-) -> int:
+def watch(**options: Any) -> int:
     """Print config changes as they happen, until Ctrl-C.
 
     Every --interval seconds the cluster (or every cluster of the clusters file, with
@@ -339,20 +255,9 @@ def watch(
     error line and is never reported as removed. Sensitive values are never shown. The first
     poll is the baseline. --output json prints one JSON object per line.
     """
-    from . import _watch
+    from ._watch import watch as work
 
-    return _watch.watch(
-        kinds=kinds,
-        topics=topics,
-        match=match,
-        include_internal=include_internal,
-        brokers=brokers,
-        client_metrics=client_metrics,
-        all_clusters=all_clusters,
-        interval=interval,
-        output=output,
-        connection=connection,
-    )
+    return work(**options)
 
 
 @cli.command()
@@ -393,18 +298,7 @@ def watch(
     help="Read a password on standard input, print its argon2 hash for a password entry, exit.",
 )
 @connection_options
-def web(
-    host: str,
-    port: int,
-    allow_writes: bool,
-    password_hash_env: str | None,
-    password_hash_file: Path | None,
-    trust_proxy_user_header: str | None,
-    changelog: Path | None,
-    session_minutes: float,
-    hash_password: bool,
-    connection: ConnectionOptions,
-) -> int:
+def web(**options: Any) -> int:
     """Start the web config editor at http://HOST:PORT (until Ctrl-C).
 
     It shows the clusters of the clusters file (or the one --bootstrap-server names). It is
@@ -412,17 +306,6 @@ def web(
     authentication: password entries (--password-hash-env/--password-hash-file) or a trusted
     reverse proxy's user header.
     """
-    from . import _web
+    from ._web import web as work
 
-    return _web.web(
-        host=host,
-        port=port,
-        allow_writes=allow_writes,
-        password_hash_env=password_hash_env,
-        password_hash_file=password_hash_file,
-        trust_proxy_user_header=trust_proxy_user_header,
-        changelog=changelog,
-        session_minutes=session_minutes,
-        hash_password=hash_password,
-        connection=connection,
-    )
+    return work(**options)

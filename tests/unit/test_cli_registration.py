@@ -10,9 +10,12 @@ happened to be imported, and an SDK import slipped into the declarations would m
 from __future__ import annotations
 
 import ast
+import importlib
+import inspect
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -155,6 +158,43 @@ def test_every_usage_error_click_finds_loads_none_of_the_sdk() -> None:
         " ".join(line): 2 for line in lines
     }
     assert loaded == []
+
+
+def work_of(name: str) -> tuple[str, Callable[..., int]]:
+    """The module and function that do a command's work: the one function of that name whose
+    options are all keyword-only."""
+    found = []
+    for path in sorted(CLI_PACKAGE.glob("_*.py")):
+        if path.stem == "_commands":
+            continue
+        module = importlib.import_module(f"kafka_config_admin.cli.{path.stem}")
+        function = getattr(module, name.replace("-", "_"), None)
+        if inspect.isfunction(function) and function.__module__ == module.__name__:
+            found.append((module.__name__, function))
+    assert len(found) == 1, (name, found)
+    return found[0]
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_each_command_hands_its_work_every_option_by_name(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a command's declaration collects (its options, as the shared option decorators
+    shape them) is exactly what the function doing its work takes."""
+    module, work = work_of(name)
+    taken = inspect.signature(work).parameters
+    assert all(option.kind is option.KEYWORD_ONLY for option in taken.values())
+    given: list[dict[str, object]] = []
+    monkeypatch.setattr(module + "." + work.__name__, lambda **options: given.append(options))
+    a_file = tmp_path / "file.yaml"
+    a_file.touch()
+    arguments = [  # each required argument, given: a file that exists, or a word
+        str(a_file) if isinstance(param.type, click.Path) else "x"
+        for param in cli.commands[name].params
+        if isinstance(param, click.Argument) and param.required
+    ]
+    cli.main([name, *arguments], standalone_mode=False)
+    assert [set(options) for options in given] == [set(taken)]
 
 
 def test_the_scan_finds_commands_however_they_are_named() -> None:

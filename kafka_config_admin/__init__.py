@@ -50,6 +50,7 @@ if _typing.TYPE_CHECKING:
         UnknownTopicOrPartitionError,
         UnsupportedSaslMechanismError,
         UnsupportedVersionError,
+        error_line,
     )
     from ._models.catalog import (
         CatalogKey,
@@ -73,6 +74,7 @@ if _typing.TYPE_CHECKING:
         ConfigType,
         OpType,
         ResourceType,
+        argument_error,
         is_sensitive,
         is_sensitive_name,
     )
@@ -106,10 +108,10 @@ if _typing.TYPE_CHECKING:
         TopicListing,
         TopicPartition,
     )
-    from ._models.validation import MAX_BROKER_ID, is_broker_id
+    from ._models.validation import MAX_BROKER_ID, check_seconds, is_broker_id
     from ._net.connections import translate_error
     from ._net.oauth import TokenProvider
-    from ._net.security import check_security_option
+    from ._net.security import check_security_option, check_security_settings
     from ._ops.groups import GroupListing, ListGroupsResult
     from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
     from ._ops.results import (
@@ -220,9 +222,13 @@ __all__ = [
     "UserScramCredentialsDescription",
     "ValidValues",
     "__version__",
+    "argument_error",
     "catalog_releases",
     "check_quota_value",
+    "check_seconds",
     "check_security_option",
+    "check_security_settings",
+    "error_line",
     "is_broker_id",
     "is_sensitive",
     "is_sensitive_name",
@@ -281,6 +287,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "UnknownTopicOrPartitionError",
         "UnsupportedSaslMechanismError",
         "UnsupportedVersionError",
+        "error_line",
     ),
     "._models.catalog": (
         "CatalogKey",
@@ -304,6 +311,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "ConfigType",
         "OpType",
         "ResourceType",
+        "argument_error",
         "is_sensitive",
         "is_sensitive_name",
     ),
@@ -339,11 +347,12 @@ _HOMES: dict[str, tuple[str, ...]] = {
     ),
     "._models.validation": (
         "MAX_BROKER_ID",
+        "check_seconds",
         "is_broker_id",
     ),
     "._net.connections": ("translate_error",),
     "._net.oauth": ("TokenProvider",),
-    "._net.security": ("check_security_option",),
+    "._net.security": ("check_security_option", "check_security_settings"),
     "._ops.groups": (
         "GroupListing",
         "ListGroupsResult",

@@ -38,6 +38,7 @@ from ._models.topics import (
     TopicListing,
     TopicPartition,
 )
+from ._models.validation import check_seconds
 from ._net.oauth import TokenProvider
 from ._net.security import SecurityOptions
 from ._net.transport import Transport
@@ -183,7 +184,7 @@ class AdminClient:
             ("retry_backoff", retry_backoff),
             ("retry_backoff_max", retry_backoff_max),
         ):
-            _check_seconds(name, value)
+            check_seconds(name, value)
         if (
             isinstance(describe_batch_size, bool)
             or not isinstance(describe_batch_size, int)
@@ -402,7 +403,7 @@ class AdminClient:
         nothing is sent. The request goes to the controller the metadata names (a
         ZooKeeper-era broker takes it from no other; in KRaft that broker forwards it).
         """
-        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
         # The broker waits this long for the topics to be created before it answers; it must
         # answer within the request's own timeout, with room for the answer to arrive: a
         # ZooKeeper-era broker waits the whole time for a topic whose leader cannot be elected
@@ -441,7 +442,7 @@ class AdminClient:
         current one fails with :class:`InvalidPartitionsError`). ``validate_only`` asks the
         controller to check and change nothing.
         """
-        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
         wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
         build = partial(
             CreatePartitions.build,
@@ -465,7 +466,7 @@ class AdminClient:
         leader. One future per partition, done once the controller accepted the move (the
         data moves afterwards: follow it with :meth:`list_partition_reassignments`).
         """
-        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
         wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
         build = partial(
             AlterPartitionReassignments.build,
@@ -486,7 +487,7 @@ class AdminClient:
         ``moving = await admin.list_partition_reassignments()``; a partition not moving is
         not in the mapping.
         """
-        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
         wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
         build = partial(
             ListPartitionReassignments.build,
@@ -577,7 +578,7 @@ class AdminClient:
         timeout: float | None,
     ) -> R:
         """Check the deadline and start the call; the result comes back at once."""
-        seconds = self._timeout if timeout is None else _check_seconds("timeout", timeout)
+        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
         return self._engine.call(build, result_type, seconds)
 
     def __repr__(self) -> str:
@@ -607,9 +608,3 @@ def _check_server(server: str) -> None:
         return  # "host" alone, or a bare IPv6 address: aiokafka adds the default port
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise InvalidArgumentError(f"bootstrap server {server!r} is not host:port")
-
-
-def _check_seconds(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise InvalidArgumentError(f"{name} must be a positive number of seconds, got {value!r}")
-    return float(value)

@@ -100,6 +100,7 @@ __all__ = [
     "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
     "error_for_code",
+    "error_line",
 ]
 
 
@@ -476,3 +477,9 @@ def error_for_code(
     """Build the typed exception for a non-zero Kafka error code."""
     cls = _BY_CODE.get(code, BrokerError)
     return cls(broker_message, resource=resource, code=code)
+
+
+def error_line(error: BaseException) -> str:
+    """An error's message on one line (its class's name when it has none): how the CLI, the
+    web editor and the connection settings quote an error inside their own message."""
+    return " ".join(str(error).split()) or type(error).__name__

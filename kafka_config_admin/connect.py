@@ -65,14 +65,17 @@ from pydantic import (
     model_validator,
 )
 from pydantic._internal._model_construction import ModelMetaclass
-from pydantic_core import ErrorDetails
 
 from . import (
     DEFAULT_TIMEOUT,
     AdminClient,
     InvalidArgumentError,
     TokenProvider,
+    argument_error,
+    check_seconds,
     check_security_option,
+    check_security_settings,
+    error_line,
 )
 
 __all__ = [
@@ -97,7 +100,6 @@ CLUSTERS_FILE_ENV = "KAFKA_CONFIG_ADMIN_CLUSTERS"
 #: The clusters file used when neither an option nor ``$KAFKA_CONFIG_ADMIN_CLUSTERS`` names one.
 DEFAULT_CLUSTERS_FILE = Path("~/.config/kafka-config-admin/clusters.yaml")
 
-_SASL_PROTOCOLS = ("SASL_PLAINTEXT", "SASL_SSL")
 _SSL_PROTOCOLS = ("SSL", "SASL_SSL")
 
 
@@ -119,31 +121,12 @@ class _RefusesWithOurErrors(ModelMetaclass):
             try:
                 return super().__call__(*args, **kwargs)
             except ValidationError as error:
-                raise _bad_arguments(cls.__name__, error) from None
-
-
-def _bad_arguments(model: str, error: ValidationError) -> Exception:
-    problems = error.errors(include_url=False)
-    for kind, says in (
-        ("extra_forbidden", "got an unexpected keyword argument"),
-        ("missing", "missing required argument:"),
-    ):
-        names = [".".join(map(str, p["loc"])) for p in problems if p["type"] == kind]
-        if names:
-            return TypeError(f"{model}() {says} {names[0]!r}")
-    return ConnectionConfigError("; ".join(_argument_problem(model, p) for p in problems))
-
-
-def _argument_problem(model: str, problem: ErrorDetails) -> str:
-    """One bad argument: the class and argument, what is allowed, what was given."""
-    where = f"{model} {'.'.join(map(str, problem['loc']))}".rstrip()
-    if problem["type"] == "value_error":  # a check of ours: its message says it all
-        return f"{where}: {problem['msg'].removeprefix('Value error, ')}"
-    allowed = problem["msg"].replace("Input should be", "must be", 1)
-    value = problem.get("input")
-    secret = bool(problem["loc"]) and problem["loc"][0] in _SECRET_ARGUMENTS
-    shown = type(value).__name__ if secret else " ".join(repr(value).split())[:80]
-    return f"{where} {allowed}, got {shown}"
+                raise argument_error(
+                    cls.__name__,
+                    error,
+                    secret=_SECRET_ARGUMENTS,
+                    error_type=ConnectionConfigError,
+                ) from None
 
 
 class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
@@ -198,48 +181,37 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
 
     @model_validator(mode="after")
     def _consistent(self) -> Connection:
-        sasl = self.security_protocol in _SASL_PROTOCOLS
-        self._check_oauth()
-        has_credentials = (
-            self.username is not None
-            or self.sasl_jaas_config is not None
-            or self.oauth_token_env is not None
+        """The SDK's rules (``check_security_settings``), then those of this file form."""
+        check_security_settings(
+            self.security_protocol,
+            self.sasl_mechanism,
+            login={
+                "username": self.username,
+                "sasl_jaas_config": self.sasl_jaas_config,
+                "password": self.password,
+                "password_env": self.password_env,
+            },
+            token={"oauth_token_env": self.oauth_token_env},
+            tls={
+                "ssl_ca_location": self.ssl_ca_location,
+                "ssl_ca_pem": self.ssl_ca_pem,
+                "ssl_certificate_location": self.ssl_certificate_location,
+                "ssl_key_location": self.ssl_key_location,
+                "ssl_key_password": self.ssl_key_password,
+            },
+            login_needs="username and password (or sasl_jaas_config)",
+            token_needs="oauth_token_env (the environment variable holding the bearer token)",
         )
-        if sasl and not has_credentials:
-            raise ValueError(
-                f"security_protocol {self.security_protocol} needs username and password "
-                "(or sasl_jaas_config)"
-            )
-        if not sasl and (has_credentials or self.sasl_mechanism is not None):
-            raise ValueError(
-                "SASL settings given but security_protocol is "
-                f"{self.security_protocol}: use SASL_PLAINTEXT or SASL_SSL"
-            )
         if self.username is not None and self.sasl_jaas_config is not None:
             raise ValueError("give either username/password or sasl_jaas_config, not both")
         if self.username is not None and (self.password is None) == (self.password_env is None):
             raise ValueError("give exactly one of password and password_env with username")
-        ssl_files = (self.ssl_ca_location, self.ssl_certificate_location, self.ssl_key_location)
-        if self.security_protocol not in _SSL_PROTOCOLS and any(ssl_files):
-            raise ValueError(
-                f"SSL files given but security_protocol is {self.security_protocol}: "
-                "use SSL or SASL_SSL"
-            )
+        if self.username is None and (self.password or self.password_env) is not None:
+            given = "password" if self.password is not None else "password_env"
+            raise ValueError(f"{given} needs username")
         if self.ssl_key_location is not None and self.ssl_certificate_location is None:
             raise ValueError("ssl_key_location needs ssl_certificate_location")
         return self
-
-    def _check_oauth(self) -> None:
-        oauth = self.sasl_mechanism == "OAUTHBEARER"
-        if oauth and (self.username is not None or self.sasl_jaas_config is not None):
-            raise ValueError("OAUTHBEARER takes oauth_token_env, not a username or a JAAS config")
-        if oauth and self.oauth_token_env is None:
-            raise ValueError(
-                "sasl_mechanism OAUTHBEARER needs oauth_token_env: the environment variable "
-                "holding the bearer token"
-            )
-        if self.oauth_token_env is not None and not oauth:
-            raise ValueError("oauth_token_env needs sasl_mechanism: OAUTHBEARER")
 
     @property
     def label(self) -> str:
@@ -273,7 +245,7 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
             tokens = _EnvironmentToken(self.oauth_token_env)
             tokens.read()  # a variable that is not set is named now, before connecting
             kwargs |= {"sasl_mechanism": "OAUTHBEARER", "sasl_oauth_token_provider": tokens}
-        elif self.security_protocol in _SASL_PROTOCOLS:
+        elif self.username is not None or self.sasl_jaas_config is not None:
             username, password, mechanism = self._sasl_login()
             kwargs |= {
                 "sasl_mechanism": mechanism,
@@ -427,7 +399,7 @@ def parse_clusters_file(text: str, *, source: str, base_dir: Path) -> ClustersFi
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise ConnectionConfigError(f"{source}: not valid YAML: {_one_line(error)}") from None
+        raise ConnectionConfigError(f"{source}: not valid YAML: {error_line(error)}") from None
     if not isinstance(data, dict) or not isinstance(data.get("clusters"), dict):
         raise ConnectionConfigError(f"{source}: expected a mapping with a 'clusters' mapping")
     clusters = {
@@ -552,7 +524,7 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
     Kafka's property names (:func:`connection_from_properties`).
     """
     given = options.get("timeout")
-    timeout = {} if given is None else {"timeout": _seconds(given)}
+    timeout = {} if given is None else {"timeout": check_seconds("timeout", given, text=True)}
     path = options.get("clusters.file")
     if path is not None:
         if options.get("bootstrap.servers"):
@@ -572,16 +544,6 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
     connection = connection_from_properties(options, source="kafka-configs connection options")
     name = options.get("cluster") or servers
     return (connection.model_copy(update={"name": name, **timeout}),)
-
-
-def _seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0 or seconds == float("inf"):
-        raise ConnectionConfigError(f"timeout must be a positive number of seconds, got {text!r}")
-    return seconds
 
 
 # --- which cluster a tool talks to -----------------------------------------------------------
@@ -736,7 +698,7 @@ def _ssl_call(method: Any, what: object, **kwargs: Any) -> None:
     try:
         method(**kwargs)
     except (OSError, ssl.SSLError, ValueError) as error:
-        raise ConnectionConfigError(f"cannot load {what}: {_one_line(error)}") from None
+        raise ConnectionConfigError(f"cannot load {what}: {error_line(error)}") from None
 
 
 #: Arguments whose value may be a secret: an error gives its type, never the value.
@@ -748,7 +710,3 @@ def _first_problem(error: ValidationError) -> str:
     where = ".".join(str(part) for part in problem["loc"])
     message = str(problem["msg"]).removeprefix("Value error, ")
     return f"{where}: {message}" if where else message
-
-
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split())

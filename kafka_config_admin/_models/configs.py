@@ -7,7 +7,7 @@ them and requests out of them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import FrozenInstanceError
 from enum import Enum, IntEnum
 from functools import lru_cache
@@ -161,14 +161,35 @@ class _Model(BaseModel):
         try:
             super().__init__(**data)
         except ValidationError as error:
-            raise _bad_arguments(type(self), error) from None
+            raise argument_error(type(self).__name__, error, secret=self._secret_fields) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
         # As a frozen dataclass does (NewTopic...), not as pydantic does (a ValidationError).
         raise FrozenInstanceError(f"cannot assign to {name!r}: a {type(self).__name__} is frozen")
 
 
-def _bad_arguments(model: type[_Model], error: ValidationError) -> Exception:
+def argument_error(
+    model: str,
+    error: ValidationError,
+    *,
+    secret: Collection[str] = (),
+    error_type: type[InvalidArgumentError] = InvalidArgumentError,
+) -> Exception:
+    """The error to raise, instead of pydantic's own, for a model called with bad arguments:
+    one rule for the SDK's models and those of :mod:`kafka_config_admin.connect`.
+
+    Args:
+        model: the model's name, as the message gives it.
+        error: what pydantic found.
+        secret: the arguments whose value may be a secret: the message gives its type only.
+        error_type: the class of the error for bad values.
+
+    Returns:
+        A ``TypeError`` for a call of the wrong shape (an argument missing, or one the model
+        does not have), as for any Python function; otherwise an ``error_type`` naming the
+        model, each argument that is wrong, what is allowed and what was given, e.g.
+        "Connection timeout must be greater than 0, got 0".
+    """
     problems = error.errors(include_url=False)
     for kind, says in (
         ("extra_forbidden", "got an unexpected keyword argument"),
@@ -176,23 +197,23 @@ def _bad_arguments(model: type[_Model], error: ValidationError) -> Exception:
     ):
         names = [_argument(problem) for problem in problems if problem["type"] == kind]
         if names:
-            return TypeError(f"{model.__name__}() {says} {names[0]!r}")
-    return InvalidArgumentError("; ".join(_problem(model, problem) for problem in problems))
+            return TypeError(f"{model}() {says} {names[0]!r}")
+    return error_type("; ".join(_problem(model, problem, secret) for problem in problems))
 
 
 def _argument(problem: ErrorDetails) -> str:
     return ".".join(map(str, problem["loc"]))
 
 
-def _problem(model: type[_Model], problem: ErrorDetails) -> str:
+def _problem(model: str, problem: ErrorDetails, secret: Collection[str]) -> str:
     """One bad argument said as: the model and argument, what is allowed, what was given."""
-    where = f"{model.__name__} {_argument(problem)}"
+    where = f"{model} {_argument(problem)}".rstrip()
     if problem["type"] == "value_error":  # a check of ours: its message names both
         return f"{where}: {problem['msg'].removeprefix('Value error, ')}"
     allowed = problem["msg"].replace("Input should be", "must be", 1)
     value = problem.get("input")
-    secret = problem["loc"][0] in model._secret_fields
-    return f"{where} {allowed}, got {type(value).__name__ if secret else given(value)}"
+    hidden = bool(problem["loc"]) and problem["loc"][0] in secret
+    return f"{where} {allowed}, got {type(value).__name__ if hidden else given(value)}"
 
 
 @lru_cache(maxsize=4096)  # a few config names come back again and again

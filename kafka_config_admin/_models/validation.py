@@ -8,6 +8,7 @@ __all__ = [
     "MAX_BROKER_ID",
     "MAX_STRING_BYTES",
     "check_flag",
+    "check_seconds",
     "check_string",
     "given",
     "is_broker_id",
@@ -65,3 +66,27 @@ def check_flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
     return value
+
+
+def check_seconds(name: str, value: object, *, text: bool = False) -> float:
+    """``value`` as a duration in seconds: a finite number above 0 (not a bool). With
+    ``text``, a string of one is taken too (an option or a file gives it so). The one rule
+    for the client's timeouts and the faces' durations (a clusters file's timeout, the change
+    feed's interval).
+
+    Raises :class:`InvalidArgumentError`: "timeout must be a positive number of seconds,
+    got -2".
+    """
+    number = value
+    if text and isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+    if (
+        isinstance(number, bool)
+        or not isinstance(number, int | float)
+        or not 0 < number < float("inf")
+    ):
+        raise InvalidArgumentError(f"{name} must be a positive number of seconds, got {value!r}")
+    return float(number)

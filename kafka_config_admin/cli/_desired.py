@@ -16,7 +16,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .. import AdminClient, ConfigResource, ResourceType
+from .. import AdminClient, ConfigResource, ResourceType, error_line
 from ..desired import (
     ApplyReport,
     ClusterState,
@@ -36,7 +36,7 @@ from ..desired import (
     parse_size_bytes,
     read_state,
 )
-from ._main import ExitCode, one_line, say
+from ._main import ExitCode, say
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     HIDDEN,
@@ -354,7 +354,7 @@ def print_outcome(what: str, status: OutcomeStatus, error: BaseException | None,
     """One line: the status, what it is about, and the error or the note."""
     line = f"{status.value}: {what}"
     if error is not None:
-        line += f": {type(error).__name__}: {one_line(error)}"
+        line += f": {type(error).__name__}: {error_line(error)}"
     elif note:
         line += f" ({note})"
     say(line)

@@ -19,7 +19,7 @@ from typing import NoReturn
 
 import click
 
-from .. import InvalidArgumentError, KafkaConfigAdminError
+from .. import InvalidArgumentError, KafkaConfigAdminError, error_line
 from ._commands import cli
 
 
@@ -31,11 +31,6 @@ class ExitCode(IntEnum):
     USAGE = 2
     CHANGES = 3
     INTERRUPTED = 130  # Ctrl-C or SIGTERM, as shells report SIGINT
-
-
-def one_line(error: BaseException) -> str:
-    """An error's message on one line."""
-    return " ".join(str(error).split()) or type(error).__name__
 
 
 def say(line: str) -> None:
@@ -67,10 +62,10 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except click.exceptions.Exit as done:
         code = done.exit_code
     except InvalidArgumentError as error:
-        say(f"error: {one_line(error)}")
+        say(f"error: {error_line(error)}")
         code = ExitCode.USAGE
     except KafkaConfigAdminError as error:
-        say(f"error: {one_line(error)}")
+        say(f"error: {error_line(error)}")
         code = ExitCode.FAILED
     except KeyboardInterrupt:
         say("interrupted")

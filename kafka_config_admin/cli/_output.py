@@ -30,9 +30,8 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import HIDDEN as HIDDEN
-from .. import Config, ConfigEntry, ConfigResource, ResourceType
+from .. import Config, ConfigEntry, ConfigResource, ResourceType, error_line
 from ..desired import override_source
-from ._main import one_line
 from ._options import OutputFormat
 
 DESCRIBE_FORMAT_VERSION = 1
@@ -104,7 +103,7 @@ def error_dict(error: BaseException | None) -> dict[str, str] | None:
     """An error in every JSON document: its class and its message."""
     if error is None:
         return None
-    return {"type": type(error).__name__, "message": one_line(error)}
+    return {"type": type(error).__name__, "message": error_line(error)}
 
 
 def describe_document(
@@ -325,6 +324,6 @@ def failures_lines(
 ) -> list[str]:
     """Each failed resource as one line: resource, keys and reason."""
     return [
-        f"{resource}: {', '.join(keys) or '-'}: {type(error).__name__}: {one_line(error)}"
+        f"{resource}: {', '.join(keys) or '-'}: {type(error).__name__}: {error_line(error)}"
         for resource, keys, error in failures
     ]

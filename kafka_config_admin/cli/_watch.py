@@ -8,7 +8,6 @@ The same poll and diff as the Spark ``kafka-config-changes`` stream
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -24,6 +23,7 @@ from ..desired import (
     ResourceKind,
     ResourceScope,
     StateChange,
+    UserPattern,
     diff_states,
     next_state,
     observe_once,
@@ -69,7 +69,7 @@ def watch(
         kinds=tuple(dict.fromkeys(ResourceKind.parse(kind, where="--type ") for kind in kinds))
         or (ResourceKind.TOPIC,),
         topics=topics or None,
-        topic_pattern=_pattern(match),
+        topic_pattern=None if match is None else UserPattern(match, "--match"),
         include_internal=include_internal,
         brokers=brokers or None,
         client_metrics=client_metrics,
@@ -79,15 +79,6 @@ def watch(
     what = ", ".join(kind.value for kind in scope.kinds)
     stderr.print(f"watching {what} on {names} every {interval:g}s; Ctrl-C to stop", markup=False)
     return run(lambda: _watch(watched, scope, interval, output))
-
-
-def _pattern(text: str | None) -> re.Pattern[str] | None:
-    if text is None:
-        return None
-    try:
-        return re.compile(text)
-    except re.error as error:
-        raise UsageError(f"--match {text!r} is not a regular expression: {error}") from None
 
 
 def _watched(options: ConnectionOptions, all_clusters: bool) -> tuple[Connection, ...]:

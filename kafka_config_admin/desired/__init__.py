@@ -42,8 +42,6 @@ from ._apply import (
     ResourceOutcome,
     ScramOutcome,
     apply_plan,
-    describe_state,
-    read_state,
 )
 from ._audit import (
     Shadowed,
@@ -93,6 +91,7 @@ from ._plan import (
     stale_keys,
 )
 from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
+from ._read_state import describe_state, read_state
 from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._rules import Rule, RuleOperator, Violation, evaluate_rules
 from ._scope import ResourceScope

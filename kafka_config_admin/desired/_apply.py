@@ -1,7 +1,6 @@
-"""The I/O of desired state: read what a cluster has, and apply a plan to it.
+"""Applying a plan to a cluster (what it has is read by :mod:`._read_state`).
 
-:func:`read_state` describes what a desired state is about (with KIP-569 types) into a
-:class:`ClusterState`; :func:`apply_plan` sends a :class:`Plan`: the broker validates every
+:func:`apply_plan` sends a :class:`Plan`: the broker validates every
 change first (``validate_only``), then the changes that passed are made, and each applied
 resource is read back until it shows its new values, since brokers apply a committed change a
 few milliseconds apart. One resource failing never stops the others; every resource gets an
@@ -11,8 +10,8 @@ outcome in the :class:`ApplyReport`.
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -20,31 +19,22 @@ import anyio
 
 from .. import (
     AdminClient,
-    AlterConfigOp,
-    BrokerError,
     ClientQuotaEntity,
     Config,
     ConfigResource,
-    DescribeConfigsResult,
     InvalidArgumentError,
-    InvalidConfigError,
-    InvalidRequestError,
     KafkaConfigAdminError,
     NewTopic,
-    OpType,
-    PolicyViolationError,
     ResourceType,
-    UnsupportedVersionError,
     UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
 from ._check import Problem
-from ._kinds import ResourceKind
-from ._model import DesiredState
 from ._outcomes import OutcomeStatus, status_dict
-from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation, make_plan
+from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation
 from ._quotas import QuotaPlan
+from ._read_state import read_scram_credentials
 from ._reassign import (
     DEFAULT_REASSIGNMENT_TIMEOUT,
     PartitionOutcome,
@@ -52,7 +42,6 @@ from ._reassign import (
     apply_partition_plans,
 )
 from ._scram_users import ScramChange, ScramPlan
-from ._state import ClusterState, is_override, schema_resources
 
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
@@ -62,8 +51,6 @@ __all__ = [
     "ResourceOutcome",
     "ScramOutcome",
     "apply_plan",
-    "describe_state",
-    "read_state",
 ]
 
 K = TypeVar("K", bound=Hashable)
@@ -179,259 +166,6 @@ class ApplyReport:
             "scram": [outcome.to_dict() for outcome in self.scram],
             "partitions": [outcome.to_dict() for outcome in self.partitions],
         }
-
-
-async def describe_state(
-    admin: AdminClient,
-    resources: Sequence[ConfigResource],
-    *,
-    topics: frozenset[str] | None = None,
-    schema_for: Iterable[ResourceType] = (),
-    broker_overrides: bool = False,
-    include_documentation: bool = False,
-    settle: Callable[[DescribeConfigsResult], Awaitable[None]] | None = None,
-) -> ClusterState:
-    """Describe ``resources`` (one call) into a :class:`ClusterState`: the one reader of a
-    cluster's configs that :func:`read_state`, the CLI's ``alter`` and the web editor share.
-
-    Each resource's entries carry their KIP-569 types; one that fails is in ``errors``. For
-    each type in ``schema_for``, a resource chosen by :func:`schema_resources` is described
-    too, as the schema of that type (the cluster default, topics still to create), from the
-    described resources first, else from the cluster's brokers or ``topics`` (the cluster's
-    topic names, when listed: kept in the state). With ``broker_overrides``, every broker is
-    described as well, and what each sets for itself is kept (a cluster default's value a
-    broker shadows). The state carries the config catalog of the cluster's release.
-    ``settle`` waits for the describe (a progress bar); by default it is simply awaited.
-    """
-    broker_ids = admin.broker_ids()
-    sources = schema_resources(schema_for, resources, broker_ids=broker_ids, topics=topics or ())
-    brokers = [ConfigResource(ResourceType.BROKER, str(b)) for b in broker_ids]
-    if not broker_overrides:
-        brokers = []
-    described = admin.describe_configs(
-        list(dict.fromkeys([*resources, *sources.values(), *brokers])),
-        include_documentation=include_documentation,
-    )
-    await (described.wait() if settle is None else settle(described))
-    configs: dict[ConfigResource, Config] = {}
-    errors: dict[ConfigResource, BaseException] = {}
-    for resource, future in described.values.items():
-        error = future.exception()
-        if error is None:
-            configs[resource] = future.result()
-        elif resource in resources:
-            errors[resource] = error
-    return ClusterState(
-        configs={resource: configs[resource] for resource in resources if resource in configs},
-        topics=topics,
-        schemas={kind: configs[r] for kind, r in sources.items() if r in configs},
-        errors=errors,
-        catalog=await admin.config_catalog(),
-        broker_overrides={
-            int(broker.name): _own_values(broker, configs[broker])
-            for broker in brokers
-            if broker in configs
-        },
-    )
-
-
-async def read_state(
-    admin: AdminClient,
-    desired: DesiredState,
-    *,
-    prune: bool = False,
-    topics: Collection[str] | None = None,
-) -> ClusterState:
-    """Describe what ``desired`` is about, with KIP-569 types, for :func:`make_plan`.
-
-    When the file names topics, the cluster's topics are listed first: patterns match them,
-    and a named topic not among them is missing (not described, not an error). A caller that
-    listed them a moment ago (a server keeping a listing) passes their names as ``topics``
-    instead, internal topics left out as :meth:`AdminClient.list_topics` leaves them. Any failed
-    describe is in ``errors``. A broker's own configs serve as the schema of the cluster
-    default, and a topic's as the schema of topics to create (:func:`describe_state`, which
-    reads the configs, chooses them by :func:`schema_resources`' rule). When the file has
-    quotas or quota rules, every entity's quotas are described (one request); when it has
-    quota or scram_user rules, every user's SCRAM credentials are (one request), else only
-    those of the file's users. Each request has the client's ``timeout``; a failed topic
-    listing, quota or SCRAM describe raises its error. The state carries the config catalog of
-    the cluster's release (``AdminClient.config_catalog()``) for the checks.
-
-    With a cluster default in the file, every broker is described too: a value a broker sets
-    for itself shadows the cluster default there (``broker_overrides``). Each override a plan
-    would delete (every one the file does not name, with ``prune``; those it sets to null) is
-    first offered to the broker with ``validate_only``: those it refuses to remove (Kafka 4's
-    cluster-level ``min.insync.replicas`` while Eligible Leader Replicas is on, a policy) are
-    in ``undeletable`` with the broker's reason, so that a plan keeps them instead of
-    deleting them on every run.
-    """
-    if not desired.topics:
-        topics = frozenset()
-    elif topics is None:
-        topics = frozenset(listing.name for listing in await admin.list_topics())
-    else:
-        topics = frozenset(topics)
-    resources = [
-        resource
-        for resource in desired.resources(topics)
-        if resource.type is not ResourceType.TOPIC or resource.name in topics
-    ]
-    schema_for: list[ResourceType] = []
-    if desired.cluster_default is not None or desired.brokers:
-        schema_for.append(ResourceType.BROKER)
-    if any(spec.creatable and spec.name not in topics for spec in desired.named_topics):
-        schema_for.append(ResourceType.TOPIC)
-    state = await describe_state(
-        admin,
-        resources,
-        topics=topics,
-        schema_for=schema_for,
-        broker_overrides=desired.cluster_default is not None,
-        include_documentation=True,
-    )
-    targets = {rule.resource for rule in desired.rules}
-    quotas_complete = bool(desired.quotas) or ResourceKind.QUOTA in targets
-    # Quota rules see SCRAM users as user entities, so they need every SCRAM user too.
-    scram_complete = bool(targets & {ResourceKind.QUOTA, ResourceKind.SCRAM_USER})
-    quotas = await admin.describe_client_quotas().all() if quotas_complete else {}
-    try:
-        scram = await _scram_credentials(admin, list(desired.scram_users), every=scram_complete)
-    except UnsupportedVersionError:
-        if desired.scram_users or ResourceKind.SCRAM_USER in targets:
-            raise
-        # Only quota rules asked: a broker before Kafka 2.7 cannot list SCRAM users, so those
-        # rules see the user entities that have quotas, not also the users that have none.
-        scram, scram_complete = {}, False
-    partitions, unreadable = await _partitions(admin, desired, topics)
-    state = replace(
-        state,
-        errors={**unreadable, **state.errors},
-        quotas=quotas,
-        scram=scram,
-        quotas_complete=quotas_complete,
-        scram_complete=scram_complete,
-        **partitions,
-    )
-    if not (prune or desired.deletes_keys):
-        return state  # no plan of this file deletes: no need to plan it here first
-    deletions = {
-        plan.resource: [change.key for change in plan.changes if change.op is OpType.DELETE]
-        for plan in make_plan(desired, state, prune=prune).resources
-        if plan.action is ResourceAction.ALTER
-    }
-    undeletable = await _refused_deletions(admin, {r: k for r, k in deletions.items() if k})
-    return replace(state, undeletable=undeletable) if undeletable else state
-
-
-async def _partitions(
-    admin: AdminClient, desired: DesiredState, topics: frozenset[str]
-) -> tuple[dict[str, Any], dict[ConfigResource, BaseException]]:
-    """The partitions, reassignments in progress and broker racks a plan of partition counts
-    and replication factors needs, when the file names any for an existing topic; and the
-    topics whose partitions could not be described (each a problem of the plan)."""
-    named = [
-        spec.name
-        for spec in desired.named_topics
-        if spec.name in topics and (spec.partitions or spec.replication_factor)
-    ]
-    if not named:
-        return {}, {}
-    described = admin.describe_topics(named)
-    await described.wait()
-    descriptions = {
-        name: future.result()
-        for name, future in described.values.items()
-        if future.exception() is None
-    }
-    unreadable = {_topic(name): error for name, error in described.errors().items()}
-    try:
-        moving = await admin.list_partition_reassignments()
-    except UnsupportedVersionError:  # before Kafka 2.4 (KIP-455): nothing can be moving
-        moving = {}
-    return {
-        "topic_descriptions": descriptions,
-        "reassignments": {key: move for key, move in moving.items() if key.topic in descriptions},
-        "racks": admin.broker_racks(),
-    }, unreadable
-
-
-def _own_values(resource: ConfigResource, config: Config) -> Config:
-    """The entries ``resource`` sets itself."""
-    return Config(entries=tuple(e for e in config.values() if is_override(resource, e)))
-
-
-#: How a broker says no to removing a key (as opposed to a connection or access failure).
-_REFUSALS = (InvalidConfigError, InvalidRequestError, PolicyViolationError)
-
-
-async def _refused_deletions(
-    admin: AdminClient, deletions: Mapping[ConfigResource, list[str]]
-) -> dict[ConfigResource, dict[str, str]]:
-    """The overrides among ``deletions`` the broker refuses to remove, with its reason.
-
-    Every resource is asked at once with ``validate_only`` (one request per broker). Kafka
-    refuses a resource as a whole, so one refused with several keys is asked again key by
-    key, one key of each such resource per round.
-    """
-    refused: dict[ConfigResource, dict[str, str]] = {}
-    pending: dict[ConfigResource, list[str]] = {}
-    for resource, error in (await _refusals(admin, deletions)).items():
-        keys = deletions[resource]
-        if len(keys) == 1:
-            refused[resource] = {keys[0]: _refusal_text(error)}
-        else:
-            pending[resource] = list(keys)
-    while pending:
-        batch = {resource: keys.pop() for resource, keys in pending.items()}
-        pending = {resource: keys for resource, keys in pending.items() if keys}
-        asked = {resource: [key] for resource, key in batch.items()}
-        for resource, error in (await _refusals(admin, asked)).items():
-            refused.setdefault(resource, {})[batch[resource]] = _refusal_text(error)
-    return refused
-
-
-async def _refusals(
-    admin: AdminClient, deletions: Mapping[ConfigResource, list[str]]
-) -> dict[ConfigResource, BaseException]:
-    """Offer each resource's DELETEs with ``validate_only``; the resources refused."""
-    if not deletions:
-        return {}
-    result = admin.incremental_alter_configs(
-        {
-            resource: [AlterConfigOp(key, op=OpType.DELETE) for key in keys]
-            for resource, keys in deletions.items()
-        },
-        validate_only=True,
-    )
-    await result.wait()
-    return {
-        resource: error
-        for resource, future in result.values.items()
-        if isinstance(error := future.exception(), _REFUSALS)
-    }
-
-
-def _refusal_text(error: BaseException) -> str:
-    message = error.broker_message if isinstance(error, BrokerError) else None
-    return f"the broker will not remove it: {message or error}"
-
-
-async def _scram_credentials(
-    admin: AdminClient, users: list[str], *, every: bool = False
-) -> dict[str, dict[str, int]]:
-    """Each user's credentials, mechanism name to iterations (none: an empty mapping); with
-    ``every``, also those of every other user who has any."""
-    if not users and not every:
-        return {}
-    result = admin.describe_user_scram_credentials(None if every else users)
-    described = set(await result.users())
-    credentials: dict[str, dict[str, int]] = {user: {} for user in users}
-    for user in described if every else described & set(users):
-        description = await result.description(user)
-        credentials[user] = {
-            info.mechanism.mechanism_name: info.iterations for info in description.credential_infos
-        }
-    return dict(sorted(credentials.items()))
 
 
 async def apply_plan(
@@ -573,7 +307,7 @@ async def _apply_scram(
         else:
             applied[plan.user] = plan
     if applied:
-        read = partial(_scram_credentials, admin)
+        read = partial(read_scram_credentials, admin)
         shown = await _shown_within(
             applied, read, lambda plan, now: plan.shown_by(now or {}), read_back_timeout
         )

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PrivateAttr,
@@ -15,7 +16,7 @@ from pydantic import (
     model_validator,
 )
 
-from .. import ConfigResource, ResourceType
+from .. import MAX_BROKER_ID, ConfigResource, ResourceType, is_broker_id
 from ._kinds import ResourceKind
 from ._patterns import UserPattern
 from ._quotas import QuotaSpec
@@ -167,6 +168,18 @@ class IgnoreSpec(BaseModel):
         return any(pattern.fullmatch(key) for pattern in patterns)
 
 
+def _broker_id(key: object) -> object:
+    """A key naming a broker by the SDK's rule (``is_broker_id``): a YAML integer or a string
+    of ASCII digits, at most MAX_BROKER_ID (not ``true``, ``-1`` or ``'\u0661'``)."""
+    name = str(key) if type(key) is int else key
+    if not (isinstance(name, str) and is_broker_id(name)):
+        raise ValueError(f"{key!r} is not a broker id (0 to {MAX_BROKER_ID})")
+    return int(name)
+
+
+_BrokerId = Annotated[int, BeforeValidator(_broker_id)]
+
+
 class DesiredState(BaseModel):
     """A desired-state file: the configs wanted per resource, and audit rules.
 
@@ -178,9 +191,9 @@ class DesiredState(BaseModel):
 
     version: Literal[1] = 1
     topics: tuple[TopicSpec, ...] = ()
-    brokers: dict[int, ResourceSpec] = Field(default_factory=dict)
+    brokers: dict[_BrokerId, ResourceSpec] = Field(default_factory=dict)
     cluster_default: ResourceSpec | None = None
-    broker_loggers: dict[int, ResourceSpec] = Field(default_factory=dict)
+    broker_loggers: dict[_BrokerId, ResourceSpec] = Field(default_factory=dict)
     groups: dict[str, ResourceSpec] = Field(default_factory=dict)
     client_metrics: dict[str, ResourceSpec] = Field(default_factory=dict)
     quotas: tuple[QuotaSpec, ...] = ()
@@ -207,14 +220,6 @@ class DesiredState(BaseModel):
                 "keys both configured and ignored (say one or the other): " + ", ".join(clashes)
             )
         return self
-
-    @field_validator("brokers", "broker_loggers")
-    @classmethod
-    def _broker_ids(cls, specs: dict[int, ResourceSpec]) -> dict[int, ResourceSpec]:
-        for broker_id in specs:
-            if broker_id < 0:
-                raise ValueError(f"broker id {broker_id} is negative")
-        return specs
 
     @field_validator("groups", "client_metrics")
     @classmethod

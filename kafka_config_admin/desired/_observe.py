@@ -29,6 +29,7 @@ from ._changes import (
     observed_values,
 )
 from ._kinds import ResourceKind
+from ._read_state import read_scram_credentials
 from ._scope import ResourceScope
 
 __all__ = ["observe_cluster", "observe_once"]
@@ -142,14 +143,10 @@ async def _read_entities(
                 for entity, values in quotas.items()
             }
         else:
-            result = admin.describe_user_scram_credentials()
-            entries = {}
-            for user in await result.users():
-                description = await result.description(user)
-                entries[user] = {
-                    info.mechanism.mechanism_name: str(info.iterations)
-                    for info in description.credential_infos
-                }
+            entries = {
+                user: {mechanism: str(iterations) for mechanism, iterations in infos.items()}
+                for user, infos in (await read_scram_credentials(admin, every=True)).items()
+            }
     except (UnsupportedVersionError, AuthorizationError) as error:
         type_errors[kind] = _error(error)
         return

@@ -77,7 +77,8 @@ class UserPattern:
     """A user's regular expression (Python's syntax), matched within the budget in force.
 
     ``label`` names where the pattern comes from in the error for one that does not compile
-    (``pattern``, ``ignore``, ``match``...): a :class:`ValueError`.
+    (``pattern``, ``ignore``, ``--match``, ``topicPattern``...): an
+    :class:`~kafka_config_admin.InvalidArgumentError` (a :class:`ValueError`).
     """
 
     __slots__ = ("_compiled", "pattern")
@@ -88,7 +89,9 @@ class UserPattern:
         try:
             self._compiled = regex.compile(pattern)
         except regex.error as error:
-            raise ValueError(f"{label} {pattern!r} is not a regular expression: {error}") from None
+            raise InvalidArgumentError(
+                f"{label} {pattern!r} is not a regular expression: {error}"
+            ) from None
         self.pattern = pattern
 
     def fullmatch(self, text: str) -> regex.Match[str] | None:

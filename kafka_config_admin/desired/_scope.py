@@ -12,8 +12,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .. import ConfigResource, InvalidArgumentError, ResourceType
+from .. import MAX_BROKER_ID, ConfigResource, InvalidArgumentError, ResourceType, is_broker_id
 from ._kinds import ResourceKind
+from ._patterns import UserPattern
 
 __all__ = ["ResourceScope"]
 
@@ -28,14 +29,15 @@ class ResourceScope:
 
     Names given (``topics``, ``brokers``, ``groups``) are read even when the cluster lacks
     them; None means what the cluster lists, read anew each time so that resources that appear
-    or go are seen. ``topic_pattern`` must match a listed topic's whole name. Client-metrics
+    or go are seen. ``topic_pattern`` must match a listed topic's whole name (a user's pattern:
+    :class:`UserPattern`). Client-metrics
     resources cannot be listed (Kafka lists them only through an API this client lacks), so
     they must be named.
     """
 
     kinds: tuple[ResourceKind, ...] = (ResourceKind.TOPIC,)
     topics: tuple[str, ...] | None = None
-    topic_pattern: re.Pattern[str] | None = None
+    topic_pattern: UserPattern | re.Pattern[str] | None = None
     include_internal: bool = False
     brokers: tuple[str, ...] | None = None
     groups: tuple[str, ...] | None = None
@@ -44,6 +46,11 @@ class ResourceScope:
     def __post_init__(self) -> None:
         if not self.kinds:
             raise InvalidArgumentError("no resource type to read")
+        for name in self.brokers or ():
+            if not is_broker_id(name):
+                raise InvalidArgumentError(
+                    f"broker {name!r}: a broker is named by its numeric id (0 to {MAX_BROKER_ID})"
+                )
         if ResourceKind.CLIENT_METRICS in self.kinds and not self.client_metrics:
             raise InvalidArgumentError(
                 "client_metrics resources must be named: Kafka lists them only through an API "

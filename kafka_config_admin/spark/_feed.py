@@ -33,7 +33,7 @@ from pyspark.sql.datasource import (
 from pyspark.sql.streaming.datasource import ReadLimit
 from pyspark.sql.types import StructType
 
-from .. import InvalidArgumentError
+from .. import InvalidArgumentError, check_seconds
 from ..connect import Connection, connections_from_options
 from ..desired import (
     ObservedState,
@@ -91,15 +91,7 @@ class FeedOptions:
 
 
 def _interval(text: str | None) -> float:
-    if text is None:
-        return DEFAULT_INTERVAL
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0:
-        raise InvalidArgumentError(f"interval must be a positive number of seconds, got {text!r}")
-    return seconds
+    return DEFAULT_INTERVAL if text is None else check_seconds("interval", text, text=True)
 
 
 class KafkaConfigChangesDataSource(DataSource):

@@ -7,13 +7,12 @@ the option, so a typo fails the query at planning time with a clear message.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .. import InvalidArgumentError
 from ..connect import Connection, connections_from_options
-from ..desired import ResourceKind, ResourceScope
+from ..desired import ResourceKind, ResourceScope, UserPattern
 
 __all__ = ["SnapshotOptions", "parse_bool", "parse_scope"]
 
@@ -111,15 +110,8 @@ def _kind(name: str) -> ResourceKind:
     return ResourceKind.parse(name, where="resourceTypes: ")
 
 
-def _pattern(text: str | None) -> re.Pattern[str] | None:
-    if text is None:
-        return None
-    try:
-        return re.compile(text)
-    except re.error as error:
-        raise InvalidArgumentError(
-            f"topicPattern {text!r} is not a regular expression: {error}"
-        ) from None
+def _pattern(text: str | None) -> UserPattern | None:
+    return None if text is None else UserPattern(text, "topicPattern")
 
 
 def _positive_int(options: Mapping[str, str], name: str, default: int) -> int:

@@ -18,17 +18,13 @@ from .. import (
     KafkaConfigAdminError,
     KafkaConnectionError,
     KafkaTimeoutError,
+    error_line,
 )
 from ._render import render
 
 __all__ = ["EXCEPTION_HANDLERS"]
 
 logger = logging.getLogger("kafka_config_admin.web")
-
-
-def one_line(error: BaseException) -> str:
-    """An error's message on one line."""
-    return " ".join(str(error).split()) or type(error).__name__
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
@@ -50,7 +46,7 @@ async def _sdk_error(request: Request, error: Exception) -> Response:
         title, status = "Refused", 400
     else:
         title, status = "The cluster said no", 502
-    message = f"{type(error).__name__}: {one_line(error)}"
+    message = f"{type(error).__name__}: {error_line(error)}"
     return render(request, "error.html", {"title": title, "message": message}, status)
 
 

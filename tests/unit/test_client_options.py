@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from kafka_config_admin import AdminClient, ClientClosedError, ConfigResource, InvalidArgumentError
+from kafka_config_admin import (
+    AdminClient,
+    ClientClosedError,
+    ConfigResource,
+    InvalidArgumentError,
+    check_seconds,
+)
 
 
 @pytest.mark.parametrize(
@@ -17,6 +23,8 @@ from kafka_config_admin import AdminClient, ClientClosedError, ConfigResource, I
         ("localhost:notaport", {}, "not host:port"),
         ("a:1,b:0", {}, "'b:0' is not host:port"),
         ("localhost:9092", {"timeout": -1}, "timeout must be a positive"),
+        ("localhost:9092", {"timeout": float("inf")}, "timeout must be a positive number"),
+        ("localhost:9092", {"retry_backoff_max": float("nan")}, "retry_backoff_max must be a"),
         ("localhost:9092", {"request_timeout": "5"}, "request_timeout must be a positive"),
         ("localhost:9092", {"retry_backoff": True}, "retry_backoff must be a positive"),
         ("localhost:9092", {"describe_batch_size": 0}, "describe_batch_size must be a pos"),
@@ -55,3 +63,26 @@ def test_good_servers_are_accepted(servers: str | list[str]) -> None:
 def test_a_call_before_opening_is_refused() -> None:
     with pytest.raises(ClientClosedError, match="async with"):
         AdminClient("localhost:9092").describe_configs([ConfigResource("topic", "t")])
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("2.5", 2.5), ("1", 1.0), ("0", None), ("inf", None), ("soon", None)]
+)
+def test_one_rule_for_durations_the_faces_read_as_text(text: str, seconds: float | None) -> None:
+    """check_seconds: the client's timeouts, a clusters file's timeout, the feed's interval."""
+    from kafka_config_admin.connect import connections_from_options
+
+    options = {"bootstrap.servers": "k:9092", "timeout": text}
+    if seconds is None:
+        with pytest.raises(
+            InvalidArgumentError,
+            match=f"timeout must be a positive number of seconds, got {text!r}",
+        ):
+            connections_from_options(options)
+        with pytest.raises(InvalidArgumentError, match="interval must be a positive number"):
+            check_seconds("interval", text, text=True)
+    else:
+        assert connections_from_options(options)[0].timeout == seconds
+        assert check_seconds("interval", text, text=True) == seconds
+    with pytest.raises(InvalidArgumentError):
+        check_seconds("timeout", text)  # the SDK's own options take numbers, not text

@@ -83,9 +83,18 @@ def test_unknown_cluster_lists_the_known_ones() -> None:
         ),
         (
             "clusters: {a: {bootstrap_servers: x:1, username: u, password: p}}",
-            "SASL settings given but security_protocol is PLAINTEXT",
+            "username needs security_protocol SASL_PLAINTEXT or SASL_SSL, not PLAINTEXT",
         ),
         ("clusters: {a: {bootstrap_servers: x:1, security_protocol: TLS}}", "security_protocol"),
+        (
+            "clusters: {a: {bootstrap_servers: x:1, security_protocol: SASL_SSL, "
+            "sasl_jaas_config: x, password: p}}",
+            "password needs username",
+        ),
+        (
+            "clusters: {a: {bootstrap_servers: x:1, ssl_key_password: k}}",
+            "ssl_key_password needs security_protocol SSL or SASL_SSL, not PLAINTEXT",
+        ),
         ("clusters: {a: [", "not valid YAML"),
     ],
 )
@@ -244,7 +253,7 @@ async def test_oauthbearer_token_from_an_environment_variable(
         ("", "OAUTHBEARER needs oauth_token_env"),
         (
             "    oauth_token_env: T\n    username: u\n    password: p\n",
-            "OAUTHBEARER takes oauth_token_env, not a username",
+            "username is not used with OAUTHBEARER: it takes oauth_token_env",
         ),
     ],
 )

@@ -131,7 +131,7 @@ def test_errors_name_file_line_and_key() -> None:
     )
     assert lines[2].startswith("  kafka.yaml:5: topics[1]: pattern '(' is not a regular")
     assert lines[3].startswith("  kafka.yaml:7: topics[2].partition: Extra inputs")
-    assert lines[4].startswith("  kafka.yaml:9: brokers.one: Input should be a valid integer")
+    assert lines[4] == "  kafka.yaml:9: brokers.one: 'one' is not a broker id (0 to 2147483647)"
     assert [e.line for e in error.errors] == [4, 5, 7, 9]
     assert isinstance(error, ValueError)
 
@@ -151,6 +151,11 @@ def test_errors_name_file_line_and_key() -> None:
         ("topics:\n  - {name: a, partitions: 0}\n", 2, "greater than or equal to 1"),
         ("brokers:\n  1: {configs: {a: !!int 0x1f}}\n", 2, "not a decimal integer"),
         ("rules:\n  - check: 'a >= b'\n", 2, "not a number"),
+        # broker ids by the SDK's rule: ASCII digits, at most 2147483647
+        ("brokers:\n  -1: {}\n", 2, "-1 is not a broker id (0 to 2147483647)"),
+        ("brokers:\n  2147483648: {}\n", 2, "2147483648 is not a broker id"),
+        ("broker_loggers:\n  true: {}\n", 1, "True is not a broker id"),  # line: its section's
+        ("brokers:\n  '\u0661': {}\n", 2, "is not a broker id"),
     ],
 )
 def test_malformed_files(text: str, line: int, message: str) -> None:

@@ -30,6 +30,12 @@ def test_a_scope_needs_a_kind_and_named_client_metrics() -> None:
         ResourceScope(kinds=(ResourceKind.CLIENT_METRICS,))
 
 
+@pytest.mark.parametrize("name", ["one", "-1", "2147483648", "\u0661", ""])
+def test_brokers_are_named_by_the_sdks_rule(name: str) -> None:
+    with pytest.raises(InvalidArgumentError, match="a broker is named by its numeric id"):
+        ResourceScope(kinds=(ResourceKind.BROKER,), brokers=(name,))
+
+
 def test_only_what_is_not_named_is_listed() -> None:
     everything = ResourceScope(
         kinds=(ResourceKind.TOPIC, ResourceKind.BROKER_LOGGER, ResourceKind.GROUP)

@@ -18,6 +18,7 @@ from kafka_config_admin import (
 )
 from kafka_config_admin._net.oauth import TokenSource
 from kafka_config_admin._net.tls import tls_error
+from kafka_config_admin.connect import Connection, ConnectionConfigError
 from kafka_config_admin.testing import unsecured_jwt
 
 TOKEN = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.c2VjcmV0LXRva2Vu"
@@ -41,14 +42,17 @@ OAUTH: dict[str, Any] = {"security_protocol": "SASL_SSL", "sasl_mechanism": "OAU
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (OAUTH, "OAUTHBEARER needs sasl_oauth_token_provider: a kafka_config_admin.TokenProvider"),
+        (
+            OAUTH,
+            "OAUTHBEARER needs sasl_oauth_token_provider (a kafka_config_admin.TokenProvider)",
+        ),
         (
             {**OAUTH, "sasl_oauth_token_provider": lambda: TOKEN},
             "got function",
         ),
         (
             {**OAUTH, "security_protocol": "SSL", "sasl_oauth_token_provider": FixedToken()},
-            "OAUTHBEARER needs security_protocol SASL_SSL (or SASL_PLAINTEXT), not SSL",
+            "OAUTHBEARER needs security_protocol SASL_PLAINTEXT or SASL_SSL, not SSL",
         ),
         (
             {**OAUTH, "sasl_oauth_token_provider": FixedToken(), "sasl_plain_username": "u"},
@@ -61,7 +65,7 @@ OAUTH: dict[str, Any] = {"security_protocol": "SASL_SSL", "sasl_mechanism": "OAU
                 "sasl_plain_password": "p",
                 "sasl_oauth_token_provider": FixedToken(),
             },
-            "sasl_oauth_token_provider is given but sasl_mechanism is PLAIN",
+            "sasl_oauth_token_provider needs sasl_mechanism OAUTHBEARER, not PLAIN",
         ),
     ],
 )
@@ -69,6 +73,79 @@ def test_oauthbearer_options_are_checked_at_once(options: dict[str, Any], messag
     with pytest.raises(InvalidArgumentError) as caught:
         AdminClient("localhost:9092", **options)
     assert message in str(caught.value)
+
+
+#: What the client's options and a clusters file (connect.Connection) call the same settings.
+CONNECTION_NAMES = {
+    "sasl_plain_username and sasl_plain_password": "username and password (or sasl_jaas_config)",
+    "sasl_plain_username": "username",
+    "sasl_oauth_token_provider (a kafka_config_admin.TokenProvider)": (
+        "oauth_token_env (the environment variable holding the bearer token)"
+    ),
+    "sasl_oauth_token_provider": "oauth_token_env",
+    "ssl_context": "ssl_ca_pem",
+}
+#: The same settings as the client's keyword arguments and as a Connection's.
+USER = (
+    {"sasl_plain_username": "u", "sasl_plain_password": "p"},
+    {"username": "u", "password": "p"},
+)
+TOKENS = ({"sasl_oauth_token_provider": FixedToken()}, {"oauth_token_env": "T"})
+TLS_FILES = ({"ssl_context": ssl.create_default_context()}, {"ssl_ca_pem": "-----BEGIN"})
+SASL_SSL = {"security_protocol": "SASL_SSL"}
+NEEDS_SASL = "needs security_protocol SASL_PLAINTEXT or SASL_SSL, not"
+PROVIDER = "sasl_oauth_token_provider (a kafka_config_admin.TokenProvider)"
+
+
+def both(*settings: tuple[dict[str, Any], dict[str, Any]] | dict[str, Any]) -> tuple[Any, ...]:
+    """The client's keyword arguments and a Connection's: pairs, and dicts both take."""
+    pairs = [given if isinstance(given, tuple) else (given, given) for given in settings]
+    return tuple({k: v for pair in pairs for k, v in pair[face].items()} for face in (0, 1))
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (both(USER), f"sasl_plain_username {NEEDS_SASL} PLAINTEXT"),
+        (
+            both({"sasl_mechanism": "SCRAM-SHA-512"}),
+            f"sasl_mechanism SCRAM-SHA-512 {NEEDS_SASL} PLAINTEXT",
+        ),
+        (both(TOKENS, {"security_protocol": "SSL"}), f"sasl_oauth_token_provider {NEEDS_SASL} SSL"),
+        (both(TLS_FILES), "ssl_context needs security_protocol SSL or SASL_SSL, not PLAINTEXT"),
+        (both(OAUTH), f"sasl_mechanism OAUTHBEARER needs {PROVIDER}"),
+        (
+            both(OAUTH, TOKENS, USER),
+            f"sasl_plain_username is not used with OAUTHBEARER: it takes {PROVIDER}",
+        ),
+        (
+            both(
+                SASL_SSL,
+                {"sasl_mechanism": "SCRAM-SHA-256"},
+                USER,
+                TOKENS,
+            ),
+            "sasl_oauth_token_provider needs sasl_mechanism OAUTHBEARER, not SCRAM-SHA-256",
+        ),
+        (
+            both(SASL_SSL),
+            "security_protocol SASL_SSL needs sasl_plain_username and sasl_plain_password",
+        ),
+    ],
+)
+def test_the_client_and_a_connection_refuse_alike(
+    settings: tuple[dict[str, Any], dict[str, Any]], message: str
+) -> None:
+    """One rule, kafka_config_admin.check_security_settings, each face naming its own settings."""
+    client_options, connection_settings = settings
+    with pytest.raises(InvalidArgumentError) as client_refused:
+        AdminClient("localhost:9092", **client_options)
+    with pytest.raises(ConnectionConfigError) as connection_refused:
+        Connection(bootstrap_servers="localhost:9092", **connection_settings)
+    assert str(client_refused.value) == message
+    for client_name, connection_name in CONNECTION_NAMES.items():
+        message = message.replace(client_name, connection_name)
+    assert str(connection_refused.value) == f"Connection: {message}"
 
 
 def test_oauthbearer_needs_no_password() -> None:

@@ -18,6 +18,7 @@ from ... import (
     ScramMechanism,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
+    error_line,
 )
 from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string
 from .._changelog import ChangeRow, now
@@ -88,8 +89,7 @@ async def edit_quota(request: Request) -> Response:
         value = None if remove else kafka_string(key, raw)
         spec = QuotaSpec.model_validate({"entity": {kind: name}, "values": {key: value}})
     except ValueError as error:
-        reason = " ".join(str(error).split())
-        raise HTTPException(400, f"refused: {reason}") from None
+        raise HTTPException(400, f"refused: {error_line(error)}") from None
     entity = spec.quota_entity
     session(request).edits_of(cluster).set_quota(entity, key, spec.values[key])
     return RedirectResponse(f"/c/{cluster}/plan", status_code=303)
@@ -143,12 +143,12 @@ async def edit_user(request: Request) -> Response:
                 name, mechanism, password, iterations=iterations
             )
     except ValueError as error:
-        raise HTTPException(400, f"refused: {' '.join(str(error).split())}") from None
+        raise HTTPException(400, f"refused: {error_line(error)}") from None
     outcome, message = "applied", ""
     try:
         await admin.alter_user_scram_credentials([alteration]).all()
     except KafkaConfigAdminError as error:
-        outcome, message = "failed", f"{type(error).__name__}: {' '.join(str(error).split())}"
+        outcome, message = "failed", f"{type(error).__name__}: {error_line(error)}"
     request.app.state.changelog.record(
         [
             ChangeRow(

@@ -318,8 +318,9 @@ class AdminClient:
 
         ``resources`` is a collection of :class:`ConfigResource` (every config of each), or a
         mapping of resource to the config names wanted (None: all). Names the broker does not
-        know are left out of the answer, not reported. ``include_documentation`` also fills in
-        each entry's ``type`` and ``documentation`` (brokers that speak DescribeConfigs v3).
+        know are left out of the answer, not reported. Each entry's ``type`` comes from brokers
+        that speak DescribeConfigs v3 (Kafka 2.6); ``include_documentation`` also fills in its
+        ``documentation`` (several times the bytes of the rest of the answer).
         """
         build = partial(
             DescribeConfigs.build,

@@ -54,26 +54,22 @@ from ._running import confirmed, open_client, run
 
 T = TypeVar("T")
 
-_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
-_PRUNE = click.option(
-    "--prune", is_flag=True, help="Also delete overrides of the file's resources it does not name."
-)
-
-
 def with_state(
     connection: ConnectionOptions,
     file: Path,
     then: Callable[[AdminClient, DesiredState, ClusterState, str], Awaitable[T]],
     *,
     prune: bool = False,
+    for_plan: bool = False,
 ) -> T:
-    """Load the file (before connecting), read what the cluster has, and go on from there."""
+    """Load the file (before connecting), read what the cluster has (``for_plan``: only what
+    its plan needs), and go on from there."""
     desired = load_desired_state(file)
     admin, label = open_client(connection)
 
     async def work() -> T:
         async with admin:
-            state = await read_state(admin, desired, prune=prune)
+            state = await read_state(admin, desired, prune=prune, named_keys_only=for_plan)
             return await then(admin, desired, state, label)
 
     return run(work)
@@ -95,7 +91,7 @@ def plan(*, file: Path, prune: bool, output: OutputFormat, connection: Connectio
             return ExitCode.USAGE
         return ExitCode.CHANGES if made.has_changes else ExitCode.OK
 
-    return with_state(connection, file, show, prune=prune)
+    return with_state(connection, file, show, prune=prune, for_plan=True)
 
 
 def apply(
@@ -134,7 +130,7 @@ def apply(
             )
         return print_report(made, report)
 
-    return with_state(connection, file, go, prune=prune)
+    return with_state(connection, file, go, prune=prune, for_plan=True)
 
 
 def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:
@@ -167,10 +163,14 @@ async def with_rule_targets(
     """``state`` and the resources the rules are about that the file does not name: the
     topics each topic rule matches, every broker, the cluster default."""
     targets: list[ConfigResource] = []
+    topics: list[str] | None = None  # listed once for every topic rule
     for rule in desired.rules:
         if rule.resource is ResourceKind.TOPIC:
-            topics = await admin.list_topics(rule.match)
-            targets += [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
+            if topics is None:
+                topics = [topic.name for topic in await admin.list_topics()]
+            targets += [
+                ConfigResource(ResourceType.TOPIC, t) for t in topics if rule.selects_name(t)
+            ]
         elif rule.resource is ResourceKind.BROKER:
             targets += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
         elif rule.resource is ResourceKind.CLUSTER_DEFAULT:

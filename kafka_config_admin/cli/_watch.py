@@ -20,6 +20,7 @@ from ..connect import Connection, clusters_file_path, load_clusters_file
 from ..desired import (
     ChangeKind,
     ObservedState,
+    PatternTimeoutError,
     ResourceKind,
     ResourceScope,
     StateChange,
@@ -116,13 +117,21 @@ async def _poll(watched: Sequence[Connection], scope: ResourceScope) -> dict[str
     """Read every cluster at once, with one time for the whole poll."""
     time = datetime.now(UTC)
     observed: dict[str, ObservedState] = {}
+    refused: list[PatternTimeoutError] = []
 
     async def poll(target: Connection) -> None:
-        observed[target.label] = await observe_once(_client(target), scope, target.label, time=time)
+        try:
+            state = await observe_once(_client(target), scope, target.label, time=time)
+        except PatternTimeoutError as error:  # --match is at fault: no poll could succeed
+            refused.append(error)
+        else:
+            observed[target.label] = state
 
     async with anyio.create_task_group() as group:
         for target in watched:
             group.start_soon(poll, target)
+    if refused:
+        raise refused[0]
     return observed
 
 

@@ -76,7 +76,14 @@ from ._model import (
 from ._observe import observe_cluster, observe_once
 from ._outcomes import OutcomeStatus
 from ._partitions import PartitionPlan, place_replicas
-from ._patterns import MATCH_SECONDS, PatternTimeoutError, UserPattern, match_budget
+from ._patterns import (
+    MATCH_SECONDS,
+    PatternTimeoutError,
+    UserPattern,
+    find_matching,
+    list_matching_topics,
+    match_budget,
+)
 from ._plan import (
     PLAN_FORMAT_VERSION,
     ConfigChange,
@@ -177,11 +184,13 @@ __all__ = [
     "evaluate_state",
     "expected_type",
     "export_document",
+    "find_matching",
     "find_shadowed",
     "human_units",
     "is_override",
     "is_set_like",
     "kafka_string",
+    "list_matching_topics",
     "load_desired_state",
     "make_plan",
     "match_budget",

@@ -24,6 +24,7 @@ from .. import (
     KafkaConfigAdminError,
     ResourceType,
 )
+from ._patterns import list_matching_topics
 from ._state import is_override
 
 __all__ = ["Export", "ExportFailedError", "export_document", "quota_entries", "read_export"]
@@ -145,7 +146,7 @@ async def read_export(
 
     Raises :class:`ExportFailedError` when a resource cannot be described.
     """
-    topics = await admin.list_topics(match)
+    topics = await list_matching_topics(admin, match, label="match")
     resources = [ConfigResource(ResourceType.TOPIC, topic.name) for topic in topics]
     if include_brokers:
         resources += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]

@@ -29,6 +29,7 @@ from ._changes import (
     observed_values,
 )
 from ._kinds import ResourceKind
+from ._patterns import PatternTimeoutError
 from ._read_state import read_scram_credentials
 from ._scope import ResourceScope
 
@@ -49,7 +50,8 @@ async def observe_cluster(
     Topics, brokers and groups not named are listed on every call, so that ones that appear or
     go are seen. A topic that is listed but gone by the time it is described counts as absent;
     any other resource that fails is kept with its error; a cluster that cannot be listed or
-    described at all is a state with ``error`` set.
+    described at all is a state with ``error`` set. A topic pattern past its budget (see
+    :func:`match_budget`) is raised: the scope is at fault, not the cluster.
     """
     time = time or datetime.now(UTC)
     try:
@@ -60,6 +62,8 @@ async def observe_cluster(
             await _read_entities(admin, observed, type_errors, QUOTA)
         if ResourceKind.SCRAM_USER in scope.kinds:
             await _read_entities(admin, observed, type_errors, SCRAM_USER)
+    except PatternTimeoutError:
+        raise
     except Exception as error:  # the cluster itself failed: nothing of it is known this time
         return ObservedState(cluster, time, error=_error(error), known=False)
     return ObservedState(cluster, time, observed, type_errors=type_errors)
@@ -81,6 +85,8 @@ async def observe_once(
             return await observe_cluster(
                 admin, scope, cluster, include_documentation=include_documentation, time=time
             )
+    except PatternTimeoutError:
+        raise
     except Exception as error:
         return ObservedState(cluster, time, error=_error(error), known=False)
 

@@ -43,29 +43,37 @@ async def describe_state(
     topics: frozenset[str] | None = None,
     schema_for: Iterable[ResourceType] = (),
     broker_overrides: bool = False,
-    include_documentation: bool = False,
+    keys: Mapping[ConfigResource, Collection[str]] | None = None,
     settle: Callable[[DescribeConfigsResult], Awaitable[None]] | None = None,
 ) -> ClusterState:
     """Describe ``resources`` (one call) into a :class:`ClusterState`: the one reader of a
     cluster's configs that :func:`read_state`, the CLI's ``alter`` and the web editor share.
 
-    Each resource's entries carry their KIP-569 types; one that fails is in ``errors``. For
-    each type in ``schema_for``, a resource chosen by :func:`schema_resources` is described
-    too, as the schema of that type (the cluster default, topics still to create), from the
-    described resources first, else from the cluster's brokers or ``topics`` (the cluster's
-    topic names, when listed: kept in the state). With ``broker_overrides``, every broker is
-    described as well, and what each sets for itself is kept (a cluster default's value a
-    broker shadows). The state carries the config catalog of the cluster's release.
-    ``settle`` waits for the describe (a progress bar); by default it is simply awaited.
+    Each resource's entries carry their KIP-569 types (Kafka reports a key's type without its
+    documentation, which no plan or check reads and which makes a topic's answer several
+    times larger); a resource that fails is in ``errors``. For each type in ``schema_for``, a
+    resource chosen by :func:`schema_resources` is described too, as the schema of that type
+    (the cluster default, topics still to create), from the described resources first, else
+    from the cluster's brokers or ``topics`` (the cluster's topic names, when listed: kept in
+    the state). With ``broker_overrides``, every broker is described as well, and what each
+    sets for itself is kept (a cluster default's value a broker shadows). The state carries
+    the config catalog of the cluster's release. ``keys`` narrows the describe of those
+    resources to those keys (the broker builds and sends no other entry); schemas and brokers
+    are described whole. ``settle`` waits for the describe (a progress bar); by default it is
+    simply awaited.
     """
     broker_ids = admin.broker_ids()
     sources = schema_resources(schema_for, resources, broker_ids=broker_ids, topics=topics or ())
     brokers = [ConfigResource(ResourceType.BROKER, str(b)) for b in broker_ids]
     if not broker_overrides:
         brokers = []
+    whole = {*sources.values(), *brokers}
+    narrowed = keys or {}
     described = admin.describe_configs(
-        list(dict.fromkeys([*resources, *sources.values(), *brokers])),
-        include_documentation=include_documentation,
+        {
+            resource: None if resource in whole else list(narrowed.get(resource, ())) or None
+            for resource in [*resources, *whole]
+        }
     )
     await (described.wait() if settle is None else settle(described))
     configs: dict[ConfigResource, Config] = {}
@@ -96,6 +104,7 @@ async def read_state(
     *,
     prune: bool = False,
     topics: Collection[str] | None = None,
+    named_keys_only: bool = False,
 ) -> ClusterState:
     """Describe what ``desired`` is about, with KIP-569 types, for :func:`make_plan`.
 
@@ -119,6 +128,11 @@ async def read_state(
     cluster-level ``min.insync.replicas`` while Eligible Leader Replicas is on, a policy) are
     in ``undeletable`` with the broker's reason, so that a plan keeps them instead of
     deleting them on every run.
+
+    ``named_keys_only`` describes, of each resource the file names, only the keys it sets or
+    resets, when the file has no rules and ``prune`` is off: enough for its plan, and a
+    fraction of the broker's work and of the answer (a topic has about 40 keys). Not for an
+    audit of the cluster default's shadowed values, which needs all of its keys.
     """
     if not desired.topics:
         topics = frozenset()
@@ -126,11 +140,13 @@ async def read_state(
         topics = frozenset(listing.name for listing in await admin.list_topics())
     else:
         topics = frozenset(topics)
+    wanted = desired.resources(topics)
     resources = [
         resource
-        for resource in desired.resources(topics)
+        for resource in wanted
         if resource.type is not ResourceType.TOPIC or resource.name in topics
     ]
+    narrow = named_keys_only and not prune and not desired.rules
     schema_for: list[ResourceType] = []
     if desired.cluster_default is not None or desired.brokers:
         schema_for.append(ResourceType.BROKER)
@@ -142,7 +158,7 @@ async def read_state(
         topics=topics,
         schema_for=schema_for,
         broker_overrides=desired.cluster_default is not None,
-        include_documentation=True,
+        keys={r: list(wanted[r].configs) for r in resources} if narrow else None,
     )
     targets = {rule.resource for rule in desired.rules}
     quotas_complete = bool(desired.quotas) or ResourceKind.QUOTA in targets

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from kafka_config_admin import ConfigResource, ResourceType
+from kafka_config_admin import AdminClient, ConfigResource, NewTopic, ResourceType
 
-from .cli_helpers import make_topic, overrides, run_cli, run_process, settled, topic
+from .cli_helpers import make_topic, overrides, run_cli, run_process, settled, topic, with_admin
+from .helpers import unique_name, wait_until_described
 
 pytestmark = pytest.mark.integration
 
@@ -190,3 +191,62 @@ def test_a_bad_file_is_one_line(
     ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
     assert ran.code == 2
     assert ran.err.startswith("error: ") and "Traceback" not in ran.err
+
+
+#: On a name that starts with a long run of 'a's this pattern backtracks for ages (about 2**40
+#: steps for 60 of them): no machine would ever finish the match.
+CATASTROPHIC = "(a|aa)+z"
+
+
+@pytest.fixture(scope="module")
+def long_a_topic(kafka_bootstrap: str) -> str:
+    """A topic whose name starts with 60 'a's (a catastrophic pattern's prey)."""
+
+    async def create(admin: AdminClient) -> str:
+        name = f"{'a' * 60}-{unique_name()}"
+        await admin.create_topics([NewTopic(name, 1, 1)]).all()
+        await wait_until_described(admin, name)
+        return name
+
+    return with_admin(kafka_bootstrap, create)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["plan", "{file}"],
+        ["audit", "{file}"],
+        ["describe", "--match", CATASTROPHIC],
+        ["export", "--match", CATASTROPHIC],
+        ["watch", "--match", CATASTROPHIC, "--interval", "1"],
+    ],
+    ids=[
+        "plan: a topic pattern",
+        "audit: a rule's match",
+        "describe --match",
+        "export --match",
+        "watch --match",
+    ],
+)
+def test_a_pattern_that_backtracks_without_end_is_stopped_with_one_line(
+    kafka_bootstrap: str,
+    long_a_topic: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+) -> None:
+    """Without the budget each of these would match until Ctrl-C (watch: poll after poll);
+    with it, the command stops after a second of processor time in that one match and says
+    which pattern and why."""
+    file = write(
+        tmp_path,
+        f"topics:\n  - pattern: '{CATASTROPHIC}'\n    configs: {{retention.ms: 1d}}\n"
+        f"rules:\n  - {{match: '{CATASTROPHIC}', check: 'retention.ms >= 12h'}}\n",
+    )
+    args = [part.format(file=file) for part in command]
+    ran = run_cli(capsys, *args, "-b", kafka_bootstrap)
+    assert ran.code == 2, ran.err
+    assert "Traceback" not in ran.err
+    [line] = [line for line in ran.err.splitlines() if line.startswith("error: ")]
+    assert "takes too long to match" in line and CATASTROPHIC in line
+    assert overrides(kafka_bootstrap, topic(long_a_topic)) == {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 
+import anyio
 import pytest
 
 from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
@@ -13,6 +14,7 @@ from kafka_config_admin.desired import (
     PatternTimeoutError,
     UserPattern,
     evaluate_state,
+    find_matching,
     make_plan,
     match_budget,
     parse_desired_state,
@@ -35,7 +37,7 @@ def test_a_pattern_matches_as_re_does() -> None:
 
 
 def test_a_pattern_that_is_not_a_regular_expression_names_where_it_comes_from() -> None:
-    with pytest.raises(ValueError, match=r"^ignore '\(' is not a regular expression"):
+    with pytest.raises(InvalidArgumentError, match=r"^ignore '\(' is not a regular expression"):
         UserPattern("(", "ignore")
 
 
@@ -59,6 +61,43 @@ def test_one_budget_covers_every_match_and_an_inner_one_cannot_extend_it() -> No
             fast.fullmatch("aaa")
     with match_budget(0.2):  # a new budget
         assert fast.fullmatch("aaa") is not None
+
+
+def test_a_budget_per_match_gives_each_match_the_whole_budget() -> None:
+    slow = UserPattern(CATASTROPHIC)
+    fast = UserPattern("a+")
+    with match_budget(0.2, per_match=True):
+        for _ in range(3):  # more than 0.2 s in all, each match well within it
+            assert fast.fullmatch("a" * 10_000) is not None
+        with pytest.raises(PatternTimeoutError):
+            slow.fullmatch(LONG_NAME)
+
+
+async def test_a_server_finds_matches_off_the_event_loop() -> None:
+    names = ["orders", "orders-eu", "audit.orders"]
+    pattern = UserPattern("orders.*")
+    assert await find_matching(pattern, names, whole=True) == ["orders", "orders-eu"]
+    with match_budget():
+        assert await find_matching(pattern, names, whole=False) == names
+
+
+async def test_a_server_keeps_serving_while_a_catastrophic_match_runs() -> None:
+    """Matched on the event loop, a pattern that backtracks would hold every other task until
+    its budget ran out; find_matching matches in a worker thread, so they go on, and its
+    caller has the error when the budget's seconds of wall clock pass."""
+    finished = anyio.Event()
+
+    async def hostile() -> None:
+        with pytest.raises(PatternTimeoutError) as stopped, match_budget(1.5):
+            await find_matching(UserPattern(CATASTROPHIC), [LONG_NAME], whole=False)
+        assert stopped.value.pattern == CATASTROPHIC
+        finished.set()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(hostile)
+        await anyio.sleep(0.05)
+        assert not finished.is_set()  # this task ran while the match went on
+        await finished.wait()
 
 
 def test_patterns_pickle_and_compare_by_their_text() -> None:

@@ -12,21 +12,21 @@ from kafka_config_admin.web._sessions import SessionStore
 from kafka_config_admin.web.views.login import _next
 
 
-def test_a_pattern_matches_part_or_whole_of_a_name() -> None:
+async def test_a_pattern_matches_part_or_whole_of_a_name() -> None:
     names = ["orders", "orders-eu", "audit.orders"]
-    assert matching("orders", names, whole=False) == names
-    assert matching("orders.*", names, whole=True) == ["orders", "orders-eu"]
+    assert await matching("orders", names, whole=False) == names
+    assert await matching("orders.*", names, whole=True) == ["orders", "orders-eu"]
 
 
-def test_a_pattern_that_backtracks_without_end_is_stopped_with_a_message() -> None:
+async def test_a_pattern_that_backtracks_without_end_is_stopped_with_a_message() -> None:
     with pytest.raises(HTTPException) as stopped:
-        matching(r"(a|aa)+z", ["a" * 80], whole=False)
+        await matching(r"(a|aa)+z", ["a" * 80], whole=False)
     assert stopped.value.status_code == 400 and "takes too long" in stopped.value.detail
 
 
-def test_a_pattern_that_is_not_a_regular_expression_is_named() -> None:
+async def test_a_pattern_that_is_not_a_regular_expression_is_named() -> None:
     with pytest.raises(HTTPException) as refused:
-        matching("(", ["x"], whole=False)
+        await matching("(", ["x"], whole=False)
     assert refused.value.status_code == 400 and "not a regular expression" in refused.value.detail
 
 

@@ -1,5 +1,5 @@
 """What every view needs: the cluster's client, the resource of the URL, the session, the
-user, the read-only check and the value a form asks for."""
+user, the read-only check, the value a form asks for and the topics the editor has listed."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from ... import AdminClient, ConfigResource, ResourceType, is_broker_id
-from ...desired import kafka_string
+from ...desired import DesiredState, kafka_string
 from .._render import KINDS
 from .._sessions import Session
 
@@ -16,6 +16,7 @@ __all__ = [
     "cluster_client",
     "cluster_name",
     "form_text",
+    "kept_topics",
     "path_resource",
     "require_writes",
     "session",
@@ -92,3 +93,15 @@ def wanted_value(key: str, form: FormData) -> str:
     converted = kafka_string(key, text)
     assert converted is not None
     return converted
+
+
+async def kept_topics(
+    request: Request, cluster: str, admin: AdminClient, desired: DesiredState
+) -> set[str] | None:
+    """The topics of the listing the editor keeps, when it knows every topic ``desired``
+    names (a plan or a check of an edit then needs no listing of its own: 10,000 topics take
+    the broker hundreds of milliseconds to list); else None. The apply always plans against
+    a listing of its own."""
+    listing = await request.app.state.listings.of(cluster, admin)
+    names = {topic.name for topic in listing.topics if not topic.is_internal}
+    return names if all(spec.name in names for spec in desired.named_topics) else None

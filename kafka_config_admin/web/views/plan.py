@@ -25,7 +25,7 @@ from ...desired import (
 )
 from .._changelog import ChangeRow, now
 from .._render import render
-from .base import cluster_client, require_writes, session, user
+from .base import cluster_client, kept_topics, require_writes, session, user
 
 __all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned"]
 
@@ -36,19 +36,8 @@ async def planned(
     """``desired``'s plan against the cluster now (sensitive keys included: the user typed
     them; their values are never shown); ``topics``: the cluster's topics as listed a moment
     ago (None: listed now)."""
-    state = await read_state(admin, desired, topics=topics)
+    state = await read_state(admin, desired, topics=topics, named_keys_only=True)
     return make_plan(desired, state, include_sensitive=True)
-
-
-async def kept_topics(
-    request: Request, cluster: str, admin: AdminClient, desired: DesiredState
-) -> set[str] | None:
-    """The topics of the listing the editor keeps, when it knows every topic ``desired``
-    names (the plan shown then needs no listing of its own); else None. The apply always
-    plans against a listing of its own."""
-    listing = await request.app.state.listings.of(cluster, admin)
-    names = {topic.name for topic in listing.topics if not topic.is_internal}
-    return names if all(spec.name in names for spec in desired.named_topics) else None
 
 
 def _plan_page(

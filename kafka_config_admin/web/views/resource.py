@@ -36,6 +36,7 @@ from .._render import render, resource_title, resource_url, source_words
 from .base import (
     cluster_client,
     form_text,
+    kept_topics,
     path_resource,
     require_writes,
     session,
@@ -204,7 +205,7 @@ async def _checked(request: Request) -> Checked:
     """The edit a form asks for, checked with ``desired``'s checks against what the broker
     reports now: the value's type, unknown and read-only keys, log levels. Nothing is sent to
     change anything."""
-    _, admin = await cluster_client(request)
+    cluster, admin = await cluster_client(request)
     resource = path_resource(request)
     form = await request.form()
     key = form_text(form, "key").strip()
@@ -218,7 +219,9 @@ async def _checked(request: Request) -> Checked:
             return Checked(resource, key, None, str(error), is_sensitive(key))
     edits = Edits()
     edits.set(resource, key, value)
-    state = await read_state(admin, edits.desired())
+    desired = edits.desired()
+    topics = await kept_topics(request, cluster, admin, desired)
+    state = await read_state(admin, desired, topics=topics, named_keys_only=True)
     sensitive = state.is_sensitive(resource, key)
     failure = state.errors.get(resource)
     if failure is not None:

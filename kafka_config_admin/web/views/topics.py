@@ -46,7 +46,7 @@ async def topics(request: Request) -> Response:
     listing = await listings.of(cluster, admin, fresh=params.get("refresh") == "1")
     listed = [t for t in listing.topics if internal or not t.is_internal]
     if regex and query:
-        found = set(matching(query, (t.name for t in listed), whole=False))
+        found = set(await matching(query, (t.name for t in listed), whole=False))
         chosen = [t for t in listed if t.name in found]
     else:
         chosen = [t for t in listed if query in t.name]
@@ -101,7 +101,7 @@ async def bulk(request: Request) -> Response:
         listings: Listings = request.app.state.listings
         listing = await listings.of(cluster, admin)
         topics = (topic.name for topic in listing.topics if not topic.is_internal)
-        names += matching(pattern, topics, whole=True)
+        names += await matching(pattern, topics, whole=True)
     if not names:
         raise HTTPException(400, "no topic chosen: tick topics or give a pattern that matches")
     value: str | None = None

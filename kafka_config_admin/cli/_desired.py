@@ -54,6 +54,7 @@ from ._running import confirmed, open_client, run
 
 T = TypeVar("T")
 
+
 def with_state(
     connection: ConnectionOptions,
     file: Path,

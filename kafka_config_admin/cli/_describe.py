@@ -205,7 +205,7 @@ def _docs_lines(
         and resource.type in (ResourceType.TOPIC, ResourceType.BROKER)
     ):
         shown = resource_title(resource.type.name, resource.name)
-        value = shown_value(entry.value, entry.is_sensitive)
+        value = shown_value(entry.value, entry.sensitive)
         lines.append((f"value on {shown}", f"{value} ({entry.source.name})"))
     if spec is not None:
         assert release is not None

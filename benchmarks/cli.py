@@ -15,10 +15,11 @@ differs each round so that every apply has work to do.
 The faces against the SDK (issue 23's "a command line that answers at once"), in the same
 run, on the same topics, ``--repeats`` times (5), each time every step once, in turn:
 
-- start: ``--help``, ``--version``, a usage error and ``plan --help`` against a bare
-  ``python -c "import aiokafka, pydantic"``; ``import kafka_config_admin`` and
-  ``from kafka_config_admin import AdminClient`` (what a service or a Spark task pays) against it,
-  beside pydantic's own ``BaseModel`` import (which ``import pydantic`` alone does not load);
+- start: ``--help``, ``--version``, a usage error, ``plan --help`` and ``plan`` without its
+  FILE against a bare ``python -c "import aiokafka, pydantic"``; ``import kafka_config_admin``
+  and ``from kafka_config_admin import AdminClient`` (what a service or a Spark task pays)
+  against it, beside pydantic's own ``BaseModel`` import (which ``import pydantic`` alone does
+  not load);
 - ``plan`` of N topics, and the ``describe --match`` table of N topics, against the SDK's
   describe of the same topics as ``plan`` asks for them (``benchmarks/sdk_steps.py``, process
   start included);
@@ -170,7 +171,8 @@ FACE_STEPS = [
     ("help", "bare_import", "`kafka-config-admin --help`"),
     ("version", "bare_import", "`kafka-config-admin --version`"),
     ("usage_error", "bare_import", "`kafka-config-admin --no-such-option` (exit 2)"),
-    ("command_help", "bare_import", "`kafka-config-admin plan --help` (loads the command)"),
+    ("command_help", "bare_import", "`kafka-config-admin plan --help`"),
+    ("command_usage_error", "bare_import", "`kafka-config-admin plan` without FILE (exit 2)"),
     ("import_package", "bare_import", "`import kafka_config_admin`"),
     ("import_sdk", "bare_import", "`from kafka_config_admin import AdminClient`"),
     ("import_base_model", "bare_import", f"`{BARE_IMPORT}; from pydantic import BaseModel`"),
@@ -193,6 +195,7 @@ def faces_round(
         "version": (command_line("--version"), 0),
         "usage_error": (command_line("--no-such-option"), 2),
         "command_help": (command_line("plan", "--help"), 0),
+        "command_usage_error": (command_line("plan"), 2),
         "import_package": (python("import kafka_config_admin"), 0),
         "import_sdk": (python("from kafka_config_admin import AdminClient"), 0),
         # What pydantic's models need and ``import pydantic`` alone does not load.

@@ -276,7 +276,7 @@ class AdminClient:
         """
         if self._catalog is None:
             self.broker_ids()  # refuses a client that is not open
-            broker = self._transport.any_broker()
+            broker = self._transport.choice.any_broker()
             try:
                 with anyio.fail_after(self._timeout):
                     answer = await self._transport.send(

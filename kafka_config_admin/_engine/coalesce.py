@@ -41,7 +41,8 @@ from functools import partial
 from typing import Any, Protocol
 
 from .._models.configs import ConfigResource
-from .._net.transport import CHANGES, READS, Transport
+from .._net.brokers import lane_of
+from .._net.transport import Transport
 from .._ops.base import route
 from .._ops.configs import SharedConfigOperation
 from .._ops.results import ResourceFuture, _Result
@@ -305,7 +306,7 @@ class Gatherer:
             self._try(gathering, node)
             return
         try:
-            node = self._transport.any_broker(_lane(leader))
+            node = self._transport.choice.any_broker(lane_of(leader.mutates))
         except Exception as error:  # reaches the calls (a bug too), not the loop's handler
             self._answered(gathering, error)
             return
@@ -314,9 +315,9 @@ class Gatherer:
             return
         shortest = min(call.timeout for call in gathering.calls)
         gathering.hedge = HedgedRequest(
-            self._transport,
+            self._transport.choice,
             leader.codec,
-            _lane(leader),
+            lane_of(leader.mutates),
             self._hedge_share * min(self._transport.request_timeout, shortest),
             try_node=partial(self._try, gathering),
             decided=lambda node, outcome: self._answered(gathering, outcome),
@@ -371,7 +372,3 @@ class Gatherer:
         gathering.timer = (
             None if earliest is None else loop.call_at(earliest, self._deadline_passed, gathering)
         )
-
-
-def _lane(operation: SharedConfigOperation[Any]) -> int:
-    return CHANGES if operation.mutates else READS

@@ -51,8 +51,10 @@ from .._exceptions import (
     KafkaTimeoutError,
     OutcomeUnknownError,
 )
+from .._net.brokers import lane_of
 from .._net.gc import gc_paused
-from .._net.transport import CHANGES, READS, BodyBuilder, Transport
+from .._net.transport import Transport
+from .._net.wire import BodyBuilder
 from .._ops.base import Operation, route
 from .._ops.configs import SharedConfigOperation
 from .._ops.results import ResourceFuture, _Result
@@ -279,11 +281,11 @@ class Engine:
         """Send to any broker; unanswered within ``hedge_after``, to another one too, and so on
         (``hedge``). The first answer wins; the requests still out are left to be ignored, and
         the tries still waiting for a connection end with the call."""
-        transport, lane = self._transport, _lane(operation)
+        transport, lane = self._transport, lane_of(operation.mutates)
         decided: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         async with anyio.create_task_group() as waiting:  # tries waiting for a connection
             hedge = HedgedRequest(
-                transport,
+                transport.choice,
                 operation.codec,
                 lane,
                 hedge_after,
@@ -299,7 +301,7 @@ class Engine:
                 decided=lambda node, outcome: decided.set_result(outcome),
             )
             try:
-                hedge.start(transport.any_broker(lane))
+                hedge.start(transport.choice.any_broker(lane))
                 outcome = await decided
             finally:
                 hedge.cancel()
@@ -350,7 +352,7 @@ class Engine:
     ) -> dict[str, Any]:
         transport = self._transport
         return await transport.send(
-            node if node is not None else transport.any_broker(_lane(operation)),
+            node if node is not None else transport.choice.any_broker(lane_of(operation.mutates)),
             operation.codec,
             build_body,
             throttle_from_version=operation.throttle_from_version,
@@ -399,10 +401,6 @@ class _Written:
 
     def add(self) -> None:
         self.count += 1
-
-
-def _lane(operation: Operation[Any, Any]) -> int:
-    return CHANGES if operation.mutates else READS
 
 
 class _Retry(NamedTuple, Generic[K]):

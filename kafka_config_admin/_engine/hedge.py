@@ -20,7 +20,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from .._net.transport import BodyBuilder, Transport
+from .._net.brokers import BrokerChoice
+from .._net.transport import Transport
+from .._net.wire import BodyBuilder
 from .._ops.base import Operation
 from .._protocol import ApiCodec
 
@@ -99,6 +101,7 @@ class HedgedRequest:
     """One request that may go to each broker once, the first answer deciding it."""
 
     __slots__ = (
+        "_choice",
         "_codec",
         "_decided",
         "_done",
@@ -107,14 +110,13 @@ class HedgedRequest:
         "_lane",
         "_out",
         "_timer",
-        "_transport",
         "_try_node",
         "_untried",
     )
 
     def __init__(
         self,
-        transport: Transport,
+        choice: BrokerChoice,
         codec: ApiCodec,
         lane: int,
         hedge_after: float,
@@ -122,7 +124,7 @@ class HedgedRequest:
         try_node: Callable[[int], None],
         decided: Callable[[int, Outcome], None],
     ) -> None:
-        self._transport = transport
+        self._choice = choice
         self._codec = codec
         self._lane = lane
         self._hedge_after = hedge_after
@@ -155,7 +157,7 @@ class HedgedRequest:
         decided = self._decided
         self.cancel()
         if node != self._first and not isinstance(outcome, Exception):
-            self._transport.hedge_won(self._lane, node)  # the lane's next requests go there
+            self._choice.hedge_won(self._lane, node)  # the lane's next requests go there
         decided(node, outcome)
 
     def cancel(self) -> None:
@@ -184,7 +186,7 @@ class HedgedRequest:
     def _hedge_if_silent(self, node: int) -> None:
         """The hedge delay has passed: try the next broker, unless ``node`` is only busy."""
         self._timer = None
-        if self._transport.answered_within(node, self._hedge_after):
+        if self._choice.answered_within(node, self._hedge_after):
             self._look_for_silence(node)
         else:
             self._hedge()
@@ -198,8 +200,8 @@ class HedgedRequest:
             self._try(untried.pop())
 
     def _untried_brokers(self) -> list[int]:
-        """The brokers not tried yet, in the transport's order from the end; listed once a
+        """The brokers not tried yet, in broker choice's order from the end; listed once a
         hedge is first needed."""
         if self._untried is None:
-            self._untried = self._transport.hedge_targets(self._lane, self._first)[::-1]
+            self._untried = self._choice.hedge_targets(self._lane, self._first)[::-1]
         return self._untried

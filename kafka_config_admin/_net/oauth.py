@@ -1,5 +1,5 @@
 """SASL/OAUTHBEARER: the token provider users write, its checks before a token is sent, and
-the check that a broker accepted it (``token_refusal``).
+the check that a broker accepted it (``token_refusal``, once per connection: ``TokenChecks``).
 
 aiokafka sends the token (RFC 7628) and asks for one at every connection it authenticates. The
 user's :class:`TokenProvider` is wrapped so that what it returns is checked before it goes on
@@ -10,22 +10,32 @@ filter, which hides them wherever they show.
 from __future__ import annotations
 
 import abc
+import asyncio
 import re
+import weakref
 from collections.abc import Mapping
 
 from aiokafka.abc import AbstractTokenProvider
-from aiokafka.conn import AIOKafkaConnection
+from aiokafka.conn import AIOKafkaConnection, CloseReason
 from aiokafka.protocol.admin import SaslAuthenticateRequest
 
 from .._exceptions import (
     AuthenticationError,
     InvalidArgumentError,
     KafkaConfigAdminError,
+    KafkaConnectionError,
     ProtocolError,
 )
-from .connections import translate_error
+from .connections import ConnectionPool, close_all, translate_error
 
-__all__ = ["TOKEN_REFUSED_HINT", "TokenProvider", "TokenSource", "token_refusal"]
+__all__ = [
+    "TOKEN_REFUSED_HINT",
+    "TokenChecks",
+    "TokenProvider",
+    "TokenSource",
+    "token_refusal",
+    "token_refusal_alone",
+]
 
 #: What a user checks when a broker refuses an OAUTHBEARER token.
 TOKEN_REFUSED_HINT = (
@@ -144,3 +154,64 @@ async def token_refusal(conn: AIOKafkaConnection, where: str) -> str | None:
             f"{where} gave an unexpected answer to the end of the OAUTHBEARER exchange: {reason}"
         )
     return reason
+
+
+async def token_refusal_alone(pool: ConnectionPool, host: str, port: int, where: str) -> str | None:
+    """:func:`token_refusal` on a connection of its own (None: it could not tell)."""
+    try:
+        conn = await pool.open(host, port)
+    except Exception:
+        return None
+    try:
+        return await token_refusal(conn, where)
+    except KafkaConnectionError:
+        return None
+    finally:
+        await close_all([conn])
+
+
+class TokenChecks:
+    """Which of a pool's connections have their OAUTHBEARER token accepted by the broker.
+
+    A broker refuses a token with an error challenge, which aiokafka takes for success: the
+    connection then fails the first request written to it, and a call would retry until its
+    deadline. So each new connection answers the challenge as RFC 7628 says, before any
+    request of ours (:meth:`check`), and only a connection that passed is :meth:`accepted`
+    (aiokafka opens connections of its own too, for metadata).
+    """
+
+    def __init__(self) -> None:
+        self._accepted: weakref.WeakSet[AIOKafkaConnection] = weakref.WeakSet()
+        #: One check at a time per broker.
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def accepted(self, conn: AIOKafkaConnection) -> bool:
+        """Whether the broker is known to have accepted the connection's token."""
+        return conn in self._accepted
+
+    async def check(self, pool: ConnectionPool, node_id: int) -> None:
+        """Fail at once if the broker refused the token of its open connection.
+
+        aiokafka may have written a metadata request first, which a refusing broker fails by
+        closing the connection: the check is then made again on a connection of its own.
+        """
+        # One check per connection, however many calls wait for it; a broker that does not
+        # answer holds up the calls to it only.
+        async with self._locks.setdefault(node_id, asyncio.Lock()):
+            conn = pool.open_connection(node_id)
+            if conn is None or conn in self._accepted:
+                return
+            where = f"broker {node_id} ({conn.host}:{conn.port})"
+            try:
+                refusal = await token_refusal(conn, where)
+            except KafkaConnectionError:
+                refusal = await token_refusal_alone(pool, conn.host, conn.port, where)
+                if refusal is None:
+                    raise
+            if refusal is None:
+                self._accepted.add(conn)
+                return
+            conn.close(reason=CloseReason.AUTH_FAILURE)
+            raise AuthenticationError(
+                f"{where} refused the OAUTHBEARER token ({refusal}): {TOKEN_REFUSED_HINT}"
+            )

@@ -32,7 +32,7 @@ from kafka_config_admin import (
     KafkaConfigAdminError,
     KafkaConnectionError,
 )
-from kafka_config_admin._net.transport import CHANGES, READS
+from kafka_config_admin._net.brokers import CHANGES, READS
 from kafka_config_admin.testing import JvmCluster
 from tests.integration.fault_proxy import Fault, FaultProxy, proxied
 from tests.integration.helpers import active_controller, frozen
@@ -145,14 +145,14 @@ async def _use_brokers(
                 await anyio.sleep(0.5)
                 continue
             for lane, node in lanes.items():
-                transport.prefer(lane, node)
+                transport.choice.prefer(lane, node)
             try:
                 await admin.incremental_alter_configs({warm: changes("3599999")}).all()
                 await admin.describe_configs([warm]).all()
             except KafkaConfigAdminError:
                 await anyio.sleep(0.5)
                 continue
-            if all(transport._any_broker[lane] == node for lane, node in lanes.items()):
+            if all(transport.choice.chosen[lane] == node for lane, node in lanes.items()):
                 return
 
 

@@ -21,7 +21,7 @@ from kafka_config_admin import (
     RequestTimedOutError,
     ResourceType,
 )
-from kafka_config_admin._net.transport import READS
+from kafka_config_admin._net.brokers import READS
 from kafka_config_admin.testing import KafkaCluster
 
 from .fault_proxy import Fault, FaultProxy, proxied
@@ -159,7 +159,7 @@ async def test_a_describe_whose_broker_answers_nothing_is_sent_to_another(
         first = next(iter(proxies.values()))
         async with AdminClient(f"127.0.0.1:{first.port}", request_timeout=15) as admin:
             await admin.describe_configs([topic]).all()
-            silent = admin._transport.any_broker(READS)
+            silent = admin._transport.choice.any_broker(READS)
             proxies[silent].inject(Fault(DESCRIBE_CONFIGS, times=None, blackhole=True))
             began = anyio.current_time()
             with anyio.fail_after(12):  # the hedge delay is 3 s; request_timeout would be 15 s

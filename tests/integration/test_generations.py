@@ -40,7 +40,7 @@ from kafka_config_admin import (
     UnsupportedVersionError,
     UserScramCredentialDeletion,
 )
-from kafka_config_admin._net.transport import _WireRequest, negotiate_version
+from kafka_config_admin._net.wire import WireRequest, negotiate_version
 from kafka_config_admin._protocol import (
     ALTER_CLIENT_QUOTAS,
     ALTER_CONFIGS,
@@ -91,14 +91,14 @@ def has(codec: ApiCodec, release: tuple[int, ...]) -> bool:
 def chosen_versions(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[int]]:
     """The versions requests really went out at, by API name."""
     chosen: dict[str, set[int]] = {}
-    prepare = _WireRequest.prepare
+    prepare = WireRequest.prepare
 
-    def recording(self: _WireRequest, versions: Mapping[int, tuple[int, int]]) -> _WireRequest:
+    def recording(self: WireRequest, versions: Mapping[int, tuple[int, int]]) -> WireRequest:
         prepared = prepare(self, versions)
         chosen.setdefault(self._codec.name, set()).add(prepared.API_VERSION)
         return prepared
 
-    monkeypatch.setattr(_WireRequest, "prepare", recording)
+    monkeypatch.setattr(WireRequest, "prepare", recording)
     return chosen
 
 

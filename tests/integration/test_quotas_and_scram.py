@@ -31,7 +31,7 @@ from kafka_config_admin import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from kafka_config_admin._net.transport import READS
+from kafka_config_admin._net.brokers import READS
 from kafka_config_admin._protocol import (
     ALTER_CLIENT_QUOTAS,
     ALTER_USER_SCRAM_CREDENTIALS,
@@ -217,14 +217,14 @@ async def test_a_broker_that_stops_answering_is_retried_around(
     expected = {entity: {"producer_byte_rate": 2048.0}}
     async with AdminClient(kafka_cluster.bootstrap_servers, timeout=20, request_timeout=1) as admin:
         await settled(quotas_of(admin, of_entity), lambda q: q == expected)  # a broker is kept
-        chosen = admin._transport._any_broker[READS]
+        chosen = admin._transport.choice.chosen[READS]
         assert chosen is not None
         with kafka_cluster.paused_broker(chosen):
             with anyio.fail_after(5):
                 assert await admin.describe_client_quotas(of_entity, timeout=2).all() == expected
             with anyio.fail_after(20):
                 assert await admin.describe_client_quotas(of_entity).all() == expected
-            assert admin._transport._any_broker[READS] != chosen
+            assert admin._transport.choice.chosen[READS] != chosen
     await admin_client.alter_client_quotas({entity: {"producer_byte_rate": None}}).all()
 
 

@@ -25,7 +25,7 @@ from kafka_config_admin import (
     PolicyViolationError,
     ResourceType,
 )
-from kafka_config_admin._net.transport import READS
+from kafka_config_admin._net.brokers import READS
 from kafka_config_admin.testing import KafkaCluster
 
 from .conftest import SentRequests
@@ -243,11 +243,11 @@ async def test_a_gathered_describe_whose_broker_is_silent_goes_to_another_broker
             ResourceType.TOPIC, await new_topic(admin, kafka_cluster.bootstrap_servers)
         )
         await admin.describe_configs([topic]).all()
-        silent = admin._transport.any_broker(READS)
+        silent = admin._transport.choice.any_broker(READS)
         sent_requests.clear()
         with kafka_cluster.paused_broker(silent), anyio.fail_after(30):
             # Hedged after a fifth of the call's 10 s, when the broker has answered nothing.
             configs = await admin.describe_configs([topic], timeout=10).all()
         assert configs[topic]["retention.ms"].value == DEFAULT_RETENTION
         assert sent_requests == ["DescribeConfigs"] * 2
-        assert admin._transport.any_broker(READS) != silent  # the next describe goes there
+        assert admin._transport.choice.any_broker(READS) != silent  # the next describe goes there

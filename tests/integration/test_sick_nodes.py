@@ -26,7 +26,7 @@ from kafka_config_admin import (
     OutcomeUnknownError,
     ResourceType,
 )
-from kafka_config_admin._net.transport import CHANGES
+from kafka_config_admin._net.brokers import CHANGES
 from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import active_controller, frozen
@@ -80,9 +80,9 @@ async def send_changes_to(admin: AdminClient, node: int, topic: ConfigResource) 
                 await admin._transport.refresh_metadata()
                 await anyio.sleep(0.5)
                 continue
-            admin._transport.prefer(CHANGES, node)
+            admin._transport.choice.prefer(CHANGES, node)
             await admin.incremental_alter_configs({topic: _retention(3_599_999)}).all()
-            if admin._transport._any_broker[CHANGES] == node:
+            if admin._transport.choice.chosen[CHANGES] == node:
                 return
 
 

@@ -27,7 +27,8 @@ from kafka_config_admin import (
 )
 from kafka_config_admin._engine.engine import Engine
 from kafka_config_admin._engine.lifetime import TaskGroupHost
-from kafka_config_admin._net.transport import FORWARDED_WAIT, AnswerLostError, Transport
+from kafka_config_admin._net.transport import FORWARDED_WAIT, Transport
+from kafka_config_admin._net.wire import AnswerLostError
 from kafka_config_admin._ops.configs import DescribeConfigs, IncrementalAlterConfigs
 from kafka_config_admin._ops.results import AlterConfigsResult, DescribeConfigsResult
 from kafka_config_admin._protocol import ApiCodec, Memo
@@ -111,29 +112,15 @@ class Request:
 Script = Callable[[Request], "Answer | Lose | Silent"]
 
 
-class FakeTransport:
-    """The transport's face to the engine, over scripted brokers.
+class FakeBrokerChoice:
+    """Broker choice as the engine sees it (``transport.choice``), made deterministic: the
+    lane's preferred broker, else the first broker (the other lane's first free one for
+    changes), and hedges go to the others in id order."""
 
-    ``script(request)`` says what each request written meets; a broker in ``down`` cannot be
-    connected to (a request for it is never written, and fails with the error given);
-    ``requests`` records every request, written or refused, in order.
-    Broker choice is deterministic: the lane's preferred broker, else the first broker (the
-    other lane's first free one for changes), and hedges go to the others in id order.
-    """
-
-    def __init__(
-        self, brokers: list[int], script: Script, *, request_timeout: float = 10.0
-    ) -> None:
+    def __init__(self, brokers: list[int]) -> None:
         self.brokers = brokers
-        self.script = script
-        self.request_timeout = request_timeout
-        self.requests: list[Request] = []
-        self.metadata_refreshes = 0
-        self.down: dict[int, KafkaConfigAdminError] = {}
+        self.answered_at: dict[int, float] = {}
         self._preferred: dict[int, int] = {}
-        self._answered_at: dict[int, float] = {}
-
-    # --- broker choice ----------------------------------------------------------------
 
     def any_broker(self, lane: int = 0) -> int:
         if lane in self._preferred:
@@ -148,7 +135,27 @@ class FakeTransport:
         self._preferred[lane] = node
 
     def answered_within(self, node_id: int, seconds: float) -> bool:
-        return _now() - self._answered_at.get(node_id, -1e9) < seconds
+        return _now() - self.answered_at.get(node_id, -1e9) < seconds
+
+
+class FakeTransport:
+    """The transport's face to the engine, over scripted brokers.
+
+    ``script(request)`` says what each request written meets; a broker in ``down`` cannot be
+    connected to (a request for it is never written, and fails with the error given);
+    ``requests`` records every request, written or refused, in order.
+    """
+
+    def __init__(
+        self, brokers: list[int], script: Script, *, request_timeout: float = 10.0
+    ) -> None:
+        self.brokers = brokers
+        self.script = script
+        self.request_timeout = request_timeout
+        self.requests: list[Request] = []
+        self.metadata_refreshes = 0
+        self.down: dict[int, KafkaConfigAdminError] = {}
+        self.choice = FakeBrokerChoice(brokers)
 
     async def refresh_metadata(self) -> None:
         self.metadata_refreshes += 1
@@ -180,7 +187,7 @@ class FakeTransport:
             if not answered:
                 answered = True
                 if isinstance(outcome, dict):
-                    self._answered_at[node_id] = _now()
+                    self.choice.answered_at[node_id] = _now()
                 on_answer(outcome)
 
         wait = max(self.request_timeout, FORWARDED_WAIT) if forwarded else self.request_timeout

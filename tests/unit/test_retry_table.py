@@ -14,7 +14,7 @@ from kafka_config_admin import (
     RequestTimedOutError,
 )
 from kafka_config_admin._engine.retries import answered_maybe_applied, retried, retry_table
-from kafka_config_admin._net.transport import AnswerLostError
+from kafka_config_admin._net.wire import AnswerLostError
 
 #: class name -> (retried, whether a change that ended in it may have been applied)
 EXPECTED: dict[str, tuple[bool, str]] = {

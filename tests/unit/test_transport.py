@@ -1,12 +1,27 @@
-"""Version negotiation: the highest version both sides speak, or a clear error."""
+"""The transport's parts that need no broker: version negotiation (the highest version both
+sides speak, or a clear error), broker choice (lanes, hedge targets), throttling, and which
+bootstrap failure is said."""
 
 from __future__ import annotations
 
+import random
+import time
+
+import anyio
 import pytest
 
-from kafka_config_admin import UnsupportedVersionError
+from kafka_config_admin import (
+    AuthenticationError,
+    KafkaConfigAdminError,
+    KafkaConnectionError,
+    UnsupportedVersionError,
+)
+from kafka_config_admin._net.bootstrap import clearest_failure
+from kafka_config_admin._net.brokers import CHANGES, READS, BrokerChoice, lane_of
+from kafka_config_admin._net.connections import BrokerAddress, ConnectionPool
 from kafka_config_admin._net.security import SecurityOptions
-from kafka_config_admin._net.transport import negotiate_version
+from kafka_config_admin._net.throttle import Throttles
+from kafka_config_admin._net.wire import negotiate_version
 from kafka_config_admin._protocol import DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS
 
 
@@ -30,3 +45,123 @@ def test_a_broker_without_the_api_is_a_clear_error() -> None:
 def test_security_options_never_show_the_password() -> None:
     options = SecurityOptions("SASL_PLAINTEXT", "PLAIN", "admin", "hunter2")
     assert "hunter2" not in repr(options) and "admin" in repr(options)
+
+
+# --- broker choice: lanes kept apart, hedges elsewhere ----------------------------------------
+
+
+def _choice(brokers: list[int], open_: set[int] | None = None) -> BrokerChoice:
+    return BrokerChoice(lambda: brokers, lambda node: node in (brokers if open_ is None else open_))
+
+
+def test_each_lane_keeps_its_broker_while_its_connection_is_open() -> None:
+    connected = {1, 2, 3}
+    choice = BrokerChoice(lambda: [1, 2, 3], connected.__contains__)
+    reads = choice.any_broker(READS)
+    assert all(choice.any_broker(READS) == reads for _ in range(20))
+    connected.discard(reads)
+    moved = choice.any_broker(READS)
+    assert moved != reads and moved in connected
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_reads_and_changes_go_to_different_brokers_while_there_are_two(seed: int) -> None:
+    random.seed(seed)
+    choice = _choice([1, 2, 3])
+    assert choice.any_broker(READS) != choice.any_broker(CHANGES)
+    alone = _choice([7])
+    assert alone.any_broker(READS) == alone.any_broker(CHANGES) == 7
+
+
+def test_a_connected_broker_is_chosen_before_one_without_a_connection() -> None:
+    assert {_choice([1, 2, 3], open_={2}).any_broker(READS) for _ in range(20)} == {2}
+
+
+def test_no_broker_in_the_metadata_is_a_connection_error() -> None:
+    with pytest.raises(KafkaConnectionError, match="lists no brokers"):
+        _choice([]).any_broker(READS)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_hedges_go_to_every_other_broker_avoiding_the_other_lanes(seed: int) -> None:
+    random.seed(seed)
+    choice = _choice([1, 2, 3, 4])
+    choice.prefer(CHANGES, 3)
+    targets = choice.hedge_targets(READS, 1)
+    assert sorted(targets) == [2, 4]  # 3 carries the changes
+    choice.prefer(CHANGES, 2)
+    assert sorted(choice.hedge_targets(READS, 1)) == [3, 4]
+    two = _choice([1, 2])
+    two.prefer(CHANGES, 2)
+    assert two.hedge_targets(READS, 1) == [2]  # the other lane's broker, as there is no other
+
+
+def test_a_hedge_that_won_takes_the_lane_unless_another_lane_has_it() -> None:
+    choice = _choice([1, 2, 3])
+    choice.prefer(READS, 1)
+    choice.prefer(CHANGES, 3)
+    choice.hedge_won(READS, 2)
+    assert choice.any_broker(READS) == 2
+    choice.hedge_won(READS, 3)
+    assert choice.any_broker(READS) == 2 and choice.any_broker(CHANGES) == 3
+
+
+def test_a_broker_that_answered_lately_is_busy_not_silent() -> None:
+    choice = _choice([1, 2])
+    assert not choice.answered_within(1, 5.0)
+    choice.answered_at[1] = time.monotonic()
+    assert choice.answered_within(1, 5.0) and not choice.answered_within(2, 5.0)
+    choice.answered_at[2] = time.monotonic() - 10
+    assert not choice.answered_within(2, 5.0)
+
+
+def test_lanes_of_reads_and_changes() -> None:
+    assert lane_of(False) == READS and lane_of(True) == CHANGES and READS != CHANGES
+
+
+# --- throttling ------------------------------------------------------------------------------
+
+
+def test_a_throttled_broker_is_held_until_its_time_passes() -> None:
+    throttles = Throttles()
+    assert not throttles.holds(1)
+    throttles.hold(1, 50)
+    assert throttles.holds(1) and not throttles.holds(2)
+
+    async def wait_then_check() -> bool:
+        await throttles.wait(1)
+        return throttles.holds(1)
+
+    assert anyio.run(wait_then_check) is False
+    throttles.hold(2, 0)
+    assert not throttles.holds(2)
+
+
+# --- bootstrap: the clearest failure ---------------------------------------------------------
+
+
+def _clearest(*failures: tuple[str, KafkaConfigAdminError]) -> KafkaConfigAdminError:
+    async def main() -> KafkaConfigAdminError:
+        pool = ConnectionPool("unused:9092", {})
+        listed = [(BrokerAddress(address, 9092), failure) for address, failure in failures]
+        return await clearest_failure(
+            pool, listed, "a:9092,b:9092", ssl_context=None, oauth=False, probe_timeout=1.0
+        )
+
+    return anyio.run(main)
+
+
+def test_the_first_clear_bootstrap_failure_is_the_error() -> None:
+    refused = KafkaConnectionError("a:9092: connection refused")
+    denied = AuthenticationError("b:9092: SASL authentication failed")
+    assert _clearest(("a", refused), ("b", denied)) is denied
+
+
+def test_unclear_bootstrap_failures_are_said_together() -> None:
+    first = KafkaConnectionError("a:9092: connection refused")
+    assert _clearest(("a", first)) is first
+    both = _clearest(("a", first), ("b", KafkaConnectionError("b:9092: timed out")))
+    assert type(both) is KafkaConnectionError
+    assert str(both) == (
+        "could not bootstrap from a:9092,b:9092: a:9092: connection refused; b:9092: timed out"
+    )

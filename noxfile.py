@@ -169,7 +169,8 @@ def secrets(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Benchmarks against every peer on one real broker; results in benchmarks/results/.
 
-    ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead, ``nox -s bench -- feed``
+    ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead (one broker, and a fleet
+    of three clusters on local[2] and on a standalone cluster), ``nox -s bench -- feed``
     the change feed's poll cost and detection latency (two clusters), ``nox -s bench -- cli``
     only the CLI against kafka-configs.sh, ``nox -s bench -- peers`` only the clients,
     ``nox -s bench -- load`` concurrent alters and describes (600 and 200, for 20 s each, from

@@ -15,19 +15,28 @@ import os
 import resource
 import subprocess
 import sys
+from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+#: What a Kafka broker's command line holds (the JVM backend's brokers are ``kafka.Kafka``).
+BROKER_MAIN = b"kafka.Kafka"
 
-def run_json_module(module: str, *args: str, tree: Path | None = None) -> dict[str, Any]:
+
+def run_json_module(
+    module: str, *args: str, tree: Path | None = None, timeout: float | None = None
+) -> dict[str, Any]:
     """Run ``python -m module args`` from the repository root (or from another source ``tree``
-    of it, whose packages it then imports); its last output line, as JSON."""
+    of it, whose packages it then imports); its last output line, as JSON. A process still
+    running after ``timeout`` seconds is killed (``subprocess.TimeoutExpired``)."""
     output = subprocess.run(
         [sys.executable, "-m", module, *args],
         check=True,
         stdout=subprocess.PIPE,
         text=True,
         cwd=tree or Path(__file__).parent.parent,
+        timeout=timeout,
     ).stdout
     result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
     return result
@@ -66,3 +75,59 @@ def reset_peak_rss() -> None:
     that one's peak.
     """
     Path("/proc/self/clear_refs").write_text("5")
+
+
+def processes() -> Iterator[tuple[Path, bytes]]:
+    """Every process's ``/proc`` directory with its command line (those that end meanwhile, or
+    that are not ours to read, are left out)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                yield entry, (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+
+
+def tree_cpu_seconds() -> dict[int, tuple[str, float]]:
+    """CPU seconds used so far by this process and each process under it, by pid, each marked
+    ``brokers`` (a Kafka broker it started) or ``rest`` (this process, Spark's JVMs and Python
+    workers, any other child); :func:`cpu_between` makes two of these what the tree used in
+    between. A child that ended counts with the parent that collected it (``cutime``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    seconds: dict[int, float] = {}
+    brokers: set[int] = set()
+    for directory, command in processes():
+        try:
+            stat = (directory / "stat").read_text()
+        except OSError:
+            continue
+        # After "pid (command) ": state, ppid, ..., utime, stime, cutime, cstime (fields 14-17).
+        fields = stat[stat.rindex(")") + 2 :].split()
+        pid = int(directory.name)
+        parents[pid] = int(fields[1])
+        seconds[pid] = sum(int(field) for field in fields[11:15]) / tick
+        if BROKER_MAIN in command:
+            brokers.add(pid)
+    children: defaultdict[int, list[int]] = defaultdict(list)
+    for pid, parent in parents.items():
+        children[parent].append(pid)
+    tree: dict[int, tuple[str, float]] = {}
+    under = [os.getpid()]
+    while under:
+        pid = under.pop()
+        tree[pid] = ("brokers" if pid in brokers else "rest", seconds.get(pid, 0.0))
+        under.extend(children[pid])
+    return tree
+
+
+def cpu_between(
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]
+) -> dict[str, float]:
+    """CPU seconds the tree used between two :func:`tree_cpu_seconds`, brokers and the rest,
+    from each process alive at the end. A process that ended meanwhile without its parent
+    collecting its time (PySpark's daemon lets its workers go so) is missing: at least this."""
+    used = {"brokers": 0.0, "rest": 0.0}
+    for pid, (kind, seconds) in after.items():
+        used[kind] += max(0.0, seconds - before.get(pid, (kind, 0.0))[1])
+    return used

@@ -15,13 +15,15 @@ differs each round so that every apply has work to do.
 The faces against the SDK (issue 23's "a command line that answers at once"), in the same
 run, on the same topics, ``--repeats`` times (5), each time every step once, in turn:
 
-- start: ``--help``, ``--version``, a usage error and ``plan --help`` against a bare
-  ``python -c "import aiokafka, pydantic"``; ``import kafka_config_admin`` and
-  ``from kafka_config_admin import AdminClient`` (what a service or a Spark task pays) against it,
-  beside pydantic's own ``BaseModel`` import (which ``import pydantic`` alone does not load);
-- ``plan`` of N topics, and the ``describe --match`` table of N topics, against the SDK's
-  describe of the same topics as ``plan`` asks for them (``benchmarks/sdk_steps.py``, process
-  start included);
+- start: ``--help``, ``--version``, a usage error, ``plan --help`` and ``plan`` without its
+  FILE against a bare ``python -c "import aiokafka, pydantic"``; ``import kafka_config_admin``
+  and ``from kafka_config_admin import AdminClient`` (what a service or a Spark task pays)
+  against it, beside pydantic's own ``BaseModel`` import (which ``import pydantic`` alone does
+  not load);
+- ``plan`` of N topics against the SDK reading what ``plan`` reads (the topic list and the
+  key the file sets), and the ``describe --match`` table of N topics against the SDK's
+  describe of every config of the same topics, as the table asks (``benchmarks/sdk_steps.py``,
+  process start included);
 - ``apply`` against the SDK doing the same requests (describe, validate, alter, read back);
   the SDK's alter step is the broker's own commit time.
 
@@ -170,11 +172,12 @@ FACE_STEPS = [
     ("help", "bare_import", "`kafka-config-admin --help`"),
     ("version", "bare_import", "`kafka-config-admin --version`"),
     ("usage_error", "bare_import", "`kafka-config-admin --no-such-option` (exit 2)"),
-    ("command_help", "bare_import", "`kafka-config-admin plan --help` (loads the command)"),
+    ("command_help", "bare_import", "`kafka-config-admin plan --help`"),
+    ("command_usage_error", "bare_import", "`kafka-config-admin plan` without FILE (exit 2)"),
     ("import_package", "bare_import", "`import kafka_config_admin`"),
     ("import_sdk", "bare_import", "`from kafka_config_admin import AdminClient`"),
     ("import_base_model", "bare_import", f"`{BARE_IMPORT}; from pydantic import BaseModel`"),
-    ("plan", "sdk_describe", "`plan FILE` (exit 3: changes needed)"),
+    ("plan", "sdk_plan", "`plan FILE` (exit 3: changes needed)"),
     ("table", "sdk_describe", "`describe --match REGEX` (the table)"),
     ("apply", "sdk_apply", "`apply FILE --yes`"),
 ]
@@ -193,10 +196,12 @@ def faces_round(
         "version": (command_line("--version"), 0),
         "usage_error": (command_line("--no-such-option"), 2),
         "command_help": (command_line("plan", "--help"), 0),
+        "command_usage_error": (command_line("plan"), 2),
         "import_package": (python("import kafka_config_admin"), 0),
         "import_sdk": (python("from kafka_config_admin import AdminClient"), 0),
         # What pydantic's models need and ``import pydantic`` alone does not load.
         "import_base_model": (python(f"{BARE_IMPORT}; from pydantic import BaseModel"), 0),
+        "sdk_plan": (sdk_steps("plan", bootstrap, str(names)), 0),
         "sdk_describe": (sdk_steps("describe", bootstrap, str(names)), 0),
         "plan": (ours(bootstrap, "plan", str(desired_file(work / "plan.yaml", topics, base))), 3),
         "table": (ours(bootstrap, "describe", "--match", PATTERN), 0),
@@ -255,7 +260,9 @@ def faces_markdown(part: dict[str, Any]) -> list[str]:
     ]
     baselines = {
         "bare_import": f'bare `python -c "{BARE_IMPORT}"`',
-        "sdk_describe": "the SDK's describe of the same topics, as plan asks (process included)",
+        "sdk_plan": "the SDK's reads of the same topics, as plan asks (process included)",
+        "sdk_describe": "the SDK's describe of the same topics, as the table asks (process "
+        "included)",
         "sdk_apply": "the SDK's same requests as apply (process included)",
     }
     for baseline, said in baselines.items():

@@ -50,9 +50,11 @@ def run_python_peer(
     reps: int,
     workloads: str = "",
     tree: Path | None = None,
+    timeout: float | None = None,
 ) -> dict[str, Any]:
     """One Python client's workloads (``workloads``: ``"w1,w3"``; all if empty) in a process,
-    importing this checkout's packages or those of another source ``tree``."""
+    importing this checkout's packages or those of another source ``tree``, killed after
+    ``timeout`` seconds."""
     return run_json_module(
         "benchmarks.runner",
         name,
@@ -62,6 +64,7 @@ def run_python_peer(
         str(SETTLE_SECONDS),
         *([workloads] if workloads else []),
         tree=tree,
+        timeout=timeout,
     )
 
 
@@ -76,7 +79,12 @@ def compile_java_peer(work: Path) -> str:
 
 
 def run_java_peer(
-    bootstrap: str, topics_file: Path, classpath: str, reps: int, workloads: str = ""
+    bootstrap: str,
+    topics_file: Path,
+    classpath: str,
+    reps: int,
+    workloads: str = "",
+    timeout: float | None = None,
 ) -> dict[str, Any]:
     """The Java client's workloads (as :func:`run_python_peer`; the topics of ``topics_file``
     are read from the ``.txt`` file :func:`write_topics` put beside it)."""
@@ -97,6 +105,7 @@ def run_java_peer(
         check=True,
         stdout=subprocess.PIPE,
         text=True,
+        timeout=timeout,
     ).stdout
     result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
     return result
@@ -112,11 +121,14 @@ def measure_rounds(
     reps: int,
     workloads: str = "",
     before: Path | None = None,
+    timeout: float | None = None,
 ) -> list[dict[str, Any]]:
     """Every client's runs, ``rounds`` rounds of ``reps`` each, pooled per client.
 
     ``classpath``: :func:`compile_java_peer`'s, when ``peers`` has ``java``. ``before``: another
-    source tree, whose client runs too as :data:`BEFORE`.
+    source tree, whose client runs too as :data:`BEFORE`. ``timeout``: seconds a client's
+    process may take (all its workloads of a round); one that takes longer is recorded as
+    failed.
     """
     if before is not None:
         peers = [*peers, BEFORE]
@@ -133,16 +145,25 @@ def measure_rounds(
             print(f"[round {round_index + 1}/{rounds}] {name} ...", flush=True)
             try:
                 if name == BEFORE:
-                    ours = run_python_peer(OURS, bootstrap, topics_file, reps, workloads, before)
+                    ours = run_python_peer(
+                        OURS, bootstrap, topics_file, reps, workloads, before, timeout
+                    )
                     run = {**ours, "peer": BEFORE}
                 elif name in MODULES:
-                    run = run_python_peer(name, bootstrap, topics_file, reps, workloads)
+                    run = run_python_peer(
+                        name, bootstrap, topics_file, reps, workloads, timeout=timeout
+                    )
                 else:
-                    run = run_java_peer(bootstrap, topics_file, classpath, reps, workloads)
-            except subprocess.CalledProcessError as error:
-                # One client failing (a broker refusing its one huge request) is a result too;
-                # the others' runs are kept. Its error is in this run's output above.
-                reason = f"failed: its process exited with {error.returncode}"
+                    run = run_java_peer(bootstrap, topics_file, classpath, reps, workloads, timeout)
+            except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+                # One client failing (a broker refusing its one huge request) or taking too
+                # long is a result too; the others' runs are kept. Its error is in this run's
+                # output above.
+                reason = (
+                    f"failed: not done in {error.timeout:.0f} s"
+                    if isinstance(error, subprocess.TimeoutExpired)
+                    else f"failed: its process exited with {error.returncode}"
+                )
                 chosen = workloads.split(",") if workloads else list(WORKLOADS)
                 run = {"peer": name, "workloads": {w: {"unsupported": reason} for w in chosen}}
             samples[name].append(run)

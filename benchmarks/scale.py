@@ -32,9 +32,10 @@ from typing import Any
 
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
-from . import dataset, machine
+from . import BROKER_MAIN, dataset, machine, processes
 from .clients import chosen_peers, compile_java_peer, measure_rounds, write_topics
 from .peers import NAMES
+from .profile import AREAS, w1_time_split
 from .report import OURS, median
 
 HERE = Path(__file__).parent
@@ -62,17 +63,14 @@ def reps_at(size: int, reps: int) -> int:
 
 def broker_open_files(cluster: Any) -> list[int]:
     """How many files each broker of ``cluster`` (a JVM cluster) holds open now."""
-    root = str(cluster.directory)
+    root = str(cluster.directory).encode()
     counts = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes()
-            if b"kafka.Kafka" in command and root.encode() in command:
-                counts.append(len(list((entry / "fd").iterdir())))
-        except OSError:  # gone meanwhile, or not ours
-            continue
+    for directory, command in processes():
+        if BROKER_MAIN in command and root in command:
+            try:
+                counts.append(len(list((directory / "fd").iterdir())))
+            except OSError:  # gone meanwhile
+                continue
     return sorted(counts)
 
 
@@ -90,7 +88,14 @@ def run_size(
     started = time.monotonic()
     reps = reps_at(len(names), args.reps)
     runs = measure_rounds(
-        peers, bootstrap, topics_file, classpath, rounds=args.rounds, reps=reps, workloads="w1"
+        peers,
+        bootstrap,
+        topics_file,
+        classpath,
+        rounds=args.rounds,
+        reps=reps,
+        workloads="w1",
+        timeout=args.peer_timeout,
     )
     return {
         "topics": len(names),
@@ -113,6 +118,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=3, help="repetitions per round")
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--topics-per-broker", type=int, default=TOPICS_PER_BROKER)
+    parser.add_argument(
+        "--peer-timeout",
+        type=float,
+        help="seconds a client's process may take at a size (all its W1 calls); one that "
+        "takes longer is recorded as failed (default: no limit)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also split our W1 time at each size: waiting for the brokers, decoding, shaping "
+        "(benchmarks.profile.w1_time_split, in this process)",
+    )
     parser.add_argument("--out", type=Path, default=HERE / "results")
     parser.add_argument(
         "--append",
@@ -174,6 +191,9 @@ def main(argv: list[str] | None = None) -> None:
                 created = size
                 run = run_size(peers, bootstrap, Path(tmp), names, classpath, args)
                 run["broker_open_files"] = broker_open_files(cluster)
+                if args.profile:
+                    print(f"{brokers} broker(s), {size} topics: profile of ours ...", flush=True)
+                    run["profile"] = w1_time_split(bootstrap, names)
                 cluster_results["sizes"].append(run)
                 print(write(results, args.out), flush=True)
     part["load_after"] = machine()["load"]
@@ -216,14 +236,18 @@ def _rows(results: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     """Every size measured, as (brokers, size), by broker count (in the order first met) and
     topics; the clusters of a run made in parts are taken together."""
     order = list(dict.fromkeys(c["brokers"] for c in results["clusters"]))
-    rows = [(c["brokers"], size) for c in results["clusters"] for size in c["sizes"]]
+    rows = [
+        (c["brokers"], dict(size, part=c.get("part", 0)))
+        for c in results["clusters"]
+        for size in c["sizes"]
+    ]
     return sorted(rows, key=lambda row: (order.index(row[0]), row[1]["topics"]))
 
 
 def time_table(results: dict[str, Any], peers: list[str]) -> list[str]:
     lines = [
-        "| brokers | topics | " + " | ".join(peers) + " | ours / floor | load | reps |",
-        "|---:|---:|" + "---:|" * len(peers) + "---:|---|---:|",
+        "| brokers | topics | " + " | ".join(peers) + " | ours / floor | load | reps | part |",
+        "|---:|---:|" + "---:|" * len(peers) + "---:|---|---:|---:|",
     ]
     for brokers, size in _rows(results):
         runs = size["runs"]
@@ -234,7 +258,7 @@ def time_table(results: dict[str, Any], peers: list[str]) -> list[str]:
         load = "-".join(f"{value:.0f}" for value in size["load"])
         lines.append(
             f"| {brokers} | {size['topics']:,} | " + " | ".join(cells) + f" | {versus_floor} | "
-            f"{load} | {size.get('reps', results['context']['reps'])} |"
+            f"{load} | {size.get('reps', results['context']['reps'])} | {size['part'] + 1} |"
         )
     return lines
 
@@ -269,7 +293,7 @@ def growth(points: list[tuple[int, float]]) -> str:
     steps = [
         f"{math.log(y2 / y1) / math.log(x2 / x1):.2f}"
         for (x1, y1), (x2, y2) in itertools.pairwise(points)
-        if y1 > 0 and y2 > 0
+        if y1 > 0 and y2 > 0 and x2 != x1  # a size measured again (another part) is no step
     ]
     return ", ".join(steps) if steps else "-"
 
@@ -315,13 +339,42 @@ def _safe(figure: Any, run: dict[str, Any]) -> float | None:
     return float(value) if value is not None else None
 
 
-def _part_line(part: dict[str, Any]) -> str:
+def profile_table(results: dict[str, Any]) -> list[str]:
+    """Where our W1 time went at each size profiled (``--profile``)."""
+    profiled = [(brokers, size) for brokers, size in _rows(results) if "profile" in size]
+    if not profiled:
+        return []
+    lines = [
+        "",
+        "Where our W1 time goes (`--profile`, in the benchmark's own process after a warm-up): "
+        "one call's wall time, our process's CPU and the brokers' CPU during it, then the "
+        "share of a second call's wall time, under cProfile, in each area (a builtin counts "
+        "with its callers; the profiler's overhead inflates the Python areas, so shares, not "
+        "seconds):",
+        "",
+        "| brokers | topics | wall (s) | our CPU (s) | brokers' CPU (s) | "
+        + " | ".join(AREAS)
+        + " | part |",
+        "|---:|---:|---:|---:|---:|" + "---:|" * len(AREAS) + "---:|",
+    ]
+    for brokers, size in profiled:
+        profile = size["profile"]
+        shares = " | ".join(f"{profile['profiled_shares'][area]:.0%}" for area in AREAS)
+        lines.append(
+            f"| {brokers} | {size['topics']:,} | {profile['wall_s']:.2f} | "
+            f"{profile['client_cpu_s']:.2f} | {profile['brokers_cpu_s']:.2f} | {shares} | "
+            f"{size['part'] + 1} |"
+        )
+    return lines
+
+
+def _part_line(index: int, part: dict[str, Any]) -> str:
     load = "/".join(map(str, part["machine"]["load"]))
     after = part.get("load_after")
     return (
-        f"`{part['command'].strip()}` at commit `{part['machine']['commit']}`, recorded "
-        f"{part['recorded']}, load average {load} at the start"
-        + (f", {'/'.join(map(str, after))} at the end." if after else ".")
+        f"Part {index + 1}: `{part['command'].strip()}` at commit "
+        f"`{part['machine']['commit']}`, recorded {part['recorded']}, load average {load} at "
+        "the start" + (f", {'/'.join(map(str, after))} at the end." if after else ".")
     )
 
 
@@ -342,7 +395,7 @@ def markdown(results: dict[str, Any]) -> str:
         f"{where['cores']} cores and {where['memory_gib']} GiB shared with other work. "
         f"{context['rounds']} round(s), {context['reps']} repetitions a round after a warm-up "
         "(fewer above 5,000 topics: the column reps), each client in a process of its own. "
-        + " ".join(_part_line(part) for part in context["parts"]),
+        + " ".join(_part_line(index, part) for index, part in enumerate(context["parts"])),
         "",
         "W1 wall time, median (s), and the ratio to ours; load average (1 min) before and after "
         "each size:",
@@ -361,6 +414,7 @@ def markdown(results: dict[str, Any]) -> str:
         "worse than linear):",
         "",
         *growth_table(results),
+        *profile_table(results),
     ]
     lines += [
         "",

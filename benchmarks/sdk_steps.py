@@ -1,11 +1,13 @@
 """The SDK doing what a CLI command asks of the broker, as a script: the baseline the CLI is
 measured against (``benchmarks/cli.py``), process start included.
 
-``python benchmarks/sdk_steps.py describe BOOTSTRAP TOPICS_FILE``: what ``plan`` asks (the topic
-list, then the topics' configs with documentation, as ``desired.read_state`` asks them).
-``python benchmarks/sdk_steps.py apply BOOTSTRAP TOPICS_FILE RETENTION_MS``: what ``apply`` asks
-(the same, then ``retention.ms`` SET on every topic with ``validate_only``, then for real, then
-the key read back). Prints JSON: seconds of each phase (``alter`` is the broker's commit).
+``python benchmarks/sdk_steps.py plan BOOTSTRAP TOPICS_FILE``: what ``plan`` of a file setting
+``retention.ms`` on those topics asks (the topic list, then each topic's ``retention.ms``, as
+``desired.read_state`` asks for a file without rules). ``... describe BOOTSTRAP TOPICS_FILE``:
+what ``describe --match`` asks (the topic list, then every config of each topic, without
+documentation). ``... apply BOOTSTRAP TOPICS_FILE RETENTION_MS``: what ``apply`` asks (plan's
+reads, then ``retention.ms`` SET on every topic with ``validate_only``, then for real, then the
+key read back). Prints JSON: seconds of each phase (``alter`` is the broker's commit).
 
 Run as a file (not ``-m benchmarks...``): only the SDK is imported, as a service would.
 """
@@ -34,7 +36,10 @@ async def main(step: str, bootstrap: str, names: list[str], value: str | None) -
 
     async with AdminClient(bootstrap, timeout=120) as client:
         await client.list_topics()
-        await client.describe_configs(resources, include_documentation=True).all()
+        if step == "describe":
+            await client.describe_configs(resources).all()
+        else:
+            await client.describe_configs({r: ["retention.ms"] for r in resources}).all()
         phase("describe")
         if step == "apply":
             ops = {r: [AlterConfigOp("retention.ms", str(value), OpType.SET)] for r in resources}

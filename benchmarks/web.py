@@ -15,8 +15,8 @@ SDK's calls to the brokers, ``desired``'s checks and plan, the template) and not
 
 Beside each page, the SDK call it is made of, timed alone in the same run (the list of topics;
 one topic's describe with synonyms and documentation; the describe of the bulk edit's 2,000
-topics, and the same with documentation, as the plan asked for it before), so the page's own
-cost shows as a ratio.
+topics as the plan asks it, the one key edited, and, for comparison, every key and every key
+with its documentation, as the plan asked before), so the page's own cost shows as a ratio.
 Medians of ``--reps`` runs after one warm-up. Results: ``benchmarks/results/web.json``, ``web.md``.
 """
 
@@ -161,19 +161,22 @@ async def measure(bootstrap: str, topics: list[str], reps: int, sample: int) -> 
 
             results["bulk_plan_2000"] = await median_ms(bulk_plan, reps)
             bulk = [ConfigResource(ResourceType.TOPIC, name) for name in topics[:BULK_TOPICS]]
-            for name, documentation in (
-                ("sdk_describe_bulk", False),
-                ("sdk_describe_bulk_documentation", True),
+            for name, keys, documentation in (
+                ("sdk_describe_bulk", ["retention.ms"], False),
+                ("sdk_describe_bulk_all_keys", None, False),
+                ("sdk_describe_bulk_documentation", None, True),
             ):
                 describe = functools.partial(
-                    _describe_all, admin, bulk, include_documentation=documentation
+                    _describe_all, admin, {r: keys for r in bulk}, documentation
                 )
                 results[name] = await median_ms(describe, reps)
             return results
 
 
 async def _describe_all(
-    admin: AdminClient, resources: list[ConfigResource], *, include_documentation: bool
+    admin: AdminClient,
+    resources: dict[ConfigResource, list[str] | None],
+    include_documentation: bool,
 ) -> object:
     return await admin.describe_configs(
         resources, include_documentation=include_documentation
@@ -228,7 +231,13 @@ def write(results: dict[str, Any], context: dict[str, Any], out: Path) -> str:
         ("a topic's page", "topic_page", 150, "sdk_describe_topic"),
         (f"bulk edit + plan, {BULK_TOPICS} topics", "bulk_plan_2000", 3000, "sdk_describe_bulk"),
         (
-            f"(the SDK's describe of those {BULK_TOPICS} topics with documentation)",
+            f"(the SDK's describe of those {BULK_TOPICS} topics, every key)",
+            "sdk_describe_bulk_all_keys",
+            None,
+            "sdk_describe_bulk",
+        ),
+        (
+            f"(the SDK's describe of those {BULK_TOPICS} topics, every key and its documentation)",
             "sdk_describe_bulk_documentation",
             None,
             "sdk_describe_bulk",

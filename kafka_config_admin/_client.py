@@ -404,17 +404,12 @@ class AdminClient:
         nothing is sent. The request goes to the controller the metadata names (a
         ZooKeeper-era broker takes it from no other; in KRaft that broker forwards it).
         """
-        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
-        # The broker waits this long for the topics to be created before it answers; it must
-        # answer within the request's own timeout, with room for the answer to arrive: a
-        # ZooKeeper-era broker waits the whole time for a topic whose leader cannot be elected
-        # and then answers for every topic, the created ones too.
-        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             CreateTopics.build,
             new_topics,
             validate_only=validate_only,
-            timeout_ms=int(wait * 1000),
+            timeout_ms=broker_wait_ms,
             controller=self._transport.controller_id,
         )
         return self._call(build, CreateTopicsResult, seconds)
@@ -443,13 +438,12 @@ class AdminClient:
         current one fails with :class:`InvalidPartitionsError`). ``validate_only`` asks the
         controller to check and change nothing.
         """
-        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
-        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             CreatePartitions.build,
             new_partitions,
             validate_only=validate_only,
-            timeout_ms=int(wait * 1000),
+            timeout_ms=broker_wait_ms,
             controller=self._transport.controller_id,
         )
         return self._call(build, CreatePartitionsResult, seconds)
@@ -467,12 +461,11 @@ class AdminClient:
         leader. One future per partition, done once the controller accepted the move (the
         data moves afterwards: follow it with :meth:`list_partition_reassignments`).
         """
-        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
-        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             AlterPartitionReassignments.build,
             reassignments,
-            timeout_ms=int(wait * 1000),
+            timeout_ms=broker_wait_ms,
             controller=self._transport.controller_id,
         )
         return self._call(build, AlterPartitionReassignmentsResult, seconds)
@@ -488,12 +481,11 @@ class AdminClient:
         ``moving = await admin.list_partition_reassignments()``; a partition not moving is
         not in the mapping.
         """
-        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
-        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             ListPartitionReassignments.build,
             partitions,
-            timeout_ms=int(wait * 1000),
+            timeout_ms=broker_wait_ms,
             controller=self._transport.controller_id,
         )
         result = self._call(
@@ -571,6 +563,18 @@ class AdminClient:
         """
         build = partial(AlterUserScramCredentials.build, alterations)
         return self._call(build, AlterUserScramCredentialsResult, timeout)
+
+    def _deadline_and_broker_wait(self, timeout: float | None) -> tuple[float, int]:
+        """A controller call's deadline (seconds), and the milliseconds the broker may wait
+        inside it before it answers.
+
+        The broker must answer within the request's own timeout, with room for the answer to
+        arrive: a ZooKeeper-era broker waits the whole time for a topic whose leader cannot be
+        elected and then answers for every topic, the created ones too.
+        """
+        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
+        wait = min(seconds, self._transport.request_timeout) * _BROKER_WAIT_SHARE
+        return seconds, int(wait * 1000)
 
     def _call(
         self,

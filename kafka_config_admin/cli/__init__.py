@@ -1,11 +1,13 @@
 """The ``kafka-config-admin`` command line, thin over the SDK and :mod:`kafka_config_admin.desired`.
 
-Needs the ``cli`` extra: ``pip install 'kafka-config-admin[cli]'``. See docs/cli.md. A command's
-module is imported when the command is chosen (``_main.COMMANDS``), so ``--help`` answers at once.
+Needs the ``cli`` extra: ``pip install 'kafka-config-admin[cli]'``. See docs/cli.md. The commands
+are declared in ``_commands`` (click alone) and import their work when they run, so ``--help`` and
+usage errors answer at once.
 """
 
 from __future__ import annotations
 
-from ._main import ExitCode, cli, main
+from ._commands import cli
+from ._main import ExitCode, main
 
 __all__ = ["ExitCode", "cli", "main"]

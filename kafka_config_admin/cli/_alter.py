@@ -5,52 +5,33 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import partial
 
-import click
 from rich.table import Table
 
 from .. import AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
 from ..desired import ClusterState, check_ops, describe_state
-from ._connect import ConnectionOptions
 from ._entities import quota_changes
-from ._main import ExitCode, cli
-from ._options import (
-    change_options,
-    confirmed,
-    connection_options,
-    open_client,
-    run,
-    selection_options,
-)
+from ._main import ExitCode
+from ._options import ConnectionOptions
 from ._output import HIDDEN, failures_lines, print_refusals, print_table, resource_title, stderr
 from ._progress import settle
 from ._quotas import alter_quotas
 from ._resources import Selection, UsageError
+from ._running import confirmed, open_client, run
 from ._selection import selected_resources
 
 #: The cluster default lists only the keys set on it: a broker's describe tells its keys.
 _CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
 
 
-@cli.command()
-@selection_options()
-@change_options
-@click.option("--dry-run", is_flag=True, help="Let the brokers validate the change; apply nothing.")
-@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
-@connection_options
 def alter(
+    *,
     selection: Selection,
     ops: list[AlterConfigOp],
     dry_run: bool,
     yes: bool,
     connection: ConnectionOptions,
 ) -> int:
-    """Change configs incrementally on one or many resources, or a quota entity's quotas or
-    SCRAM credentials (--entity-type users|clients|ips, as kafka-configs.sh).
-
-    Each change is checked against the types the broker reports before anything is sent
-    (unknown keys, read-only keys, values that do not parse, APPEND/SUBTRACT on non-LIST keys).
-    The plan is shown and confirmed unless --yes; without a terminal, --yes is required.
-    """
+    """The ``alter`` command's work (its options and help: :mod:`._commands`)."""
     if selection.empty:
         raise UsageError("name at least one resource to alter (or --match REGEX)")
     if not ops:

@@ -2,22 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
 from .. import connect
-
-
-@dataclass(frozen=True)
-class ConnectionOptions:
-    """The connection options of one command line, as given."""
-
-    bootstrap_server: str | None = None
-    command_config: Path | None = None
-    cluster: str | None = None
-    clusters_file: Path | None = None
-    #: None: the clusters file's timeout for the cluster, else the SDK's default.
-    timeout: float | None = None
+from ._options import ConnectionOptions
 
 
 def resolve_connection(options: ConnectionOptions) -> tuple[connect.Connection, str]:

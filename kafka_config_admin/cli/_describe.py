@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import click
-
 from .. import (
     CatalogKey,
     CatalogMatch,
@@ -17,13 +15,11 @@ from .. import (
     catalog_releases,
     releases_with_key,
 )
-from ._connect import ConnectionOptions
-from ._main import ExitCode, cli
-from ._options import connection_options, open_client, output_option, run, selection_options
+from ._main import ExitCode
+from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     HIDDEN,
     DescribeView,
-    OutputFormat,
     describe_document,
     print_describe_tables,
     print_document,
@@ -35,18 +31,12 @@ from ._output import (
 from ._progress import settle
 from ._quotas import describe_quotas
 from ._resources import Selection, UsageError
+from ._running import open_client, run
 from ._selection import selected_resources
 
 
-@cli.command()
-@selection_options()
-@click.option("--all", "all_", is_flag=True, help="Show every config, defaults too.")
-@click.option("--docs", is_flag=True, help="Show each key's documentation.")
-@click.option("--synonyms", is_flag=True, help="Show where each value could come from.")
-@click.option("--keys", metavar="K1,K2", help="Only these keys (defaults included).")
-@output_option(OutputFormat.TABLE, OutputFormat.JSON, OutputFormat.YAML)
-@connection_options
 def describe(
+    *,
     selection: Selection,
     all_: bool,
     docs: bool,
@@ -55,15 +45,7 @@ def describe(
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
-    """Show the configs of topics, brokers, broker loggers, groups and client-metrics, or
-    the quotas of users, client ids and IPs (with users' SCRAM credentials).
-
-    Without --all only the values set on each resource are shown. Resources are TYPE:NAME
-    (topic:orders, broker:1, broker: for the cluster default, broker-logger:1, group:g,
-    client-metrics:m) or a bare topic name. Quotas: --entity-type users|clients|ips with
-    --entity-name NAME or --entity-default, as kafka-configs.sh (without a name: every entity
-    of the type). Exit 1 when a resource could not be described.
-    """
+    """The ``describe`` command's work (its options and help: :mod:`._commands`)."""
     if selection.empty:
         raise UsageError("name at least one resource (or --match REGEX)")
     if selection.quota is not None:
@@ -118,18 +100,8 @@ _DOCS_TYPES = (
 )
 
 
-@cli.command()
-@click.argument("key")
-@connection_options
-def docs(key: str, connection: ConnectionOptions) -> int:
-    """Print KEY's type, default, valid values and update mode beside its live documentation.
-
-    The live broker describes KEY on a topic, a broker, a group and a client-metrics
-    resource; the config catalog of the broker's Kafka release (Kafka's own ConfigDefs) adds
-    the default, the valid values, the importance and, for broker keys, whether it can be
-    changed per broker, cluster-wide or only with a restart. Every kind of resource that
-    takes KEY is shown. Exit 2 when none does.
-    """
+def docs(*, key: str, connection: ConnectionOptions) -> int:
+    """The ``docs`` command's work (its options and help: :mod:`._commands`)."""
     key = key.strip()
     if not key:
         raise UsageError("KEY is empty: name a config key, such as retention.ms")
@@ -205,7 +177,7 @@ def _docs_lines(
         and resource.type in (ResourceType.TOPIC, ResourceType.BROKER)
     ):
         shown = resource_title(resource.type.name, resource.name)
-        value = shown_value(entry.value, entry.is_sensitive)
+        value = shown_value(entry.value, entry.sensitive)
         lines.append((f"value on {shown}", f"{value} ({entry.source.name})"))
     if spec is not None:
         assert release is not None

@@ -18,7 +18,6 @@ from rich.text import Text
 
 from .. import AdminClient, ConfigResource, ResourceType, error_line
 from ..desired import (
-    DEFAULT_REASSIGNMENT_TIMEOUT,
     ApplyReport,
     ClusterState,
     DesiredState,
@@ -37,12 +36,10 @@ from ..desired import (
     parse_size_bytes,
     read_state,
 )
-from ._connect import ConnectionOptions
-from ._main import ExitCode, cli, say
-from ._options import confirmed, connection_options, open_client, output_option, run
+from ._main import ExitCode, say
+from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     HIDDEN,
-    OutputFormat,
     failures_lines,
     print_document,
     print_refusals,
@@ -53,13 +50,9 @@ from ._output import (
 )
 from ._progress import progress_bar, settle
 from ._quotas import entity_text, number_text
+from ._running import confirmed, open_client, run
 
 T = TypeVar("T")
-
-_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
-_PRUNE = click.option(
-    "--prune", is_flag=True, help="Also delete overrides of the file's resources it does not name."
-)
 
 
 def with_state(
@@ -83,17 +76,8 @@ def with_state(
     return run(work)
 
 
-@cli.command()
-@click.argument("file", type=_FILE)
-@_PRUNE
-@output_option(OutputFormat.TABLE, OutputFormat.JSON)
-@connection_options
-def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOptions) -> int:
-    """Show what apply would change to make the cluster as FILE says.
-
-    Exit 0: nothing to change; 3: changes needed (drift); 2: the file or a value is refused;
-    1: the cluster could not be read.
-    """
+def plan(*, file: Path, prune: bool, output: OutputFormat, connection: ConnectionOptions) -> int:
+    """The ``plan`` command's work (its options and help: :mod:`._commands`)."""
 
     async def show(
         admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
@@ -111,28 +95,8 @@ def plan(file: Path, prune: bool, output: OutputFormat, connection: ConnectionOp
     return with_state(connection, file, show, prune=prune, for_plan=True)
 
 
-@cli.command()
-@click.argument("file", type=_FILE)
-@_PRUNE
-@click.option("--dry-run", is_flag=True, help="Let the brokers validate the plan; apply nothing.")
-@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
-@click.option(
-    "--throttle",
-    metavar="BYTES/s",
-    help="Throttle replica moves to this rate (1048576, 10MiB) while they run; the throttle "
-    "keys are put back as they were at the end, even when interrupted.",
-)
-@click.option(
-    "--reassignment-timeout",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_REASSIGNMENT_TIMEOUT,
-    show_default=True,
-    metavar="SECONDS",
-    help="How long to follow replica moves; those still running then go on in the cluster "
-    "(exit 1, plan shows them in progress).",
-)
-@connection_options
 def apply(
+    *,
     file: Path,
     prune: bool,
     dry_run: bool,
@@ -141,13 +105,7 @@ def apply(
     reassignment_timeout: float,
     connection: ConnectionOptions,
 ) -> int:
-    """Make the cluster as FILE says: validate on the brokers, apply, read back.
-
-    Nothing is sent when any value is refused (exit 2). Exit 1 when any resource failed; the
-    others are applied all the same. Partition counts are raised, replication factors changed
-    by reassignment, followed until done (a bar on a terminal). Interrupted (Ctrl-C, SIGTERM),
-    it stops following and puts the throttles back first.
-    """
+    """The ``apply`` command's work (its options and help: :mod:`._commands`)."""
     rate = throttle_rate(throttle)
 
     async def go(admin: AdminClient, desired: DesiredState, state: ClusterState, label: str) -> int:
@@ -176,16 +134,8 @@ def apply(
     return with_state(connection, file, go, prune=prune, for_plan=True)
 
 
-@cli.command()
-@click.argument("file", type=_FILE)
-@output_option(OutputFormat.TABLE, OutputFormat.JSON)
-@connection_options
-def audit(file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:
-    """Check the cluster against the rules of FILE: configs, client quotas, SCRAM users.
-
-    Exit 0: none violated; 3: violations; 2: the file is refused; 1: the cluster could not be
-    read.
-    """
+def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:
+    """The ``audit`` command's work (its options and help: :mod:`._commands`)."""
 
     async def check(
         admin: AdminClient, desired: DesiredState, state: ClusterState, label: str

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import click
 import yaml
 from rich.table import Table
 
@@ -19,11 +18,9 @@ from .. import (
     ResourceType,
 )
 from ..desired import is_override, same_value
-from ._connect import ConnectionOptions
-from ._main import ExitCode, cli
-from ._options import connection_options, open_client, output_option, run, selection_options
+from ._main import ExitCode
+from ._options import ConnectionOptions, OutputFormat
 from ._output import (
-    OutputFormat,
     failures_lines,
     print_document,
     print_table,
@@ -34,6 +31,7 @@ from ._output import (
 )
 from ._progress import settle
 from ._resources import Selection, UsageError, resource
+from ._running import open_client, run
 from ._selection import selected_resources
 
 #: A side's overrides: per resource, key -> (value, type); a resource it lacks is absent.
@@ -51,19 +49,8 @@ class Side:
     overrides: Overrides
 
 
-@cli.command()
-@selection_options()
-@click.option(
-    "--against",
-    "snapshot",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A saved 'describe --output json' (or yaml) snapshot.",
-)
-@click.option("--against-cluster", metavar="NAME", help="A cluster of the clusters file.")
-@click.option("--against-bootstrap-server", metavar="HOST:PORT", help="Another cluster.")
-@output_option(OutputFormat.TABLE, OutputFormat.JSON)
-@connection_options
 def diff(
+    *,
     selection: Selection,
     snapshot: Path | None,
     against_cluster: str | None,
@@ -71,11 +58,7 @@ def diff(
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
-    """Compare the overrides of the cluster with a snapshot or with another cluster.
-
-    Resources: those named, else a snapshot's, else every topic and the cluster default.
-    Values are compared by type (604800000 equals "604800000"). Exit 0: the same; 3: different.
-    """
+    """The ``diff`` command's work (its options and help: :mod:`._commands`)."""
     given = [
         snapshot is not None,
         against_cluster is not None,

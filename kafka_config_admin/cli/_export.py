@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import click
-
 from ..desired import Export, ExportFailedError, read_export
-from ._connect import ConnectionOptions
-from ._main import ExitCode, cli
-from ._options import connection_options, open_client, output_option, run
-from ._output import OutputFormat, failures_lines, print_document, stderr
+from ._main import ExitCode
+from ._options import ConnectionOptions, OutputFormat
+from ._output import failures_lines, print_document, stderr
 from ._progress import settle
+from ._running import open_client, run
 
 
-@cli.command()
-@click.option("--match", metavar="REGEX", help="Only topics whose whole name matches REGEX.")
-@click.option(
-    "--group",
-    multiple=True,
-    metavar="NAME",
-    help="Export this group's configs (repeatable); without it, every group with overrides.",
-)
-@click.option("--no-groups", is_flag=True, help="Leave out the groups.")
-@click.option("--no-brokers", is_flag=True, help="Leave out the brokers and the cluster default.")
-@click.option("--no-quotas", is_flag=True, help="Leave out the client quotas.")
-@output_option(OutputFormat.YAML, OutputFormat.JSON)
-@connection_options
 def export(
+    *,
     match: str | None,
     group: tuple[str, ...],
     no_groups: bool,
@@ -34,12 +20,7 @@ def export(
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
-    """Write the cluster's current overrides as a desired-state file (to stdout).
-
-    Topics, each broker, the cluster default, the groups (those named with --group, or else
-    every group of the cluster that has overrides) and every entity's client quotas. Sensitive
-    values and SCRAM passwords cannot be read and are left out (each named on stderr).
-    """
+    """The ``export`` command's work (its options and help: :mod:`._commands`)."""
     admin, _ = open_client(connection)
 
     async def work() -> Export | None:

@@ -1,28 +1,67 @@
-"""The options commands share (connection, selection, changes, output) and how a command runs.
+"""The options commands share (connection, selection, changes, output), as click declares them.
 
-Imported by the command modules, never by :mod:`._main`: ``--help`` and usage errors of the
-group need none of this.
+Light on purpose: :mod:`._commands` declares every command with these, and ``--help`` or a usage
+error of any command loads nothing more than click. What the options stand for (resources,
+changes, a connection) is built from them when the command runs, by the modules imported then.
 """
 
 from __future__ import annotations
 
 import functools
-import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
-import anyio
 import click
 
-from .. import DEFAULT_TIMEOUT, AdminClient
-from ..desired import match_budget
-from ._connect import ConnectionOptions, resolve_connection
-from ._entities import ENTITY_TYPES, EntityOptions, entities
-from ._output import OutputFormat, stderr
-from ._resources import ChangeOptions, SelectionOptions, UsageError
-
 T = TypeVar("T")
+
+#: Values of the SDK the help shows, written here so that the help loads none of the SDK
+#: (tests/unit/test_cli_registration.py checks each against the SDK's own).
+SDK_DEFAULT_TIMEOUT = 60.0  # kafka_config_admin.DEFAULT_TIMEOUT
+REASSIGNMENT_TIMEOUT = 600.0  # kafka_config_admin.desired.DEFAULT_REASSIGNMENT_TIMEOUT
+ENTITY_TYPES = (  # _entities.ENTITY_TYPES: kafka-configs.sh's entity types
+    "users",
+    "clients",
+    "ips",
+    "topics",
+    "brokers",
+    "broker-loggers",
+    "groups",
+    "client-metrics",
+)
+RESOURCE_KINDS = (  # kafka_config_admin.desired.ResourceKind's values
+    "topic",
+    "broker",
+    "cluster_default",
+    "broker_logger",
+    "group",
+    "client_metrics",
+    "quota",
+    "scram_user",
+)
+
+
+class OutputFormat(StrEnum):
+    """The ``--output`` choices."""
+
+    TABLE = "table"
+    JSON = "json"
+    YAML = "yaml"
+
+
+@dataclass(frozen=True)
+class ConnectionOptions:
+    """The connection options of one command line, as given."""
+
+    bootstrap_server: str | None = None
+    command_config: Path | None = None
+    cluster: str | None = None
+    clusters_file: Path | None = None
+    #: None: the clusters file's timeout for the cluster, else the SDK's default.
+    timeout: float | None = None
 
 
 def connection_options(command: Callable[..., T]) -> Callable[..., T]:
@@ -69,7 +108,7 @@ def connection_options(command: Callable[..., T]) -> Callable[..., T]:
                 "--timeout",
                 type=click.FloatRange(min=0, min_open=True),
                 help="Seconds each call to the cluster may take [default: the clusters file's "
-                f"timeout for the cluster, else {DEFAULT_TIMEOUT:g}].",
+                f"timeout for the cluster, else {SDK_DEFAULT_TIMEOUT:g}].",
             ),
         ]
     ):
@@ -101,6 +140,9 @@ def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Cal
             ip_defaults: bool,
             **kwargs: Any,
         ) -> T:
+            from ._entities import EntityOptions, entities
+            from ._resources import SelectionOptions
+
             entity_options = EntityOptions(
                 entity_type,
                 entity_names,
@@ -199,6 +241,8 @@ def change_options(command: Callable[..., T]) -> Callable[..., T]:
         delete_config: tuple[str, ...],
         **kwargs: Any,
     ) -> T:
+        from ._resources import ChangeOptions
+
         ops = ChangeOptions(
             set_, delete, append, subtract, add_config, add_config_file, delete_config
         ).ops()
@@ -250,38 +294,3 @@ def output_option(*choices: OutputFormat) -> Callable[[Callable[..., T]], Callab
         callback=lambda _ctx, _param, value: OutputFormat(value),
         help="Output format.",
     )
-
-
-# --- running -------------------------------------------------------------------------------
-
-
-def run(work: Callable[[], Awaitable[T]]) -> T:
-    """Run a command's async work on a fresh event loop. A user's regular expression (a file's
-    topic patterns, ignore entries and rule selectors, ``--match``) that backtracks without end
-    is stopped after :data:`~kafka_config_admin.desired.MATCH_SECONDS` of processor time in
-    one match and named in the error (exit code 2), instead of running until Ctrl-C."""
-    with match_budget(per_match=True):
-        return anyio.run(work)
-
-
-def open_client(options: ConnectionOptions) -> tuple[AdminClient, str]:
-    """A (not yet opened) client for the chosen cluster, and the cluster's label."""
-    connection, label = resolve_connection(options)
-    client = AdminClient(
-        timeout=connection.timeout,
-        client_id="kafka-config-admin-cli",
-        **connection.admin_client_kwargs(),
-    )
-    return client, label
-
-
-def confirmed(yes: bool, question: str) -> bool:
-    """Whether to go on: ``--yes``, or a yes on a terminal; never waits without a terminal."""
-    if yes:
-        return True
-    if not sys.stdin.isatty():
-        raise UsageError("not asking for confirmation without a terminal: pass --yes")
-    if click.confirm(question, default=False, err=True):
-        return True
-    stderr.print("nothing was changed")
-    return False

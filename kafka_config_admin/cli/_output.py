@@ -20,7 +20,6 @@ import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 import yaml
@@ -32,17 +31,10 @@ from rich.text import Text
 
 from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType, error_line
-from ..desired import is_override
+from ..desired import override_source
+from ._options import OutputFormat
 
 DESCRIBE_FORMAT_VERSION = 1
-
-
-class OutputFormat(StrEnum):
-    """The ``--output`` choices."""
-
-    TABLE = "table"
-    JSON = "json"
-    YAML = "yaml"
 
 
 #: Data goes to stdout; messages, progress and errors to stderr.
@@ -61,10 +53,21 @@ class DescribeView:
     synonyms: bool = False
     keys: frozenset[str] | None = None
 
-    def shows(self, resource: ConfigResource, entry: ConfigEntry) -> bool:
+    def shown(self, resource: ConfigResource, config: Config) -> list[ConfigEntry]:
+        """The entries of ``resource``'s ``config`` to show, by name."""
         if self.keys is not None:
-            return entry.name in self.keys
-        return self.all or is_override(resource, entry)
+            keys = self.keys
+            entries = [entry for entry in config.entries if entry.name in keys]
+        elif self.all:
+            entries = list(config.entries)
+        else:
+            own = override_source(resource)  # once per resource, not per entry
+            entries = [entry for entry in config.entries if entry.source is own]
+        return sorted(entries, key=_name)
+
+
+def _name(entry: ConfigEntry) -> str:
+    return entry.name
 
 
 def resource_dict(resource: ConfigResource) -> dict[str, str]:
@@ -118,9 +121,7 @@ def describe_document(
             item |= {
                 "error": None,
                 "configs": {
-                    entry.name: entry_dict(entry, view)
-                    for entry in sorted(outcome.values(), key=lambda entry: entry.name)
-                    if view.shows(resource, entry)
+                    entry.name: entry_dict(entry, view) for entry in view.shown(resource, outcome)
                 },
             }
         resources.append(item)
@@ -142,6 +143,7 @@ def print_document(document: Mapping[str, Any], output: OutputFormat) -> None:
 
 def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> None:
     """One table per resource, or its error."""
+    surface = _Surface.of(stdout)
     for item in document["resources"]:
         title = resource_title(item["type"], item["name"])
         if item["error"] is not None:
@@ -171,7 +173,7 @@ def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> No
             table.add_row(*row)
         if not item["configs"]:
             table.caption = "no overrides (--all shows every config)" if not view.all else ""
-        print_table(stdout, table)
+        _print_table(surface, table)
 
 
 def print_table(console: Console, table: Table) -> None:
@@ -180,17 +182,39 @@ def print_table(console: Console, table: Table) -> None:
     the SDK's describe of those topics); without a terminal there is no style to draw, so a
     table that fits the width is drawn here in the same characters. Anything else (a
     terminal, a cell over several lines, a table that must fold) is left to rich."""
-    lines = _plain_table(console, table)
+    _print_table(_Surface.of(console), table)
+
+
+@dataclass(frozen=True)
+class _Surface:
+    """What a console is, read once for many tables: rich asks the terminal and the
+    environment again each time its width or kind is read."""
+
+    console: Console
+    width: int
+    #: Not a terminal, and UTF-8: a table may be drawn here without rich.
+    plain: bool
+    soft_wrap: bool
+
+    @classmethod
+    def of(cls, console: Console) -> _Surface:
+        plain = not console.is_terminal and console.encoding.lower().startswith("utf")
+        return cls(console, console.width, plain, console.soft_wrap)
+
+
+def _print_table(surface: _Surface, table: Table) -> None:
+    lines = _plain_table(surface, table)
     if lines is None:
-        console.print(table)
+        surface.console.print(table)
     else:
-        console.file.write("".join(f"{line}\n" for line in lines))
+        surface.console.file.write("".join(f"{line}\n" for line in lines))
 
 
-def _plain_table(console: Console, table: Table) -> list[str] | None:
+def _plain_table(surface: _Surface, table: Table) -> list[str] | None:
     """The lines rich would print for ``table``, or None where only rich knows them."""
-    if not _drawn_plainly(console, table):
+    if not (surface.plain and _drawn_plainly(table)):
         return None
+    console = surface.console
     headers = _plain_cells(console, [column.header for column in table.columns])
     columns = [_plain_cells(console, list(column.cells)) for column in table.columns]
     if headers is None or any(cells is None for cells in columns):
@@ -202,7 +226,7 @@ def _plain_table(console: Console, table: Table) -> list[str] | None:
     ]
     width = sum(widths) + 3 * len(widths) + 1
     title, caption = (_plain_cells(console, [text]) for text in (table.title, table.caption))
-    if width > console.width or any(
+    if width > surface.width or any(
         given is not None and (plain is None or cell_len(plain[0]) > width)
         for given, plain in ((table.title, title), (table.caption, caption))
     ):
@@ -219,7 +243,7 @@ def _plain_table(console: Console, table: Table) -> list[str] | None:
 
     def aligned(text: str, excess: int, left: int) -> str:
         # A soft-wrapping console (stderr's) prints title and caption as they are.
-        return text if console.soft_wrap else " " * left + text + " " * (excess - left)
+        return text if surface.soft_wrap else " " * left + text + " " * (excess - left)
 
     lines = []
     if title is not None:
@@ -233,13 +257,11 @@ def _plain_table(console: Console, table: Table) -> list[str] | None:
     return lines
 
 
-def _drawn_plainly(console: Console, table: Table) -> bool:
-    """Whether rich would draw ``table`` with no style and rich's defaults, as
-    :func:`_plain_table` draws it (a table the CLI builds: title left, columns left)."""
+def _drawn_plainly(table: Table) -> bool:
+    """Whether rich would draw ``table``, on a plain surface, with no style and rich's defaults,
+    as :func:`_plain_table` draws it (a table the CLI builds: title left, columns left)."""
     return (
-        not console.is_terminal
-        and console.encoding.lower().startswith("utf")
-        and bool(table.columns)
+        bool(table.columns)
         and table.box is box.HEAVY_HEAD
         and table.safe_box is None
         and (table.show_header, table.show_edge, table.pad_edge) == (True, True, True)

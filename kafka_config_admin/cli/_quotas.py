@@ -31,8 +31,9 @@ from .. import (
 from ..desired import quota_entries
 from ._entities import QuotaChanges, QuotaSelection
 from ._main import ExitCode
-from ._options import confirmed, run
-from ._output import OutputFormat, print_document, print_table, stderr, stdout
+from ._options import OutputFormat
+from ._output import print_document, print_table, stderr, stdout
+from ._running import confirmed, run
 
 QUOTAS_FORMAT_VERSION = 1
 

@@ -29,14 +29,12 @@ from ..desired import (
     next_state,
     observe_once,
 )
-from ._connect import ConnectionOptions, resolve_connection
-from ._main import cli
-from ._options import connection_options, output_option, run
-from ._output import OutputFormat, stderr, stdout
+from ._connect import resolve_connection
+from ._options import ConnectionOptions, OutputFormat
+from ._output import stderr, stdout
 from ._resources import UsageError
+from ._running import run
 
-#: Seconds between polls unless ``--interval`` says otherwise.
-DEFAULT_INTERVAL = 10.0
 _CLIENT_ID = "kafka-config-admin-watch"
 _STYLES = {
     ChangeKind.ADDED: "green",
@@ -52,37 +50,8 @@ def _client(connection: Connection) -> AdminClient:
     )
 
 
-@cli.command()
-@click.option(
-    "--type",
-    "-t",
-    "kinds",
-    multiple=True,
-    metavar="KIND",
-    help=f"What to watch (repeatable): {', '.join(ResourceKind)} [default: topic].",
-)
-@click.option("--topic", "topics", multiple=True, metavar="NAME", help="Only these topics.")
-@click.option("--match", metavar="REGEX", help="Topics whose whole name matches REGEX.")
-@click.option("--include-internal", is_flag=True, help="Also internal topics.")
-@click.option("--broker", "brokers", multiple=True, metavar="ID", help="Only these brokers.")
-@click.option(
-    "--client-metrics", multiple=True, metavar="NAME", help="Client-metrics resources to watch."
-)
-@click.option(
-    "--all-clusters",
-    is_flag=True,
-    help="Every cluster of the clusters file (--clusters-file or its default).",
-)
-@click.option(
-    "--interval",
-    type=click.FloatRange(min=0, min_open=True),
-    default=DEFAULT_INTERVAL,
-    show_default=True,
-    help="Seconds between polls.",
-)
-@output_option(OutputFormat.TABLE, OutputFormat.JSON)
-@connection_options
 def watch(
+    *,
     kinds: tuple[str, ...],
     topics: tuple[str, ...],
     match: str | None,
@@ -94,15 +63,7 @@ def watch(
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
-    """Print config changes as they happen, until Ctrl-C.
-
-    Every --interval seconds the cluster (or every cluster of the clusters file, with
-    --all-clusters) is read and compared with the poll before: one line per override added,
-    removed or changed, per topic or broker that appears or goes, per quota or SCRAM change
-    (--type quota, --type scram_user). A cluster or resource that cannot be read prints an
-    error line and is never reported as removed. Sensitive values are never shown. The first
-    poll is the baseline. --output json prints one JSON object per line.
-    """
+    """The ``watch`` command's work (its options and help: :mod:`._commands`)."""
     if topics and match is not None:
         raise UsageError("give --topic or --match, not both")
     scope = ResourceScope(

@@ -7,51 +7,14 @@ from pathlib import Path
 import click
 
 from ..connect import Connection, clusters_file_path, load_clusters_file
-from ._connect import ConnectionOptions, resolve_connection
-from ._main import ExitCode, cli
-from ._options import connection_options
+from ._connect import resolve_connection
+from ._main import ExitCode
+from ._options import ConnectionOptions
 from ._resources import UsageError
 
 
-@cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
-@click.option("--allow-writes", is_flag=True, help="Allow changes (read-only without it).")
-@click.option(
-    "--password-hash-env",
-    metavar="VAR",
-    help="Log in with the 'user:$argon2id$...' entry in this environment variable.",
-)
-@click.option(
-    "--password-hash-file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Log in with the 'user:$argon2id$...' entries of this file (one a line).",
-)
-@click.option(
-    "--trust-proxy-user-header",
-    metavar="HEADER",
-    help="A reverse proxy authenticates users and names them in this header.",
-)
-@click.option(
-    "--changelog",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The change log's SQLite file [default: ~/.local/share/kafka-config-admin/"
-    "changes.sqlite3].",
-)
-@click.option(
-    "--session-minutes",
-    type=click.FloatRange(min=1),
-    default=30.0,
-    show_default=True,
-    help="A session ends after this long without a request.",
-)
-@click.option(
-    "--hash-password",
-    is_flag=True,
-    help="Read a password on standard input, print its argon2 hash for a password entry, exit.",
-)
-@connection_options
 def web(
+    *,
     host: str,
     port: int,
     allow_writes: bool,
@@ -63,13 +26,7 @@ def web(
     hash_password: bool,
     connection: ConnectionOptions,
 ) -> int:
-    """Start the web config editor at http://HOST:PORT (until Ctrl-C).
-
-    It shows the clusters of the clusters file (or the one --bootstrap-server names). It is
-    read-only unless --allow-writes. Bound to an address other than 127.0.0.1 it needs
-    authentication: password entries (--password-hash-env/--password-hash-file) or a trusted
-    reverse proxy's user header.
-    """
+    """The ``web`` command's work (its options and help: :mod:`._commands`)."""
     try:
         from .. import web as editor
     except ModuleNotFoundError as missing:

@@ -8,6 +8,7 @@ pinned; keys the file does not name are never touched, except overrides when pru
 
 from __future__ import annotations
 
+import functools
 import json
 from enum import StrEnum
 from typing import Any
@@ -395,7 +396,7 @@ def _resource_plan(
     if resource.type is ResourceType.TOPIC and not state.topic_exists(resource.name):
         assert isinstance(spec, TopicSpec)
         return _missing_topic_plan(resource, spec, state)
-    config = state.configs.get(resource) or _NO_CONFIG  # not a Config() per resource
+    config = state.configs.get(resource) or _no_config()  # not a Config() per resource
     diff = _ResourceDiff(resource, spec, config, state, include_sensitive)
     for key, wanted in spec.configs.items():
         if (resource, key) not in refused:
@@ -466,7 +467,7 @@ def _missing_topic_plan(
         replication_factor=spec.replication_factor,
         configs=configs,
     )
-    diff = _ResourceDiff(resource, spec, _NO_CONFIG, state, include_sensitive=True)
+    diff = _ResourceDiff(resource, spec, _no_config(), state, include_sensitive=True)
     for key, value in configs.items():
         diff.add(key, OpType.SET, value, value, None)
     return ResourcePlan(
@@ -581,8 +582,17 @@ class _ResourceDiff:
 
 
 _CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
-#: The configs of a resource not described (a topic to create, a failed describe).
-_NO_CONFIG = Config()
+
+
+@functools.cache
+def _no_config() -> Config:
+    """The configs of a resource not described (a topic to create, a failed describe).
+
+    Made when first needed, not at import: making a Config builds its validator, which a plan
+    of described resources never needs.
+    """
+    return Config()
+
 
 #: Overrides that tools other than this file set for a while (a reassignment's replication
 #: throttles): pruned only when the file names them.

@@ -285,7 +285,7 @@ class Rule(BaseModel):
         reason = self.failure(entry, set_here=is_override(resource, entry))
         if reason is None:
             return None
-        sensitive = entry is not None and entry.is_sensitive
+        sensitive = entry is not None and entry.sensitive
         actual = None if entry is None or sensitive else entry.value
         return Violation(resource=resource, key=self.key, actual=actual, rule=self, reason=reason)
 
@@ -308,9 +308,9 @@ class Rule(BaseModel):
         if entry is None:
             return None if self.optional else absent
         if entry.value is None:
-            if self.optional and not entry.is_sensitive:
+            if self.optional and not entry.sensitive:
                 return None
-            return "the value is hidden (sensitive)" if entry.is_sensitive else "no value"
+            return "the value is hidden (sensitive)" if entry.sensitive else "no value"
         holds = _HOLDS[self.op](self, entry.type, entry.value)
         return None if holds else "the value breaks the rule"
 

@@ -10,7 +10,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from .. import ConfigResource, ConfigSource, ResourceType
+from .. import HIDDEN, ConfigResource, ConfigSource, ResourceType
 from ..desired import ResourceKind
 from ._headers import secure
 
@@ -69,6 +69,7 @@ _ENVIRONMENT = Environment(
     lstrip_blocks=True,
 )
 _ENVIRONMENT.globals.update(
+    HIDDEN=HIDDEN,  # the SDK's one marker for a value never shown
     resource_url=resource_url,
     resource_title=resource_title,
     source_words=source_words,

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kafka_config_admin.cli._output import _plain_table, print_table
+from kafka_config_admin.cli._output import _plain_table, _Surface, print_table
 
 ROWS = [
     ["topic orders", "alter", "retention.ms", "SET", "3600000", "7200000"],
@@ -63,7 +63,7 @@ def test_a_plain_table_is_drawn_as_rich_draws_it(
     rows: list[list[str]], title: str | None, caption: str | None, width: int
 ) -> None:
     for rich_console, our_console in zip(consoles(width), consoles(width), strict=True):
-        drawn = _plain_table(our_console, table(rows, title=title, caption=caption))
+        drawn = _plain_table(_Surface.of(our_console), table(rows, title=title, caption=caption))
         assert drawn is not None or width < 100  # ROWS need 97 columns: rich folds them in 80
         ours = printed(our_console, table(rows, title=title, caption=caption), by_rich=False)
         theirs = printed(rich_console, table(rows, title=title, caption=caption), by_rich=True)
@@ -80,7 +80,7 @@ def test_a_plain_table_is_drawn_as_rich_draws_it(
 )
 def test_what_only_rich_can_draw_is_left_to_rich(rows: list[list[str]]) -> None:
     for rich_console, our_console in zip(consoles(80), consoles(80), strict=True):
-        assert _plain_table(our_console, table(rows)) is None
+        assert _plain_table(_Surface.of(our_console), table(rows)) is None
         assert printed(our_console, table(rows), by_rich=False) == printed(
             rich_console, table(rows), by_rich=True
         )
@@ -88,4 +88,4 @@ def test_what_only_rich_can_draw_is_left_to_rich(rows: list[list[str]]) -> None:
 
 def test_a_terminal_is_left_to_rich() -> None:
     terminal = Console(file=io.StringIO(), force_terminal=True, width=120)
-    assert _plain_table(terminal, table(ROWS)) is None
+    assert _plain_table(_Surface.of(terminal), table(ROWS)) is None

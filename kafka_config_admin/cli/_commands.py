@@ -1,0 +1,311 @@
+"""Every command of ``kafka-config-admin``: its arguments, options and help, as click declares them.
+
+Light on purpose: this module loads click and nothing of the SDK, aiokafka, pydantic or rich, so
+``--help`` (of the group or of any command), ``--version`` and every usage error click finds
+(an unknown option, a missing argument, a value of the wrong form) are answered at once. Each
+command's work is a function of the same name in its own module, imported by the command's
+body when it runs and handed every option by name: its keyword-only signature is the typed
+contract. A new command goes here, with its work in a module of its own
+(tests/unit/test_cli_registration.py checks that no other module declares one, that the work
+takes exactly what the declaration collects, and that no help or usage error loads the SDK).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .. import __version__
+from ._options import (
+    REASSIGNMENT_TIMEOUT,
+    RESOURCE_KINDS,
+    OutputFormat,
+    change_options,
+    connection_options,
+    output_option,
+    selection_options,
+)
+
+#: Seconds between the polls of ``watch`` unless ``--interval`` says otherwise.
+WATCH_INTERVAL = 10.0
+
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+_PRUNE = click.option(
+    "--prune", is_flag=True, help="Also delete overrides of the file's resources it does not name."
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="kafka-config-admin")
+def cli() -> None:
+    """Read and change Kafka configs: describe, alter, plan and apply a desired-state file."""
+
+
+@cli.command()
+@selection_options()
+@change_options
+@click.option("--dry-run", is_flag=True, help="Let the brokers validate the change; apply nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@connection_options
+def alter(**options: Any) -> int:
+    """Change configs incrementally on one or many resources, or a quota entity's quotas or
+    SCRAM credentials (--entity-type users|clients|ips, as kafka-configs.sh).
+
+    Each change is checked against the types the broker reports before anything is sent
+    (unknown keys, read-only keys, values that do not parse, APPEND/SUBTRACT on non-LIST keys).
+    The plan is shown and confirmed unless --yes; without a terminal, --yes is required.
+    """
+    from ._alter import alter as work
+
+    return work(**options)
+
+
+@cli.command()
+@click.argument("file", type=_FILE)
+@_PRUNE
+@click.option("--dry-run", is_flag=True, help="Let the brokers validate the plan; apply nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@click.option(
+    "--throttle",
+    metavar="BYTES/s",
+    help="Throttle replica moves to this rate (1048576, 10MiB) while they run; the throttle "
+    "keys are put back as they were at the end, even when interrupted.",
+)
+@click.option(
+    "--reassignment-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=REASSIGNMENT_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to follow replica moves; those still running then go on in the cluster "
+    "(exit 1, plan shows them in progress).",
+)
+@connection_options
+def apply(**options: Any) -> int:
+    """Make the cluster as FILE says: validate on the brokers, apply, read back.
+
+    Nothing is sent when any value is refused (exit 2). Exit 1 when any resource failed; the
+    others are applied all the same. Partition counts are raised, replication factors changed
+    by reassignment, followed until done (a bar on a terminal). Interrupted (Ctrl-C, SIGTERM),
+    it stops following and puts the throttles back first.
+    """
+    from ._desired import apply as work
+
+    return work(**options)
+
+
+@cli.command()
+@click.argument("file", type=_FILE)
+@output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@connection_options
+def audit(**options: Any) -> int:
+    """Check the cluster against the rules of FILE: configs, client quotas, SCRAM users.
+
+    Exit 0: none violated; 3: violations; 2: the file is refused; 1: the cluster could not be
+    read.
+    """
+    from ._desired import audit as work
+
+    return work(**options)
+
+
+@cli.command()
+@selection_options()
+@click.option("--all", "all_", is_flag=True, help="Show every config, defaults too.")
+@click.option("--docs", is_flag=True, help="Show each key's documentation.")
+@click.option("--synonyms", is_flag=True, help="Show where each value could come from.")
+@click.option("--keys", metavar="K1,K2", help="Only these keys (defaults included).")
+@output_option(OutputFormat.TABLE, OutputFormat.JSON, OutputFormat.YAML)
+@connection_options
+def describe(**options: Any) -> int:
+    """Show the configs of topics, brokers, broker loggers, groups and client-metrics, or
+    the quotas of users, client ids and IPs (with users' SCRAM credentials).
+
+    Without --all only the values set on each resource are shown. Resources are TYPE:NAME
+    (topic:orders, broker:1, broker: for the cluster default, broker-logger:1, group:g,
+    client-metrics:m) or a bare topic name. Quotas: --entity-type users|clients|ips with
+    --entity-name NAME or --entity-default, as kafka-configs.sh (without a name: every entity
+    of the type). Exit 1 when a resource could not be described.
+    """
+    from ._describe import describe as work
+
+    return work(**options)
+
+
+@cli.command()
+@selection_options()
+@click.option(
+    "--against",
+    "snapshot",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A saved 'describe --output json' (or yaml) snapshot.",
+)
+@click.option("--against-cluster", metavar="NAME", help="A cluster of the clusters file.")
+@click.option("--against-bootstrap-server", metavar="HOST:PORT", help="Another cluster.")
+@output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@connection_options
+def diff(**options: Any) -> int:
+    """Compare the overrides of the cluster with a snapshot or with another cluster.
+
+    Resources: those named, else a snapshot's, else every topic and the cluster default.
+    Values are compared by type (604800000 equals "604800000"). Exit 0: the same; 3: different.
+    """
+    from ._diff import diff as work
+
+    return work(**options)
+
+
+@cli.command()
+@click.argument("key")
+@connection_options
+def docs(**options: Any) -> int:
+    """Print KEY's type, default, valid values and update mode beside its live documentation.
+
+    The live broker describes KEY on a topic, a broker, a group and a client-metrics
+    resource; the config catalog of the broker's Kafka release (Kafka's own ConfigDefs) adds
+    the default, the valid values, the importance and, for broker keys, whether it can be
+    changed per broker, cluster-wide or only with a restart. Every kind of resource that
+    takes KEY is shown. Exit 2 when none does.
+    """
+    from ._describe import docs as work
+
+    return work(**options)
+
+
+@cli.command()
+@click.option("--match", metavar="REGEX", help="Only topics whose whole name matches REGEX.")
+@click.option(
+    "--group",
+    multiple=True,
+    metavar="NAME",
+    help="Export this group's configs (repeatable); without it, every group with overrides.",
+)
+@click.option("--no-groups", is_flag=True, help="Leave out the groups.")
+@click.option("--no-brokers", is_flag=True, help="Leave out the brokers and the cluster default.")
+@click.option("--no-quotas", is_flag=True, help="Leave out the client quotas.")
+@output_option(OutputFormat.YAML, OutputFormat.JSON)
+@connection_options
+def export(**options: Any) -> int:
+    """Write the cluster's current overrides as a desired-state file (to stdout).
+
+    Topics, each broker, the cluster default, the groups (those named with --group, or else
+    every group of the cluster that has overrides) and every entity's client quotas. Sensitive
+    values and SCRAM passwords cannot be read and are left out (each named on stderr).
+    """
+    from ._export import export as work
+
+    return work(**options)
+
+
+@cli.command()
+@click.argument("file", type=_FILE)
+@_PRUNE
+@output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@connection_options
+def plan(**options: Any) -> int:
+    """Show what apply would change to make the cluster as FILE says.
+
+    Exit 0: nothing to change; 3: changes needed (drift); 2: the file or a value is refused;
+    1: the cluster could not be read.
+    """
+    from ._desired import plan as work
+
+    return work(**options)
+
+
+@cli.command()
+@click.option(
+    "--type",
+    "-t",
+    "kinds",
+    multiple=True,
+    metavar="KIND",
+    help=f"What to watch (repeatable): {', '.join(RESOURCE_KINDS)} [default: topic].",
+)
+@click.option("--topic", "topics", multiple=True, metavar="NAME", help="Only these topics.")
+@click.option("--match", metavar="REGEX", help="Topics whose whole name matches REGEX.")
+@click.option("--include-internal", is_flag=True, help="Also internal topics.")
+@click.option("--broker", "brokers", multiple=True, metavar="ID", help="Only these brokers.")
+@click.option(
+    "--client-metrics", multiple=True, metavar="NAME", help="Client-metrics resources to watch."
+)
+@click.option(
+    "--all-clusters",
+    is_flag=True,
+    help="Every cluster of the clusters file (--clusters-file or its default).",
+)
+@click.option(
+    "--interval",
+    type=click.FloatRange(min=0, min_open=True),
+    default=WATCH_INTERVAL,
+    show_default=True,
+    help="Seconds between polls.",
+)
+@output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@connection_options
+def watch(**options: Any) -> int:
+    """Print config changes as they happen, until Ctrl-C.
+
+    Every --interval seconds the cluster (or every cluster of the clusters file, with
+    --all-clusters) is read and compared with the poll before: one line per override added,
+    removed or changed, per topic or broker that appears or goes, per quota or SCRAM change
+    (--type quota, --type scram_user). A cluster or resource that cannot be read prints an
+    error line and is never reported as removed. Sensitive values are never shown. The first
+    poll is the baseline. --output json prints one JSON object per line.
+    """
+    from ._watch import watch as work
+
+    return work(**options)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option("--allow-writes", is_flag=True, help="Allow changes (read-only without it).")
+@click.option(
+    "--password-hash-env",
+    metavar="VAR",
+    help="Log in with the 'user:$argon2id$...' entry in this environment variable.",
+)
+@click.option(
+    "--password-hash-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Log in with the 'user:$argon2id$...' entries of this file (one a line).",
+)
+@click.option(
+    "--trust-proxy-user-header",
+    metavar="HEADER",
+    help="A reverse proxy authenticates users and names them in this header.",
+)
+@click.option(
+    "--changelog",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The change log's SQLite file [default: ~/.local/share/kafka-config-admin/"
+    "changes.sqlite3].",
+)
+@click.option(
+    "--session-minutes",
+    type=click.FloatRange(min=1),
+    default=30.0,
+    show_default=True,
+    help="A session ends after this long without a request.",
+)
+@click.option(
+    "--hash-password",
+    is_flag=True,
+    help="Read a password on standard input, print its argon2 hash for a password entry, exit.",
+)
+@connection_options
+def web(**options: Any) -> int:
+    """Start the web config editor at http://HOST:PORT (until Ctrl-C).
+
+    It shows the clusters of the clusters file (or the one --bootstrap-server names). It is
+    read-only unless --allow-writes. Bound to an address other than 127.0.0.1 it needs
+    authentication: password entries (--password-hash-env/--password-hash-file) or a trusted
+    reverse proxy's user header.
+    """
+    from ._web import web as work
+
+    return work(**options)

@@ -1,0 +1,52 @@
+"""How a command's work runs: on a fresh event loop, with a client of the chosen cluster, after
+a confirmation. Imported when a command runs (never for ``--help`` or a usage error)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import anyio
+import click
+
+from .. import AdminClient
+from ..desired import match_budget
+from ._connect import resolve_connection
+from ._options import ConnectionOptions
+from ._output import stderr
+from ._resources import UsageError
+
+T = TypeVar("T")
+
+
+def run(work: Callable[[], Awaitable[T]]) -> T:
+    """Run a command's async work on a fresh event loop. A user's regular expression (a file's
+    topic patterns, ignore entries and rule selectors, ``--match``) that backtracks without end
+    is stopped after :data:`~kafka_config_admin.desired.MATCH_SECONDS` of processor time in
+    one match and named in the error (exit code 2), instead of running until Ctrl-C."""
+    with match_budget(per_match=True):
+        return anyio.run(work)
+
+
+def open_client(options: ConnectionOptions) -> tuple[AdminClient, str]:
+    """A (not yet opened) client for the chosen cluster, and the cluster's label."""
+    connection, label = resolve_connection(options)
+    client = AdminClient(
+        timeout=connection.timeout,
+        client_id="kafka-config-admin-cli",
+        **connection.admin_client_kwargs(),
+    )
+    return client, label
+
+
+def confirmed(yes: bool, question: str) -> bool:
+    """Whether to go on: ``--yes``, or a yes on a terminal; never waits without a terminal."""
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise UsageError("not asking for confirmation without a terminal: pass --yes")
+    if click.confirm(question, default=False, err=True):
+        return True
+    stderr.print("nothing was changed")
+    return False

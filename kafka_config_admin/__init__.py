@@ -112,6 +112,7 @@ if _typing.TYPE_CHECKING:
     from ._net.connections import translate_error
     from ._net.oauth import TokenProvider
     from ._net.security import check_security_option, check_security_settings
+    from ._net.security_protocols import uses_sasl, uses_tls
     from ._ops.groups import GroupListing, ListGroupsResult
     from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult, QuotaValues
     from ._ops.results import (
@@ -236,6 +237,8 @@ __all__ = [
     "match_catalog",
     "releases_with_key",
     "translate_error",
+    "uses_sasl",
+    "uses_tls",
 ]
 
 #: Where each public name lives. A name is imported the first time it is asked for (PEP 562):
@@ -353,6 +356,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "._net.connections": ("translate_error",),
     "._net.oauth": ("TokenProvider",),
     "._net.security": ("check_security_option", "check_security_settings"),
+    "._net.security_protocols": ("uses_sasl", "uses_tls"),
     "._ops.groups": (
         "GroupListing",
         "ListGroupsResult",

@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from functools import partial
 from types import TracebackType
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 import anyio
 
@@ -41,6 +41,7 @@ from ._models.topics import (
 from ._models.validation import check_seconds
 from ._net.oauth import TokenProvider
 from ._net.security import SecurityOptions
+from ._net.security_protocols import SaslMechanism, SecurityProtocol
 from ._net.transport import Transport
 from ._ops.base import Operation
 from ._ops.configs import (
@@ -96,8 +97,6 @@ def _api_versions_request(version: int) -> dict[str, str]:
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R", bound=_Result[Any, Any])
 
-SecurityProtocol = Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"]
-SaslMechanism = Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"]
 
 #: Resources in one describe request (``describe_batch_size``), unless the caller says otherwise.
 DESCRIBE_BATCH_SIZE = 25

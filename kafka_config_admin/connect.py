@@ -76,6 +76,7 @@ from . import (
     check_security_option,
     check_security_settings,
     error_line,
+    uses_tls,
 )
 
 __all__ = [
@@ -99,8 +100,6 @@ __all__ = [
 CLUSTERS_FILE_ENV = "KAFKA_CONFIG_ADMIN_CLUSTERS"
 #: The clusters file used when neither an option nor ``$KAFKA_CONFIG_ADMIN_CLUSTERS`` names one.
 DEFAULT_CLUSTERS_FILE = Path("~/.config/kafka-config-admin/clusters.yaml")
-
-_SSL_PROTOCOLS = ("SSL", "SASL_SSL")
 
 
 class ConnectionConfigError(InvalidArgumentError):
@@ -252,7 +251,7 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
                 "sasl_plain_username": username,
                 "sasl_plain_password": password,
             }
-        if self.security_protocol in _SSL_PROTOCOLS:
+        if uses_tls(self.security_protocol):
             kwargs["ssl_context"] = self._ssl_context()
         return kwargs
 

@@ -43,6 +43,7 @@ from .._exceptions import (
     UnsupportedVersionError,
 )
 from .._models.configs import HIDDEN
+from .security_protocols import uses_sasl, uses_tls
 from .tls import tls_error
 
 __all__ = [
@@ -334,7 +335,7 @@ def connection_failure(error: Exception, conn: Connection, where: str) -> KafkaC
     """
     protocol: str = conn._security_protocol
     seconds: float = conn._request_timeout
-    sasl, tls = protocol.startswith("SASL"), protocol in ("SSL", "SASL_SSL")
+    sasl, tls = uses_sasl(protocol), uses_tls(protocol)
     closed = isinstance(error, aiokafka_errors.KafkaConnectionError) and not isinstance(
         error, aiokafka_errors.IllegalSaslStateError
     )

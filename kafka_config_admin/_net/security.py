@@ -9,20 +9,21 @@ from dataclasses import dataclass
 from .._exceptions import InvalidArgumentError
 from .._models.validation import check_string
 from .oauth import TokenProvider
+from .security_protocols import (
+    SASL_MECHANISMS,
+    SASL_PROTOCOLS,
+    SECURITY_PROTOCOLS,
+    TLS_PROTOCOLS,
+    uses_sasl,
+)
 
 __all__ = [
-    "SASL_MECHANISMS",
-    "SECURITY_PROTOCOLS",
     "SecurityOptions",
     "check_security_option",
     "check_security_settings",
 ]
 
-SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
 _CHOICES = {"security_protocol": SECURITY_PROTOCOLS, "sasl_mechanism": SASL_MECHANISMS}
-_SASL_PROTOCOLS = ("SASL_PLAINTEXT", "SASL_SSL")
-_TLS_PROTOCOLS = ("SSL", "SASL_SSL")
 #: The mechanism a SASL login uses when none is named.
 _DEFAULT_MECHANISM = "PLAIN"
 
@@ -83,12 +84,12 @@ def check_security_settings(
     mechanism = sasl_mechanism or _DEFAULT_MECHANISM
     named_mechanism = f"sasl_mechanism {mechanism}" if mechanism != _DEFAULT_MECHANISM else None
     sasl_setting = named_mechanism or token_given or login_given
-    for given, protocols in ((sasl_setting, _SASL_PROTOCOLS), (tls_given, _TLS_PROTOCOLS)):
+    for given, protocols in ((sasl_setting, SASL_PROTOCOLS), (tls_given, TLS_PROTOCOLS)):
         if given is not None and security_protocol not in protocols:
             raise InvalidArgumentError(
                 f"{given} needs security_protocol {' or '.join(protocols)}, not {security_protocol}"
             )
-    if security_protocol not in _SASL_PROTOCOLS:
+    if not uses_sasl(security_protocol):
         return
     if mechanism == "OAUTHBEARER":
         if login_given is not None:
@@ -132,7 +133,7 @@ class SecurityOptions:
         )
         if self.sasl_oauth_token_provider is not None:
             self._check_token_provider()
-        elif self.security_protocol in _SASL_PROTOCOLS:
+        elif uses_sasl(self.security_protocol):
             self._check_login()
         if self.ssl_context is not None and not isinstance(self.ssl_context, ssl.SSLContext):
             raise InvalidArgumentError(

@@ -32,6 +32,7 @@ from .brokers import BrokerChoice
 from .connections import Connection, ConnectionPool, translate_error
 from .oauth import TokenChecks, TokenSource
 from .security import SecurityOptions
+from .security_protocols import uses_tls
 from .throttle import Throttles
 from .wire import AnswerCallback, BodyBuilder, WireRequest
 
@@ -73,7 +74,7 @@ class Transport:
         # As Kafka's clients do: without settings of its own, TLS trusts the system's CAs and
         # checks the broker's host name.
         self._ssl_context = security.ssl_context
-        if self._ssl_context is None and security.security_protocol in ("SSL", "SASL_SSL"):
+        if self._ssl_context is None and uses_tls(security.security_protocol):
             self._ssl_context = ssl.create_default_context()
         self.request_timeout = request_timeout
         self._pool: ConnectionPool | None = None

@@ -22,6 +22,7 @@ from kafka_config_admin import (
     ResourceType,
     UnknownTopicOrPartitionError,
 )
+from kafka_config_admin._net.brokers import READS
 from kafka_config_admin.testing import KafkaCluster
 
 _counter = itertools.count()
@@ -48,17 +49,25 @@ async def new_topic(
 
 
 async def wait_until_described(admin: AdminClient, name: str) -> None:
-    """Wait until every broker can describe the new topic (at most 20 s)."""
+    """Wait until every broker can describe the new topic (at most 20 s).
+
+    Brokers learn of new topics from the controller a moment apart, and the client keeps
+    asking the broker it chose, so each broker is asked in turn: a describe of the broker's own
+    configs opens a connection to it, and the reads are pinned there while it stays open.
+    """
     resource = ConfigResource(ResourceType.TOPIC, name)
     with anyio.fail_after(20):
-        while True:  # brokers learn of new topics asynchronously from the controller
-            results = [admin.describe_configs({resource: ["retention.ms"]}) for _ in range(6)]
-            try:
-                for result in results:
-                    await result.all()
-                return
-            except UnknownTopicOrPartitionError:
-                await anyio.sleep(0.1)
+        for node in admin.broker_ids():
+            await admin.describe_configs(
+                {ConfigResource(ResourceType.BROKER, str(node)): ["broker.id"]}
+            ).all()
+            while True:
+                admin._transport.choice.prefer(READS, node)
+                try:
+                    await admin.describe_configs({resource: ["retention.ms"]}).all()
+                    break
+                except UnknownTopicOrPartitionError:
+                    await anyio.sleep(0.1)
 
 
 async def alter_topic(admin: AdminClient, name: str, key: str, value: str) -> None:

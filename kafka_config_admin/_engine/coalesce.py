@@ -40,6 +40,8 @@ from collections.abc import Callable, Coroutine, Hashable
 from functools import partial
 from typing import Any, Protocol
 
+import anyio
+
 from .._models.configs import ConfigResource
 from .._net.brokers import lane_of
 from .._net.transport import Transport
@@ -324,10 +326,11 @@ class Gatherer:
         )
         gathering.hedge.start(node)
 
-    def _try(self, gathering: Gathering, node: int) -> None:
-        """Write the gathering's request to one broker (once more, when hedging)."""
+    def _try(self, gathering: Gathering, node: int) -> anyio.CancelScope | None:
+        """Write the gathering's request to one broker (once more, when hedging); the cancel
+        scope of the task that waits to write it, if one must (``send_soon``)."""
         hedge = gathering.hedge
-        send_soon(
+        return send_soon(
             self._transport,
             self._spawn,
             gathering.leader,

@@ -137,7 +137,8 @@ class Engine:
 
     def spawn(self, func: Callable[..., Coroutine[Any, Any, Any]], /, *args: Any) -> None:
         """Start a task in the client's task group (``GatheringOwner``)."""
-        assert self.task_group is not None  # closing empties the gatherings at once
+        if self.task_group is None:  # a hedge's timer may fire between closing and its end
+            raise ClientClosedError("the client was closed")
         self.task_group.start_soon(func, *args)
 
     def _start_gathered(self, call: GatheredCall) -> None:
@@ -280,43 +281,30 @@ class Engine:
     ) -> Outcome:
         """Send to any broker; unanswered within ``hedge_after``, to another one too, and so on
         (``hedge``). The first answer wins; the requests still out are left to be ignored, and
-        the tries still waiting for a connection end with the call."""
+        the tries still waiting for a connection end with it (or with the call)."""
         transport, lane = self._transport, lane_of(operation.mutates)
         decided: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
-        waits = 0
-        async with anyio.create_task_group() as waiting:  # tries waiting for a connection
-
-            def wait_for_connection(
-                func: Callable[..., Coroutine[Any, Any, Any]], /, *args: Any
-            ) -> None:
-                nonlocal waits
-                waits += 1
-                waiting.start_soon(func, *args)
-
-            hedge = HedgedRequest(
-                transport.choice,
-                operation.codec,
-                lane,
-                hedge_after,
-                try_node=lambda node: send_soon(
-                    transport,
-                    wait_for_connection,
-                    operation,
-                    node,
-                    build_body,
-                    on_answer=partial(hedge.answered, node),
-                    on_written=written.add,
-                ),
-                decided=lambda node, outcome: decided.set_result(outcome),
-            )
-            try:
-                hedge.start(transport.choice.any_broker(lane))
-                outcome = await decided
-            finally:
-                hedge.cancel()
-                if waits:  # anyio's cancel() formats the task's repr: not on the common path
-                    waiting.cancel_scope.cancel()
-        return outcome
+        hedge = HedgedRequest(
+            transport.choice,
+            operation.codec,
+            lane,
+            hedge_after,
+            try_node=lambda node: send_soon(
+                transport,
+                self.spawn,
+                operation,
+                node,
+                build_body,
+                on_answer=partial(hedge.answered, node),
+                on_written=written.add,
+            ),
+            decided=lambda node, outcome: _set_once(decided, outcome),
+        )
+        try:
+            hedge.start(transport.choice.any_broker(lane))
+            return await decided
+        finally:
+            hedge.cancel()
 
     def _settle(
         self, attempt: _Attempt[K], keys: list[K], outcome: dict[str, Any] | Exception
@@ -424,6 +412,11 @@ class _Retry(NamedTuple, Generic[K]):
 
 def _fail(result: _Result[Any, Any], error: Exception) -> None:
     result._fail_pending(lambda resource: error)
+
+
+def _set_once(future: asyncio.Future[Outcome], outcome: Outcome) -> None:
+    if not future.done():  # its task may have been cancelled before it could end the hedge
+        future.set_result(outcome)
 
 
 async def _in_turn(limit: anyio.Semaphore, send: Callable[[], Awaitable[None]]) -> None:

@@ -9,8 +9,9 @@ broker once. An error ends the request only when no other try is out or left to 
 starts the next try at once.
 
 What the deciding outcome means is the caller's (``decided``); each try is written by
-:func:`send_soon`, at once when the broker's connection is open, else by a task that waits for
-it.
+:func:`send_soon`, at once when the broker's connection is open, else by a task of the client's
+task group that waits for it. Such a task ends when the request is decided (or cancelled): no
+try is written after its request has its answer. A request needs no task group of its own.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
+
+import anyio
 
 from .._net.brokers import BrokerChoice
 from .._net.transport import Transport
@@ -47,10 +50,14 @@ def send_soon(
     *,
     on_answer: Callable[[Outcome], None],
     on_written: Callable[[], None],
-) -> None:
+) -> anyio.CancelScope | None:
     """Write one request to ``node``: now if its connection is open and not throttled, else
-    from a task that waits for both. ``on_answer`` gets its outcome once; ``on_written`` is
-    called when it is on the connection (the broker may act on it from then on)."""
+    from a task (``spawn``) that waits for both. ``on_answer`` gets its outcome once (unless
+    the waiting task is cancelled); ``on_written`` is called when it is on the connection (the
+    broker may act on it from then on).
+
+    Returns the waiting task's cancel scope, None when no task was needed.
+    """
     try:
         if transport.submit(
             node,
@@ -62,14 +69,26 @@ def send_soon(
             forwarded=operation.mutates,
         ):
             on_written()
-            return
-    except Exception as error:  # reaches the call (a bug too), not the loop's handler
+            return None
+        waiting = anyio.CancelScope()
+        spawn(
+            _send_when_connected,
+            waiting,
+            transport,
+            operation,
+            node,
+            build_body,
+            on_answer,
+            on_written,
+        )
+    except Exception as error:  # reaches the call (a bug, a closed client), not the loop
         on_answer(error)
-        return
-    spawn(_send_when_connected, transport, operation, node, build_body, on_answer, on_written)
+        return None
+    return waiting
 
 
 async def _send_when_connected(
+    waiting: anyio.CancelScope,
     transport: Transport,
     operation: Operation[Any, Any],
     node: int,
@@ -77,24 +96,25 @@ async def _send_when_connected(
     on_answer: Callable[[Outcome], None],
     on_written: Callable[[], None],
 ) -> None:
-    try:
-        response = await transport.send(
-            node,
-            operation.codec,
-            build_body,
-            throttle_from_version=operation.throttle_from_version,
-            memo=operation.memo,
-            on_written=on_written,
-            forwarded=operation.mutates,
-        )
-    except Exception as error:  # reaches the call (a bug too), not the task group
-        on_answer(error)
-    else:
-        on_answer(response)
+    with waiting:
+        try:
+            response = await transport.send(
+                node,
+                operation.codec,
+                build_body,
+                throttle_from_version=operation.throttle_from_version,
+                memo=operation.memo,
+                on_written=on_written,
+                forwarded=operation.mutates,
+            )
+        except Exception as error:  # reaches the call (a bug too), not the task group
+            on_answer(error)
+        else:
+            on_answer(response)
 
 
 def _ignore(*args: object) -> None:
-    pass
+    return None
 
 
 class HedgedRequest:
@@ -112,6 +132,7 @@ class HedgedRequest:
         "_timer",
         "_try_node",
         "_untried",
+        "_waiting",
     )
 
     def __init__(
@@ -121,9 +142,11 @@ class HedgedRequest:
         lane: int,
         hedge_after: float,
         *,
-        try_node: Callable[[int], None],
+        try_node: Callable[[int], anyio.CancelScope | None],
         decided: Callable[[int, Outcome], None],
     ) -> None:
+        """``try_node`` writes the request to a broker (:func:`send_soon`), returning the
+        cancel scope of a task that waits to write it; ``decided`` gets the deciding outcome."""
         self._choice = choice
         self._codec = codec
         self._lane = lane
@@ -136,6 +159,8 @@ class HedgedRequest:
         self._out = 0
         self._done = False
         self._timer: asyncio.TimerHandle | None = None
+        #: The tasks of tries still waiting for a connection (rare: made when first needed).
+        self._waiting: list[anyio.CancelScope] | None = None
 
     def start(self, first: int) -> None:
         """Write the request to its first broker, and watch that broker for silence."""
@@ -161,7 +186,8 @@ class HedgedRequest:
         decided(node, outcome)
 
     def cancel(self) -> None:
-        """Try no more brokers; outcomes still to come are ignored.
+        """Try no more brokers; outcomes still to come are ignored, and the tries still
+        waiting for a connection end unwritten.
 
         A try still out keeps this object until its answer or timeout: it lets go of the
         caller's callbacks (and what they hold, the answer among them) at once.
@@ -171,10 +197,18 @@ class HedgedRequest:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._waiting is not None:  # cancel() formats the task's repr: not on the common path
+            waiting, self._waiting = self._waiting, None
+            for scope in waiting:
+                scope.cancel()
 
     def _try(self, node: int) -> None:
         self._out += 1
-        self._try_node(node)  # may decide at once (a failure to write)
+        waiting = self._try_node(node)  # may decide at once (a failure to write)
+        if waiting is not None:
+            if self._waiting is None:
+                self._waiting = []
+            self._waiting.append(waiting)
         if not self._done and self._timer is None and self._untried != []:
             self._look_for_silence(node)  # the other brokers are listed when first needed
 

@@ -142,8 +142,9 @@ class FakeTransport:
     """The transport's face to the engine, over scripted brokers.
 
     ``script(request)`` says what each request written meets; a broker in ``down`` cannot be
-    connected to (a request for it is never written, and fails with the error given);
-    ``requests`` records every request, written or refused, in order.
+    connected to (a request for it is never written, and fails with the error given); a broker
+    in ``opens_at`` has its connection open only from that (virtual) time on (a request for it
+    waits until then); ``requests`` records every request, written or refused, in order.
     """
 
     def __init__(
@@ -155,6 +156,7 @@ class FakeTransport:
         self.requests: list[Request] = []
         self.metadata_refreshes = 0
         self.down: dict[int, KafkaConfigAdminError] = {}
+        self.opens_at: dict[int, float] = {}
         self.choice = FakeBrokerChoice(brokers)
 
     async def refresh_metadata(self) -> None:
@@ -173,7 +175,7 @@ class FakeTransport:
         on_answer: Callable[[dict[str, Any] | KafkaConfigAdminError], None],
         forwarded: bool = False,
     ) -> bool:
-        if node_id in self.down:
+        if node_id in self.down or _now() < self.opens_at.get(node_id, 0.0):
             return False  # no connection: the caller's task waits for one (``send``)
         body = build_body(codec.max_version)
         request = Request(_now(), node_id, codec.name, _names(body), written=True)
@@ -218,7 +220,7 @@ class FakeTransport:
             if not answer.done():
                 answer.set_result(outcome)
 
-        if not self.submit(
+        while not self.submit(
             node_id,
             codec,
             build_body,
@@ -229,8 +231,10 @@ class FakeTransport:
         ):
             names = _names(build_body(codec.max_version))
             self.requests.append(Request(_now(), node_id, codec.name, names, written=False))
-            await asyncio.sleep(0.01)  # trying to connect takes a moment
-            raise self.down[node_id]
+            if node_id in self.down:
+                await asyncio.sleep(0.01)  # trying to connect takes a moment
+                raise self.down[node_id]
+            await asyncio.sleep(self.opens_at[node_id] - _now())
         if on_written is not None:
             on_written()
         outcome = await answer

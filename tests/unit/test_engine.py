@@ -218,6 +218,22 @@ def test_a_request_a_silent_broker_leaves_unanswered_goes_to_another_broker(
     run(scenario, script=silent_broker(1), describe_batch_size=1)
 
 
+@DIRECT_OR_GATHERED
+def test_a_try_still_waiting_for_a_connection_ends_when_another_broker_answers(
+    direct: bool,
+) -> None:
+    async def scenario(h: Harness) -> None:
+        h.transport.opens_at[1] = 60.0  # broker 1's connection takes a minute to open
+        names = ("a", "b") if direct else ("a",)  # direct: one request per topic
+        await h.describe(*names).all()
+        assert h.now == pytest.approx(HEDGE_AFTER + 0.01)
+        await anyio.sleep(120.0)  # broker 1's connection has opened meanwhile
+        assert h.transport.written_to(1) == []  # the tries waiting for it were not written
+        assert {r.node for r in h.transport.requests if r.written} == {2}
+
+    run(scenario, describe_batch_size=1)
+
+
 def test_a_hedged_request_tries_each_broker_once_then_waits_for_the_deadline() -> None:
     async def scenario(h: Harness) -> None:
         error = await outcome(h.describe("a", timeout=30.0).values[topic("a")])

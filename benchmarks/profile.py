@@ -1,9 +1,12 @@
-"""Profile our SDK on W1, W2 and W3 with cProfile: ``python -m benchmarks.profile [--topics N]``.
+"""Profile our SDK on W1, W2 and W3 with cProfile: ``python -m benchmarks.profile [--topics N]
+[--out DIR]``.
 
 Writes the top functions by own time to ``benchmarks/results/profile-w1.txt``, ``-w2.txt``
-and ``-w3.txt``. :func:`w1_time_split` (``python -m benchmarks scale --profile``) says where a W1
-call's time goes on a cluster of any size: waiting for the brokers, encoding and decoding,
-shaping the result, the engine, the event loop.
+and ``-w3.txt`` (or to ``DIR``); their first lines give the function calls each workload made.
+With ``PYTHONPATH=TREE`` it profiles the package of another source tree (before and after a
+change, call for call). :func:`w1_time_split` (``python -m benchmarks scale --profile``) says
+where a W1 call's time goes on a cluster of any size: waiting for the brokers, encoding and
+decoding, shaping the result, the engine, the event loop.
 """
 
 from __future__ import annotations
@@ -153,13 +156,14 @@ async def profile_workloads(bootstrap: str, topics: list[str]) -> dict[str, str]
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.profile")
     parser.add_argument("--topics", type=int, default=2000)
+    parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     with start_cluster(brokers=1) as cluster:
         topics = asyncio.run(dataset.create(cluster.bootstrap_servers, args.topics))
         profiles = asyncio.run(profile_workloads(cluster.bootstrap_servers, topics))
-    RESULTS.mkdir(exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     for name, text in profiles.items():
-        (RESULTS / f"profile-{name}.txt").write_text(text)
+        (args.out / f"profile-{name}.txt").write_text(text)
         print(f"== {name}\n{text}")
 
 

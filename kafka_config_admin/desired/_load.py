@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -62,7 +63,22 @@ class DesiredStateError(InvalidArgumentError):
 # libyaml's parser where PyYAML has it (a 2,000-topic file parses ~10x faster); the resolvers
 # and constructors set below are PyYAML's Python ones either way.
 class _CoreLoader(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader):  # type: ignore[misc]
-    """PyYAML's safe loader with YAML 1.2 core scalars only (see the module docstring)."""
+    """PyYAML's safe loader with YAML 1.2 core scalars only (see the module docstring), which
+    notes each key written twice in one mapping as it builds the mapping (``repeated``)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.repeated: set[int] = set()  # ids of the key nodes written a second time
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        # Before PyYAML merges '<<' keys in: a key that a merge brings is not written twice.
+        seen: set[str] = set()
+        for key_node, _ in node.value:
+            key = str(key_node.value)
+            if key in seen:
+                self.repeated.add(id(key_node))
+            seen.add(key)
+        return super().construct_mapping(node, deep)  # type: ignore[no-any-return]
 
 
 _CoreLoader.yaml_implicit_resolvers = {}
@@ -111,15 +127,21 @@ def parse_desired_state(text: str, *, source: str = "<string>") -> DesiredState:
         root = loader.get_single_node()
         if root is None:
             return DesiredState()
-        lines: dict[_Path, int] = {}
-        duplicates = list(_walk(root, (), lines))
-        if duplicates:
-            raise DesiredStateError(source, duplicates)
         data = loader.construct_document(root)
     except yaml.YAMLError as error:
         raise DesiredStateError(source, [_yaml_error(error)]) from None
     finally:
         loader.dispose()
+    # Where each key is written: only a file with errors needs it (a walk of the whole file).
+    if loader.repeated:
+        raise DesiredStateError(
+            source,
+            [
+                FileError(node.start_mark.line + 1, _dotted(path), "this key is written twice")
+                for path, node in _keys(root)
+                if id(node) in loader.repeated
+            ],
+        )
     if not isinstance(data, dict):
         raise DesiredStateError(
             source, [FileError(1, "", "the file must be a mapping (topics:, brokers:, ...)")]
@@ -127,6 +149,7 @@ def parse_desired_state(text: str, *, source: str = "<string>") -> DesiredState:
     try:
         return DesiredState.model_validate(data)
     except ValidationError as error:
+        lines = {path: node.start_mark.line + 1 for path, node in _keys(root)}
         raise DesiredStateError(source, _validation_errors(error, lines)) from None
 
 
@@ -137,22 +160,30 @@ def _yaml_error(error: yaml.YAMLError) -> FileError:
     return FileError(line, "", f"not valid YAML: {problem}")
 
 
-def _walk(node: yaml.Node, path: _Path, lines: dict[_Path, int]) -> Iterator[FileError]:
-    """Record the line of every mapping key and list item; yield keys written twice."""
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key_node, value_node in node.value:
-            key = str(key_node.value)
-            line = key_node.start_mark.line + 1
-            if key in seen:
-                yield FileError(line, _dotted((*path, key)), "this key is written twice")
-            seen.add(key)
-            lines[(*path, key)] = line
-            yield from _walk(value_node, (*path, key), lines)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            lines[(*path, str(index))] = item.start_mark.line + 1
-            yield from _walk(item, (*path, str(index)), lines)
+def _keys(root: yaml.Node) -> Iterator[tuple[_Path, yaml.Node]]:
+    """Every mapping key's and list item's node with its path, in the file's order.
+
+    A node an alias repeats is walked where it is first met only: nested aliases (a "billion
+    laughs" file) cannot make the walk grow beyond the file itself.
+    """
+    walked: set[int] = set()
+
+    def walk(node: yaml.Node, path: _Path) -> Iterator[tuple[_Path, yaml.Node]]:
+        if id(node) in walked:
+            return
+        walked.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                where = (*path, str(key_node.value))
+                yield where, key_node
+                yield from walk(value_node, where)
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                where = (*path, str(index))
+                yield where, item
+                yield from walk(item, where)
+
+    return walk(root, ())
 
 
 def _validation_errors(error: ValidationError, lines: dict[_Path, int]) -> list[FileError]:

@@ -182,3 +182,35 @@ def test_the_docs_example_file_is_valid() -> None:
     assert [spec.name or spec.pattern for spec in state.topics] == ["orders", "logs\\..*"]
     assert len(state.rules) == 7 and state.cluster_default is not None
     assert [rule.resource for rule in state.rules[4:]] == ["quota", "scram_user", "scram_user"]
+
+
+def nested_aliases(levels: int) -> str:
+    """A "billion laughs" document: each level lists the one before nine times."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]" for n in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+def test_nested_aliases_are_walked_once_each() -> None:
+    # 9**20 paths: a walk that followed every alias would never end; each line is named once.
+    error = error_of(nested_aliases(20))
+    assert [e.line for e in error.errors] == list(range(1, 21))
+    assert all("Extra inputs are not permitted" in e.message for e in error.errors)
+
+
+def test_keys_written_twice_are_named_once_even_when_an_alias_repeats_them() -> None:
+    error = error_of(
+        "topics:\n"
+        "  - name: a\n"
+        "    configs: &both {retention.ms: 1, retention.ms: 2}\n"
+        "  - name: b\n"
+        "    configs: *both\n"
+        "groups:\n"
+        "  g: {configs: {x: 1}}\n"
+        "  g: {}\n"
+    )
+    assert [(e.line, e.location) for e in error.errors] == [
+        (3, "topics[0].configs.retention.ms"),
+        (8, "groups.g"),
+    ]
+    assert all(e.message == "this key is written twice" for e in error.errors)

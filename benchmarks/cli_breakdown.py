@@ -34,19 +34,22 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-#: Import layers: name, code, what it is. Each runs in a new interpreter.
-IMPORTS = [
-    ("bare", "import aiokafka, pydantic", "bare `import aiokafka, pydantic`"),
-    ("package", "import kafka_config_admin", "`import kafka_config_admin`"),
-    ("sdk", "from kafka_config_admin import AdminClient", "+ the SDK's `AdminClient`"),
+#: Import layers: name, the layer it adds to (None: none), code, what it is. Each runs in a
+#: new interpreter.
+IMPORTS: list[tuple[str, str | None, str, str]] = [
+    ("bare", None, "import aiokafka, pydantic", "bare `import aiokafka, pydantic`"),
+    ("package", None, "import kafka_config_admin", "`import kafka_config_admin`"),
+    ("sdk", "bare", "from kafka_config_admin import AdminClient", "the SDK's `AdminClient`"),
     (
         "desired",
+        "sdk",
         "from kafka_config_admin import AdminClient\n"
         "from kafka_config_admin.desired import load_desired_state, make_plan, read_state",
         "+ what `plan` uses of `desired` (load, read, plan)",
     ),
     (
         "command",
+        "desired",
         "from kafka_config_admin.cli._desired import plan",
         "+ the `plan` command's module (CLI, tables, YAML)",
     ),
@@ -136,10 +139,10 @@ def measure(topics: int, repeats: int, work: Path) -> dict[str, Any]:
     interpreter."""
     file = work / "breakdown.yaml"
     write_file(file, topics)
-    imports: dict[str, list[float]] = {name: [] for name, _, _ in IMPORTS}
+    imports: dict[str, list[float]] = {name: [] for name, _, _, _ in IMPORTS}
     inside: dict[str, list[float]] = {name: [] for name, _ in STEPS}
     for _ in range(repeats):
-        for name, code, _ in IMPORTS:
+        for name, _, code, _ in IMPORTS:
             imports[name].append(child_cpu([sys.executable, "-c", code])[0])
         _, output = child_cpu([sys.executable, "-m", "benchmarks.cli_breakdown", str(file)])
         for name, seconds in json.loads(output).items():
@@ -157,17 +160,17 @@ def markdown(part: dict[str, Any]) -> list[str]:
         f"`{part['command']}` at commit {part['commit']}: {part['topics']} topics, "
         f"{len(part['imports']['bare'])} repeats. Load average (1, 5, 15 min) before: "
         f"{part['load_before']}; after: {part['load_after']}. Median CPU seconds (user + "
-        "system); imports each in a new interpreter, layer on layer (the cost column: what the "
-        "layer adds to the one above); the other steps in one interpreter, on a fake state "
-        "as `read_state` reads it.",
+        "system); imports each in a new interpreter, layer on layer (cost: what a layer adds to "
+        "the one it is built on; the SDK's is built on the bare import); the other steps in a "
+        "new interpreter each repeat, on a fake state as `read_state` reads it, collecting "
+        "garbage as a command does.",
         "",
         "| step | CPU s | cost s |",
         "|---|---|---|",
     ]
-    previous = 0.0
-    for name, _, said in IMPORTS:
-        lines.append(f"| {said} | {imports[name]:.3f} | {imports[name] - previous:+.3f} |")
-        previous = imports[name]
+    for name, base, _, said in IMPORTS:
+        cost = "-" if base is None else f"{imports[name] - imports[base]:+.3f}"
+        lines.append(f"| {said} | {imports[name]:.3f} | {cost} |")
     for name, said in STEPS:
         lines.append(f"| {said} | {inside[name]:.3f} | {inside[name]:+.3f} |")
     fixed = imports["command"] - imports["sdk"] + inside["load"] + inside["plan"] + inside["table"]

@@ -22,7 +22,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console
@@ -138,6 +137,8 @@ def print_document(document: Mapping[str, Any], output: OutputFormat) -> None:
     if output is OutputFormat.JSON:
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     else:
+        import yaml  # here, not at import: a table or JSON needs none of it
+
         sys.stdout.write(yaml.safe_dump(dict(document), sort_keys=False, allow_unicode=True))
 
 

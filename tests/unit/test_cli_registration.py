@@ -35,6 +35,7 @@ LIGHT = {
     "kafka_config_admin",
     "kafka_config_admin.__main__",
     "kafka_config_admin._exceptions",
+    "kafka_config_admin._exports",
     "kafka_config_admin.cli",
     "kafka_config_admin.cli._commands",
     "kafka_config_admin.cli._main",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from kafka_config_admin import ConfigResource, ResourceType
 from kafka_config_admin.desired import (
@@ -13,6 +14,7 @@ from kafka_config_admin.desired import (
     load_desired_state,
     parse_desired_state,
 )
+from kafka_config_admin.desired._load import _CoreLoader
 
 EXAMPLE = """
 version: 1
@@ -214,3 +216,28 @@ def test_keys_written_twice_are_named_once_even_when_an_alias_repeats_them() -> 
         (8, "groups.g"),
     ]
     assert all(e.message == "this key is written twice" for e in error.errors)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        EXAMPLE,
+        "a: [1, -2, +3, 0, 007, 1_000, 1.5, true, False, yes, ~, null, '', x]\nb: {c: {d: [e]}}\n",
+        "a: &x {b: 1}\nc: *x\nd: [*x, *x]\n",  # aliases: the same object, as PyYAML makes it
+        "a: !!str 12\nb: !!bool yes\nc: !!null x\nd: !!int 17\n",
+        "a: !!float 1.5\nb: !!binary aGk=\nc: !!set {x}\n",  # PyYAML's constructors build these
+        "? [a]\n: b\n",  # a key that is a list: PyYAML refuses it
+        "a: {b: 1, b: 2}\nc: [{d: 1, d: 2}]\n",
+    ],
+)
+def test_plain_documents_are_built_as_pyyaml_builds_them(text: str) -> None:
+    built, expected = _CoreLoader(text), _CoreLoader(text)
+    try:
+        root = built.get_single_node()
+        wanted = expected.construct_document(expected.get_single_node())
+    except yaml.YAMLError as refused:
+        with pytest.raises(type(refused)):
+            built.data(root)
+        return
+    assert built.data(root) == wanted
+    assert len(built.repeated) == len(expected.repeated)

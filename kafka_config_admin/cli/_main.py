@@ -15,7 +15,7 @@ import contextlib
 import gc
 import logging
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
 from typing import NoReturn
 
@@ -38,6 +38,14 @@ class ExitCode(IntEnum):
 def say(line: str) -> None:
     """One line on stderr, as it is (no markup)."""
     click.echo(line, err=True)
+
+
+def say_lines(lines: Iterable[str]) -> None:
+    """Lines on stderr, as they are, in one write (2,000 outcome lines written one by one
+    cost ~0.03 s of CPU)."""
+    text = "".join(f"{line}\n" for line in lines)
+    if text:
+        click.echo(text, err=True, nl=False)
 
 
 #: Objects allocated between two collections of the youngest generation while a command runs

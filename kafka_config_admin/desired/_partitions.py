@@ -203,13 +203,13 @@ def place_replicas(
     replicas yet), spread evenly over the brokers ``racks`` lists.
 
     A partition that has as many replicas already keeps its list as it is (a leader that moved
-    after a restart is no reason to move replicas). The others choose their replicas one by
-    one, preferring, in this order: a rack the partition does not use yet (when brokers report
-    racks); a broker below its even share of the topic's replicas; the partition's current
-    leader (its first replica when it has no leader), which then stays first; its other
-    current replicas (no data to copy); the broker holding the fewest replicas. So the spread
-    stays even when the leaders are not (after a restart, one broker may lead them all): a
-    leader on a broker that holds its share already gives its place up.
+    after a restart is no reason to move replicas). The others keep their current leader (their
+    first replica when they have no leader) first, while its broker is below its even share of
+    the topic's replicas; then they choose their other replicas one by one, preferring, in this
+    order: a rack the partition does not use yet (when brokers report racks); a broker below
+    its share; its other current replicas (no data to copy); the broker holding the fewest
+    replicas. So the spread stays even when the leaders are not (after a restart, one broker
+    may lead them all): a leader on a broker that holds its share already gives its place up.
     """
     brokers = sorted(racks)
     # The even share: ``floor`` replicas each, one more on ``extra`` of the brokers.
@@ -227,21 +227,28 @@ def place_replicas(
         if len(replicas) == replication_factor:  # never moved only to reorder its replicas
             placed[partition] = tuple(replicas)
             load.update(replicas)
-    for partition, replicas in sorted(current.items()):
-        if partition in placed:
-            continue
+    to_place = sorted((p, r) for p, r in current.items() if p not in placed)
+    # Every leader's place is kept before any other replica is chosen: chosen one partition at
+    # a time, the other replicas of the first partitions could fill a broker's share before
+    # the partitions it leads come, and evenly spread leaders would then move for nothing.
+    kept: dict[int, int] = {}
+    for partition, replicas in to_place:
         leader = leaders.get(partition)
         first = leader if leader in replicas else next(iter(replicas), None)
+        if first is not None and not full(first):
+            kept[partition] = first
+            load[first] += 1
+    for partition, replicas in to_place:
+        first = kept.get(partition)
         candidates = [*brokers, *(b for b in replicas if b not in racks)]
         turn = {b: (i - partition) % len(candidates) for i, b in enumerate(candidates)}
-        chosen: list[int] = []
+        chosen: list[int] = [] if first is None else [first]
         while len(chosen) < replication_factor:
             added = min(
                 (b for b in candidates if b not in chosen),
                 key=lambda b: (
                     _rack_taken(b, chosen, racks),
                     full(b),
-                    b != first,
                     b not in replicas,
                     load[b],
                     turn[b],  # ties go round the brokers, so new partitions' leaders spread
@@ -250,7 +257,74 @@ def place_replicas(
             chosen.append(added)
             load[added] += 1
         placed[partition] = tuple(chosen)
+    _even_out(placed, [p for p, _ in to_place], load, brokers, racks)
     return placed
+
+
+def _even_out(
+    placed: dict[int, Replicas],
+    movable: list[int],
+    load: Counter[int],
+    brokers: list[int],
+    racks: Mapping[int, str | None],
+) -> None:
+    """Move replicas (never a partition's first) off the fullest broker until the brokers'
+    counts differ by one at most, or no chain of moves can get there.
+
+    Choosing one partition at a time can end in a corner: the partitions that could take a
+    replica off the fullest broker may all hold one on the emptiest already. A chain of moves
+    then does it (the fullest gives to a broker that gives to the emptiest), each broker on
+    the way keeping its count.
+    """
+    while brokers:
+        fullest = max(brokers, key=lambda b: (load[b], -b))
+        chain = _moves_to_room(placed, movable, fullest, load, racks)
+        if chain is None:
+            return
+        for partition, source, target in chain:
+            placed[partition] = tuple(target if b == source else b for b in placed[partition])
+        load[fullest] -= 1
+        load[chain[-1][2]] += 1
+
+
+def _moves_to_room(
+    placed: Mapping[int, Replicas],
+    movable: list[int],
+    fullest: int,
+    load: Counter[int],
+    racks: Mapping[int, str | None],
+) -> list[tuple[int, int, int]] | None:
+    """The shortest chain of moves ``(partition, from, to)`` that takes one replica off
+    ``fullest`` and puts one on a broker holding two fewer at least, or ``None``.
+
+    Each move is one a partition can take by itself (the broker it moves to holds none of its
+    replicas yet, and no second replica lands on a rack); each partition moves once at most.
+    """
+    reached: dict[int, list[tuple[int, int, int]]] = {fullest: []}
+    frontier = [fullest]
+    while frontier:
+        following = []
+        for source in frontier:
+            chain = reached[source]
+            used = {partition for partition, _, _ in chain}
+            for partition in movable:
+                replicas = placed[partition]
+                if partition in used or source not in replicas[1:]:
+                    continue
+                others = [b for b in replicas if b != source]
+                for target in sorted(racks):
+                    if target in reached or target in replicas:
+                        continue
+                    if _rack_taken(target, others, racks) and not _rack_taken(
+                        source, others, racks
+                    ):
+                        continue
+                    reached[target] = [*chain, (partition, source, target)]
+                    if load[target] <= load[fullest] - 2:
+                        return reached[target]
+                    following.append(target)
+        frontier = following
+    return None
 
 
 def _rack_taken(broker: int, chosen: list[int], racks: Mapping[int, str | None]) -> bool:

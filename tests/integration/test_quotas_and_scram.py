@@ -354,18 +354,34 @@ async def test_describe_reports_each_user_on_its_own(
     with pytest.raises(ResourceNotFoundError):
         await result.all()
 
-    # the cluster's own users too; read again until they show, as the reads above do (one
-    # container-backend CI run got only the new user once; the same test alone had them all)
+    # Every user, asked without names: another user of this test's own beside ``both``. Not
+    # the cluster's own users (admin, alice): a KRaft broker (seen on 4.3.0) that restarts after
+    # credentials were removed may drop some users from what it describes (ScramDelta.apply
+    # drops a mechanism's map when a removal empties it and keeps adding that replay's later
+    # users to the dropped map; seen on the container CI block after its restart tests). The
+    # users made after the restart show.
+    other = unique("scramother")
+    await admin_client.alter_user_scram_credentials(
+        [UserScramCredentialUpsertion(other, "SCRAM-SHA-256", "pw-three", iterations=8192)]
+    ).all()
     every = await settled(
         lambda: admin_client.describe_user_scram_credentials().all(),
-        lambda users: {both, "admin", "alice"} <= set(users),
+        lambda users: {both, other} <= set(users),
     )
     assert none not in every
-
-    cleanup = admin_client.alter_user_scram_credentials(
-        [UserScramCredentialDeletion(both, "SCRAM-SHA-512")]
+    assert every[other].credential_infos == (
+        ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192),
     )
-    await cleanup.all()
+
+    removals = [
+        [
+            UserScramCredentialDeletion(both, "SCRAM-SHA-512"),
+            UserScramCredentialDeletion(other, "SCRAM-SHA-256"),
+        ],
+        [UserScramCredentialDeletion(both, "SCRAM-SHA-256")],  # one change per user in a call
+    ]
+    for removal in removals:
+        await admin_client.alter_user_scram_credentials(removal).all()
 
 
 @pytest.mark.compat

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import click
 import pytest
@@ -236,3 +237,38 @@ def test_throttle_rates_take_units(text: str, rate: int) -> None:
 def test_bad_throttle_rates_are_usage_errors(text: str) -> None:
     with pytest.raises(click.BadParameter):
         throttle_rate(text)
+
+
+def evenly_led(
+    brokers: int, partitions: int, seed: int
+) -> Iterator[tuple[dict[int, Replicas], dict[int, int]]]:
+    """Replica lists at every factor for ``partitions`` led evenly by ``brokers`` brokers, in
+    random orders (fixed seed)."""
+    rnd = random.Random(seed)
+    ids = list(range(1, brokers + 1))
+    leaders = [ids[p % brokers] for p in range(partitions)]
+    rnd.shuffle(leaders)
+    for factor in ids:
+        current: dict[int, Replicas] = {}
+        for p, leader in enumerate(leaders):
+            others = [b for b in ids if b != leader]
+            rnd.shuffle(others)
+            current[p] = (leader, *others)[:factor]
+        yield current, dict(enumerate(leaders))
+
+
+@pytest.mark.parametrize("brokers", range(1, 8))
+def test_a_new_factor_keeps_evenly_spread_leaders_first_and_the_brokers_even(brokers: int) -> None:
+    # Chosen one partition at a time, the last partitions could find their only room on the
+    # broker that leads them (a real reassignment once moved a leader that way).
+    for seed in range(60):
+        for current, leaders in evenly_led(brokers, 1 + seed % 13, seed):
+            ids = dict.fromkeys(range(1, brokers + 1))
+            for factor in range(1, brokers + 1):
+                if factor == len(current[0]):
+                    continue
+                placed = place_replicas(current, leaders, factor, ids)
+                assert all(len(set(r)) == len(r) == factor for r in placed.values())
+                assert all(placed[p][0] == leaders[p] for p in placed), (current, placed)
+                counts = [loads(placed)[b] for b in ids]
+                assert max(counts) - min(counts) <= 1, (current, placed)

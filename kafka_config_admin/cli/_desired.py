@@ -44,6 +44,7 @@ from ._output import (
     failures_lines,
     print_document,
     print_refusals,
+    print_rows,
     print_table,
     resource_title,
     stderr,
@@ -244,34 +245,25 @@ def print_shadowed(shadowed: Iterable[Shadowed], title: str) -> None:
 
 def print_plan(made: Plan, label: str) -> None:
     """The plan as a table on stderr (stdout stays free for machine output)."""
-    table = Table(title=f"plan for {label}", title_justify="left")
-    for column in ("resource", "action", "key", "op", "current", "wanted"):
-        table.add_column(column, overflow="fold")
+    rows: list[tuple[str, ...]] = []
     for item in made.resources:
         title = resource_title(item.resource.type.name, item.resource.name)
         if item.create is not None:
-            table.add_row(
-                title,
-                "create",
-                "",
-                "",
-                "",
-                f"{item.create.partitions} partitions, RF {item.create.replication_factor}",
-            )
+            created = f"{item.create.partitions} partitions, RF {item.create.replication_factor}"
+            rows.append((title, "create", "", "", "", created))
         elif item.action is ResourceAction.MISSING:
-            table.add_row(title, "missing", "", "", "", "no partitions/RF to create it")
+            rows.append((title, "missing", "", "", "", "no partitions/RF to create it"))
         if item.partitions is not None:
-            table.add_row(title, "partitions", "", "", "", item.partitions.summary())
+            rows.append((title, "partitions", "", "", "", item.partitions.summary()))
         for change in item.changes:
             shown = (HIDDEN, HIDDEN) if change.sensitive else (change.current, change.wanted)
-            table.add_row(
-                title, item.action.value, change.key, change.op.name, shown[0] or "", shown[1] or ""
-            )
+            action, key, op = item.action.value, change.key, change.op.name
+            rows.append((title, action, key, op, shown[0] or "", shown[1] or ""))
         for skipped in item.skipped:
-            table.add_row(title, "skip", skipped.key, "", "", skipped.reason)
+            rows.append((title, "skip", skipped.key, "", "", skipped.reason))
         for kept in item.kept:
             current = HIDDEN if kept.sensitive else kept.current or ""
-            table.add_row(title, "keep", kept.key, "", current, kept.reason)
+            rows.append((title, "keep", kept.key, "", current, kept.reason))
     for quota in made.quotas:
         title = entity_text(quota.entity)
         for quota_change in quota.changes:
@@ -280,7 +272,7 @@ def print_plan(made: Plan, label: str) -> None:
                 "" if value is None else number_text(value)
                 for value in (quota_change.current, quota_change.wanted)
             )
-            table.add_row(title, "alter", quota_change.key, op, current, wanted)
+            rows.append((title, "alter", quota_change.key, op, current, wanted))
     for user in made.scram:
         for scram in user.changes:
             current = "" if scram.current_iterations is None else f"{scram.current_iterations}"
@@ -288,14 +280,18 @@ def print_plan(made: Plan, label: str) -> None:
             if scram.iterations is not None:
                 wanted = f"{scram.iterations} (password from ${scram.password_env})"
             title = f"SCRAM user {user.user!r}"
-            table.add_row(title, "alter", scram.mechanism, scram.op, current, wanted)
+            rows.append((title, "alter", scram.mechanism, scram.op, current, wanted))
     if made.resources or made.quotas or made.scram:
-        print_table(stderr, table)
+        print_rows(stderr, f"plan for {label}", PLAN_COLUMNS, rows)
     print_shadowed(
         (shadow for item in made.resources for shadow in item.shadowed),
         f"cluster-default values brokers of {label} override for themselves (they keep theirs)",
     )
     stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
+
+
+#: The plan table's columns.
+PLAN_COLUMNS = ("resource", "action", "key", "op", "current", "wanted")
 
 
 def throttle_rate(text: str | None) -> int | None:

@@ -143,12 +143,8 @@ def print_document(document: Mapping[str, Any], output: OutputFormat) -> None:
 
 
 def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> None:
-    """One table per resource, or its error.
-
-    On a plain surface the lines are drawn from the rows without a rich ``Table`` per
-    resource (2,000 resources' tables: half their CPU was making the tables), in the same
-    characters: :func:`_plain_lines` is what draws a plain ``Table`` too.
-    """
+    """One table per resource, or its error (:func:`print_rows`: on a pipe, 2,000 resources'
+    tables spent half their CPU making rich ``Table`` objects)."""
     surface = _Surface.of(stdout)
     headers = ["key", "value", "source", "type"]
     if view.synonyms:
@@ -165,14 +161,11 @@ def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> No
         caption = None
         if not item["configs"]:
             caption = "no overrides (--all shows every config)" if not view.all else ""
+        if not view.docs:
+            _print_rows(surface, title, headers, rows, caption=caption)
+            continue
         # --docs draws lines between rows and gives documentation the width left: rich's.
-        if surface.plain and not view.docs:
-            columns = [list(cells) for cells in zip(*rows, strict=True)] or [[] for _ in headers]
-            lines = _plain_lines(surface, title, headers, columns, caption)
-            if lines is not None:
-                surface.console.file.write("".join(f"{line}\n" for line in lines))
-                continue
-        table = Table(title=title, title_justify="left", show_lines=view.docs, caption=caption)
+        table = Table(title=title, title_justify="left", show_lines=True, caption=caption)
         for column in headers:
             ratio = 1 if column == "documentation" else None
             table.add_column(column, overflow="fold", ratio=ratio)
@@ -194,6 +187,42 @@ def _describe_row(key: str, entry: Mapping[str, Any], view: DescribeView) -> lis
     if view.docs:
         row.append(entry["documentation"] or "")
     return row
+
+
+def print_rows(
+    console: Console,
+    title: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str | Text]],
+    *,
+    caption: str | None = None,
+) -> None:
+    """A table of ``rows`` under ``headers`` (each cell one line of text or markup), exactly
+    as :func:`print_table` prints the rich ``Table`` the CLI would make of them (title left,
+    every column folding); on a pipe, drawn from the rows without making that ``Table``."""
+    _print_rows(_Surface.of(console), title, headers, rows, caption=caption)
+
+
+def _print_rows(
+    surface: _Surface,
+    title: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str | Text]],
+    *,
+    caption: str | None = None,
+) -> None:
+    if surface.plain:
+        columns = [list(cells) for cells in zip(*rows, strict=True)] or [[] for _ in headers]
+        lines = _plain_lines(surface, title, headers, columns, caption)
+        if lines is not None:
+            surface.console.file.write("".join(f"{line}\n" for line in lines))
+            return
+    table = Table(title=title, title_justify="left", caption=caption)
+    for column in headers:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    surface.console.print(table)
 
 
 def print_table(console: Console, table: Table) -> None:

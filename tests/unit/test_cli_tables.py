@@ -16,6 +16,7 @@ from kafka_config_admin.cli._output import (
     _plain_table,
     _Surface,
     print_describe_tables,
+    print_rows,
     print_table,
     resource_title,
     shown_value,
@@ -171,3 +172,22 @@ def test_describe_tables_are_drawn_as_rich_draws_them(
     rich_describe_tables(theirs, view)
     assert isinstance(ours.file, io.StringIO) and isinstance(theirs.file, io.StringIO)
     assert ours.file.getvalue() == theirs.file.getvalue()
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ROWS,
+        [],
+        [[Text("topic a"), "b", "c", "d", "e", "f"]],
+        [["two\nlines", "b", "c", "d", "e", "f"]],  # left to rich
+        [["a" * 90, "b", "c", "d", "e", "f"]],  # folded by rich at 80 columns
+    ],
+)
+@pytest.mark.parametrize("width", [80, 200])
+def test_rows_are_printed_as_rich_prints_their_table(rows: list[list[str]], width: int) -> None:
+    columns = ("resource", "action", "key", "op", "current", "wanted")
+    for rich_console, our_console in zip(consoles(width), consoles(width), strict=True):
+        print_rows(our_console, "plan for x", columns, rows)
+        assert isinstance(our_console.file, io.StringIO)
+        assert our_console.file.getvalue() == printed(rich_console, table(rows), by_rich=True)

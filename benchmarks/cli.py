@@ -32,8 +32,11 @@ loaded machine disturbs less), and the ratio to its baseline; the load average i
 Every command runs with byte-code caches written (``PYTHONDONTWRITEBYTECODE`` unset), as an
 installed package runs.
 
+Where ``plan``'s fixed cost goes (imports layer by layer, the file, the plan, the table), on a
+fake cluster state, no broker: ``--part breakdown`` (:mod:`benchmarks.cli_breakdown`).
+
 Options: ``--topics N`` (2000), ``--sample N`` (50, spread over the rounds), ``--rounds N`` (3),
-``--repeats N`` (5), ``--part faces|kafka-configs|all`` (all), ``--out DIR``.
+``--repeats N`` (5), ``--part faces|kafka-configs|breakdown|all`` (all), ``--out DIR``.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ from typing import Any
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 from kafka_config_admin.testing._artifacts import broker_lib_dir
 
-from . import dataset
+from . import cli_breakdown, dataset
 
 HERE = Path(__file__).parent
 CONFIG_COMMAND = "kafka.admin.ConfigCommand"
@@ -337,6 +340,8 @@ def write(results: dict[str, Any], out: Path) -> str:
     lines = ["# CLI benchmark (`nox -s bench -- cli`)", ""]
     if "faces" in results:
         lines += faces_markdown(results["faces"])
+    if "breakdown" in results:
+        lines += cli_breakdown.markdown(results["breakdown"])
     if "kafka_configs" in results:
         lines += kafka_configs_markdown(results["kafka_configs"])
     text = "\n".join(lines)
@@ -359,17 +364,34 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sample", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--part", choices=["faces", "kafka-configs", "all"], default="all")
+    parser.add_argument(
+        "--part", choices=["faces", "kafka-configs", "breakdown", "all"], default="all"
+    )
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
     command = " ".join(["python3 -m nox -s bench -- cli", *(argv or sys.argv[1:])])
     compileall.compile_dir(HERE.parent / "kafka_config_admin", quiet=1)
     results = earlier(args.out)
+    context: dict[str, Any] = {"topics": args.topics, "commit": git_commit(), "command": command}
+    if args.part in ("breakdown", "all"):
+        load_before = load_average()
+        print(f"[breakdown of plan's fixed cost, {args.topics} topics] ...", flush=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            found = cli_breakdown.measure(args.topics, args.repeats, Path(tmp))
+        results["breakdown"] = {
+            **context,
+            **found,
+            "load_before": load_before,
+            "load_after": load_average(),
+        }
+        if args.part == "breakdown":
+            print(write(results, args.out))
+            return
     with start_cluster(brokers=1) as cluster, tempfile.TemporaryDirectory() as tmp:
         bootstrap = cluster.bootstrap_servers
         print(f"creating {args.topics} topics on {bootstrap} ...", flush=True)
         topics = asyncio.run(dataset.create(bootstrap, args.topics))
-        context = {"kafka": KAFKA_VERSION, "topics": args.topics, "commit": git_commit()}
+        context["kafka"] = KAFKA_VERSION
         if args.part in ("faces", "all"):
             load_before = load_average()
             repeats = []
@@ -378,7 +400,6 @@ def main(argv: Sequence[str] | None = None) -> None:
                 repeats.append(faces_round(bootstrap, topics, index, Path(tmp)))
             results["faces"] = {
                 **context,
-                "command": command,
                 "load_before": load_before,
                 "load_after": load_average(),
                 "runs": repeats,
@@ -394,7 +415,6 @@ def main(argv: Sequence[str] | None = None) -> None:
                 runs.append(one_round(bootstrap, topics, share, index, Path(tmp)))
             results["kafka_configs"] = {
                 **context,
-                "command": command,
                 "load_before": load_before,
                 "load_after": load_average(),
                 "sample": args.sample,

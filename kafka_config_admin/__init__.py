@@ -4,7 +4,8 @@ The public API is what ``__all__`` lists; every module whose name starts with ``
 """
 
 import typing as _typing
-from importlib import import_module as _import_module
+
+from ._exports import lazy_exports as _lazy_exports
 
 __version__ = "0.1.0"
 
@@ -244,7 +245,8 @@ __all__ = [
 #: Where each public name lives. A name is imported the first time it is asked for (PEP 562):
 #: ``import kafka_config_admin`` builds no model, loads no codec and imports neither aiokafka nor
 #: pydantic, so the command line's ``--help`` and a Spark task pay only for what they use.
-#: ``NAME=ATTRIBUTE`` exports a module's ATTRIBUTE as NAME.
+#: ``NAME=ATTRIBUTE`` exports a module's ATTRIBUTE as NAME. Classes show this package as their
+#: module rather than their private one.
 _HOMES: dict[str, tuple[str, ...]] = {
     "._client": (
         "DEFAULT_TIMEOUT",
@@ -380,26 +382,4 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "DescribeUserScramCredentialsResult",
     ),
 }
-_MODULE_OF = {
-    exported.partition("=")[0]: module for module, names in _HOMES.items() for exported in names
-}
-
-
-def __getattr__(name: str) -> object:
-    """Import the module a public name lives in, and every public name of that module."""
-    if name not in _MODULE_OF:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    home = _MODULE_OF[name]
-    module = _import_module(home, __name__)
-    for exported in _HOMES[home]:
-        public, _, attribute = exported.partition("=")
-        value = getattr(module, attribute or public)
-        if isinstance(value, type):
-            # Show public names as kafka_config_admin.X rather than their private module.
-            value.__module__ = __name__
-        globals()[public] = value
-    return globals()[name]
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = _lazy_exports(globals(), _HOMES, show_as_package=True)

@@ -291,7 +291,8 @@ def match_catalog(api_versions: Mapping[int, int | tuple[int, int]]) -> CatalogM
 
     Candidates are the releases no newer than the broker on any API both know (a release
     whose API is newer than the broker's cannot be it); among them the closest one wins (the
-    least sum of version differences), the newer one on a tie.
+    least sum of version differences), the newer one on a tie. Newest first, so that a broker
+    of the newest release loads one catalog, not all.
     """
     advertised = {
         int(api): int(version[1] if isinstance(version, tuple) else version)
@@ -306,6 +307,8 @@ def match_catalog(api_versions: Mapping[int, int | tuple[int, int]]) -> CatalogM
         distance = sum(advertised[api] - catalog.api_versions[api] for api in shared)
         if best is None or distance < best[0]:
             best = (distance, catalog)
+        if distance == 0:
+            break  # exactly this release: no older one comes closer
     if best is None:
         return None
     return CatalogMatch(catalog=best[1], exact=best[0] == 0)

@@ -25,6 +25,7 @@ from ..desired import (
     Plan,
     ResourceAction,
     ResourceKind,
+    ResourceOutcome,
     Shadowed,
     Violation,
     apply_plan,
@@ -36,13 +37,14 @@ from ..desired import (
     parse_size_bytes,
     read_state,
 )
-from ._main import ExitCode, say
+from ._main import ExitCode, say, say_lines
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     HIDDEN,
     failures_lines,
     print_document,
     print_refusals,
+    print_rows,
     print_table,
     resource_title,
     stderr,
@@ -243,34 +245,25 @@ def print_shadowed(shadowed: Iterable[Shadowed], title: str) -> None:
 
 def print_plan(made: Plan, label: str) -> None:
     """The plan as a table on stderr (stdout stays free for machine output)."""
-    table = Table(title=f"plan for {label}", title_justify="left")
-    for column in ("resource", "action", "key", "op", "current", "wanted"):
-        table.add_column(column, overflow="fold")
+    rows: list[tuple[str, ...]] = []
     for item in made.resources:
         title = resource_title(item.resource.type.name, item.resource.name)
         if item.create is not None:
-            table.add_row(
-                title,
-                "create",
-                "",
-                "",
-                "",
-                f"{item.create.partitions} partitions, RF {item.create.replication_factor}",
-            )
+            created = f"{item.create.partitions} partitions, RF {item.create.replication_factor}"
+            rows.append((title, "create", "", "", "", created))
         elif item.action is ResourceAction.MISSING:
-            table.add_row(title, "missing", "", "", "", "no partitions/RF to create it")
+            rows.append((title, "missing", "", "", "", "no partitions/RF to create it"))
         if item.partitions is not None:
-            table.add_row(title, "partitions", "", "", "", item.partitions.summary())
+            rows.append((title, "partitions", "", "", "", item.partitions.summary()))
         for change in item.changes:
             shown = (HIDDEN, HIDDEN) if change.sensitive else (change.current, change.wanted)
-            table.add_row(
-                title, item.action.value, change.key, change.op.name, shown[0] or "", shown[1] or ""
-            )
+            action, key, op = item.action.value, change.key, change.op.name
+            rows.append((title, action, key, op, shown[0] or "", shown[1] or ""))
         for skipped in item.skipped:
-            table.add_row(title, "skip", skipped.key, "", "", skipped.reason)
+            rows.append((title, "skip", skipped.key, "", "", skipped.reason))
         for kept in item.kept:
             current = HIDDEN if kept.sensitive else kept.current or ""
-            table.add_row(title, "keep", kept.key, "", current, kept.reason)
+            rows.append((title, "keep", kept.key, "", current, kept.reason))
     for quota in made.quotas:
         title = entity_text(quota.entity)
         for quota_change in quota.changes:
@@ -279,7 +272,7 @@ def print_plan(made: Plan, label: str) -> None:
                 "" if value is None else number_text(value)
                 for value in (quota_change.current, quota_change.wanted)
             )
-            table.add_row(title, "alter", quota_change.key, op, current, wanted)
+            rows.append((title, "alter", quota_change.key, op, current, wanted))
     for user in made.scram:
         for scram in user.changes:
             current = "" if scram.current_iterations is None else f"{scram.current_iterations}"
@@ -287,14 +280,18 @@ def print_plan(made: Plan, label: str) -> None:
             if scram.iterations is not None:
                 wanted = f"{scram.iterations} (password from ${scram.password_env})"
             title = f"SCRAM user {user.user!r}"
-            table.add_row(title, "alter", scram.mechanism, scram.op, current, wanted)
+            rows.append((title, "alter", scram.mechanism, scram.op, current, wanted))
     if made.resources or made.quotas or made.scram:
-        print_table(stderr, table)
+        print_rows(stderr, f"plan for {label}", PLAN_COLUMNS, rows)
     print_shadowed(
         (shadow for item in made.resources for shadow in item.shadowed),
         f"cluster-default values brokers of {label} override for themselves (they keep theirs)",
     )
     stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
+
+
+#: The plan table's columns.
+PLAN_COLUMNS = ("resource", "action", "key", "op", "current", "wanted")
 
 
 def throttle_rate(text: str | None) -> int | None:
@@ -367,23 +364,26 @@ def changed_keys(made: Plan, resource: ConfigResource) -> list[str]:
     return [change.key for change in item.changes] if item is not None else []
 
 
+def outcome_line(outcome: ResourceOutcome) -> str:
+    """``applied: topic orders [alter]``, with the outcome's note when it has one."""
+    title = resource_title(outcome.resource.type.name, outcome.resource.name)
+    note = f" ({outcome.note})" if outcome.note else ""
+    return f"{outcome.status.value}: {title} [{outcome.action.value}]{note}"
+
+
 def print_report(made: Plan, report: ApplyReport) -> int:
     """Each resource's outcome; exit 1 when any failed (each failure on one line).
 
-    Plain lines (``say``), not rich's: rich lays out each line on its own, which for 2,000
-    resources took longer than the broker took to apply them.
+    Plain lines in one write (``say_lines``), not rich's: rich lays out each line on its own,
+    which for 2,000 resources took longer than the broker took to apply them.
     """
-    for outcome in report.outcomes:
-        title = resource_title(outcome.resource.type.name, outcome.resource.name)
-        note = f" ({outcome.note})" if outcome.note else ""
-        say(f"{outcome.status.value}: {title} [{outcome.action.value}]{note}")
+    say_lines(outcome_line(outcome) for outcome in report.outcomes)
     failures = [
         (outcome.resource, changed_keys(made, outcome.resource), outcome.error)
         for outcome in report.failed
         if outcome.error is not None
     ]
-    for line in failures_lines(failures):
-        say(f"failed: {line}")
+    say_lines(f"failed: {line}" for line in failures_lines(failures))
     for quota in report.quotas:
         what = f"quotas of {entity_text(dict(quota.entity))}"
         print_outcome(what, quota.status, quota.error, quota.note)

@@ -22,7 +22,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console
@@ -138,42 +137,92 @@ def print_document(document: Mapping[str, Any], output: OutputFormat) -> None:
     if output is OutputFormat.JSON:
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     else:
+        import yaml  # here, not at import: a table or JSON needs none of it
+
         sys.stdout.write(yaml.safe_dump(dict(document), sort_keys=False, allow_unicode=True))
 
 
 def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> None:
-    """One table per resource, or its error."""
+    """One table per resource, or its error (:func:`print_rows`: on a pipe, 2,000 resources'
+    tables spent half their CPU making rich ``Table`` objects)."""
     surface = _Surface.of(stdout)
+    headers = ["key", "value", "source", "type"]
+    if view.synonyms:
+        headers.append("synonyms")
+    if view.docs:
+        headers.append("documentation")
     for item in document["resources"]:
         title = resource_title(item["type"], item["name"])
         if item["error"] is not None:
             message = f" {title}: {item['error']['message']}"
             stderr.print(Text.assemble(("failed:", "red"), message), highlight=False)
             continue
-        table = Table(title=title, title_justify="left", show_lines=view.docs)
-        for column in ("key", "value", "source", "type"):
-            table.add_column(column, overflow="fold")
-        if view.synonyms:
-            table.add_column("synonyms", overflow="fold")
-        if view.docs:
-            table.add_column("documentation", overflow="fold", ratio=1)
-        for key, entry in item["configs"].items():
-            row = [key, shown_value(entry["value"], entry["is_sensitive"]), entry["source"]]
-            row.append(entry["type"])
-            if view.synonyms:
-                hidden = entry["is_sensitive"]
-                row.append(
-                    "\n".join(
-                        f"{synonym['source']}: {shown_value(synonym['value'], hidden)}"
-                        for synonym in entry["synonyms"]
-                    )
-                )
-            if view.docs:
-                row.append(entry["documentation"] or "")
-            table.add_row(*row)
+        rows = [_describe_row(key, entry, view) for key, entry in item["configs"].items()]
+        caption = None
         if not item["configs"]:
-            table.caption = "no overrides (--all shows every config)" if not view.all else ""
+            caption = "no overrides (--all shows every config)" if not view.all else ""
+        if not view.docs:
+            _print_rows(surface, title, headers, rows, caption=caption)
+            continue
+        # --docs draws lines between rows and gives documentation the width left: rich's.
+        table = Table(title=title, title_justify="left", show_lines=True, caption=caption)
+        for column in headers:
+            ratio = 1 if column == "documentation" else None
+            table.add_column(column, overflow="fold", ratio=ratio)
+        for row in rows:
+            table.add_row(*row)
         _print_table(surface, table)
+
+
+def _describe_row(key: str, entry: Mapping[str, Any], view: DescribeView) -> list[str]:
+    row = [key, shown_value(entry["value"], entry["is_sensitive"]), entry["source"], entry["type"]]
+    if view.synonyms:
+        hidden = entry["is_sensitive"]
+        row.append(
+            "\n".join(
+                f"{synonym['source']}: {shown_value(synonym['value'], hidden)}"
+                for synonym in entry["synonyms"]
+            )
+        )
+    if view.docs:
+        row.append(entry["documentation"] or "")
+    return row
+
+
+def print_rows(
+    console: Console,
+    title: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str | Text]],
+    *,
+    caption: str | None = None,
+) -> None:
+    """A table of ``rows`` under ``headers`` (each cell one line of text or markup), exactly
+    as :func:`print_table` prints the rich ``Table`` the CLI would make of them (title left,
+    every column folding); on a pipe, drawn from the rows without making that ``Table``."""
+    _print_rows(_Surface.of(console), title, headers, rows, caption=caption)
+
+
+def _print_rows(
+    surface: _Surface,
+    title: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str | Text]],
+    *,
+    caption: str | None = None,
+) -> None:
+    if surface.plain:
+        columns = [list(cells) for cells in zip(*rows, strict=True)] or [[] for _ in headers]
+        lines = _plain_lines(surface, title, headers, columns, caption)
+        if lines is not None:
+            surface.console.file.write("".join(f"{line}\n" for line in lines))
+            return
+    table = Table(title=title, title_justify="left", caption=caption)
+    for column in headers:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    surface.console.print(table)
 
 
 def print_table(console: Console, table: Table) -> None:
@@ -214,9 +263,29 @@ def _plain_table(surface: _Surface, table: Table) -> list[str] | None:
     """The lines rich would print for ``table``, or None where only rich knows them."""
     if not (surface.plain and _drawn_plainly(table)):
         return None
+    return _plain_lines(
+        surface,
+        table.title,
+        [column.header for column in table.columns],
+        [list(column.cells) for column in table.columns],
+        table.caption,
+    )
+
+
+def _plain_lines(
+    surface: _Surface,
+    title_given: object,
+    headers_given: Sequence[object],
+    columns_given: Sequence[Sequence[object]],
+    caption_given: object,
+) -> list[str] | None:
+    """The lines rich would print for a table of these columns (each a list of cells) that
+    :func:`_drawn_plainly` accepts, on a plain ``surface``; None where only rich knows them."""
     console = surface.console
-    headers = _plain_cells(console, [column.header for column in table.columns])
-    columns = [_plain_cells(console, list(column.cells)) for column in table.columns]
+    # rich draws no title or caption line for an empty one.
+    title_given, caption_given = (text or None for text in (title_given, caption_given))
+    headers = _plain_cells(console, headers_given)
+    columns = [_plain_cells(console, cells) for cells in columns_given]
     if headers is None or any(cells is None for cells in columns):
         return None
     cells_of = [cells for cells in columns if cells is not None]
@@ -225,10 +294,10 @@ def _plain_table(surface: _Surface, table: Table) -> list[str] | None:
         for header, cells in zip(headers, cells_of, strict=True)
     ]
     width = sum(widths) + 3 * len(widths) + 1
-    title, caption = (_plain_cells(console, [text]) for text in (table.title, table.caption))
+    title, caption = (_plain_cells(console, [text]) for text in (title_given, caption_given))
     if width > surface.width or any(
         given is not None and (plain is None or cell_len(plain[0]) > width)
-        for given, plain in ((table.title, title), (table.caption, caption))
+        for given, plain in ((title_given, title), (caption_given, caption))
     ):
         return None
 

@@ -34,85 +34,97 @@ pipeline, and Kafka tools' command configs) is :mod:`kafka_config_admin.connect`
 docs/desired-state.md describes the file format and the plan's JSON shape.
 """
 
-from ._apply import (
-    DEFAULT_READ_BACK_TIMEOUT,
-    ApplyReport,
-    PlanRejectedError,
-    QuotaOutcome,
-    ResourceOutcome,
-    ScramOutcome,
-    apply_plan,
-)
-from ._audit import (
-    Shadowed,
-    evaluate_quota_rules,
-    evaluate_scram_rules,
-    evaluate_state,
-    find_shadowed,
-)
-from ._changes import (
-    ChangeKind,
-    ObservedState,
-    ObservedValue,
-    ResourceObservation,
-    StateChange,
-    diff_states,
-    next_state,
-    observed_state,
-    observed_values,
-)
-from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value
-from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
-from ._kinds import ResourceKind
-from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
-from ._model import (
-    BROKER_THROTTLE_KEYS,
-    TOPIC_THROTTLE_KEYS,
-    DesiredState,
-    IgnoreSpec,
-    ResourceSpec,
-    TopicSpec,
-)
-from ._observe import observe_cluster, observe_once
-from ._outcomes import OutcomeStatus
-from ._partitions import PartitionPlan, place_replicas
-from ._patterns import (
-    MATCH_SECONDS,
-    PatternTimeoutError,
-    UserPattern,
-    find_matching,
-    list_matching_topics,
-    match_budget,
-)
-from ._plan import (
-    PLAN_FORMAT_VERSION,
-    ConfigChange,
-    KeptKey,
-    Plan,
-    ResourceAction,
-    ResourcePlan,
-    SkippedKey,
-    StaleKey,
-    TopicCreation,
-    make_plan,
-    stale_keys,
-)
-from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
-from ._read_state import describe_state, read_state
-from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
-from ._rules import Rule, RuleOperator, Violation, evaluate_rules
-from ._scope import ResourceScope
-from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
-from ._state import ClusterState, is_override, override_source, schema_resources
-from ._types import SET_LIKE_KEYS, TypedValue, expected_type, is_set_like, parse_typed, same_value
-from ._values import (
-    DURATION_UNITS,
-    SIZE_UNITS,
-    human_units,
-    kafka_string,
-    parse_duration_ms,
-    parse_size_bytes,
-)
+import typing as _typing
+
+from .._exports import lazy_exports as _lazy_exports
+
+if _typing.TYPE_CHECKING:
+    from ._apply import (
+        DEFAULT_READ_BACK_TIMEOUT,
+        ApplyReport,
+        PlanRejectedError,
+        QuotaOutcome,
+        ResourceOutcome,
+        ScramOutcome,
+        apply_plan,
+    )
+    from ._audit import (
+        Shadowed,
+        evaluate_quota_rules,
+        evaluate_scram_rules,
+        evaluate_state,
+        find_shadowed,
+    )
+    from ._changes import (
+        ChangeKind,
+        ObservedState,
+        ObservedValue,
+        ResourceObservation,
+        StateChange,
+        diff_states,
+        next_state,
+        observed_state,
+        observed_values,
+    )
+    from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value
+    from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
+    from ._kinds import ResourceKind
+    from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
+    from ._model import (
+        BROKER_THROTTLE_KEYS,
+        TOPIC_THROTTLE_KEYS,
+        DesiredState,
+        IgnoreSpec,
+        ResourceSpec,
+        TopicSpec,
+    )
+    from ._observe import observe_cluster, observe_once
+    from ._outcomes import OutcomeStatus
+    from ._partitions import PartitionPlan, place_replicas
+    from ._patterns import (
+        MATCH_SECONDS,
+        PatternTimeoutError,
+        UserPattern,
+        find_matching,
+        list_matching_topics,
+        match_budget,
+    )
+    from ._plan import (
+        PLAN_FORMAT_VERSION,
+        ConfigChange,
+        KeptKey,
+        Plan,
+        ResourceAction,
+        ResourcePlan,
+        SkippedKey,
+        StaleKey,
+        TopicCreation,
+        make_plan,
+        stale_keys,
+    )
+    from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
+    from ._read_state import describe_state, read_state
+    from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
+    from ._rules import Rule, RuleOperator, Violation, evaluate_rules
+    from ._scope import ResourceScope
+    from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
+    from ._state import ClusterState, is_override, override_source, schema_resources
+    from ._types import (
+        SET_LIKE_KEYS,
+        TypedValue,
+        expected_type,
+        is_set_like,
+        parse_typed,
+        same_value,
+    )
+    from ._values import (
+        DURATION_UNITS,
+        SIZE_UNITS,
+        human_units,
+        kafka_string,
+        parse_duration_ms,
+        parse_size_bytes,
+    )
 
 __all__ = [
     "BROKER_THROTTLE_KEYS",
@@ -212,3 +224,144 @@ __all__ = [
     "schema_resources",
     "stale_keys",
 ]
+
+#: Where each public name lives. A name is imported the first time it is asked for (PEP 562):
+#: a command that needs one reader (``describe`` needs :func:`override_source`) loads
+#: neither the change feed, the rules nor apply's modules.
+_HOMES: dict[str, tuple[str, ...]] = {
+    "._apply": (
+        "DEFAULT_READ_BACK_TIMEOUT",
+        "ApplyReport",
+        "PlanRejectedError",
+        "QuotaOutcome",
+        "ResourceOutcome",
+        "ScramOutcome",
+        "apply_plan",
+    ),
+    "._audit": (
+        "Shadowed",
+        "evaluate_quota_rules",
+        "evaluate_scram_rules",
+        "evaluate_state",
+        "find_shadowed",
+    ),
+    "._changes": (
+        "ChangeKind",
+        "ObservedState",
+        "ObservedValue",
+        "ResourceObservation",
+        "StateChange",
+        "diff_states",
+        "next_state",
+        "observed_state",
+        "observed_values",
+    ),
+    "._check": (
+        "LOG_LEVELS",
+        "Problem",
+        "check_desired",
+        "check_ops",
+        "check_value",
+    ),
+    "._export": (
+        "Export",
+        "ExportFailedError",
+        "export_document",
+        "quota_entries",
+        "read_export",
+    ),
+    "._kinds": ("ResourceKind",),
+    "._load": (
+        "DesiredStateError",
+        "FileError",
+        "load_desired_state",
+        "parse_desired_state",
+    ),
+    "._model": (
+        "BROKER_THROTTLE_KEYS",
+        "TOPIC_THROTTLE_KEYS",
+        "DesiredState",
+        "IgnoreSpec",
+        "ResourceSpec",
+        "TopicSpec",
+    ),
+    "._observe": (
+        "observe_cluster",
+        "observe_once",
+    ),
+    "._outcomes": ("OutcomeStatus",),
+    "._partitions": (
+        "PartitionPlan",
+        "place_replicas",
+    ),
+    "._patterns": (
+        "MATCH_SECONDS",
+        "PatternTimeoutError",
+        "UserPattern",
+        "find_matching",
+        "list_matching_topics",
+        "match_budget",
+    ),
+    "._plan": (
+        "PLAN_FORMAT_VERSION",
+        "ConfigChange",
+        "KeptKey",
+        "Plan",
+        "ResourceAction",
+        "ResourcePlan",
+        "SkippedKey",
+        "StaleKey",
+        "TopicCreation",
+        "make_plan",
+        "stale_keys",
+    ),
+    "._quotas": (
+        "QUOTA_KEYS",
+        "QuotaChange",
+        "QuotaPlan",
+        "QuotaSpec",
+    ),
+    "._read_state": (
+        "describe_state",
+        "read_state",
+    ),
+    "._reassign": (
+        "DEFAULT_REASSIGNMENT_TIMEOUT",
+        "PartitionOutcome",
+    ),
+    "._rules": (
+        "Rule",
+        "RuleOperator",
+        "Violation",
+        "evaluate_rules",
+    ),
+    "._scope": ("ResourceScope",),
+    "._scram_users": (
+        "ScramChange",
+        "ScramCredentialSpec",
+        "ScramPlan",
+    ),
+    "._state": (
+        "ClusterState",
+        "is_override",
+        "override_source",
+        "schema_resources",
+    ),
+    "._types": (
+        "SET_LIKE_KEYS",
+        "TypedValue",
+        "expected_type",
+        "is_set_like",
+        "parse_typed",
+        "same_value",
+    ),
+    "._values": (
+        "DURATION_UNITS",
+        "SIZE_UNITS",
+        "human_units",
+        "kafka_string",
+        "parse_duration_ms",
+        "parse_size_bytes",
+    ),
+}
+__getattr__, __dir__ = _lazy_exports(globals(), _HOMES)

@@ -24,7 +24,7 @@ from .. import (
     releases_with_key,
 )
 from ._model import DesiredState
-from ._state import ClusterState, known_type
+from ._state import ClusterState, known_type, sensitive_key
 from ._types import TypedValue, expected_type, parse_typed
 
 __all__ = ["LOG_LEVELS", "Problem", "check_desired", "check_ops", "check_value"]
@@ -74,7 +74,7 @@ def check_value(
     info = state.key_info(resource, key)
     spec = state.catalog_key(resource, key)
     kind = known_type(info, spec)
-    secret = state.is_sensitive(resource, key)
+    secret = sensitive_key(key, info, kind)
     shown = HIDDEN if value is not None and secret else value
 
     def problem(message: str) -> Problem:

@@ -12,8 +12,6 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from .. import (
     AdminClient,
     ClientQuotaEntity,
@@ -49,6 +47,8 @@ class Export:
             f"# left out: {resource}, {key}: sensitive, its value cannot be read\n"
             for resource, key in self.skipped
         )
+        import yaml  # here, not at import: only an export writes YAML
+
         return notes + yaml.safe_dump(self.document, sort_keys=False, allow_unicode=True)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import ValidationError
@@ -60,11 +61,82 @@ class DesiredStateError(InvalidArgumentError):
 
 
 # libyaml's parser where PyYAML has it (a 2,000-topic file parses ~10x faster); the resolvers
-# and constructors set below are PyYAML's Python ones either way.
+# set below are PyYAML's Python ones either way.
 class _CoreLoader(yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader):  # type: ignore[misc]
-    """PyYAML's safe loader with YAML 1.2 core scalars only (see the module docstring)."""
+    """PyYAML's safe loader with YAML 1.2 core scalars only (see the module docstring), which
+    notes each key written twice in one mapping (``repeated``)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.repeated: set[int] = set()  # ids of the key nodes written a second time
+
+    def data(self, root: yaml.Node) -> Any:
+        """The document's data: built here from the nodes when every node is a plain
+        mapping, list, string, integer, boolean or null (a desired-state file), else by
+        PyYAML's constructors (another tag such as ``!!binary``, a key that is a mapping).
+
+        PyYAML's constructors go through several Python calls per node: for a 2,000-topic
+        file, about a third of reading it.
+        """
+        try:
+            return self._plain(root, {})
+        except (_NotPlain, RecursionError):  # RecursionError: deeper than Python's stack
+            self.repeated.clear()
+            return self.construct_document(root)
+
+    def _plain(self, node: yaml.Node, built: dict[int, Any]) -> Any:
+        kind = node.__class__
+        if kind is yaml.ScalarNode:
+            tag = node.tag
+            if tag == _STR:
+                return node.value
+            if tag == _INT:
+                return _decimal_int(self, node)
+            if tag == _NULL:
+                return None
+            if tag == _BOOL and node.value.lower() in self.bool_values:
+                return self.bool_values[node.value.lower()]
+            raise _NotPlain
+        done = built.get(id(node))
+        if done is not None:  # an alias: the same object, as PyYAML makes it
+            return done
+        if kind is yaml.SequenceNode and node.tag == _SEQ:
+            items: list[Any] = []
+            built[id(node)] = items
+            items.extend(self._plain(item, built) for item in node.value)
+            return items
+        if isinstance(node, yaml.MappingNode) and node.tag == _MAP:
+            mapping: dict[Any, Any] = {}
+            built[id(node)] = mapping
+            self._note_repeated(node)
+            for key_node, value_node in node.value:
+                if key_node.__class__ is not yaml.ScalarNode:
+                    raise _NotPlain
+                mapping[self._plain(key_node, built)] = self._plain(value_node, built)
+            return mapping
+        raise _NotPlain
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        # Before PyYAML merges '<<' keys in: a key that a merge brings is not written twice.
+        self._note_repeated(node)
+        return super().construct_mapping(node, deep)  # type: ignore[no-any-return]
+
+    def _note_repeated(self, node: yaml.MappingNode) -> None:
+        seen: set[str] = set()
+        for key_node, _ in node.value:
+            key = str(key_node.value)
+            if key in seen:
+                self.repeated.add(id(key_node))
+            seen.add(key)
 
 
+class _NotPlain(Exception):
+    """A node only PyYAML's constructors build."""
+
+
+_STR, _INT, _BOOL, _NULL, _SEQ, _MAP = (
+    f"tag:yaml.org,2002:{name}" for name in ("str", "int", "bool", "null", "seq", "map")
+)
 _CoreLoader.yaml_implicit_resolvers = {}
 _CoreLoader.add_implicit_resolver(
     "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
@@ -111,15 +183,24 @@ def parse_desired_state(text: str, *, source: str = "<string>") -> DesiredState:
         root = loader.get_single_node()
         if root is None:
             return DesiredState()
-        lines: dict[_Path, int] = {}
-        duplicates = list(_walk(root, (), lines))
-        if duplicates:
-            raise DesiredStateError(source, duplicates)
-        data = loader.construct_document(root)
+        data = loader.data(root)
     except yaml.YAMLError as error:
         raise DesiredStateError(source, [_yaml_error(error)]) from None
     finally:
         loader.dispose()
+    # Where each key is written: only a file with errors needs it (a walk of the whole file).
+    if loader.repeated:
+        raise DesiredStateError(
+            source,
+            sorted(
+                (
+                    FileError(node.start_mark.line + 1, _dotted(path), "this key is written twice")
+                    for path, node in _keys(root)
+                    if id(node) in loader.repeated
+                ),
+                key=_line,
+            ),
+        )
     if not isinstance(data, dict):
         raise DesiredStateError(
             source, [FileError(1, "", "the file must be a mapping (topics:, brokers:, ...)")]
@@ -127,6 +208,7 @@ def parse_desired_state(text: str, *, source: str = "<string>") -> DesiredState:
     try:
         return DesiredState.model_validate(data)
     except ValidationError as error:
+        lines = {path: node.start_mark.line + 1 for path, node in _keys(root)}
         raise DesiredStateError(source, _validation_errors(error, lines)) from None
 
 
@@ -137,22 +219,29 @@ def _yaml_error(error: yaml.YAMLError) -> FileError:
     return FileError(line, "", f"not valid YAML: {problem}")
 
 
-def _walk(node: yaml.Node, path: _Path, lines: dict[_Path, int]) -> Iterator[FileError]:
-    """Record the line of every mapping key and list item; yield keys written twice."""
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key_node, value_node in node.value:
-            key = str(key_node.value)
-            line = key_node.start_mark.line + 1
-            if key in seen:
-                yield FileError(line, _dotted((*path, key)), "this key is written twice")
-            seen.add(key)
-            lines[(*path, key)] = line
-            yield from _walk(value_node, (*path, key), lines)
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            lines[(*path, str(index))] = item.start_mark.line + 1
-            yield from _walk(item, (*path, str(index)), lines)
+def _keys(root: yaml.Node) -> Iterator[tuple[_Path, yaml.Node]]:
+    """Every mapping key's and list item's node with its path.
+
+    A node an alias repeats is walked where it is first met only: nested aliases (a "billion
+    laughs" file) cannot make the walk grow beyond the file itself. A loop, not recursion: a
+    file nested as deep as libyaml reads stays within Python's stack.
+    """
+    walked: set[int] = set()
+    stack: list[tuple[_Path, yaml.Node]] = [((), root)]
+    while stack:
+        path, node = stack.pop()
+        if id(node) in walked:
+            continue
+        walked.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            below = [((*path, str(key.value)), key, value) for key, value in node.value]
+        elif isinstance(node, yaml.SequenceNode):
+            below = [((*path, str(index)), item, item) for index, item in enumerate(node.value)]
+        else:
+            continue
+        for where, marked, _ in below:
+            yield where, marked
+        stack.extend((where, inner) for where, _, inner in reversed(below))
 
 
 def _validation_errors(error: ValidationError, lines: dict[_Path, int]) -> list[FileError]:
@@ -167,6 +256,10 @@ def _validation_errors(error: ValidationError, lines: dict[_Path, int]) -> list[
             message = message.split(":", 1)[1].strip()
         found.append(FileError(_line_of(path, lines), _dotted(path), message))
     return found
+
+
+def _line(error: FileError) -> int:
+    return error.line or 0
 
 
 def _line_of(path: _Path, lines: dict[_Path, int]) -> int | None:

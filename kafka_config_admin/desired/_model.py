@@ -162,6 +162,11 @@ class IgnoreSpec(BaseModel):
             self._patterns[kind] = tuple(UserPattern(entry, "ignore") for entry in entries)
         return self
 
+    @property
+    def empty(self) -> bool:
+        """Whether no key of any kind is ignored."""
+        return not any(self._patterns.values())
+
     def ignores(self, resource: ConfigResource, key: str) -> bool:
         """Whether ``key`` of ``resource`` is not the file's."""
         patterns = self._patterns.get(ResourceKind.of(resource).section, ())
@@ -203,6 +208,8 @@ class DesiredState(BaseModel):
 
     @model_validator(mode="after")
     def _ignored_keys_not_configured(self) -> DesiredState:
+        if self.ignore.empty:
+            return self
         entries: list[tuple[str, ConfigResource, ResourceSpec]] = [
             (f"topic {spec.name or spec.pattern!r}", _ANY_TOPIC, spec) for spec in self.topics
         ]

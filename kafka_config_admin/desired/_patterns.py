@@ -28,11 +28,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
 import anyio
-import regex
 
 from .. import AdminClient, InvalidArgumentError, TopicListing
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = [
     "MATCH_SECONDS",
@@ -112,6 +115,8 @@ class UserPattern:
     __slots__ = ("_compiled", "pattern")
 
     def __init__(self, pattern: str, label: str = "pattern") -> None:
+        import regex  # here, not at import: most commands and files have no pattern
+
         try:
             self._compiled = regex.compile(pattern)
         except regex.error as error:

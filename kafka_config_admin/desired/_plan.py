@@ -497,6 +497,7 @@ class _ResourceDiff:
         self.changes: list[ConfigChange] = []
         self.skipped: list[SkippedKey] = []
         self.kept: list[KeptKey] = []
+        self._facts: dict[str, tuple[ConfigType, bool]] = {}
 
     def want(self, key: str, wanted: str | None) -> None:
         entry = self._effective_entry(key)
@@ -509,7 +510,7 @@ class _ResourceDiff:
         if self._sensitive(key):
             self.add(key, OpType.SET, wanted, wanted, entry)  # cannot compare: always set
             return
-        kind = self.state.entry_type(self.resource, key)
+        kind = self._type(key)
         current = entry.value if entry is not None else None
         if same_value(kind, current, wanted, key=key) and (own or not self.spec.is_pinned(key)):
             return
@@ -561,13 +562,22 @@ class _ResourceDiff:
                 wanted=wanted,
                 current=entry.value if entry is not None else None,
                 current_source=entry.source if entry is not None else ConfigSource.UNKNOWN,
-                type=self.state.entry_type(self.resource, key),
+                type=self._type(key),
                 sensitive=sensitive,
             )
         )
 
+    def _key_facts(self, key: str) -> tuple[ConfigType, bool]:
+        facts = self._facts.get(key)
+        if facts is None:
+            facts = self._facts[key] = self.state.key_facts(self.resource, key)
+        return facts
+
+    def _type(self, key: str) -> ConfigType:
+        return self._key_facts(key)[0]
+
     def _sensitive(self, key: str) -> bool:
-        return self.state.is_sensitive(self.resource, key)
+        return self._key_facts(key)[1]
 
     def _effective_entry(self, key: str) -> ConfigEntry | None:
         """The key's entry; for the cluster default, which lists only what it sets, a key it

@@ -23,7 +23,14 @@ from .. import (
     is_sensitive,
 )
 
-__all__ = ["ClusterState", "is_override", "known_type", "override_source", "schema_resources"]
+__all__ = [
+    "ClusterState",
+    "is_override",
+    "known_type",
+    "override_source",
+    "schema_resources",
+    "sensitive_key",
+]
 
 _OVERRIDE_SOURCE = {
     ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG,
@@ -154,8 +161,14 @@ class ClusterState:
         """Whether ``key``'s value on ``resource`` must never be shown: the SDK's rule
         (:func:`kafka_config_admin.is_sensitive`) on what the cluster says of the key, or the
         catalog's PASSWORD type where the broker reports none."""
+        return self.key_facts(resource, key)[1]
+
+    def key_facts(self, resource: ConfigResource, key: str) -> tuple[ConfigType, bool]:
+        """``key``'s type on ``resource`` (:meth:`entry_type`) and whether it is sensitive
+        (:meth:`is_sensitive`), read from the state once: a plan asks both of every key."""
         info = self.key_info(resource, key)
-        return is_sensitive(key, info) or self.entry_type(resource, key) is ConfigType.PASSWORD
+        kind = known_type(info, self.catalog_key(resource, key))
+        return kind, sensitive_key(key, info, kind)
 
     def entry_type(self, resource: ConfigResource, key: str) -> ConfigType:
         """The type of ``key`` on ``resource``: the broker's (KIP-569), else the catalog's (a
@@ -197,6 +210,12 @@ def _schema_order(resource: ConfigResource) -> tuple[int, str]:
     if is_broker_id(resource.name):
         return int(resource.name), ""
     return MAX_BROKER_ID + 1, resource.name
+
+
+def sensitive_key(key: str, info: ConfigEntry | None, kind: ConfigType) -> bool:
+    """Whether a key's value must never be shown, by what the cluster says of it (``info``)
+    and its type (:func:`known_type`): see :meth:`ClusterState.is_sensitive`."""
+    return is_sensitive(key, info) or kind is ConfigType.PASSWORD
 
 
 def known_type(info: ConfigEntry | None, spec: CatalogKey | None) -> ConfigType:

@@ -10,6 +10,7 @@ happened to be imported, and an SDK import slipped into the declarations would m
 from __future__ import annotations
 
 import ast
+import gc
 import importlib
 import inspect
 import json
@@ -23,7 +24,7 @@ import pytest
 
 import kafka_config_admin.cli
 from kafka_config_admin import DEFAULT_TIMEOUT
-from kafka_config_admin.cli import _options, cli
+from kafka_config_admin.cli import _main, _options, cli
 from kafka_config_admin.cli._entities import ENTITY_TYPES
 from kafka_config_admin.desired import DEFAULT_REASSIGNMENT_TIMEOUT, ResourceKind
 
@@ -34,6 +35,7 @@ LIGHT = {
     "kafka_config_admin",
     "kafka_config_admin.__main__",
     "kafka_config_admin._exceptions",
+    "kafka_config_admin._exports",
     "kafka_config_admin.cli",
     "kafka_config_admin.cli._commands",
     "kafka_config_admin.cli._main",
@@ -212,3 +214,15 @@ def quotas(): ...
 def alter(): ...
 """
     assert commands_defined_in(source) == ["describe-all", "watch", "quotas"]
+
+
+def test_a_command_collects_garbage_in_larger_batches_and_puts_the_setting_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[int, ...]] = []
+    monkeypatch.setattr(cli, "main", lambda **_: seen.append(gc.get_threshold()))
+    before = gc.get_threshold()
+    with pytest.raises(SystemExit):
+        _main.main(["plan", "kafka.yaml"])
+    assert seen == [(_main.YOUNG_COLLECTION_THRESHOLD, *before[1:])]
+    assert gc.get_threshold() == before

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from kafka_config_admin.cli._output import _plain_table, _Surface, print_table
+from kafka_config_admin.cli import _output
+from kafka_config_admin.cli._output import (
+    DescribeView,
+    _plain_table,
+    _Surface,
+    print_describe_tables,
+    print_rows,
+    print_table,
+    resource_title,
+    shown_value,
+)
 
 ROWS = [
     ["topic orders", "alter", "retention.ms", "SET", "3600000", "7200000"],
@@ -55,6 +66,7 @@ def printed(console: Console, shown: Table, *, by_rich: bool) -> str:
         ([], "t", "no overrides (--all shows every config)"),
         (ROWS, None, "odd"),
         (ROWS, "t", "even"),
+        (ROWS, "", ""),
         ([[Text("topic a"), "b", "c", "d", "e", "f"]], "t", None),
     ],
 )
@@ -89,3 +101,93 @@ def test_what_only_rich_can_draw_is_left_to_rich(rows: list[list[str]]) -> None:
 def test_a_terminal_is_left_to_rich() -> None:
     terminal = Console(file=io.StringIO(), force_terminal=True, width=120)
     assert _plain_table(_Surface.of(terminal), table(ROWS)) is None
+
+
+def describe_entry(value: str | None, *, sensitive: bool = False) -> dict[str, object]:
+    return {
+        "value": value,
+        "source": "TOPIC_CONFIG",
+        "type": "LONG",
+        "is_sensitive": sensitive,
+        "documentation": "How long [b]logs[/b] are kept: a long text " * 3,
+        "synonyms": [{"name": "log.retention.ms", "value": value, "source": "DEFAULT_CONFIG"}],
+    }
+
+
+DESCRIBED: dict[str, list[dict[str, Any]]] = {
+    "resources": [
+        {
+            "type": "TOPIC",
+            "name": "orders",
+            "error": None,
+            "configs": {
+                "retention.ms": describe_entry("3600000"),
+                "sasl.jaas.config": describe_entry(None, sensitive=True),
+                "cleanup.policy": describe_entry("compact,delete"),
+            },
+        },
+        {"type": "TOPIC", "name": "注文", "error": None, "configs": {}},
+        {"type": "BROKER", "name": "", "error": None, "configs": {"a": describe_entry("x:y")}},
+    ]
+}
+
+
+def rich_describe_tables(console: Console, view: DescribeView) -> None:
+    """The describe tables as rich draws them (how describe made them before)."""
+    for item in DESCRIBED["resources"]:
+        made = Table(
+            title=resource_title(item["type"], item["name"]),
+            title_justify="left",
+            show_lines=view.docs,
+        )
+        for column in ("key", "value", "source", "type"):
+            made.add_column(column, overflow="fold")
+        if view.synonyms:
+            made.add_column("synonyms", overflow="fold")
+        if view.docs:
+            made.add_column("documentation", overflow="fold", ratio=1)
+        for key, entry in item["configs"].items():
+            row = [key, shown_value(entry["value"], entry["is_sensitive"]), "TOPIC_CONFIG", "LONG"]
+            if view.synonyms:
+                row.append(f"DEFAULT_CONFIG: {shown_value(entry['value'], entry['is_sensitive'])}")
+            if view.docs:
+                row.append(entry["documentation"])
+            made.add_row(*row)
+        if not item["configs"]:
+            made.caption = "no overrides (--all shows every config)" if not view.all else ""
+        console.print(made)
+
+
+@pytest.mark.parametrize(
+    "view",
+    [DescribeView(), DescribeView(all=True), DescribeView(synonyms=True), DescribeView(docs=True)],
+)
+@pytest.mark.parametrize("width", [60, 200])
+def test_describe_tables_are_drawn_as_rich_draws_them(
+    view: DescribeView, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ours, theirs = consoles(width)[0], consoles(width)[0]
+    monkeypatch.setattr(_output, "stdout", ours)
+    print_describe_tables(DESCRIBED, view)
+    rich_describe_tables(theirs, view)
+    assert isinstance(ours.file, io.StringIO) and isinstance(theirs.file, io.StringIO)
+    assert ours.file.getvalue() == theirs.file.getvalue()
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ROWS,
+        [],
+        [[Text("topic a"), "b", "c", "d", "e", "f"]],
+        [["two\nlines", "b", "c", "d", "e", "f"]],  # left to rich
+        [["a" * 90, "b", "c", "d", "e", "f"]],  # folded by rich at 80 columns
+    ],
+)
+@pytest.mark.parametrize("width", [80, 200])
+def test_rows_are_printed_as_rich_prints_their_table(rows: list[list[str]], width: int) -> None:
+    columns = ("resource", "action", "key", "op", "current", "wanted")
+    for rich_console, our_console in zip(consoles(width), consoles(width), strict=True):
+        print_rows(our_console, "plan for x", columns, rows)
+        assert isinstance(our_console.file, io.StringIO)
+        assert our_console.file.getvalue() == printed(rich_console, table(rows), by_rich=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from kafka_config_admin import ConfigResource, ResourceType
 from kafka_config_admin.desired import (
@@ -13,6 +14,7 @@ from kafka_config_admin.desired import (
     load_desired_state,
     parse_desired_state,
 )
+from kafka_config_admin.desired._load import _CoreLoader
 
 EXAMPLE = """
 version: 1
@@ -182,3 +184,60 @@ def test_the_docs_example_file_is_valid() -> None:
     assert [spec.name or spec.pattern for spec in state.topics] == ["orders", "logs\\..*"]
     assert len(state.rules) == 7 and state.cluster_default is not None
     assert [rule.resource for rule in state.rules[4:]] == ["quota", "scram_user", "scram_user"]
+
+
+def nested_aliases(levels: int) -> str:
+    """A "billion laughs" document: each level lists the one before nine times."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]" for n in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+def test_nested_aliases_are_walked_once_each() -> None:
+    # 9**20 paths: a walk that followed every alias would never end; each line is named once.
+    error = error_of(nested_aliases(20))
+    assert [e.line for e in error.errors] == list(range(1, 21))
+    assert all("Extra inputs are not permitted" in e.message for e in error.errors)
+
+
+def test_keys_written_twice_are_named_once_even_when_an_alias_repeats_them() -> None:
+    error = error_of(
+        "topics:\n"
+        "  - name: a\n"
+        "    configs: &both {retention.ms: 1, retention.ms: 2}\n"
+        "  - name: b\n"
+        "    configs: *both\n"
+        "groups:\n"
+        "  g: {configs: {x: 1}}\n"
+        "  g: {}\n"
+    )
+    assert [(e.line, e.location) for e in error.errors] == [
+        (3, "topics[0].configs.retention.ms"),
+        (8, "groups.g"),
+    ]
+    assert all(e.message == "this key is written twice" for e in error.errors)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        EXAMPLE,
+        "a: [1, -2, +3, 0, 007, 1_000, 1.5, true, False, yes, ~, null, '', x]\nb: {c: {d: [e]}}\n",
+        "a: &x {b: 1}\nc: *x\nd: [*x, *x]\n",  # aliases: the same object, as PyYAML makes it
+        "a: !!str 12\nb: !!bool yes\nc: !!null x\nd: !!int 17\n",
+        "a: !!float 1.5\nb: !!binary aGk=\nc: !!set {x}\n",  # PyYAML's constructors build these
+        "? [a]\n: b\n",  # a key that is a list: PyYAML refuses it
+        "a: {b: 1, b: 2}\nc: [{d: 1, d: 2}]\n",
+    ],
+)
+def test_plain_documents_are_built_as_pyyaml_builds_them(text: str) -> None:
+    built, expected = _CoreLoader(text), _CoreLoader(text)
+    try:
+        root = built.get_single_node()
+        wanted = expected.construct_document(expected.get_single_node())
+    except yaml.YAMLError as refused:
+        with pytest.raises(type(refused)):
+            built.data(root)
+        return
+    assert built.data(root) == wanted
+    assert len(built.repeated) == len(expected.repeated)

@@ -36,15 +36,17 @@ def tests_container(session: nox.Session) -> None:
     )
 
 
-#: The Kafka releases ``nox -s compat`` runs the ``compat`` tests on, one per broker generation:
-#: the pinned 4.x KRaft release, the last 3.x (KRaft, log4j 1) and a ZooKeeper-era release from
-#: before Kafka 2.6 (DescribeConfigs v2: no types, no documentation).
+#: The Kafka releases ``nox -s compat`` runs the ``compat`` tests on: the pinned 4.x KRaft
+#: release, the 4.x line before it (the catalog and the checks per release), the last 3.x
+#: (KRaft, log4j 1) and a ZooKeeper-era release from before Kafka 2.6 (DescribeConfigs v2: no
+#: types, no documentation).
 COMPAT_VERSIONS = [
     re.search(
         r'^KAFKA_VERSION = "(.+)"$',
         Path("kafka_config_admin/testing/_settings.py").read_text(),
         re.M,
     )[1],  # type: ignore[index]
+    "4.3.1",
     "3.9.1",
     "2.5.1",
 ]

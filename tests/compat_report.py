@@ -7,7 +7,7 @@ outcomes and ``<runs>/apis-<version>.json`` what the broker advertised and the c
 ``benchmarks/results/reliability/generations.json`` (docs/reliability.md's figures), and exits
 1 when a release failed a test or left no record.
 
-    python -m tests.compat_report --runs DIR --command "python3 -m nox -s compat" 4.3.0 3.9.1
+    python -m tests.compat_report --runs DIR --command "python3 -m nox -s compat" 4.4.0 3.9.1
 """
 
 from __future__ import annotations

@@ -25,9 +25,10 @@ from typing import Any
 
 from kafka_config_admin.testing._artifacts import broker_lib_dir
 
-#: The releases the catalog ships: the three the test harness runs (4.3.0, 3.9.1, 2.5.1) and
-#: one between each.
-RELEASES = ("2.5.1", "2.8.2", "3.6.2", "3.9.1", "4.1.0", "4.3.0")
+#: The releases the catalog ships: the latest patch of every 4.x line (the test harness pins
+#: 4.4.0), the releases ``nox -s compat`` runs (3.9.1, 2.5.1) and one 3.x and one 2.x between.
+#: A patch release advertises its line's API versions, so one catalog per line.
+RELEASES = ("2.5.1", "2.8.2", "3.6.2", "3.9.1", "4.0.2", "4.1.2", "4.2.2", "4.3.1", "4.4.0")
 
 _PROGRAM = Path(__file__).parent / "catalog" / "ConfigCatalog.java"
 _TARGET = Path(__file__).parent.parent / "kafka_config_admin" / "_models" / "catalogs"

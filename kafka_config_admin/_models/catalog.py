@@ -269,7 +269,7 @@ def catalog_releases() -> tuple[str, ...]:
 
 @cache
 def load_catalog(release: str) -> ConfigCatalog:
-    """The catalog of ``release`` (``"4.3.0"``), read from the package once.
+    """The catalog of ``release`` (``"4.4.0"``), read from the package once.
 
     Raises :class:`InvalidArgumentError` for a release without a catalog, naming those that
     have one.

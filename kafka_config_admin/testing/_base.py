@@ -19,7 +19,7 @@ class KafkaCluster(abc.ABC):
         broker_ids: node ids of the brokers, ``1..N`` for the jvm and container backends.
         sasl: whether the SASL_PLAINTEXT listener (and the authorizer) is enabled.
         policy: whether the test AlterConfigPolicy is installed.
-        kafka_version: the Kafka release the brokers run, e.g. ``"4.3.0"``; ``None`` for the
+        kafka_version: the Kafka release the brokers run, e.g. ``"4.4.0"``; ``None`` for the
             external backend, which cannot know it.
         tls_files: with ``tls=True``, the CA, client certificate and key the TLS listeners
             need (:class:`TlsFiles`); ``None`` otherwise.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: The Apache Kafka release the JVM backend runs. Pinned in this one place.
-KAFKA_VERSION = "4.3.0"
+KAFKA_VERSION = "4.4.0"
 #: Scala build of the ``kafka`` artifact on Maven Central.
 SCALA_VERSION = "2.13"
 

@@ -98,8 +98,8 @@ def test_an_unknown_validator_keeps_its_words_and_no_check() -> None:
 
 def test_the_named_releases_are_shipped_and_small() -> None:
     releases = catalog_releases()
-    assert {"4.3.0", "3.9.1", "2.5.1"} <= set(releases)
-    assert any(r.startswith(("4.0.", "4.1.", "4.2.")) for r in releases)
+    # the latest patch of every 4.x line, and the releases nox -s compat runs
+    assert {"4.0.2", "4.1.2", "4.2.2", "4.3.1", "4.4.0", "3.9.1", "2.5.1"} <= set(releases)
     assert any(r.startswith("3.") and r < "3.9" for r in releases)
     assert any(r.startswith("2.") and r >= "2.6" for r in releases)
     with pytest.raises(InvalidArgumentError, match=r"no config catalog for Kafka .9\.9\.9."):
@@ -107,7 +107,7 @@ def test_the_named_releases_are_shipped_and_small() -> None:
 
 
 def test_catalog_facts_match_kafkas_configdefs() -> None:
-    catalog = load_catalog("4.3.0")
+    catalog = load_catalog("4.4.0")
     policy = catalog.get(ResourceType.TOPIC, "cleanup.policy")
     assert policy is not None and policy.type is ConfigType.LIST and policy.default == "delete"
     assert policy.valid is not None and set(policy.valid.members or ()) == {"compact", "delete"}
@@ -126,7 +126,24 @@ def test_catalog_facts_match_kafkas_configdefs() -> None:
     assert not load_catalog("2.5.1").covers(ResourceType.CLIENT_METRICS)
     # message.downconversion.enable left the topic configs in Kafka 4.0.
     assert "2.5.1" in releases_with_key(ResourceType.TOPIC, "message.downconversion.enable")
-    assert "4.3.0" not in releases_with_key(ResourceType.TOPIC, "message.downconversion.enable")
+    assert "4.4.0" not in releases_with_key(ResourceType.TOPIC, "message.downconversion.enable")
+
+
+def test_group_configs_follow_each_release() -> None:
+    """Group configs came in 4.0 and grew with each 4.x line (KIP-848, KIP-932, KIP-1071
+    and later): each catalog has its own release's keys, none of a later one's."""
+    first_with = {
+        "consumer.session.timeout.ms": "4.0.2",
+        "share.record.lock.duration.ms": "4.0.2",
+        "streams.num.standby.replicas": "4.1.2",
+        "share.delivery.count.limit": "4.3.1",
+        "consumer.assignment.interval.ms": "4.3.1",
+        "errors.deadletterqueue.topic.name": "4.4.0",
+    }
+    for key, first in first_with.items():
+        having = releases_with_key(ResourceType.GROUP, key)
+        assert having and having[0] == first, (key, having)
+        assert having == [r for r in catalog_releases() if r >= first], key
 
 
 def test_a_broker_gets_the_catalog_of_its_release_never_a_newer_one() -> None:
@@ -159,7 +176,7 @@ def _message(state: ClusterState, resource: ConfigResource, key: str, value: str
 
 
 def test_enum_members_ranges_and_list_members_are_checked() -> None:
-    state = _state("4.3.0", (TOPIC, topic_config()))
+    state = _state("4.4.0", (TOPIC, topic_config()))
     ztsd = _message(state, TOPIC, "compression.type", "ZSTD")
     assert "'ZSTD'" in ztsd and "case matters" in ztsd and "zstd" in ztsd and "orders" in ztsd
     assert check_value(state, TOPIC, "compression.type", " zstd ") is None
@@ -176,14 +193,14 @@ def test_enum_members_ranges_and_list_members_are_checked() -> None:
     # update modes still hold, its valid values are left to the broker.
     later = ClusterState(
         configs={TOPIC: topic_config()},
-        catalog=CatalogMatch(catalog=load_catalog("4.1.0"), exact=False),
+        catalog=CatalogMatch(catalog=load_catalog("4.1.2"), exact=False),
     )
     assert check_value(later, TOPIC, "compression.type", "brotli") is None
     assert check_value(later, TOPIC, "segment.bytes", "big") is not None
 
 
 def test_every_problem_of_a_file_is_reported_before_anything_is_sent() -> None:
-    state = _state("4.3.0", (TOPIC, topic_config()), topics=frozenset({"orders"}))
+    state = _state("4.4.0", (TOPIC, topic_config()), topics=frozenset({"orders"}))
     desired = DesiredState.model_validate(
         {
             "topics": [
@@ -209,7 +226,7 @@ def test_every_problem_of_a_file_is_reported_before_anything_is_sent() -> None:
 
 def test_update_modes_per_broker_keys_only_on_a_broker() -> None:
     state = _state(
-        "4.3.0", (BROKER, broker_config()), schemas={ResourceType.BROKER: broker_config()}
+        "4.4.0", (BROKER, broker_config()), schemas={ResourceType.BROKER: broker_config()}
     )
     refused = _message(state, DEFAULT, "listeners", "PLAINTEXT://:9092")
     assert "per-broker only" in refused and "cluster default" in refused
@@ -222,7 +239,7 @@ def test_update_modes_per_broker_keys_only_on_a_broker() -> None:
 
 
 def test_a_key_the_cluster_takes_on_the_cluster_default_only_while_a_feature_is_on() -> None:
-    catalog = load_catalog("4.3.0")
+    catalog = load_catalog("4.4.0")
     elr = CatalogMatch(catalog, exact=True, features={"eligible.leader.replicas.version": 1})
     state = ClusterState(
         configs={BROKER: broker_config()},
@@ -242,9 +259,9 @@ def test_a_key_the_cluster_takes_on_the_cluster_default_only_while_a_feature_is_
 
 
 def test_keys_a_release_does_not_have_are_named_with_the_releases_that_do() -> None:
-    state = _state("4.3.0", (TOPIC, topic_config()))
+    state = _state("4.4.0", (TOPIC, topic_config()))
     gone = _message(state, TOPIC, "message.downconversion.enable", "true")
-    assert "unknown config" in gone and "2.5.1" in gone and "Kafka 4.3.0 has no such key" in gone
+    assert "unknown config" in gone and "2.5.1" in gone and "Kafka 4.4.0 has no such key" in gone
     # Without a described resource the exact catalog still tells, for topics...
     fresh = ConfigResource(ResourceType.TOPIC, "new")
     assert check_value(state, fresh, "message.downconversion.enable", "true") is not None

@@ -41,7 +41,7 @@ def test_each_release_belongs_to_one_generation(version: str, name: str) -> None
     [
         ("2.3.1", r"cannot start Kafka 2\.3\.1.*zookeeper: 2\.4 up to"),
         ("0.11.0", r"cannot start Kafka 0\.11\.0"),
-        ("latest", r"'latest' is not a release number such as '4\.3\.0'"),
+        ("latest", r"'latest' is not a release number such as '4\.4\.0'"),
         ("3.9", r"not a release number"),
     ],
 )

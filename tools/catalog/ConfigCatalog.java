@@ -94,8 +94,18 @@ public class ConfigCatalog {
         System.out.println(out);
     }
 
+    // AppInfoParser moved to an internals package in Kafka 4.4.
+    private static final String[][] APP_INFO = {
+        {"org.apache.kafka.common.utils.internals.AppInfoParser", "getVersion"},
+        {"org.apache.kafka.common.utils.AppInfoParser", "getVersion"},
+    };
+
     private static String releaseVersion() {
-        return org.apache.kafka.common.utils.AppInfoParser.getVersion();
+        Object version = firstFound(APP_INFO);
+        if (version == null) {
+            throw new IllegalStateException("no AppInfoParser on the class path: not Kafka jars?");
+        }
+        return version.toString();
     }
 
     private static Object firstFound(String[][] homes) {

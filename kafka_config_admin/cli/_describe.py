@@ -15,6 +15,7 @@ from .. import (
     catalog_releases,
     releases_with_key,
 )
+from ..desired import upcoming_changes
 from ._main import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
@@ -141,7 +142,7 @@ def docs(*, key: str, connection: ConnectionOptions) -> int:
     release = f"Kafka {match.catalog.release}" if match is not None else None
     for kind in kinds:
         stdout.print(f"[bold]{key}[/bold] ({_kind_name(kind)} config)")
-        for label, text in _docs_lines(kind, live.get(kind), specs.get(kind), release):
+        for label, text in _docs_lines(key, kind, live.get(kind), specs.get(kind), release):
             stdout.print(f"  {label}: {text}" if label else f"  {text}", markup=False)
     return ExitCode.OK
 
@@ -162,9 +163,14 @@ _Described = tuple[ConfigResource, ConfigEntry | None]
 
 
 def _docs_lines(
-    kind: ResourceType, described: _Described | None, spec: CatalogKey | None, release: str | None
+    key: str,
+    kind: ResourceType,
+    described: _Described | None,
+    spec: CatalogKey | None,
+    release: str | None,
 ) -> list[tuple[str, str]]:
-    """The (label, text) lines ``docs`` prints for one kind of resource."""
+    """The (label, text) lines ``docs`` prints for one kind of resource: what the broker and
+    the catalog say, and what a coming Kafka release has announced (``warning``)."""
     lines: list[tuple[str, str]] = []
     resource, entry = described if described is not None else (None, None)
     config_type = entry.type if entry is not None else ConfigType.UNKNOWN
@@ -190,6 +196,7 @@ def _docs_lines(
         if spec.update_mode is not None:
             lines.append(("update mode", _UPDATE_MODES[spec.update_mode]))
         lines.append(("from", f"the ConfigDef of {release}"))
+    lines += [("warning", change.describe()) for change in upcoming_changes(kind, key)]
     if entry is not None:
         lines.append(("read-only", str(entry.is_read_only).lower()))
         lines.append(("", entry.documentation or "(no documentation from the broker)"))

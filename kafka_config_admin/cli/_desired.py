@@ -27,6 +27,7 @@ from ..desired import (
     ResourceKind,
     ResourceOutcome,
     Shadowed,
+    UpcomingWarning,
     Violation,
     apply_plan,
     describe_state,
@@ -36,6 +37,7 @@ from ..desired import (
     make_plan,
     parse_size_bytes,
     read_state,
+    state_warnings,
 )
 from ._main import ExitCode, say, say_lines
 from ._options import ConnectionOptions, OutputFormat
@@ -147,11 +149,13 @@ def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) ->
             stderr.print(f"failed: {line}", markup=False)
         violations = evaluate_state(desired.rules, state, desired=desired)
         shadowed = find_shadowed(state)
+        warnings = state_warnings(state)
         if output is OutputFormat.JSON:
-            print_document(audit_document(label, violations, shadowed), output)
+            print_document(audit_document(label, violations, shadowed, warnings), output)
         else:
             print_violations(violations, label)
             print_shadowed(shadowed, f"cluster-default values brokers override on {label}")
+            print_warnings(warnings)
             stderr.print(f"{len(desired.rules)} rule(s), {len(violations)} violation(s)")
         if state.errors:
             return ExitCode.FAILED
@@ -188,16 +192,21 @@ async def with_rule_targets(
 
 
 def audit_document(
-    cluster: str, violations: list[Violation], shadowed: list[Shadowed]
+    cluster: str,
+    violations: list[Violation],
+    shadowed: list[Shadowed],
+    warnings: list[UpcomingWarning],
 ) -> dict[str, Any]:
     """The audit's JSON: each violation with what broke it (a config resource, a quota entity
-    or a SCRAM user), key, actual value and rule; then each cluster-default value a broker
-    overrides for itself (when the file has a cluster default)."""
+    or a SCRAM user), key, actual value and rule; each cluster-default value a broker
+    overrides for itself (when the file has a cluster default); each value set on the cluster
+    that a coming Kafka release will refuse (a warning, not a violation)."""
     return {
         "kind": "audit",
         "version": 1,
         "cluster": cluster,
         "shadowed": [shadow.to_dict() for shadow in shadowed],
+        "warnings": [warning.to_dict() for warning in warnings],
         "violations": [
             {
                 "resource": v.subject_dict(),
@@ -256,7 +265,7 @@ def print_plan(made: Plan, label: str) -> None:
         if item.partitions is not None:
             rows.append((title, "partitions", "", "", "", item.partitions.summary()))
         for change in item.changes:
-            shown = (HIDDEN, HIDDEN) if change.sensitive else (change.current, change.wanted)
+            shown = change.shown()
             action, key, op = item.action.value, change.key, change.op.name
             rows.append((title, action, key, op, shown[0] or "", shown[1] or ""))
         for skipped in item.skipped:
@@ -287,7 +296,14 @@ def print_plan(made: Plan, label: str) -> None:
         (shadow for item in made.resources for shadow in item.shadowed),
         f"cluster-default values brokers of {label} override for themselves (they keep theirs)",
     )
+    print_warnings(made.warnings)
     stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
+
+
+def print_warnings(warnings: Iterable[UpcomingWarning]) -> None:
+    """Values a coming Kafka release will refuse, one line each on stderr (never a refusal)."""
+    for warning in warnings:
+        stderr.print(f"warning: {warning}", markup=False)
 
 
 #: The plan table's columns.

@@ -105,6 +105,7 @@ if _typing.TYPE_CHECKING:
     from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
     from ._read_state import describe_state, read_state
     from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
+    from ._references import has_reference, is_reference
     from ._rules import Rule, RuleOperator, Violation, evaluate_rules
     from ._scope import ResourceScope
     from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
@@ -116,6 +117,15 @@ if _typing.TYPE_CHECKING:
         is_set_like,
         parse_typed,
         same_value,
+    )
+    from ._upcoming import (
+        UPCOMING_CHANGES,
+        UpcomingChange,
+        UpcomingWarning,
+        desired_warnings,
+        state_warnings,
+        upcoming_changes,
+        upcoming_warning,
     )
     from ._values import (
         DURATION_UNITS,
@@ -138,6 +148,7 @@ __all__ = [
     "SET_LIKE_KEYS",
     "SIZE_UNITS",
     "TOPIC_THROTTLE_KEYS",
+    "UPCOMING_CHANGES",
     "ApplyReport",
     "ChangeKind",
     "ClusterState",
@@ -182,6 +193,8 @@ __all__ = [
     "TopicCreation",
     "TopicSpec",
     "TypedValue",
+    "UpcomingChange",
+    "UpcomingWarning",
     "UserPattern",
     "Violation",
     "apply_plan",
@@ -189,6 +202,7 @@ __all__ = [
     "check_ops",
     "check_value",
     "describe_state",
+    "desired_warnings",
     "diff_states",
     "evaluate_quota_rules",
     "evaluate_rules",
@@ -198,8 +212,10 @@ __all__ = [
     "export_document",
     "find_matching",
     "find_shadowed",
+    "has_reference",
     "human_units",
     "is_override",
+    "is_reference",
     "is_set_like",
     "kafka_string",
     "list_matching_topics",
@@ -223,6 +239,9 @@ __all__ = [
     "same_value",
     "schema_resources",
     "stale_keys",
+    "state_warnings",
+    "upcoming_changes",
+    "upcoming_warning",
 ]
 
 #: Where each public name lives. A name is imported the first time it is asked for (PEP 562):
@@ -329,6 +348,10 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "DEFAULT_REASSIGNMENT_TIMEOUT",
         "PartitionOutcome",
     ),
+    "._references": (
+        "has_reference",
+        "is_reference",
+    ),
     "._rules": (
         "Rule",
         "RuleOperator",
@@ -354,6 +377,15 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "is_set_like",
         "parse_typed",
         "same_value",
+    ),
+    "._upcoming": (
+        "UPCOMING_CHANGES",
+        "UpcomingChange",
+        "UpcomingWarning",
+        "desired_warnings",
+        "state_warnings",
+        "upcoming_changes",
+        "upcoming_warning",
     ),
     "._values": (
         "DURATION_UNITS",

@@ -25,7 +25,16 @@ from .. import (
     ResourceType,
 )
 from ._kinds import ResourceKind
-from ._rules import SCRAM_RULE_KEYS, Rule, RuleOperator, Violation, evaluate_rules
+from ._references import has_reference
+from ._rules import (
+    NOT_A_REFERENCE,
+    SCRAM_RULE_KEYS,
+    SENSITIVE_KEYS,
+    Rule,
+    RuleOperator,
+    Violation,
+    evaluate_rules,
+)
 from ._state import ClusterState, is_override
 
 if TYPE_CHECKING:
@@ -143,11 +152,21 @@ def evaluate_state(
     rules about SCRAM users one that holds every SCRAM user (``scram_complete``), as
     :func:`read_state` reads them when the file has such rules; ``declared`` rules need the
     ``desired`` state they compare with. Raises :class:`InvalidArgumentError` otherwise.
+    ``reference`` rules check the values the ``desired`` file sets (a sensitive value is never
+    shown by the broker, so only the file tells), and on the cluster the keys the file does
+    not set.
     """
     rules = tuple(rules)
     found: list[Violation] = []
+    in_file = _file_values(desired, state)
     for resource, config in state.configs.items():
-        found.extend(evaluate_rules(rules, resource, config))
+        found.extend(
+            violation
+            for violation in evaluate_rules(rules, resource, config)
+            if violation.rule.op is not RuleOperator.REFERENCE
+            or (resource, violation.key) not in in_file
+        )
+    found += _file_reference_violations(rules, in_file, state)
     quota_rules = [rule for rule in rules if rule.resource is ResourceKind.QUOTA]
     scram_rules = [rule for rule in rules if rule.resource is ResourceKind.SCRAM_USER]
     _need_read(quota_rules, state.quotas_complete, "every client quota entity")
@@ -159,6 +178,47 @@ def evaluate_state(
     in_file_users = None if desired is None else _mechanisms(desired)
     found += evaluate_scram_rules(scram_rules, state.scram, declared=in_file_users)
     return found
+
+
+def _file_values(
+    desired: DesiredState | None, state: ClusterState
+) -> dict[tuple[ConfigResource, str], str | None]:
+    """The values the file sets, by resource and key (empty without a file)."""
+    if desired is None:
+        return {}
+    return {
+        (resource, key): value
+        for resource, spec in desired.resources(state.existing_topics()).items()
+        for key, value in spec.configs.items()
+    }
+
+
+def _file_reference_violations(
+    rules: Iterable[Rule],
+    in_file: Mapping[tuple[ConfigResource, str], str | None],
+    state: ClusterState,
+) -> list[Violation]:
+    """The file's values that break a ``reference`` rule: set, and not a reference."""
+    found: list[Violation] = []
+    for rule in rules:
+        if rule.op is not RuleOperator.REFERENCE:
+            continue
+        for (resource, key), value in in_file.items():
+            if value is None or has_reference(value) or not rule.applies_to(resource):
+                continue
+            sensitive = state.is_sensitive(resource, key)
+            if rule.key != key and not (rule.key == SENSITIVE_KEYS and sensitive):
+                continue
+            reason = f"{_HIDDEN_IN_FILE if sensitive else 'set in the file as'} {NOT_A_REFERENCE}"
+            actual = None if sensitive else value
+            found.append(
+                Violation(resource=resource, key=key, actual=actual, rule=rule, reason=reason)
+            )
+    return found
+
+
+#: A sensitive value the file sets: never shown (:attr:`Violation.hidden` reads this start).
+_HIDDEN_IN_FILE = "the value is hidden (sensitive): the file sets it as"
 
 
 def _mechanisms(desired: DesiredState) -> dict[str, list[str]]:

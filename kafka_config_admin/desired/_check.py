@@ -24,6 +24,7 @@ from .. import (
     releases_with_key,
 )
 from ._model import DesiredState
+from ._references import has_reference, is_reference
 from ._state import ClusterState, known_type, sensitive_key
 from ._types import TypedValue, expected_type, parse_typed
 
@@ -69,13 +70,14 @@ def check_value(
     (``state.catalog``) also: values outside the key's valid values (enum members, in the case
     Kafka compares them; list members; an empty list where Kafka wants one; numeric ranges),
     per-broker keys on the cluster default, keys the release does not have, and on a broker
-    before Kafka 2.6 values that do not parse as the catalog's type.
+    before Kafka 2.6 values that do not parse as the catalog's type. A value holding a config
+    provider reference (``${provider:path:key}``) is neither parsed nor held to valid values.
     """
     info = state.key_info(resource, key)
     spec = state.catalog_key(resource, key)
     kind = known_type(info, spec)
     secret = sensitive_key(key, info, kind)
-    shown = HIDDEN if value is not None and secret else value
+    shown = HIDDEN if value is not None and secret and not is_reference(value) else value
 
     def problem(message: str) -> Problem:
         return Problem(resource=resource, key=key, value=shown, expected_type=kind, message=message)
@@ -95,6 +97,8 @@ def check_value(
         return None
     if resource.type is ResourceType.BROKER_LOGGER and value.strip() not in LOG_LEVELS:
         return problem(f"not a log level: expected one of {', '.join(sorted(LOG_LEVELS))}")
+    if has_reference(value):
+        return None  # a config provider's: its resolved value's type is the broker's to judge
     try:
         parsed = parse_typed(kind, value)
     except ValueError as error:

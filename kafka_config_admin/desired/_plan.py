@@ -38,9 +38,11 @@ from ._model import (
 )
 from ._partitions import PartitionPlan, plan_partitions
 from ._quotas import QuotaPlan, plan_quotas
+from ._references import has_reference, is_reference
 from ._scram_users import ScramPlan, plan_scram
 from ._state import ClusterState, is_override
 from ._types import is_set_like, parse_typed, same_value
+from ._upcoming import UpcomingWarning, desired_warnings
 
 __all__ = [
     "PLAN_FORMAT_VERSION",
@@ -95,8 +97,14 @@ class ConfigChange(BaseModel):
         assert entry is not None
         return self.sensitive or same_value(self.type, entry.value, self.wanted, key=self.key)
 
+    def shown(self) -> tuple[str | None, str | None]:
+        """The current and wanted values as a plan shows them (a sensitive value hidden, a
+        config provider reference shown)."""
+        return _shown(self.current, self.sensitive), _shown(self.wanted, self.sensitive)
+
     def to_dict(self) -> dict[str, Any]:
-        """The change in the plan's JSON shape (sensitive values as ``[hidden]``)."""
+        """The change in the plan's JSON shape (sensitive values as ``[hidden]``, config
+        provider references as they are)."""
         return {
             "key": self.key,
             "op": self.op.name,
@@ -206,13 +214,16 @@ class Plan(BaseModel):
     """What apply would do: per resource, the operations to send or the topic to create.
 
     ``problems`` lists every check that failed; apply refuses a plan with problems and sends
-    nothing. Resources with nothing to do and nothing to say are left out.
+    nothing. ``warnings`` lists the file's values a coming Kafka release has announced it will
+    refuse (:data:`UPCOMING_CHANGES`): they are planned and applied all the same. Resources
+    with nothing to do and nothing to say are left out.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
     resources: tuple[ResourcePlan, ...] = ()
     problems: tuple[Problem, ...] = ()
+    warnings: tuple[UpcomingWarning, ...] = ()
     prune: bool = False
     quotas: tuple[QuotaPlan, ...] = ()
     scram: tuple[ScramPlan, ...] = ()
@@ -267,6 +278,7 @@ class Plan(BaseModel):
             "has_changes": self.has_changes,
             "prune": self.prune,
             "problems": [_problem_dict(problem) for problem in self.problems],
+            "warnings": [warning.to_dict() for warning in self.warnings],
             "resources": [plan.to_dict() for plan in self.resources],
             "quotas": [plan.to_dict() for plan in self.quotas],
             "scram": [plan.to_dict() for plan in self.scram],
@@ -376,6 +388,7 @@ def make_plan(
     return Plan(
         resources=tuple(plans),
         problems=tuple(problems),
+        warnings=tuple(desired_warnings(desired, state)),
         prune=prune,
         quotas=plan_quotas(desired.quotas, state.quotas, prune=prune),
         scram=plan_scram(desired.scram_users, state.scram, prune=prune),
@@ -515,7 +528,8 @@ class _ResourceDiff:
         if same_value(kind, current, wanted, key=key) and (own or not self.spec.is_pinned(key)):
             return
         op, value = OpType.SET, wanted
-        if own and kind is ConfigType.LIST and current is not None:
+        references = has_reference(current) or has_reference(wanted)
+        if own and kind is ConfigType.LIST and current is not None and not references:
             op, value = _list_op(current, wanted, set_like=is_set_like(key))
         self.add(key, op, value, wanted, entry)
 
@@ -646,7 +660,9 @@ def _list_op(current: str, wanted: str, *, set_like: bool = False) -> tuple[OpTy
 
 
 def _shown(value: str | None, sensitive: bool) -> str | None:
-    return HIDDEN if sensitive and value is not None else value
+    """A value as the plan shows it: a sensitive one hidden, unless it is only config provider
+    references (they name where the secret is, not the secret)."""
+    return HIDDEN if sensitive and value is not None and not is_reference(value) else value
 
 
 def _resource_dict(resource: ConfigResource) -> dict[str, str]:

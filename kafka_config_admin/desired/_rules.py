@@ -34,6 +34,7 @@ from .. import (
 from ._kinds import ResourceKind
 from ._patterns import UserPattern
 from ._quotas import QUOTA_KEYS
+from ._references import has_reference
 from ._state import is_override
 from ._types import parse_typed, same_value
 from ._values import kafka_string
@@ -59,7 +60,12 @@ class RuleOperator(StrEnum):
     NOT_IN = "not in"
     BETWEEN = "between"
     REQUIRED = "required"
+    REFERENCE = "reference"
     DECLARED = "declared"
+
+
+#: The key a ``reference`` rule names to mean every sensitive key (no Kafka config has it).
+SENSITIVE_KEYS = "sensitive"
 
 
 _ORDERING = {
@@ -77,7 +83,9 @@ _SHORTHAND = re.compile(
     r"\s*(?P<key>\S+)\s+(?P<op>==|!=|<=|>=|<|>|not in|in|between)\s+(?P<value>.+?)\s*"
 )
 _REGEX_OPERATORS = re.compile(r"[\\^$*+?{}\[\]|()]")
-_REQUIRED_SHORTHAND = re.compile(r"\s*(?P<key>\S+)\s+required\s*")
+_UNARY_SHORTHAND = re.compile(r"\s*(?P<key>\S+)\s+(?P<op>required|reference)\s*")
+#: The operators that take no value.
+_UNARY = (RuleOperator.REQUIRED, RuleOperator.REFERENCE, RuleOperator.DECLARED)
 
 
 class Rule(BaseModel):
@@ -87,9 +95,12 @@ class Rule(BaseModel):
     ``<``, ``<=``, ``>``, ``>=`` (numbers), ``between`` (``value: [low, high]``, inclusive),
     ``in`` and ``not in`` (``value`` a list of allowed or forbidden values; for a LIST config
     every member is checked), ``required`` (the key is set on the resource itself, not
-    inherited or a default), ``declared`` (quota and SCRAM rules: the entity or credential is
-    in the file; no key). ``value`` takes human units for ``.ms``/``.bytes`` keys and sizes for
-    ``*_byte_rate`` quota keys.
+    inherited or a default), ``reference`` (a value set for the key is a config provider
+    reference, ``${provider:path:key}``: checked on the file's values, and on the cluster's
+    where the broker shows them; the key ``sensitive`` means every sensitive key),
+    ``declared`` (quota and SCRAM rules: the entity or credential is in the file; no key).
+    ``value`` takes human units for ``.ms``/``.bytes`` keys and sizes for ``*_byte_rate``
+    quota keys.
 
     In a file, ``check: "min.insync.replicas >= 2"`` is short for ``key``, ``op`` and ``value``.
     ``match`` is a regular expression over the resource name (whole name; default: all).
@@ -124,14 +135,14 @@ class Rule(BaseModel):
             raise ValueError("check must be a string such as 'min.insync.replicas >= 2'")
         if text.strip() == RuleOperator.DECLARED:
             return {**data, "op": RuleOperator.DECLARED}
-        required = _REQUIRED_SHORTHAND.fullmatch(text)
-        if required is not None:
-            return {**data, "key": required["key"], "op": RuleOperator.REQUIRED}
+        unary = _UNARY_SHORTHAND.fullmatch(text)
+        if unary is not None:
+            return {**data, "key": unary["key"], "op": unary["op"]}
         parts = _SHORTHAND.fullmatch(text)
         if parts is None:
             raise ValueError(
                 f"check {text!r} is not 'KEY OP VALUE' (OP one of ==, !=, <, <=, >, >=, in, "
-                "not in, between), 'KEY required' or 'declared'"
+                "not in, between), 'KEY required', 'KEY reference' or 'declared'"
             )
         value: Any = parts["value"]
         if parts["op"] in ("in", "not in", "between"):
@@ -155,7 +166,7 @@ class Rule(BaseModel):
     def _check_operand(self) -> Rule:
         self._check_selector()
         operand = self.value
-        if self.op in (RuleOperator.REQUIRED, RuleOperator.DECLARED):
+        if self.op in _UNARY:
             if operand is not None:
                 raise ValueError(f"{self.op} takes no value")
             if self.optional:
@@ -188,6 +199,8 @@ class Rule(BaseModel):
                 raise ValueError("declared takes no key")
         elif self.key is None:
             raise ValueError("a rule needs a key (or check: 'KEY OP VALUE')")
+        if self.op is RuleOperator.REFERENCE and not self.resource.is_config:
+            raise ValueError("reference is for configs: quota and scram_user values are numbers")
         if self.resource is ResourceKind.QUOTA:
             if self.match is not None:
                 raise ValueError("a quota rule selects with entity, not match")
@@ -305,6 +318,11 @@ class Rule(BaseModel):
         """
         if self.op is RuleOperator.REQUIRED:
             return None if set_here else unset
+        if self.op is RuleOperator.REFERENCE:
+            # Nothing set, nothing in plain text; a hidden value is checked in the file.
+            if not set_here or entry is None or entry.value is None:
+                return None
+            return None if has_reference(entry.value) else NOT_A_REFERENCE
         if entry is None:
             return None if self.optional else absent
         if entry.value is None:
@@ -346,8 +364,8 @@ class Rule(BaseModel):
     def __str__(self) -> str:
         if self.op is RuleOperator.DECLARED:
             text = "declared in the file"
-        elif self.op is RuleOperator.REQUIRED:
-            text = f"{self.key} required"
+        elif self.op in (RuleOperator.REQUIRED, RuleOperator.REFERENCE):
+            text = f"{self.key} {self.op}"
         elif isinstance(self.value, tuple):
             text = f"{self.key} {self.op} [{', '.join(self.value)}]"
         else:
@@ -381,6 +399,10 @@ _HOLDS = {
     RuleOperator.GE: Rule._ordered,
     RuleOperator.BETWEEN: Rule._ordered,
 }
+
+
+#: Why a value breaks a ``reference`` rule.
+NOT_A_REFERENCE = "a plain value, not a config provider reference (${provider:path:key})"
 
 
 def _operand_string(key: str, value: object) -> str:

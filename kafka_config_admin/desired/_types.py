@@ -19,6 +19,7 @@ import math
 import re
 
 from .. import ConfigType
+from ._references import has_reference
 
 __all__ = [
     "SET_LIKE_KEYS",
@@ -170,12 +171,14 @@ def same_value(
 ) -> bool:
     """Whether two values are the same once parsed by ``kind`` (None only equals None).
 
-    Values that do not parse are compared as trimmed text. Given the ``key``, a list whose
-    order means nothing (:func:`is_set_like`) is compared as a set of members, also where the
-    broker types it STRING or reports no type.
+    Values that do not parse, and config provider references, are compared as trimmed text.
+    Given the ``key``, a list whose order means nothing (:func:`is_set_like`) is compared as a
+    set of members, also where the broker types it STRING or reports no type.
     """
     if left is None or right is None:
         return left is right
+    if has_reference(left) or has_reference(right):
+        return left.strip() == right.strip()  # a reference is never resolved here
     if is_set_like(key) and kind in _SET_CARRIERS:
         kind = ConfigType.LIST
     try:

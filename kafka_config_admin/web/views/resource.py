@@ -29,7 +29,9 @@ from ...desired import (
     check_value,
     human_units,
     is_override,
+    is_reference,
     read_state,
+    upcoming_warning,
 )
 from .._edits import Edits
 from .._render import render, resource_title, resource_url, source_words
@@ -180,7 +182,8 @@ async def page(request: Request) -> Response:
 
 @dataclass(frozen=True)
 class Checked:
-    """An edit form's resource, key and wanted value (None: reset), and why it is refused."""
+    """An edit form's resource, key and wanted value (None: reset), why it is refused, and
+    what a coming Kafka release has announced it will refuse of it (a warning only)."""
 
     resource: ConfigResource
     key: str
@@ -188,16 +191,24 @@ class Checked:
     reason: str | None
     sensitive: bool
 
+    @property
+    def warning(self) -> str | None:
+        found = upcoming_warning(self.resource, self.key, self.value, sensitive=self.sensitive)
+        return None if found is None else found.message
+
     def shown(self) -> dict[str, Any]:
-        """What the page may show of it (never a sensitive value)."""
-        value = None if self.sensitive else self.value
+        """What the page may show of it (never a sensitive value; a config provider
+        reference is shown: it names where the secret is, not the secret)."""
+        hidden = self.sensitive and not is_reference(self.value)
+        value = None if hidden else self.value
         return {
             "key": self.key,
             "reason": self.reason,
+            "warning": self.warning,
             "value": value,
             "human": human_units(self.key, value),
             "reset": self.value is None,
-            "sensitive": self.sensitive,
+            "sensitive": hidden,
         }
 
 

@@ -329,6 +329,8 @@ class Rule(BaseModel):
             if self.optional and not entry.sensitive:
                 return None
             return "the value is hidden (sensitive)" if entry.sensitive else "no value"
+        if has_reference(entry.value) and (self.op in _ORDERING or self.op is RuleOperator.BETWEEN):
+            return _UNRESOLVED
         holds = _HOLDS[self.op](self, entry.type, entry.value)
         return None if holds else "the value breaks the rule"
 
@@ -401,6 +403,8 @@ _HOLDS = {
 }
 
 
+#: Why a reference breaks a rule that compares numbers: its value is the provider's.
+_UNRESOLVED = "a config provider reference: never resolved here, so no number to compare"
 #: Why a value breaks a ``reference`` rule.
 NOT_A_REFERENCE = "a plain value, not a config provider reference (${provider:path:key})"
 

@@ -151,6 +151,17 @@ def test_a_reference_rule_checks_the_files_values_and_the_clusters_visible_ones(
     assert evaluate_state([isr], state) == []
 
 
+def test_a_reference_breaks_a_numeric_rule_saying_it_is_not_resolved() -> None:
+    rule = Rule.model_validate({"check": "retention.ms >= 1d"})
+    state = ClusterState(
+        configs={TOPIC: topic_config(r=entry("retention.ms", "${file:/p:r}", T, ConfigType.LONG))}
+    )
+    [violation] = evaluate_state([rule], state)
+    assert "never resolved here" in violation.reason and violation.actual == "${file:/p:r}"
+    same = Rule.model_validate({"check": "retention.ms == ${file:/p:r}"})
+    assert evaluate_state([same], state) == []  # compared as the text it is
+
+
 def test_a_file_value_wins_over_the_clusters_for_a_reference_rule() -> None:
     rule = Rule.model_validate({"check": "message.timestamp.type reference"})
     state = ClusterState(

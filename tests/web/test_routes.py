@@ -232,6 +232,44 @@ async def test_stale_edit_not_applied(web: httpx.AsyncClient, admin_client: Admi
     await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
 
 
+async def test_a_value_kafka_5_0_will_refuse_is_a_warning_never_a_refusal(
+    web: httpx.AsyncClient, admin_client: AdminClient, kafka_broker_ids: list[int]
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic])
+    page = f"/c/{CLUSTER}/r/topic/{topic}"
+    warning = "Kafka 5.0 will refuse values below 60000 (KIP-1030)"
+    check = await form_post(
+        web, page, f"/c/{CLUSTER}/check/topic/{topic}", {"key": "segment.ms", "value": "1000"}
+    )
+    assert "refused" not in check.text and "ok" in check.text and warning in check.text
+    fine = await form_post(
+        web, page, f"/c/{CLUSTER}/check/topic/{topic}", {"key": "segment.ms", "value": "1m"}
+    )
+    assert "KIP-1030" not in fine.text
+    try:
+        added = await form_post(
+            web,
+            page,
+            f"/c/{CLUSTER}/edit/topic/{topic}",
+            {"key": "segment.ms", "value": "1000", "action": "set"},
+        )
+        assert added.status_code in (200, 303)
+        plan = await web.get(f"/c/{CLUSTER}/plan")
+        assert topic in plan.text and warning in plan.text
+    finally:
+        await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
+    broker = kafka_broker_ids[0]
+    reference = "${file:/etc/kafka/secrets.properties:ssl.key.password}"
+    secret = await form_post(
+        web,
+        f"/c/{CLUSTER}/r/broker/{broker}",
+        f"/c/{CLUSTER}/check/broker/{broker}",
+        {"key": "listener.name.vault.ssl.key.password", "value": reference},
+    )
+    assert "refused" not in secret.text and reference in secret.text  # shown: no secret in it
+
+
 async def test_cluster_default_and_broker_logger(
     web: httpx.AsyncClient, admin_client: AdminClient, kafka_broker_ids: list[int]
 ) -> None:

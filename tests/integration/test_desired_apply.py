@@ -35,7 +35,9 @@ from .helpers import new_topic, settled_entry
 pytestmark = pytest.mark.integration
 
 _groups = itertools.count()
-LOGGER = "org.apache.kafka.common.utils.AppInfoParser"
+#: A logger every release has (Kafka 4.4 moved AppInfoParser, the logger used before, to
+#: org.apache.kafka.common.utils.internals, and a broker refuses a logger it does not have).
+LOGGER = "kafka.server.ReplicaManager"
 
 
 def topic(name: str) -> ConfigResource:

@@ -30,10 +30,10 @@ from .helpers import new_topic, unique_name
 
 pytestmark = pytest.mark.integration
 
-#: A listener-prefixed secret no listener of the test cluster reads: a broker stores it, and
-#: nothing reconfigures.
-SECRET_KEY = "listener.name.vault.ssl.key.password"
-SECRET_REF = "${file:/etc/kafka/secrets.properties:ssl.key.password}"
+#: A secret every broker describes (a PASSWORD): the test cluster's listeners read their own
+#: listener-prefixed JAAS configs, so a broker stores this one and nothing reconfigures.
+SECRET_KEY = "sasl.jaas.config"
+SECRET_REF = "${file:/etc/kafka/secrets.properties:jaas}"
 DLQ_REF = "${file:/etc/kafka/dlq.properties:topic}"
 
 
@@ -145,10 +145,15 @@ def test_an_audit_rule_requires_sensitive_keys_to_be_references(
     plain = _file(
         tmp_path, f"brokers:\n  {broker}: {{configs: {{{SECRET_KEY}: hunter2}}}}\n{rules}"
     )
-    ran = run_cli(capsys, "audit", plain, "-b", kafka_bootstrap)
+    ran = run_cli(capsys, "audit", plain, "-b", kafka_bootstrap, "--output", "json")
     assert ran.code == 3, ran.err  # a violation
-    assert SECRET_KEY in ran.out and "not a config provider reference" in ran.out
-    assert "hunter2" not in ran.out + ran.err  # a plain secret is never shown
+    [violation] = ran.json()["violations"]
+    assert (violation["resource"], violation["key"]) == (
+        {"type": "BROKER", "name": str(broker)},
+        SECRET_KEY,
+    )
+    assert "not a config provider reference" in violation["message"]
+    assert violation["actual"] is None and "hunter2" not in ran.out + ran.err  # never shown
     referenced = _file(
         tmp_path, f'brokers:\n  {broker}: {{configs: {{{SECRET_KEY}: "{SECRET_REF}"}}}}\n{rules}'
     )

@@ -260,12 +260,12 @@ async def test_a_value_kafka_5_0_will_refuse_is_a_warning_never_a_refusal(
     finally:
         await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
     broker = kafka_broker_ids[0]
-    reference = "${file:/etc/kafka/secrets.properties:ssl.key.password}"
+    reference = "${file:/etc/kafka/secrets.properties:jaas}"
     secret = await form_post(
         web,
         f"/c/{CLUSTER}/r/broker/{broker}",
         f"/c/{CLUSTER}/check/broker/{broker}",
-        {"key": "listener.name.vault.ssl.key.password", "value": reference},
+        {"key": "sasl.jaas.config", "value": reference},
     )
     assert "refused" not in secret.text and reference in secret.text  # shown: no secret in it
 

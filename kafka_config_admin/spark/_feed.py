@@ -15,9 +15,9 @@ A state location belongs to one query: the first offset of a new checkpoint name
 whose checkpoint names another stream (a second query, or a new checkpoint on an old
 location) is refused, since its polls would be compared with another query's states.
 
-Each cluster's poll has ``pollTimeout`` seconds (the interval by default): a cluster that
-hangs is an error row for that poll, so a micro-batch, and the other clusters' rows in it,
-wait for it at most that long.
+Each cluster's poll has ``pollTimeout`` seconds (the interval, at least 10, by default): a
+cluster that hangs is an error row for that poll, so a micro-batch, and the other clusters'
+rows in it, wait for it at most that long.
 """
 
 from __future__ import annotations
@@ -62,6 +62,9 @@ __all__ = ["KafkaConfigChangesDataSource", "StateStore"]
 SOURCE_NAME = "kafka-config-changes"
 #: Seconds between polls unless the ``interval`` option says otherwise.
 DEFAULT_INTERVAL = 30.0
+#: The least time a cluster's poll is given unless ``pollTimeout`` says otherwise: a short
+#: interval must not time out the polls of a large cluster.
+MIN_POLL_TIMEOUT = 10.0
 #: How a poll's time names its snapshot (as ``take_snapshot`` names a snapshot: sortable).
 SNAPSHOT_ID_FORMAT = "%Y%m%dT%H%M%S%fZ"
 
@@ -102,7 +105,7 @@ class FeedOptions:
             include_documentation=parse_bool(options, "documentation", False),
             interval=interval,
             state_location=location,
-            poll_timeout=_seconds(options, "pollTimeout", interval),
+            poll_timeout=_seconds(options, "pollTimeout", max(interval, MIN_POLL_TIMEOUT)),
             broker_gone_after=_seconds(options, "brokerGoneAfter", BROKER_GONE_AFTER),
         )
 

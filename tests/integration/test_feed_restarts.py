@@ -96,9 +96,11 @@ def desired_file(tmp_path: Path, broker: int, topic: str) -> Path:
     return path
 
 
-def plan_and_audit(bootstrap: str, file: Path, *, settled: bool) -> None:
-    """``plan --prune`` deletes nothing and ``audit`` finds nothing; once every broker is back,
-    the plan has nothing to do."""
+def plan_and_audit(bootstrap: str, file: Path, *, named_down: bool, settled: bool) -> None:
+    """``plan --prune`` deletes nothing and ``audit`` finds nothing. While the broker the file
+    names is down (``named_down``), the plan says it could not be described (a problem: exit
+    code 2) and plans nothing for it; once every broker is back (``settled``), the plan has
+    nothing to do."""
     plan = run_process("plan", str(file), "--prune", "-o", "json", "-b", bootstrap)
     assert "Traceback" not in plan.err, plan.err
     document = json.loads(plan.out)
@@ -112,6 +114,8 @@ def plan_and_audit(bootstrap: str, file: Path, *, settled: bool) -> None:
     assert "removed" not in plan.out
     if settled:
         assert plan.code == 0, (plan.out, plan.err)
+    if named_down:
+        assert plan.code == 2 and "could not be described" in plan.err, (plan.out, plan.err)
     audit = run_process("audit", str(file), "-b", bootstrap)
     assert "Traceback" not in audit.err, audit.err
     assert "violation(s)" in audit.err and " 0 violation(s)" in audit.err, audit.err
@@ -119,13 +123,17 @@ def plan_and_audit(bootstrap: str, file: Path, *, settled: bool) -> None:
         assert audit.code == 0, (audit.out, audit.err)
 
 
-async def restart(cluster: KafkaCluster, broker: int, how: str, feed: Feed) -> None:
-    """Stop (or kill) ``broker``, poll while it is down, start it again, poll until it is read."""
+async def restart(
+    cluster: KafkaCluster, broker: int, how: str, feed: Feed, while_down: Callable[[], None]
+) -> None:
+    """Stop (or kill) ``broker``, poll and run ``while_down`` while it is down, start it again."""
     end = cluster.stop_broker if how == "stop" else cluster.kill_broker
     await anyio.to_thread.run_sync(end, broker)
     for _ in range(3):
         await feed.poll()
         await anyio.sleep(1)
+    await anyio.to_thread.run_sync(while_down)
+    await feed.poll()
     await anyio.to_thread.run_sync(cluster.start_broker, broker)
 
 
@@ -157,17 +165,30 @@ async def test_stopped_and_killed_brokers_give_no_change_rows_and_no_removal(
         assert feed.state is not None
         assert feed.state.resources[("BROKER", str(stopped))].configs[BROKER_KEY].value == "2"
 
-        await restart(kafka_cluster, stopped, "stop", feed)
+        await restart(
+            kafka_cluster,
+            stopped,
+            "stop",
+            feed,
+            lambda: plan_and_audit(kafka_bootstrap, file, named_down=True, settled=False),
+        )
         unknown = feed.state.resources[("BROKER", str(stopped))]
-        await anyio.to_thread.run_sync(lambda: plan_and_audit(kafka_bootstrap, file, settled=False))
         await feed.poll_until(every_broker_read(brokers), f"broker {stopped} back")
 
-        await restart(kafka_cluster, killed, "kill", feed)
+        await restart(
+            kafka_cluster,
+            killed,
+            "kill",
+            feed,
+            lambda: plan_and_audit(kafka_bootstrap, file, named_down=False, settled=False),
+        )
         await feed.poll_until(every_broker_read(brokers), f"broker {killed} back")
         for _ in range(3):  # loggers a restarted broker makes as it works
             await anyio.sleep(2)
             await feed.poll()
-        await anyio.to_thread.run_sync(lambda: plan_and_audit(kafka_bootstrap, file, settled=True))
+        await anyio.to_thread.run_sync(
+            lambda: plan_and_audit(kafka_bootstrap, file, named_down=False, settled=True)
+        )
     finally:
         await admin_client.incremental_alter_configs(
             {own: [AlterConfigOp(BROKER_KEY, op=OpType.DELETE)]}

@@ -163,7 +163,8 @@ async def test_stopped_and_killed_brokers_give_no_change_rows_and_no_removal(
     try:
         await feed.poll_until(every_broker_read(brokers), "the baseline")
         assert feed.state is not None
-        assert feed.state.resources[("BROKER", str(stopped))].configs[BROKER_KEY].value == "2"
+        seen = feed.state.resources[("BROKER", str(stopped))].configs
+        assert seen is not None and seen[BROKER_KEY].value == "2"
 
         await restart(
             kafka_cluster,

@@ -6,6 +6,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from kafka_config_admin import (
+    ClientQuotaEntity,
     Config,
     ConfigEntry,
     ConfigResource,
@@ -26,6 +27,7 @@ from kafka_config_admin.desired import (
     observed_state,
     observed_values,
 )
+from kafka_config_admin.desired._observe import _entity_name
 
 T0 = datetime(2026, 11, 24, 18, 0, tzinfo=UTC)
 T1 = T0 + timedelta(seconds=30)
@@ -352,3 +354,10 @@ def test_a_snapshot_read_another_way_is_compared_as_the_feed_compares() -> None:
 
 def test_watch_defaults_to_the_feeds_broker_gone_after() -> None:
     assert WATCH_BROKER_GONE_AFTER == BROKER_GONE_AFTER
+
+
+def test_quota_entities_are_named_as_kafkas_tools_write_them() -> None:
+    assert _entity_name(ClientQuotaEntity({"client-id": "app", "user": "alice"})) == (
+        "user=alice,client-id=app"
+    )
+    assert _entity_name(ClientQuotaEntity({"user": None})) == "user=<default>"

@@ -14,6 +14,7 @@ import time
 from functools import partial
 from pathlib import Path
 
+import anyio
 import pytest
 
 from kafka_config_admin import (
@@ -53,6 +54,33 @@ def test_a_plan_right_after_an_apply_of_2000_topics_sees_them_all(
     document = planned.json()
     assert [item for item in document["resources"] if item["action"] != "unchanged"] == []
     print(f"apply of {TOPICS} topics, settled: {took:.1f} s")
+
+
+async def test_2000_topics_created_then_waited_for_are_seen_by_every_broker_and_the_plan(
+    admin_client: AdminClient, kafka_bootstrap: str, kafka_broker_ids: list[int], tmp_path: Path
+) -> None:
+    prefix = f"sdksettled{os.getpid()}"
+    names = [f"{prefix}-{n}" for n in range(TOPICS)]
+    await admin_client.create_topics([NewTopic(name, 1, 1) for name in names]).all()
+    started = time.monotonic()
+    await admin_client.wait_for_topics(names)
+    print(f"wait_for_topics of {TOPICS} new topics: {time.monotonic() - started:.1f} s")
+    # Each broker, asked once and at once, has every one of them.
+    for broker in kafka_broker_ids:
+        on_broker = partial(DescribeTopicsOn.on, broker, names)
+        described = admin_client._call(on_broker, DescribeTopicsResult, 1)
+        await described.wait()
+        assert described.errors() == {}, (broker, len(described.errors()))
+    file = tmp_path / "topics.yaml"
+    file.write_text(
+        "topics:\n" + "".join(f"  - name: {name}\n    partitions: 1\n" for name in names),
+        encoding="utf-8",
+    )
+    planned = await anyio.to_thread.run_sync(
+        lambda: run_process("plan", str(file), "-o", "json", "-b", kafka_bootstrap)
+    )
+    assert planned.code == 0, planned.err[-3000:]
+    assert [i for i in planned.json()["resources"] if i["action"] != "unchanged"] == []
 
 
 async def test_wait_for_topics_sees_new_partitions_on_every_broker(

@@ -15,12 +15,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+import anyio
 import pytest
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
 from kafka_config_admin.cli._watch import FAILED_POLLS
+from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import run_process, with_admin
+from .fault_proxy import proxied
 from .helpers import new_topic
 
 pytestmark = pytest.mark.integration
@@ -270,3 +273,32 @@ def test_watch_refuses_bad_options_in_one_line() -> None:
     ran = run_process("watch", "-b", "127.0.0.1:1", "--type", "queue")
     assert ran.code == 2 and "Traceback" not in ran.err
     assert "--type 'queue' is not a resource type; use one of topic, broker" in ran.err
+
+
+async def test_watch_gives_up_after_failed_polls_in_a_row_once_read(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    name = await new_topic(admin_client, kafka_bootstrap)
+    async with proxied(kafka_cluster) as proxies:  # the cluster, until the proxies stop
+        first = next(iter(proxies.values()))
+        watcher = Watcher(
+            "-b", f"127.0.0.1:{first.port}", "--topic", name, "--interval", "0.5", "--timeout", "3"
+        )
+        try:
+            await anyio.to_thread.run_sync(watcher.wait_for, "err", "baseline of 1 resources")
+            for proxy in proxies.values():
+                await proxy.stop()
+            code = await anyio.to_thread.run_sync(lambda: watcher.process.wait(timeout=120))
+        finally:
+            watcher.kill()
+    assert code == 1
+    lines = [line for line in watcher.err_lines if line]
+    while not watcher.err.empty():
+        lines.append(watcher.err.get())
+    errors = [line for line in lines if "error" in line]
+    # One line per failed poll but the last, then the line that ends the watch.
+    assert len(errors) == FAILED_POLLS, lines
+    assert errors[-1].startswith(f"error: cluster 127.0.0.1:{first.port} could not be read at ")
+    assert f"{FAILED_POLLS} polls in a row" in errors[-1]
+    assert not any("Traceback" in line for line in lines)
+    assert watcher.out_lines == [] and watcher.out.empty()

@@ -10,9 +10,9 @@ of the two. So a batch replayed after a failure gives the same rows, and the fir
 a restart compares the cluster with the last state committed: nothing twice, nothing missed.
 ``commit`` removes the states no batch can need again.
 
-A state location belongs to one query: the first offset of a new checkpoint names a stream id
-(kept in every offset, so in the checkpoint) that is written to the location once; a query
-whose checkpoint names another stream (a second query, or a new checkpoint on an old
+A state location belongs to one query: the first poll of a new checkpoint names a stream id
+(kept in every offset after it, so in the checkpoint) that is written to the location once; a
+query whose checkpoint names another stream (a second query, or a new checkpoint on an old
 location) is refused, since its polls would be compared with another query's states.
 
 Each cluster's poll has ``pollTimeout`` seconds (the interval, at least 10, by default): a
@@ -146,19 +146,20 @@ class ChangeStreamReader(DataSourceStreamReader):
         self.options = options
         #: When this reader last opened a poll (monotonic seconds); None: poll at once.
         self.last_poll: float | None = None
+        #: The stream this reader names when it starts from the initial offset (a new
+        #: checkpoint): made once, as Spark asks for the initial offset more than once.
+        self.new_stream = uuid.uuid4().hex
 
     def initialOffset(self) -> dict[str, Any]:
-        """A new checkpoint: a new stream, which takes the state location for itself."""
-        stream = uuid.uuid4().hex
-        StateStore(self.options.state_location).bind(stream)
-        return {"poll": 0, "stream": stream}
+        return {"poll": 0}
 
     def latestOffset(self, start: dict[str, Any], limit: ReadLimit) -> dict[str, Any]:
         now = time.monotonic()
         if self.last_poll is not None and now - self.last_poll < self.options.interval:
             return start
-        # A checkpoint written before streams were named binds the location now.
-        stream = str(start.get("stream") or uuid.uuid4().hex)
+        # From the initial offset (a new checkpoint, or one older than named streams), the
+        # stream is this reader's new one; after that, the checkpoint's offsets carry it.
+        stream = str(start.get("stream") or self.new_stream)
         StateStore(self.options.state_location).bind(stream)
         self.last_poll = now
         return {

@@ -92,20 +92,17 @@ async def observe_once(
     """
     time = time or datetime.now(UTC)
     try:
-        with anyio.fail_after(deadline):
+        with anyio.move_on_after(deadline):
             async with client if isinstance(client, AdminClient) else client() as admin:
                 return await observe_cluster(
                     admin, scope, cluster, include_documentation=include_documentation, time=time
                 )
     except PatternTimeoutError:
         raise
-    except TimeoutError as error:
-        if isinstance(error, KafkaTimeoutError):
-            return ObservedState(cluster, time, error=_error(error), known=False)
-        late = KafkaTimeoutError(f"the cluster's poll did not end within {deadline:g}s")
-        return ObservedState(cluster, time, error=_error(late), known=False)
     except Exception as error:
         return ObservedState(cluster, time, error=_error(error), known=False)
+    late = KafkaTimeoutError(f"the cluster's poll did not end within {deadline}s")
+    return ObservedState(cluster, time, error=_error(late), known=False)
 
 
 async def _config_resources(admin: AdminClient, scope: ResourceScope) -> list[ConfigResource]:

@@ -121,6 +121,8 @@ def plan_and_audit(bootstrap: str, file: Path, *, named_down: bool, settled: boo
     assert "violation(s)" in audit.err and " 0 violation(s)" in audit.err, audit.err
     if settled:
         assert audit.code == 0, (audit.out, audit.err)
+    if named_down:
+        assert audit.code == 1 and "failed: " in audit.err, (audit.out, audit.err)
 
 
 async def restart(

@@ -215,6 +215,7 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
             .option("clusters.file", str(clusters))
             .option("timeout", "120")
             .option("interval", str(INTERVAL))
+            .option("pollTimeout", "120")  # as the clients' timeout: a slow poll is measured
             .option("stateLocation", str(work / f"state-{attempt}"))
             .load()
             .writeStream.foreachBatch(record)

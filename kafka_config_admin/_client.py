@@ -78,6 +78,7 @@ from ._ops.topics import (
     CreatePartitions,
     CreateTopics,
     DescribeTopics,
+    DescribeTopicsOn,
     ListPartitionReassignments,
     ListTopics,
 )
@@ -424,6 +425,59 @@ class AdminClient:
         build = partial(DescribeTopics.build, topics)
         return self._call(build, DescribeTopicsResult, timeout)
 
+    async def wait_for_topics(
+        self,
+        topics: Mapping[str, int] | Iterable[str],
+        *,
+        timeout: float | None = None,  # noqa: ASYNC109 (every call of the client takes one)
+    ) -> None:
+        """Wait until every broker's metadata shows ``topics``, each with at least its count of
+        partitions (a mapping of name to count; names alone: any count).
+
+        Kafka answers CreateTopics and CreatePartitions once the controller has made the
+        change; each broker learns of it a moment later, and until then a listing, a describe
+        or a plan that reaches that broker does not see it (UNKNOWN_TOPIC_OR_PARTITION). Call
+        this after :meth:`create_topics` or :meth:`create_partitions` so that what follows sees
+        everything made. Each broker the metadata lists is asked (one Metadata request per
+        broker per round, for the topics it does not show yet) until it shows them all.
+        Raises :class:`KafkaTimeoutError` naming the topics and brokers not there yet when
+        ``timeout`` (the client's by default) passes first.
+        """
+        wanted = dict(topics) if isinstance(topics, Mapping) else dict.fromkeys(topics, 1)
+        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
+        pending = {broker: dict(wanted) for broker in self.broker_ids()}
+        pause = _SETTLE_PAUSE
+        with anyio.move_on_after(seconds):
+            while pending:
+                for broker in list(pending):
+                    if broker not in self.broker_ids():  # gone from the metadata: reads too
+                        del pending[broker]
+                        continue
+                    await self._forget_seen(broker, pending[broker], seconds)
+                    if not pending[broker]:
+                        del pending[broker]
+                if pending:
+                    await anyio.sleep(pause)
+                    pause = min(pause * 2, _SETTLE_PAUSE_MAX)
+        if pending:
+            missing = sorted({name for names in pending.values() for name in names})
+            raise KafkaTimeoutError(
+                f"{len(missing)} topic(s) not yet in the metadata of broker(s) "
+                f"{', '.join(map(str, sorted(pending)))} after {seconds:g}s "
+                f"(first: {', '.join(repr(name) for name in missing[:3])})"
+            )
+
+    async def _forget_seen(self, broker: int, wanted: dict[str, int], seconds: float) -> None:
+        """Remove from ``wanted`` the topics ``broker``'s metadata shows with their partitions
+        (one that fails or is not there yet stays: it is asked again)."""
+        described = self._call(
+            partial(DescribeTopicsOn.on, broker, list(wanted)), DescribeTopicsResult, seconds
+        )
+        await described.wait()
+        for name, future in described.values.items():
+            if future.exception() is None and len(future.result().partitions) >= wanted[name]:
+                del wanted[name]
+
     def create_partitions(
         self,
         new_partitions: Mapping[str, NewPartitions],
@@ -588,6 +642,11 @@ class AdminClient:
     def __repr__(self) -> str:
         state = "open" if self._engine.task_group is not None else "closed"
         return f"<AdminClient {state}>"
+
+
+#: The first pause between rounds of :meth:`AdminClient.wait_for_topics`, doubled up to the max.
+_SETTLE_PAUSE = 0.05
+_SETTLE_PAUSE_MAX = 1.0
 
 
 def _server_entries(bootstrap_servers: object) -> list[str]:

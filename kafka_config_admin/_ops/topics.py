@@ -58,6 +58,7 @@ __all__ = [
     "CreatePartitions",
     "CreateTopics",
     "DescribeTopics",
+    "DescribeTopicsOn",
     "ListPartitionReassignments",
     "ListTopics",
 ]
@@ -384,6 +385,24 @@ class DescribeTopics(Operation[str, TopicDescription]):
 
     def subject(self, resource: str) -> object:
         return _topic_subject(resource)
+
+
+@dataclass
+class DescribeTopicsOn(DescribeTopics):
+    """Metadata for the named topics as one broker has it: what a read sent to that broker sees
+    (a broker learns of a new topic or partition from the controller a moment after it is made).
+    """
+
+    broker: int = -1
+
+    hedged = False  # the answer of this very broker is wanted
+
+    @classmethod
+    def on(cls, broker: int, topics: Iterable[str]) -> DescribeTopicsOn:
+        return cls(topics=_topic_names(topics, "topics"), broker=broker)
+
+    def destination(self, resource: str) -> int | None:
+        return self.broker
 
 
 @dataclass

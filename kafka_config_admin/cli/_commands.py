@@ -30,6 +30,9 @@ from ._options import (
 
 #: Seconds between the polls of ``watch`` unless ``--interval`` says otherwise.
 WATCH_INTERVAL = 10.0
+#: ``watch --broker-gone-after``'s default: the feed's (``desired.BROKER_GONE_AFTER``, which
+#: this module does not import so that ``--help`` loads none of the SDK; a test keeps them equal).
+WATCH_BROKER_GONE_AFTER = 86400.0
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 _PRUNE = click.option(
@@ -243,6 +246,21 @@ def plan(**options: Any) -> int:
     show_default=True,
     help="Seconds between polls.",
 )
+@click.option(
+    "--keep-going",
+    is_flag=True,
+    help="Never give up on a cluster that cannot be read (by default a single cluster ends "
+    "watch when its first poll fails, or after 5 failed polls in a row).",
+)
+@click.option(
+    "--broker-gone-after",
+    type=click.FloatRange(min=0, min_open=True),
+    default=WATCH_BROKER_GONE_AFTER,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds a broker may be missing from the metadata (stopped, restarting) before it "
+    "is reported removed; until then it is an error line and its keys are kept.",
+)
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @connection_options
 def watch(**options: Any) -> int:
@@ -252,8 +270,8 @@ def watch(**options: Any) -> int:
     --all-clusters) is read and compared with the poll before: one line per override added,
     removed or changed, per topic or broker that appears or goes, per quota or SCRAM change
     (--type quota, --type scram_user). A cluster or resource that cannot be read prints an
-    error line and is never reported as removed. Sensitive values are never shown. The first
-    poll is the baseline. --output json prints one JSON object per line.
+    error line on stderr and is never reported as removed. Sensitive values are never shown.
+    The first poll is the baseline. --output json prints one JSON object per line.
     """
     from ._watch import watch as work
 

@@ -3,19 +3,26 @@
 The same poll and diff as the Spark ``kafka-config-changes`` stream
 (:func:`~kafka_config_admin.desired.observe_once`, :func:`~kafka_config_admin.desired.next_state`,
 :func:`~kafka_config_admin.desired.diff_states`), with the states kept in memory.
+
+Every cluster is checked before the first poll (a bad address or setting is one line and exit
+code 2), then followed in a loop of its own: a cluster that hangs delays no other cluster's
+lines. Changes go to stdout, errors to stderr. A single cluster that cannot be read at its
+first poll ends the command at once (exit code 1), and one that stops answering ends it after
+:data:`FAILED_POLLS` failed polls in a row, unless ``--keep-going``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
 
 import anyio
 import click
 from rich.text import Text
 
-from .. import AdminClient
+from .. import AdminClient, InvalidArgumentError, error_line
 from ..connect import Connection, clusters_file_path, load_clusters_file
 from ..desired import (
     ChangeKind,
@@ -36,6 +43,8 @@ from ._resources import UsageError
 from ._running import run
 
 _CLIENT_ID = "kafka-config-admin-watch"
+#: Failed polls in a row after which ``watch`` of a single cluster gives up (no --keep-going).
+FAILED_POLLS = 5
 _STYLES = {
     ChangeKind.ADDED: "green",
     ChangeKind.REMOVED: "red",
@@ -44,10 +53,38 @@ _STYLES = {
 }
 
 
+@dataclass(frozen=True)
+class _Target:
+    """A cluster to follow: its name in the lines, and how to make a client for one poll."""
+
+    label: str
+    client: Callable[[], AdminClient]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every cluster's loop shares: what to read, how often, how to print, when to stop."""
+
+    scope: ResourceScope
+    interval: float
+    output: OutputFormat
+    give_up: bool
+    broker_gone_after: float
+
+
 def _client(connection: Connection) -> AdminClient:
     return AdminClient(
         timeout=connection.timeout, client_id=_CLIENT_ID, **connection.admin_client_kwargs()
     )
+
+
+def _checked(connection: Connection) -> _Target:
+    """The cluster to follow, its address and settings checked now (exit code 2 if wrong)."""
+    try:
+        _client(connection)
+    except InvalidArgumentError as error:
+        raise UsageError(f"cluster {connection.label}: {error_line(error)}") from None
+    return _Target(connection.label, partial(_client, connection))
 
 
 def watch(
@@ -60,6 +97,8 @@ def watch(
     client_metrics: tuple[str, ...],
     all_clusters: bool,
     interval: float,
+    keep_going: bool,
+    broker_gone_after: float,
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
@@ -75,11 +114,12 @@ def watch(
         brokers=brokers or None,
         client_metrics=client_metrics,
     )
-    watched = _watched(connection, all_clusters)
+    watched = [_checked(target) for target in _watched(connection, all_clusters)]
     names = ", ".join(target.label for target in watched)
     what = ", ".join(kind.value for kind in scope.kinds)
     stderr.print(f"watching {what} on {names} every {interval:g}s; Ctrl-C to stop", markup=False)
-    return run(lambda: _watch(watched, scope, interval, output))
+    plan = _Plan(scope, interval, output, len(watched) == 1 and not keep_going, broker_gone_after)
+    return run(lambda: _watch(watched, plan))
 
 
 def _watched(options: ConnectionOptions, all_clusters: bool) -> tuple[Connection, ...]:
@@ -94,52 +134,67 @@ def _watched(options: ConnectionOptions, all_clusters: bool) -> tuple[Connection
     return tuple(cluster.model_copy(update={"timeout": options.timeout}) for cluster in fleet)
 
 
-async def _watch(
-    watched: Sequence[Connection], scope: ResourceScope, interval: float, output: OutputFormat
-) -> int:
-    states: dict[str, ObservedState | None] = {target.label: None for target in watched}
+async def _watch(watched: Sequence[_Target], plan: _Plan) -> int:
+    """Follow every cluster in a loop of its own until Ctrl-C, or until one gives up."""
+    ended: list[BaseException] = []
+    async with anyio.create_task_group() as group:
+
+        def end(error: BaseException) -> None:
+            ended.append(error)
+            group.cancel_scope.cancel()
+
+        for target in watched:
+            group.start_soon(_follow, target, plan, end)
+    raise ended[0]  # the loops end only so
+
+
+async def _follow(target: _Target, plan: _Plan, end: Callable[[BaseException], None]) -> None:
+    """Poll one cluster every interval and print what changed; ``end`` the watch when its
+    ``--match`` is at fault, or (``plan.give_up``) when the cluster cannot be read."""
+    state: ObservedState | None = None
+    failed = 0
     while True:
         started = anyio.current_time()
-        observed = await _poll(watched, scope)
-        for target in watched:
-            before = states[target.label]
-            after = next_state(before, observed[target.label])
-            for change in diff_states(before, after):
-                _print(change, output)
-            if before is None and after.error is None:
-                count = len(after.resources)
-                stderr.print(f"{target.label}: baseline of {count} resources", markup=False)
-            states[target.label] = after
-        await anyio.sleep(max(0.0, interval - (anyio.current_time() - started)))
-
-
-async def _poll(watched: Sequence[Connection], scope: ResourceScope) -> dict[str, ObservedState]:
-    """Read every cluster at once, with one time for the whole poll."""
-    time = datetime.now(UTC)
-    observed: dict[str, ObservedState] = {}
-    refused: list[PatternTimeoutError] = []
-
-    async def poll(target: Connection) -> None:
         try:
-            state = await observe_once(_client(target), scope, target.label, time=time)
+            observed = await observe_once(target.client, plan.scope, target.label)
         except PatternTimeoutError as error:  # --match is at fault: no poll could succeed
-            refused.append(error)
-        else:
-            observed[target.label] = state
+            end(error)
+            return
+        after = next_state(state, observed, broker_gone_after=plan.broker_gone_after)
+        failed = 0 if observed.error is None else failed + 1
+        if (
+            plan.give_up
+            and observed.error is not None
+            and (not after.known or failed >= FAILED_POLLS)
+        ):
+            end(_gave_up(target.label, observed.error, failed, after.known))
+            return
+        for change in diff_states(state, after):
+            _print(change, plan.output)
+        if (state is None or not state.known) and after.error is None:
+            count = len(after.resources)
+            stderr.print(f"{target.label}: baseline of {count} resources", markup=False)
+        state = after
+        await anyio.sleep(max(0.0, plan.interval - (anyio.current_time() - started)))
 
-    async with anyio.create_task_group() as group:
-        for target in watched:
-            group.start_soon(poll, target)
-    if refused:
-        raise refused[0]
-    return observed
+
+def _gave_up(label: str, error: tuple[str, str], failed: int, known: bool) -> click.ClickException:
+    """Why ``watch`` of a single cluster ends (exit code 1)."""
+    kind, message = error
+    when = f"{failed} polls in a row" if known else "its first poll"
+    return click.ClickException(
+        f"cluster {label} could not be read at {when}: {kind}: {message} "
+        "(--keep-going waits for it)"
+    )
 
 
 def _print(change: StateChange, output: OutputFormat) -> None:
+    """A change on stdout; an error on stderr, so that the changes stay a clean stream."""
+    failed = change.change is ChangeKind.ERROR
     if output is OutputFormat.JSON:
-        click.echo(json.dumps(change.to_dict()))
+        click.echo(json.dumps(change.to_dict()), err=failed)
         return
-    stdout.print(_line(change), soft_wrap=True)
+    (stderr if failed else stdout).print(_line(change), soft_wrap=True)
 
 
 def _line(change: StateChange) -> Text:

@@ -56,6 +56,7 @@ if _typing.TYPE_CHECKING:
         find_shadowed,
     )
     from ._changes import (
+        BROKER_GONE_AFTER,
         ChangeKind,
         ObservedState,
         ObservedValue,
@@ -137,6 +138,7 @@ if _typing.TYPE_CHECKING:
     )
 
 __all__ = [
+    "BROKER_GONE_AFTER",
     "BROKER_THROTTLE_KEYS",
     "DEFAULT_READ_BACK_TIMEOUT",
     "DEFAULT_REASSIGNMENT_TIMEOUT",
@@ -265,6 +267,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "find_shadowed",
     ),
     "._changes": (
+        "BROKER_GONE_AFTER",
         "ChangeKind",
         "ObservedState",
         "ObservedValue",

@@ -40,6 +40,7 @@ from ._reassign import (
     PartitionOutcome,
     Progress,
     apply_partition_plans,
+    settle_topics,
 )
 from ._scram_users import ScramChange, ScramPlan
 
@@ -177,6 +178,7 @@ async def apply_plan(
     throttle: int | None = None,
     reassignment_timeout: float = DEFAULT_REASSIGNMENT_TIMEOUT,
     progress: Progress | None = None,
+    wait_for_metadata: bool = True,
 ) -> ApplyReport:
     """Apply ``plan``: validate every change on the broker, make those that pass, read back.
 
@@ -195,6 +197,11 @@ async def apply_plan(
     many partitions are done), those in progress followed too. ``throttle`` (bytes per
     second) sets the replication throttles on the topics and brokers involved for the
     duration and puts them back as they were afterwards, even when cancelled.
+
+    With ``wait_for_metadata`` (the default), the topics created and the partitions added are
+    waited for until every broker's metadata shows them (:meth:`AdminClient.wait_for_topics`,
+    within the client's ``timeout``), so that a plan or describe right after the apply sees
+    everything made; a topic that does not show in time is ``UNCONFIRMED`` by the read back.
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
@@ -212,6 +219,8 @@ async def apply_plan(
             outcomes[resource] = _outcome(to_send[resource], OutcomeStatus.VALIDATED)
     else:
         applied = await _send(admin, {r: to_send[r] for r in validated}, False, outcomes)
+        if wait_for_metadata:
+            await settle_topics(admin, _created_counts(to_send[r] for r in applied))
         confirmed = await _read_back(admin, {r: to_send[r] for r in applied}, read_back_timeout)
         for resource in applied:
             if resource in confirmed:
@@ -232,6 +241,7 @@ async def apply_plan(
         bound=reassignment_timeout,
         read_back_timeout=read_back_timeout,
         progress=progress,
+        wait_for_metadata=wait_for_metadata,
     )
     return ApplyReport(
         outcomes=tuple(outcomes[p.resource] for p in plan.resources),
@@ -243,6 +253,13 @@ async def apply_plan(
 
 
 _FAILED = OutcomeStatus.FAILED
+
+
+def _created_counts(plans: Iterable[ResourcePlan]) -> dict[str, int]:
+    """Each topic created: its partition count (1 when the broker's default was taken)."""
+    return {
+        plan.create.name: plan.create.partitions or 1 for plan in plans if plan.create is not None
+    }
 
 
 def _topic(name: str) -> ConfigResource:

@@ -11,14 +11,22 @@ The rules, for each resource present in both states:
   ``DYNAMIC_DEFAULT_BROKER_CONFIG`` on the cluster default...) that was not before is
   ``added``; one that no longer is, ``removed``; any other difference in value or source is
   ``changed`` (an inherited value that moved with the cluster default too);
-- a sensitive key never shows a value: any difference is ``changed`` with both values null;
+- a sensitive key never shows a value: it is ``added`` or ``removed`` as any key (values
+  null), ``changed`` when its source moves; a new value with the same source cannot be seen
+  (Kafka returns no sensitive value), so it gives no row;
+- a broker logger's level counts as set when it differs from the level it inherits (its
+  nearest listed ancestor's, else the root logger's; :func:`observed_values`): Kafka reports
+  every logger, lazily created ones too, as ``DYNAMIC_BROKER_LOGGER_CONFIG``;
 - a resource (topic, broker, group, quota entity, SCRAM user) that appears is one ``added``
   row with no key, followed by its overrides; one that disappears, one ``removed`` row and
   the overrides it had.
 
 A read that fails is an ``error`` row, never a removal: a cluster that cannot be reached keeps
-its last known resources, and so does a resource whose describe failed alone. A resource never
-seen before is a baseline: nothing is reported for it until it has been seen once.
+its last known resources, and so does a resource whose describe failed alone. A broker (and
+its loggers) that was read before and is not in the cluster's metadata now (stopped,
+restarting, fenced) is unknown, not gone: an ``error`` row, its last known keys kept, until it
+has been missing for ``broker_gone_after`` seconds (:func:`next_state`). A resource never seen
+before is a baseline: nothing is reported for it until it has been seen once.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -34,6 +42,7 @@ from .. import Config, ConfigResource, ConfigSource, ResourceType
 from ._state import override_source
 
 __all__ = [
+    "BROKER_GONE_AFTER",
     "ChangeKind",
     "ObservedState",
     "ObservedValue",
@@ -53,6 +62,16 @@ ENTITY_SOURCE = "ENTITY"
 
 #: A resource as the feed names it: (resource type, name); ``BROKER ""`` is the cluster default.
 ResourceKey = tuple[str, str]
+
+#: Seconds a broker read before may be missing from the metadata (stopped, restarting,
+#: fenced) before the feed reports it gone: one day unless the feed is told otherwise.
+BROKER_GONE_AFTER = 86400.0
+#: The resource types listed from the brokers in the metadata, which holds only live brokers.
+_LISTED_LIVE = frozenset({ResourceType.BROKER.name, ResourceType.BROKER_LOGGER.name})
+#: The error an unlisted broker's row carries (the SDK's class for a broker that is not there).
+_NOT_LISTED = "BrokerNotAvailableError"
+#: The name Kafka gives the root logger, which every logger inherits from.
+_ROOT_LOGGER = "root"
 
 
 class ChangeKind(StrEnum):
@@ -79,11 +98,14 @@ class ResourceObservation:
     """One resource's keys, and the error when this read of it failed.
 
     ``configs`` is None while the resource has never been read successfully (its first read
-    failed): the feed then has nothing to compare it with.
+    failed): the feed then has nothing to compare it with. ``missing_since`` is set on a
+    broker (or its loggers) that was read before and is not listed now: since when its last
+    known keys stand in for it.
     """
 
     configs: Mapping[str, ObservedValue] | None
     error: tuple[str, str] | None = None
+    missing_since: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +151,9 @@ class ObservedState:
                             for key, value in observation.configs.items()
                         },
                         observation.error,
+                        None
+                        if observation.missing_since is None
+                        else observation.missing_since.isoformat(),
                     ]
                     for (kind, name), observation in self.resources.items()
                 ],
@@ -141,12 +166,14 @@ class ObservedState:
         """The state :meth:`to_json` wrote."""
         data: dict[str, Any] = json.loads(text)
         resources: dict[ResourceKey, ResourceObservation] = {}
-        for kind, name, configs, error in data["resources"]:
+        for kind, name, configs, error, *since in data["resources"]:
+            missing = since[0] if since else None  # states written before it was kept
             resources[(kind, name)] = ResourceObservation(
                 None
                 if configs is None
                 else {key: ObservedValue(*entry) for key, entry in configs.items()},
                 None if error is None else (error[0], error[1]),
+                None if missing is None else datetime.fromisoformat(missing),
             )
         return cls(
             cluster=data["cluster"],
@@ -200,8 +227,21 @@ class StateChange:
         }
 
 
-def observed_values(config: Config) -> dict[str, ObservedValue]:
-    """A described config's keys as the feed compares them (sensitive values dropped)."""
+def observed_values(
+    config: Config, resource_type: ResourceType | None = None
+) -> dict[str, ObservedValue]:
+    """A described config's keys as the feed compares them (sensitive values dropped).
+
+    Of a broker logger (``resource_type`` BROKER_LOGGER), only the loggers whose level is set:
+    the root logger, and each logger whose level is not the one it inherits (its nearest
+    ancestor's among the listed loggers, by the dotted name, else the root's). Kafka lists
+    every logger the broker has made, each as ``DYNAMIC_BROKER_LOGGER_CONFIG``, and makes
+    loggers lazily, so the others come and go with the broker's work and restarts.
+    """
+    entries = config.entries
+    if resource_type is ResourceType.BROKER_LOGGER:
+        levels = {entry.name: entry.value for entry in entries}
+        entries = tuple(e for e in entries if e.value != _inherited_level(e.name, levels))
     return {
         entry.name: ObservedValue(
             None if entry.sensitive else entry.value,
@@ -209,8 +249,21 @@ def observed_values(config: Config) -> dict[str, ObservedValue]:
             entry.type.name,
             entry.sensitive,
         )
-        for entry in config.entries
+        for entry in entries
     }
+
+
+def _inherited_level(logger: str, levels: Mapping[str, str | None]) -> str | None:
+    """The level ``logger`` would have unset: its nearest listed ancestor's, else the root's
+    (None for the root itself, which inherits nothing)."""
+    if logger == _ROOT_LOGGER:
+        return None
+    name = logger
+    while "." in name:
+        name = name.rsplit(".", 1)[0]
+        if name in levels:
+            return levels[name]
+    return levels.get(_ROOT_LOGGER)
 
 
 def observed_state(
@@ -222,7 +275,9 @@ def observed_state(
     """A cluster's described configs (and the resources that failed) as an observed state:
     how a snapshot that was read some other way (a Spark snapshot table) is compared."""
     resources: dict[ResourceKey, ResourceObservation] = {
-        (resource.type.name, resource.name): ResourceObservation(observed_values(config))
+        (resource.type.name, resource.name): ResourceObservation(
+            observed_values(config, resource.type)
+        )
         for resource, config in configs.items()
     }
     for resource, error in (errors or {}).items():
@@ -232,12 +287,21 @@ def observed_state(
     return ObservedState(cluster, time, resources)
 
 
-def next_state(before: ObservedState | None, observed: ObservedState) -> ObservedState:
+def next_state(
+    before: ObservedState | None,
+    observed: ObservedState,
+    *,
+    broker_gone_after: float = BROKER_GONE_AFTER,
+) -> ObservedState:
     """The state to keep after a poll: what it read, plus what it failed to read from ``before``.
 
     A cluster that could not be read keeps ``before``'s resources; a resource whose describe
     failed keeps its last known keys (with the error); a resource type whose listing failed
-    keeps its last known resources. So the next diff compares with the last thing known.
+    keeps its last known resources. A broker or broker logger of ``before`` that the poll did
+    not list (the metadata lists live brokers only: a broker stopped, restarting or fenced is
+    not in it) is unknown, not gone: it keeps its last known keys, with an error saying so,
+    until it has been missing for ``broker_gone_after`` seconds; then it counts as removed.
+    So the next diff compares with the last thing known.
     """
     if before is None:
         return observed
@@ -248,9 +312,25 @@ def next_state(before: ObservedState | None, observed: ObservedState) -> Observe
         if observation.error is not None and key in before.resources:
             resources[key] = replace(observation, configs=before.resources[key].configs)
     for key, observation in before.resources.items():
-        if key[0] in observed.type_errors and key not in resources:
+        if key in resources:
+            continue
+        if key[0] in observed.type_errors:
             resources[key] = observation
+        elif key[0] in _LISTED_LIVE and key[1] and observation.configs is not None:
+            since = observation.missing_since or observed.time
+            if observed.time - since < timedelta(seconds=broker_gone_after):
+                resources[key] = replace(
+                    observation, error=_not_listed(key[1], broker_gone_after), missing_since=since
+                )
     return replace(observed, resources=resources)
+
+
+def _not_listed(broker: str, gone_after: float) -> tuple[str, str]:
+    return _NOT_LISTED, (
+        f"broker {broker} is not in the cluster's metadata (stopped, restarting or fenced): "
+        f"its last known keys are kept until it is listed again, or reported removed after "
+        f"{gone_after:g}s missing"
+    )
 
 
 def diff_states(before: ObservedState | None, after: ObservedState) -> list[StateChange]:
@@ -364,9 +444,8 @@ def _key_change(
     elif old.value != new.value or old.source != new.source:
         change = ChangeKind.CHANGED
     else:
-        return None
-    sensitive = (old is not None and old.sensitive) or (new is not None and new.sensitive)
-    return ChangeKind.CHANGED if sensitive else change
+        return None  # a sensitive key's new value with the same source reads the same: None
+    return change
 
 
 def _row(

@@ -7,11 +7,15 @@ and :func:`~kafka_config_admin.desired.next_state` keeps the last known values i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
+
+import anyio
 
 from .. import (
     AdminClient,
     AuthorizationError,
+    ClientQuotaEntity,
     ConfigResource,
     KafkaConnectionError,
     KafkaTimeoutError,
@@ -70,25 +74,35 @@ async def observe_cluster(
 
 
 async def observe_once(
-    client: AdminClient,
+    client: AdminClient | Callable[[], AdminClient],
     scope: ResourceScope,
     cluster: str,
     *,
     include_documentation: bool = False,
     time: datetime | None = None,
+    deadline: float | None = None,
 ) -> ObservedState:
-    """Open ``client``, read the cluster as :func:`observe_cluster` does, and close it; a
-    client that cannot be opened gives a state with ``error`` set."""
+    """Open ``client``, read the cluster as :func:`observe_cluster` does, and close it.
+
+    ``client`` may be a function that makes the client: a client that cannot be made (a bad
+    address or setting) or opened gives a state with ``error`` set, as an unreachable cluster
+    does. With ``deadline``, the whole poll (opening included) ends after that many seconds:
+    one that has not finished by then is a state with a :class:`KafkaTimeoutError` (so a
+    hung cluster holds up no one for longer).
+    """
     time = time or datetime.now(UTC)
     try:
-        async with client as admin:
-            return await observe_cluster(
-                admin, scope, cluster, include_documentation=include_documentation, time=time
-            )
+        with anyio.move_on_after(deadline):
+            async with client if isinstance(client, AdminClient) else client() as admin:
+                return await observe_cluster(
+                    admin, scope, cluster, include_documentation=include_documentation, time=time
+                )
     except PatternTimeoutError:
         raise
     except Exception as error:
         return ObservedState(cluster, time, error=_error(error), known=False)
+    late = KafkaTimeoutError(f"the cluster's poll did not end within {deadline}s")
+    return ObservedState(cluster, time, error=_error(late), known=False)
 
 
 async def _config_resources(admin: AdminClient, scope: ResourceScope) -> list[ConfigResource]:
@@ -120,7 +134,7 @@ async def _describe(
         error = future.exception()
         key = (resource.type.name, resource.name)
         if error is None:
-            observed[key] = ResourceObservation(observed_values(future.result()))
+            observed[key] = ResourceObservation(observed_values(future.result(), resource.type))
         elif isinstance(error, UnknownTopicOrPartitionError):
             continue  # deleted since it was listed, or not there: absent, not failed
         else:
@@ -145,7 +159,7 @@ async def _read_entities(
         if kind == QUOTA:
             quotas = await admin.describe_client_quotas().all()
             entries = {
-                str(entity): {key: _number(value) for key, value in values.items()}
+                _entity_name(entity): {key: _number(value) for key, value in values.items()}
                 for entity, values in quotas.items()
             }
         else:
@@ -160,6 +174,14 @@ async def _read_entities(
         observed[(kind, name)] = ResourceObservation(
             {key: ObservedValue(value, ENTITY_SOURCE) for key, value in values.items()}
         )
+
+
+def _entity_name(entity: ClientQuotaEntity) -> str:
+    """A quota entity as the feed's rows name it, as Kafka's tools write one:
+    ``user=alice,client-id=app``, ``<default>`` for the default entity of a type."""
+    return ",".join(
+        f"{kind}={'<default>' if name is None else name}" for kind, name in entity.items()
+    )
 
 
 def _number(value: float) -> str:

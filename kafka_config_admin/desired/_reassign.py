@@ -10,6 +10,7 @@ back as they were at the end, also when the apply is cancelled or interrupted.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ from .. import (
     ConfigResource,
     ConfigSource,
     KafkaConfigAdminError,
+    KafkaTimeoutError,
     NewPartitions,
     OpType,
     ResourceType,
@@ -36,6 +38,7 @@ __all__ = [
     "PartitionOutcome",
     "Progress",
     "apply_partition_plans",
+    "settle_topics",
 ]
 
 #: Seconds :func:`apply_plan` follows reassignments before reporting them still in progress.
@@ -71,6 +74,16 @@ class PartitionOutcome:
         }
 
 
+async def settle_topics(admin: AdminClient, counts: Mapping[str, int]) -> None:
+    """Wait until every broker's metadata shows the topics made or grown, each with its count
+    of partitions (:meth:`AdminClient.wait_for_topics`, within the client's timeout). Past it,
+    the apply goes on: its read back reports what does not show."""
+    if not counts:
+        return
+    with contextlib.suppress(KafkaTimeoutError):
+        await admin.wait_for_topics(counts)
+
+
 async def apply_partition_plans(
     admin: AdminClient,
     partition_plans: Iterable[PartitionPlan],
@@ -80,8 +93,10 @@ async def apply_partition_plans(
     bound: float,
     read_back_timeout: float,
     progress: Progress | None,
+    wait_for_metadata: bool = True,
 ) -> tuple[PartitionOutcome, ...]:
-    """Add partitions, start reassignments and follow them (see the module docstring)."""
+    """Add partitions, start reassignments and follow them (see the module docstring); with
+    ``wait_for_metadata``, the partitions added are waited for until every broker shows them."""
     plans = {plan.topic: plan for plan in partition_plans}
     if not plans:
         return ()
@@ -104,6 +119,11 @@ async def apply_partition_plans(
             await result.wait()
             for topic, error in result.errors().items():
                 fail(topic, error)
+            if wait_for_metadata and not validate_only:
+                await settle_topics(
+                    admin,
+                    {t: new.total_count for t, new in wanted.items() if t not in outcomes},
+                )
     if dry_run:
         note = (
             "partitions validated by the broker; replica lists checked here (Kafka cannot "

@@ -9,6 +9,15 @@ the first time and read back by any retry), and emits
 of the two. So a batch replayed after a failure gives the same rows, and the first batch after
 a restart compares the cluster with the last state committed: nothing twice, nothing missed.
 ``commit`` removes the states no batch can need again.
+
+A state location belongs to one query: the first poll of a new checkpoint names a stream id
+(kept in every offset after it, so in the checkpoint) that is written to the location once; a
+query whose checkpoint names another stream (a second query, or a new checkpoint on an old
+location) is refused, since its polls would be compared with another query's states.
+
+Each cluster's poll has ``pollTimeout`` seconds (the interval, at least 10, by default): a
+cluster that hangs is an error row for that poll, so a micro-batch, and the other clusters'
+rows in it, wait for it at most that long.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import asyncio
 import os
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,6 +46,7 @@ from pyspark.sql.types import StructType
 from .. import InvalidArgumentError, check_seconds
 from ..connect import Connection, connections_from_options
 from ..desired import (
+    BROKER_GONE_AFTER,
     ObservedState,
     ResourceScope,
     StateChange,
@@ -51,6 +62,9 @@ __all__ = ["KafkaConfigChangesDataSource", "StateStore"]
 SOURCE_NAME = "kafka-config-changes"
 #: Seconds between polls unless the ``interval`` option says otherwise.
 DEFAULT_INTERVAL = 30.0
+#: The least time a cluster's poll is given unless ``pollTimeout`` says otherwise: a short
+#: interval must not time out the polls of a large cluster.
+MIN_POLL_TIMEOUT = 10.0
 #: How a poll's time names its snapshot (as ``take_snapshot`` names a snapshot: sortable).
 SNAPSHOT_ID_FORMAT = "%Y%m%dT%H%M%S%fZ"
 
@@ -64,11 +78,14 @@ class FeedOptions:
     include_documentation: bool
     interval: float
     state_location: str
+    poll_timeout: float
+    broker_gone_after: float
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> FeedOptions:
         """The ``kafka-configs`` source's options (``resourceTypes`` may add ``quota`` and
-        ``scram_user``), ``interval`` and ``stateLocation``."""
+        ``scram_user``), ``interval``, ``stateLocation``, ``pollTimeout`` and
+        ``brokerGoneAfter``."""
         scope = parse_scope(options)
         if parse_bool(options, "synonyms", False):
             raise InvalidArgumentError(
@@ -81,17 +98,21 @@ class FeedOptions:
                 "kafka-config-changes needs the option stateLocation: a directory every "
                 "executor and the driver can reach, where each poll's state is kept"
             )
+        interval = _seconds(options, "interval", DEFAULT_INTERVAL)
         return cls(
             clusters=connections_from_options(options),
             scope=scope,
             include_documentation=parse_bool(options, "documentation", False),
-            interval=_interval(options.get("interval")),
+            interval=interval,
             state_location=location,
+            poll_timeout=_seconds(options, "pollTimeout", max(interval, MIN_POLL_TIMEOUT)),
+            broker_gone_after=_seconds(options, "brokerGoneAfter", BROKER_GONE_AFTER),
         )
 
 
-def _interval(text: str | None) -> float:
-    return DEFAULT_INTERVAL if text is None else check_seconds("interval", text, text=True)
+def _seconds(options: Mapping[str, str], name: str, default: float) -> float:
+    text = options.get(name)
+    return default if text is None else check_seconds(name, text, text=True)
 
 
 class KafkaConfigChangesDataSource(DataSource):
@@ -125,6 +146,9 @@ class ChangeStreamReader(DataSourceStreamReader):
         self.options = options
         #: When this reader last opened a poll (monotonic seconds); None: poll at once.
         self.last_poll: float | None = None
+        #: The stream this reader names when it starts from the initial offset (a new
+        #: checkpoint): made once, as Spark asks for the initial offset more than once.
+        self.new_stream = uuid.uuid4().hex
 
     def initialOffset(self) -> dict[str, Any]:
         return {"poll": 0}
@@ -133,8 +157,16 @@ class ChangeStreamReader(DataSourceStreamReader):
         now = time.monotonic()
         if self.last_poll is not None and now - self.last_poll < self.options.interval:
             return start
+        # From the initial offset (a new checkpoint, or one older than named streams), the
+        # stream is this reader's new one; after that, the checkpoint's offsets carry it.
+        stream = str(start.get("stream") or self.new_stream)
+        StateStore(self.options.state_location).bind(stream)
         self.last_poll = now
-        return {"poll": int(start["poll"]) + 1, "time": datetime.now(UTC).isoformat()}
+        return {
+            "poll": int(start["poll"]) + 1,
+            "time": datetime.now(UTC).isoformat(),
+            "stream": stream,
+        }
 
     def partitions(self, start: dict[str, Any], end: dict[str, Any]) -> Sequence[InputPartition]:
         first, last = int(start["poll"]), int(end["poll"])
@@ -154,14 +186,16 @@ class ChangeStreamReader(DataSourceStreamReader):
         if after is None:
             observed = asyncio.run(
                 observe_once(
-                    task.cluster.admin_client(),
+                    task.cluster.admin_client,  # made inside: a bad setting is an error row
                     self.options.scope,
                     name,
                     include_documentation=self.options.include_documentation,
                     time=task.time,
+                    deadline=self.options.poll_timeout,
                 )
             )
-            after = store.save_once(name, task.end, next_state(before, observed))
+            kept = next_state(before, observed, broker_gone_after=self.options.broker_gone_after)
+            after = store.save_once(name, task.end, kept)
         snapshot_id = task.time.astimezone(UTC).strftime(SNAPSHOT_ID_FORMAT)
         yield _batch(diff_states(before, after), snapshot_id, task.end)
 
@@ -182,6 +216,9 @@ def _batch(changes: Sequence[StateChange], snapshot_id: str, poll: int) -> pa.Re
     return pa.RecordBatch.from_pydict(columns, schema=CHANGES_ARROW_SCHEMA)
 
 
+#: The file that names the stream (the checkpoint) a state location belongs to.
+_STREAM_FILE = "STREAM"
+
 #: The columns a :class:`StateChange` fills as they are (the time goes in as a datetime).
 _ROW = frozenset(CHANGES_ARROW_SCHEMA.names) - {"detected_time", "snapshot_id", "poll"}
 
@@ -195,6 +232,24 @@ class StateStore:
 
     def __init__(self, location: str) -> None:
         self.root = Path(location)
+
+    def bind(self, stream: str) -> None:
+        """Take the location for ``stream`` (a query's checkpoint), or refuse: it holds the
+        states of another stream, which this one's polls must not be compared with."""
+        marker = self.root / _STREAM_FILE
+        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            with marker.open("x", encoding="utf-8") as file:
+                file.write(stream)
+            return
+        except FileExistsError:
+            owner = marker.read_text(encoding="utf-8").strip()
+        if owner != stream:
+            raise InvalidArgumentError(
+                f"stateLocation {str(self.root)!r} holds the states of another query (stream "
+                f"{owner}, this checkpoint's is {stream}): give each query its own "
+                "stateLocation, and a query started on a new checkpoint a new (or emptied) one"
+            )
 
     def path(self, cluster: str, poll: int) -> Path:
         return self.root / quote(cluster, safe="") / f"{poll:012d}.json"

@@ -6,6 +6,7 @@ import json
 import os
 import queue
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -14,11 +15,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+import anyio
 import pytest
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
+from kafka_config_admin.cli._watch import FAILED_POLLS
+from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import run_process, with_admin
+from .fault_proxy import proxied
 from .helpers import new_topic
 
 pytestmark = pytest.mark.integration
@@ -175,14 +180,90 @@ def test_watch_a_fleet_with_a_cluster_down(
     )
     watchers.append(watcher)
     watcher.wait_for("err", "main: baseline")
-    error = json.loads(watcher.wait_for("out", '"gone"'))
+    # Errors go to stderr (JSON there too): stdout carries the changes alone.
+    error = json.loads(watcher.wait_for("err", '"gone"'))
     assert (error["change"], error["error"]) == ("error", "KafkaConnectionError")
     set_retention(kafka_bootstrap, name, "7200000")
     row = json.loads(watcher.wait_for("out", "retention.ms"))
     assert (row["cluster"], row["change"]) == ("main", "added")
     assert watcher.interrupt() == 130
     rows = [json.loads(line) for line in watcher.out_lines]
-    assert {row["change"] for row in rows if row["cluster"] == "gone"} == {"error"}
+    assert rows == [row]
+    # A fleet keeps going: the cluster that stays down never ends the watch.
+    assert sum('"gone"' in line for line in watcher.err_lines) >= 2
+
+
+def test_a_frozen_cluster_does_not_hold_up_the_others(
+    kafka_bootstrap: str, watchers: list[Watcher], tmp_path: Path
+) -> None:
+    name = with_admin(kafka_bootstrap, lambda admin: new_topic(admin, kafka_bootstrap))
+    with socket.socket() as listener:  # takes connections, never answers
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        clusters = tmp_path / "clusters.yaml"
+        clusters.write_text(
+            f"clusters:\n  main:\n    bootstrap_servers: {kafka_bootstrap}\n"
+            f"  frozen:\n    bootstrap_servers: 127.0.0.1:{listener.getsockname()[1]}\n"
+        )
+        watcher = Watcher(
+            "--clusters-file",
+            str(clusters),
+            "--all-clusters",
+            "--topic",
+            name,
+            "--interval",
+            "2",
+            "--timeout",
+            "120",
+        )
+        watchers.append(watcher)
+        watcher.wait_for("err", "main: baseline")
+        changed = time.monotonic()
+        set_retention(kafka_bootstrap, name, "7200000")
+        watcher.wait_for("out", "retention.ms", timeout=60)
+        latency = time.monotonic() - changed
+        # Seen at main's next poll: an interval away, plus a poll; frozen's 120 s never count.
+        assert latency < 2 + 10, latency
+        assert watcher.interrupt() == 130
+    assert not any("frozen" in line for line in watcher.out_lines)
+
+
+def test_watch_on_a_malformed_address_is_one_line_and_exit_code_2(tmp_path: Path) -> None:
+    ran = run_process("watch", "-b", "127.0.0.1:notaport")
+    assert (ran.code, ran.out) == (2, "")
+    assert ran.err.splitlines() == [
+        "error: cluster 127.0.0.1:notaport: bootstrap server '127.0.0.1:notaport' is not host:port"
+    ], ran.err
+    clusters = tmp_path / "clusters.yaml"
+    clusters.write_text(
+        "clusters:\n  good:\n    bootstrap_servers: 127.0.0.1:9092\n"
+        "  typo:\n    bootstrap_servers: 127.0.0.1:90922x\n"
+    )
+    ran = run_process("watch", "--all-clusters", "--clusters-file", str(clusters))
+    assert (ran.code, ran.out) == (2, "")
+    (line,) = ran.err.splitlines()
+    assert line.startswith("error: cluster typo: ") and "127.0.0.1:90922x" in line, ran.err
+
+
+def test_watch_on_an_unreachable_address_is_one_line_and_exit_code_1() -> None:
+    ran = run_process("watch", "-b", "127.0.0.1:1", "--interval", "1", "--timeout", "5")
+    assert (ran.code, ran.out) == (1, "")
+    status, line = ran.err.splitlines()
+    assert status.startswith("watching topic on 127.0.0.1:1")
+    assert line.startswith("error: cluster 127.0.0.1:1 could not be read at its first poll: ")
+    assert "KafkaConnectionError" in line and "--keep-going" in line
+    assert "Traceback" not in ran.err
+
+
+def test_watch_keep_going_waits_for_an_unreachable_cluster(watchers: list[Watcher]) -> None:
+    watcher = Watcher("-b", "127.0.0.1:1", "--interval", "0.5", "--timeout", "5", "--keep-going")
+    watchers.append(watcher)
+    for _ in range(FAILED_POLLS + 1):  # more failed polls than watch gives up after
+        watcher.err_lines.clear()
+        watcher.wait_for("err", "KafkaConnectionError")
+    assert watcher.process.poll() is None
+    assert watcher.interrupt() == 130
+    assert watcher.out_lines == []
 
 
 def test_watch_refuses_bad_options_in_one_line() -> None:
@@ -192,3 +273,32 @@ def test_watch_refuses_bad_options_in_one_line() -> None:
     ran = run_process("watch", "-b", "127.0.0.1:1", "--type", "queue")
     assert ran.code == 2 and "Traceback" not in ran.err
     assert "--type 'queue' is not a resource type; use one of topic, broker" in ran.err
+
+
+async def test_watch_gives_up_after_failed_polls_in_a_row_once_read(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    name = await new_topic(admin_client, kafka_bootstrap)
+    async with proxied(kafka_cluster) as proxies:  # the cluster, until the proxies stop
+        first = next(iter(proxies.values()))
+        watcher = Watcher(
+            "-b", f"127.0.0.1:{first.port}", "--topic", name, "--interval", "0.5", "--timeout", "3"
+        )
+        try:
+            await anyio.to_thread.run_sync(watcher.wait_for, "err", "baseline of 1 resources")
+            for proxy in proxies.values():
+                await proxy.stop()
+            code = await anyio.to_thread.run_sync(lambda: watcher.process.wait(timeout=120))
+        finally:
+            watcher.kill()
+    assert code == 1
+    lines = [line for line in watcher.err_lines if line]
+    while not watcher.err.empty():
+        lines.append(watcher.err.get())
+    errors = [line for line in lines if "error" in line]
+    # One line per failed poll but the last, then the line that ends the watch.
+    assert len(errors) == FAILED_POLLS, lines
+    assert errors[-1].startswith(f"error: cluster 127.0.0.1:{first.port} could not be read at ")
+    assert f"{FAILED_POLLS} polls in a row" in errors[-1]
+    assert not any("Traceback" in line for line in lines)
+    assert watcher.out_lines == [] and watcher.out.empty()

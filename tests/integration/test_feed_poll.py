@@ -8,6 +8,7 @@ and a DENY on one topic's configs makes that topic fail alone while the others a
 from __future__ import annotations
 
 import re
+import socket
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 
@@ -153,3 +154,27 @@ async def test_a_topic_refused_alone_gives_its_error_row_and_is_not_removed(
         assert rows == []
     finally:
         await delete_acls(kafka_bootstrap, allowed + denied)
+
+
+async def test_a_poll_of_a_hung_cluster_ends_at_its_deadline() -> None:
+    with socket.socket() as listener:  # takes connections, never answers
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        address = f"127.0.0.1:{listener.getsockname()[1]}"
+        started = anyio.current_time()
+        state = await observe_once(
+            lambda: AdminClient(address, timeout=120), ResourceScope(), "hung", deadline=1
+        )
+        took = anyio.current_time() - started
+    assert state.error is not None and state.error[0] == "KafkaTimeoutError", state.error
+    assert "within 1s" in state.error[1] or "within 1.0s" in state.error[1]
+    assert not state.known and took < 10, took
+
+
+async def test_a_cluster_whose_client_cannot_be_made_is_an_error_state() -> None:
+    state = await observe_once(
+        lambda: AdminClient("127.0.0.1:90922x"), ResourceScope(), "typo", deadline=5
+    )
+    assert state.error is not None and state.error[0] == "InvalidArgumentError"
+    assert "127.0.0.1:90922x" in state.error[1]
+    assert diff_states(None, state)[0].change is ChangeKind.ERROR

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from kafka_config_admin import (
+    ClientQuotaEntity,
     Config,
     ConfigEntry,
     ConfigResource,
@@ -13,7 +15,9 @@ from kafka_config_admin import (
     ResourceType,
     TopicAuthorizationFailedError,
 )
+from kafka_config_admin.cli._commands import WATCH_BROKER_GONE_AFTER
 from kafka_config_admin.desired import (
+    BROKER_GONE_AFTER,
     ChangeKind,
     ObservedState,
     ObservedValue,
@@ -21,7 +25,9 @@ from kafka_config_admin.desired import (
     diff_states,
     next_state,
     observed_state,
+    observed_values,
 )
+from kafka_config_admin.desired._observe import _entity_name
 
 T0 = datetime(2026, 11, 24, 18, 0, tzinfo=UTC)
 T1 = T0 + timedelta(seconds=30)
@@ -114,13 +120,111 @@ def test_a_topic_that_appears_and_goes_shows_its_overrides_only() -> None:
     ]
 
 
-def test_a_sensitive_key_changes_without_values() -> None:
+def test_a_sensitive_key_set_and_deleted_read_apart_a_rotation_is_not_seen() -> None:
     secret = ObservedValue(None, "DYNAMIC_BROKER_CONFIG", "PASSWORD", sensitive=True)
-    before = state({"BROKER:1": ResourceObservation({})})
-    after = state({"BROKER:1": ResourceObservation({"ssl.key.password": secret})}, T1)
-    rows = diff_states(before, after)
-    assert [(row.key, row.change, row.before_value, row.after_value) for row in rows] == [
-        ("ssl.key.password", ChangeKind.CHANGED, None, None)
+    unset = state({"BROKER:1": ResourceObservation({})})
+    is_set = state({"BROKER:1": ResourceObservation({"ssl.key.password": secret})}, T1)
+
+    def rows(before: ObservedState, after: ObservedState) -> list[tuple[object, ...]]:
+        return [
+            (row.key, row.change, row.before_value, row.after_value)
+            for row in diff_states(before, after)
+        ]
+
+    assert rows(unset, is_set) == [("ssl.key.password", ChangeKind.ADDED, None, None)]
+    assert rows(is_set, unset) == [("ssl.key.password", ChangeKind.REMOVED, None, None)]
+    # A new value reads as the old one (Kafka never returns it): no row.
+    assert rows(is_set, replace(is_set, time=T1 + timedelta(seconds=30))) == []
+    # Moved from the cluster default to the broker's own: changed, still without values.
+    default = ObservedValue(None, "DYNAMIC_DEFAULT_BROKER_CONFIG", "PASSWORD", sensitive=True)
+    inherited = state({"BROKER:1": ResourceObservation({"ssl.key.password": default})})
+    assert rows(inherited, is_set) == [("ssl.key.password", ChangeKind.ADDED, None, None)]
+    assert rows(is_set, inherited) == [("ssl.key.password", ChangeKind.REMOVED, None, None)]
+
+
+def logger_config(levels: dict[str, str]) -> Config:
+    source = ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG
+    return Config(
+        entries=tuple(
+            ConfigEntry(name=name, value=level, source=source) for name, level in levels.items()
+        )
+    )
+
+
+def test_a_logger_counts_as_set_when_its_level_is_not_the_one_it_inherits() -> None:
+    levels = {
+        "root": "INFO",
+        "kafka": "INFO",
+        "kafka.controller": "TRACE",
+        "kafka.controller.QuorumController": "TRACE",
+        "kafka.server.ReplicaManager": "DEBUG",
+        "org.apache.kafka.server.purgatory.DelayedProduce": "INFO",
+    }
+    seen = observed_values(logger_config(levels), ResourceType.BROKER_LOGGER)
+    assert {name: value.value for name, value in seen.items()} == {
+        "root": "INFO",
+        "kafka.controller": "TRACE",
+        "kafka.server.ReplicaManager": "DEBUG",
+    }
+    # Another resource type keeps every entry.
+    assert len(observed_values(logger_config(levels), ResourceType.BROKER)) == len(levels)
+
+
+def test_lazily_made_loggers_and_a_restart_give_no_rows() -> None:
+    logger = ConfigResource(ResourceType.BROKER_LOGGER, "1")
+    before = observed_state(
+        "main", T0, {logger: logger_config({"root": "INFO", "kafka.log.LogCleaner": "DEBUG"})}
+    )
+    after = observed_state(
+        "main",
+        T1,
+        {
+            logger: logger_config(
+                {
+                    "root": "INFO",
+                    "kafka.log.LogCleaner": "DEBUG",
+                    "org.apache.kafka.server.purgatory.DelayedProduce": "INFO",
+                    "kafka.server.KafkaApis": "INFO",
+                }
+            )
+        },
+    )
+    assert diff_states(before, next_state(before, after)) == []
+    reset = observed_state(
+        "main", T1, {logger: logger_config({"root": "INFO", "kafka.log.LogCleaner": "INFO"})}
+    )
+    assert changes(before, reset) == [
+        ("BROKER_LOGGER", "1", "kafka.log.LogCleaner", "removed", "DEBUG", None)
+    ]
+
+
+def test_a_broker_missing_from_the_metadata_is_unknown_until_gone_after() -> None:
+    broker = ResourceObservation(
+        {"log.cleaner.threads": ObservedValue("2", "DYNAMIC_BROKER_CONFIG")}
+    )
+    loggers = ResourceObservation({"root": ObservedValue("INFO", "DYNAMIC_BROKER_LOGGER_CONFIG")})
+    three = state({"BROKER:1": broker, "BROKER:2": broker, "BROKER_LOGGER:2": loggers})
+    two = state({"BROKER:1": broker}, T1)
+    down = next_state(three, two, broker_gone_after=600)
+    rows = diff_states(three, down)
+    assert [(r.resource_type, r.resource_name, r.change, r.error) for r in rows] == [
+        ("BROKER", "2", ChangeKind.ERROR, "BrokerNotAvailableError"),
+        ("BROKER_LOGGER", "2", ChangeKind.ERROR, "BrokerNotAvailableError"),
+    ]
+    assert down.resources[("BROKER", "2")].configs == broker.configs
+    # Kept through the JSON the stream writes, with the time it went missing.
+    assert ObservedState.from_json(down.to_json()) == down
+    # Back in the metadata with the same keys: nothing to report.
+    back = next_state(down, replace(three, time=T1 + timedelta(seconds=60)))
+    assert diff_states(down, back) == []
+    # Still missing after broker_gone_after: now it is gone.
+    gone = state({"BROKER:1": broker}, T1 + timedelta(seconds=600))
+    later = next_state(down, gone, broker_gone_after=600)
+    assert [(r.resource_type, r.key, r.change.value) for r in diff_states(down, later)] == [
+        ("BROKER", None, "removed"),
+        ("BROKER", "log.cleaner.threads", "removed"),
+        ("BROKER_LOGGER", None, "removed"),
+        ("BROKER_LOGGER", "root", "removed"),
     ]
 
 
@@ -246,3 +350,14 @@ def test_a_snapshot_read_another_way_is_compared_as_the_feed_compares() -> None:
         ("payments", None, "error", None),
     ]
     assert rows[0].config_type == "LONG" and rows[1].error == "TopicAuthorizationFailedError"
+
+
+def test_watch_defaults_to_the_feeds_broker_gone_after() -> None:
+    assert WATCH_BROKER_GONE_AFTER == BROKER_GONE_AFTER
+
+
+def test_quota_entities_are_named_as_kafkas_tools_write_them() -> None:
+    assert _entity_name(ClientQuotaEntity({"client-id": "app", "user": "alice"})) == (
+        "user=alice,client-id=app"
+    )
+    assert _entity_name(ClientQuotaEntity({"user": None})) == "user=<default>"

@@ -19,7 +19,7 @@ from kafka_config_admin import (
     TopicListing,
 )
 from kafka_config_admin._models.topics import topic_id_text
-from kafka_config_admin._ops.topics import CreateTopics, ListTopics
+from kafka_config_admin._ops.topics import CreateTopics, DescribeTopicsOn, ListTopics
 
 TOPIC_ID = bytes(range(1, 17))
 
@@ -99,6 +99,15 @@ def create(topics: Any, **kwargs: Any) -> CreateTopics:
 def test_create_topics_goes_to_the_controller() -> None:
     # A ZooKeeper-era broker that is not the controller answers NOT_CONTROLLER.
     assert create([NewTopic("a")]).destination("a") == 2
+
+
+def test_wait_for_topics_asks_each_broker_itself_never_a_hedge() -> None:
+    """What a broker shows is the question: its request never goes to another broker."""
+    on_broker = DescribeTopicsOn.on(3, ["a", "b"])
+    assert [on_broker.destination(name) for name in on_broker.resources] == [3, 3]
+    assert not on_broker.hedged
+    with pytest.raises(InvalidArgumentError):
+        DescribeTopicsOn.on(3, ["a", "a"])
 
 
 @pytest.mark.parametrize(

@@ -76,15 +76,18 @@ from . import (
     check_security_option,
     check_security_settings,
     error_line,
+    shown,
     uses_tls,
 )
 
 __all__ = [
+    "BOOTSTRAP_SERVERS_ENV",
     "CLUSTERS_FILE_ENV",
     "DEFAULT_CLUSTERS_FILE",
     "ClustersFile",
     "Connection",
     "ConnectionConfigError",
+    "clusters_file_in_use",
     "clusters_file_path",
     "connection_from_properties",
     "connections_from_options",
@@ -98,6 +101,9 @@ __all__ = [
 
 #: The environment variable naming the clusters file when a tool is not given one.
 CLUSTERS_FILE_ENV = "KAFKA_CONFIG_ADMIN_CLUSTERS"
+#: The environment variable holding bootstrap servers: the last place a tool looks for a
+#: cluster (:func:`resolve_connection`).
+BOOTSTRAP_SERVERS_ENV = "KAFKA_BOOTSTRAP_SERVERS"
 #: The clusters file used when neither an option nor ``$KAFKA_CONFIG_ADMIN_CLUSTERS`` names one.
 DEFAULT_CLUSTERS_FILE = Path("~/.config/kafka-config-admin/clusters.yaml")
 
@@ -518,9 +524,11 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
     ``clusters.file`` (a fleet); the ``timeout`` option (seconds), if given, replaces each
     cluster's own.
 
-    With ``clusters.file``, ``clusters`` may name some of its clusters (comma-separated). One
-    cluster is named by the ``cluster`` option, else by its servers; its security settings use
-    Kafka's property names (:func:`connection_from_properties`).
+    With ``clusters.file``, ``clusters`` (comma-separated) or ``cluster`` (one) may name some
+    of its clusters. With ``bootstrap.servers``, ``cluster`` names that cluster in rows (else
+    its servers do); its security settings use Kafka's property names
+    (:func:`connection_from_properties`). The options are the only source: no environment
+    variable and no default clusters file is read (docs/cli.md, "Which cluster").
     """
     given = options.get("timeout")
     timeout = {} if given is None else {"timeout": check_seconds("timeout", given, text=True)}
@@ -528,7 +536,10 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
     if path is not None:
         if options.get("bootstrap.servers"):
             raise ConnectionConfigError("give either bootstrap.servers or clusters.file, not both")
-        names = options.get("clusters")
+        names, one = options.get("clusters"), options.get("cluster")
+        if names is not None and one is not None:
+            raise ConnectionConfigError("give either cluster or clusters, not both")
+        names = one if one is not None else names
         chosen = None if names is None else tuple(n.strip() for n in names.split(",") if n.strip())
         return tuple(
             connection.model_copy(update=timeout)
@@ -567,31 +578,72 @@ def resolve_connection(
 ) -> Connection:
     """The connection a tool's options ask for, named for output (:attr:`Connection.label`).
 
-    ``cluster`` picks a cluster from the clusters file (:func:`clusters_file_path`);
-    ``bootstrap_servers`` and ``command_config`` give one directly (servers given with a
-    cluster override its servers). Without either, the clusters file's default cluster is used
-    when the file exists. ``timeout`` replaces the connection's own (a clusters file may set
-    one per cluster). Raises :class:`ConnectionConfigError` naming what is missing.
+    The one order of precedence (docs/cli.md, "Which cluster"), first match wins:
+
+    1. ``cluster``: that cluster of the clusters file (:func:`clusters_file_path`);
+       ``bootstrap_servers`` given with it must name the same servers, else it is refused;
+    2. ``bootstrap_servers``, with ``command_config``'s security settings if given;
+    3. ``command_config``'s own ``bootstrap.servers``;
+    4. the clusters file's default cluster (its only one when it has one), when the file is
+       named (``clusters_file`` or ``$KAFKA_CONFIG_ADMIN_CLUSTERS``) or exists at
+       :data:`DEFAULT_CLUSTERS_FILE` and no command config is given;
+    5. ``$KAFKA_BOOTSTRAP_SERVERS`` (:data:`BOOTSTRAP_SERVERS_ENV`), with ``command_config``'s
+       security settings if given.
+
+    ``timeout`` replaces the connection's own (a clusters file may set one per cluster).
+    Raises :class:`ConnectionConfigError` naming what is missing or what disagrees.
     """
     if cluster is not None and command_config is not None:
         raise ConnectionConfigError("give --cluster or --command-config, not both")
-    path = clusters_file_path(clusters_file)
-    if cluster is not None or (
-        bootstrap_servers is None and command_config is None and path.exists()
-    ):
-        connection = load_clusters_file(path).connection(cluster)
-    elif command_config is not None:
+    given = {} if timeout is None else {"timeout": timeout}
+    if cluster is not None:
+        connection = load_clusters_file(clusters_file_path(clusters_file)).connection(cluster)
+        if bootstrap_servers is not None and not _same_servers(
+            bootstrap_servers, connection.bootstrap_servers
+        ):
+            raise ConnectionConfigError(
+                f"--cluster {shown(cluster)} has bootstrap servers "
+                f"{shown(connection.bootstrap_servers or '')} but --bootstrap-server gives "
+                f"{shown(bootstrap_servers)}: give one of them"
+            )
+        return connection.model_copy(update=given)
+    if command_config is not None:
         connection = load_command_config(command_config)
     else:
+        named = clusters_file_in_use(clusters_file)
+        if bootstrap_servers is None and named is not None:
+            return load_clusters_file(named).connection().model_copy(update=given)
         connection = Connection()
-    servers = bootstrap_servers or connection.bootstrap_servers
+    servers = (
+        bootstrap_servers
+        or connection.bootstrap_servers
+        or os.environ.get(BOOTSTRAP_SERVERS_ENV)
+    )
     if not servers:
         raise ConnectionConfigError(
-            "no cluster given: use --bootstrap-server HOST:PORT (or KAFKA_BOOTSTRAP_SERVERS), "
+            f"no cluster given: use --bootstrap-server HOST:PORT (or {BOOTSTRAP_SERVERS_ENV}), "
             "or --cluster NAME with a clusters file"
         )
-    given = {} if timeout is None else {"timeout": timeout}
     return connection.model_copy(update={"bootstrap_servers": servers, **given})
+
+
+def clusters_file_in_use(given: Path | None = None) -> Path | None:
+    """The clusters file a tool given neither a cluster nor servers reads: one named (``given``
+    or ``$KAFKA_CONFIG_ADMIN_CLUSTERS``), even if missing, so that its absence is said; else
+    :data:`DEFAULT_CLUSTERS_FILE` if it exists; else None."""
+    if given is not None or os.environ.get(CLUSTERS_FILE_ENV):
+        return clusters_file_path(given)
+    path = DEFAULT_CLUSTERS_FILE.expanduser()
+    return path if path.exists() else None
+
+
+def _same_servers(one: str, other: str | None) -> bool:
+    """Whether two bootstrap lists name the same servers (order, case and spaces aside)."""
+
+    def servers(text: str | None) -> set[str]:
+        return {part.strip().lower() for part in (text or "").split(",") if part.strip()}
+
+    return servers(one) == servers(other)
 
 
 def parse_properties(text: str, *, source: str) -> dict[str, str]:

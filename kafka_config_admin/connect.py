@@ -51,7 +51,7 @@ import re
 import ssl
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import yaml
 from pydantic import (
@@ -75,6 +75,7 @@ from . import (
     check_seconds,
     check_security_option,
     check_security_settings,
+    decoding_problem,
     error_line,
     shown,
     uses_tls,
@@ -399,32 +400,77 @@ def _named(name: str, settings: Any) -> Any:
 def parse_clusters_file(text: str, *, source: str, base_dir: Path) -> ClustersFile:
     """Parse a clusters file's YAML text; relative paths are resolved against ``base_dir``.
 
-    ``source`` names the file in error messages.
+    ``source`` names the file in error messages. Every problem, whatever the text holds, is a
+    :class:`ConnectionConfigError` naming ``source``, the line where there is one, and the
+    problem with values shortened.
     """
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_ClustersFileLoader)  # a SafeLoader
     except yaml.YAMLError as error:
-        raise ConnectionConfigError(f"{source}: not valid YAML: {error_line(error)}") from None
+        raise ConnectionConfigError(f"{source}: not valid YAML: {_yaml_problem(error)}") from None
+    except RecursionError:
+        raise ConnectionConfigError(f"{source}: not valid YAML: nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("clusters"), dict):
         raise ConnectionConfigError(f"{source}: expected a mapping with a 'clusters' mapping")
-    clusters = {
-        str(name): _with_paths_under(settings, base_dir)
-        for name, settings in data["clusters"].items()
-    }
     try:
+        clusters = {
+            str(name): _with_paths_under(settings, base_dir)
+            for name, settings in data["clusters"].items()
+        }
         return ClustersFile.model_validate({**data, "clusters": clusters})
     except ValidationError as error:
         raise ConnectionConfigError(f"{source}: {_first_problem(error)}") from None
+    except (ValueError, TypeError, RuntimeError) as error:  # a path no file can have, ...
+        raise ConnectionConfigError(f"{source}: {_cut(error_line(error))}") from None
+
+
+class _ClustersFileLoader(yaml.SafeLoader):
+    """YAML's safe loader, with an integer too long for Python said at its line."""
+
+
+def _integer(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    try:
+        return int(loader.construct_yaml_int(node))
+    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{shown(str(node.value), 20)} is too long a number", node.start_mark
+        ) from None
+
+
+_ClustersFileLoader.add_constructor("tag:yaml.org,2002:int", _integer)
+
+
+def _yaml_problem(error: yaml.YAMLError) -> str:
+    """YAML's problem and line, without the snippet of the file PyYAML quotes."""
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or error_line(error)
+    where = "" if mark is None else f"line {mark.line + 1}: "
+    return where + _cut(problem)
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    """A message cut short: an error quotes a problem, not a file."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def load_clusters_file(path: str | Path) -> ClustersFile:
-    """Read and parse a clusters file."""
+    """Read and parse a clusters file; every problem is a :class:`ConnectionConfigError`."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConnectionConfigError(f"cannot read clusters file {path}: {error.strerror}") from None
+    text = _read_user_file(path, "clusters file")
     return parse_clusters_file(text, source=str(path), base_dir=path.resolve().parent)
+
+
+def _read_user_file(path: Path, what: str) -> str:
+    """A user's file as text; :class:`ConnectionConfigError` if unreadable or not UTF-8."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ConnectionConfigError(f"cannot read {what} {path}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line, problem = decoding_problem(error)
+        raise ConnectionConfigError(f"{path}: line {line}: {problem}") from None
 
 
 # --- command configs (Kafka tools' .properties) --------------------------------------------
@@ -503,19 +549,18 @@ def connection_from_properties(
     except ValidationError as error:
         raise ConnectionConfigError(f"{source}: {_first_problem(error)}") from None
     if connection.sasl_jaas_config is not None:
-        _jaas_login(connection.sasl_jaas_config.get_secret_value(), connection.sasl_mechanism)
+        try:
+            _jaas_login(connection.sasl_jaas_config.get_secret_value(), connection.sasl_mechanism)
+        except ConnectionConfigError as error:
+            raise ConnectionConfigError(f"{source}: {error}") from None
     return connection
 
 
 def load_command_config(path: str | Path) -> Connection:
-    """Read and parse a ``--command-config`` properties file."""
+    """Read and parse a ``--command-config`` properties file; every problem is a
+    :class:`ConnectionConfigError`."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConnectionConfigError(
-            f"cannot read command config {path}: {error.strerror}"
-        ) from None
+    text = _read_user_file(path, "command config")
     return parse_command_config(text, source=str(path), base_dir=path.resolve().parent)
 
 
@@ -615,9 +660,7 @@ def resolve_connection(
             return load_clusters_file(named).connection().model_copy(update=given)
         connection = Connection()
     servers = (
-        bootstrap_servers
-        or connection.bootstrap_servers
-        or os.environ.get(BOOTSTRAP_SERVERS_ENV)
+        bootstrap_servers or connection.bootstrap_servers or os.environ.get(BOOTSTRAP_SERVERS_ENV)
     )
     if not servers:
         raise ConnectionConfigError(
@@ -651,17 +694,19 @@ def parse_properties(text: str, *, source: str) -> dict[str, str]:
     comments, and lines continued with a trailing backslash."""
     properties: dict[str, str] = {}
     logical = ""
-    for raw in text.splitlines():
+    first = 0  # the line the logical line starts on
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip() if not logical else raw.lstrip()
         if not logical and (not line or line[0] in "#!"):
             continue
+        first = first if logical else number
         if _continues(line):
             logical += line[:-1]
             continue
         logical += line
-        match = re.match(r"([^=:\s]+)\s*(?:[=:\s]\s*(.*))?$", logical)
+        match = re.match(r"([^=:\s]+)\s*(?:[=:\s]\s*(.*))?$", logical, re.DOTALL)
         if match is None:
-            raise ConnectionConfigError(f"{source}: cannot read line {logical!r}")
+            raise ConnectionConfigError(f"{source}: line {first}: not KEY=VALUE: {shown(logical)}")
         properties[match.group(1)] = (match.group(2) or "").strip()
         logical = ""
     return properties
@@ -672,12 +717,6 @@ def _continues(line: str) -> bool:
     return trailing % 2 == 1
 
 
-_JAAS = re.compile(
-    r"^\s*(?P<module>[\w.$]+)\s+(?P<flag>required|requisite|sufficient|optional)"
-    r"(?P<options>.*?);?\s*$",
-    re.DOTALL,
-)
-_JAAS_OPTION = re.compile(r'(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|(\S+?))(?=\s|;|$)')
 _LOGIN_MODULES: dict[str, tuple[str, ...]] = {
     "org.apache.kafka.common.security.plain.PlainLoginModule": ("PLAIN",),
     "org.apache.kafka.common.security.scram.ScramLoginModule": ("SCRAM-SHA-256", "SCRAM-SHA-512"),
@@ -685,18 +724,14 @@ _LOGIN_MODULES: dict[str, tuple[str, ...]] = {
 
 
 def _jaas_login(jaas: str, mechanism: str | None) -> tuple[str, str, str]:
-    """Username, password and mechanism from a ``sasl.jaas.config`` value."""
-    match = _JAAS.match(jaas)
-    if match is None:
-        raise ConnectionConfigError(
-            'sasl.jaas.config is not \'<LoginModule> required username="..." password="...";\''
-        )
-    module = match.group("module")
+    """Username, password and mechanism from a ``sasl.jaas.config`` value, read as Kafka reads
+    it (:class:`_JaasTokens`), refused with Kafka's reason where Kafka refuses it."""
+    module, options = _jaas_entry(jaas)
     mechanisms = _LOGIN_MODULES.get(module)
     if mechanisms is None:
         raise ConnectionConfigError(
-            f"sasl.jaas.config uses {module}: only PlainLoginModule and ScramLoginModule are "
-            "supported"
+            f"sasl.jaas.config uses {shown(module)}: only PlainLoginModule and ScramLoginModule "
+            "are supported"
         )
     if mechanism is None:
         if len(mechanisms) > 1:
@@ -709,14 +744,153 @@ def _jaas_login(jaas: str, mechanism: str | None) -> tuple[str, str, str]:
         raise ConnectionConfigError(
             f"sasl.mechanism {mechanism} does not go with {module.rsplit('.', 1)[-1]}"
         )
-    options = {
-        found.group(1): found.group(2) if found.group(2) is not None else found.group(3)
-        for found in _JAAS_OPTION.finditer(match.group("options"))
-    }
-    if "username" not in options or "password" not in options:
+    username, password = options.get("username"), options.get("password")
+    if username is None or password is None:
         raise ConnectionConfigError("sasl.jaas.config needs username and password options")
-    password = re.sub(r"\\(.)", r"\1", options["password"])
-    return options["username"], password, mechanism
+    return username, password, mechanism
+
+
+def _jaas_entry(jaas: str) -> tuple[str, dict[str | None, str]]:
+    """The one login module of a JAAS config and its options, by Kafka's grammar
+    ``<LoginModule> <flag> (<key>=<value>)*;`` (org.apache.kafka.common.security.JaasConfig),
+    one entry as Kafka's clients require."""
+    tokens = _JaasTokens(jaas)
+    entries: list[tuple[str, dict[str | None, str]]] = []
+    while tokens.next() is not _JaasTokens.END:
+        entries.append(_jaas_module(tokens))
+    if not entries:
+        raise ConnectionConfigError("sasl.jaas.config: login module not specified")
+    if len(entries) > 1:
+        raise ConnectionConfigError(
+            f"sasl.jaas.config holds {len(entries)} login modules: a client takes one"
+        )
+    return entries[0]
+
+
+def _jaas_module(tokens: _JaasTokens) -> tuple[str, dict[str | None, str]]:
+    module = tokens.text
+    if tokens.next() is _JaasTokens.END:
+        raise ConnectionConfigError("sasl.jaas.config: login module control flag not specified")
+    flag = tokens.text
+    if flag is None or flag.upper() not in ("REQUIRED", "REQUISITE", "SUFFICIENT", "OPTIONAL"):
+        raise ConnectionConfigError(
+            f"sasl.jaas.config: invalid login module control flag {shown(flag or tokens.kind)} "
+            "(required, requisite, sufficient or optional)"
+        )
+    options: dict[str | None, str] = {}
+    while tokens.next() is not _JaasTokens.END and tokens.kind != ";":
+        key = tokens.text
+        if tokens.next() != "=" or tokens.next() is _JaasTokens.END or tokens.text is None:
+            raise ConnectionConfigError(
+                f"sasl.jaas.config: value not specified for key {shown(str(key))} (an "
+                "unbalanced quote ends its value at the next quote or the line's end)"
+            )
+        options[key] = tokens.text
+    if tokens.kind != ";":
+        raise ConnectionConfigError("sasl.jaas.config: the entry does not end with ';'")
+    if not module:
+        raise ConnectionConfigError("sasl.jaas.config: login module not specified")
+    return module, options
+
+
+class _JaasTokens:
+    """The tokens Kafka's JAAS parser reads, by the rules it sets on Java's StreamTokenizer.
+
+    Characters up to the space are blanks; ``"`` and ``'`` quote (a quote ends at the same
+    quote, a line's end or the text's end, with Java's backslash escapes); ``;`` and ``=``
+    are tokens of their own; ``//`` and ``/*...*/`` are comments, and so is a lone ``/`` to
+    the line's end; characters 129-159 are tokens of their own; every other character is part
+    of a word.
+    """
+
+    END = "end"
+    WORD = "word"
+    QUOTED = "quoted"
+    _ESCAPES: ClassVar[dict[str, str]] = {
+        "a": "\a",
+        "b": "\b",
+        "f": "\f",
+        "n": "\n",
+        "r": "\r",
+        "t": "\t",
+        "v": "\v",
+    }
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._at = 0
+        #: The last token's kind: END, WORD, QUOTED, or the character of a one-character token.
+        self.kind = self.END
+        #: The last token's text (a word's or a quoted string's), else None.
+        self.text: str | None = None
+
+    def next(self) -> str:
+        """Read the next token; its kind (also :attr:`kind`)."""
+        self.text = None
+        text, length = self._text, len(self._text)
+        while self._at < length:
+            char = text[self._at]
+            if char <= " ":
+                self._at += 1
+            elif char == "/":
+                self._skip_comment()
+            elif char in "\"'":
+                self.text = self._quoted(char)
+                self.kind = self.QUOTED
+                return self.kind
+            elif char in ";=" or "\x81" <= char <= "\x9f":
+                self._at += 1
+                self.kind = char
+                return self.kind
+            else:
+                start = self._at
+                while self._at < length and self._in_word(text[self._at]):
+                    self._at += 1
+                self.text = text[start : self._at]
+                self.kind = self.WORD
+                return self.kind
+        self.kind = self.END
+        return self.kind
+
+    @staticmethod
+    def _in_word(char: str) -> bool:
+        return char > " " and char not in "/\"';=" and not "\x81" <= char <= "\x9f"
+
+    def _skip_comment(self) -> None:
+        text = self._text
+        if text.startswith("/*", self._at):
+            end = text.find("*/", self._at + 2)
+            self._at = len(text) if end < 0 else end + 2
+            return
+        # "//" and a lone "/" alike: to the line's end
+        ends = [at for at in (text.find("\n", self._at), text.find("\r", self._at)) if at >= 0]
+        self._at = min(ends) if ends else len(text)
+
+    def _quoted(self, quote: str) -> str:
+        text, length = self._text, len(self._text)
+        self._at += 1
+        parts: list[str] = []
+        while self._at < length and text[self._at] not in (quote, "\n", "\r"):
+            char = text[self._at]
+            self._at += 1
+            if char == "\\" and self._at < length:
+                char, self._at = self._escape(self._at)
+            parts.append(char)
+        if self._at < length and text[self._at] == quote:
+            self._at += 1
+        return "".join(parts)
+
+    def _escape(self, at: int) -> tuple[str, int]:
+        """The character a backslash escape before ``at`` stands for, and where it ends."""
+        text = self._text
+        char = text[at]
+        if "0" <= char <= "7":
+            most = 3 if char <= "3" else 2
+            end = at
+            while end < len(text) and end - at < most and "0" <= text[end] <= "7":
+                end += 1
+            return chr(int(text[at:end], 8)), end
+        return self._ESCAPES.get(char, char), at + 1
 
 
 _PATH_KEYS = ("ssl_ca_location", "ssl_certificate_location", "ssl_key_location")

@@ -53,6 +53,14 @@ def shown(text: str, limit: int = 60) -> str:
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
+def decoding_problem(error: UnicodeDecodeError) -> tuple[int, str]:
+    """Where and why a file's bytes are not UTF-8, for its loader's message: the line of the
+    first bad byte (1-based) and e.g. "byte 0xff is not UTF-8 (invalid start byte)"."""
+    data = bytes(error.object)
+    line = data[: error.start].count(b"\n") + 1
+    return line, f"byte 0x{data[error.start]:02x} is not UTF-8 ({error.reason})"
+
+
 def given(value: object, limit: int = 60) -> str:
     """What a caller gave, for an error message: ``shown`` for a str, else its repr cut short."""
     if isinstance(value, str):

@@ -65,8 +65,10 @@ def _clusters(options: ConnectionOptions) -> dict[str, Connection]:
     """Every cluster of the clusters file, or the one cluster the options name: the order of
     :func:`~kafka_config_admin.connect.resolve_connection`, with the whole file in its place."""
     if options.bootstrap_server is None and options.cluster is None:
-        path = None if options.command_config is not None else clusters_file_in_use(
-            options.clusters_file
+        path = (
+            None
+            if options.command_config is not None
+            else clusters_file_in_use(options.clusters_file)
         )
         if path is not None:
             return dict(load_clusters_file(path).clusters)

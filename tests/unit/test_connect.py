@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -224,7 +225,9 @@ def test_a_cluster_and_servers_that_disagree_are_refused(clusters_file: Path) ->
     ):
         resolve_connection(cluster="east", bootstrap_servers="w:1", clusters_file=clusters_file)
     with pytest.raises(ConnectionConfigError, match=r"\(100000 characters\)"):
-        resolve_connection(cluster="east", bootstrap_servers="w" * 100_000, clusters_file=clusters_file)
+        resolve_connection(
+            cluster="east", bootstrap_servers="w" * 100_000, clusters_file=clusters_file
+        )
 
 
 def test_a_clusters_file_named_by_the_variable_must_exist(
@@ -232,7 +235,7 @@ def test_a_clusters_file_named_by_the_variable_must_exist(
 ) -> None:
     monkeypatch.setenv(CLUSTERS_FILE_ENV, str(tmp_path / "gone.yaml"))
     monkeypatch.setenv(BOOTSTRAP_SERVERS_ENV, "env:1")
-    with pytest.raises(ConnectionConfigError, match="cannot read clusters file .*gone.yaml"):
+    with pytest.raises(ConnectionConfigError, match=r"cannot read clusters file .*gone\.yaml"):
         resolve_connection()
     assert clusters_file_in_use() == tmp_path / "gone.yaml"
 
@@ -301,3 +304,55 @@ def test_a_call_of_the_wrong_shape_is_a_type_error() -> None:
         Connection(servers="a:1")
     with pytest.raises(TypeError, match="missing required argument: 'clusters'"):
         ClustersFile()
+
+
+_PLAIN = "org.apache.kafka.common.security.plain.PlainLoginModule"
+
+
+@pytest.mark.parametrize(
+    ("jaas", "login"),
+    [
+        (f'{_PLAIN} required username="admin" password="a\\"b";', ("admin", 'a"b')),
+        (f"{_PLAIN} required username=admin password=secret;", ("admin", "secret")),
+        (f"/* why */ {_PLAIN} REQUIRED // note\n username='u' password=\"p w\" ;", ("u", "p w")),
+        (f'{_PLAIN} required username="u" password="\\101\\tb";', ("u", "A\tb")),
+    ],
+)
+def test_jaas_configs_read_as_kafka_reads_them(jaas: str, login: tuple[str, str]) -> None:
+    connection = connection_from_properties(
+        {
+            "bootstrap.servers": "k:1",
+            "security.protocol": "SASL_PLAINTEXT",
+            "sasl.jaas.config": jaas,
+        },
+        source="admin.properties",
+    )
+    assert connection.admin_client_kwargs()["sasl_plain_username"] == login[0]
+    assert connection.admin_client_kwargs()["sasl_plain_password"] == login[1]
+
+
+@pytest.mark.parametrize(
+    ("jaas", "problem"),
+    [
+        # Kafka's JaasConfig refuses each of these; the loose reading sent username '"admin'.
+        (f'{_PLAIN} required username="admin password="p";', "value not specified for key 'p'"),
+        (f'{_PLAIN} required username="admin;', "does not end with ';'"),
+        (f'{_PLAIN} required username="u" password="p"', "does not end with ';'"),
+        (f'{_PLAIN} requird username="u" password="p";', "invalid login module control flag"),
+        (f"{_PLAIN} required username;", "value not specified for key 'username'"),
+        (f"{_PLAIN}", "control flag not specified"),
+        ("", "login module not specified"),
+        (f'{_PLAIN} required username="u" password="p"; {_PLAIN} required;', "2 login modules"),
+        (f"{_PLAIN} required username=u;", "needs username and password"),
+    ],
+)
+def test_jaas_configs_kafka_refuses_are_refused_with_the_reason(jaas: str, problem: str) -> None:
+    with pytest.raises(ConnectionConfigError, match=f"^admin.properties: .*{re.escape(problem)}"):
+        connection_from_properties(
+            {
+                "bootstrap.servers": "k:1",
+                "security.protocol": "SASL_PLAINTEXT",
+                "sasl.jaas.config": jaas,
+            },
+            source="admin.properties",
+        )

@@ -39,6 +39,7 @@ from ._models.topics import (
     TopicPartition,
 )
 from ._models.validation import check_seconds
+from ._net.addresses import check_bootstrap_server
 from ._net.oauth import TokenProvider
 from ._net.security import SecurityOptions
 from ._net.security_protocols import SaslMechanism, SecurityProtocol
@@ -176,7 +177,7 @@ class AdminClient:
         if not servers:
             raise InvalidArgumentError("bootstrap_servers is empty: give at least one host:port")
         for server in servers:
-            _check_server(server)
+            check_bootstrap_server(server)
         for name, value in (
             ("timeout", timeout),
             ("request_timeout", request_timeout),
@@ -601,14 +602,3 @@ def _server_entries(bootstrap_servers: object) -> list[str]:
         "bootstrap_servers must be 'host:port' (comma-separated for several) or a list of "
         f"them, got {bootstrap_servers!r}"
     )
-
-
-def _check_server(server: str) -> None:
-    """``host:port`` (``[v6]:port`` too); a missing port means Kafka's default 9092."""
-    if any(char.isspace() for char in server) or not server.isascii():
-        raise InvalidArgumentError(f"bootstrap server {server!r} is not host:port")
-    host, colon, port = server.rpartition(":")
-    if not colon or (":" in host and not host.endswith("]")):
-        return  # "host" alone, or a bare IPv6 address: aiokafka adds the default port
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise InvalidArgumentError(f"bootstrap server {server!r} is not host:port")

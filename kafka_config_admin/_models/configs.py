@@ -38,16 +38,28 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 _DefaultT = TypeVar("_DefaultT")
 _set = object.__setattr__
 
-# Kafka marks PASSWORD-type keys sensitive, but a client building an AlterConfigOp does not
-# know the broker's types, so names that look like secrets are treated as sensitive: any with
-# a word of secret material (password, passphrase, secret, credential, token, JAAS config,
-# private key, certificate), and any whose last or next-to-last part is "key"
-# (ssl.keystore.key, ssl.key.password). Where the broker describes a key, its word decides
-# instead (is_sensitive).
+# The broker marks a key sensitive when its ConfigDef types it PASSWORD or does not type it at
+# all (KafkaConfig.maybeSensitive). A client building an AlterConfigOp does not know the
+# broker's types, so the rule is by name, and a test over every catalog file
+# (tests/unit/test_secrets.py) keeps it in step with Kafka's: a name with a word of secret
+# material (password, passphrase, secret, credential, token, JAAS config, private key,
+# certificate) or whose last or next-to-last part is "key" (ssl.keystore.key,
+# ssl.key.password) is sensitive, unless its last part says it is a setting about the secret
+# (a time, a length, an algorithm, where it is, an id: delegation.token.max.lifetime.ms,
+# password.encoder.key.length, sasl.oauthbearer.token.endpoint.url); and so are the keys the
+# broker reads without a type of its own (the authorizer's). Where the broker describes a
+# key, its word decides instead (is_sensitive).
 _SENSITIVE_NAME = re.compile(
     r"passw|passphrase|secret|credential|token|jaas|private|certificate|(^|[._-])key([._-]|$)",
     re.IGNORECASE,
 )
+_ABOUT_A_SECRET = re.compile(
+    r"[._-](ms|length|iterations|algorithm|file|url|id)$",
+    re.IGNORECASE,
+)
+#: Broker keys no ConfigDef of the broker types, so that it marks them sensitive: those of
+#: StandardAuthorizer (and AclAuthorizer before it).
+_UNTYPED_BROKER_KEYS = frozenset({"super.users", "allow.everyone.if.no.acl.found"})
 
 
 class NamedIntEnum(IntEnum):
@@ -218,8 +230,11 @@ def _problem(model: str, problem: ErrorDetails, secret: Collection[str]) -> str:
 
 @lru_cache(maxsize=4096)  # a few config names come back again and again
 def is_sensitive_name(name: str) -> bool:
-    """Whether a config name looks like a secret (used when the broker's type is not known)."""
-    return _SENSITIVE_NAME.search(name) is not None
+    """Whether a config name is a secret's, as the broker would mark it (used when the
+    broker's type is not known): Kafka's PASSWORD keys and the keys it reads untyped."""
+    if name in _UNTYPED_BROKER_KEYS:
+        return True
+    return _SENSITIVE_NAME.search(name) is not None and _ABOUT_A_SECRET.search(name) is None
 
 
 def is_sensitive(name: str, entry: ConfigEntry | None = None) -> bool:

@@ -12,6 +12,8 @@ case's topic, the cluster default, the case user's quotas and SCRAM credentials.
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -323,3 +325,42 @@ def test_bad_input(case: Case, setting: Setting) -> None:
     assert took < CASE_SECONDS
     time.sleep(0.5)  # a change, had one been made, reaches the broker asked meanwhile
     assert cluster_state(setting) == before
+
+
+def _run_into(sink: str, *args: str) -> tuple[int, str]:
+    """The command line with stdout a pipe nobody reads ("closed pipe") or /dev/full."""
+    command = [sys.executable, "-m", "kafka_config_admin", *args]
+    if sink == "closed pipe":
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # the reader is gone before the first write
+        err = process.stderr.read().decode()
+        return process.wait(timeout=120), err
+    with open(sink, "w") as full:
+        done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, check=False)
+    return done.returncode, done.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("sink", "code", "line"),
+    [
+        (
+            "closed pipe",
+            141,
+            "error: the output's reader closed the pipe before all of it was written",
+        ),
+        ("/dev/full", 1, "error: cannot write the output: No space left on device"),
+    ],
+)
+@pytest.mark.parametrize("output", ["table", "json", "yaml", "--help"])
+def test_output_that_cannot_be_written_is_one_line_and_its_code(
+    setting: Setting, sink: str, code: int, line: str, output: str
+) -> None:
+    """The same code for every output format (docs/cli.md, exit codes)."""
+    args = (
+        ["--help"]
+        if output == "--help"
+        else ["describe", *cluster(setting), setting.topic, "-o", output]
+    )
+    ran_code, err = _run_into(sink, *args)
+    assert (ran_code, err.splitlines()) == (code, [line])

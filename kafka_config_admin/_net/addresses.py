@@ -29,10 +29,10 @@ def check_bootstrap_server(server: str) -> None:
         raise _refused(server, "a host name has no spaces and only ASCII characters")
     host, colon, port = server.rpartition(":")
     if not colon:
-        host, port = server, None
+        host, port = server, "9092"  # no port: Kafka's default
     elif ":" in host and not host.endswith("]"):
         return  # a bare IPv6 address: aiokafka adds the default port
-    if port is not None and (not port.isdigit() or not 0 < int(port) < 65536):
+    if not port.isdigit() or not 0 < int(port) < 65536:
         raise _refused(server, f"the port {shown(port, 20)} is not a number 1-65535")
     if host.startswith("["):
         _check_ipv6(server, host)

@@ -224,10 +224,14 @@ class AdminClient:
             with anyio.fail_after(self._timeout):
                 await self._transport.start()
         except TimeoutError:
+            # The deadline may come before the connection's own request timeout: say what
+            # the server being tried did, as that timeout would have.
+            silence = self._transport.silence(self._timeout)
             await self._transport.close()
+            happened = "" if silence is None else f": {silence}"
             raise KafkaTimeoutError(
                 f"could not reach the cluster at {self._transport.bootstrap_servers} within "
-                f"{self._timeout:g}s"
+                f"{self._timeout:g}s{happened}"
             ) from None
         # Held by a task of its own: the client may be closed by any task, in any order.
         self._host = TaskGroupHost()

@@ -10,6 +10,7 @@ an OAUTHBEARER token with an error challenge aiokafka takes for success.
 from __future__ import annotations
 
 import ssl
+
 import anyio
 
 from .._exceptions import AuthenticationError, KafkaConfigAdminError, KafkaConnectionError

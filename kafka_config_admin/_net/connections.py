@@ -201,9 +201,7 @@ class ConnectionPool:
         conn = self.trying
         if conn is None:
             return None
-        return connection_failure(
-            asyncio.TimeoutError(), conn, f"{conn.host}:{conn.port}", seconds=seconds
-        )
+        return connection_failure(TimeoutError(), conn, f"{conn.host}:{conn.port}", seconds=seconds)
 
     def _adopt(self, conn: Connection) -> None:
         """Keep a bootstrap connection as its broker's, if Metadata lists its address."""

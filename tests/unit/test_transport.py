@@ -167,8 +167,8 @@ def test_unclear_bootstrap_failures_are_said_together() -> None:
     )
 
 
-@pytest.mark.parametrize("timeout", [2.0, 4.0])
-async def test_a_silent_server_is_said_whatever_the_call_timeout(timeout: float) -> None:
+@pytest.mark.parametrize("seconds", [2.0, 4.0])
+async def test_a_silent_server_is_said_whatever_the_call_timeout(seconds: float) -> None:
     """A call timeout shorter than the connection's request timeout (15 s) still says what the
     server did: accepted the connection and sent nothing."""
     import asyncio
@@ -182,7 +182,7 @@ async def test_a_silent_server_is_said_whatever_the_call_timeout(timeout: float)
     port = server.sockets[0].getsockname()[1]
     try:
         with pytest.raises(KafkaTimeoutError) as silent:
-            async with AdminClient(f"127.0.0.1:{port}", timeout=timeout):
+            async with AdminClient(f"127.0.0.1:{port}", timeout=seconds):
                 pass
     finally:
         for writer in accepted:
@@ -190,7 +190,7 @@ async def test_a_silent_server_is_said_whatever_the_call_timeout(timeout: float)
         server.close()
         await server.wait_closed()
     assert str(silent.value) == (
-        f"could not reach the cluster at 127.0.0.1:{port} within {timeout:g}s: 127.0.0.1:{port} "
-        f"accepted the connection and sent nothing in {timeout:g}s (no answer to ApiVersions): "
+        f"could not reach the cluster at 127.0.0.1:{port} within {seconds:g}s: 127.0.0.1:{port} "
+        f"accepted the connection and sent nothing in {seconds:g}s (no answer to ApiVersions): "
         "a broker that is frozen or overloaded, or a server that is not a Kafka listener"
     )

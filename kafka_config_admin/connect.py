@@ -346,10 +346,12 @@ class ClustersFile(BaseModel, metaclass=_RefusesWithOurErrors):
     @model_validator(mode="after")
     def _default_is_known(self) -> ClustersFile:
         if self.default is not None and self.default not in self.clusters:
-            raise ValueError(f"default names {self.default!r}, which is not among the clusters")
+            raise ValueError(
+                f"default names {shown(self.default)}, which is not among the clusters"
+            )
         for name, connection in self.clusters.items():
             if not connection.bootstrap_servers:
-                raise ValueError(f"cluster {name!r} has no bootstrap_servers")
+                raise ValueError(f"cluster {shown(name)} has no bootstrap_servers")
         return self
 
     def connection(self, name: str | None = None) -> Connection:
@@ -391,7 +393,9 @@ def _named(name: str, settings: Any) -> Any:
     else:
         return settings  # validation names the problem
     if given is not None and given != name:
-        raise ValueError(f"cluster {name!r} is named {given!r}: leave name out or make it match")
+        raise ValueError(
+            f"cluster {shown(name)} is named {shown(str(given))}: leave name out or make it match"
+        )
     if isinstance(settings, Connection):
         return settings.model_copy(update={"name": name})
     return {**settings, "name": name}

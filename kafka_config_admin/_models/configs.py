@@ -151,7 +151,7 @@ def unknown_member(enum: type[Enum], value: object) -> InvalidArgumentError:
     names = ", ".join(str(member.value if isinstance(member, str) else member.name)
                       for member in enum if member.name != "UNKNOWN")  # fmt: skip
     how = "" if issubclass(enum, str) else " (by name or id)"
-    return InvalidArgumentError(f"{value!r} is not a {enum.__name__}: use one of {names}{how}")
+    return InvalidArgumentError(f"{given(value)} is not a {enum.__name__}: use one of {names}{how}")
 
 
 class _Model(BaseModel):
@@ -252,6 +252,10 @@ def is_sensitive(name: str, entry: ConfigEntry | None = None) -> bool:
     return is_sensitive_name(name)
 
 
+#: An argument left out (None given is a value, and a bad one where a name is wanted).
+_NOT_GIVEN: Any = object()
+
+
 class ConfigResource(_Model):
     """A resource whose configs can be described or altered; frozen and usable as a dict key.
 
@@ -287,16 +291,21 @@ class ConfigResource(_Model):
         return NotImplemented
 
     def __init__(
-        self, type: ResourceType | str | int | None = None, name: str | None = None, /, **data: Any
+        self,
+        type: ResourceType | str | int | object = _NOT_GIVEN,
+        name: str | object = _NOT_GIVEN,
+        /,
+        **data: Any,
     ) -> None:
         if type.__class__ is ResourceType and name.__class__ is str and not data:
             # Already what validation would make: skip it (a call makes thousands of these).
             _fill(self, {"type": type, "name": name}, _RESOURCE_FIELDS, None)
             _set(self, "_hash", hash((type, name)))
             return
-        if type is not None:
+        # Given by position, None is a bad value (said as one), not a missing argument.
+        if type is not _NOT_GIVEN:
             data["type"] = type
-        if name is not None:
+        if name is not _NOT_GIVEN:
             data["name"] = name
         super().__init__(**data)
         _set(self, "_hash", hash((self.type, self.name)))
@@ -479,13 +488,13 @@ class AlterConfigOp(_Model):
 
     def __init__(
         self,
-        name: str | None = None,
+        name: str | object = _NOT_GIVEN,
         value: Any = None,
         op: OpType | str | None = None,
         /,
         **data: Any,
     ) -> None:
-        if name is not None:
+        if name is not _NOT_GIVEN:  # None is a bad name, said as one
             data["name"] = name
         if value is not None:
             data["value"] = value

@@ -72,7 +72,7 @@ def given(value: object, limit: int = 60) -> str:
 def check_flag(name: str, value: object) -> bool:
     """A flag must be a real bool: a truthy string such as "no" must not mean True."""
     if not isinstance(value, bool):
-        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be True or False, got {given(value)}")
     return value
 
 
@@ -96,5 +96,7 @@ def check_seconds(name: str, value: object, *, text: bool = False) -> float:
         or not isinstance(number, int | float)
         or not 0 < number < float("inf")
     ):
-        raise InvalidArgumentError(f"{name} must be a positive number of seconds, got {value!r}")
+        raise InvalidArgumentError(
+            f"{name} must be a positive number of seconds, got {given(value)}"
+        )
     return float(number)

@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ class Setting:
     user: str
     free_port: int
     files: Path
+    silent_port: int
 
 
 @dataclass(frozen=True)
@@ -264,6 +265,89 @@ CASES = [
         ("missing.yaml",),
     ),
     Case(
+        "deleting a key that is not set (kafka-configs.sh refuses it)",
+        lambda s: alter_topic(s, "--delete", "segment.ms"),
+        2,
+        ("segment.ms", "is not set on it, so there is nothing to delete"),
+    ),
+    Case(
+        "a cluster name and servers that disagree",
+        lambda s: [
+            "describe",
+            "--cluster",
+            "dev",
+            "--clusters-file",
+            str(s.files / "clusters.yaml"),
+            "-b",
+            f"127.0.0.1:{s.free_port}",
+            "orders",
+        ],
+        2,
+        ("--cluster 'dev' has bootstrap servers", "give one of them"),
+    ),
+    *(
+        Case(
+            f"a clusters file with {what}",
+            lambda s, name=name: [
+                "describe",
+                "--cluster",
+                "dev",
+                "--clusters-file",
+                str(s.files / name),
+                "orders",
+            ],
+            2,
+            (name, says),
+        )
+        for what, name, says in [
+            ("an integer of 5,000 digits", "long-number.yaml", "line 3: '99999"),
+            ("a byte that is not UTF-8", "latin1.yaml", "line 2: byte 0xe9 is not UTF-8"),
+            ("YAML nested 100,000 deep", "deep.yaml", "nested too deeply"),
+        ]
+    ),
+    Case(
+        "a command config that is not UTF-8",
+        lambda s: ["describe", *cluster(s), "--command-config", str(s.files / "latin1.yaml"), "x"],
+        2,
+        ("latin1.yaml", "byte 0xe9 is not UTF-8"),
+    ),
+    Case(
+        "a sasl.jaas.config with an unbalanced quote",
+        lambda s: ["describe", *cluster(s), "--command-config", str(s.files / "jaas.properties")],
+        2,
+        ("jaas.properties", "value not specified for key 'p'"),
+    ),
+    Case(
+        "a desired-state file with an integer of 5,000 digits",
+        lambda s: ["plan", *cluster(s), str(s.files / "long-number.yaml")],
+        2,
+        ("long-number.yaml", "(5000 characters) is not a decimal integer"),
+    ),
+    Case(
+        "a host label over 63 characters",
+        lambda s: ["describe", "-b", "k" * 100_000 + ".example:9092", "orders"],
+        2,
+        ("(100013 characters) is not host:port", "longer than 63 characters"),
+    ),
+    Case(
+        "a host name with an empty label",
+        lambda s: ["describe", "-b", "kafka..example:9092", "orders"],
+        2,
+        ("'kafka..example:9092' is not host:port: the host name has an empty label",),
+    ),
+    Case(
+        "a port that is not a number",
+        lambda s: ["describe", "-b", "127.0.0.1:notaport", "orders"],
+        2,
+        ("the port 'notaport' is not a number 1-65535",),
+    ),
+    Case(
+        "a server that accepts the connection and says nothing, timeout 3 s",
+        lambda s: ["describe", "-b", f"127.0.0.1:{s.silent_port}", "--timeout", "3", "orders"],
+        1,
+        ("within 3s", "accepted the connection and sent nothing in 3s"),
+    ),
+    Case(
         "an option no command has",
         lambda s: ["describe", *cluster(s), "--entity-typo", "users"],
         2,
@@ -280,14 +364,35 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def setting(kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> Setting:
+def setting(kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setting]:
     files = tmp_path_factory.mktemp("bad-input")
     (files / "clusters.yaml").write_text(
         f"clusters:\n  dev:\n    bootstrap_servers: {kafka_bootstrap}\n", encoding="utf-8"
     )
     (files / "bad.yaml").write_text("version: 1\ntopics: [\n  {name: a\n", encoding="utf-8")
+    (files / "long-number.yaml").write_text(
+        f"clusters:\n  dev:\n    timeout: {'9' * 5_000}\n", encoding="utf-8"
+    )
+    (files / "latin1.yaml").write_bytes(b"clusters:\n  dev: {bootstrap_servers: caf\xe9:1}\n")
+    (files / "deep.yaml").write_text("clusters: " + "[" * 100_000 + "]" * 100_000)
+    (files / "jaas.properties").write_text(
+        "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config="
+        "org.apache.kafka.common.security.plain.PlainLoginModule required "
+        'username="admin password="p";\n'
+    )
     topic = make_topic(kafka_bootstrap, {"retention.ms": "86400000"})
-    return Setting(kafka_bootstrap, topic, f"bad-{unique_name()}", free_port(), files)
+    silent = socket.socket()  # accepts connections (the backlog) and never answers
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)
+    with silent:
+        yield Setting(
+            kafka_bootstrap,
+            topic,
+            f"bad-{unique_name()}",
+            free_port(),
+            files,
+            silent.getsockname()[1],
+        )
 
 
 def cluster_state(s: Setting) -> dict[str, Any]:

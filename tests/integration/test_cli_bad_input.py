@@ -313,7 +313,13 @@ CASES = [
     ),
     Case(
         "a sasl.jaas.config with an unbalanced quote",
-        lambda s: ["describe", *cluster(s), "--command-config", str(s.files / "jaas.properties")],
+        lambda s: [
+            "describe",
+            *cluster(s),
+            "--command-config",
+            str(s.files / "jaas.properties"),
+            "orders",
+        ],
         2,
         ("jaas.properties", "value not specified for key 'p'"),
     ),
@@ -436,11 +442,11 @@ def _run_into(sink: str, *args: str) -> tuple[int, str]:
     """The command line with stdout a pipe nobody reads ("closed pipe") or /dev/full."""
     command = [sys.executable, "-m", "kafka_config_admin", *args]
     if sink == "closed pipe":
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        assert process.stdout is not None and process.stderr is not None
-        process.stdout.close()  # the reader is gone before the first write
-        err = process.stderr.read().decode()
-        return process.wait(timeout=120), err
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+            assert process.stdout is not None and process.stderr is not None
+            process.stdout.close()  # the reader is gone before the first write
+            err = process.stderr.read().decode()
+            return process.wait(timeout=120), err
     with open(sink, "w") as full:
         done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, check=False)
     return done.returncode, done.stderr.decode()

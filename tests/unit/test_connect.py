@@ -356,3 +356,14 @@ def test_jaas_configs_kafka_refuses_are_refused_with_the_reason(jaas: str, probl
             },
             source="admin.properties",
         )
+
+
+def test_a_clusters_file_without_a_default_is_not_passed_over_for_the_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Row 4 before row 5: the file is there, so the variable is not used in its place."""
+    path = tmp_path / "clusters.yaml"
+    path.write_text("clusters:\n  a: {bootstrap_servers: 'a:1'}\n  b: {bootstrap_servers: 'b:1'}\n")
+    monkeypatch.setenv(BOOTSTRAP_SERVERS_ENV, "env:1")
+    with pytest.raises(ConnectionConfigError, match=r"name a cluster \(a, b\)"):
+        resolve_connection(clusters_file=path)

@@ -75,6 +75,18 @@ def alter_topic(s: Setting, *changes: str) -> list[str]:
     return ["alter", *cluster(s), s.topic, *changes, "--yes"]
 
 
+def with_clusters_file(name: str) -> Callable[[Setting], list[str]]:
+    """``describe --cluster dev`` with the clusters file ``name`` of the case's files."""
+    return lambda s: [
+        "describe",
+        "--cluster",
+        "dev",
+        "--clusters-file",
+        str(s.files / name),
+        "orders",
+    ]
+
+
 CASES = [
     Case(
         "unknown entity type",
@@ -288,14 +300,7 @@ CASES = [
     *(
         Case(
             f"a clusters file with {what}",
-            lambda s, name=name: [
-                "describe",
-                "--cluster",
-                "dev",
-                "--clusters-file",
-                str(s.files / name),
-                "orders",
-            ],
+            with_clusters_file(name),
             2,
             (name, says),
         )

@@ -78,21 +78,26 @@ def deletes_of_keys_not_set(
     it ("Invalid config(s)"): the broker would take it and change nothing, and the command
     would say the resource was altered. Keys already refused (``known``) are not said twice."""
     said = {(problem.resource, problem.key) for problem in known}
-    return [
-        Problem(
-            resource=resource,
-            key=op.name,
-            value=None,
-            expected_type=None,
-            message="is not set on it, so there is nothing to delete",
-        )
-        for resource, ops in changes.items()
-        if resource in state.configs
-        for op in ops
-        if op.op is OpType.DELETE
-        and (resource, op.name) not in said
-        and not is_override(resource, state.configs[resource].get(op.name))
-    ]
+    problems = []
+    for resource, ops in changes.items():
+        config = state.configs.get(resource)
+        for op in ops:
+            if config is None or op.op is not OpType.DELETE or (resource, op.name) in said:
+                continue
+            entry = config.get(op.name)
+            if is_override(resource, entry):
+                continue
+            source = "" if entry is None else f" (its value comes from {entry.source.name})"
+            problems.append(
+                Problem(
+                    resource=resource,
+                    key=op.name,
+                    value=None,
+                    expected_type=None,
+                    message=f"is not set on it, so there is nothing to delete{source}",
+                )
+            )
+    return problems
 
 
 def print_changes(

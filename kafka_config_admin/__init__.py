@@ -109,7 +109,13 @@ if _typing.TYPE_CHECKING:
         TopicListing,
         TopicPartition,
     )
-    from ._models.validation import MAX_BROKER_ID, check_seconds, is_broker_id
+    from ._models.validation import (
+        MAX_BROKER_ID,
+        check_seconds,
+        decoding_problem,
+        is_broker_id,
+        shown,
+    )
     from ._net.connections import translate_error
     from ._net.oauth import TokenProvider
     from ._net.security import check_security_option, check_security_settings
@@ -230,6 +236,7 @@ __all__ = [
     "check_seconds",
     "check_security_option",
     "check_security_settings",
+    "decoding_problem",
     "error_line",
     "is_broker_id",
     "is_sensitive",
@@ -237,6 +244,7 @@ __all__ = [
     "load_catalog",
     "match_catalog",
     "releases_with_key",
+    "shown",
     "translate_error",
     "uses_sasl",
     "uses_tls",
@@ -353,7 +361,9 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "._models.validation": (
         "MAX_BROKER_ID",
         "check_seconds",
+        "decoding_problem",
         "is_broker_id",
+        "shown",
     ),
     "._net.connections": ("translate_error",),
     "._net.oauth": ("TokenProvider",),

@@ -39,6 +39,7 @@ from ._models.topics import (
     TopicPartition,
 )
 from ._models.validation import check_seconds
+from ._net.addresses import check_bootstrap_server
 from ._net.oauth import TokenProvider
 from ._net.security import SecurityOptions
 from ._net.security_protocols import SaslMechanism, SecurityProtocol
@@ -177,7 +178,7 @@ class AdminClient:
         if not servers:
             raise InvalidArgumentError("bootstrap_servers is empty: give at least one host:port")
         for server in servers:
-            _check_server(server)
+            check_bootstrap_server(server)
         for name, value in (
             ("timeout", timeout),
             ("request_timeout", request_timeout),
@@ -224,10 +225,14 @@ class AdminClient:
             with anyio.fail_after(self._timeout):
                 await self._transport.start()
         except TimeoutError:
+            # The deadline may come before the connection's own request timeout: say what
+            # the server being tried did, as that timeout would have.
+            silence = self._transport.silence(self._timeout)
             await self._transport.close()
+            happened = "" if silence is None else f": {silence}"
             raise KafkaTimeoutError(
                 f"could not reach the cluster at {self._transport.bootstrap_servers} within "
-                f"{self._timeout:g}s"
+                f"{self._timeout:g}s{happened}"
             ) from None
         # Held by a task of its own: the client may be closed by any task, in any order.
         self._host = TaskGroupHost()
@@ -660,14 +665,3 @@ def _server_entries(bootstrap_servers: object) -> list[str]:
         "bootstrap_servers must be 'host:port' (comma-separated for several) or a list of "
         f"them, got {bootstrap_servers!r}"
     )
-
-
-def _check_server(server: str) -> None:
-    """``host:port`` (``[v6]:port`` too); a missing port means Kafka's default 9092."""
-    if any(char.isspace() for char in server) or not server.isascii():
-        raise InvalidArgumentError(f"bootstrap server {server!r} is not host:port")
-    host, colon, port = server.rpartition(":")
-    if not colon or (":" in host and not host.endswith("]")):
-        return  # "host" alone, or a bare IPv6 address: aiokafka adds the default port
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise InvalidArgumentError(f"bootstrap server {server!r} is not host:port")

@@ -51,7 +51,7 @@ import re
 import ssl
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import yaml
 from pydantic import (
@@ -75,16 +75,20 @@ from . import (
     check_seconds,
     check_security_option,
     check_security_settings,
+    decoding_problem,
     error_line,
+    shown,
     uses_tls,
 )
 
 __all__ = [
+    "BOOTSTRAP_SERVERS_ENV",
     "CLUSTERS_FILE_ENV",
     "DEFAULT_CLUSTERS_FILE",
     "ClustersFile",
     "Connection",
     "ConnectionConfigError",
+    "clusters_file_in_use",
     "clusters_file_path",
     "connection_from_properties",
     "connections_from_options",
@@ -98,6 +102,9 @@ __all__ = [
 
 #: The environment variable naming the clusters file when a tool is not given one.
 CLUSTERS_FILE_ENV = "KAFKA_CONFIG_ADMIN_CLUSTERS"
+#: The environment variable holding bootstrap servers: the last place a tool looks for a
+#: cluster (:func:`resolve_connection`).
+BOOTSTRAP_SERVERS_ENV = "KAFKA_BOOTSTRAP_SERVERS"
 #: The clusters file used when neither an option nor ``$KAFKA_CONFIG_ADMIN_CLUSTERS`` names one.
 DEFAULT_CLUSTERS_FILE = Path("~/.config/kafka-config-admin/clusters.yaml")
 
@@ -339,10 +346,12 @@ class ClustersFile(BaseModel, metaclass=_RefusesWithOurErrors):
     @model_validator(mode="after")
     def _default_is_known(self) -> ClustersFile:
         if self.default is not None and self.default not in self.clusters:
-            raise ValueError(f"default names {self.default!r}, which is not among the clusters")
+            raise ValueError(
+                f"default names {shown(self.default)}, which is not among the clusters"
+            )
         for name, connection in self.clusters.items():
             if not connection.bootstrap_servers:
-                raise ValueError(f"cluster {name!r} has no bootstrap_servers")
+                raise ValueError(f"cluster {shown(name)} has no bootstrap_servers")
         return self
 
     def connection(self, name: str | None = None) -> Connection:
@@ -384,7 +393,9 @@ def _named(name: str, settings: Any) -> Any:
     else:
         return settings  # validation names the problem
     if given is not None and given != name:
-        raise ValueError(f"cluster {name!r} is named {given!r}: leave name out or make it match")
+        raise ValueError(
+            f"cluster {shown(name)} is named {shown(str(given))}: leave name out or make it match"
+        )
     if isinstance(settings, Connection):
         return settings.model_copy(update={"name": name})
     return {**settings, "name": name}
@@ -393,32 +404,77 @@ def _named(name: str, settings: Any) -> Any:
 def parse_clusters_file(text: str, *, source: str, base_dir: Path) -> ClustersFile:
     """Parse a clusters file's YAML text; relative paths are resolved against ``base_dir``.
 
-    ``source`` names the file in error messages.
+    ``source`` names the file in error messages. Every problem, whatever the text holds, is a
+    :class:`ConnectionConfigError` naming ``source``, the line where there is one, and the
+    problem with values shortened.
     """
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_ClustersFileLoader)  # a SafeLoader
     except yaml.YAMLError as error:
-        raise ConnectionConfigError(f"{source}: not valid YAML: {error_line(error)}") from None
+        raise ConnectionConfigError(f"{source}: not valid YAML: {_yaml_problem(error)}") from None
+    except RecursionError:
+        raise ConnectionConfigError(f"{source}: not valid YAML: nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("clusters"), dict):
         raise ConnectionConfigError(f"{source}: expected a mapping with a 'clusters' mapping")
-    clusters = {
-        str(name): _with_paths_under(settings, base_dir)
-        for name, settings in data["clusters"].items()
-    }
     try:
+        clusters = {
+            str(name): _with_paths_under(settings, base_dir)
+            for name, settings in data["clusters"].items()
+        }
         return ClustersFile.model_validate({**data, "clusters": clusters})
     except ValidationError as error:
         raise ConnectionConfigError(f"{source}: {_first_problem(error)}") from None
+    except (ValueError, TypeError, RuntimeError) as error:  # a path no file can have, ...
+        raise ConnectionConfigError(f"{source}: {_cut(error_line(error))}") from None
+
+
+class _ClustersFileLoader(yaml.SafeLoader):
+    """YAML's safe loader, with an integer too long for Python said at its line."""
+
+
+def _integer(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    try:
+        return int(loader.construct_yaml_int(node))
+    except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{shown(str(node.value), 20)} is too long a number", node.start_mark
+        ) from None
+
+
+_ClustersFileLoader.add_constructor("tag:yaml.org,2002:int", _integer)
+
+
+def _yaml_problem(error: yaml.YAMLError) -> str:
+    """YAML's problem and line, without the snippet of the file PyYAML quotes."""
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or error_line(error)
+    where = "" if mark is None else f"line {mark.line + 1}: "
+    return where + _cut(problem)
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    """A message cut short: an error quotes a problem, not a file."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def load_clusters_file(path: str | Path) -> ClustersFile:
-    """Read and parse a clusters file."""
+    """Read and parse a clusters file; every problem is a :class:`ConnectionConfigError`."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConnectionConfigError(f"cannot read clusters file {path}: {error.strerror}") from None
+    text = _read_user_file(path, "clusters file")
     return parse_clusters_file(text, source=str(path), base_dir=path.resolve().parent)
+
+
+def _read_user_file(path: Path, what: str) -> str:
+    """A user's file as text; :class:`ConnectionConfigError` if unreadable or not UTF-8."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ConnectionConfigError(f"cannot read {what} {path}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line, problem = decoding_problem(error)
+        raise ConnectionConfigError(f"{path}: line {line}: {problem}") from None
 
 
 # --- command configs (Kafka tools' .properties) --------------------------------------------
@@ -497,19 +553,18 @@ def connection_from_properties(
     except ValidationError as error:
         raise ConnectionConfigError(f"{source}: {_first_problem(error)}") from None
     if connection.sasl_jaas_config is not None:
-        _jaas_login(connection.sasl_jaas_config.get_secret_value(), connection.sasl_mechanism)
+        try:
+            _jaas_login(connection.sasl_jaas_config.get_secret_value(), connection.sasl_mechanism)
+        except ConnectionConfigError as error:
+            raise ConnectionConfigError(f"{source}: {error}") from None
     return connection
 
 
 def load_command_config(path: str | Path) -> Connection:
-    """Read and parse a ``--command-config`` properties file."""
+    """Read and parse a ``--command-config`` properties file; every problem is a
+    :class:`ConnectionConfigError`."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConnectionConfigError(
-            f"cannot read command config {path}: {error.strerror}"
-        ) from None
+    text = _read_user_file(path, "command config")
     return parse_command_config(text, source=str(path), base_dir=path.resolve().parent)
 
 
@@ -518,9 +573,11 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
     ``clusters.file`` (a fleet); the ``timeout`` option (seconds), if given, replaces each
     cluster's own.
 
-    With ``clusters.file``, ``clusters`` may name some of its clusters (comma-separated). One
-    cluster is named by the ``cluster`` option, else by its servers; its security settings use
-    Kafka's property names (:func:`connection_from_properties`).
+    With ``clusters.file``, ``clusters`` (comma-separated) or ``cluster`` (one) may name some
+    of its clusters. With ``bootstrap.servers``, ``cluster`` names that cluster in rows (else
+    its servers do); its security settings use Kafka's property names
+    (:func:`connection_from_properties`). The options are the only source: no environment
+    variable and no default clusters file is read (docs/cli.md, "Which cluster").
     """
     given = options.get("timeout")
     timeout = {} if given is None else {"timeout": check_seconds("timeout", given, text=True)}
@@ -528,7 +585,10 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
     if path is not None:
         if options.get("bootstrap.servers"):
             raise ConnectionConfigError("give either bootstrap.servers or clusters.file, not both")
-        names = options.get("clusters")
+        names, one = options.get("clusters"), options.get("cluster")
+        if names is not None and one is not None:
+            raise ConnectionConfigError("give either cluster or clusters, not both")
+        names = one if one is not None else names
         chosen = None if names is None else tuple(n.strip() for n in names.split(",") if n.strip())
         return tuple(
             connection.model_copy(update=timeout)
@@ -567,31 +627,70 @@ def resolve_connection(
 ) -> Connection:
     """The connection a tool's options ask for, named for output (:attr:`Connection.label`).
 
-    ``cluster`` picks a cluster from the clusters file (:func:`clusters_file_path`);
-    ``bootstrap_servers`` and ``command_config`` give one directly (servers given with a
-    cluster override its servers). Without either, the clusters file's default cluster is used
-    when the file exists. ``timeout`` replaces the connection's own (a clusters file may set
-    one per cluster). Raises :class:`ConnectionConfigError` naming what is missing.
+    The one order of precedence (docs/cli.md, "Which cluster"), first match wins:
+
+    1. ``cluster``: that cluster of the clusters file (:func:`clusters_file_path`);
+       ``bootstrap_servers`` given with it must name the same servers, else it is refused;
+    2. ``bootstrap_servers``, with ``command_config``'s security settings if given;
+    3. ``command_config``'s own ``bootstrap.servers``;
+    4. the clusters file's default cluster (its only one when it has one), when the file is
+       named (``clusters_file`` or ``$KAFKA_CONFIG_ADMIN_CLUSTERS``) or exists at
+       :data:`DEFAULT_CLUSTERS_FILE` and no command config is given;
+    5. ``$KAFKA_BOOTSTRAP_SERVERS`` (:data:`BOOTSTRAP_SERVERS_ENV`), with ``command_config``'s
+       security settings if given.
+
+    ``timeout`` replaces the connection's own (a clusters file may set one per cluster).
+    Raises :class:`ConnectionConfigError` naming what is missing or what disagrees.
     """
     if cluster is not None and command_config is not None:
         raise ConnectionConfigError("give --cluster or --command-config, not both")
-    path = clusters_file_path(clusters_file)
-    if cluster is not None or (
-        bootstrap_servers is None and command_config is None and path.exists()
-    ):
-        connection = load_clusters_file(path).connection(cluster)
-    elif command_config is not None:
+    given = {} if timeout is None else {"timeout": timeout}
+    if cluster is not None:
+        connection = load_clusters_file(clusters_file_path(clusters_file)).connection(cluster)
+        if bootstrap_servers is not None and not _same_servers(
+            bootstrap_servers, connection.bootstrap_servers
+        ):
+            raise ConnectionConfigError(
+                f"--cluster {shown(cluster)} has bootstrap servers "
+                f"{shown(connection.bootstrap_servers or '')} but --bootstrap-server gives "
+                f"{shown(bootstrap_servers)}: give one of them"
+            )
+        return connection.model_copy(update=given)
+    if command_config is not None:
         connection = load_command_config(command_config)
     else:
+        named = clusters_file_in_use(clusters_file)
+        if bootstrap_servers is None and named is not None:
+            return load_clusters_file(named).connection().model_copy(update=given)
         connection = Connection()
-    servers = bootstrap_servers or connection.bootstrap_servers
+    servers = (
+        bootstrap_servers or connection.bootstrap_servers or os.environ.get(BOOTSTRAP_SERVERS_ENV)
+    )
     if not servers:
         raise ConnectionConfigError(
-            "no cluster given: use --bootstrap-server HOST:PORT (or KAFKA_BOOTSTRAP_SERVERS), "
+            f"no cluster given: use --bootstrap-server HOST:PORT (or {BOOTSTRAP_SERVERS_ENV}), "
             "or --cluster NAME with a clusters file"
         )
-    given = {} if timeout is None else {"timeout": timeout}
     return connection.model_copy(update={"bootstrap_servers": servers, **given})
+
+
+def clusters_file_in_use(given: Path | None = None) -> Path | None:
+    """The clusters file a tool given neither a cluster nor servers reads: one named (``given``
+    or ``$KAFKA_CONFIG_ADMIN_CLUSTERS``), even if missing, so that its absence is said; else
+    :data:`DEFAULT_CLUSTERS_FILE` if it exists; else None."""
+    if given is not None or os.environ.get(CLUSTERS_FILE_ENV):
+        return clusters_file_path(given)
+    path = DEFAULT_CLUSTERS_FILE.expanduser()
+    return path if path.exists() else None
+
+
+def _same_servers(one: str, other: str | None) -> bool:
+    """Whether two bootstrap lists name the same servers (order, case and spaces aside)."""
+
+    def servers(text: str | None) -> set[str]:
+        return {part.strip().lower() for part in (text or "").split(",") if part.strip()}
+
+    return servers(one) == servers(other)
 
 
 def parse_properties(text: str, *, source: str) -> dict[str, str]:
@@ -599,17 +698,19 @@ def parse_properties(text: str, *, source: str) -> dict[str, str]:
     comments, and lines continued with a trailing backslash."""
     properties: dict[str, str] = {}
     logical = ""
-    for raw in text.splitlines():
+    first = 0  # the line the logical line starts on
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip() if not logical else raw.lstrip()
         if not logical and (not line or line[0] in "#!"):
             continue
+        first = first if logical else number
         if _continues(line):
             logical += line[:-1]
             continue
         logical += line
-        match = re.match(r"([^=:\s]+)\s*(?:[=:\s]\s*(.*))?$", logical)
+        match = re.match(r"([^=:\s]+)\s*(?:[=:\s]\s*(.*))?$", logical, re.DOTALL)
         if match is None:
-            raise ConnectionConfigError(f"{source}: cannot read line {logical!r}")
+            raise ConnectionConfigError(f"{source}: line {first}: not KEY=VALUE: {shown(logical)}")
         properties[match.group(1)] = (match.group(2) or "").strip()
         logical = ""
     return properties
@@ -620,12 +721,6 @@ def _continues(line: str) -> bool:
     return trailing % 2 == 1
 
 
-_JAAS = re.compile(
-    r"^\s*(?P<module>[\w.$]+)\s+(?P<flag>required|requisite|sufficient|optional)"
-    r"(?P<options>.*?);?\s*$",
-    re.DOTALL,
-)
-_JAAS_OPTION = re.compile(r'(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|(\S+?))(?=\s|;|$)')
 _LOGIN_MODULES: dict[str, tuple[str, ...]] = {
     "org.apache.kafka.common.security.plain.PlainLoginModule": ("PLAIN",),
     "org.apache.kafka.common.security.scram.ScramLoginModule": ("SCRAM-SHA-256", "SCRAM-SHA-512"),
@@ -633,18 +728,14 @@ _LOGIN_MODULES: dict[str, tuple[str, ...]] = {
 
 
 def _jaas_login(jaas: str, mechanism: str | None) -> tuple[str, str, str]:
-    """Username, password and mechanism from a ``sasl.jaas.config`` value."""
-    match = _JAAS.match(jaas)
-    if match is None:
-        raise ConnectionConfigError(
-            'sasl.jaas.config is not \'<LoginModule> required username="..." password="...";\''
-        )
-    module = match.group("module")
+    """Username, password and mechanism from a ``sasl.jaas.config`` value, read as Kafka reads
+    it (:class:`_JaasTokens`), refused with Kafka's reason where Kafka refuses it."""
+    module, options = _jaas_entry(jaas)
     mechanisms = _LOGIN_MODULES.get(module)
     if mechanisms is None:
         raise ConnectionConfigError(
-            f"sasl.jaas.config uses {module}: only PlainLoginModule and ScramLoginModule are "
-            "supported"
+            f"sasl.jaas.config uses {shown(module)}: only PlainLoginModule and ScramLoginModule "
+            "are supported"
         )
     if mechanism is None:
         if len(mechanisms) > 1:
@@ -657,14 +748,153 @@ def _jaas_login(jaas: str, mechanism: str | None) -> tuple[str, str, str]:
         raise ConnectionConfigError(
             f"sasl.mechanism {mechanism} does not go with {module.rsplit('.', 1)[-1]}"
         )
-    options = {
-        found.group(1): found.group(2) if found.group(2) is not None else found.group(3)
-        for found in _JAAS_OPTION.finditer(match.group("options"))
-    }
-    if "username" not in options or "password" not in options:
+    username, password = options.get("username"), options.get("password")
+    if username is None or password is None:
         raise ConnectionConfigError("sasl.jaas.config needs username and password options")
-    password = re.sub(r"\\(.)", r"\1", options["password"])
-    return options["username"], password, mechanism
+    return username, password, mechanism
+
+
+def _jaas_entry(jaas: str) -> tuple[str, dict[str | None, str]]:
+    """The one login module of a JAAS config and its options, by Kafka's grammar
+    ``<LoginModule> <flag> (<key>=<value>)*;`` (org.apache.kafka.common.security.JaasConfig),
+    one entry as Kafka's clients require."""
+    tokens = _JaasTokens(jaas)
+    entries: list[tuple[str, dict[str | None, str]]] = []
+    while tokens.next() is not _JaasTokens.END:
+        entries.append(_jaas_module(tokens))
+    if not entries:
+        raise ConnectionConfigError("sasl.jaas.config: login module not specified")
+    if len(entries) > 1:
+        raise ConnectionConfigError(
+            f"sasl.jaas.config holds {len(entries)} login modules: a client takes one"
+        )
+    return entries[0]
+
+
+def _jaas_module(tokens: _JaasTokens) -> tuple[str, dict[str | None, str]]:
+    module = tokens.text
+    if tokens.next() is _JaasTokens.END:
+        raise ConnectionConfigError("sasl.jaas.config: login module control flag not specified")
+    flag = tokens.text
+    if flag is None or flag.upper() not in ("REQUIRED", "REQUISITE", "SUFFICIENT", "OPTIONAL"):
+        raise ConnectionConfigError(
+            f"sasl.jaas.config: invalid login module control flag {shown(flag or tokens.kind)} "
+            "(required, requisite, sufficient or optional)"
+        )
+    options: dict[str | None, str] = {}
+    while tokens.next() is not _JaasTokens.END and tokens.kind != ";":
+        key = tokens.text
+        if tokens.next() != "=" or tokens.next() is _JaasTokens.END or tokens.text is None:
+            raise ConnectionConfigError(
+                f"sasl.jaas.config: value not specified for key {shown(str(key))} (an "
+                "unbalanced quote ends its value at the next quote or the line's end)"
+            )
+        options[key] = tokens.text
+    if tokens.kind != ";":
+        raise ConnectionConfigError("sasl.jaas.config: the entry does not end with ';'")
+    if not module:
+        raise ConnectionConfigError("sasl.jaas.config: login module not specified")
+    return module, options
+
+
+class _JaasTokens:
+    """The tokens Kafka's JAAS parser reads, by the rules it sets on Java's StreamTokenizer.
+
+    Characters up to the space are blanks; ``"`` and ``'`` quote (a quote ends at the same
+    quote, a line's end or the text's end, with Java's backslash escapes); ``;`` and ``=``
+    are tokens of their own; ``//`` and ``/*...*/`` are comments, and so is a lone ``/`` to
+    the line's end; characters 129-159 are tokens of their own; every other character is part
+    of a word.
+    """
+
+    END = "end"
+    WORD = "word"
+    QUOTED = "quoted"
+    _ESCAPES: ClassVar[dict[str, str]] = {
+        "a": "\a",
+        "b": "\b",
+        "f": "\f",
+        "n": "\n",
+        "r": "\r",
+        "t": "\t",
+        "v": "\v",
+    }
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._at = 0
+        #: The last token's kind: END, WORD, QUOTED, or the character of a one-character token.
+        self.kind = self.END
+        #: The last token's text (a word's or a quoted string's), else None.
+        self.text: str | None = None
+
+    def next(self) -> str:
+        """Read the next token; its kind (also :attr:`kind`)."""
+        self.text = None
+        text, length = self._text, len(self._text)
+        while self._at < length:
+            char = text[self._at]
+            if char <= " ":
+                self._at += 1
+            elif char == "/":
+                self._skip_comment()
+            elif char in "\"'":
+                self.text = self._quoted(char)
+                self.kind = self.QUOTED
+                return self.kind
+            elif char in ";=" or "\x81" <= char <= "\x9f":
+                self._at += 1
+                self.kind = char
+                return self.kind
+            else:
+                start = self._at
+                while self._at < length and self._in_word(text[self._at]):
+                    self._at += 1
+                self.text = text[start : self._at]
+                self.kind = self.WORD
+                return self.kind
+        self.kind = self.END
+        return self.kind
+
+    @staticmethod
+    def _in_word(char: str) -> bool:
+        return char > " " and char not in "/\"';=" and not "\x81" <= char <= "\x9f"
+
+    def _skip_comment(self) -> None:
+        text = self._text
+        if text.startswith("/*", self._at):
+            end = text.find("*/", self._at + 2)
+            self._at = len(text) if end < 0 else end + 2
+            return
+        # "//" and a lone "/" alike: to the line's end
+        ends = [at for at in (text.find("\n", self._at), text.find("\r", self._at)) if at >= 0]
+        self._at = min(ends) if ends else len(text)
+
+    def _quoted(self, quote: str) -> str:
+        text, length = self._text, len(self._text)
+        self._at += 1
+        parts: list[str] = []
+        while self._at < length and text[self._at] not in (quote, "\n", "\r"):
+            char = text[self._at]
+            self._at += 1
+            if char == "\\" and self._at < length:
+                char, self._at = self._escape(self._at)
+            parts.append(char)
+        if self._at < length and text[self._at] == quote:
+            self._at += 1
+        return "".join(parts)
+
+    def _escape(self, at: int) -> tuple[str, int]:
+        """The character a backslash escape before ``at`` stands for, and where it ends."""
+        text = self._text
+        char = text[at]
+        if "0" <= char <= "7":
+            most = 3 if char <= "3" else 2
+            end = at
+            while end < len(text) and end - at < most and "0" <= text[end] <= "7":
+                end += 1
+            return chr(int(text[at:end], 8)), end
+        return self._ESCAPES.get(char, char), at + 1
 
 
 _PATH_KEYS = ("ssl_ca_location", "ssl_certificate_location", "ssl_key_location")

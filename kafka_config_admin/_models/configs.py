@@ -38,16 +38,28 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 _DefaultT = TypeVar("_DefaultT")
 _set = object.__setattr__
 
-# Kafka marks PASSWORD-type keys sensitive, but a client building an AlterConfigOp does not
-# know the broker's types, so names that look like secrets are treated as sensitive: any with
-# a word of secret material (password, passphrase, secret, credential, token, JAAS config,
-# private key, certificate), and any whose last or next-to-last part is "key"
-# (ssl.keystore.key, ssl.key.password). Where the broker describes a key, its word decides
-# instead (is_sensitive).
+# The broker marks a key sensitive when its ConfigDef types it PASSWORD or does not type it at
+# all (KafkaConfig.maybeSensitive). A client building an AlterConfigOp does not know the
+# broker's types, so the rule is by name, and a test over every catalog file
+# (tests/unit/test_secrets.py) keeps it in step with Kafka's: a name with a word of secret
+# material (password, passphrase, secret, credential, token, JAAS config, private key,
+# certificate) or whose last or next-to-last part is "key" (ssl.keystore.key,
+# ssl.key.password) is sensitive, unless its last part says it is a setting about the secret
+# (a time, a length, an algorithm, where it is, an id: delegation.token.max.lifetime.ms,
+# password.encoder.key.length, sasl.oauthbearer.token.endpoint.url); and so are the keys the
+# broker reads without a type of its own (the authorizer's). Where the broker describes a
+# key, its word decides instead (is_sensitive).
 _SENSITIVE_NAME = re.compile(
     r"passw|passphrase|secret|credential|token|jaas|private|certificate|(^|[._-])key([._-]|$)",
     re.IGNORECASE,
 )
+_ABOUT_A_SECRET = re.compile(
+    r"[._-](ms|length|iterations|algorithm|file|url|id)$",
+    re.IGNORECASE,
+)
+#: Broker keys no ConfigDef of the broker types, so that it marks them sensitive: those of
+#: StandardAuthorizer (and AclAuthorizer before it).
+_UNTYPED_BROKER_KEYS = frozenset({"super.users", "allow.everyone.if.no.acl.found"})
 
 
 class NamedIntEnum(IntEnum):
@@ -139,7 +151,7 @@ def unknown_member(enum: type[Enum], value: object) -> InvalidArgumentError:
     names = ", ".join(str(member.value if isinstance(member, str) else member.name)
                       for member in enum if member.name != "UNKNOWN")  # fmt: skip
     how = "" if issubclass(enum, str) else " (by name or id)"
-    return InvalidArgumentError(f"{value!r} is not a {enum.__name__}: use one of {names}{how}")
+    return InvalidArgumentError(f"{given(value)} is not a {enum.__name__}: use one of {names}{how}")
 
 
 class _Model(BaseModel):
@@ -218,8 +230,11 @@ def _problem(model: str, problem: ErrorDetails, secret: Collection[str]) -> str:
 
 @lru_cache(maxsize=4096)  # a few config names come back again and again
 def is_sensitive_name(name: str) -> bool:
-    """Whether a config name looks like a secret (used when the broker's type is not known)."""
-    return _SENSITIVE_NAME.search(name) is not None
+    """Whether a config name is a secret's, as the broker would mark it (used when the
+    broker's type is not known): Kafka's PASSWORD keys and the keys it reads untyped."""
+    if name in _UNTYPED_BROKER_KEYS:
+        return True
+    return _SENSITIVE_NAME.search(name) is not None and _ABOUT_A_SECRET.search(name) is None
 
 
 def is_sensitive(name: str, entry: ConfigEntry | None = None) -> bool:
@@ -235,6 +250,10 @@ def is_sensitive(name: str, entry: ConfigEntry | None = None) -> bool:
     if entry is not None:
         return entry.is_sensitive or entry.type is ConfigType.PASSWORD
     return is_sensitive_name(name)
+
+
+#: An argument left out (None given is a value, and a bad one where a name is wanted).
+_NOT_GIVEN: Any = object()
 
 
 class ConfigResource(_Model):
@@ -272,16 +291,21 @@ class ConfigResource(_Model):
         return NotImplemented
 
     def __init__(
-        self, type: ResourceType | str | int | None = None, name: str | None = None, /, **data: Any
+        self,
+        type: ResourceType | str | int | object = _NOT_GIVEN,
+        name: str | object = _NOT_GIVEN,
+        /,
+        **data: Any,
     ) -> None:
         if type.__class__ is ResourceType and name.__class__ is str and not data:
             # Already what validation would make: skip it (a call makes thousands of these).
             _fill(self, {"type": type, "name": name}, _RESOURCE_FIELDS, None)
             _set(self, "_hash", hash((type, name)))
             return
-        if type is not None:
+        # Given by position, None is a bad value (said as one), not a missing argument.
+        if type is not _NOT_GIVEN:
             data["type"] = type
-        if name is not None:
+        if name is not _NOT_GIVEN:
             data["name"] = name
         super().__init__(**data)
         _set(self, "_hash", hash((self.type, self.name)))
@@ -464,13 +488,13 @@ class AlterConfigOp(_Model):
 
     def __init__(
         self,
-        name: str | None = None,
+        name: str | object = _NOT_GIVEN,
         value: Any = None,
         op: OpType | str | None = None,
         /,
         **data: Any,
     ) -> None:
-        if name is not None:
+        if name is not _NOT_GIVEN:  # None is a bad name, said as one
             data["name"] = name
         if value is not None:
             data["value"] = value

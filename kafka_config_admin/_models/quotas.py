@@ -57,7 +57,7 @@ def _entity_type(value: object, where: str) -> QuotaEntityType:
     kind = _TYPES.get(value) if isinstance(value, str) else None
     if kind is None:
         names = ", ".join(_TYPES)
-        raise InvalidArgumentError(f"{where}: unknown entity type {value!r} (use {names})")
+        raise InvalidArgumentError(f"{where}: unknown entity type {given(value)} (use {names})")
     return kind
 
 
@@ -95,7 +95,7 @@ class ClientQuotaEntity(Mapping[str, str | None]):
             if name is not None and (not isinstance(name, str) or not name):
                 raise InvalidArgumentError(
                     f"the {kind.value} name of a ClientQuotaEntity must be a non-empty str, or "
-                    f"None for the default {kind.value}; got {name!r}"
+                    f"None for the default {kind.value}; got {given(name)}"
                 )
             if name is not None:
                 check_string(f"the {kind.value} name {shown(name)}", name)
@@ -160,17 +160,19 @@ class ClientQuotaFilterComponent:
             how = QuotaMatchType(match_type)
         except ValueError:
             raise InvalidArgumentError(
-                f"{where}: match_type must be a QuotaMatchType, got {match_type!r}"
+                f"{where}: match_type must be a QuotaMatchType, got {given(match_type)}"
             ) from None
         exact = how is QuotaMatchType.EXACT
         if exact and (not isinstance(match, str) or not match):
             raise InvalidArgumentError(
-                f"{where}: an EXACT match needs a non-empty name, got {match!r}"
+                f"{where}: an EXACT match needs a non-empty name, got {given(match)}"
             )
         if isinstance(match, str):
             check_string(f"{where}: the name {shown(match)}", match)
         if not exact and match is not None:
-            raise InvalidArgumentError(f"{where}: a {how.name} match takes no name, got {match!r}")
+            raise InvalidArgumentError(
+                f"{where}: a {how.name} match takes no name, got {given(match)}"
+            )
         object.__setattr__(self, "entity_type", kind)
         object.__setattr__(self, "match_type", how)
         object.__setattr__(self, "match", match)
@@ -234,7 +236,7 @@ class ClientQuotaFilter:
                 )
             seen.add(component.entity_type)
         if not isinstance(strict, bool):
-            raise InvalidArgumentError(f"strict must be a bool, got {strict!r}")
+            raise InvalidArgumentError(f"strict must be a bool, got {given(strict)}")
         object.__setattr__(self, "components", checked)
         object.__setattr__(self, "strict", strict)
 
@@ -286,7 +288,9 @@ class ClientQuotaAlteration:
 
 def _quota_key(entity: ClientQuotaEntity, key: Any) -> str:
     if not isinstance(key, str) or not key:
-        raise InvalidArgumentError(f"quota keys of {entity} must be non-empty str, got {key!r}")
+        raise InvalidArgumentError(
+            f"quota keys of {entity} must be non-empty str, got {given(key)}"
+        )
     check_string(f"quota key {shown(key)} of {entity}", key)
     return key
 
@@ -309,10 +313,11 @@ def check_quota_value(key: str, value: object, *, where: str | None = None) -> f
     """
     where = where or f"quota {key!r}"
     if isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
-        raise InvalidArgumentError(f"{where} must be a finite number above 0, got {value!r}")
+        raise InvalidArgumentError(f"{where} must be a finite number above 0, got {given(value)}")
     if value <= 0:
         raise InvalidArgumentError(
-            f"{where} must be a finite number above 0 (Kafka refuses 0 and below), got {value!r}"
+            f"{where} must be a finite number above 0 (Kafka refuses 0 and below), "
+            f"got {given(value)}"
         )
     return float(value)
 

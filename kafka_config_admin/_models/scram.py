@@ -76,7 +76,7 @@ def _mechanism(value: Any, user: str) -> ScramMechanism:
 
 def _user(value: object) -> str:
     if not isinstance(value, str) or not value:
-        raise InvalidArgumentError(f"a SCRAM user name must be a non-empty str, got {value!r}")
+        raise InvalidArgumentError(f"a SCRAM user name must be a non-empty str, got {given(value)}")
     check_string(f"the SCRAM user name {shown(value)}", value)
     return value
 
@@ -137,7 +137,9 @@ class UserScramCredentialUpsertion:
         mechanism = _mechanism(mechanism, user)
         where = f"SCRAM-credential upsertion of user {user!r}"
         if isinstance(iterations, bool) or not isinstance(iterations, int):
-            raise InvalidArgumentError(f"{where}: iterations must be an int, got {iterations!r}")
+            raise InvalidArgumentError(
+                f"{where}: iterations must be an int, got {given(iterations)}"
+            )
         if not MIN_ITERATIONS <= iterations <= MAX_ITERATIONS:
             raise InvalidArgumentError(
                 f"{where}: iterations must be {MIN_ITERATIONS}-{MAX_ITERATIONS} "

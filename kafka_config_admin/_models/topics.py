@@ -46,7 +46,7 @@ def check_topic_name(name: object) -> str:
     if not name:
         raise InvalidArgumentError("a topic name must not be empty")
     if name in (".", ".."):
-        raise InvalidArgumentError(f"{name!r} is not allowed as a topic name")
+        raise InvalidArgumentError(f"{given(name)} is not allowed as a topic name")
     if len(name) > MAX_TOPIC_NAME_LENGTH:
         raise InvalidArgumentError(
             f"topic name {name[:40]!r}... is {len(name)} characters long; "
@@ -55,8 +55,8 @@ def check_topic_name(name: object) -> str:
     if not _LEGAL_NAME.fullmatch(name):
         bad = "".join(sorted({char for char in name if not _LEGAL_NAME.fullmatch(char)}))
         raise InvalidArgumentError(
-            f"topic name {name!r} has characters Kafka does not allow ({bad!r}): use ASCII "
-            "letters, digits, '.', '_' and '-'"
+            f"topic name {given(name)} has characters Kafka does not allow ({given(bad)}): "
+            "use ASCII letters, digits, '.', '_' and '-'"
         )
     return name
 
@@ -122,7 +122,7 @@ class NewTopic:
             num_partitions is not None or replication_factor is not None
         ):
             raise InvalidArgumentError(
-                f"topic {name!r}: give replica_assignments or num_partitions and "
+                f"topic {given(name)}: give replica_assignments or num_partitions and "
                 "replication_factor, not both"
             )
         _set(self, "replica_assignments", assignments)
@@ -149,7 +149,7 @@ def _count(topic: str, what: str, value: object, largest: int) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= largest:
         raise InvalidArgumentError(
             f"topic {topic!r}: {what} must be an int from 1 to {largest} (or None for the "
-            f"broker's default), got {value!r}"
+            f"broker's default), got {given(value)}"
         )
     return value
 
@@ -165,7 +165,7 @@ def _configs(topic: str, configs: Mapping[str, Any] | None) -> dict[str, str]:
     for key, raw in configs.items():
         if not isinstance(key, str) or not key:
             raise InvalidArgumentError(
-                f"config names of topic {topic!r} must be non-empty strings, got {key!r}"
+                f"config names of topic {given(topic)} must be non-empty strings, got {given(key)}"
             )
         value = kafka_string(raw)
         if not isinstance(value, str):  # the value itself stays out: it may be a secret

@@ -53,6 +53,14 @@ def shown(text: str, limit: int = 60) -> str:
     return f"{text[:limit]!r}... ({len(text)} characters)"
 
 
+def decoding_problem(error: UnicodeDecodeError) -> tuple[int, str]:
+    """Where and why a file's bytes are not UTF-8, for its loader's message: the line of the
+    first bad byte (1-based) and e.g. "byte 0xff is not UTF-8 (invalid start byte)"."""
+    data = bytes(error.object)
+    line = data[: error.start].count(b"\n") + 1
+    return line, f"byte 0x{data[error.start]:02x} is not UTF-8 ({error.reason})"
+
+
 def given(value: object, limit: int = 60) -> str:
     """What a caller gave, for an error message: ``shown`` for a str, else its repr cut short."""
     if isinstance(value, str):
@@ -64,7 +72,7 @@ def given(value: object, limit: int = 60) -> str:
 def check_flag(name: str, value: object) -> bool:
     """A flag must be a real bool: a truthy string such as "no" must not mean True."""
     if not isinstance(value, bool):
-        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be True or False, got {given(value)}")
     return value
 
 
@@ -88,5 +96,7 @@ def check_seconds(name: str, value: object, *, text: bool = False) -> float:
         or not isinstance(number, int | float)
         or not 0 < number < float("inf")
     ):
-        raise InvalidArgumentError(f"{name} must be a positive number of seconds, got {value!r}")
+        raise InvalidArgumentError(
+            f"{name} must be a positive number of seconds, got {given(value)}"
+        )
     return float(number)

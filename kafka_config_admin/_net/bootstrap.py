@@ -10,8 +10,6 @@ an OAUTHBEARER token with an error challenge aiokafka takes for success.
 from __future__ import annotations
 
 import ssl
-from collections.abc import Mapping
-from typing import Any
 
 import anyio
 
@@ -24,20 +22,20 @@ __all__ = ["bootstrap", "clearest_failure"]
 
 
 async def bootstrap(
+    pool: ConnectionPool,
     bootstrap_servers: str,
-    options: Mapping[str, Any],
     *,
     ssl_context: ssl.SSLContext | None,
     oauth: bool,
     probe_timeout: float,
 ) -> ConnectionPool:
-    """A pool of connections to the cluster, its brokers read from a bootstrap server.
+    """``pool`` (new) with its brokers read from a bootstrap server.
 
-    ``options`` are aiokafka's connection options; ``oauth``: whether they authenticate with
-    OAUTHBEARER; ``probe_timeout``: how long a TLS probe of a failed server waits. Raises
-    the clearest of the servers' failures when none answered.
+    ``oauth``: whether its connections authenticate with OAUTHBEARER; ``probe_timeout``: how
+    long a TLS probe of a failed server waits. Raises the clearest of the servers' failures
+    when none answered. A caller whose deadline ends the bootstrap asks ``pool.silence`` what
+    the server being tried did.
     """
-    pool = ConnectionPool(bootstrap_servers, options)
     try:
         failures = await pool.bootstrap()
         if failures:

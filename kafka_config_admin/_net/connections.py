@@ -149,6 +149,8 @@ class ConnectionPool:
         #: Every connection opened whose socket may still be open.
         self._opened: set[Connection] = set()
         self._refreshing: asyncio.Future[None] | None = None
+        #: The bootstrap server's connection being tried, while :meth:`bootstrap` runs.
+        self.trying: Connection | None = None
 
     def new(self, host: str, port: int) -> Connection:
         """A connection not yet connected, owned by the pool (closed with it)."""
@@ -175,6 +177,7 @@ class ConnectionPool:
         failures: list[tuple[BrokerAddress, KafkaConfigAdminError]] = []
         for address in self.hosts:
             conn = self.new(*address)
+            self.trying = conn
             try:
                 await conn.connect()
                 await self._read_metadata(conn)
@@ -187,8 +190,18 @@ class ConnectionPool:
                 )
                 continue
             self._adopt(conn)
+            self.trying = None
             return []
+        self.trying = None
         return failures
+
+    def silence(self, seconds: float) -> KafkaConfigAdminError | None:
+        """What the bootstrap server being tried did when the caller's deadline of ``seconds``
+        ended the bootstrap (it accepted the connection and sent nothing, ...), if one was."""
+        conn = self.trying
+        if conn is None:
+            return None
+        return connection_failure(TimeoutError(), conn, f"{conn.host}:{conn.port}", seconds=seconds)
 
     def _adopt(self, conn: Connection) -> None:
         """Keep a bootstrap connection as its broker's, if Metadata lists its address."""
@@ -326,15 +339,19 @@ def _socket_of(conn: AIOKafkaConnection) -> asyncio.Transport | None:
     return transport
 
 
-def connection_failure(error: Exception, conn: Connection, where: str) -> KafkaConfigAdminError:
+def connection_failure(
+    error: Exception, conn: Connection, where: str, *, seconds: float | None = None
+) -> KafkaConfigAdminError:
     """Why opening ``conn`` (or its first request) failed, said as what the server did.
 
     A server that takes the connection and never answers, a listener that expects SASL or
     TLS, or one that does not speak SASL: each fails in aiokafka with a bare timeout, a closed
     connection or a SASL state error; the stage the connection reached tells them apart.
+    ``seconds``: how long the server was given (the connection's request timeout unless the
+    call's deadline came first).
     """
     protocol: str = conn._security_protocol
-    seconds: float = conn._request_timeout
+    seconds = conn._request_timeout if seconds is None else seconds
     sasl, tls = uses_sasl(protocol), uses_tls(protocol)
     closed = isinstance(error, aiokafka_errors.KafkaConnectionError) and not isinstance(
         error, aiokafka_errors.IllegalSaslStateError

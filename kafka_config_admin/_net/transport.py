@@ -78,18 +78,26 @@ class Transport:
             self._ssl_context = ssl.create_default_context()
         self.request_timeout = request_timeout
         self._pool: ConnectionPool | None = None
+        #: The pool :meth:`start` made last (what :meth:`silence` reads once a deadline ended it).
+        self._starting: ConnectionPool | None = None
         self._throttles = Throttles()
         self.choice = BrokerChoice(self.broker_ids, self._is_open)
 
     async def start(self) -> None:
         """Connect to a bootstrap server and read the cluster's brokers."""
+        self._starting = ConnectionPool(self.bootstrap_servers, self._connection_options())
         self._pool = await bootstrap(
+            self._starting,
             self.bootstrap_servers,
-            self._connection_options(),
             ssl_context=self._ssl_context,
             oauth=self._tokens is not None,
             probe_timeout=self.request_timeout,
         )
+
+    def silence(self, seconds: float) -> KafkaConfigAdminError | None:
+        """What the bootstrap server being tried did when a deadline of ``seconds`` ended
+        :meth:`start` (it accepted the connection and sent nothing, ...), if one was."""
+        return None if self._starting is None else self._starting.silence(seconds)
 
     def _connection_options(self) -> dict[str, Any]:
         security = self._security

@@ -8,7 +8,7 @@ from functools import partial
 from rich.table import Table
 
 from .. import AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
-from ..desired import ClusterState, check_ops, describe_state
+from ..desired import ClusterState, Problem, check_ops, describe_state, is_override
 from ._entities import quota_changes
 from ._main import ExitCode
 from ._options import ConnectionOptions
@@ -56,6 +56,7 @@ def alter(
                 settle=partial(settle, doing="reading current configs"),
             )
             problems = check_ops(changes, state)
+            problems += deletes_of_keys_not_set(changes, state, problems)
             if problems:
                 print_refusals(problems)
                 return ExitCode.USAGE
@@ -66,6 +67,37 @@ def alter(
             return await report_alter(result, changes, dry_run)
 
     return run(work)
+
+
+def deletes_of_keys_not_set(
+    changes: Mapping[ConfigResource, Sequence[AlterConfigOp]],
+    state: ClusterState,
+    known: Sequence[Problem] = (),
+) -> list[Problem]:
+    """A DELETE of a key not set on the resource itself, refused as kafka-configs.sh refuses
+    it ("Invalid config(s)"): the broker would take it and change nothing, and the command
+    would say the resource was altered. Keys already refused (``known``) are not said twice."""
+    said = {(problem.resource, problem.key) for problem in known}
+    problems = []
+    for resource, ops in changes.items():
+        config = state.configs.get(resource)
+        for op in ops:
+            if config is None or op.op is not OpType.DELETE or (resource, op.name) in said:
+                continue
+            entry = config.get(op.name)
+            if is_override(resource, entry):
+                continue
+            source = "" if entry is None else f" (its value comes from {entry.source.name})"
+            problems.append(
+                Problem(
+                    resource=resource,
+                    key=op.name,
+                    value=None,
+                    expected_type=None,
+                    message=f"is not set on it, so there is nothing to delete{source}",
+                )
+            )
+    return problems
 
 
 def print_changes(

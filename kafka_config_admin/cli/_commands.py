@@ -12,6 +12,8 @@ takes exactly what the declaration collects, and that no help or usage error loa
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +42,47 @@ _PRUNE = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class NotWritten(Exception):
+    """A write that failed (the output's reader closed the pipe, a full disk): the ``OSError``
+    is its cause. Raised in click's place, whose own handling of a closed pipe ends the
+    program silently with 1: :mod:`._main` says it in one line with the documented code."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        #: The write's own error.
+        self.error = error
+
+
+@contextlib.contextmanager
+def _written() -> Iterator[None]:
+    try:
+        yield
+    except OSError as error:
+        raise NotWritten(error) from error
+
+
+class _Program(click.Group):
+    """The root command: a failed write (help, a command's output) raises :class:`NotWritten`."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        with _written():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with _written():
+            return super().invoke(ctx)
+
+
+@click.group(
+    cls=_Program,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, prog_name="kafka-config-admin")
 def cli() -> None:
     """Read and change Kafka configs: describe, alter, plan and apply a desired-state file."""

@@ -5,8 +5,9 @@ usage errors are answered before any of them is loaded. The commands are declare
 :mod:`._commands`; each imports its work when it runs.
 
 Exit codes (see docs/cli.md): 0 every resource succeeded (``plan``: nothing to change),
-1 a resource failed or the cluster could not be used, 2 a usage error or input refused before
-anything was sent, 3 ``plan``: changes needed, ``audit``: rules violated.
+1 a resource failed, the cluster could not be used or the output could not be written (a full
+disk), 2 a usage error or input refused before anything was sent, 3 ``plan``: changes needed,
+``audit``: rules violated, 141 the output's reader closed the pipe (any output format).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
@@ -22,7 +24,7 @@ from typing import NoReturn
 import click
 
 from .. import InvalidArgumentError, KafkaConfigAdminError, error_line
-from ._commands import cli
+from ._commands import NotWritten, cli
 
 
 class ExitCode(IntEnum):
@@ -33,6 +35,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     CHANGES = 3
     INTERRUPTED = 130  # Ctrl-C or SIGTERM, as shells report SIGINT
+    CLOSED_PIPE = 141  # the output's reader went away, as shells report SIGPIPE
 
 
 def say(line: str) -> None:
@@ -73,6 +76,29 @@ def fewer_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
+def _not_written(error: OSError) -> ExitCode:
+    """Output that could not be written (the reader closed the pipe, the disk is full), or a
+    file the system refused: one line and the exit code, never a traceback."""
+    _discard_stdout()
+    if isinstance(error, BrokenPipeError):
+        say("error: the output's reader closed the pipe before all of it was written")
+        return ExitCode.CLOSED_PIPE
+    problem = error.strerror or error_line(error)
+    say(
+        f"error: {error.filename}: {problem}"
+        if error.filename is not None
+        else f"error: cannot write the output: {problem}"
+    )
+    return ExitCode.FAILED
+
+
+def _discard_stdout() -> None:
+    """Send what stdout still holds nowhere: flushing it again at exit would fail again (and
+    Python would print its own complaint)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     """The console script: run the command line and exit with its code; errors end here."""
     # aiokafka logs connection failures that the SDK reports as typed errors: say them once.
@@ -83,6 +109,10 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     try:
         with fewer_collections():
             code = cli.main(args=argv, prog_name="kafka-config-admin", standalone_mode=False)
+            try:
+                sys.stdout.flush()  # a write that fails fails here, not at the interpreter's exit
+            except OSError as error:
+                raise NotWritten(error) from error
     except click.exceptions.Abort as abort:
         # click turns Ctrl-C during a command into Abort; the cause tells them apart.
         interrupted = isinstance(abort.__cause__, KeyboardInterrupt)
@@ -106,6 +136,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except KeyboardInterrupt:
         say("interrupted")
         code = ExitCode.INTERRUPTED
+    except NotWritten as failed:
+        code = _not_written(failed.error)
     finally:
         aiokafka_logger.setLevel(level)
     sys.exit(int(code or 0))

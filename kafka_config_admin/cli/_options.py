@@ -88,9 +88,11 @@ def connection_options(command: Callable[..., T]) -> Callable[..., T]:
             click.option(
                 "--bootstrap-server",
                 "-b",
-                envvar="KAFKA_BOOTSTRAP_SERVERS",
                 metavar="HOST:PORT[,...]",
-                help="Brokers to connect to [env: KAFKA_BOOTSTRAP_SERVERS].",
+                # Not click's envvar: the variable comes last, after --cluster and the
+                # clusters file (connect.resolve_connection), not in the option's place.
+                help="Brokers to connect to [else --cluster, the clusters file's default, "
+                "then env KAFKA_BOOTSTRAP_SERVERS].",
             ),
             click.option(
                 "--command-config",

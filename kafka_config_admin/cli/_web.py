@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..connect import Connection, clusters_file_path, load_clusters_file
+from ..connect import Connection, clusters_file_in_use, load_clusters_file
 from ._connect import resolve_connection
 from ._main import ExitCode
 from ._options import ConnectionOptions
@@ -62,10 +62,15 @@ def web(
 
 
 def _clusters(options: ConnectionOptions) -> dict[str, Connection]:
-    """Every cluster of the clusters file, or the one cluster the options name."""
+    """Every cluster of the clusters file, or the one cluster the options name: the order of
+    :func:`~kafka_config_admin.connect.resolve_connection`, with the whole file in its place."""
     if options.bootstrap_server is None and options.cluster is None:
-        path = clusters_file_path(options.clusters_file)
-        if options.command_config is None and path.exists():
+        path = (
+            None
+            if options.command_config is not None
+            else clusters_file_in_use(options.clusters_file)
+        )
+        if path is not None:
             return dict(load_clusters_file(path).clusters)
     connection, label = resolve_connection(options)
     return {label: connection}

@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from .. import InvalidArgumentError
+from .. import InvalidArgumentError, decoding_problem, shown
 from ._model import DesiredState
 
 __all__ = ["DesiredStateError", "FileError", "load_desired_state", "parse_desired_state"]
@@ -156,7 +156,7 @@ def _decimal_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
         return int(value, 10)
     except ValueError:
         raise yaml.constructor.ConstructorError(
-            None, None, f"{value!r} is not a decimal integer", node.start_mark
+            None, None, f"{shown(value, 20)} is not a decimal integer", node.start_mark
         ) from None
 
 
@@ -170,9 +170,12 @@ def load_desired_state(path: str | Path) -> DesiredState:
     """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as error:
         raise DesiredStateError(source, [FileError(None, "", f"cannot be read: {error}")]) from None
+    except UnicodeDecodeError as error:
+        line, problem = decoding_problem(error)
+        raise DesiredStateError(source, [FileError(line, "", problem)]) from None
     return parse_desired_state(text, source=source)
 
 

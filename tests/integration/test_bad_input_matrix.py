@@ -13,6 +13,7 @@ import socket
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import anyio
@@ -166,8 +167,9 @@ async def nothing_listening(world: World) -> Any:
         pass
 
 
-async def silent_server(world: World) -> Any:
+async def silent_server(world: World, **options: Any) -> Any:
     """A server that accepts connections and never answers a byte."""
+    options = options or {"timeout": 3, "request_timeout": 1}
     held: list[asyncio.StreamWriter] = []
 
     async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -176,7 +178,7 @@ async def silent_server(world: World) -> Any:
     server = await asyncio.start_server(accept, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
     try:
-        async with AdminClient(f"127.0.0.1:{port}", timeout=3, request_timeout=1):
+        async with AdminClient(f"127.0.0.1:{port}", **options):
             pass
     finally:
         for writer in held:
@@ -528,6 +530,24 @@ CASES = [
         silent_server,
         (KafkaTimeoutError, KafkaConnectionError),  # the connect or the first answer times out
         ("127.0.0.1",),
+    ),
+    Case(
+        "a server that never answers, the call timeout (3 s) below the request timeout (15 s)",
+        partial(silent_server, timeout=3),
+        KafkaTimeoutError,
+        ("within 3s", "accepted the connection and sent nothing in 3s"),
+    ),
+    Case(
+        "a host label over 63 characters, 5 MB long",
+        client("k" * 5_000_000 + ".example:9092"),
+        InvalidArgumentError,
+        ("(5000013 characters) is not host:port", "longer than 63 characters"),
+    ),
+    Case(
+        "a host name with an empty label",
+        client("kafka..example:9092"),
+        InvalidArgumentError,
+        ("an empty label",),
     ),
     Case("a call after close", closed_client, ClientClosedError, ("not open",)),
     # --- quotas and SCRAM credentials --------------------------------------------------------

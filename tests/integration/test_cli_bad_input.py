@@ -12,8 +12,10 @@ case's topic, the cluster default, the case user's quotas and SCRAM credentials.
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +50,7 @@ class Setting:
     user: str
     free_port: int
     files: Path
+    silent_port: int
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,18 @@ def user(s: Setting) -> list[str]:
 
 def alter_topic(s: Setting, *changes: str) -> list[str]:
     return ["alter", *cluster(s), s.topic, *changes, "--yes"]
+
+
+def with_clusters_file(name: str) -> Callable[[Setting], list[str]]:
+    """``describe --cluster dev`` with the clusters file ``name`` of the case's files."""
+    return lambda s: [
+        "describe",
+        "--cluster",
+        "dev",
+        "--clusters-file",
+        str(s.files / name),
+        "orders",
+    ]
 
 
 CASES = [
@@ -262,6 +277,88 @@ CASES = [
         ("missing.yaml",),
     ),
     Case(
+        "deleting a key that is not set (kafka-configs.sh refuses it)",
+        lambda s: alter_topic(s, "--delete", "segment.ms"),
+        2,
+        ("segment.ms", "is not set on it, so there is nothing to delete"),
+    ),
+    Case(
+        "a cluster name and servers that disagree",
+        lambda s: [
+            "describe",
+            "--cluster",
+            "dev",
+            "--clusters-file",
+            str(s.files / "clusters.yaml"),
+            "-b",
+            f"127.0.0.1:{s.free_port}",
+            "orders",
+        ],
+        2,
+        ("--cluster 'dev' has bootstrap servers", "give one of them"),
+    ),
+    *(
+        Case(
+            f"a clusters file with {what}",
+            with_clusters_file(name),
+            2,
+            (name, says),
+        )
+        for what, name, says in [
+            ("an integer of 5,000 digits", "long-number.yaml", "line 3: '99999"),
+            ("a byte that is not UTF-8", "latin1.yaml", "line 2: byte 0xe9 is not UTF-8"),
+            ("YAML nested 100,000 deep", "deep.yaml", "nested too deeply"),
+        ]
+    ),
+    Case(
+        "a command config that is not UTF-8",
+        lambda s: ["describe", *cluster(s), "--command-config", str(s.files / "latin1.yaml"), "x"],
+        2,
+        ("latin1.yaml", "byte 0xe9 is not UTF-8"),
+    ),
+    Case(
+        "a sasl.jaas.config with an unbalanced quote",
+        lambda s: [
+            "describe",
+            *cluster(s),
+            "--command-config",
+            str(s.files / "jaas.properties"),
+            "orders",
+        ],
+        2,
+        ("jaas.properties", "value not specified for key 'p'"),
+    ),
+    Case(
+        "a desired-state file with an integer of 5,000 digits",
+        lambda s: ["plan", *cluster(s), str(s.files / "long-number.yaml")],
+        2,
+        ("long-number.yaml", "(5000 characters) is not a decimal integer"),
+    ),
+    Case(
+        "a host label over 63 characters",
+        lambda s: ["describe", "-b", "k" * 100_000 + ".example:9092", "orders"],
+        2,
+        ("(100013 characters) is not host:port", "longer than 63 characters"),
+    ),
+    Case(
+        "a host name with an empty label",
+        lambda s: ["describe", "-b", "kafka..example:9092", "orders"],
+        2,
+        ("'kafka..example:9092' is not host:port: the host name has an empty label",),
+    ),
+    Case(
+        "a port that is not a number",
+        lambda s: ["describe", "-b", "127.0.0.1:notaport", "orders"],
+        2,
+        ("the port 'notaport' is not a number 1-65535",),
+    ),
+    Case(
+        "a server that accepts the connection and says nothing, timeout 3 s",
+        lambda s: ["describe", "-b", f"127.0.0.1:{s.silent_port}", "--timeout", "3", "orders"],
+        1,
+        ("within 3s", "accepted the connection and sent nothing in 3s"),
+    ),
+    Case(
         "an option no command has",
         lambda s: ["describe", *cluster(s), "--entity-typo", "users"],
         2,
@@ -278,14 +375,35 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def setting(kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> Setting:
+def setting(kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Setting]:
     files = tmp_path_factory.mktemp("bad-input")
     (files / "clusters.yaml").write_text(
         f"clusters:\n  dev:\n    bootstrap_servers: {kafka_bootstrap}\n", encoding="utf-8"
     )
     (files / "bad.yaml").write_text("version: 1\ntopics: [\n  {name: a\n", encoding="utf-8")
+    (files / "long-number.yaml").write_text(
+        f"clusters:\n  dev:\n    timeout: {'9' * 5_000}\n", encoding="utf-8"
+    )
+    (files / "latin1.yaml").write_bytes(b"clusters:\n  dev: {bootstrap_servers: caf\xe9:1}\n")
+    (files / "deep.yaml").write_text("clusters: " + "[" * 100_000 + "]" * 100_000)
+    (files / "jaas.properties").write_text(
+        "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nsasl.jaas.config="
+        "org.apache.kafka.common.security.plain.PlainLoginModule required "
+        'username="admin password="p";\n'
+    )
     topic = make_topic(kafka_bootstrap, {"retention.ms": "86400000"})
-    return Setting(kafka_bootstrap, topic, f"bad-{unique_name()}", free_port(), files)
+    silent = socket.socket()  # accepts connections (the backlog) and never answers
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)
+    with silent:
+        yield Setting(
+            kafka_bootstrap,
+            topic,
+            f"bad-{unique_name()}",
+            free_port(),
+            files,
+            silent.getsockname()[1],
+        )
 
 
 def cluster_state(s: Setting) -> dict[str, Any]:
@@ -323,3 +441,42 @@ def test_bad_input(case: Case, setting: Setting) -> None:
     assert took < CASE_SECONDS
     time.sleep(0.5)  # a change, had one been made, reaches the broker asked meanwhile
     assert cluster_state(setting) == before
+
+
+def _run_into(sink: str, *args: str) -> tuple[int, str]:
+    """The command line with stdout a pipe nobody reads ("closed pipe") or /dev/full."""
+    command = [sys.executable, "-m", "kafka_config_admin", *args]
+    if sink == "closed pipe":
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+            assert process.stdout is not None and process.stderr is not None
+            process.stdout.close()  # the reader is gone before the first write
+            err = process.stderr.read().decode()
+            return process.wait(timeout=120), err
+    with open(sink, "w") as full:
+        done = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, check=False)
+    return done.returncode, done.stderr.decode()
+
+
+@pytest.mark.parametrize(
+    ("sink", "code", "line"),
+    [
+        (
+            "closed pipe",
+            141,
+            "error: the output's reader closed the pipe before all of it was written",
+        ),
+        ("/dev/full", 1, "error: cannot write the output: No space left on device"),
+    ],
+)
+@pytest.mark.parametrize("output", ["table", "json", "yaml", "--help"])
+def test_output_that_cannot_be_written_is_one_line_and_its_code(
+    setting: Setting, sink: str, code: int, line: str, output: str
+) -> None:
+    """The same code for every output format (docs/cli.md, exit codes)."""
+    args = (
+        ["--help"]
+        if output == "--help"
+        else ["describe", *cluster(setting), setting.topic, "-o", output]
+    )
+    ran_code, err = _run_into(sink, *args)
+    assert (ran_code, err.splitlines()) == (code, [line])

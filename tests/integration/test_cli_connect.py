@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,96 @@ def test_clusters_file_names_clusters(
     ran = run_process("describe", name, "--cluster", "nope", env=env)
     assert ran.code == 2
     assert ran.err.strip() == "error: no cluster named 'nope' (known: plain, secure)"
+
+
+def _free_address() -> str:
+    """An address where nothing listens: a cluster that must never be the one talked to."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{probe.getsockname()[1]}"
+
+
+@pytest.fixture
+def two_clusters(kafka_bootstrap: str, tmp_path: Path) -> tuple[Path, str]:
+    """A clusters file whose default ``one`` is dead and whose ``two`` is the session cluster,
+    and a dead address for KAFKA_BOOTSTRAP_SERVERS."""
+    dead = _free_address()
+    clusters = tmp_path / "clusters.yaml"
+    clusters.write_text(
+        "default: one\n"
+        "clusters:\n"
+        f"  one: {{bootstrap_servers: '{_free_address()}'}}\n"
+        f"  two: {{bootstrap_servers: '{kafka_bootstrap}'}}\n"
+    )
+    return clusters, dead
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        (["--cluster", "two"], "two"),  # --cluster over the variable (and the file's default)
+        (["-b", "{bootstrap}"], "{bootstrap}"),  # --bootstrap-server over both
+        (["--cluster", "two", "-b", "{bootstrap}"], "two"),  # both, agreeing
+    ],
+)
+def test_the_cluster_named_is_the_one_talked_to(
+    kafka_bootstrap: str, two_clusters: tuple[Path, str], options: list[str], named: str
+) -> None:
+    clusters, dead = two_clusters
+    name = make_topic(kafka_bootstrap, {"retention.ms": "3600000"})
+    env = {"KAFKA_BOOTSTRAP_SERVERS": dead, "KAFKA_CONFIG_ADMIN_CLUSTERS": str(clusters)}
+    given = [option.format(bootstrap=kafka_bootstrap) for option in options]
+    ran = run_process("describe", name, "-o", "json", "--timeout", "10", *given, env=env)
+    assert ran.code == 0, ran.err
+    assert ran.json()["cluster"] == named.format(bootstrap=kafka_bootstrap)
+    [resource] = ran.json()["resources"]
+    assert resource["configs"]["retention.ms"]["value"] == "3600000"
+
+
+def test_the_clusters_file_default_comes_before_the_variable(
+    kafka_bootstrap: str, tmp_path: Path
+) -> None:
+    clusters = tmp_path / "clusters.yaml"
+    clusters.write_text(f"clusters:\n  only: {{bootstrap_servers: '{kafka_bootstrap}'}}\n")
+    name = make_topic(kafka_bootstrap)
+    env = {"KAFKA_BOOTSTRAP_SERVERS": _free_address()}
+    ran = run_process(
+        "describe", name, "-o", "json", "--clusters-file", str(clusters), "--timeout", "10", env=env
+    )
+    assert ran.code == 0, ran.err
+    assert ran.json()["cluster"] == "only"
+
+
+def test_a_cluster_name_and_servers_that_disagree_are_refused(
+    kafka_bootstrap: str, two_clusters: tuple[Path, str]
+) -> None:
+    clusters, _ = two_clusters
+    ran = run_process(
+        "alter",
+        "--cluster",
+        "one",
+        "-b",
+        kafka_bootstrap,
+        "--clusters-file",
+        str(clusters),
+        "topic:orders",
+        "--set",
+        "retention.ms=1",
+        "--yes",
+    )
+    assert ran.code == 2
+    [line] = ran.err.strip().splitlines()
+    assert line.startswith("error: --cluster 'one' has bootstrap servers ")
+    assert f"but --bootstrap-server gives '{kafka_bootstrap}': give one of them" in line
+
+
+def test_a_clusters_file_named_but_missing_is_said(tmp_path: Path, kafka_bootstrap: str) -> None:
+    missing = tmp_path / "missing.yaml"
+    ran = run_process(
+        "describe", "broker:", "--clusters-file", str(missing),
+        env={"KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap},
+    )  # fmt: skip
+    assert ran.code == 2
+    assert ran.err.strip() == (
+        f"error: cannot read clusters file {missing}: No such file or directory"
+    )

@@ -8,6 +8,7 @@ or one the constructor does not have) raises TypeError, as any Python function d
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any, cast
 
 import pytest
@@ -240,3 +241,63 @@ def test_a_secret_value_is_never_quoted() -> None:
     with pytest.raises(InvalidArgumentError) as caught:
         UserScramCredentialUpsertion("alice", "SCRAM-SHA-256", "s3cret\ud800")
     assert "s3cret" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("cls", "argument"), CASES, ids=[f"{cls.__name__}.{name}" for cls, name in CASES]
+)
+@pytest.mark.parametrize("bad", [None, Odd(), float("nan"), "x" * 100_000, -1, b"\xff"])
+def test_any_value_for_any_argument_is_taken_or_refused_with_our_error(
+    cls: type, argument: str, bad: object
+) -> None:
+    """Every public constructor, every argument, values of every wrong kind (None given by
+    position or by name too): the object is made, or InvalidArgumentError says why in a
+    short message; never TypeError, pydantic's error or another exception."""
+    message = ""
+    try:
+        build(cls, {**GOOD[cls], argument: bad})
+    except InvalidArgumentError as error:
+        message = str(error)
+    assert len(message) < 1_000, message[:300]
+
+
+@pytest.mark.parametrize(
+    ("call", "says"),
+    [
+        (
+            lambda: untyped.ConfigResource(ResourceType.TOPIC, None),
+            "ConfigResource name must be a valid string, got None",
+        ),
+        (lambda: untyped.ConfigResource(None, "x"), "None is not a ResourceType"),
+        (lambda: untyped.TopicPartition(None, 0), "a topic name must be a str, got NoneType"),
+        (lambda: untyped.NewTopic(None), "a topic name must be a str, got NoneType"),
+    ],
+)
+def test_none_given_by_position_is_a_bad_value_not_a_missing_argument(call: Any, says: str) -> None:
+    with pytest.raises(InvalidArgumentError, match=re.escape(says)):
+        call()
+
+
+CONNECT_GOOD: dict[str, dict[str, Any]] = {
+    "Connection": {"name": "dev", "bootstrap_servers": "k:9092", "timeout": 5.0},
+    "ClustersFile": {"clusters": {"dev": {"bootstrap_servers": "k:9092"}}, "default": "dev"},
+}
+
+
+@pytest.mark.parametrize(
+    ("cls", "argument"),
+    [(cls, argument) for cls, arguments in CONNECT_GOOD.items() for argument in arguments],
+)
+@pytest.mark.parametrize("bad", [None, Odd(), float("nan"), "x" * 100_000, -1, b"\xff", [1]])
+def test_connect_models_take_or_refuse_any_value_with_their_error(
+    cls: str, argument: str, bad: object
+) -> None:
+    from kafka_config_admin import connect
+
+    model = getattr(connect, cls)
+    message = ""
+    try:
+        model(**{**CONNECT_GOOD[cls], argument: bad})
+    except connect.ConnectionConfigError as error:
+        message = str(error)
+    assert len(message) < 1_000, message[:300]

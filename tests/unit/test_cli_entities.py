@@ -219,3 +219,37 @@ def test_iterations_out_of_range_are_refused_without_the_password() -> None:
 
 def test_entity_options_without_types_or_names_name_nothing() -> None:
     assert entities(EntityOptions()) == ([], None)
+
+
+def test_deleting_a_key_not_set_on_the_resource_is_refused_as_kafka_configs_does() -> None:
+    """kafka-configs.sh: "Invalid config(s)" for a delete of a key the resource does not set
+    itself; a key set on it is deleted; a key already refused is not said twice."""
+    from kafka_config_admin import AlterConfigOp, ConfigSource, OpType
+    from kafka_config_admin.cli._alter import deletes_of_keys_not_set
+    from kafka_config_admin.desired import ClusterState, Problem
+
+    from .desired_helpers import BROKER, TOPIC, broker_config, entry, topic_config
+
+    state = ClusterState(
+        configs={
+            TOPIC: topic_config(segment=entry("segment.ms", "3600000", ConfigSource.TOPIC_CONFIG)),
+            BROKER: broker_config(
+                entry("log.cleaner.backoff.ms", "1", ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)
+            ),
+        }
+    )
+    delete = {
+        name: AlterConfigOp(name, None, OpType.DELETE)
+        for name in ("segment.ms", "retention.ms", "nope")
+    }
+    known = [Problem(resource=TOPIC, key="nope", value=None, expected_type=None, message="x")]
+    problems = deletes_of_keys_not_set({TOPIC: list(delete.values())}, state, known)
+    assert [(p.key, p.message) for p in problems] == [
+        (
+            "retention.ms",
+            "is not set on it, so there is nothing to delete (its value comes from DEFAULT_CONFIG)",
+        )
+    ]
+    cleaner = AlterConfigOp("log.cleaner.backoff.ms", None, OpType.DELETE)
+    [problem] = deletes_of_keys_not_set({BROKER: [cleaner]}, state)
+    assert "comes from DYNAMIC_DEFAULT_BROKER_CONFIG" in str(problem)

@@ -55,7 +55,40 @@ def test_bad_options_are_refused(servers: Any, options: dict[str, Any], message:
         AdminClient(servers, **options)
 
 
-@pytest.mark.parametrize("servers", ["localhost", "[::1]:9092", ["a:1", "b:2"], "a:1, b:2"])
+@pytest.mark.parametrize(
+    ("server", "why"),
+    [
+        ("a" * 64 + ".example.com:9092", "the label 'aaaaaaaaaaaaaaaaaaaa'... (64 characters) of "),
+        ("kafka..example.com:9092", "an empty label"),
+        (".kafka:9092", "an empty label"),
+        (":9092", "the host is empty"),
+        ("kafka:notaport", "the port 'notaport' is not a number 1-65535"),
+        ("kafka:0", "the port '0' is not a number 1-65535"),
+        ("kafka:65536", "the port '65536' is not a number 1-65535"),
+        ("[zz::q]:9092", "'[zz::q]' is not an IPv6 address"),
+        ("h" * 5_000_000 + ":1", "(5000002 characters) is not host:port: the label"),
+    ],
+)
+def test_host_names_are_checked_as_the_resolver_will(server: str, why: str) -> None:
+    """What Python's IDNA codec and the socket would refuse, said short, before connecting."""
+    with pytest.raises(InvalidArgumentError) as refused:
+        AdminClient(server)
+    assert why in str(refused.value)
+    assert len(str(refused.value)) < 300
+
+
+@pytest.mark.parametrize(
+    "servers",
+    [
+        "localhost",
+        "[::1]:9092",
+        ["a:1", "b:2"],
+        "a:1, b:2",
+        "kafka.:9092",
+        "a" * 63 + ".b:1",
+        "::1",
+    ],
+)
 def test_good_servers_are_accepted(servers: str | list[str]) -> None:
     assert "closed" in repr(AdminClient(servers))
 

@@ -148,6 +148,30 @@ def redacted(name: str, value: str, message: str) -> str | None:
             "policy: compact is not allowed, compaction is",
             "policy: [hidden] is not allowed, compaction is",
         ),
+        # A one-character secret in a policy's words: hidden where a value stands, not as
+        # every word "a" of the message.
+        (
+            "custom",
+            "a",
+            "a value of 'a' is not a good one: custom=a",
+            "a value of '[hidden]' is not a good one: custom=[hidden]",
+        ),
+        ("custom", "a", "a", "[hidden]"),
+        ("custom", "ab", 'custom is "ab", a bad value', 'custom is "[hidden]", a bad value'),
+        # A value sent with spaces, echoed trimmed by a policy (Java's trim()), and as sent.
+        (
+            "retention.ms",
+            " 1234 ",
+            "retention.ms=1234 for topic 't' is below the test policy minimum of 60000 ms",
+            "retention.ms=[hidden] for topic 't' is below the test policy minimum of 60000 ms",
+        ),
+        (
+            "retention.ms",
+            " 1234 ",
+            "Invalid value  1234  for configuration retention.ms: Not a number of type LONG",
+            "Invalid value [hidden] for configuration retention.ms: Not a number of type LONG",
+        ),
+        ("custom", " s3 ", "s3 refused; s3x is fine", "[hidden] refused; s3x is fine"),
     ],
 )
 def test_secrets_are_hidden_only_where_they_stand(
@@ -182,3 +206,33 @@ def test_a_sasl_exchange_prints_hidden_and_sends_the_same_bytes() -> None:
     for shown in (repr(hidden), str(hidden), repr(decoded), f"{decoded}"):
         assert SECRET not in shown and escaped not in shown and "[hidden]" in shown, shown
     assert "SaslAuthenticateRequest_v1" in repr(hidden)
+
+
+def _catalog_keys() -> list[tuple[str, str, str, bool]]:
+    """Every key of every catalog file: (release, kind, name, typed PASSWORD)."""
+    from kafka_config_admin import catalog_releases, load_catalog
+
+    return [
+        (release, key.resource_type.name, key.name, key.type is ConfigType.PASSWORD)
+        for release in catalog_releases()
+        for key in load_catalog(release)
+    ]
+
+
+def test_the_name_rule_agrees_with_kafka_on_every_catalog_key() -> None:
+    """is_sensitive_name says what the broker's flag says (PASSWORD keys) for every key of
+    every catalog file in kafka_config_admin/_models/catalogs/."""
+    keys = _catalog_keys()
+    assert len({release for release, *_ in keys}) == 6 and len(keys) > 1_500  # every file read
+    disagree = [
+        (release, kind, name)
+        for release, kind, name, password in keys
+        if is_sensitive_name(name) != password
+    ]
+    assert disagree == []
+
+
+@pytest.mark.parametrize("name", ["super.users", "allow.everyone.if.no.acl.found"])
+def test_keys_the_broker_reads_untyped_are_sensitive_as_it_marks_them(name: str) -> None:
+    assert is_sensitive_name(name)
+    assert AlterConfigOp(name, "User:admin").sensitive

@@ -165,3 +165,32 @@ def test_unclear_bootstrap_failures_are_said_together() -> None:
     assert str(both) == (
         "could not bootstrap from a:9092,b:9092: a:9092: connection refused; b:9092: timed out"
     )
+
+
+@pytest.mark.parametrize("seconds", [2.0, 4.0])
+async def test_a_silent_server_is_said_whatever_the_call_timeout(seconds: float) -> None:
+    """A call timeout shorter than the connection's request timeout (15 s) still says what the
+    server did: accepted the connection and sent nothing."""
+    import asyncio
+
+    from kafka_config_admin import AdminClient, KafkaTimeoutError
+
+    accepted: list[asyncio.StreamWriter] = []
+    server = await asyncio.start_server(
+        lambda _reader, writer: accepted.append(writer), "127.0.0.1", 0
+    )
+    port = server.sockets[0].getsockname()[1]
+    try:
+        with pytest.raises(KafkaTimeoutError) as silent:
+            async with AdminClient(f"127.0.0.1:{port}", timeout=seconds):
+                pass
+    finally:
+        for writer in accepted:
+            writer.close()
+        server.close()
+        await server.wait_closed()
+    assert str(silent.value) == (
+        f"could not reach the cluster at 127.0.0.1:{port} within {seconds:g}s: 127.0.0.1:{port} "
+        f"accepted the connection and sent nothing in {seconds:g}s (no answer to ApiVersions): "
+        "a broker that is frozen or overloaded, or a server that is not a Kafka listener"
+    )

@@ -573,3 +573,28 @@ def test_refuses_another_address_without_auth(tmp_path: Path) -> None:
     )
     with pytest.raises(ValueError, match="without authentication"):
         create_app(settings)
+
+
+async def test_web_with_a_clusters_file_serves_its_clusters_whatever_the_variable(
+    kafka_bootstrap: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``web --clusters-file F`` with KAFKA_BOOTSTRAP_SERVERS exported serves F's clusters."""
+    from kafka_config_admin.cli._options import ConnectionOptions
+    from kafka_config_admin.cli._web import _clusters
+
+    monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1")
+    clusters_file = tmp_path / "clusters.yaml"
+    clusters_file.write_text(
+        f"clusters:\n  from-file: {{bootstrap_servers: '{kafka_bootstrap}'}}\n"
+    )
+    clusters = _clusters(ConnectionOptions(clusters_file=clusters_file))
+    assert list(clusters) == ["from-file"]
+    settings = WebSettings(clusters=clusters, changelog=tmp_path / "log.sqlite3", timeout=30)
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as web:
+            index = await web.get("/")
+            assert 'href="/c/from-file"' in index.text and "127.0.0.1:1" not in index.text
+            page = await web.get("/c/from-file")
+            assert page.status_code == 200 and "broker 1" in page.text

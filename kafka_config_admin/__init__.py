@@ -109,7 +109,7 @@ if _typing.TYPE_CHECKING:
         TopicListing,
         TopicPartition,
     )
-    from ._models.validation import MAX_BROKER_ID, check_seconds, is_broker_id
+    from ._models.validation import MAX_BROKER_ID, check_seconds, is_broker_id, shorten
     from ._net.connections import translate_error
     from ._net.oauth import TokenProvider
     from ._net.security import check_security_option, check_security_settings
@@ -237,6 +237,7 @@ __all__ = [
     "load_catalog",
     "match_catalog",
     "releases_with_key",
+    "shorten",
     "translate_error",
     "uses_sasl",
     "uses_tls",
@@ -354,6 +355,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "MAX_BROKER_ID",
         "check_seconds",
         "is_broker_id",
+        "shorten",
     ),
     "._net.connections": ("translate_error",),
     "._net.oauth": ("TokenProvider",),

@@ -4,7 +4,8 @@ The flow, each step usable on its own::
 
     from kafka_config_admin import AdminClient
     from kafka_config_admin.desired import (
-        apply_plan, evaluate_state, load_desired_state, make_plan, read_state,
+        Proposal, apply_plan, ask_broker, evaluate_state, load_desired_state, make_plan,
+        read_state,
     )
 
     # A DesiredStateError names the file, line and key of a mistake.
@@ -13,6 +14,7 @@ The flow, each step usable on its own::
         state = await read_state(admin, desired)  # describes, KIP-569 types
         plan = make_plan(desired, state, prune=False)  # pure: no I/O
         print(plan.to_json())  # plan.problems: every type error
+        verdict = await ask_broker(admin, Proposal.of_plan(plan))  # validate_only
         report = await apply_plan(admin, plan)  # validate, apply, read back
         violations = evaluate_state(desired.rules, state, desired=desired)  # rules
 
@@ -25,7 +27,8 @@ The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSp
 also says what a Spark snapshot reads) and rules (:func:`evaluate_rules`,
 :func:`evaluate_state`, :func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
-(:func:`read_state`, :func:`apply_plan`, :func:`read_export` for a cluster's overrides as a
+(:func:`read_state`, :func:`ask_broker` for the broker's verdict on a plan's changes,
+:func:`apply_plan`, :func:`read_export` for a cluster's overrides as a
 file) live in their own modules.
 
 Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
@@ -125,6 +128,7 @@ if _typing.TYPE_CHECKING:
         parse_duration_ms,
         parse_size_bytes,
     )
+    from ._verdict import BrokerVerdict, Proposal, Refusal, ask_broker, is_refusal
 
 __all__ = [
     "BROKER_THROTTLE_KEYS",
@@ -139,6 +143,7 @@ __all__ = [
     "SIZE_UNITS",
     "TOPIC_THROTTLE_KEYS",
     "ApplyReport",
+    "BrokerVerdict",
     "ChangeKind",
     "ClusterState",
     "ConfigChange",
@@ -158,10 +163,12 @@ __all__ = [
     "Plan",
     "PlanRejectedError",
     "Problem",
+    "Proposal",
     "QuotaChange",
     "QuotaOutcome",
     "QuotaPlan",
     "QuotaSpec",
+    "Refusal",
     "ResourceAction",
     "ResourceKind",
     "ResourceObservation",
@@ -185,6 +192,7 @@ __all__ = [
     "UserPattern",
     "Violation",
     "apply_plan",
+    "ask_broker",
     "check_desired",
     "check_ops",
     "check_value",
@@ -200,6 +208,7 @@ __all__ = [
     "find_shadowed",
     "human_units",
     "is_override",
+    "is_refusal",
     "is_set_like",
     "kafka_string",
     "list_matching_topics",
@@ -362,6 +371,13 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "kafka_string",
         "parse_duration_ms",
         "parse_size_bytes",
+    ),
+    "._verdict": (
+        "BrokerVerdict",
+        "Proposal",
+        "Refusal",
+        "ask_broker",
+        "is_refusal",
     ),
 }
 __getattr__, __dir__ = _lazy_exports(globals(), _HOMES)

@@ -309,10 +309,11 @@ def check_quota_value(key: str, value: object, *, where: str | None = None) -> f
     """
     where = where or f"quota {key!r}"
     if isinstance(value, bool) or not isinstance(value, int | float) or not _finite(value):
-        raise InvalidArgumentError(f"{where} must be a finite number above 0, got {value!r}")
+        raise InvalidArgumentError(f"{where} must be a finite number above 0, got {given(value)}")
     if value <= 0:
         raise InvalidArgumentError(
-            f"{where} must be a finite number above 0 (Kafka refuses 0 and below), got {value!r}"
+            f"{where} must be a finite number above 0 (Kafka refuses 0 and below), "
+            f"got {given(value)}"
         )
     return float(value)
 

@@ -22,6 +22,7 @@ from .. import (
     UpdateMode,
     ValidValues,
     releases_with_key,
+    shorten,
 )
 from ._model import DesiredState
 from ._state import ClusterState, known_type, sensitive_key
@@ -50,7 +51,7 @@ class Problem(BaseModel):
 
     def __str__(self) -> str:
         where = str(self.resource) if self.key is None else f"{self.resource}, {self.key}"
-        shown = "" if self.value is None else f" = {self.value!r}"
+        shown = "" if self.value is None else f" = {shorten(self.value)}"
         return f"{where}{shown}: {self.message}"
 
 

@@ -66,6 +66,8 @@ SET_LIKE_KEYS = frozenset(
 TypedValue = bool | int | float | tuple[str, ...] | str
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+#: Digits of the longest LONG (9223372036854775807).
+_LONG_DIGITS = 19
 _BOUNDS = {
     ConfigType.SHORT: (-(2**15), 2**15 - 1),
     ConfigType.INT: (-(2**31), 2**31 - 1),
@@ -126,8 +128,12 @@ def parse_typed(kind: ConfigType, text: str) -> TypedValue:
 def _parse_integer(kind: ConfigType, trimmed: str) -> int:
     if not _INTEGER.fullmatch(trimmed):
         raise ValueError("not an integer")
-    number = int(trimmed)
     low, high = _BOUNDS[kind]
+    # Leading zeros dropped first: int() refuses thousands of digits, Java reads "0...01".
+    sign, digits = trimmed[0] if trimmed[0] in "+-" else "", trimmed.lstrip("+-").lstrip("0")
+    if len(digits) > _LONG_DIGITS:
+        raise ValueError(f"out of range for {kind.name} ({low} to {high})")
+    number = int(sign + (digits or "0"))
     if not low <= number <= high:
         raise ValueError(f"out of range for {kind.name} ({low} to {high})")
     return number

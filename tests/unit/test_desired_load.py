@@ -141,7 +141,11 @@ def test_errors_name_file_line_and_key() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("topics:\n  - name: a\n  - name: a\n", 1, "named twice"),
+        (
+            "topics:\n  - name: a\n  - name: b\n  - name: a\n",
+            4,
+            "topics[2]: topic 'a' is named twice",
+        ),
         ("groups:\n  g: {}\n  g: {}\n", 3, "written twice"),
         ("topics: [\n", 2, "not valid YAML"),
         ("- a\n- b\n", 1, "must be a mapping"),

@@ -237,6 +237,12 @@ def test_missing_topics_are_created_when_the_file_says_how_else_reported() -> No
     assert plan.alter_ops() == {}
     assert absent.action is ResourceAction.MISSING
     assert plan.has_changes and plan.missing_topics == ["absent"]
+    # A topic apply cannot create is a problem: the plan is refused, never "no changes".
+    [problem] = [problem for problem in plan.problems if problem.resource.name == "absent"]
+    assert problem.key is None
+    assert problem.message == (
+        "the topic does not exist; give partitions and replication_factor to create it"
+    )
     assert plan.creations() == [new.create]
     # A topic to create is type-checked against another topic's keys.
     bad = desired(

@@ -164,3 +164,10 @@ def test_every_type_has_an_expected_text() -> None:
     for kind in ConfigType:
         assert expected_type(kind)
     assert "32-bit" in expected_type(ConfigType.INT)
+
+
+def test_integers_of_any_length_parse_as_java_reads_them_or_are_out_of_range() -> None:
+    assert parse_typed(ConfigType.LONG, "0" * 5000 + "1") == 1  # Java's parseLong reads it
+    assert parse_typed(ConfigType.INT, "-0005") == -5
+    with pytest.raises(ValueError, match="out of range for LONG"):
+        parse_typed(ConfigType.LONG, "9" * 5000)

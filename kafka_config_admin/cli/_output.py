@@ -392,12 +392,28 @@ def print_refusals(problems: Sequence[object]) -> None:
     stderr.print("nothing was sent")
 
 
+#: Characters of a value a table cell shows, and of an error a line quotes, before they are
+#: cut short: a broker's message may echo a value of tens of kilobytes.
+CELL_LIMIT = 200
+REASON_LIMIT = 500
+
+
+def cut_short(text: str, limit: int = CELL_LIMIT) -> str:
+    """``text``, or its start and its length when longer than ``limit``."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def reason_line(error: BaseException) -> str:
+    """An error as a message quotes it: its class, then its message on one line, cut short."""
+    return f"{type(error).__name__}: {cut_short(error_line(error), REASON_LIMIT)}"
+
+
 def failures_lines(
     failures: Iterable[tuple[ConfigResource, Iterable[str], BaseException]],
 ) -> list[str]:
     """Each failed resource as one line: resource, keys and reason."""
     return [
-        f"{resource}: {', '.join(keys) or '-'}: {type(error).__name__}: {error_line(error)}"
+        f"{resource}: {', '.join(keys) or '-'}: {reason_line(error)}"
         for resource, keys, error in failures
     ]
 

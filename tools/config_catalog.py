@@ -103,7 +103,7 @@ def valid_values(validator: Mapping[str, Any] | None) -> dict[str, Any] | None:
         valid["empty_allowed"] = empty != "false"
         if "isNullAllowed" in fields:
             # KIP-1161's ValidList (it also knows whether null is allowed) refuses an empty
-            # member and a member given twice; before it, only members outside its strings.
+            # member; before it, only members outside its strings were refused.
             valid["distinct_members"] = True
     elif name.endswith("$NonEmptyString"):
         valid["non_empty"] = True

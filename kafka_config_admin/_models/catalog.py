@@ -12,8 +12,8 @@ the catalog whose API versions are closest to the ones the broker advertises, ne
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
@@ -70,9 +70,9 @@ class ValidValues:
             CaseInsensitiveValidString); otherwise exactly.
         is_list: members apply to each member of a LIST value.
         empty_allowed: for a list, whether the empty list is allowed.
-        distinct_members: for a list, whether an empty member and a member given twice are
-            refused (KIP-1161's ValidList, Kafka 4.2 on); before, only members outside
-            ``members`` were.
+        distinct_members: for a list, whether an empty member is refused (KIP-1161's
+            ValidList, Kafka 4.2 on; a member given twice is dropped before it is checked);
+            before, only members outside ``members`` were.
         non_empty: a string that must not be empty.
         minimum, maximum: the inclusive numeric range; None where open.
         text: the validator in Kafka's own words (its toString), as the docs show it.
@@ -98,7 +98,7 @@ class ValidValues:
         if self.is_list and not self.empty_allowed:
             parts.append("not empty")
         if self.distinct_members:
-            parts.append("no empty or repeated member")
+            parts.append("no empty member")
         if self.non_empty:
             parts.append("a non-empty string")
         if self.minimum is not None and self.maximum is not None:
@@ -118,9 +118,9 @@ class CatalogKey:
 
     ``default`` is the value as the broker shows it (None: no default, or null);
     ``required`` is true for a key with no default at all; ``update_mode`` is set for broker
-    keys only; ``valid`` is None when the key has no validator; ``per_mechanism`` marks a
-    listener's per-mechanism SASL key (:meth:`ConfigCatalog.listener_key`), whose value only
-    the broker checks.
+    keys only; ``valid`` is None when the key has no validator. A per-listener key
+    (:meth:`ConfigCatalog.listener_key`) names its ``listener``; ``per_mechanism`` marks a
+    listener's per-mechanism SASL key.
     """
 
     name: str
@@ -131,6 +131,7 @@ class CatalogKey:
     required: bool = False
     update_mode: UpdateMode | None = None
     valid: ValidValues | None = None
+    listener: str | None = None
     per_mechanism: bool = False
 
 
@@ -242,10 +243,19 @@ class ConfigCatalog:
             base = self.get(ResourceType.BROKER, mechanism_key)
             if base is None:
                 return None
-            # The broker checks a mechanism's key only when a listener uses it: its type
-            # says how to show it, never what to refuse.
-            return replace(base, name=name, valid=None, per_mechanism=True)
-        return replace(base, name=name)
+            per_mechanism = True
+        else:
+            per_mechanism = False
+        # Kafka checks a prefixed name against its non-dynamic keys as it is, so a listener's
+        # key of a read-only base is not refused as read-only: only its value is checked.
+        mode = None if base.update_mode is UpdateMode.READ_ONLY else base.update_mode
+        return replace(
+            base,
+            name=name,
+            update_mode=mode,
+            listener=match["listener"],
+            per_mechanism=per_mechanism,
+        )
 
     def per_listener_only(self, name: str) -> bool:
         """Whether Kafka takes broker key ``name`` only per listener: the SSL keys a broker

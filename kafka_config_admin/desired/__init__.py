@@ -66,7 +66,16 @@ if _typing.TYPE_CHECKING:
         observed_state,
         observed_values,
     )
-    from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value
+    from ._check import (
+        LOG_LEVELS,
+        Problem,
+        check_desired,
+        check_ops,
+        check_value,
+        key_hint,
+        nearest_keys,
+        shorten,
+    )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
     from ._kinds import ResourceKind
     from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
@@ -114,6 +123,8 @@ if _typing.TYPE_CHECKING:
         TypedValue,
         expected_type,
         is_set_like,
+        java_equals_ignore_case,
+        java_trim,
         parse_typed,
         same_value,
     )
@@ -201,11 +212,15 @@ __all__ = [
     "human_units",
     "is_override",
     "is_set_like",
+    "java_equals_ignore_case",
+    "java_trim",
     "kafka_string",
+    "key_hint",
     "list_matching_topics",
     "load_desired_state",
     "make_plan",
     "match_budget",
+    "nearest_keys",
     "next_state",
     "observe_cluster",
     "observe_once",
@@ -222,6 +237,7 @@ __all__ = [
     "read_state",
     "same_value",
     "schema_resources",
+    "shorten",
     "stale_keys",
 ]
 
@@ -262,6 +278,9 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "check_desired",
         "check_ops",
         "check_value",
+        "key_hint",
+        "nearest_keys",
+        "shorten",
     ),
     "._export": (
         "Export",
@@ -352,6 +371,8 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "TypedValue",
         "expected_type",
         "is_set_like",
+        "java_equals_ignore_case",
+        "java_trim",
         "parse_typed",
         "same_value",
     ),

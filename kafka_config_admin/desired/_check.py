@@ -107,7 +107,7 @@ def check_value(
         return problem(mode)
     if op in (OpType.APPEND, OpType.SUBTRACT) and kind not in (ConfigType.LIST, ConfigType.UNKNOWN):
         return problem(f"{op.name} needs a LIST config, and this one is {kind.name}")
-    if value is None or _unchecked_value(resource, key, spec):
+    if value is None or _unchecked_value(state, resource, key, spec):
         return None
     if resource.type is ResourceType.BROKER_LOGGER and java_trim(value) not in LOG_LEVELS:
         return problem(f"not a log level: expected one of {', '.join(sorted(LOG_LEVELS))}")
@@ -136,13 +136,39 @@ def shorten(value: str | None) -> str | None:
     return f"{value[: _SHOWN_CHARS - 20]}... ({len(value)} characters)"
 
 
-def _unchecked_value(resource: ConfigResource, key: str, spec: CatalogKey | None) -> bool:
-    """Whether Kafka never checks this key's value when it is set: a listener's per-mechanism
-    SASL key (checked only when a listener uses the mechanism), and the broker's
-    ``config.providers*`` keys (which Kafka leaves out before it validates a change)."""
-    if spec is not None and spec.per_mechanism:
+def _unchecked_value(
+    state: ClusterState, resource: ConfigResource, key: str, spec: CatalogKey | None
+) -> bool:
+    """Whether Kafka may take this key's value unchecked, so that only the broker can judge
+    it: a listener's per-mechanism SASL key, a per-listener key of a listener the broker does
+    not serve itself (a controller's listener, one not among its ``listeners``), and the
+    broker's ``config.providers*`` keys (which Kafka leaves out before it validates)."""
+    if resource.type is not ResourceType.BROKER:
+        return False
+    if key.startswith("config.providers"):
         return True
-    return resource.type is ResourceType.BROKER and key.startswith("config.providers")
+    if spec is None or spec.listener is None:
+        return False
+    return spec.per_mechanism or spec.listener.lower() not in _served_listeners(state, resource)
+
+
+def _served_listeners(state: ClusterState, resource: ConfigResource) -> frozenset[str]:
+    """The broker's own listeners (lower case, as a ``listener.name.`` prefix writes them):
+    its ``listeners`` less its ``controller.listener.names``; empty when the state cannot
+    tell."""
+    listeners = state.key_info(resource, "listeners")
+    if listeners is None or not listeners.value:
+        return frozenset()
+    controllers = state.key_info(resource, "controller.listener.names")
+    controller_names = (
+        set() if controllers is None or not controllers.value else _names(controllers.value)
+    )
+    served = {item.split(":", 1)[0] for item in _names(listeners.value)}
+    return frozenset(served - controller_names)
+
+
+def _names(text: str) -> set[str]:
+    return {item.strip().lower() for item in text.split(",") if item.strip()}
 
 
 def _resize_problem(
@@ -162,7 +188,11 @@ def _resize_problem(
         return None
     entry = state.key_info(resource, key)
     try:
-        old = None if entry is None or entry.value is None else parse_typed(ConfigType.INT, entry.value)
+        old = (
+            None
+            if entry is None or entry.value is None
+            else parse_typed(ConfigType.INT, entry.value)
+        )
     except ValueError:
         return None
     if not isinstance(old, int) or isinstance(old, bool) or parsed == old:
@@ -198,6 +228,8 @@ def _missing_key(state: ClusterState, resource: ConfigResource, key: str) -> str
         and resource.type in _CATALOG_SAYS_UNKNOWN
         and match.catalog.covers(resource.type)
     )
+    if resource.type is ResourceType.BROKER:
+        return None  # a broker takes any key: a plugin of it (or a later release) may read it
     if not state.knows_keys(resource) and not told_by_catalog:
         return None
     message = "unknown config: the broker does not know this key"
@@ -224,7 +256,7 @@ _KIND_WORDS = {
 
 
 def key_hint(state: ClusterState, resource_type: ResourceType, key: str) -> str:
-    """"Did you mean" for a key ``resource_type`` does not take: the other kinds it is a key
+    """ "Did you mean" for a key ``resource_type`` does not take: the other kinds it is a key
     of, and the nearest keys of ``resource_type`` in the broker's release (its catalog and what
     the broker describes); empty when there is nothing near."""
     parts: list[str] = []
@@ -311,11 +343,8 @@ def _invalid(valid: ValidValues, parsed: TypedValue) -> str | None:
 def _invalid_list(valid: ValidValues, parsed: tuple[str, ...]) -> str | None:
     if not parsed and not valid.empty_allowed:
         return "the list is empty"
-    if valid.distinct_members:
-        if "" in parsed:
-            return "a list member is empty (two commas in a row, or one at an end)"
-        if len(set(parsed)) != len(parsed):
-            return "a list member is given twice"
+    if valid.distinct_members and "" in parsed:
+        return "a list member is empty (two commas in a row, or one at an end)"
     if valid.members is not None:
         wrong = [member for member in parsed if not _is_member(valid, member)]
         if wrong:

@@ -70,7 +70,8 @@ SET_LIKE_KEYS = frozenset(
 TypedValue = bool | int | float | tuple[str, ...] | str
 
 #: Java's ``Integer.parseInt``/``Long.parseLong``: an optional sign, then digits, where a digit
-#: is any Unicode decimal digit (``Character.digit``: ``'\u0661\u0660'`` is 10), one UTF-16 unit each.
+#: is any Unicode decimal digit (``Character.digit``: ``'\u0661\u0660'`` is 10), one UTF-16
+#: unit each.
 _INTEGER = re.compile(r"[+-]?[\d]+")
 #: The longest run of digits (leading zeros aside) that can still fit in 64 bits: beyond it a
 #: value is out of range without being converted (Python refuses ints of thousands of digits).
@@ -121,11 +122,13 @@ def java_trim(text: str) -> str:
 
 def java_equals_ignore_case(text: str, other: str) -> bool:
     """Java's ``String.equalsIgnoreCase``: char by char, equal as they are, in upper case or in
-    lower case of the upper case (``'falſe'`` equals ``'false'``: the long s is an s)."""
+    lower case of the upper case (``'fal\\u017fe'`` equals ``'false'``: the long s is an s)."""
     if len(text) != len(other):
         return False
     return all(
-        a == b or _java_upper(a) == _java_upper(b) or _java_upper(a).lower() == _java_upper(b).lower()
+        a == b
+        or _java_upper(a) == _java_upper(b)
+        or _java_upper(a).lower() == _java_upper(b).lower()
         for a, b in zip(text, other, strict=True)
     )
 

@@ -59,7 +59,7 @@ def _integers(key: CatalogKey) -> list[str]:
     for bound in (lo, hi):
         if isinstance(bound, int):
             picks.update({bound, bound - 1, bound + 1})
-    typical = int(key.default) if key.default and _is_int(key.default) else (lo or 1)
+    typical = int(key.default) if key.default and _is_int(key.default) else int(lo or 1)
     picks.add(typical)
     values = [str(n) for n in sorted(picks)]
     values += [str(high + 1), str(low - 1), f"+{typical}", f"{typical}.0", f"{typical}L"]
@@ -151,7 +151,7 @@ def values_for(key: CatalogKey) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def per_listener_keys(catalog: ConfigCatalog, listeners: list[str]) -> list[CatalogKey]:
+def per_listener_keys(catalog: ConfigCatalog, listeners: Sequence[str]) -> list[CatalogKey]:
     """Broker keys a listener takes as ``listener.name.<listener>.<key>`` (and the per-mechanism
     SASL keys), as catalog keys named with the prefix."""
     found: list[CatalogKey] = []

@@ -11,7 +11,6 @@ never refuse what the broker accepts (a false refusal); what it accepts and the 
 
 from __future__ import annotations
 
-import asyncio
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -100,9 +99,7 @@ async def _broker_verdicts(admin: AdminClient, triples: Sequence[Triple]) -> lis
     return answers
 
 
-def _tally(
-    triples: Sequence[Triple], broker: Sequence[str | None], verdict: Verdict
-) -> Tally:
+def _tally(triples: Sequence[Triple], broker: Sequence[str | None], verdict: Verdict) -> Tally:
     tally = Tally(false_refusals=[], false_accepts=[], total=len(triples))
     for triple, answer in zip(triples, broker, strict=True):
         refused = verdict(triple)
@@ -139,14 +136,17 @@ async def test_the_checks_never_refuse_what_the_broker_accepts(
 
     broker = await _broker_verdicts(admin_client, triples)
     sources: Mapping[str, Verdict] = {"check_value": _check_value_verdict(state)}
-    report = [f"Kafka {catalog.release}: {len(triples)} triples, broker refused "
-              f"{sum(a is not None for a in broker)}"]
+    report = [
+        f"Kafka {catalog.release}: {len(triples)} triples, broker refused "
+        f"{sum(a is not None for a in broker)}"
+    ]
     tallies = {name: _tally(triples, broker, verdict) for name, verdict in sources.items()}
     for name, tally in tallies.items():
         kinds = Counter(t.resource.type.name for t, _ in tally.false_accepts)
         report.append(
             f"  {name}: {len(tally.false_refusals)} false refusals, "
-            f"{len(tally.false_accepts)} false accepts ({tally.false_accept_rate:.2%}) {dict(kinds)}"
+            f"{len(tally.false_accepts)} false accepts ({tally.false_accept_rate:.2%}) "
+            f"{dict(kinds)}"
         )
         report += [f"    accepted, broker refused: {t} -> {why}" for t, why in tally.false_accepts]
     print("\n".join(report))

@@ -138,6 +138,13 @@ class CatalogKey:
 #: A per-listener broker key: ``listener.name.<listener>.<key>`` (Kafka's ListenerConfigRegex).
 _LISTENER_KEY = re.compile(r"listener\.name\.(?P<listener>[^.]*)\.(?P<key>.+)")
 
+#: The keys a listener may set on the cluster default (Kafka's ClusterLevelListenerConfigs:
+#: max.connections from 2.x, the others added later; a release that refuses one of them there
+#: is left to say so itself). Every other per-listener key is taken per broker only.
+_CLUSTER_LEVEL_LISTENER_KEYS = frozenset(
+    {"max.connections", "max.connection.creation.rate", "num.network.threads"}
+)
+
 #: The SASL keys a listener sets per mechanism, ``listener.name.<l>.<mechanism>.<key>``
 #: (Kafka's DynamicBrokerConfig.ListenerMechanismConfigs).
 _LISTENER_MECHANISM_KEYS = frozenset(
@@ -246,9 +253,14 @@ class ConfigCatalog:
             per_mechanism = True
         else:
             per_mechanism = False
-        # Kafka checks a prefixed name against its non-dynamic keys as it is, so a listener's
-        # key of a read-only base is not refused as read-only: only its value is checked.
-        mode = None if base.update_mode is UpdateMode.READ_ONLY else base.update_mode
+        # Kafka checks a prefixed name against its non-dynamic keys as it is (a listener's key
+        # of a read-only base is not refused as read-only), and takes it per broker only,
+        # but for the few keys a listener may set cluster-wide.
+        mode = (
+            UpdateMode.CLUSTER_WIDE
+            if base.name in _CLUSTER_LEVEL_LISTENER_KEYS
+            else UpdateMode.PER_BROKER
+        )
         return replace(
             base,
             name=name,

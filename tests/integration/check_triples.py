@@ -30,6 +30,17 @@ _BOUNDS = {
 #: Prefixes a broker key takes per listener (Kafka's listener.name.<listener>.<key>).
 _PER_LISTENER_PREFIXES = ("ssl.", "sasl.", "max.connection", "connections.max.reauth.ms")
 _SASL_MECHANISMS = ("plain", "scram-sha-256", "gssapi", "oauthbearer")
+#: The keys Kafka takes per listener and mechanism (DynamicBrokerConfig's
+#: ListenerMechanismConfigs).
+_PER_MECHANISM = frozenset(
+    {
+        "sasl.jaas.config",
+        "sasl.login.callback.handler.class",
+        "sasl.login.class",
+        "sasl.server.callback.handler.class",
+        "connections.max.reauth.ms",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -163,7 +174,7 @@ def per_listener_keys(catalog: ConfigCatalog, listeners: Sequence[str]) -> list[
         for listener in listeners:
             prefix = f"listener.name.{listener.lower()}."
             found.append(_renamed(key, prefix + key.name))
-            if key.name.startswith("sasl.") and key.name != "sasl.enabled.mechanisms":
+            if key.name in _PER_MECHANISM:
                 mechanism = _SASL_MECHANISMS[len(found) % len(_SASL_MECHANISMS)]
                 found.append(_renamed(key, f"{prefix}{mechanism}.{key.name}"))
     return found

@@ -145,6 +145,10 @@ _CLUSTER_LEVEL_LISTENER_KEYS = frozenset(
     {"max.connections", "max.connection.creation.rate", "num.network.threads"}
 )
 
+#: Connection limits each listener refuses below 1 (its validateReconfiguration: "Invalid
+#: max.connections 0"), set for the broker or for one listener.
+_AT_LEAST_ONE = frozenset({"max.connections", "max.connection.creation.rate"})
+
 #: The SASL keys a listener sets per mechanism, ``listener.name.<l>.<mechanism>.<key>``
 #: (Kafka's DynamicBrokerConfig.ListenerMechanismConfigs).
 _LISTENER_MECHANISM_KEYS = frozenset(
@@ -268,6 +272,20 @@ class ConfigCatalog:
             listener=match["listener"],
             per_mechanism=per_mechanism,
         )
+
+    def per_broker_listener_key(self, name: str) -> bool:
+        """Whether ``name`` is a per-listener key Kafka refuses on the cluster default: every
+        ``listener.name.<listener>.<key>`` but those of the few keys a listener may set
+        cluster-wide (Kafka decides by the name alone, whatever the key)."""
+        match = _LISTENER_KEY.fullmatch(name)
+        return match is not None and match["key"] not in _CLUSTER_LEVEL_LISTENER_KEYS
+
+    def at_least_one(self, name: str) -> bool:
+        """Whether broker key ``name`` (or the key a per-listener key prefixes) must be at
+        least 1, as each listener checks its connection limits when they change."""
+        match = _LISTENER_KEY.fullmatch(name)
+        key = name if match is None else match["key"]
+        return key in _AT_LEAST_ONE and self.get(ResourceType.BROKER, key) is not None
 
     def per_listener_only(self, name: str) -> bool:
         """Whether Kafka takes broker key ``name`` only per listener: the SSL keys a broker

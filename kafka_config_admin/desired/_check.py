@@ -120,8 +120,8 @@ def check_value(
     if valid is not None and invalid is not None and state.catalog is not None:
         release = state.catalog.catalog.release
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
-    resize = _resize_problem(state, resource, key, parsed, op)
-    return None if resize is None else problem(resize)
+    rule = _resize_problem(state, resource, key, parsed, op) or _at_least_one(state, key, parsed)
+    return None if rule is None else problem(rule)
 
 
 #: The longest value a message shows whole; a longer one shows its start and its length.
@@ -205,6 +205,19 @@ def _resize_problem(
             f"size {old} ({old // 2} to {old * 2}): change it in steps"
         )
     return None
+
+
+def _at_least_one(state: ClusterState, key: str, parsed: TypedValue) -> str | None:
+    """Kafka's rule for a listener's connection limits: at least 1."""
+    if (
+        state.catalog is None
+        or isinstance(parsed, bool)
+        or not isinstance(parsed, int)
+        or parsed >= 1
+        or not state.catalog.catalog.at_least_one(key)
+    ):
+        return None
+    return "a listener's connection limit must be at least 1 (Kafka refuses 0 and below)"
 
 
 def _valid_values(
@@ -297,7 +310,20 @@ def _mode_problem(
     """Refuse what a broker's dynamic update mode forbids: a read-only key, a per-broker key
     on the cluster default, and a key the cluster takes on the cluster default only (a
     cluster-wide key may otherwise be set for one broker: Kafka allows it)."""
-    if spec is None or resource.type is not ResourceType.BROKER or spec.update_mode is None:
+    if resource.type is not ResourceType.BROKER:
+        return None
+    if (
+        resource.name == ""
+        and op is not OpType.DELETE
+        and match is not None
+        and match.catalog.per_broker_listener_key(key)
+    ):
+        return (
+            "per-broker only: Kafka takes a listener's key for one broker id, never on the "
+            "cluster default (but max.connections, max.connection.creation.rate and "
+            "num.network.threads)"
+        )
+    if spec is None or spec.update_mode is None:
         return None
     if spec.update_mode is UpdateMode.READ_ONLY:
         return "read-only: set only in the broker's properties file, with a restart"

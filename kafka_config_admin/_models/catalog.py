@@ -119,8 +119,9 @@ class CatalogKey:
     ``default`` is the value as the broker shows it (None: no default, or null);
     ``required`` is true for a key with no default at all; ``update_mode`` is set for broker
     keys only; ``valid`` is None when the key has no validator. A per-listener key
-    (:meth:`ConfigCatalog.listener_key`) names its ``listener``; ``per_mechanism`` marks a
-    listener's per-mechanism SASL key.
+    (:meth:`ConfigCatalog.listener_key`) names its ``listener``; ``value_unchecked`` says that
+    the broker may take its value unchecked (a per-mechanism SASL key, the prefixed form of a
+    read-only key), so that only the broker can judge it.
     """
 
     name: str
@@ -132,7 +133,7 @@ class CatalogKey:
     update_mode: UpdateMode | None = None
     valid: ValidValues | None = None
     listener: str | None = None
-    per_mechanism: bool = False
+    value_unchecked: bool = False
 
 
 #: A per-listener broker key: ``listener.name.<listener>.<key>`` (Kafka's ListenerConfigRegex).
@@ -254,9 +255,11 @@ class ConfigCatalog:
             base = self.get(ResourceType.BROKER, mechanism_key)
             if base is None:
                 return None
-            per_mechanism = True
+            unchecked = True  # some releases check a mechanism's key, others do not
         else:
-            per_mechanism = False
+            # Kafka validates a listener's key with the ConfigDef of its dynamic keys: the
+            # value of a key whose base is read-only goes unchecked there.
+            unchecked = base.update_mode is UpdateMode.READ_ONLY
         # Kafka checks a prefixed name against its non-dynamic keys as it is (a listener's key
         # of a read-only base is not refused as read-only), and takes it per broker only,
         # but for the few keys a listener may set cluster-wide.
@@ -270,7 +273,7 @@ class ConfigCatalog:
             name=name,
             update_mode=mode,
             listener=match["listener"],
-            per_mechanism=per_mechanism,
+            value_unchecked=unchecked,
         )
 
     def per_broker_listener_key(self, name: str) -> bool:

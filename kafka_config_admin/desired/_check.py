@@ -100,14 +100,16 @@ def check_value(
         missing = _missing_key(state, resource, key)
         if missing is not None:
             return problem(missing)
-    elif info is not None and info.is_read_only:
+    elif info is not None and info.is_read_only and (spec is None or spec.listener is None):
+        # A broker describes a listener's key set in its properties file as read-only,
+        # though it takes a change of it (Kafka's dynamic keys are the unprefixed names).
         return problem("read-only: the broker does not take changes of this key at run time")
     mode = _mode_problem(resource, key, op, spec, state.catalog)
     if mode is not None:
         return problem(mode)
     if op in (OpType.APPEND, OpType.SUBTRACT) and kind not in (ConfigType.LIST, ConfigType.UNKNOWN):
         return problem(f"{op.name} needs a LIST config, and this one is {kind.name}")
-    if value is None or _unchecked_value(state, resource, key, spec):
+    if value is None or _unchecked_value(resource, key, spec):
         return None
     if resource.type is ResourceType.BROKER_LOGGER and java_trim(value) not in LOG_LEVELS:
         return problem(f"not a log level: expected one of {', '.join(sorted(LOG_LEVELS))}")
@@ -136,39 +138,13 @@ def shorten(value: str | None) -> str | None:
     return f"{value[: _SHOWN_CHARS - 20]}... ({len(value)} characters)"
 
 
-def _unchecked_value(
-    state: ClusterState, resource: ConfigResource, key: str, spec: CatalogKey | None
-) -> bool:
+def _unchecked_value(resource: ConfigResource, key: str, spec: CatalogKey | None) -> bool:
     """Whether Kafka may take this key's value unchecked, so that only the broker can judge
-    it: a listener's per-mechanism SASL key, a per-listener key of a listener the broker does
-    not serve itself (a controller's listener, one not among its ``listeners``), and the
+    it: a per-listener key the catalog says so of (:attr:`CatalogKey.value_unchecked`), and the
     broker's ``config.providers*`` keys (which Kafka leaves out before it validates)."""
     if resource.type is not ResourceType.BROKER:
         return False
-    if key.startswith("config.providers"):
-        return True
-    if spec is None or spec.listener is None:
-        return False
-    return spec.per_mechanism or spec.listener.lower() not in _served_listeners(state, resource)
-
-
-def _served_listeners(state: ClusterState, resource: ConfigResource) -> frozenset[str]:
-    """The broker's own listeners (lower case, as a ``listener.name.`` prefix writes them):
-    its ``listeners`` less its ``controller.listener.names``; empty when the state cannot
-    tell."""
-    listeners = state.key_info(resource, "listeners")
-    if listeners is None or not listeners.value:
-        return frozenset()
-    controllers = state.key_info(resource, "controller.listener.names")
-    controller_names = (
-        set() if controllers is None or not controllers.value else _names(controllers.value)
-    )
-    served = {item.split(":", 1)[0] for item in _names(listeners.value)}
-    return frozenset(served - controller_names)
-
-
-def _names(text: str) -> set[str]:
-    return {item.strip().lower() for item in text.split(",") if item.strip()}
+    return key.startswith("config.providers") or (spec is not None and spec.value_unchecked)
 
 
 def _resize_problem(

@@ -69,7 +69,16 @@ if _typing.TYPE_CHECKING:
         observed_state,
         observed_values,
     )
-    from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value
+    from ._check import (
+        LOG_LEVELS,
+        Problem,
+        check_desired,
+        check_ops,
+        check_value,
+        key_hint,
+        nearest_keys,
+        shorten,
+    )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
     from ._kinds import ResourceKind
     from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
@@ -117,6 +126,8 @@ if _typing.TYPE_CHECKING:
         TypedValue,
         expected_type,
         is_set_like,
+        java_equals_ignore_case,
+        java_trim,
         parse_typed,
         same_value,
     )
@@ -210,11 +221,15 @@ __all__ = [
     "is_override",
     "is_refusal",
     "is_set_like",
+    "java_equals_ignore_case",
+    "java_trim",
     "kafka_string",
+    "key_hint",
     "list_matching_topics",
     "load_desired_state",
     "make_plan",
     "match_budget",
+    "nearest_keys",
     "next_state",
     "observe_cluster",
     "observe_once",
@@ -231,6 +246,7 @@ __all__ = [
     "read_state",
     "same_value",
     "schema_resources",
+    "shorten",
     "stale_keys",
 ]
 
@@ -271,6 +287,9 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "check_desired",
         "check_ops",
         "check_value",
+        "key_hint",
+        "nearest_keys",
+        "shorten",
     ),
     "._export": (
         "Export",
@@ -361,6 +380,8 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "TypedValue",
         "expected_type",
         "is_set_like",
+        "java_equals_ignore_case",
+        "java_trim",
         "parse_typed",
         "same_value",
     ),

@@ -121,6 +121,8 @@ def test_dry_run_still_asks_the_broker_its_policy(
     [
         (("--set", "retention.ms=soon"), "retention.ms = 'soon': not an integer: expected LONG"),
         (("--set", "no.such.setting=1"), "no.such.setting = '1': unknown config"),
+        (("--set", "retention.msx=1"), "did you mean retention.ms"),
+        (("--set", "num.io.threads=8"), "it is a broker key"),
         (("--append", "max.message.bytes=1"), "APPEND needs a LIST config, and this one is INT"),
         (("--set", "min.insync.replicas=3000000000"), "min.insync.replicas"),
     ],

@@ -170,6 +170,10 @@ async def test_invalid_value_refused_with_reason_and_never_sent(
         web, page, f"/c/{CLUSTER}/check/topic/{topic}", {"key": "unknown.key", "value": "1"}
     )
     assert "unknown config" in locked.text
+    typo = await form_post(
+        web, page, f"/c/{CLUSTER}/check/topic/{topic}", {"key": "retention.msx", "value": "1"}
+    )
+    assert "did you mean retention.ms" in typo.text
     plan = await web.get(f"/c/{CLUSTER}/plan")
     assert topic not in plan.text
     assert await topic_value(admin_client, topic, "retention.ms") == "604800000"

@@ -4,9 +4,11 @@ From the catalog of the running release, at least 1,000 (resource, key, value) t
 made (``check_triples``) over every key of topics, brokers (one broker and the cluster
 default), groups and client metrics where the release has them. Each is sent with
 ``validate_only`` (one key per resource entry, many resources per request) and each verdict
-source (a column: today ``check_value``) is compared with the broker's answer. A source may
-never refuse what the broker accepts (a false refusal); what it accepts and the broker refuses
-(a false accept) is left to the broker's dry run, and its rate is printed per release.
+source (a column: ``check_value``, and ``plan``) is compared with the broker's answer. A source
+may never refuse what the broker accepts (a false refusal); what ``check_value`` accepts and
+the broker refuses (a false accept) is left to the broker's dry run, and its rate is printed
+per release. ``plan``'s verdict is the checks' and then the broker's, asked through the dry run
+every face shares (``desired.ask_broker``): it may disagree with the broker on nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +27,13 @@ from kafka_config_admin import (
     NewTopic,
     ResourceType,
 )
-from kafka_config_admin.desired import ClusterState, check_value, describe_state
+from kafka_config_admin.desired import (
+    ClusterState,
+    Proposal,
+    ask_broker,
+    check_value,
+    describe_state,
+)
 from kafka_config_admin.testing import KafkaCluster
 
 from .check_triples import Triple, generate
@@ -110,6 +118,33 @@ def _tally(triples: Sequence[Triple], broker: Sequence[str | None], verdict: Ver
     return tally
 
 
+async def _plan_verdicts(
+    admin: AdminClient, state: ClusterState, triples: Sequence[Triple]
+) -> Verdict:
+    """``plan``'s verdict on each triple as a change of its own: refused by the checks here,
+    else asked of the broker through ``ask_broker`` (as ``plan``, ``alter --dry-run``, the web
+    editor and the Spark source ask it). Rounds of at most one triple per resource, each round
+    one proposal (one request per broker)."""
+    refused = [check_value(state, t.resource, t.key, t.value) is not None for t in triples]
+    queues: dict[ConfigResource, list[int]] = defaultdict(list)
+    for index, triple in enumerate(triples):
+        if not refused[index]:
+            queues[triple.resource].append(index)
+    while any(queues.values()):
+        batch = [queue.pop() for queue in queues.values() if queue]
+        proposal = Proposal(
+            configs={
+                triples[i].resource: [AlterConfigOp(name=triples[i].key, value=triples[i].value)]
+                for i in batch
+            }
+        )
+        verdict = await ask_broker(admin, proposal)
+        for index in batch:
+            refused[index] = triples[index].resource in verdict.configs
+    by_triple = {id(triple): answer for triple, answer in zip(triples, refused, strict=True)}
+    return lambda triple: by_triple[id(triple)]
+
+
 def _check_value_verdict(state: ClusterState) -> Verdict:
     def refuses(triple: Triple) -> bool:
         return check_value(state, triple.resource, triple.key, triple.value) is not None
@@ -135,7 +170,10 @@ async def test_the_checks_never_refuse_what_the_broker_accepts(
     assert {t.resource.type for t in triples} == set(places)
 
     broker = await _broker_verdicts(admin_client, triples)
-    sources: Mapping[str, Verdict] = {"check_value": _check_value_verdict(state)}
+    sources: Mapping[str, Verdict] = {
+        "check_value": _check_value_verdict(state),
+        "plan": await _plan_verdicts(admin_client, state, triples),
+    }
     report = [
         f"Kafka {catalog.release}: {len(triples)} triples, broker refused "
         f"{sum(a is not None for a in broker)}"
@@ -150,6 +188,10 @@ async def test_the_checks_never_refuse_what_the_broker_accepts(
         )
         report += [f"    accepted, broker refused: {t} -> {why}" for t, why in tally.false_accepts]
     print("\n".join(report))
+    # plan's false accepts first: its false refusals can only be check_value's (it asks the
+    # checks first), asserted below for both.
+    accepted = "\n".join(f"{t} -> {why}" for t, why in tallies["plan"].false_accepts)
+    assert not tallies["plan"].false_accepts, f"plan accepts what the broker refuses:\n{accepted}"
     for name, tally in tallies.items():
         refused = "\n".join(
             f"{t} -> {check_value(state, t.resource, t.key, t.value)}"

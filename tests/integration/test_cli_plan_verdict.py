@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from kafka_config_admin import ConfigResource, ResourceType
 from kafka_config_admin.testing import POLICY_MIN_RETENTION_MS
 
 from .cli_helpers import make_topic, overrides, run_cli, topic
@@ -109,28 +108,29 @@ def test_broker_side_rules_the_client_leaves_to_the_broker_are_refused_by_plan(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Rules only the broker applies: a thread pool grows at most to double at a time; a
-    topic to create cannot have more replicas than there are brokers."""
-    broker = kafka_broker_ids[0]
+    """Rules only the broker applies, which no catalog states: tiered storage for a topic
+    needs it on in the broker; a topic to create cannot have more replicas than there are
+    brokers."""
+    existing = make_topic(kafka_bootstrap)
     created = f"verdict-{unique_name()}"
     file = write(
         tmp_path,
         f"""
-brokers:
-  {broker}: {{configs: {{num.io.threads: 1000}}}}
 topics:
+  - {{name: {existing}, configs: {{remote.storage.enable: true}}}}
   - {{name: {created}, partitions: 1, replication_factor: {len(kafka_broker_ids) + 5}}}
 """,
     )
     ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
     assert ran.code == 2, ran.err
-    assert f"refused by the broker: broker '{broker}', num.io.threads = '1000': " in ran.err
+    refused = [line for line in ran.err.splitlines() if line.startswith("refused by the broker")]
+    assert len(refused) == 2, ran.err
+    assert f"refused by the broker: topic '{existing}', remote.storage.enable = 'true': " in ran.err
     assert (
         f"refused by the broker: topic '{created}' (to create): InvalidReplicationFactorError"
         in ran.err
     )
-    broker_resource = ConfigResource(ResourceType.BROKER, str(broker))
-    assert "num.io.threads" not in overrides(kafka_bootstrap, broker_resource)
+    assert overrides(kafka_bootstrap, topic(existing)) == {}
 
 
 def test_alter_dry_run_gives_the_same_verdict_as_plan(

@@ -32,11 +32,17 @@ loaded machine disturbs less), and the ratio to its baseline; the load average i
 Every command runs with byte-code caches written (``PYTHONDONTWRITEBYTECODE`` unset), as an
 installed package runs.
 
+``plan`` asking the broker (issue 29: at most 1.5x the SDK's describe of the same topics):
+``--part verdict``, ``--repeats`` times, each time in turn: the SDK's describe of every config
+of the N topics (``sdk_steps.py describe``), the SDK's reads as ``plan`` asks them
+(``sdk_steps.py plan``), those reads and the validate_only alter ``plan`` sends
+(``sdk_steps.py validate``), ``plan FILE`` (asks the broker) and ``plan FILE --offline``.
+
 Where ``plan``'s fixed cost goes (imports layer by layer, the file, the plan, the table), on a
 fake cluster state, no broker: ``--part breakdown`` (:mod:`benchmarks.cli_breakdown`).
 
 Options: ``--topics N`` (2000), ``--sample N`` (50, spread over the rounds), ``--rounds N`` (3),
-``--repeats N`` (5), ``--part faces|kafka-configs|breakdown|all`` (all), ``--out DIR``.
+``--repeats N`` (5), ``--part faces|kafka-configs|breakdown|verdict|all`` (all), ``--out DIR``.
 """
 
 from __future__ import annotations
@@ -230,6 +236,70 @@ def faces_round(
     return results
 
 
+#: The verdict part's steps: name, what it is.
+VERDICT_STEPS = [
+    ("sdk_describe", "the SDK's describe of every config of the topics (process included)"),
+    ("sdk_plan", "the SDK's reads as plan asks them (topic list, the key the file sets)"),
+    ("sdk_validate", "those reads, then the validate_only alter plan sends"),
+    ("plan", "`plan FILE`: the brokers asked (exit 3)"),
+    ("plan_offline", "`plan FILE --offline` (exit 3)"),
+]
+
+
+def verdict_round(bootstrap: str, topics: list[str], index: int, work: Path) -> dict[str, Any]:
+    """Each step of ``VERDICT_STEPS`` once, in turn."""
+    value = 9_500_000 + index * 60_000
+    names = work / "topics.txt"
+    names.write_text("\n".join(topics))
+    file = str(desired_file(work / "verdict.yaml", topics, value))
+    steps: dict[str, tuple[list[str], int]] = {
+        "sdk_describe": (sdk_steps("describe", bootstrap, str(names)), 0),
+        "sdk_plan": (sdk_steps("plan", bootstrap, str(names)), 0),
+        "sdk_validate": (sdk_steps("validate", bootstrap, str(names), str(value)), 0),
+        "plan": (ours(bootstrap, "plan", file), 3),
+        "plan_offline": (ours(bootstrap, "plan", file, "--offline"), 3),
+    }
+    results: dict[str, Any] = {}
+    for name, (command, expect) in steps.items():
+        seconds, cpu, _ = measured(command, expect)
+        results[name] = {"seconds": seconds, "cpu": cpu}
+    return results
+
+
+def verdict_markdown(part: dict[str, Any]) -> list[str]:
+    runs: list[dict[str, dict[str, Any]]] = part["runs"]
+
+    def median(step: str, what: str) -> float:
+        return statistics.median(float(run[step][what]) for run in runs)
+
+    lines = [
+        "### plan asking the broker against the SDK",
+        "",
+        f"`{part['command']}` at commit {part['commit']}: Apache Kafka {part['kafka']} (single "
+        f"KRaft node), {part['topics']} topics, a file setting retention.ms on each, "
+        f"{len(runs)} repeats, each step once per repeat in turn; every command a new process. "
+        f"Load average (1, 5, 15 min) before: {part['load_before']}; after: "
+        f"{part['load_after']}. Medians; ratios to the SDK's describe of the same topics.",
+        "",
+        "| step | wall s | CPU s | wall / SDK describe | CPU / SDK describe |",
+        "|---|---|---|---|---|",
+    ]
+    base_wall, base_cpu = median("sdk_describe", "seconds"), median("sdk_describe", "cpu")
+    for step, said in VERDICT_STEPS:
+        wall, cpu = median(step, "seconds"), median(step, "cpu")
+        lines.append(
+            f"| {said} | {wall:.2f} | {cpu:.2f} | {wall / base_wall:.2f} | {cpu / base_cpu:.2f} |"
+        )
+    ratios = [run["plan"]["seconds"] / run["sdk_describe"]["seconds"] for run in runs]
+    lines += [
+        "",
+        f"plan (brokers asked) over the SDK's describe, per repeat: "
+        f"{', '.join(f'{ratio:.2f}' for ratio in ratios)}.",
+        "",
+    ]
+    return lines
+
+
 def git_commit() -> str:
     """The commit measured, ``+`` when the tree has changes not committed."""
     head = subprocess.run(
@@ -342,6 +412,8 @@ def write(results: dict[str, Any], out: Path) -> str:
         lines += faces_markdown(results["faces"])
     if "breakdown" in results:
         lines += cli_breakdown.markdown(results["breakdown"])
+    if "verdict" in results:
+        lines += verdict_markdown(results["verdict"])
     if "kafka_configs" in results:
         lines += kafka_configs_markdown(results["kafka_configs"])
     text = "\n".join(lines)
@@ -365,7 +437,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument(
-        "--part", choices=["faces", "kafka-configs", "breakdown", "all"], default="all"
+        "--part",
+        choices=["faces", "kafka-configs", "breakdown", "verdict", "all"],
+        default="all",
     )
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
@@ -399,6 +473,18 @@ def main(argv: Sequence[str] | None = None) -> None:
                 print(f"[faces {index + 1}/{args.repeats}] ...", flush=True)
                 repeats.append(faces_round(bootstrap, topics, index, Path(tmp)))
             results["faces"] = {
+                **context,
+                "load_before": load_before,
+                "load_after": load_average(),
+                "runs": repeats,
+            }
+        if args.part in ("verdict", "all"):
+            load_before = load_average()
+            repeats = []
+            for index in range(args.repeats):
+                print(f"[verdict {index + 1}/{args.repeats}] ...", flush=True)
+                repeats.append(verdict_round(bootstrap, topics, index, Path(tmp)))
+            results["verdict"] = {
                 **context,
                 "load_before": load_before,
                 "load_after": load_average(),

@@ -5,7 +5,9 @@ measured against (``benchmarks/cli.py``), process start included.
 ``retention.ms`` on those topics asks (the topic list, then each topic's ``retention.ms``, as
 ``desired.read_state`` asks for a file without rules). ``... describe BOOTSTRAP TOPICS_FILE``:
 what ``describe --match`` asks (the topic list, then every config of each topic, without
-documentation). ``... apply BOOTSTRAP TOPICS_FILE RETENTION_MS``: what ``apply`` asks (plan's
+documentation). ``... validate BOOTSTRAP TOPICS_FILE RETENTION_MS``: what ``plan`` asks
+when it asks the broker (plan's reads, then ``retention.ms`` SET on every topic with
+``validate_only``). ``... apply BOOTSTRAP TOPICS_FILE RETENTION_MS``: what ``apply`` asks (plan's
 reads, then ``retention.ms`` SET on every topic with ``validate_only``, then for real, then the
 key read back). Prints JSON: seconds of each phase (``alter`` is the broker's commit).
 
@@ -41,10 +43,11 @@ async def main(step: str, bootstrap: str, names: list[str], value: str | None) -
         else:
             await client.describe_configs({r: ["retention.ms"] for r in resources}).all()
         phase("describe")
-        if step == "apply":
+        if step in ("validate", "apply"):
             ops = {r: [AlterConfigOp("retention.ms", str(value), OpType.SET)] for r in resources}
             await client.incremental_alter_configs(ops, validate_only=True).all()
             phase("validate")
+        if step == "apply":
             await client.incremental_alter_configs(ops).all()
             phase("alter")
             await client.describe_configs({r: ["retention.ms"] for r in resources}).all()

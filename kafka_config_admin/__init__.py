@@ -114,7 +114,7 @@ if _typing.TYPE_CHECKING:
         check_seconds,
         decoding_problem,
         is_broker_id,
-        shown,
+        shorten,
     )
     from ._net.connections import translate_error
     from ._net.oauth import TokenProvider
@@ -244,7 +244,7 @@ __all__ = [
     "load_catalog",
     "match_catalog",
     "releases_with_key",
-    "shown",
+    "shorten",
     "translate_error",
     "uses_sasl",
     "uses_tls",
@@ -363,7 +363,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "check_seconds",
         "decoding_problem",
         "is_broker_id",
-        "shown",
+        "shorten",
     ),
     "._net.connections": ("translate_error",),
     "._net.oauth": ("TokenProvider",),

@@ -77,7 +77,7 @@ from . import (
     check_security_settings,
     decoding_problem,
     error_line,
-    shown,
+    shorten,
     uses_tls,
 )
 
@@ -347,11 +347,11 @@ class ClustersFile(BaseModel, metaclass=_RefusesWithOurErrors):
     def _default_is_known(self) -> ClustersFile:
         if self.default is not None and self.default not in self.clusters:
             raise ValueError(
-                f"default names {shown(self.default)}, which is not among the clusters"
+                f"default names {shorten(self.default)}, which is not among the clusters"
             )
         for name, connection in self.clusters.items():
             if not connection.bootstrap_servers:
-                raise ValueError(f"cluster {shown(name)} has no bootstrap_servers")
+                raise ValueError(f"cluster {shorten(name)} has no bootstrap_servers")
         return self
 
     def connection(self, name: str | None = None) -> Connection:
@@ -394,7 +394,8 @@ def _named(name: str, settings: Any) -> Any:
         return settings  # validation names the problem
     if given is not None and given != name:
         raise ValueError(
-            f"cluster {shown(name)} is named {shown(str(given))}: leave name out or make it match"
+            f"cluster {shorten(name)} is named {shorten(str(given))}: "
+            "leave name out or make it match"
         )
     if isinstance(settings, Connection):
         return settings.model_copy(update={"name": name})
@@ -437,7 +438,7 @@ def _integer(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
         return int(loader.construct_yaml_int(node))
     except ValueError:  # more digits than int() converts (sys.get_int_max_str_digits)
         raise yaml.constructor.ConstructorError(
-            None, None, f"{shown(str(node.value), 20)} is too long a number", node.start_mark
+            None, None, f"{shorten(str(node.value), 20)} is too long a number", node.start_mark
         ) from None
 
 
@@ -651,9 +652,9 @@ def resolve_connection(
             bootstrap_servers, connection.bootstrap_servers
         ):
             raise ConnectionConfigError(
-                f"--cluster {shown(cluster)} has bootstrap servers "
-                f"{shown(connection.bootstrap_servers or '')} but --bootstrap-server gives "
-                f"{shown(bootstrap_servers)}: give one of them"
+                f"--cluster {shorten(cluster)} has bootstrap servers "
+                f"{shorten(connection.bootstrap_servers or '')} but --bootstrap-server gives "
+                f"{shorten(bootstrap_servers)}: give one of them"
             )
         return connection.model_copy(update=given)
     if command_config is not None:
@@ -710,7 +711,9 @@ def parse_properties(text: str, *, source: str) -> dict[str, str]:
         logical += line
         match = re.match(r"([^=:\s]+)\s*(?:[=:\s]\s*(.*))?$", logical, re.DOTALL)
         if match is None:
-            raise ConnectionConfigError(f"{source}: line {first}: not KEY=VALUE: {shown(logical)}")
+            raise ConnectionConfigError(
+                f"{source}: line {first}: not KEY=VALUE: {shorten(logical)}"
+            )
         properties[match.group(1)] = (match.group(2) or "").strip()
         logical = ""
     return properties
@@ -734,7 +737,7 @@ def _jaas_login(jaas: str, mechanism: str | None) -> tuple[str, str, str]:
     mechanisms = _LOGIN_MODULES.get(module)
     if mechanisms is None:
         raise ConnectionConfigError(
-            f"sasl.jaas.config uses {shown(module)}: only PlainLoginModule and ScramLoginModule "
+            f"sasl.jaas.config uses {shorten(module)}: only PlainLoginModule and ScramLoginModule "
             "are supported"
         )
     if mechanism is None:
@@ -778,7 +781,7 @@ def _jaas_module(tokens: _JaasTokens) -> tuple[str, dict[str | None, str]]:
     flag = tokens.text
     if flag is None or flag.upper() not in ("REQUIRED", "REQUISITE", "SUFFICIENT", "OPTIONAL"):
         raise ConnectionConfigError(
-            f"sasl.jaas.config: invalid login module control flag {shown(flag or tokens.kind)} "
+            f"sasl.jaas.config: invalid login module control flag {shorten(flag or tokens.kind)} "
             "(required, requisite, sufficient or optional)"
         )
     options: dict[str | None, str] = {}
@@ -786,7 +789,7 @@ def _jaas_module(tokens: _JaasTokens) -> tuple[str, dict[str | None, str]]:
         key = tokens.text
         if tokens.next() != "=" or tokens.next() is _JaasTokens.END or tokens.text is None:
             raise ConnectionConfigError(
-                f"sasl.jaas.config: value not specified for key {shown(str(key))} (an "
+                f"sasl.jaas.config: value not specified for key {shorten(str(key))} (an "
                 "unbalanced quote ends its value at the next quote or the line's end)"
             )
         options[key] = tokens.text

@@ -102,6 +102,10 @@ def valid_values(validator: Mapping[str, Any] | None) -> dict[str, Any] | None:
         empty = fields.get("isEmptyAllowed")
         # ValidList before KIP-1161 (Kafka 4.1) let an empty list through.
         valid["empty_allowed"] = empty != "false"
+        if "isNullAllowed" in fields:
+            # KIP-1161's ValidList (it also knows whether null is allowed) refuses an empty
+            # member; before it, only members outside its strings were refused.
+            valid["distinct_members"] = True
     elif name.endswith("$NonEmptyString"):
         valid["non_empty"] = True
     if text:

@@ -12,8 +12,9 @@ the catalog whose API versions are closest to the ones the broker advertises, ne
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,9 @@ class ValidValues:
             CaseInsensitiveValidString); otherwise exactly.
         is_list: members apply to each member of a LIST value.
         empty_allowed: for a list, whether the empty list is allowed.
+        distinct_members: for a list, whether an empty member is refused (KIP-1161's
+            ValidList, Kafka 4.2 on; a member given twice is dropped before it is checked);
+            before, only members outside ``members`` were.
         non_empty: a string that must not be empty.
         minimum, maximum: the inclusive numeric range; None where open.
         text: the validator in Kafka's own words (its toString), as the docs show it.
@@ -78,6 +82,7 @@ class ValidValues:
     case_insensitive: bool = False
     is_list: bool = False
     empty_allowed: bool = True
+    distinct_members: bool = False
     non_empty: bool = False
     minimum: int | float | None = None
     maximum: int | float | None = None
@@ -92,6 +97,8 @@ class ValidValues:
             parts.append(f"{which}: {', '.join(self.members)}{case}")
         if self.is_list and not self.empty_allowed:
             parts.append("not empty")
+        if self.distinct_members:
+            parts.append("no empty member")
         if self.non_empty:
             parts.append("a non-empty string")
         if self.minimum is not None and self.maximum is not None:
@@ -111,7 +118,10 @@ class CatalogKey:
 
     ``default`` is the value as the broker shows it (None: no default, or null);
     ``required`` is true for a key with no default at all; ``update_mode`` is set for broker
-    keys only; ``valid`` is None when the key has no validator.
+    keys only; ``valid`` is None when the key has no validator. A per-listener key
+    (:meth:`ConfigCatalog.listener_key`) names its ``listener``; ``value_unchecked`` says that
+    the broker may take its value unchecked (a per-mechanism SASL key, the prefixed form of a
+    read-only key), so that only the broker can judge it.
     """
 
     name: str
@@ -122,6 +132,68 @@ class CatalogKey:
     required: bool = False
     update_mode: UpdateMode | None = None
     valid: ValidValues | None = None
+    listener: str | None = None
+    value_unchecked: bool = False
+
+
+#: A per-listener broker key: ``listener.name.<listener>.<key>`` (Kafka's ListenerConfigRegex).
+_LISTENER_KEY = re.compile(r"listener\.name\.(?P<listener>[^.]*)\.(?P<key>.+)")
+
+#: The keys a listener may set on the cluster default (Kafka's ClusterLevelListenerConfigs:
+#: max.connections from 2.x, the others added later; a release that refuses one of them there
+#: is left to say so itself). Every other per-listener key is taken per broker only.
+_CLUSTER_LEVEL_LISTENER_KEYS = frozenset(
+    {"max.connections", "max.connection.creation.rate", "num.network.threads"}
+)
+
+#: Connection limits each listener refuses below 1 (its validateReconfiguration: "Invalid
+#: max.connections 0"), set for the broker or for one listener.
+_AT_LEAST_ONE = frozenset({"max.connections", "max.connection.creation.rate"})
+
+#: The SASL keys a listener sets per mechanism, ``listener.name.<l>.<mechanism>.<key>``
+#: (Kafka's DynamicBrokerConfig.ListenerMechanismConfigs).
+_LISTENER_MECHANISM_KEYS = frozenset(
+    {
+        "sasl.jaas.config",
+        "sasl.login.callback.handler.class",
+        "sasl.login.class",
+        "sasl.server.callback.handler.class",
+        "connections.max.reauth.ms",
+    }
+)
+
+
+#: The SSL keys a broker takes only per listener (Kafka's SslConfigs.RECONFIGURABLE_CONFIGS;
+#: a release without one of them simply does not have the key).
+_PER_LISTENER_ONLY = frozenset(
+    {
+        "ssl.keystore.type",
+        "ssl.keystore.location",
+        "ssl.keystore.password",
+        "ssl.key.password",
+        "ssl.truststore.type",
+        "ssl.truststore.location",
+        "ssl.truststore.password",
+        "ssl.keystore.certificate.chain",
+        "ssl.keystore.key",
+        "ssl.truststore.certificates",
+    }
+)
+
+#: Thread pools Kafka resizes at run time only within half and double the current size.
+_RESIZE_LIMITED = frozenset(
+    {
+        "num.io.threads",
+        "num.replica.fetchers",
+        "num.recovery.threads.per.data.dir",
+        "background.threads",
+        "num.network.threads",
+        "remote.log.manager.copier.thread.pool.size",
+        "remote.log.manager.expiration.thread.pool.size",
+        "remote.log.manager.follower.thread.pool.size",
+        "remote.log.reader.threads",
+    }
+)
 
 
 class ConfigCatalog:
@@ -164,6 +236,72 @@ class ConfigCatalog:
         self._keys[(resource_type, name)] = key
         return key
 
+    def listener_key(self, name: str) -> CatalogKey | None:
+        """The broker key a per-listener key sets for one listener, or None.
+
+        Kafka takes ``listener.name.<listener>.<key>`` (the listener's name has no dot) for a
+        broker key, and ``listener.name.<listener>.<mechanism>.<key>`` for the SASL keys a
+        mechanism has its own of (``sasl.jaas.config`` and the like): the key it prefixes,
+        with that key's type, valid values and update mode, named as given.
+        """
+        match = _LISTENER_KEY.fullmatch(name)
+        if match is None:
+            return None
+        base = self.get(ResourceType.BROKER, match["key"])
+        if base is None:
+            mechanism_key = match["key"].partition(".")[2]
+            if mechanism_key not in _LISTENER_MECHANISM_KEYS:
+                return None
+            base = self.get(ResourceType.BROKER, mechanism_key)
+            if base is None:
+                return None
+            unchecked = True  # some releases check a mechanism's key, others do not
+        else:
+            # Kafka validates a listener's key with the ConfigDef of its dynamic keys: the
+            # value of a key whose base is read-only goes unchecked there.
+            unchecked = base.update_mode is UpdateMode.READ_ONLY
+        # Kafka checks a prefixed name against its non-dynamic keys as it is (a listener's key
+        # of a read-only base is not refused as read-only), and takes it per broker only,
+        # but for the few keys a listener may set cluster-wide.
+        mode = (
+            UpdateMode.CLUSTER_WIDE
+            if base.name in _CLUSTER_LEVEL_LISTENER_KEYS
+            else UpdateMode.PER_BROKER
+        )
+        return replace(
+            base,
+            name=name,
+            update_mode=mode,
+            listener=match["listener"],
+            value_unchecked=unchecked,
+        )
+
+    def per_broker_listener_key(self, name: str) -> bool:
+        """Whether ``name`` is a per-listener key Kafka refuses on the cluster default: every
+        ``listener.name.<listener>.<key>`` but those of the few keys a listener may set
+        cluster-wide (Kafka decides by the name alone, whatever the key)."""
+        match = _LISTENER_KEY.fullmatch(name)
+        return match is not None and match["key"] not in _CLUSTER_LEVEL_LISTENER_KEYS
+
+    def at_least_one(self, name: str) -> bool:
+        """Whether broker key ``name`` (or the key a per-listener key prefixes) must be at
+        least 1, as each listener checks its connection limits when they change."""
+        match = _LISTENER_KEY.fullmatch(name)
+        key = name if match is None else match["key"]
+        return key in _AT_LEAST_ONE and self.get(ResourceType.BROKER, key) is not None
+
+    def per_listener_only(self, name: str) -> bool:
+        """Whether Kafka takes broker key ``name`` only per listener: the SSL keys a broker
+        reloads at run time (Kafka's SslConfigs.RECONFIGURABLE_CONFIGS), refused without the
+        ``listener.name.<listener>.`` prefix on a broker and on the cluster default."""
+        return name in _PER_LISTENER_ONLY and self.get(ResourceType.BROKER, name) is not None
+
+    def resize_limited(self, name: str) -> bool:
+        """Whether broker key ``name`` sizes a thread pool that Kafka resizes at run time only
+        to between half and double its current size (DynamicThreadPool and the remote log
+        manager's pools)."""
+        return name in _RESIZE_LIMITED and self.get(ResourceType.BROKER, name) is not None
+
     def __iter__(self) -> Iterator[CatalogKey]:
         for resource_type in sorted(self._raw):
             for name in self.names(resource_type):
@@ -197,6 +335,7 @@ def _valid(raw: Mapping[str, Any]) -> ValidValues:
         case_insensitive=bool(raw.get("case_insensitive", False)),
         is_list=bool(raw.get("list", False)),
         empty_allowed=bool(raw.get("empty_allowed", True)),
+        distinct_members=bool(raw.get("distinct_members", False)),
         non_empty=bool(raw.get("non_empty", False)),
         minimum=raw.get("min"),
         maximum=raw.get("max"),

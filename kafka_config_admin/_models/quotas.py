@@ -17,7 +17,7 @@ from typing import Any
 
 from .._exceptions import InvalidArgumentError
 from .configs import NamedIntEnum, unknown_member
-from .validation import check_string, given, shown
+from .validation import check_string, given, shorten
 
 __all__ = [
     "ClientQuotaAlteration",
@@ -98,7 +98,7 @@ class ClientQuotaEntity(Mapping[str, str | None]):
                     f"None for the default {kind.value}; got {given(name)}"
                 )
             if name is not None:
-                check_string(f"the {kind.value} name {shown(name)}", name)
+                check_string(f"the {kind.value} name {shorten(name)}", name)
             checked[kind.value] = name
         self._set(checked)
 
@@ -168,7 +168,7 @@ class ClientQuotaFilterComponent:
                 f"{where}: an EXACT match needs a non-empty name, got {given(match)}"
             )
         if isinstance(match, str):
-            check_string(f"{where}: the name {shown(match)}", match)
+            check_string(f"{where}: the name {shorten(match)}", match)
         if not exact and match is not None:
             raise InvalidArgumentError(
                 f"{where}: a {how.name} match takes no name, got {given(match)}"
@@ -291,7 +291,7 @@ def _quota_key(entity: ClientQuotaEntity, key: Any) -> str:
         raise InvalidArgumentError(
             f"quota keys of {entity} must be non-empty str, got {given(key)}"
         )
-    check_string(f"quota key {shown(key)} of {entity}", key)
+    check_string(f"quota key {shorten(key)} of {entity}", key)
     return key
 
 

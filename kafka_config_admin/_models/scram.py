@@ -17,7 +17,7 @@ from typing import Any
 
 from .._exceptions import InvalidArgumentError
 from .configs import _ProtocolEnum
-from .validation import check_string, given, shown
+from .validation import check_string, given, shorten
 
 __all__ = [
     "DEFAULT_SCRAM_ITERATIONS",
@@ -77,7 +77,7 @@ def _mechanism(value: Any, user: str) -> ScramMechanism:
 def _user(value: object) -> str:
     if not isinstance(value, str) or not value:
         raise InvalidArgumentError(f"a SCRAM user name must be a non-empty str, got {given(value)}")
-    check_string(f"the SCRAM user name {shown(value)}", value)
+    check_string(f"the SCRAM user name {shorten(value)}", value)
     return value
 
 

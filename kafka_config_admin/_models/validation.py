@@ -12,7 +12,7 @@ __all__ = [
     "check_string",
     "given",
     "is_broker_id",
-    "shown",
+    "shorten",
 ]
 
 #: The most bytes a Kafka STRING may hold (its length is an INT16, even where it is a varint).
@@ -46,8 +46,9 @@ def check_string(what: str, value: str) -> None:
         )
 
 
-def shown(text: str, limit: int = 60) -> str:
-    """``repr(text)``, cut short when long: an error message quotes a name, not a novel."""
+def shorten(text: str, limit: int = 60) -> str:
+    """``repr(text)``, cut short when long (its start, then its length): an error message
+    quotes a name or a value, not a novel. Every face quotes values with it."""
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text)} characters)"
@@ -62,9 +63,9 @@ def decoding_problem(error: UnicodeDecodeError) -> tuple[int, str]:
 
 
 def given(value: object, limit: int = 60) -> str:
-    """What a caller gave, for an error message: ``shown`` for a str, else its repr cut short."""
+    """What a caller gave, for an error message: ``shorten`` for a str, else its repr cut short."""
     if isinstance(value, str):
-        return shown(value, limit)
+        return shorten(value, limit)
     text = repr(value)
     return text if len(text) <= limit else f"{type(value).__name__} {text[:limit]}..."
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ipaddress
 
 from .._exceptions import InvalidArgumentError
-from .._models.validation import shown
+from .._models.validation import shorten
 
 __all__ = ["check_bootstrap_server"]
 
@@ -33,7 +33,7 @@ def check_bootstrap_server(server: str) -> None:
     elif ":" in host and not host.endswith("]"):
         return  # a bare IPv6 address: aiokafka adds the default port
     if not port.isdigit() or not 0 < int(port) < 65536:
-        raise _refused(server, f"the port {shown(port, 20)} is not a number 1-65535")
+        raise _refused(server, f"the port {shorten(port, 20)} is not a number 1-65535")
     if host.startswith("["):
         _check_ipv6(server, host)
         return
@@ -46,7 +46,7 @@ def _check_ipv6(server: str, host: str) -> None:
     try:
         ipaddress.IPv6Address(host[1:-1])
     except ValueError:
-        raise _refused(server, f"{shown(host, 40)} is not an IPv6 address") from None
+        raise _refused(server, f"{shorten(host, 40)} is not an IPv6 address") from None
 
 
 def _host_name_problem(host: str) -> str | None:
@@ -58,11 +58,11 @@ def _host_name_problem(host: str) -> str | None:
             return "the host name has an empty label (two dots in a row, or a leading dot)"
         if len(label) > MAX_LABEL:
             return (
-                f"the label {shown(label, 20)} of the host name is longer than {MAX_LABEL} "
+                f"the label {shorten(label, 20)} of the host name is longer than {MAX_LABEL} "
                 "characters"
             )
     return None
 
 
 def _refused(server: str, why: str) -> InvalidArgumentError:
-    return InvalidArgumentError(f"bootstrap server {shown(server)} is not host:port: {why}")
+    return InvalidArgumentError(f"bootstrap server {shorten(server)} is not host:port: {why}")

@@ -25,7 +25,7 @@ from .._exceptions import (
     KafkaConfigAdminError,
     KafkaConnectionError,
 )
-from .._models.validation import check_string, shown
+from .._models.validation import check_string, shorten
 from .._protocol import ApiCodec, Memo
 from .bootstrap import bootstrap
 from .brokers import BrokerChoice
@@ -62,7 +62,7 @@ class Transport:
     ) -> None:
         if not isinstance(client_id, str):
             raise InvalidArgumentError(f"client_id must be a str, got {client_id!r}")
-        check_string(f"client_id {shown(client_id)}", client_id)
+        check_string(f"client_id {shorten(client_id)}", client_id)
         #: The ``host:port`` list the client was given, comma-separated.
         self.bootstrap_servers = bootstrap_servers
         self._client_id = client_id

@@ -32,7 +32,7 @@ from .._models.validation import (
     check_flag,
     check_string,
     is_broker_id,
-    shown,
+    shorten,
 )
 from .._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, Memo
 from .base import Operation
@@ -85,7 +85,7 @@ _NAMED_TYPES = frozenset({ResourceType.TOPIC, ResourceType.GROUP, ResourceType.C
 
 
 def _check_resource(resource: ConfigResource) -> None:
-    check_string(f"the name of {resource.type.name} {shown(resource.name)}", resource.name)
+    check_string(f"the name of {resource.type.name} {shorten(resource.name)}", resource.name)
     if resource.type is ResourceType.UNKNOWN:
         raise InvalidArgumentError(f"{resource!r} has an unknown resource type")
     if resource.type is ResourceType.BROKER_LOGGER and resource.name == "":
@@ -110,7 +110,7 @@ def _check_names(resource: ConfigResource, names: Iterable[str]) -> None:
                 f"config names must be non-empty strings, got {name!r} for {resource}"
             )
         if len(name) > MAX_STRING_BYTES or not name.isascii():
-            check_string(f"config name {shown(name)} of {resource}", name)
+            check_string(f"config name {shorten(name)} of {resource}", name)
         if name in seen:
             raise InvalidArgumentError(f"config {name!r} appears twice for {resource}")
         seen.add(name)
@@ -558,7 +558,7 @@ def _check_op(resource: ConfigResource, op: object) -> None:
         )
     value = op.value
     if value is not None and (len(value) > MAX_STRING_BYTES or not value.isascii()):
-        check_string(f"the value of {shown(op.name)} for {resource}", value)
+        check_string(f"the value of {shorten(op.name)} for {resource}", value)
 
 
 @dataclass

@@ -8,11 +8,27 @@ from functools import partial
 from rich.table import Table
 
 from .. import AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
-from ..desired import ClusterState, Problem, check_ops, describe_state, is_override
+from ..desired import (
+    ClusterState,
+    Problem,
+    Proposal,
+    ask_broker,
+    check_ops,
+    describe_state,
+    is_override,
+)
 from ._entities import quota_changes
 from ._main import ExitCode
 from ._options import ConnectionOptions
-from ._output import HIDDEN, failures_lines, print_refusals, print_table, resource_title, stderr
+from ._output import (
+    HIDDEN,
+    failures_lines,
+    print_refusals,
+    print_table,
+    report_verdict,
+    resource_title,
+    stderr,
+)
 from ._progress import settle
 from ._quotas import alter_quotas
 from ._resources import Selection, UsageError
@@ -61,10 +77,13 @@ def alter(
                 print_refusals(problems)
                 return ExitCode.USAGE
             print_changes(changes, state)
-            if not dry_run and not confirmed(yes, f"Alter {len(changes)} resource(s) on {label}?"):
+            if dry_run:
+                secrets_marked = {r: _marked(r, ops, state) for r, ops in changes.items()}
+                verdict = await ask_broker(admin, Proposal(configs=secrets_marked))
+                return report_verdict(verdict, f"{len(changes)} resource(s)")
+            if not confirmed(yes, f"Alter {len(changes)} resource(s) on {label}?"):
                 return ExitCode.FAILED
-            result = admin.incremental_alter_configs(changes, validate_only=dry_run)
-            return await report_alter(result, changes, dry_run)
+            return await report_alter(admin.incremental_alter_configs(changes), changes)
 
     return run(work)
 
@@ -119,16 +138,27 @@ def print_changes(
     print_table(stderr, table)
 
 
+def _marked(
+    resource: ConfigResource, ops: Sequence[AlterConfigOp], state: ClusterState
+) -> list[AlterConfigOp]:
+    """``ops`` with those of keys the broker calls sensitive marked so: their values are
+    hidden from every message (the client guesses from the name alone)."""
+    return [
+        op.model_copy(update={"sensitive": True})
+        if not op.sensitive and state.is_sensitive(resource, op.name)
+        else op
+        for op in ops
+    ]
+
+
 async def report_alter(
-    result: AlterConfigsResult,
-    changes: Mapping[ConfigResource, Sequence[AlterConfigOp]],
-    dry_run: bool,
+    result: AlterConfigsResult, changes: Mapping[ConfigResource, Sequence[AlterConfigOp]]
 ) -> int:
     """Each resource's outcome; exit 1 when any failed (each failure printed on one line)."""
-    await settle(result, "validating" if dry_run else "altering")
+    await settle(result, "altering")
     errors = result.errors()
     done = len(changes) - len(errors)
-    verb = "validated (dry run, nothing changed)" if dry_run else "altered"
+    verb = "altered"
     failures = [
         (resource, [op.name for op in changes[resource]], error)
         for resource, error in errors.items()

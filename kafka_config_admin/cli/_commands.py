@@ -247,13 +247,21 @@ def export(**options: Any) -> int:
 @cli.command()
 @click.argument("file", type=_FILE)
 @_PRUNE
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Plan from the file and the cluster's state alone: do not ask the brokers to "
+    "validate the changes (validate_only).",
+)
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @connection_options
 def plan(**options: Any) -> int:
-    """Show what apply would change to make the cluster as FILE says.
+    """Show what apply would change to make the cluster as FILE says, and the brokers'
+    verdict on each change (sent with validate_only; nothing is changed).
 
-    Exit 0: nothing to change; 3: changes needed (drift); 2: the file or a value is refused;
-    1: the cluster could not be read.
+    Exit 0: nothing to change; 3: changes needed (drift), all accepted by the brokers; 2: the
+    file or a value is refused (by the checks here or by a broker); 1: the cluster could not
+    be read or the brokers could not be asked.
     """
     from ._desired import plan as work
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 from .. import (
     CatalogKey,
     CatalogMatch,
@@ -15,7 +18,7 @@ from .. import (
     catalog_releases,
     releases_with_key,
 )
-from ..desired import upcoming_changes
+from ..desired import nearest_keys, upcoming_changes
 from ._main import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
@@ -134,17 +137,24 @@ def docs(*, key: str, connection: ConnectionOptions) -> int:
     specs = {
         kind: spec
         for kind in _DOCS_TYPES
-        if match is not None and (spec := match.catalog.get(kind, key)) is not None
+        if match is not None and (spec := _catalog_key(match, kind, key)) is not None
     }
     kinds = [kind for kind in _DOCS_TYPES if live.get(kind, (None, None))[1] or kind in specs]
     if not kinds:
         raise UsageError(_unknown_key(key, match))
-    release = f"Kafka {match.catalog.release}" if match is not None else None
     for kind in kinds:
         stdout.print(f"[bold]{key}[/bold] ({_kind_name(kind)} config)")
-        for label, text in _docs_lines(key, kind, live.get(kind), specs.get(kind), release):
+        for label, text in _docs_lines(key, kind, live.get(kind), specs.get(kind), match):
             stdout.print(f"  {label}: {text}" if label else f"  {text}", markup=False)
     return ExitCode.OK
+
+
+def _catalog_key(match: CatalogMatch, kind: ResourceType, key: str) -> CatalogKey | None:
+    """The catalog's key, a per-listener broker key as the key it prefixes."""
+    found = match.catalog.get(kind, key)
+    if found is None and kind is ResourceType.BROKER:
+        return match.catalog.listener_key(key)
+    return found
 
 
 def _unknown_key(key: str, match: CatalogMatch | None) -> str:
@@ -155,6 +165,11 @@ def _unknown_key(key: str, match: CatalogMatch | None) -> str:
     if elsewhere:
         running = f"Kafka {match.catalog.release}" if match is not None else "this broker"
         message += f" in {running} (Kafka {', '.join(elsewhere)} had it)"
+    if match is not None:
+        names = [name for kind in _DOCS_TYPES for name in match.catalog.names(kind)]
+        near = nearest_keys(names, key)
+        if near:
+            message += f"; did you mean {', '.join(near)}?"
     return message
 
 
@@ -167,7 +182,7 @@ def _docs_lines(
     kind: ResourceType,
     described: _Described | None,
     spec: CatalogKey | None,
-    release: str | None,
+    match: CatalogMatch | None,
 ) -> list[tuple[str, str]]:
     """The (label, text) lines ``docs`` prints for one kind of resource: what the broker and
     the catalog say, and what a coming Kafka release has announced (``warning``)."""
@@ -186,7 +201,8 @@ def _docs_lines(
         value = shown_value(entry.value, entry.sensitive)
         lines.append((f"value on {shown}", f"{value} ({entry.source.name})"))
     if spec is not None:
-        assert release is not None
+        assert match is not None
+        release = f"Kafka {match.catalog.release}"
         secret = spec.type is ConfigType.PASSWORD
         default = "(none: required)" if spec.required else spec.default
         lines.append(("default", "null" if default is None else HIDDEN if secret else default))
@@ -194,17 +210,50 @@ def _docs_lines(
             lines.append(("valid values", spec.valid.describe()))
         lines.append(("importance", spec.importance.lower()))
         if spec.update_mode is not None:
-            lines.append(("update mode", _UPDATE_MODES[spec.update_mode]))
+            lines.append(("update mode", _update_mode(spec, match)))
+        lines += [("rule", rule) for rule in _rules(spec, match)]
         lines.append(("from", f"the ConfigDef of {release}"))
     lines += [("warning", change.describe()) for change in upcoming_changes(kind, key)]
     if entry is not None:
         lines.append(("read-only", str(entry.is_read_only).lower()))
-        lines.append(("", entry.documentation or "(no documentation from the broker)"))
+        lines.append(("", _plain_text(entry.documentation) or "(no documentation from the broker)"))
     elif resource is None:
         lines.append(("", f"(no {_kind_name(kind)} to describe it on: no live documentation)"))
     else:
         lines.append(("", "(the broker does not describe this key)"))
     return lines
+
+
+def _update_mode(spec: CatalogKey, match: CatalogMatch) -> str:
+    """The update mode as the cluster applies it now: a cluster-wide key the cluster takes only
+    on its default while a feature is on (min.insync.replicas with ELR) says so."""
+    assert spec.update_mode is not None
+    only = match.cluster_default_only(spec.name)
+    if only is not None:
+        return f"cluster default only (never one broker id), while {only}"
+    return _UPDATE_MODES[spec.update_mode]
+
+
+def _rules(spec: CatalogKey, match: CatalogMatch) -> list[str]:
+    """The rules Kafka states for a broker key beyond its valid values, known before asking."""
+    if spec.resource_type is not ResourceType.BROKER:
+        return []
+    rules = []
+    if match.catalog.per_listener_only(spec.name):
+        rules.append(f"only per listener, as listener.name.<listener>.{spec.name}")
+    if match.catalog.resize_limited(spec.name):
+        rules.append("a broker resizes this pool at run time to between half and double its size")
+    return rules
+
+
+def _plain_text(documentation: str | None) -> str | None:
+    """Kafka's documentation (HTML: <code>, <a>, entities) as plain text."""
+    if documentation is None:
+        return None
+    return html.unescape(_HTML_TAG.sub("", documentation))
+
+
+_HTML_TAG = re.compile(r"<[^>]+>")
 
 
 def _kind_name(kind: ResourceType) -> str:

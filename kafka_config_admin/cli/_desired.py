@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -16,23 +17,29 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .. import AdminClient, ConfigResource, ResourceType, error_line
+from .. import AdminClient, ClientQuotaEntity, ConfigResource, ResourceType
 from ..desired import (
     ApplyReport,
+    BrokerVerdict,
     ClusterState,
     DesiredState,
     OutcomeStatus,
     Plan,
+    Proposal,
+    Refusal,
     ResourceAction,
     ResourceKind,
     ResourceOutcome,
+    ResourcePlan,
     Shadowed,
     UpcomingWarning,
     Violation,
     apply_plan,
+    ask_broker,
     describe_state,
     evaluate_state,
     find_shadowed,
+    is_refusal,
     load_desired_state,
     make_plan,
     parse_size_bytes,
@@ -43,11 +50,14 @@ from ._main import ExitCode, say, say_lines
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     HIDDEN,
+    cut_short,
     failures_lines,
     print_document,
     print_refusals,
     print_rows,
     print_table,
+    print_verdict,
+    reason_line,
     resource_title,
     stderr,
     stdout,
@@ -80,23 +90,62 @@ def with_state(
     return run(work)
 
 
-def plan(*, file: Path, prune: bool, output: OutputFormat, connection: ConnectionOptions) -> int:
+def plan(
+    *,
+    file: Path,
+    prune: bool,
+    offline: bool,
+    output: OutputFormat,
+    connection: ConnectionOptions,
+) -> int:
     """The ``plan`` command's work (its options and help: :mod:`._commands`)."""
 
     async def show(
         admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
     ) -> int:
         made = make_plan(desired, state, prune=prune)
+        verdict = None
+        if not (offline or made.problems):
+            verdict = await ask_broker(admin, Proposal.of_plan(made))
         if output is OutputFormat.JSON:
-            sys.stdout.write(made.to_json() + "\n")
+            document = made.to_dict()
+            document["broker"] = {
+                "asked": verdict is not None,
+                **(verdict.to_dict() if verdict is not None else {"refused": [], "unknown": []}),
+            }
+            sys.stdout.write(json.dumps(document, indent=2) + "\n")
         else:
-            print_plan(made, label)
-        if made.problems:
-            print_refusals(made.problems)
-            return ExitCode.USAGE
-        return ExitCode.CHANGES if made.has_changes else ExitCode.OK
+            print_plan(made, label, verdict)
+        return plan_verdict(made, verdict, offline)
 
     return with_state(connection, file, show, prune=prune, for_plan=True)
+
+
+def plan_verdict(made: Plan, verdict: BrokerVerdict | None, offline: bool) -> int:
+    """The plan's last lines and its exit code: 2 when the checks here or the brokers refuse
+    a change, 1 when the brokers could not be asked, else 3 for changes and 0 for none."""
+    if made.problems:
+        print_refusals(made.problems)
+        return ExitCode.USAGE
+    if verdict is not None:
+        print_verdict(verdict)
+        if not verdict.accepted:
+            refused = len(verdict.refusals())
+            say(
+                f"the brokers refuse {refused} change(s), and {len(verdict.unknown())} could "
+                "not be asked; nothing was changed"
+            )
+            return ExitCode.USAGE if refused else ExitCode.FAILED
+    if offline:
+        say(
+            "offline: planned from the file and the cluster's state alone; the brokers were "
+            "not asked to validate the changes"
+        )
+    if not made.has_changes:
+        say("no changes: the cluster is as wanted")
+        return ExitCode.OK
+    say("changes needed" + ("" if verdict is None else " (the brokers accept every change)"))
+    return ExitCode.CHANGES
 
 
 def apply(
@@ -119,7 +168,9 @@ def apply(
             print_refusals(made.problems)
             return ExitCode.USAGE
         if not made.has_changes:
+            say("no changes: the cluster is as wanted")
             return ExitCode.OK
+        say("changes needed")
         if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
             return ExitCode.FAILED
         with reassignment_bar() as progress:
@@ -252,27 +303,35 @@ def print_shadowed(shadowed: Iterable[Shadowed], title: str) -> None:
     print_table(stderr, table)
 
 
-def print_plan(made: Plan, label: str) -> None:
-    """The plan as a table on stderr (stdout stays free for machine output)."""
+def print_plan(made: Plan, label: str, verdict: BrokerVerdict | None = None) -> None:
+    """The plan as a table on stderr (stdout stays free for machine output); when the
+    brokers' ``verdict`` refuses a change (or they could not be asked), a last column says of
+    each change whether they accept it. Without a refusal the table is as wide as without a
+    verdict: a wider one no longer fits a pipe's 80 columns and is laid out by rich, which
+    for 2,000 rows cost more CPU than everything else ``plan`` does."""
     rows: list[tuple[str, ...]] = []
+    said = _VerdictColumn(verdict)
     for item in made.resources:
         title = resource_title(item.resource.type.name, item.resource.name)
+        resource = item.resource
         if item.create is not None:
             created = f"{item.create.partitions} partitions, RF {item.create.replication_factor}"
-            rows.append((title, "create", "", "", "", created))
+            rows.append((title, "create", "", "", "", cut_short(created), said.topic(resource)))
         elif item.action is ResourceAction.MISSING:
-            rows.append((title, "missing", "", "", "", "no partitions/RF to create it"))
+            rows.append((title, "missing", "", "", "", "no partitions/RF to create it", ""))
         if item.partitions is not None:
-            rows.append((title, "partitions", "", "", "", item.partitions.summary()))
+            summary = item.partitions.summary()
+            rows.append((title, "partitions", "", "", "", summary, said.partitions(resource)))
         for change in item.changes:
             shown = change.shown()
             action, key, op = item.action.value, change.key, change.op.name
-            rows.append((title, action, key, op, shown[0] or "", shown[1] or ""))
+            current, wanted = (cut_short(value or "") for value in shown)
+            rows.append((title, action, key, op, current, wanted, said.key(item, key)))
         for skipped in item.skipped:
-            rows.append((title, "skip", skipped.key, "", "", skipped.reason))
+            rows.append((title, "skip", skipped.key, "", "", skipped.reason, ""))
         for kept in item.kept:
-            current = HIDDEN if kept.sensitive else kept.current or ""
-            rows.append((title, "keep", kept.key, "", current, kept.reason))
+            current = HIDDEN if kept.sensitive else cut_short(kept.current or "")
+            rows.append((title, "keep", kept.key, "", current, kept.reason, ""))
     for quota in made.quotas:
         title = entity_text(quota.entity)
         for quota_change in quota.changes:
@@ -281,7 +340,8 @@ def print_plan(made: Plan, label: str) -> None:
                 "" if value is None else number_text(value)
                 for value in (quota_change.current, quota_change.wanted)
             )
-            rows.append((title, "alter", quota_change.key, op, current, wanted))
+            verdict_cell = said.quota(quota.quota_entity)
+            rows.append((title, "alter", quota_change.key, op, current, wanted, verdict_cell))
     for user in made.scram:
         for scram in user.changes:
             current = "" if scram.current_iterations is None else f"{scram.current_iterations}"
@@ -289,15 +349,17 @@ def print_plan(made: Plan, label: str) -> None:
             if scram.iterations is not None:
                 wanted = f"{scram.iterations} (password from ${scram.password_env})"
             title = f"SCRAM user {user.user!r}"
-            rows.append((title, "alter", scram.mechanism, scram.op, current, wanted))
+            rows.append((title, "alter", scram.mechanism, scram.op, current, wanted, said.scram))
     if made.resources or made.quotas or made.scram:
-        print_rows(stderr, f"plan for {label}", PLAN_COLUMNS, rows)
+        beside = verdict is not None and not verdict.accepted
+        columns = PLAN_COLUMNS if beside else PLAN_COLUMNS[:-1]
+        shown_rows = rows if beside else [row[:-1] for row in rows]
+        print_rows(stderr, f"plan for {label}", columns, shown_rows)
     print_shadowed(
         (shadow for item in made.resources for shadow in item.shadowed),
         f"cluster-default values brokers of {label} override for themselves (they keep theirs)",
     )
     print_warnings(made.warnings)
-    stderr.print("changes needed" if made.has_changes else "no changes: the cluster is as wanted")
 
 
 def print_warnings(warnings: Iterable[UpcomingWarning]) -> None:
@@ -306,8 +368,42 @@ def print_warnings(warnings: Iterable[UpcomingWarning]) -> None:
         stderr.print(f"warning: {warning}", markup=False)
 
 
-#: The plan table's columns.
-PLAN_COLUMNS = ("resource", "action", "key", "op", "current", "wanted")
+#: The plan table's columns (the last only when the brokers refuse a change).
+PLAN_COLUMNS = ("resource", "action", "key", "op", "current", "wanted", "broker")
+
+
+class _VerdictColumn:
+    """What the plan table's ``broker`` column says of each change: ``accepts``,
+    ``REFUSES`` (the reason follows the table), ``not asked`` (could not be asked), or ``-``
+    (Kafka cannot validate it: SCRAM credentials)."""
+
+    def __init__(self, verdict: BrokerVerdict | None) -> None:
+        self.verdict = verdict or BrokerVerdict()
+
+    scram = "-"
+
+    def key(self, item: ResourcePlan, key: str) -> str:
+        if item.create is not None:
+            return self.topic(item.resource)
+        refusal = self.verdict.configs.get(item.resource)
+        if refusal is not None and key not in {named for named, _ in refusal.keys}:
+            refusal = None  # refused with the resource's other keys: they are named
+        return self._cell(refusal)
+
+    def topic(self, resource: ConfigResource) -> str:
+        return self._cell(self.verdict.topics.get(resource.name))
+
+    def partitions(self, resource: ConfigResource) -> str:
+        return self._cell(self.verdict.partitions.get(resource.name))
+
+    def quota(self, entity: ClientQuotaEntity) -> str:
+        return self._cell(self.verdict.quotas.get(entity))
+
+    @staticmethod
+    def _cell(refusal: Refusal | None) -> str:
+        if refusal is None:
+            return "accepts"
+        return "REFUSES" if is_refusal(refusal.error) else "not asked"
 
 
 def throttle_rate(text: str | None) -> int | None:
@@ -368,7 +464,7 @@ def print_outcome(what: str, status: OutcomeStatus, error: BaseException | None,
     """One line: the status, what it is about, and the error or the note."""
     line = f"{status.value}: {what}"
     if error is not None:
-        line += f": {type(error).__name__}: {error_line(error)}"
+        line += f": {reason_line(error)}"
     elif note:
         line += f" ({note})"
     say(line)

@@ -20,7 +20,7 @@ import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.cells import cell_len
@@ -31,7 +31,11 @@ from rich.text import Text
 from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType, error_line
 from ..desired import override_source
+from ._main import ExitCode, say, say_lines
 from ._options import OutputFormat
+
+if TYPE_CHECKING:
+    from ..desired import BrokerVerdict
 
 DESCRIBE_FORMAT_VERSION = 1
 
@@ -388,11 +392,51 @@ def print_refusals(problems: Sequence[object]) -> None:
     stderr.print("nothing was sent")
 
 
+#: Characters of a value a table cell shows, and of an error a line quotes, before they are
+#: cut short: a broker's message may echo a value of tens of kilobytes.
+CELL_LIMIT = 200
+REASON_LIMIT = 500
+
+
+def cut_short(text: str, limit: int = CELL_LIMIT) -> str:
+    """``text``, or its start and its length when longer than ``limit``."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def reason_line(error: BaseException) -> str:
+    """An error as a message quotes it: its class, then its message on one line, cut short."""
+    return f"{type(error).__name__}: {cut_short(error_line(error), REASON_LIMIT)}"
+
+
 def failures_lines(
     failures: Iterable[tuple[ConfigResource, Iterable[str], BaseException]],
 ) -> list[str]:
     """Each failed resource as one line: resource, keys and reason."""
     return [
-        f"{resource}: {', '.join(keys) or '-'}: {type(error).__name__}: {error_line(error)}"
+        f"{resource}: {', '.join(keys) or '-'}: {reason_line(error)}"
         for resource, keys, error in failures
     ]
+
+
+def print_verdict(verdict: BrokerVerdict) -> None:
+    """The brokers' refusals (``refused by the broker: ...``) and the changes they could not
+    be asked about (``not validated: ...``), one line each: resource, keys, values, reason."""
+    say_lines(
+        [
+            *(f"refused by the broker: {refusal}" for refusal in verdict.refusals()),
+            *(f"not validated: {unknown}" for unknown in verdict.unknown()),
+        ]
+    )
+
+
+def report_verdict(verdict: BrokerVerdict, what: str) -> int:
+    """A dry run's verdict (the brokers' validate_only): each refusal on one line, naming
+    resource, keys, values and the reason. Exit 2 when the brokers refuse a change (nothing
+    was changed), 1 when they could not be asked, else 0."""
+    print_verdict(verdict)
+    refused, unknown = len(verdict.refusals()), len(verdict.unknown())
+    if verdict.accepted:
+        say(f"{what} validated (dry run, nothing changed)")
+        return ExitCode.OK
+    say(f"dry run of {what}: {refused} refused, {unknown} not validated; nothing was changed")
+    return ExitCode.USAGE if refused else ExitCode.FAILED

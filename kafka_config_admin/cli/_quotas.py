@@ -28,11 +28,11 @@ from .. import (
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
 )
-from ..desired import quota_entries
+from ..desired import Proposal, ask_broker, quota_entries
 from ._entities import QuotaChanges, QuotaSelection
 from ._main import ExitCode
 from ._options import OutputFormat
-from ._output import print_document, print_table, stderr, stdout
+from ._output import print_document, print_table, report_verdict, stderr, stdout
 from ._running import confirmed, run
 
 QUOTAS_FORMAT_VERSION = 1
@@ -146,9 +146,11 @@ def alter_quotas(
                     await admin.alter_user_scram_credentials([change]).all()
                     stderr.print(f"{entity}: {change.mechanism.mechanism_name} altered")
                 return ExitCode.OK
-            await admin.alter_client_quotas({entity: changes.quotas}, validate_only=dry_run).all()
-            verb = "validated (dry run, nothing changed)" if dry_run else "altered"
-            stderr.print(f"{entity} {verb}")
+            if dry_run:
+                verdict = await ask_broker(admin, Proposal(quotas={entity: changes.quotas}))
+                return report_verdict(verdict, f"the quotas of {entity}")
+            await admin.alter_client_quotas({entity: changes.quotas}).all()
+            stderr.print(f"{entity} altered")
             return ExitCode.OK
 
     return run(work)

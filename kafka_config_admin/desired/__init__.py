@@ -4,7 +4,8 @@ The flow, each step usable on its own::
 
     from kafka_config_admin import AdminClient
     from kafka_config_admin.desired import (
-        apply_plan, evaluate_state, load_desired_state, make_plan, read_state,
+        Proposal, apply_plan, ask_broker, evaluate_state, load_desired_state, make_plan,
+        read_state,
     )
 
     # A DesiredStateError names the file, line and key of a mistake.
@@ -13,6 +14,7 @@ The flow, each step usable on its own::
         state = await read_state(admin, desired)  # describes, KIP-569 types
         plan = make_plan(desired, state, prune=False)  # pure: no I/O
         print(plan.to_json())  # plan.problems: every type error
+        verdict = await ask_broker(admin, Proposal.of_plan(plan))  # validate_only
         report = await apply_plan(admin, plan)  # validate, apply, read back
         violations = evaluate_state(desired.rules, state, desired=desired)  # rules
 
@@ -25,7 +27,8 @@ The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSp
 also says what a Spark snapshot reads) and rules (:func:`evaluate_rules`,
 :func:`evaluate_state`, :func:`evaluate_quota_rules`, :func:`evaluate_scram_rules`).
 Reading YAML (:func:`load_desired_state`, :func:`parse_desired_state`) and talking to a cluster
-(:func:`read_state`, :func:`apply_plan`, :func:`read_export` for a cluster's overrides as a
+(:func:`read_state`, :func:`ask_broker` for the broker's verdict on a plan's changes,
+:func:`apply_plan`, :func:`read_export` for a cluster's overrides as a
 file) live in their own modules.
 
 Where clusters are and how to log in (the clusters file shared by the CLI and the Spark
@@ -67,7 +70,16 @@ if _typing.TYPE_CHECKING:
         observed_state,
         observed_values,
     )
-    from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value
+    from ._check import (
+        LOG_LEVELS,
+        Problem,
+        check_desired,
+        check_ops,
+        check_value,
+        key_hint,
+        nearest_keys,
+        shorten,
+    )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
     from ._kinds import ResourceKind
     from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
@@ -116,6 +128,8 @@ if _typing.TYPE_CHECKING:
         TypedValue,
         expected_type,
         is_set_like,
+        java_equals_ignore_case,
+        java_trim,
         parse_typed,
         same_value,
     )
@@ -136,6 +150,7 @@ if _typing.TYPE_CHECKING:
         parse_duration_ms,
         parse_size_bytes,
     )
+    from ._verdict import BrokerVerdict, Proposal, Refusal, ask_broker, is_refusal
 
 __all__ = [
     "BROKER_GONE_AFTER",
@@ -152,6 +167,7 @@ __all__ = [
     "TOPIC_THROTTLE_KEYS",
     "UPCOMING_CHANGES",
     "ApplyReport",
+    "BrokerVerdict",
     "ChangeKind",
     "ClusterState",
     "ConfigChange",
@@ -171,10 +187,12 @@ __all__ = [
     "Plan",
     "PlanRejectedError",
     "Problem",
+    "Proposal",
     "QuotaChange",
     "QuotaOutcome",
     "QuotaPlan",
     "QuotaSpec",
+    "Refusal",
     "ResourceAction",
     "ResourceKind",
     "ResourceObservation",
@@ -200,6 +218,7 @@ __all__ = [
     "UserPattern",
     "Violation",
     "apply_plan",
+    "ask_broker",
     "check_desired",
     "check_ops",
     "check_value",
@@ -218,12 +237,17 @@ __all__ = [
     "human_units",
     "is_override",
     "is_reference",
+    "is_refusal",
     "is_set_like",
+    "java_equals_ignore_case",
+    "java_trim",
     "kafka_string",
+    "key_hint",
     "list_matching_topics",
     "load_desired_state",
     "make_plan",
     "match_budget",
+    "nearest_keys",
     "next_state",
     "observe_cluster",
     "observe_once",
@@ -240,6 +264,7 @@ __all__ = [
     "read_state",
     "same_value",
     "schema_resources",
+    "shorten",
     "stale_keys",
     "state_warnings",
     "upcoming_changes",
@@ -284,6 +309,9 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "check_desired",
         "check_ops",
         "check_value",
+        "key_hint",
+        "nearest_keys",
+        "shorten",
     ),
     "._export": (
         "Export",
@@ -378,6 +406,8 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "TypedValue",
         "expected_type",
         "is_set_like",
+        "java_equals_ignore_case",
+        "java_trim",
         "parse_typed",
         "same_value",
     ),
@@ -397,6 +427,13 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "kafka_string",
         "parse_duration_ms",
         "parse_size_bytes",
+    ),
+    "._verdict": (
+        "BrokerVerdict",
+        "Proposal",
+        "Refusal",
+        "ask_broker",
+        "is_refusal",
     ),
 }
 __getattr__, __dir__ = _lazy_exports(globals(), _HOMES)

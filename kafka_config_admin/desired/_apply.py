@@ -1,7 +1,8 @@
 """Applying a plan to a cluster (what it has is read by :mod:`._read_state`).
 
 :func:`apply_plan` sends a :class:`Plan`: the broker validates every
-change first (``validate_only``), then the changes that passed are made, and each applied
+change first (:func:`~._verdict.ask_broker`, as ``plan`` asks it), then the changes that
+passed are made, and each applied
 resource is read back until it shows its new values, since brokers apply a committed change a
 few milliseconds apart. One resource failing never stops the others; every resource gets an
 outcome in the :class:`ApplyReport`.
@@ -32,7 +33,7 @@ from .. import (
 )
 from ._check import Problem
 from ._outcomes import OutcomeStatus, status_dict
-from ._plan import Plan, ResourceAction, ResourcePlan, TopicCreation
+from ._plan import Plan, ResourceAction, ResourcePlan
 from ._quotas import QuotaPlan
 from ._read_state import read_scram_credentials
 from ._reassign import (
@@ -43,6 +44,7 @@ from ._reassign import (
     settle_topics,
 )
 from ._scram_users import ScramChange, ScramPlan
+from ._verdict import Proposal, Refusal, ask_broker
 
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
@@ -213,12 +215,19 @@ async def apply_plan(
             to_send[resource_plan.resource] = resource_plan
         else:
             outcomes[resource_plan.resource] = _skipped(resource_plan)
-    validated = await _send(admin, to_send, True, outcomes)
+    verdict = await ask_broker(admin, Proposal.of_plan(plan))
+    for resource, resource_plan in to_send.items():
+        refusal = verdict.configs.get(resource)
+        if resource_plan.create is not None:
+            refusal = verdict.topics.get(resource.name)
+        if refusal is not None:
+            outcomes[resource] = _outcome(resource_plan, _FAILED, error=refusal.error)
+    validated = [resource for resource in to_send if resource not in outcomes]
     if dry_run:
         for resource in validated:
             outcomes[resource] = _outcome(to_send[resource], OutcomeStatus.VALIDATED)
     else:
-        applied = await _send(admin, {r: to_send[r] for r in validated}, False, outcomes)
+        applied = await _send(admin, {r: to_send[r] for r in validated}, outcomes)
         if wait_for_metadata:
             await settle_topics(admin, _created_counts(to_send[r] for r in applied))
         confirmed = await _read_back(admin, {r: to_send[r] for r in applied}, read_back_timeout)
@@ -231,11 +240,12 @@ async def apply_plan(
                     OutcomeStatus.UNCONFIRMED,
                     note="applied, but a describe did not show the new values in time",
                 )
-    quotas = await _apply_quotas(admin, plan.quotas, dry_run, read_back_timeout)
+    quotas = await _apply_quotas(admin, plan.quotas, verdict.quotas, dry_run, read_back_timeout)
     scram = await _apply_scram(admin, plan.scram, passwords, dry_run, read_back_timeout)
     partitions = await apply_partition_plans(
         admin,
         [p for p in plan.partition_plans() if outcomes[_topic(p.topic)].status is not _FAILED],
+        refused={topic: refusal.error for topic, refusal in verdict.partitions.items()},
         dry_run=dry_run,
         throttle=throttle,
         bound=reassignment_timeout,
@@ -336,17 +346,23 @@ async def _apply_scram(
 
 
 async def _apply_quotas(
-    admin: AdminClient, plans: tuple[QuotaPlan, ...], dry_run: bool, read_back_timeout: float
+    admin: AdminClient,
+    plans: tuple[QuotaPlan, ...],
+    refused: Mapping[ClientQuotaEntity, Refusal],
+    dry_run: bool,
+    read_back_timeout: float,
 ) -> tuple[QuotaOutcome, ...]:
-    """Validate every entity's quota change, make those that pass, and read them back."""
+    """Make every entity's quota change the broker did not refuse, and read them back."""
     if not plans:
         return ()
     pending = {plan.quota_entity: plan for plan in plans}
     outcomes: dict[ClientQuotaEntity, QuotaOutcome] = {}
-    for validate_only in (True, False) if not dry_run else (True,):
+    for entity, refusal in refused.items():
+        outcomes[entity] = QuotaOutcome(entity, OutcomeStatus.FAILED, error=refusal.error)
+        del pending[entity]
+    if pending and not dry_run:
         result = admin.alter_client_quotas(
-            {entity: plan.alteration() for entity, plan in pending.items()},
-            validate_only=validate_only,
+            {entity: plan.alteration() for entity, plan in pending.items()}
         )
         await result.wait()
         for entity, error in result.errors().items():
@@ -387,25 +403,23 @@ async def _shown_within(
 
 
 def _skipped(resource_plan: ResourcePlan) -> ResourceOutcome:
-    if resource_plan.action is ResourceAction.MISSING:
-        note = "the topic does not exist; give partitions and replication_factor to create it"
-    else:
-        left = [(skip.key, skip.reason) for skip in resource_plan.skipped]
-        left += [(kept.key, kept.reason) for kept in resource_plan.kept]
-        note = "skipped: " + ", ".join(f"{key} ({reason})" for key, reason in left)
-        if not left:
-            note = "nothing to change"
+    # Never a missing topic: it is one of the plan's problems, and apply sends nothing then.
+    left = [(skip.key, skip.reason) for skip in resource_plan.skipped]
+    left += [(kept.key, kept.reason) for kept in resource_plan.kept]
+    note = "skipped: " + ", ".join(f"{key} ({reason})" for key, reason in left)
+    if not left:
+        note = "nothing to change"
     return _outcome(resource_plan, OutcomeStatus.SKIPPED, note=note)
 
 
 async def _send(
     admin: AdminClient,
     plans: Mapping[ConfigResource, ResourcePlan],
-    validate_only: bool,
     outcomes: dict[ConfigResource, ResourceOutcome],
 ) -> list[ConfigResource]:
-    """Create the topics and alter the configs of ``plans``, both at once; record failures in
-    ``outcomes`` and return the resources that succeeded, in plan order."""
+    """Create the topics and alter the configs of ``plans`` (the broker accepted them), both
+    at once; record failures in ``outcomes`` and return the resources that succeeded, in plan
+    order."""
     alters = {
         resource: [change.alter_op() for change in plan.changes]
         for resource, plan in plans.items()
@@ -415,16 +429,16 @@ async def _send(
     for resource, plan in plans.items():
         if plan.create is not None:
             try:
-                new_topics.append(_new_topic(plan.create))
+                new_topics.append(plan.create.new_topic())
             except InvalidArgumentError as error:
                 outcomes[resource] = _outcome(plan, OutcomeStatus.FAILED, error=error)
     errors: dict[ConfigResource, BaseException | None] = {}
     if alters:
-        altered = admin.incremental_alter_configs(alters, validate_only=validate_only)
+        altered = admin.incremental_alter_configs(alters)
         await altered.wait()
         errors.update((r, f.exception()) for r, f in altered.values.items())
     if new_topics:
-        created = admin.create_topics(new_topics, validate_only=validate_only)
+        created = admin.create_topics(new_topics)
         await created.wait()
         errors.update(
             (ConfigResource(ResourceType.TOPIC, name), future.exception())
@@ -442,12 +456,6 @@ async def _send(
         else:
             outcomes[resource] = _outcome(plan, OutcomeStatus.FAILED, error=failure)
     return succeeded
-
-
-def _new_topic(creation: TopicCreation) -> NewTopic:
-    return NewTopic(
-        creation.name, creation.partitions, creation.replication_factor, creation.configs
-    )
 
 
 async def _read_back(

@@ -6,6 +6,7 @@ everything to fix; callers send nothing while any problem is left.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
@@ -26,9 +27,18 @@ from .. import (
 from ._model import DesiredState
 from ._references import has_reference, is_reference
 from ._state import ClusterState, known_type, sensitive_key
-from ._types import TypedValue, expected_type, parse_typed
+from ._types import TypedValue, expected_type, java_trim, parse_typed
 
-__all__ = ["LOG_LEVELS", "Problem", "check_desired", "check_ops", "check_value"]
+__all__ = [
+    "LOG_LEVELS",
+    "Problem",
+    "check_desired",
+    "check_ops",
+    "check_value",
+    "key_hint",
+    "nearest_keys",
+    "shorten",
+]
 
 #: The levels a broker logger takes (Kafka's LogLevelConfig), in upper case as the broker wants.
 LOG_LEVELS = frozenset({"OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL"})
@@ -64,20 +74,26 @@ def check_value(
 ) -> Problem | None:
     """The problem with ``op`` of ``key`` to ``value`` on ``resource``, or None if it may be sent.
 
-    Refused: keys the broker does not know (when the state can tell), read-only keys, APPEND
-    and SUBTRACT on keys that are not LIST, values that do not parse as the key's type, and
-    broker logger levels that are not log4j levels. With the catalog of the cluster's release
+    A refusal is given only where it is certain for the broker's release; anything else is
+    left to the broker. Refused: keys the broker does not know (when the state can tell; the
+    message names the nearest keys of the resource's kind, and the kind a key belongs to when
+    it is another's), read-only keys, APPEND and SUBTRACT on keys that are not LIST, values that
+    do not parse as the key's type (by Java's rules: :func:`parse_typed`), and broker logger
+    levels that are not log4j levels. With the catalog of the cluster's release
     (``state.catalog``) also: values outside the key's valid values (enum members, in the case
-    Kafka compares them; list members; an empty list where Kafka wants one; numeric ranges),
-    per-broker keys on the cluster default, keys the release does not have, and on a broker
-    before Kafka 2.6 values that do not parse as the catalog's type. A value holding a config
-    provider reference (``${provider:path:key}``) is neither parsed nor held to valid values.
+    Kafka compares them; list members, and for Kafka's KIP-1161 lists an empty or repeated
+    member; an empty list where Kafka wants one; numeric ranges, compared as Java compares
+    them), per-broker keys on the cluster default, SSL keys Kafka takes only per listener,
+    thread-pool sizes a broker cannot resize to from its current size, and keys the release
+    does not have. Per-listener keys (``listener.name.<listener>.<key>``) are checked as the
+    key they prefix. A value holding a config provider reference (``${provider:path:key}``) is
+    neither parsed nor held to valid values.
     """
     info = state.key_info(resource, key)
     spec = state.catalog_key(resource, key)
     kind = known_type(info, spec)
     secret = sensitive_key(key, info, kind)
-    shown = HIDDEN if value is not None and secret and not is_reference(value) else value
+    shown = HIDDEN if value is not None and secret and not is_reference(value) else shorten(value)
 
     def problem(message: str) -> Problem:
         return Problem(resource=resource, key=key, value=shown, expected_type=kind, message=message)
@@ -86,16 +102,18 @@ def check_value(
         missing = _missing_key(state, resource, key)
         if missing is not None:
             return problem(missing)
-    elif info is not None and info.is_read_only:
+    elif info is not None and info.is_read_only and (spec is None or spec.listener is None):
+        # A broker describes a listener's key set in its properties file as read-only,
+        # though it takes a change of it (Kafka's dynamic keys are the unprefixed names).
         return problem("read-only: the broker does not take changes of this key at run time")
     mode = _mode_problem(resource, key, op, spec, state.catalog)
     if mode is not None:
         return problem(mode)
     if op in (OpType.APPEND, OpType.SUBTRACT) and kind not in (ConfigType.LIST, ConfigType.UNKNOWN):
         return problem(f"{op.name} needs a LIST config, and this one is {kind.name}")
-    if value is None:
+    if value is None or _unchecked_value(resource, key, spec):
         return None
-    if resource.type is ResourceType.BROKER_LOGGER and value.strip() not in LOG_LEVELS:
+    if resource.type is ResourceType.BROKER_LOGGER and java_trim(value) not in LOG_LEVELS:
         return problem(f"not a log level: expected one of {', '.join(sorted(LOG_LEVELS))}")
     if has_reference(value):
         return None  # a config provider's: its resolved value's type is the broker's to judge
@@ -108,7 +126,78 @@ def check_value(
     if valid is not None and invalid is not None and state.catalog is not None:
         release = state.catalog.catalog.release
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
+    rule = _resize_problem(state, resource, key, parsed, op) or _at_least_one(state, key, parsed)
+    return None if rule is None else problem(rule)
+
+
+#: The longest value a message shows whole; a longer one shows its start and its length.
+_SHOWN_CHARS = 80
+
+
+def shorten(value: str | None) -> str | None:
+    """A value as a message shows it: whole up to 80 characters, else its start and length
+    (a 10 MB value is never echoed into a message)."""
+    if value is None or len(value) <= _SHOWN_CHARS:
+        return value
+    return f"{value[: _SHOWN_CHARS - 20]}... ({len(value)} characters)"
+
+
+def _unchecked_value(resource: ConfigResource, key: str, spec: CatalogKey | None) -> bool:
+    """Whether Kafka may take this key's value unchecked, so that only the broker can judge
+    it: a per-listener key the catalog says so of (:attr:`CatalogKey.value_unchecked`), and the
+    broker's ``config.providers*`` keys (which Kafka leaves out before it validates)."""
+    if resource.type is not ResourceType.BROKER:
+        return False
+    return key.startswith("config.providers") or (spec is not None and spec.value_unchecked)
+
+
+def _resize_problem(
+    state: ClusterState, resource: ConfigResource, key: str, parsed: TypedValue, op: OpType
+) -> str | None:
+    """Kafka's thread-pool rule for one broker: a pool resized at run time to at least 1, at
+    least half and at most double its current size (the broker's own value, from the state)."""
+    if (
+        op is not OpType.SET
+        or resource.type is not ResourceType.BROKER
+        or resource.name == ""
+        or state.catalog is None
+        or not state.catalog.catalog.resize_limited(key)
+        or isinstance(parsed, bool)
+        or not isinstance(parsed, int)
+    ):
+        return None
+    entry = state.key_info(resource, key)
+    try:
+        old = (
+            None
+            if entry is None or entry.value is None
+            else parse_typed(ConfigType.INT, entry.value)
+        )
+    except ValueError:
+        return None
+    if not isinstance(old, int) or isinstance(old, bool) or parsed == old:
+        return None
+    if parsed <= 0:
+        return "a thread pool's size must be at least 1"
+    if parsed < old // 2 or parsed > old * 2:
+        return (
+            f"Kafka resizes a thread pool at run time to between half and double its current "
+            f"size {old} ({old // 2} to {old * 2}): change it in steps"
+        )
     return None
+
+
+def _at_least_one(state: ClusterState, key: str, parsed: TypedValue) -> str | None:
+    """Kafka's rule for a listener's connection limits: at least 1."""
+    if (
+        state.catalog is None
+        or isinstance(parsed, bool)
+        or not isinstance(parsed, int)
+        or parsed >= 1
+        or not state.catalog.catalog.at_least_one(key)
+    ):
+        return None
+    return "a listener's connection limit must be at least 1 (Kafka refuses 0 and below)"
 
 
 def _valid_values(
@@ -132,9 +221,14 @@ def _missing_key(state: ClusterState, resource: ConfigResource, key: str) -> str
         and resource.type in _CATALOG_SAYS_UNKNOWN
         and match.catalog.covers(resource.type)
     )
+    if resource.type is ResourceType.BROKER:
+        return None  # a broker takes any key: a plugin of it (or a later release) may read it
     if not state.knows_keys(resource) and not told_by_catalog:
         return None
     message = "unknown config: the broker does not know this key"
+    hint = key_hint(state, resource.type, key)
+    if hint:
+        message += f"; {hint}"
     if match is not None:
         elsewhere = releases_with_key(resource.type, key)
         if elsewhere:
@@ -143,6 +237,40 @@ def _missing_key(state: ClusterState, resource: ConfigResource, key: str) -> str
                 f"{', '.join(elsewhere)})"
             )
     return message
+
+
+#: How "did you mean" names a kind of resource a key belongs to.
+_KIND_WORDS = {
+    ResourceType.TOPIC: "a topic key",
+    ResourceType.BROKER: "a broker key",
+    ResourceType.GROUP: "a group key",
+    ResourceType.CLIENT_METRICS: "a client-metrics key",
+}
+
+
+def key_hint(state: ClusterState, resource_type: ResourceType, key: str) -> str:
+    """ "Did you mean" for a key ``resource_type`` does not take: the other kinds it is a key
+    of, and the nearest keys of ``resource_type`` in the broker's release (its catalog and what
+    the broker describes); empty when there is nothing near."""
+    parts: list[str] = []
+    match = state.catalog
+    if match is not None:
+        kinds = [
+            word
+            for kind, word in _KIND_WORDS.items()
+            if kind is not resource_type and match.catalog.get(kind, key) is not None
+        ]
+        if kinds:
+            parts.append(f"it is {' and '.join(kinds)}")
+    near = nearest_keys(state.known_keys(resource_type), key)
+    if near:
+        parts.append(f"did you mean {', '.join(near)}?")
+    return "; ".join(parts)
+
+
+def nearest_keys(candidates: Iterable[str], key: str, count: int = 3) -> list[str]:
+    """The keys among ``candidates`` nearest to ``key`` (a typo, a letter more or less)."""
+    return difflib.get_close_matches(key, sorted(set(candidates)), n=count, cutoff=0.75)
 
 
 #: The resource types whose unknown keys the broker refuses (a broker takes any key a plugin
@@ -162,10 +290,28 @@ def _mode_problem(
     """Refuse what a broker's dynamic update mode forbids: a read-only key, a per-broker key
     on the cluster default, and a key the cluster takes on the cluster default only (a
     cluster-wide key may otherwise be set for one broker: Kafka allows it)."""
-    if spec is None or resource.type is not ResourceType.BROKER or spec.update_mode is None:
+    if resource.type is not ResourceType.BROKER:
+        return None
+    if (
+        resource.name == ""
+        and op is not OpType.DELETE
+        and match is not None
+        and match.catalog.per_broker_listener_key(key)
+    ):
+        return (
+            "per-broker only: Kafka takes a listener's key for one broker id, never on the "
+            "cluster default (but max.connections, max.connection.creation.rate and "
+            "num.network.threads)"
+        )
+    if spec is None or spec.update_mode is None:
         return None
     if spec.update_mode is UpdateMode.READ_ONLY:
         return "read-only: set only in the broker's properties file, with a restart"
+    if op is not OpType.DELETE and match is not None and match.catalog.per_listener_only(key):
+        return (
+            "per-listener only: Kafka takes this SSL key for one listener, as "
+            f"listener.name.<listener>.{key}"
+        )
     if spec.update_mode is UpdateMode.PER_BROKER and resource.name == "":
         return (
             "per-broker only: Kafka takes this key for one broker id, never on the cluster default"
@@ -182,19 +328,14 @@ def _mode_problem(
 def _invalid(valid: ValidValues, parsed: TypedValue) -> str | None:
     """What of a parsed value Kafka's validator refuses, or None."""
     if isinstance(parsed, tuple):
-        if not parsed and not valid.empty_allowed:
-            return "the list is empty"
-        if valid.members is not None:
-            wrong = [member for member in parsed if not _is_member(valid, member)]
-            if wrong:
-                return f"{', '.join(map(repr, wrong))} not allowed"
-        return None
+        return _invalid_list(valid, parsed)
     if isinstance(parsed, bool):
         return None
     if isinstance(parsed, int | float):
-        if valid.minimum is not None and parsed < valid.minimum:
+        # Kafka's Range compares the values as doubles.
+        if valid.minimum is not None and float(parsed) < float(valid.minimum):
             return f"below the minimum {valid.minimum}"
-        if valid.maximum is not None and parsed > valid.maximum:
+        if valid.maximum is not None and float(parsed) > float(valid.maximum):
             return f"above the maximum {valid.maximum}"
         return None
     if valid.non_empty and not parsed:
@@ -205,10 +346,23 @@ def _invalid(valid: ValidValues, parsed: TypedValue) -> str | None:
     return None
 
 
+def _invalid_list(valid: ValidValues, parsed: tuple[str, ...]) -> str | None:
+    if not parsed and not valid.empty_allowed:
+        return "the list is empty"
+    if valid.distinct_members and "" in parsed:
+        return "a list member is empty (two commas in a row, or one at an end)"
+    if valid.members is not None:
+        wrong = [member for member in parsed if not _is_member(valid, member)]
+        if wrong:
+            return f"{', '.join(repr(shorten(member)) for member in wrong[:5])} not allowed"
+    return None
+
+
 def _is_member(valid: ValidValues, text: str) -> bool:
+    """Kafka's ValidString (the exact string) or CaseInsensitiveValidString (upper-cased)."""
     assert valid.members is not None
     if valid.case_insensitive:
-        return text.lower() in {member.lower() for member in valid.members}
+        return text.upper() in {member.upper() for member in valid.members}
     return text in valid.members
 
 

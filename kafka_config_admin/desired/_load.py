@@ -11,6 +11,7 @@ mapping is an error.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from .. import InvalidArgumentError, decoding_problem, shown
+from .. import InvalidArgumentError, decoding_problem, shorten
 from ._model import DesiredState
 
 __all__ = ["DesiredStateError", "FileError", "load_desired_state", "parse_desired_state"]
@@ -33,14 +34,27 @@ class FileError:
 
     def __init__(self, line: int | None, location: str, message: str) -> None:
         self.line = line
-        self.location = location
-        self.message = message
+        self.location = _cut(location)
+        self.message = _cut(message)
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}" if self.location else self.message
 
     def __repr__(self) -> str:
         return f"FileError({self.line!r}, {self.location!r}, {self.message!r})"
+
+
+#: Characters of a location or a message an error quotes: a value of the file is quoted cut
+#: short where it stands (``shorten``); this is the bound on everything else it may quote.
+MESSAGE_LIMIT = 500
+
+
+def _cut(text: str) -> str:
+    return (
+        text
+        if len(text) <= MESSAGE_LIMIT
+        else f"{text[:MESSAGE_LIMIT]}... ({len(text)} characters)"
+    )
 
 
 class DesiredStateError(InvalidArgumentError):
@@ -149,15 +163,24 @@ _CoreLoader.add_implicit_resolver(
 )
 
 
-def _decimal_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
+def _decimal_int(loader: yaml.SafeLoader, node: yaml.Node) -> int | str:
+    """A decimal integer; one too long for Python to convert (thousands of digits) stays the
+    text it is, which is all Kafka takes anyway: the checks then say what its key allows."""
     # PyYAML's own constructor reads "0o17", "0x1f" and "1_000" too; only decimals get here.
     value = str(loader.construct_scalar(node))  # type: ignore[arg-type]
+    if len(value) > _INT_DIGITS:
+        return value
     try:
         return int(value, 10)
     except ValueError:
         raise yaml.constructor.ConstructorError(
-            None, None, f"{shown(value, 20)} is not a decimal integer", node.start_mark
+            None, None, f"{shorten(value, 20)} is not a decimal integer", node.start_mark
         ) from None
+
+
+#: Characters of the longest integer Python converts to a number (its digit limit, 4300 by
+#: default), a sign aside.
+_INT_DIGITS = sys.get_int_max_str_digits() or 4300
 
 
 _CoreLoader.add_constructor("tag:yaml.org,2002:int", _decimal_int)
@@ -252,7 +275,8 @@ def _validation_errors(error: ValidationError, lines: dict[_Path, int]) -> list[
     for detail in error.errors(include_url=False):
         path = tuple(str(part) for part in detail["loc"] if part != "[key]")
         message = str(detail["msg"]).removeprefix("Value error, ")
-        # A configs error names its key first ("retention.ms: ..."): point at that key's line.
+        # A configs error names its key first ("retention.ms: ..."), a list's error the index
+        # of its entry at fault ("2: topic 'a' is named twice"): point at that line.
         key = message.split(":", 1)[0]
         if (*path, key) in lines:
             path = (*path, key)

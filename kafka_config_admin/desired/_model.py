@@ -16,7 +16,14 @@ from pydantic import (
     model_validator,
 )
 
-from .. import MAX_BROKER_ID, ConfigResource, ResourceType, is_broker_id
+from .. import (
+    MAX_BROKER_ID,
+    ClientQuotaEntity,
+    ConfigResource,
+    ResourceType,
+    is_broker_id,
+    shorten,
+)
 from ._kinds import ResourceKind
 from ._patterns import UserPattern
 from ._quotas import QuotaSpec
@@ -72,7 +79,8 @@ class ResourceSpec(BaseModel):
         converted: dict[str, str | None] = {}
         for key, value in configs.items():
             if not isinstance(key, str) or not _KEY.fullmatch(key):
-                raise ValueError(f"config name {key!r} must be a non-empty string without spaces")
+                name = shorten(key) if isinstance(key, str) else repr(key)
+                raise ValueError(f"config name {name} must be a non-empty string without spaces")
             try:
                 converted[key] = kafka_string(key, value)
             except ValueError as error:
@@ -84,7 +92,8 @@ class ResourceSpec(BaseModel):
         if isinstance(self.pin, tuple):
             unknown = [key for key in self.pin if key not in self.configs]
             if unknown:
-                raise ValueError(f"pin names keys not in configs: {', '.join(unknown)}")
+                names = ", ".join(shorten(key) for key in unknown)
+                raise ValueError(f"pin names keys not in configs: {names}")
         return self
 
     def is_pinned(self, key: str) -> bool:
@@ -238,11 +247,14 @@ class DesiredState(BaseModel):
     @field_validator("quotas")
     @classmethod
     def _quota_entities_once(cls, quotas: tuple[QuotaSpec, ...]) -> tuple[QuotaSpec, ...]:
-        seen = set()
-        for spec in quotas:
-            if spec.quota_entity in seen:
-                raise ValueError(f"{spec.quota_entity} is named twice")
-            seen.add(spec.quota_entity)
+        first: dict[ClientQuotaEntity, int] = {}
+        for index, spec in enumerate(quotas):
+            if spec.quota_entity in first:
+                raise ValueError(
+                    f"{index}: {spec.quota_entity} is named twice (first in "
+                    f"quotas[{first[spec.quota_entity]}])"
+                )
+            first[spec.quota_entity] = index
         return quotas
 
     @field_validator("scram_users")
@@ -261,12 +273,16 @@ class DesiredState(BaseModel):
     @field_validator("topics")
     @classmethod
     def _topic_names_once(cls, topics: tuple[TopicSpec, ...]) -> tuple[TopicSpec, ...]:
-        seen: set[str] = set()
-        for spec in topics:
+        # The message starts with the second entry's index: the loader points at its line.
+        first: dict[str, int] = {}
+        for index, spec in enumerate(topics):
             if spec.name is not None:
-                if spec.name in seen:
-                    raise ValueError(f"topic {spec.name!r} is named twice")
-                seen.add(spec.name)
+                if spec.name in first:
+                    raise ValueError(
+                        f"{index}: topic {shorten(spec.name)} is named twice (first in "
+                        f"topics[{first[spec.name]}])"
+                    )
+                first[spec.name] = index
         return topics
 
     def topic_spec(self, topic: str) -> TopicSpec | None:

@@ -15,7 +15,7 @@ class OutcomeStatus(StrEnum):
     VALIDATED = "validated"  #: dry run: the broker accepted the change and applied nothing
     UNCONFIRMED = "unconfirmed"  #: changed, but not read back as wanted before the deadline
     FAILED = "failed"  #: refused (``error`` says why); nothing of it was changed
-    SKIPPED = "skipped"  #: nothing sent (a missing topic the file gives no partitions/RF for)
+    SKIPPED = "skipped"  #: nothing sent (nothing to change, or only sensitive or kept keys)
 
 
 def status_dict(status: OutcomeStatus, error: BaseException | None, note: str) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from .. import (
     ConfigResource,
     ConfigSource,
     ConfigType,
+    NewTopic,
     OpType,
     ResourceType,
 )
@@ -161,13 +162,18 @@ class TopicCreation(BaseModel):
     replication_factor: int
     configs: dict[str, str] = Field(default_factory=dict)
 
+    def new_topic(self) -> NewTopic:
+        """The topic for ``create_topics`` (raises :class:`InvalidArgumentError` for a name
+        or count the client cannot send)."""
+        return NewTopic(self.name, self.partitions, self.replication_factor, self.configs)
+
 
 class ResourceAction(StrEnum):
     """What a plan does with one resource."""
 
     ALTER = "alter"  #: change its configs
     CREATE = "create"  #: create the (missing) topic with its configs
-    MISSING = "missing"  #: a named topic the cluster lacks, without partitions/RF to create it
+    MISSING = "missing"  #: a named topic the cluster lacks, without partitions/RF (a problem)
     UNCHANGED = "unchanged"  #: nothing to do (listed when keys were skipped, kept or shadowed)
 
 
@@ -363,6 +369,8 @@ def make_plan(
             their current value cannot be read and so never compared.
 
     Every type-check problem is in ``Plan.problems``; the keys with problems get no operation.
+    A named topic the cluster lacks that the file gives no partitions and replication factor
+    for is a problem too (listed as ``missing``): apply could not make it as wanted.
     """
     problems = check_desired(desired, state)
     refused = {(problem.resource, problem.key) for problem in problems}
@@ -383,6 +391,8 @@ def make_plan(
             plan = _with_partitions(plan, resource, partitions)
         if resource == _CLUSTER_DEFAULT and (resource, None) not in refused:
             plan = _with_shadows(plan, resource, _shadows(desired, state))
+        if plan is not None and plan.action is ResourceAction.MISSING:
+            problems.append(_missing_problem(resource))
         if plan is not None:
             plans.append(plan)
     return Plan(
@@ -461,6 +471,16 @@ def _with_shadows(
     if plan is None:
         return ResourcePlan(resource=resource, action=ResourceAction.UNCHANGED, shadowed=shadowed)
     return plan.model_copy(update={"shadowed": shadowed})
+
+
+#: Why a named topic the cluster lacks, and the file cannot create, is a problem.
+MISSING_TOPIC = "the topic does not exist; give partitions and replication_factor to create it"
+
+
+def _missing_problem(resource: ConfigResource) -> Problem:
+    return Problem(
+        resource=resource, key=None, value=None, expected_type=None, message=MISSING_TOPIC
+    )
 
 
 def _missing_topic_plan(

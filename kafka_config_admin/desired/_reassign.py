@@ -1,6 +1,7 @@
 """Applying partition plans: more partitions, and reassignments followed until they complete.
 
-Partitions are added with CreatePartitions, sent with ``validate_only`` first. Kafka has no
+Partitions are added with CreatePartitions, once the broker accepted them (``validate_only``,
+asked by :func:`~._verdict.ask_broker` with the plan's other changes). Kafka has no
 ``validate_only`` for reassignments: their replica lists are checked when planned (brokers
 that exist, distinct, as many as wanted). A reassignment is started, then its partitions are
 listed every half second until none is moving or the bound passes. With a throttle, the
@@ -88,6 +89,7 @@ async def apply_partition_plans(
     admin: AdminClient,
     partition_plans: Iterable[PartitionPlan],
     *,
+    refused: Mapping[str, BaseException],
     dry_run: bool,
     throttle: int | None,
     bound: float,
@@ -95,7 +97,8 @@ async def apply_partition_plans(
     progress: Progress | None,
     wait_for_metadata: bool = True,
 ) -> tuple[PartitionOutcome, ...]:
-    """Add partitions, start reassignments and follow them (see the module docstring); with
+    """Add partitions (the topics in ``refused`` excepted: the broker refused them more
+    partitions), start reassignments and follow them (see the module docstring); with
     ``wait_for_metadata``, the partitions added are waited for until every broker shows them."""
     plans = {plan.topic: plan for plan in partition_plans}
     if not plans:
@@ -107,23 +110,23 @@ async def apply_partition_plans(
             topic, OutcomeStatus.FAILED, plans[topic].summary(), error=error
         )
 
-    growing = {t: p for t, p in plans.items() if p.adds_partitions}
-    for validate_only in (True,) if dry_run else (True, False):
-        wanted = {
-            topic: NewPartitions(plan.wanted_partitions)
-            for topic, plan in growing.items()
-            if topic not in outcomes
-        }
-        if wanted:
-            result = admin.create_partitions(wanted, validate_only=validate_only)
-            await result.wait()
-            for topic, error in result.errors().items():
-                fail(topic, error)
-            if wait_for_metadata and not validate_only:
-                await settle_topics(
-                    admin,
-                    {t: new.total_count for t, new in wanted.items() if t not in outcomes},
-                )
+    for topic, error in refused.items():
+        if topic in plans:
+            fail(topic, error)
+    wanted = {
+        topic: NewPartitions(plan.wanted_partitions)
+        for topic, plan in plans.items()
+        if plan.adds_partitions and topic not in outcomes
+    }
+    if wanted and not dry_run:
+        result = admin.create_partitions(wanted)
+        await result.wait()
+        for topic, error in result.errors().items():
+            fail(topic, error)
+        if wait_for_metadata:
+            await settle_topics(
+                admin, {t: new.total_count for t, new in wanted.items() if t not in outcomes}
+            )
     if dry_run:
         note = (
             "partitions validated by the broker; replica lists checked here (Kafka cannot "

@@ -155,7 +155,22 @@ class ClusterState:
         """What the catalog of the cluster's release says of ``key`` on ``resource``."""
         if self.catalog is None:
             return None
-        return self.catalog.catalog.get(resource.type, key)
+        found = self.catalog.catalog.get(resource.type, key)
+        if found is None and resource.type is ResourceType.BROKER:
+            return self.catalog.catalog.listener_key(key)
+        return found
+
+    def known_keys(self, resource_type: ResourceType) -> set[str]:
+        """The keys resources of ``resource_type`` take, as far as the state can tell: the
+        catalog's and those the broker describes (its schema and described resources)."""
+        keys = set() if self.catalog is None else set(self.catalog.catalog.names(resource_type))
+        schema = self.schemas.get(resource_type)
+        if schema is not None:
+            keys.update(schema)
+        for resource, config in self.configs.items():
+            if resource.type is resource_type:
+                keys.update(config)
+        return keys
 
     def is_sensitive(self, resource: ConfigResource, key: str) -> bool:
         """Whether ``key``'s value on ``resource`` must never be shown: the SDK's rule

@@ -15,8 +15,10 @@ LIST keys in :data:`SET_LIKE_KEYS`, whose order means nothing to Kafka, are equa
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+import unicodedata
 
 from .. import ConfigType
 from ._references import has_reference
@@ -26,6 +28,8 @@ __all__ = [
     "TypedValue",
     "expected_type",
     "is_set_like",
+    "java_equals_ignore_case",
+    "java_trim",
     "parse_typed",
     "same_value",
 ]
@@ -66,7 +70,13 @@ SET_LIKE_KEYS = frozenset(
 #: What a value parses to: bool, int, float, a tuple of list members, or the trimmed string.
 TypedValue = bool | int | float | tuple[str, ...] | str
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
+#: Java's ``Integer.parseInt``/``Long.parseLong``: an optional sign, then digits, where a digit
+#: is any Unicode decimal digit (``Character.digit``: ``'\u0661\u0660'`` is 10), one UTF-16
+#: unit each.
+_INTEGER = re.compile(r"[+-]?[\d]+")
+#: The longest run of digits (leading zeros aside) that can still fit in 64 bits: beyond it a
+#: value is out of range without being converted (Python refuses ints of thousands of digits).
+_MAX_DIGITS = 19
 _BOUNDS = {
     ConfigType.SHORT: (-(2**15), 2**15 - 1),
     ConfigType.INT: (-(2**31), 2**31 - 1),
@@ -78,9 +88,8 @@ _DECIMAL_FLOAT = re.compile(
 _HEX_FLOAT = re.compile(
     r"[+-]?0[xX](?:[0-9a-fA-F]+\.?|[0-9a-fA-F]*\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fFdD]?"
 )
-_LIST_SEPARATOR = re.compile(r"\s*,\s*")
-_JAVA_IDENTIFIER = r"[A-Za-z_$][A-Za-z0-9_$]*"
-_CLASS_NAME = re.compile(rf"{_JAVA_IDENTIFIER}(?:\.{_JAVA_IDENTIFIER})*")
+#: ConfigDef's ``\s*,\s*``: Java's ``\s`` is ASCII whitespace only.
+_LIST_SEPARATOR = re.compile(r"[ \t\n\x0b\f\r]*,[ \t\n\x0b\f\r]*")
 
 _EXPECTED = {
     ConfigType.BOOLEAN: "BOOLEAN (true or false)",
@@ -101,34 +110,73 @@ def expected_type(kind: ConfigType) -> str:
     return _EXPECTED[kind]
 
 
+def java_trim(text: str) -> str:
+    """Java's ``String.trim()``: every char at or below U+0020 off both ends, and nothing else
+    (a no-break space U+00A0 or an ideographic space U+3000 stays, as Kafka keeps it)."""
+    start, end = 0, len(text)
+    while start < end and text[start] <= " ":
+        start += 1
+    while end > start and text[end - 1] <= " ":
+        end -= 1
+    return text[start:end]
+
+
+def java_equals_ignore_case(text: str, other: str) -> bool:
+    """Java's ``String.equalsIgnoreCase``: char by char, equal as they are, in upper case or in
+    lower case of the upper case (``'fal\\u017fe'`` equals ``'false'``: the long s is an s)."""
+    if len(text) != len(other):
+        return False
+    return all(
+        a == b
+        or _java_upper(a) == _java_upper(b)
+        or _java_upper(a).lower() == _java_upper(b).lower()
+        for a, b in zip(text, other, strict=True)
+    )
+
+
+def _java_upper(char: str) -> str:
+    """``Character.toUpperCase`` of one char: one char, never a longer mapping (``ß`` stays)."""
+    upper = char.upper()
+    return upper if len(upper) == 1 else char
+
+
 def parse_typed(kind: ConfigType, text: str) -> TypedValue:
     """Parse ``text`` as the broker parses a value of type ``kind``; ValueError if it cannot.
 
-    UNKNOWN (a broker too old to report types) gives the trimmed string: only the broker can
-    check such a value.
+    Kafka's ``ConfigDef.parseType``, with Java's rules: the text is trimmed by Java's
+    ``trim()``; numbers take Java's digits (any Unicode decimal digit for integers, ASCII for
+    doubles); a LIST keeps its empty members (whether a member may be empty is its validator's
+    to say: :func:`kafka_config_admin.desired.check_value`). A CLASS is its trimmed name: only
+    the broker can tell whether such a class exists. UNKNOWN (a broker too old to report
+    types) gives the trimmed string: only the broker can check such a value.
     """
-    trimmed = text.strip()
+    trimmed = java_trim(text)
     if kind is ConfigType.BOOLEAN:
-        lowered = trimmed.lower()
-        if lowered not in ("true", "false"):
-            raise ValueError("expected true or false (in any case)")
-        return lowered == "true"
+        if java_equals_ignore_case(trimmed, "true"):
+            return True
+        if java_equals_ignore_case(trimmed, "false"):
+            return False
+        raise ValueError("expected true or false (in any case)")
     if kind in _BOUNDS:
         return _parse_integer(kind, trimmed)
     if kind is ConfigType.DOUBLE:
         return _parse_double(trimmed)
     if kind is ConfigType.LIST:
         return _parse_list(trimmed)
-    if kind is ConfigType.CLASS and not _CLASS_NAME.fullmatch(trimmed):
-        raise ValueError("not a Java class name")
     return trimmed
 
 
 def _parse_integer(kind: ConfigType, trimmed: str) -> int:
-    if not _INTEGER.fullmatch(trimmed):
-        raise ValueError("not an integer")
-    number = int(trimmed)
+    if not _INTEGER.fullmatch(trimmed) or any(ord(char) > 0xFFFF for char in trimmed):
+        raise ValueError("not an integer")  # a digit outside the BMP is two Java chars
     low, high = _BOUNDS[kind]
+    values = [unicodedata.decimal(char) for char in trimmed.lstrip("+-")]
+    significant = list(itertools.dropwhile(lambda digit: digit == 0, values))
+    if len(significant) > _MAX_DIGITS:
+        raise ValueError(f"out of range for {kind.name} ({low} to {high})")
+    number = int("".join(map(str, significant)) or "0")
+    if trimmed.startswith("-"):
+        number = -number
     if not low <= number <= high:
         raise ValueError(f"out of range for {kind.name} ({low} to {high})")
     return number
@@ -148,12 +196,7 @@ def _parse_double(trimmed: str) -> float:
 def _parse_list(trimmed: str) -> tuple[str, ...]:
     if not trimmed:
         return ()
-    members = tuple(_LIST_SEPARATOR.split(trimmed))
-    if "" in members:
-        # ConfigDef keeps empty members, but Kafka's list validators refuse them (KIP-1161):
-        # "a,,b" or a trailing comma is a typo, not a value.
-        raise ValueError("a list member is empty (two commas in a row, or one at an end)")
-    return members
+    return tuple(_LIST_SEPARATOR.split(trimmed))
 
 
 def is_set_like(key: str | None) -> bool:
@@ -184,7 +227,7 @@ def same_value(
     try:
         parsed_left, parsed_right = parse_typed(kind, left), parse_typed(kind, right)
     except ValueError:
-        return left.strip() == right.strip()
+        return java_trim(left) == java_trim(right)
     if isinstance(parsed_left, tuple) and isinstance(parsed_right, tuple) and is_set_like(key):
         return set(parsed_left) == set(parsed_right)
     if isinstance(parsed_left, float) and isinstance(parsed_right, float):

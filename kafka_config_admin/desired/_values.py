@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
+from .. import shorten
+
 __all__ = [
     "DURATION_UNITS",
     "SIZE_UNITS",
@@ -71,16 +73,26 @@ def parse_size_bytes(text: str) -> int:
     return _convert(text, SIZE_UNITS, "bytes", "B, KiB, MiB, GiB, TiB, PiB, kB, MB, GB, TB, PB")
 
 
+#: Digits a number with a unit may have: more than any Kafka number holds (a LONG has 19), far
+#: fewer than Python's limit on converting an integer to text.
+MAX_DIGITS = 40
+
+
 def _convert(text: str, units: Mapping[str, int], what: str, known: str) -> int:
     match = _HUMAN.fullmatch(text)
     if match is None:
-        raise ValueError(f"{text!r} is not a number followed by a unit ({known})")
+        raise ValueError(f"{shorten(text)} is not a number followed by a unit ({known})")
     factor = units.get(match["unit"].lower())
     if factor is None:
-        raise ValueError(f"{text!r} has an unknown unit {match['unit']!r}: use one of {known}")
+        unit = shorten(match["unit"])
+        raise ValueError(f"{shorten(text)} has an unknown unit {unit}: use one of {known}")
+    if len(match["number"]) > MAX_DIGITS:
+        raise ValueError(
+            f"{shorten(text)} has {len(match['number'])} digits: no Kafka number is that long"
+        )
     amount = Fraction(Decimal(match["number"])) * factor
     if amount.denominator != 1:
-        raise ValueError(f"{text!r} is not a whole number of {what} ({float(amount):g})")
+        raise ValueError(f"{shorten(text)} is not a whole number of {what} ({float(amount):g})")
     return amount.numerator
 
 
@@ -122,7 +134,7 @@ def kafka_string(key: str, value: object) -> str | None:
         members = [_scalar_string(key, member) for member in value]
         for member in members:
             if "," in member:
-                raise ValueError(f"list member {member!r} contains a comma")
+                raise ValueError(f"list member {shorten(member)} contains a comma")
         return ",".join(members)
     return _scalar_string(key, value)
 
@@ -155,7 +167,10 @@ def human_units(key: str, value: str | None) -> str | None:
     does, the nearest value in the largest unit below it, marked with ``~`` (``~1.5 days``).
     Negative values (``-1``: no limit, for ``retention.ms``) are left alone.
     """
-    if value is None or not value.strip().isdigit():
+    digits = "" if value is None else value.strip()
+    # ASCII only (str.isdigit takes '²', which int() refuses), and no longer than a number
+    # Kafka holds (int() refuses thousands of digits).
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
         return None
     if key.endswith(".ms"):
         units = _DURATION_WORDS
@@ -163,7 +178,7 @@ def human_units(key: str, value: str | None) -> str | None:
         units = _SIZE_WORDS
     else:
         return None
-    number = int(value)
+    number = int(digits)
     for factor, singular, plural in units:
         if factor == 1:
             return None

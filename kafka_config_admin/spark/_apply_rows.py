@@ -25,6 +25,7 @@ from .. import (
     translate_error,
 )
 from ..connect import Connection
+from ..desired import Proposal, ask_broker
 
 __all__ = ["NOT_DONE", "OP_COLUMNS", "OUTCOME_STATUS", "Outcome", "apply_op_rows"]
 
@@ -111,11 +112,15 @@ async def _apply_cluster(
 async def _alter(
     admin: AdminClient, ops: dict[ConfigResource, list[AlterConfigOp]], dry_run: bool
 ) -> dict[ConfigResource, BaseException]:
-    """Send every resource's ops in one call; each failed resource's error."""
+    """Send every resource's ops in one call; each failed resource's error. A dry run asks
+    the broker's verdict as ``plan`` and the CLI's dry runs ask it (``desired.ask_broker``)."""
     if not ops:
         return {}
+    if dry_run:
+        verdict = await ask_broker(admin, Proposal(configs=ops))
+        return {resource: refusal.error for resource, refusal in verdict.configs.items()}
     try:
-        result = admin.incremental_alter_configs(ops, validate_only=dry_run)
+        result = admin.incremental_alter_configs(ops)
     except InvalidArgumentError as error:
         if len(ops) == 1:
             return dict.fromkeys(ops, error)
@@ -123,7 +128,7 @@ async def _alter(
         # twice): send each resource alone, so that only the one at fault fails.
         errors: dict[ConfigResource, BaseException] = {}
         for resource, resource_ops in ops.items():
-            errors.update(await _alter(admin, {resource: resource_ops}, dry_run))
+            errors.update(await _alter(admin, {resource: resource_ops}, dry_run=False))
         return errors
     await result.wait()
     return result.errors()

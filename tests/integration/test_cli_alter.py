@@ -109,8 +109,11 @@ def test_dry_run_still_asks_the_broker_its_policy(
     ran = run_cli(
         capsys, "alter", "-b", kafka_bootstrap, name, "--set", "retention.ms=1000", "--dry-run"
     )
-    assert ran.code == 1
-    assert f"topic '{name}': retention.ms: PolicyViolationError" in ran.err
+    assert ran.code == 2, ran.err  # refused, nothing changed: as plan says of it
+    assert (
+        f"refused by the broker: topic '{name}', retention.ms = '1000': PolicyViolationError"
+        in ran.err
+    )
 
 
 @pytest.mark.parametrize(
@@ -118,6 +121,8 @@ def test_dry_run_still_asks_the_broker_its_policy(
     [
         (("--set", "retention.ms=soon"), "retention.ms = 'soon': not an integer: expected LONG"),
         (("--set", "no.such.setting=1"), "no.such.setting = '1': unknown config"),
+        (("--set", "retention.msx=1"), "did you mean retention.ms"),
+        (("--set", "num.io.threads=8"), "it is a broker key"),
         (("--append", "max.message.bytes=1"), "APPEND needs a LIST config, and this one is INT"),
         (("--set", "min.insync.replicas=3000000000"), "min.insync.replicas"),
     ],

@@ -250,3 +250,45 @@ def test_a_pattern_that_backtracks_without_end_is_stopped_with_one_line(
     [line] = [line for line in ran.err.splitlines() if line.startswith("error: ")]
     assert "takes too long to match" in line and CATASTROPHIC in line
     assert overrides(kafka_bootstrap, topic(long_a_topic)) == {}
+
+
+@pytest.mark.parametrize("command", ["plan", "apply", "audit"])
+@pytest.mark.parametrize(
+    ("configs", "hint"),
+    [
+        ("{min.insync.replica: 2}", "did you mean min.insync.replicas"),
+        ("{retention.msx: 1000}", "did you mean retention.ms"),
+        ("{log.cleaner.threads: 2}", "it is a broker key"),
+    ],
+)
+def test_an_unknown_key_names_the_nearest_keys(
+    kafka_bootstrap: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    configs: str,
+    hint: str,
+) -> None:
+    name = make_topic(kafka_bootstrap)
+    file = write(tmp_path, f"topics:\n  - {{name: {name}, configs: {configs}}}\n")
+    ran = run_cli(capsys, command, file, "-b", kafka_bootstrap, *(["--yes"] * (command == "apply")))
+    assert ran.code == 2
+    assert "unknown config" in ran.err and hint in ran.err
+    assert "as wanted" not in ran.out + ran.err or command != "plan"
+
+
+def test_a_huge_value_and_a_long_number_stay_readable(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make_topic(kafka_bootstrap)
+    file = write(
+        tmp_path,
+        f"topics:\n  - {{name: {name}, configs: "
+        f"{{cleanup.policy: '{'x' * 2_000_000}', segment.bytes: '{'9' * 5000}'}}}}\n",
+    )
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
+    assert ran.code == 2
+    assert len(ran.err) < 2000, "a value is shown by its start and its length"
+    assert "(2000000 characters)" in ran.err and "(5000 characters)" in ran.err
+    assert "out of range for INT" in ran.err
+    assert "set_int_max_str_digits" not in ran.err and "4300" not in ran.err

@@ -219,6 +219,31 @@ def test_docs_shows_the_catalog_beside_the_live_documentation(
 
 
 @pytest.mark.compat
+def test_docs_names_the_nearest_keys_the_rules_and_the_mode_the_cluster_applies(
+    kafka_bootstrap: str,
+    kafka_cluster: KafkaCluster,
+    kafka_release: tuple[int, ...],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if kafka_cluster.kafka_version not in catalog_releases():
+        pytest.skip(f"no catalog ships for Kafka {kafka_cluster.kafka_version}")
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "log.cleaner.thread")
+    assert ran.code == 2 and "did you mean log.cleaner.threads" in ran.err, ran.err
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "num.io.threads")
+    assert "rule: a broker resizes this pool at run time to between half and double" in ran.out
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "ssl.keystore.type")
+    assert "rule: only per listener, as listener.name.<listener>.ssl.keystore.type" in ran.out
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "listener.name.plaintext.max.connections")
+    assert ran.code == 0 and "(broker config)" in ran.out, ran.err
+    assert "<code>" not in ran.out and "<p>" not in ran.out  # Kafka's HTML as plain text
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "min.insync.replicas")
+    if kafka_release >= (4, 1):  # a new cluster has Eligible Leader Replicas on
+        assert "update mode: cluster default only (never one broker id)" in ran.out, ran.out
+    else:
+        assert "update mode: cluster-wide (the cluster default, or one broker id)" in ran.out
+
+
+@pytest.mark.compat
 async def test_a_key_the_cluster_takes_on_the_default_only_is_refused_for_one_broker(
     admin_client: AdminClient,
     kafka_cluster: KafkaCluster,

@@ -254,15 +254,20 @@ async def test_dry_run_validates_on_the_broker_and_changes_nothing(
     assert make_plan(desired, await read_state(admin_client, desired)) == plan
 
 
-async def test_missing_named_topic_is_in_the_plan_and_skipped(admin_client: AdminClient) -> None:
+async def test_missing_named_topic_is_a_problem_and_nothing_is_sent(
+    admin_client: AdminClient,
+) -> None:
     name = f"missing-{os.getpid()}"
     desired = parse_desired_state(f"topics:\n  - name: {name}\n    configs: {{retention.ms: 2d}}\n")
     plan = make_plan(desired, await read_state(admin_client, desired))
     assert [(p.resource, p.action) for p in plan.resources] == [
         (topic(name), ResourceAction.MISSING)
     ]
-    report = await apply_plan(admin_client, plan)
-    assert [o.status for o in report.outcomes] == [OutcomeStatus.SKIPPED]
+    [problem] = plan.problems
+    assert (problem.resource, problem.key) == (topic(name), None)
+    assert "give partitions and replication_factor to create it" in problem.message
+    with pytest.raises(PlanRejectedError):
+        await apply_plan(admin_client, plan)
 
 
 async def test_rules_audit_the_described_state(

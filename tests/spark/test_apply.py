@@ -69,6 +69,26 @@ def test_a_dry_run_changes_nothing(
     assert config_value(kafka_bootstrap, topic(name), "retention.ms") == "604800000"
 
 
+def test_a_dry_run_gives_the_brokers_verdict_as_plan_does(
+    spark: SparkSession, kafka_bootstrap: str, target: Connection
+) -> None:
+    """The dry run asks ``desired.ask_broker``, as ``plan`` and ``alter --dry-run`` do: the
+    test policy refuses a retention.ms below 60 s; the other resource is validated."""
+    refused, accepted = create_topics(kafka_bootstrap, [unique("dry"), unique("dry")])
+    ops = spark.createDataFrame(
+        [
+            ("main", "topic", refused, "retention.ms", "SET", "1000"),
+            ("main", "topic", accepted, "retention.ms", "SET", "7200000"),
+        ],
+        OPS_SCHEMA,
+    )
+    rows = {row.resource_name: row for row in apply_ops(ops, target, dry_run=True).collect()}
+    assert (rows[refused].status, rows[refused].error) == ("failed", "PolicyViolationError")
+    assert "below the test policy minimum" in rows[refused].error_message
+    assert (rows[accepted].status, rows[accepted].error) == ("validated", None)
+    assert config_value(kafka_bootstrap, topic(refused), "retention.ms") == "604800000"
+
+
 def test_a_failing_resource_is_recorded_while_the_others_apply(
     spark: SparkSession, kafka_bootstrap: str, target: Connection
 ) -> None:

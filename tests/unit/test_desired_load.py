@@ -141,7 +141,11 @@ def test_errors_name_file_line_and_key() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("topics:\n  - name: a\n  - name: a\n", 1, "named twice"),
+        (
+            "topics:\n  - name: a\n  - name: b\n  - name: a\n",
+            4,
+            "topics[2]: topic 'a' is named twice",
+        ),
         ("groups:\n  g: {}\n  g: {}\n", 3, "written twice"),
         ("topics: [\n", 2, "not valid YAML"),
         ("- a\n- b\n", 1, "must be a mapping"),
@@ -241,3 +245,29 @@ def test_plain_documents_are_built_as_pyyaml_builds_them(text: str) -> None:
         return
     assert built.data(root) == wanted
     assert len(built.repeated) == len(expected.repeated)
+
+
+def test_a_number_too_long_for_python_stays_its_text_and_no_internals_reach_a_message() -> None:
+    digits = "9" * 5000
+    state = parse_desired_state(f"topics: [{{name: a, configs: {{retention.ms: {digits}}}}}]")
+    assert state.topics[0].configs == {"retention.ms": digits}
+    error = error_of(f"topics: [{{name: a, configs: {{retention.ms: {digits}d}}}}]")
+    text = str(error)
+    assert "has 5000 digits: no Kafka number is that long" in text
+    assert "(5001 characters)" in text and "set_int_max_str_digits" not in text
+    assert len(text) < 400
+
+
+def test_every_file_error_is_cut_short() -> None:
+    text = str(error_of(f"topics: [{{name: a, pin: [{'k' * 10_000}]}}]"))
+    assert "(10000 characters)" in text and len(text) < 400
+    assert "errors.pydantic.dev" not in str(error_of("topics: [{name: a, partitions: x}]"))
+
+
+def test_a_quota_entity_named_twice_points_at_the_second_entry() -> None:
+    error = error_of(
+        "quotas:\n  - {entity: {user: a}}\n  - {entity: {user: b}}\n  - {entity: {user: a}}\n"
+    )
+    [found] = error.errors
+    assert found.line == 4 and found.location == "quotas[2]"
+    assert "user 'a' is named twice (first in quotas[0])" in found.message

@@ -141,3 +141,9 @@ def test_human_units_read_back_exactly() -> None:
     assert parse_duration_ms(str(human_units("x.ms", "172800000")).replace(" days", "d")) == (
         172800000
     )
+
+
+def test_human_units_leave_digits_python_cannot_read_alone() -> None:
+    assert human_units("retention.ms", "\u00b2") is None  # isdigit, yet not a number to int()
+    assert human_units("retention.ms", "9" * 5000) is None
+    assert human_units("retention.ms", "0604800000") == "1 week"

@@ -170,8 +170,45 @@ async def test_invalid_value_refused_with_reason_and_never_sent(
         web, page, f"/c/{CLUSTER}/check/topic/{topic}", {"key": "unknown.key", "value": "1"}
     )
     assert "unknown config" in locked.text
+    typo = await form_post(
+        web, page, f"/c/{CLUSTER}/check/topic/{topic}", {"key": "retention.msx", "value": "1"}
+    )
+    assert "did you mean retention.ms" in typo.text
     plan = await web.get(f"/c/{CLUSTER}/plan")
     assert topic not in plan.text
+    assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
+
+
+@pytest.mark.kafka(policy=True)
+async def test_the_brokers_verdict_in_the_value_check_and_the_file_plan(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    """The editor asks the broker (validate_only) as ``plan`` does: the test policy refuses
+    a retention.ms below 60 s, which no client-side check knows."""
+    topic = unique_name()
+    await create_topics(admin_client, [topic])
+    page = f"/c/{CLUSTER}/r/topic/{topic}"
+    check_path = f"/c/{CLUSTER}/check/topic/{topic}"
+    check = await form_post(web, page, check_path, {"key": "retention.ms", "value": "1000"})
+    assert "the broker refuses it: PolicyViolationError" in check.text
+    assert "below the test policy minimum" in check.text
+    edit = await form_post(
+        web,
+        page,
+        f"/c/{CLUSTER}/edit/topic/{topic}",
+        {"key": "retention.ms", "value": "1000", "action": "set"},
+    )
+    assert edit.status_code == 400 and "PolicyViolationError" in edit.text
+    accepted = await form_post(web, page, check_path, {"key": "retention.ms", "value": "7200000"})
+    assert "refuses" not in accepted.text and "ok" in accepted.text
+    text = f"topics:\n  - name: {topic}\n    configs: {{retention.ms: 1000}}\n"
+    planned = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": text})
+    assert planned.status_code == 200, planned.text
+    assert "Refused by the broker (validate_only)" in planned.text
+    assert f"topic &#39;{topic}&#39;, retention.ms = &#39;1000&#39;: PolicyViolationError" in (
+        planned.text
+    )
+    assert "apply this file" not in planned.text and "Nothing to change" not in planned.text
     assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
 
 

@@ -12,6 +12,8 @@ from starlette.responses import Response
 from ...desired import (
     DesiredStateError,
     PatternTimeoutError,
+    Proposal,
+    ask_broker,
     evaluate_state,
     make_plan,
     parse_desired_state,
@@ -58,6 +60,8 @@ async def file_plan(request: Request) -> Response:
         violations = evaluate_state(desired.rules, state, desired=desired)
     except (DesiredStateError, PatternTimeoutError) as error:
         return _refused(request, text, error)
+    # The brokers' verdict, as the CLI's plan asks it (validate_only; nothing changes).
+    verdict = None if plan.problems else await ask_broker(admin, Proposal.of_plan(plan))
     session(request).files[cluster] = (desired, plan)
     return render(
         request,
@@ -67,6 +71,7 @@ async def file_plan(request: Request) -> Response:
             "text": text,
             "plan": plan.to_dict(),
             "has_changes": plan.has_changes,
+            "verdict": None if verdict is None else verdict.to_dict(),
             "violations": [str(violation) for violation in violations],
         },
     )

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ... import (
+    AdminClient,
     CatalogKey,
     CatalogMatch,
     ConfigEntry,
@@ -25,11 +26,16 @@ from ... import (
 )
 from ...desired import (
     LOG_LEVELS,
+    ClusterState,
+    DesiredState,
     Problem,
+    Proposal,
+    ask_broker,
     check_value,
     human_units,
     is_override,
     is_reference,
+    make_plan,
     read_state,
     upcoming_warning,
 )
@@ -214,8 +220,8 @@ class Checked:
 
 async def _checked(request: Request) -> Checked:
     """The edit a form asks for, checked with ``desired``'s checks against what the broker
-    reports now: the value's type, unknown and read-only keys, log levels. Nothing is sent to
-    change anything."""
+    reports now (the value's type, unknown and read-only keys, log levels), then by the broker
+    itself (validate_only). Nothing is changed."""
     cluster, admin = await cluster_client(request)
     resource = path_resource(request)
     form = await request.form()
@@ -239,8 +245,23 @@ async def _checked(request: Request) -> Checked:
         return Checked(resource, key, value, f"could not be described: {failure}", sensitive)
     op = OpType.SET if value is not None else OpType.DELETE
     problem: Problem | None = check_value(state, resource, key, value, op)
-    reason = None if problem is None else problem.message
-    return Checked(resource, key, value, reason, sensitive)
+    if problem is not None:
+        return Checked(resource, key, value, problem.message, sensitive)
+    return Checked(resource, key, value, await _broker_refusal(admin, desired, state), sensitive)
+
+
+async def _broker_refusal(
+    admin: AdminClient, desired: DesiredState, state: ClusterState
+) -> str | None:
+    """Why the broker refuses the edit (asked with validate_only, as ``plan`` asks: the same
+    verdict), or None when it accepts it or could not be asked (a check that cannot tell
+    never blocks an edit)."""
+    made = make_plan(desired, state, include_sensitive=True)
+    if made.problems:
+        return None  # a resource the plan cannot make (a topic gone meanwhile): the plan says
+    verdict = await ask_broker(admin, Proposal.of_plan(made))
+    refusals = verdict.refusals()
+    return f"the broker refuses it: {refusals[0].reason}" if refusals else None
 
 
 async def check(request: Request) -> Response:

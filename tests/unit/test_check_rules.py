@@ -1,0 +1,147 @@
+"""The rules ``check_value`` takes from Kafka (pure logic, against the shipped catalogs):
+per-listener keys, per-listener-only SSL keys, the thread-pool resize rule, connection limits,
+KIP-1161 lists, "did you mean" and values kept short in messages."""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_config_admin import CatalogMatch, ConfigResource, ConfigType, load_catalog
+from kafka_config_admin import ResourceType as RT
+from kafka_config_admin.desired import ClusterState, check_value, nearest_keys, shorten
+
+from .desired_helpers import BROKER, DEFAULT, TOPIC, broker_config, entry, topic_config
+
+GROUP = ConfigResource(RT.GROUP, "payments")
+
+
+def state(release: str = "4.3.0", *extra_broker_entries: object) -> ClusterState:
+    broker = broker_config(
+        entry("listeners", "PLAINTEXT://:9092,CONTROLLER://:9093", kind=ConfigType.LIST),
+        entry("controller.listener.names", "CONTROLLER", kind=ConfigType.LIST),
+        entry("num.io.threads", "8", kind=ConfigType.INT),
+        *extra_broker_entries,  # type: ignore[arg-type]
+    )
+    return ClusterState(
+        configs={TOPIC: topic_config(), BROKER: broker},
+        schemas={RT.BROKER: broker, RT.TOPIC: topic_config()},
+        catalog=CatalogMatch(catalog=load_catalog(release), exact=True),
+    )
+
+
+def refusal(
+    key: str, value: str | None, resource: ConfigResource = BROKER, release: str = "4.3.0"
+) -> str | None:
+    problem = check_value(state(release), resource, key, value)
+    return None if problem is None else str(problem)
+
+
+@pytest.mark.parametrize("release", ["2.5.1", "3.9.1", "4.3.0"])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("listener.name.plaintext.ssl.keystore.type", "PKCS12"),
+        ("listener.name.plaintext.ssl.client.auth", "required"),
+        ("listener.name.plaintext.max.connections", "100"),
+        ("listener.name.plaintext.ssl.key.password", "secret"),
+        ("listener.name.plaintext.plain.sasl.jaas.config", "x required;"),
+        ("listener.name.plaintext.sasl.enabled.mechanisms", "PLAIN"),
+    ],
+)
+def test_per_listener_keys_are_known_and_taken_per_broker(
+    release: str, key: str, value: str
+) -> None:
+    assert refusal(key, value, release=release) is None
+
+
+def test_a_per_listener_key_is_checked_as_the_key_it_prefixes() -> None:
+    refused = refusal("listener.name.plaintext.ssl.client.auth", "sometimes")
+    assert refused is not None and "not an allowed value" in refused
+    refused = refusal("listener.name.plaintext.max.connections", "many")
+    assert refused is not None and "not an integer" in refused
+
+
+def test_a_listeners_key_of_a_read_only_key_is_left_to_the_broker() -> None:
+    # Kafka validates a listener's keys with the ConfigDef of its dynamic keys only
+    assert refusal("listener.name.plaintext.sasl.login.retry.backoff.ms", "soon") is None
+    assert refusal("listener.name.controller.max.connections", "many") is not None
+
+
+def test_on_the_cluster_default_only_the_cluster_level_listener_keys_are_taken() -> None:
+    assert refusal("listener.name.plaintext.max.connections", "100", DEFAULT) is None
+    refused = refusal("listener.name.plaintext.ssl.keystore.type", "PKCS12", DEFAULT)
+    assert refused is not None and "per-broker only" in refused
+    refused = refusal("listener.name.plaintext.no.such.key", "1", DEFAULT)
+    assert refused is not None and "per-broker only" in refused
+
+
+@pytest.mark.parametrize("resource", [BROKER, DEFAULT])
+def test_ssl_keystore_keys_are_taken_only_per_listener(resource: ConfigResource) -> None:
+    refused = refusal("ssl.keystore.type", "PKCS12", resource)
+    assert refused is not None
+    assert "listener.name.<listener>.ssl.keystore.type" in refused
+
+
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [("8", False), ("4", False), ("16", False), ("3", True), ("17", True), ("0", True)],
+)
+def test_a_thread_pool_resizes_within_half_and_double(value: str, refused: bool) -> None:
+    problem = refusal("num.io.threads", value)
+    assert (problem is not None) is refused
+    if refused and value != "0":
+        assert problem is not None and "(4 to 16)" in problem
+    if value != "0":  # 0 is below the key's range anywhere
+        assert refusal("num.io.threads", value, DEFAULT) is None  # which broker answers: unknown
+
+
+@pytest.mark.parametrize(
+    "key", ["max.connections", "listener.name.plaintext.max.connection.creation.rate"]
+)
+def test_connection_limits_are_at_least_one(key: str) -> None:
+    refused = refusal(key, "0")
+    assert refused is not None and "at least 1" in refused
+    assert refusal(key, "1") is None
+
+
+def test_empty_list_members_are_refused_only_where_the_release_refuses_them() -> None:
+    refused = refusal("cleanup.policy", "delete,,compact", TOPIC, "4.3.0")
+    assert refused is not None and "member is empty" in refused
+    assert refusal("leader.replication.throttled.replicas", "0:1,,1:2", TOPIC) is None
+    assert refusal("sasl.enabled.mechanisms", "GSSAPI,,", release="3.9.1") is None
+    # a repeated member is dropped by Kafka, not refused
+    assert refusal("cleanup.policy", "delete,delete", TOPIC) is None
+
+
+def test_unknown_keys_say_what_was_meant() -> None:
+    refused = refusal("min.insync.replica", "2", TOPIC)
+    assert refused is not None and "did you mean min.insync.replicas" in refused
+    refused = refusal("log.cleaner.threads", "2", TOPIC)
+    assert refused is not None and "it is a broker key" in refused
+    refused = refusal("consumer.session.timeout.msx", "45000", GROUP)
+    assert refused is not None and "did you mean consumer.session.timeout.ms" in refused
+    assert nearest_keys(["retention.ms", "segment.ms"], "zzz") == []
+
+
+def test_a_broker_takes_keys_it_does_not_define() -> None:
+    assert refusal("my.plugin.setting", "1") is None
+
+
+def test_a_long_value_is_shown_by_its_start_and_length() -> None:
+    refused = refusal("cleanup.policy", "x" * 10_000_000, TOPIC)
+    assert refused is not None and len(refused) < 400
+    assert "(10000000 characters)" in refused
+    refused = refusal("segment.bytes", "9" * 5000, TOPIC)
+    assert refused is not None and "out of range for INT" in refused
+    assert "4300" not in refused and "set_int_max_str_digits" not in refused
+    assert shorten("short") == "short" and shorten(None) is None
+
+
+def test_numbers_java_reads_are_taken() -> None:
+    assert refusal("segment.bytes", "\u0661\u0660\u0664\u0668\u0665\u0667\u0666", TOPIC) is None
+    refused = refusal("segment.bytes", "\u00a01048576", TOPIC)
+    assert refused is not None and "not an integer" in refused
+
+
+def test_config_providers_are_left_to_the_broker() -> None:
+    assert refusal("config.providers", ",") is None

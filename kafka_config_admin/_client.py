@@ -28,6 +28,7 @@ from ._exceptions import (
     error_for_code,
 )
 from ._models.catalog import CatalogMatch, catalog_releases, match_catalog
+from ._models.cluster import ClusterDescription
 from ._models.configs import AlterConfigOp, ConfigResource
 from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
 from ._models.scram import UserScramCredentialAlteration
@@ -44,6 +45,7 @@ from ._net.security import SecurityOptions
 from ._net.security_protocols import SaslMechanism, SecurityProtocol
 from ._net.transport import Transport
 from ._ops.base import Operation
+from ._ops.cluster import DescribeCluster
 from ._ops.configs import (
     AlterConfigs,
     DescribeConfigs,
@@ -121,6 +123,13 @@ class AdminClient:
 
     Args:
         bootstrap_servers: ``"host:port"``, comma-separated or as a list.
+        bootstrap_controllers: instead of ``bootstrap_servers``, the listeners of a KRaft
+            controller quorum (``controller.listener.names``; Kafka 3.7+, KIP-919), as
+            ``kafka-configs.sh --bootstrap-controller``: the client then talks to the
+            controllers. They serve the configs and log levels of their own nodes (BROKER and
+            BROKER_LOGGER resources named by a controller's id), the cluster-wide default
+            (BROKER ``""``) and :meth:`describe_cluster`; a call they do not serve fails with
+            :class:`UnsupportedEndpointTypeError`. Give exactly one of the two.
         timeout: seconds one call may take in all, every retry included (default 60, as
             Java's ``default.api.timeout.ms``: a broker holds an alter it forwards to a frozen
             controller for 30 s, so a shorter deadline cannot outlast a controller failure).
@@ -152,8 +161,9 @@ class AdminClient:
 
     def __init__(
         self,
-        bootstrap_servers: str | Sequence[str],
+        bootstrap_servers: str | Sequence[str] | None = None,
         *,
+        bootstrap_controllers: str | Sequence[str] | None = None,
         client_id: str = "kafka-config-admin",
         timeout: float = DEFAULT_TIMEOUT,
         request_timeout: float = 15.0,
@@ -167,14 +177,15 @@ class AdminClient:
         ssl_context: ssl.SSLContext | None = None,
         sasl_oauth_token_provider: TokenProvider | None = None,
     ) -> None:
+        option, given = _bootstrap_option(bootstrap_servers, bootstrap_controllers)
         servers = [
             part.strip()
-            for entry in _server_entries(bootstrap_servers)
+            for entry in _server_entries(option, given)
             for part in entry.split(",")
             if part.strip()
         ]
         if not servers:
-            raise InvalidArgumentError("bootstrap_servers is empty: give at least one host:port")
+            raise InvalidArgumentError(f"{option} is empty: give at least one host:port")
         for server in servers:
             _check_server(server)
         for name, value in (
@@ -205,6 +216,7 @@ class AdminClient:
                 ssl_context,
                 sasl_oauth_token_provider,
             ),
+            controllers=option == "bootstrap_controllers",
         )
         self._engine = Engine(
             self._transport,
@@ -248,7 +260,8 @@ class AdminClient:
             await self._transport.close()
 
     def broker_ids(self) -> list[int]:
-        """The node ids of the cluster's brokers, as the client's latest metadata lists them."""
+        """The node ids of the cluster's brokers, as the client's latest metadata lists them
+        (with ``bootstrap_controllers``: the quorum's controllers)."""
         if self._engine.task_group is None:
             raise ClientClosedError(
                 "the client is not open: use 'async with AdminClient(...) as admin'"
@@ -262,6 +275,18 @@ class AdminClient:
         return self._transport.broker_racks()
 
     # --- public calls ---------------------------------------------------------------------
+
+    def describe_cluster(
+        self, *, timeout: float | None = None
+    ) -> ResourceFuture[None, ClusterDescription]:
+        """The cluster's id, nodes and controller (DescribeCluster; brokers from Kafka 2.8).
+
+        ``cluster = await admin.describe_cluster()``. With ``bootstrap_controllers`` the nodes
+        are the quorum's controllers and ``controller_id`` the active one (Kafka 3.7+, KIP-919).
+        """
+        build = partial(DescribeCluster.build, controllers=self._transport.controllers)
+        result = self._call(build, _Result[None, ClusterDescription], timeout)
+        return result.values[None]
 
     async def config_catalog(self) -> CatalogMatch | None:
         """The config catalog of the cluster's Kafka release (valid values, defaults, update
@@ -342,7 +367,12 @@ class AdminClient:
         Each resource is altered atomically and on its own: one may fail while others
         succeed. ``validate_only`` asks the broker to check the change and apply nothing.
         """
-        build = partial(IncrementalAlterConfigs.build, configs, validate_only=validate_only)
+        build = partial(
+            IncrementalAlterConfigs.build,
+            configs,
+            validate_only=validate_only,
+            to_quorum=self._transport.controllers,
+        )
         return self._call(build, AlterConfigsResult, timeout)
 
     def alter_configs(
@@ -364,7 +394,12 @@ class AdminClient:
             DeprecationWarning,
             stacklevel=2,
         )
-        build = partial(AlterConfigs.build_legacy, configs, validate_only=validate_only)
+        build = partial(
+            AlterConfigs.build_legacy,
+            configs,
+            validate_only=validate_only,
+            to_quorum=self._transport.controllers,
+        )
         return self._call(build, AlterConfigsResult, timeout)
 
     def list_topics(
@@ -590,16 +625,31 @@ class AdminClient:
         return f"<AdminClient {state}>"
 
 
-def _server_entries(bootstrap_servers: object) -> list[str]:
-    if isinstance(bootstrap_servers, str):
-        return [bootstrap_servers]
-    if isinstance(bootstrap_servers, Sequence) and all(
-        isinstance(entry, str) for entry in bootstrap_servers
-    ):
-        return list(bootstrap_servers)
+def _bootstrap_option(servers: object, controllers: object) -> tuple[str, object]:
+    """Which of ``bootstrap_servers`` and ``bootstrap_controllers`` was given, and its value."""
+    if servers is not None and controllers is not None:
+        raise InvalidArgumentError(
+            "give bootstrap_servers (brokers) or bootstrap_controllers (a KRaft controller "
+            "quorum), not both"
+        )
+    if servers is None and controllers is None:
+        raise InvalidArgumentError(
+            "give bootstrap_servers (brokers) or bootstrap_controllers (a KRaft controller "
+            "quorum): 'host:port', comma-separated for several"
+        )
+    if controllers is not None:
+        return "bootstrap_controllers", controllers
+    return "bootstrap_servers", servers
+
+
+def _server_entries(option: str, given: object) -> list[str]:
+    if isinstance(given, str):
+        return [given]
+    if isinstance(given, Sequence) and all(isinstance(entry, str) for entry in given):
+        return list(given)
     raise InvalidArgumentError(
-        "bootstrap_servers must be 'host:port' (comma-separated for several) or a list of "
-        f"them, got {bootstrap_servers!r}"
+        f"{option} must be 'host:port' (comma-separated for several) or a list of "
+        f"them, got {given!r}"
     )
 
 

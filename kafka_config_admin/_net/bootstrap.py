@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 
 from .._exceptions import AuthenticationError, KafkaConfigAdminError, KafkaConnectionError
-from .connections import BrokerAddress, ConnectionPool
+from .connections import BrokerAddress, ConnectionPool, Discovery
 from .oauth import TOKEN_REFUSED_HINT, token_refusal_alone
 from .tls import probe_tls
 
@@ -30,14 +30,16 @@ async def bootstrap(
     ssl_context: ssl.SSLContext | None,
     oauth: bool,
     probe_timeout: float,
+    discover: Discovery | None = None,
 ) -> ConnectionPool:
-    """A pool of connections to the cluster, its brokers read from a bootstrap server.
+    """A pool of connections to the cluster, its nodes read from a bootstrap server.
 
     ``options`` are aiokafka's connection options; ``oauth``: whether they authenticate with
-    OAUTHBEARER; ``probe_timeout``: how long a TLS probe of a failed server waits. Raises
-    the clearest of the servers' failures when none answered.
+    OAUTHBEARER; ``probe_timeout``: how long a TLS probe of a failed server waits;
+    ``discover``: how the nodes are read (default: the brokers, from Metadata). Raises the
+    clearest of the servers' failures when none answered.
     """
-    pool = ConnectionPool(bootstrap_servers, options)
+    pool = ConnectionPool(bootstrap_servers, options, discover)
     try:
         failures = await pool.bootstrap()
         if failures:

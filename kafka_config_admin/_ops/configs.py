@@ -445,6 +445,8 @@ class IncrementalAlterConfigs(SharedConfigOperation[None]):
     targets: list[ConfigResource]
     op_lists: list[list[AlterConfigOp]]
     validate_only: bool
+    #: Sent to a KRaft controller quorum (KIP-919), not to brokers.
+    to_quorum: bool = False
 
     codec = INCREMENTAL_ALTER_CONFIGS
     throttle_from_version = 0
@@ -455,7 +457,11 @@ class IncrementalAlterConfigs(SharedConfigOperation[None]):
 
     @classmethod
     def build(
-        cls, configs: Mapping[ConfigResource, Iterable[AlterConfigOp]], *, validate_only: bool
+        cls,
+        configs: Mapping[ConfigResource, Iterable[AlterConfigOp]],
+        *,
+        validate_only: bool,
+        to_quorum: bool = False,
     ) -> IncrementalAlterConfigs:
         if not isinstance(configs, Mapping):
             raise InvalidArgumentError(
@@ -474,11 +480,20 @@ class IncrementalAlterConfigs(SharedConfigOperation[None]):
             targets=targets,
             op_lists=op_lists,
             validate_only=check_flag("validate_only", validate_only),
+            to_quorum=to_quorum,
         )
 
     @property
     def resources(self) -> list[ConfigResource]:
         return self.targets
+
+    def destination(self, resource: ConfigResource) -> int | None:
+        """On a controller quorum, only a logger change goes to the node it names (each node
+        sets its own log levels); the active controller commits every other change, a
+        controller's configs included, as the Java client sends them."""
+        if self.to_quorum and resource.type is not ResourceType.BROKER_LOGGER:
+            return None
+        return super().destination(resource)
 
     @cached_property
     def _ops_by_resource(self) -> dict[ConfigResource, list[AlterConfigOp]]:
@@ -574,7 +589,11 @@ class AlterConfigs(IncrementalAlterConfigs):
 
     @classmethod
     def build_legacy(
-        cls, configs: Mapping[ConfigResource, Mapping[str, Any]], *, validate_only: bool
+        cls,
+        configs: Mapping[ConfigResource, Mapping[str, Any]],
+        *,
+        validate_only: bool,
+        to_quorum: bool = False,
     ) -> AlterConfigs:
         if not isinstance(configs, Mapping):
             raise InvalidArgumentError("configs must map each ConfigResource to {name: value}")
@@ -591,6 +610,7 @@ class AlterConfigs(IncrementalAlterConfigs):
             targets=targets,
             op_lists=op_lists,
             validate_only=check_flag("validate_only", validate_only),
+            to_quorum=to_quorum,
         )
 
 

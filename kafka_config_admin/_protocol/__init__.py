@@ -1,7 +1,8 @@
 """Kafka wire codecs for the config, topic, client-quota and SCRAM-credential APIs (private).
 
 One module per API declares its request and response schema (``describe_configs``,
-``alter_configs``, ``incremental_alter_configs``, ``metadata``, ``create_topics``,
+``alter_configs``, ``incremental_alter_configs``, ``metadata``, ``describe_cluster``,
+``create_topics``,
 ``describe_client_quotas``, ``alter_client_quotas``, ``describe_user_scram_credentials``,
 ``alter_user_scram_credentials``, ``list_groups``, ``api_versions``, ``create_partitions``,
 ``alter_partition_reassignments``, ``list_partition_reassignments``); ``_schema`` compiles
@@ -29,6 +30,7 @@ from . import (
     create_partitions,
     create_topics,
     describe_client_quotas,
+    describe_cluster,
     describe_configs,
     describe_user_scram_credentials,
     incremental_alter_configs,
@@ -48,6 +50,7 @@ __all__ = [
     "CREATE_PARTITIONS",
     "CREATE_TOPICS",
     "DESCRIBE_CLIENT_QUOTAS",
+    "DESCRIBE_CLUSTER",
     "DESCRIBE_CONFIGS",
     "DESCRIBE_USER_SCRAM_CREDENTIALS",
     "INCREMENTAL_ALTER_CONFIGS",
@@ -142,6 +145,9 @@ ALTER_USER_SCRAM_CREDENTIALS = ApiCodec(
     alter_user_scram_credentials.REQUEST,
     alter_user_scram_credentials.RESPONSE,
     "2.7",
+)
+DESCRIBE_CLUSTER = ApiCodec(
+    "DescribeCluster", 60, describe_cluster.REQUEST, describe_cluster.RESPONSE, "2.8"
 )
 METADATA = ApiCodec("Metadata", 3, metadata.REQUEST, metadata.RESPONSE, "0.8.0")
 CREATE_TOPICS = ApiCodec(

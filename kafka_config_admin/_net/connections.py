@@ -40,6 +40,7 @@ from .._exceptions import (
     KafkaConfigAdminError,
     KafkaConnectionError,
     ListenerMismatchError,
+    MismatchedEndpointTypeError,
     ProtocolError,
     UnsupportedVersionError,
 )
@@ -49,6 +50,7 @@ from .tls import tls_error
 
 __all__ = [
     "CLOSE_WAIT",
+    "METADATA_KEY",
     "BrokerAddress",
     "Connection",
     "ConnectionPool",
@@ -58,6 +60,9 @@ __all__ = [
     "connection_failure",
     "translate_error",
 ]
+
+#: The API key of Metadata, which every broker serves and no KRaft controller does.
+METADATA_KEY = 3
 
 #: How long closing waits for the connections' sockets to close (a TLS close takes a round
 #: trip); those still closing then are aborted.
@@ -333,7 +338,16 @@ async def close_all(conns: Collection[AIOKafkaConnection]) -> None:
 
 
 async def metadata_nodes(conn: Connection) -> Nodes:
-    """The brokers as a Metadata answer lists them (aiokafka's request)."""
+    """The brokers as a Metadata answer lists them (aiokafka's request).
+
+    A KRaft controller's listener lists no Metadata among its APIs: it is named as what it is.
+    """
+    if conn._versions and METADATA_KEY not in conn._versions:
+        raise MismatchedEndpointTypeError(
+            f"{conn.host}:{conn.port} is a KRaft controller's listener, not a broker's (it "
+            "serves no Metadata): give it as bootstrap_controllers (--bootstrap-controller), "
+            "or a broker's address as bootstrap_servers"
+        )
     metadata = await conn.send(MetadataRequest([]))
     addresses = {broker[0]: BrokerAddress(broker[1], broker[2]) for broker in metadata.brokers}
     # Metadata v0 has neither racks nor a controller; -1 says "none".

@@ -14,13 +14,17 @@ from typing import Any
 from .._exceptions import KafkaConfigAdminError, MismatchedEndpointTypeError, error_for_code
 from .._protocol import DESCRIBE_CLUSTER
 from .._protocol.describe_cluster import CONTROLLERS
-from .connections import BrokerAddress, Connection, Discovery, Nodes, translate_error
+from .connections import (
+    METADATA_KEY,
+    BrokerAddress,
+    Connection,
+    Discovery,
+    Nodes,
+    translate_error,
+)
 from .wire import WireRequest
 
 __all__ = ["quorum_discovery"]
-
-#: The API key of Metadata, which every broker lists and no controller does.
-_METADATA_KEY = 3
 
 
 def quorum_discovery(wait: float) -> Discovery:
@@ -37,7 +41,7 @@ async def _describe_quorum(conn: Connection, wait: float) -> Nodes:
     versions: dict[int, tuple[int, int]] = conn._versions
     served = versions.get(DESCRIBE_CLUSTER.api_key)
     if served is None or served[1] < 1:
-        kind = "a broker" if _METADATA_KEY in versions else "not a controller of Kafka 3.7+"
+        kind = "a broker" if METADATA_KEY in versions else "not a controller of Kafka 3.7+"
         raise MismatchedEndpointTypeError(
             f"{where} is {kind}: bootstrap_controllers takes the controllers' listeners "
             "(controller.listener.names, KIP-919, Kafka 3.7+); give a broker's address as "

@@ -218,4 +218,4 @@ def test_iterations_out_of_range_are_refused_without_the_password() -> None:
 
 
 def test_entity_options_without_types_or_names_name_nothing() -> None:
-    assert entities(EntityOptions()) == ([], None)
+    assert entities(EntityOptions()) == ([], (), None)

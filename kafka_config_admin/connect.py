@@ -468,10 +468,11 @@ def connection_from_properties(
     Understood: ``bootstrap.servers`` (or ``bootstrap.controllers``, a KRaft controller
     quorum's listeners, as Java's admin client names them), ``security.protocol``,
     ``sasl.mechanism``, ``sasl.jaas.config`` (PLAIN and SCRAM login modules) or
-    ``sasl.username`` and ``sasl.password``, ``ssl.truststore.location`` / ``ssl.truststore.certificates`` and
-    ``ssl.keystore.location`` of type PEM, ``ssl.key.password`` and
-    ``ssl.endpoint.identification.algorithm``. JKS and PKCS12 stores are refused with a clear
-    error. ``source`` names where the properties come from in error messages; relative paths
+    ``sasl.username`` and ``sasl.password``, ``ssl.truststore.location`` /
+    ``ssl.truststore.certificates`` and ``ssl.keystore.location`` of type PEM,
+    ``ssl.key.password`` and ``ssl.endpoint.identification.algorithm``. JKS and PKCS12 stores
+    are refused with a clear error. ``source`` names where the properties come from in error
+    messages; relative paths
     are resolved against ``base_dir`` when it is given.
     """
     if properties.get("sasl.mechanism", "").strip().upper() == "OAUTHBEARER":

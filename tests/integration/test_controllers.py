@@ -239,14 +239,14 @@ def test_a_broker_given_as_controller_and_a_controller_given_as_broker_are_named
     broker = cluster.bootstrap_for(1)
     controller = cluster.controller_bootstrap_for(1001)
 
-    async def open_with(**kwargs: str) -> None:
-        async with AdminClient(timeout=15, **kwargs):
+    async def open_with(client: AdminClient) -> None:
+        async with client:
             pass
 
     with pytest.raises(MismatchedEndpointTypeError, match=f"{broker} is a broker's listener"):
-        anyio.run(lambda: open_with(bootstrap_controllers=broker))
+        anyio.run(open_with, AdminClient(bootstrap_controllers=broker, timeout=15))
     with pytest.raises(MismatchedEndpointTypeError, match=f"{controller} is a KRaft controller"):
-        anyio.run(lambda: open_with(bootstrap_servers=controller))
+        anyio.run(open_with, AdminClient(bootstrap_servers=controller, timeout=15))
 
 
 # --- the CLI against kafka-configs.sh ----------------------------------------------------------

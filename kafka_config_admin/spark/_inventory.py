@@ -1,7 +1,8 @@
 """What a cluster has: its topics, brokers and groups, asked once at planning time.
 
-All three come from the SDK (``list_topics``, ``broker_ids``, ``list_groups``); the group list
-is asked for only when groups are wanted.
+All three come from the SDK (``list_topics``, ``broker_ids``, ``list_groups``); the topic and
+group lists are asked for only when wanted (a KRaft controller quorum, ``bootstrap.controllers``,
+serves neither: its nodes are the brokers of its inventory).
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ class Inventory:
     groups: tuple[str, ...] = ()
 
 
-async def read_inventory(target: Connection, *, include_internal: bool, groups: bool) -> Inventory:
-    """List the cluster's topics (internal ones only when asked), brokers and, when asked,
-    its groups."""
+async def read_inventory(
+    target: Connection, *, include_internal: bool, groups: bool, topics: bool
+) -> Inventory:
+    """List the cluster's brokers and, when asked, its topics (internal ones only when asked)
+    and its groups."""
     async with target.admin_client() as admin:
-        topics = await admin.list_topics(include_internal=include_internal)
+        listed_topics = await admin.list_topics(include_internal=include_internal) if topics else []
         brokers = sorted(admin.broker_ids())
         listed = await admin.list_groups().all() if groups else []
     return Inventory(
-        tuple(topic.name for topic in topics),
+        tuple(topic.name for topic in listed_topics),
         tuple(str(broker) for broker in brokers),
         tuple(listing.group_id for listing in listed),
     )

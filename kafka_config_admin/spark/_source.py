@@ -160,11 +160,13 @@ def plan_shards(target: Connection, options: SnapshotOptions, selection: Selecti
     """
     scope, selected = options.scope, selection.type_selected
     inventory = Inventory()
-    groups = scope.lists_groups(selected)
-    if groups or scope.lists_topics(selected) or scope.lists_brokers(selected):
+    groups, topics = scope.lists_groups(selected), scope.lists_topics(selected)
+    if groups or topics or scope.lists_brokers(selected):
         try:
             inventory = asyncio.run(
-                read_inventory(target, include_internal=scope.include_internal, groups=groups)
+                read_inventory(
+                    target, include_internal=scope.include_internal, groups=groups, topics=topics
+                )
             )
         except Exception as error:
             failure = translate_error(error, f"cluster {target.label!r}")

@@ -10,7 +10,7 @@ from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, Row, SparkSession
 from pyspark.sql.functions import col
 
-from kafka_config_admin import Config, ConfigResource, ResourceType
+from kafka_config_admin import AdminClient, Config, ConfigResource, ResourceType
 from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import create_topics, describe, topic, unique
@@ -207,3 +207,37 @@ def test_a_bad_option_fails_the_query_naming_it(spark: SparkSession) -> None:
     frame = snapshot(spark, "127.0.0.1:1", resourceTypes="topic,queue")
     with pytest.raises(AnalysisException, match="'queue' is not a resource type"):
         frame.collect()
+
+
+def test_a_controller_quorum_is_read_through_bootstrap_controllers(
+    spark: SparkSession, kafka_cluster: KafkaCluster
+) -> None:
+    """``bootstrap.controllers``: the quorum's nodes are the brokers listed, each row what the
+    controller describes of itself (KIP-919)."""
+    if kafka_cluster.backend == "external":
+        pytest.skip("the external backend has no controller listeners")
+    quorum = kafka_cluster.bootstrap_controllers
+    rows = (
+        spark.read.format("kafka-configs")
+        .option("bootstrap.controllers", quorum)
+        .option("resourceTypes", "broker,broker_default")
+        .load()
+        .collect()
+    )
+
+    async def described() -> dict[ConfigResource, Config]:
+        async with AdminClient(bootstrap_controllers=quorum, timeout=60) as admin:
+            nodes = [ConfigResource(ResourceType.BROKER, str(n)) for n in admin.broker_ids()]
+            return await admin.describe_configs(
+                [*nodes, ConfigResource(ResourceType.BROKER, "")]
+            ).all()
+
+    expected = asyncio.run(described())
+    assert {(row.resource_name, row.name, row.value) for row in rows if row.error is None} == {
+        (resource.name, name, None if entry.is_sensitive else entry.value)
+        for resource, config in expected.items()
+        for name, entry in config.items()
+    }
+    roles = {row.resource_name: row.value for row in rows if row.name == "process.roles"}
+    assert roles == {str(node): "broker,controller" for node in kafka_cluster.quorum_ids}
+    assert all(row.cluster == quorum and row.error is None for row in rows)

@@ -20,6 +20,7 @@ from kafka_config_admin import (
 )
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.desired import parse_desired_state
+from kafka_config_admin.testing import KafkaCluster
 from kafka_config_admin.web import WebSettings, create_app
 from kafka_config_admin.web._listings import Listings
 
@@ -535,3 +536,39 @@ def test_refuses_another_address_without_auth(tmp_path: Path) -> None:
     )
     with pytest.raises(ValueError, match="without authentication"):
         create_app(settings)
+
+
+async def test_a_controller_quorum_is_read(
+    web_settings: WebSettings, kafka_cluster: KafkaCluster
+) -> None:
+    """A cluster reached through its controllers (KIP-919): its controllers listed, a
+    controller's own configs and loggers read, the cluster default shown."""
+    if kafka_cluster.backend == "external":
+        pytest.skip("the external backend has no controller listeners")
+    quorum = kafka_cluster.bootstrap_controllers
+    settings = WebSettings(
+        **{
+            **web_settings.__dict__,
+            "clusters": {"quorum": Connection(bootstrap_controllers=quorum)},
+        }
+    )
+    node = kafka_cluster.quorum_ids[0]
+    app = create_app(settings)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1"
+        ) as client,
+    ):
+        index = await client.get("/")
+        assert quorum in index.text
+        cluster = await client.get("/c/quorum")
+        assert cluster.status_code == 200, cluster.text
+        assert "Controllers" in cluster.text and f"controller {node}:" in cluster.text
+        assert "min.insync.replicas" in cluster.text  # the cluster default's override
+        configs = await client.get(f"/c/quorum/r/broker/{node}")
+        assert configs.status_code == 200, configs.text
+        roles = re.search(r'data-key="process\.roles".*?</tr>', configs.text, re.S)
+        assert roles is not None and "broker,controller" in roles[0]
+        loggers = await client.get(f"/c/quorum/r/broker-logger/{node}")
+        assert loggers.status_code == 200 and 'data-key="kafka.' in loggers.text

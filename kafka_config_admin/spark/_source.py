@@ -160,12 +160,15 @@ def plan_shards(target: Connection, options: SnapshotOptions, selection: Selecti
     """
     scope, selected = options.scope, selection.type_selected
     inventory = Inventory()
-    groups, topics = scope.lists_groups(selected), scope.lists_topics(selected)
-    if groups or topics or scope.lists_brokers(selected):
+    groups, listed_topics = scope.lists_groups(selected), scope.lists_topics(selected)
+    if groups or listed_topics or scope.lists_brokers(selected):
         try:
             inventory = asyncio.run(
                 read_inventory(
-                    target, include_internal=scope.include_internal, groups=groups, topics=topics
+                    target,
+                    include_internal=scope.include_internal,
+                    groups=groups,
+                    topics=listed_topics,
                 )
             )
         except Exception as error:

@@ -63,7 +63,11 @@ def web(
 
 def _clusters(options: ConnectionOptions) -> dict[str, Connection]:
     """Every cluster of the clusters file, or the one cluster the options name."""
-    if options.bootstrap_server is None and options.cluster is None:
+    if (
+        options.bootstrap_server is None
+        and options.bootstrap_controller is None
+        and options.cluster is None
+    ):
         path = clusters_file_path(options.clusters_file)
         if options.command_config is None and path.exists():
             return dict(load_clusters_file(path).clusters)

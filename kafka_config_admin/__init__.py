@@ -82,6 +82,7 @@ if _typing.TYPE_CHECKING:
         is_sensitive,
         is_sensitive_name,
     )
+    from ._models.listing import ConfigResourceListing
     from ._models.quotas import (
         ClientQuotaAlteration,
         ClientQuotaEntity,
@@ -163,6 +164,7 @@ __all__ = [
     "ConfigCatalog",
     "ConfigEntry",
     "ConfigResource",
+    "ConfigResourceListing",
     "ConfigSource",
     "ConfigSynonym",
     "ConfigType",
@@ -316,6 +318,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "releases_with_key",
     ),
     "._models.cluster": ("ClusterDescription", "ClusterNode", "EndpointType"),
+    "._models.listing": ("ConfigResourceListing",),
     "._models.configs": (
         "HIDDEN",
         "AlterConfigOp",

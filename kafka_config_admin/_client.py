@@ -25,11 +25,14 @@ from ._exceptions import (
     ClientClosedError,
     InvalidArgumentError,
     KafkaTimeoutError,
+    UnsupportedEndpointTypeError,
+    UnsupportedVersionError,
     error_for_code,
 )
 from ._models.catalog import CatalogMatch, catalog_releases, match_catalog
 from ._models.cluster import ClusterDescription
-from ._models.configs import AlterConfigOp, ConfigResource
+from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
+from ._models.listing import LISTABLE_TYPES, ConfigResourceListing
 from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
 from ._models.scram import UserScramCredentialAlteration
 from ._models.topics import (
@@ -51,6 +54,8 @@ from ._ops.configs import (
     DescribeConfigs,
     EntryCache,
     IncrementalAlterConfigs,
+    ListConfigResources,
+    ListedResources,
 )
 from ._ops.groups import ListGroups, ListGroupsResult
 from ._ops.quotas import (
@@ -527,6 +532,60 @@ class AdminClient:
         )
         return result.values[None]
 
+    async def list_config_resources(
+        self, types: Iterable[ResourceType] | None = None
+    ) -> ConfigResourceListing:
+        """The config resources of ``types`` (None: topics, brokers, broker loggers,
+        client-metrics resources and groups), as the broker lists them (ListConfigResources,
+        KIP-1142, Kafka 4.1+): groups that exist only as config (no member, no committed
+        offset) included.
+
+        On an older broker the client-metrics resources come from ListClientMetricsResources
+        (Kafka 3.7-4.0; none exist before), topics from Metadata, brokers from the client's
+        metadata, and groups from ListGroups, which misses a group that exists only as config:
+        the listing's ``unseen`` then says so for GROUP (and names a broker that did not answer
+        ListGroups), and ``complete`` is False. Each request has the client's ``timeout``.
+        """
+        wanted = _listable(types)
+        build = partial(ListConfigResources, tuple(wanted))
+        try:
+            listed = await self._call(build, _Result[None, ListedResources], None).values[None]
+        except UnsupportedEndpointTypeError:
+            raise  # a controller quorum lists nothing: no fallback would either
+        except UnsupportedVersionError:  # before Kafka 3.7: the API did not exist
+            listed = ListedResources(-1, [])
+        found = [(kind, name) for kind, name in listed.resources if kind in wanted]
+        unseen: dict[ResourceType, str] = {}
+        if listed.version < 1:
+            found += await self._listed_otherwise(wanted, unseen)
+        resources = sorted(set(found), key=lambda pair: (pair[0].value, pair[1]))
+        return ConfigResourceListing(
+            tuple(ConfigResource(kind, name) for kind, name in resources), unseen
+        )
+
+    async def _listed_otherwise(
+        self, wanted: Collection[ResourceType], unseen: dict[ResourceType, str]
+    ) -> list[tuple[ResourceType, str]]:
+        """What a broker before Kafka 4.1 cannot list: topics, brokers and groups by the calls
+        that list them; what those cannot see goes to ``unseen``."""
+        found: list[tuple[ResourceType, str]] = []
+        if ResourceType.TOPIC in wanted:
+            topics = await self.list_topics(include_internal=True)
+            found += [(ResourceType.TOPIC, topic.name) for topic in topics]
+        for kind in (ResourceType.BROKER, ResourceType.BROKER_LOGGER):
+            if kind in wanted:
+                found += [(kind, str(node)) for node in self.broker_ids()]
+        if ResourceType.GROUP in wanted:
+            groups = self.list_groups()
+            found += [(ResourceType.GROUP, group.group_id) for group in await groups.valid()]
+            failed = "; ".join(f"broker {node}: {error}" for node, error in groups.errors().items())
+            unseen[ResourceType.GROUP] = (
+                "the broker lists no groups before Kafka 4.1 (KIP-1142): ListGroups listed "
+                "those with members or committed offsets, not those that exist only as config"
+                + (f"; not every broker answered ListGroups ({failed})" if failed else "")
+            )
+        return found
+
     def list_groups(
         self,
         *,
@@ -623,6 +682,24 @@ class AdminClient:
     def __repr__(self) -> str:
         state = "open" if self._engine.task_group is not None else "closed"
         return f"<AdminClient {state}>"
+
+
+def _listable(types: Iterable[ResourceType] | None) -> list[ResourceType]:
+    """The resource types asked for, each once, checked: LISTABLE_TYPES when None."""
+    if types is None:
+        return list(LISTABLE_TYPES)
+    if isinstance(types, str | ResourceType) or not isinstance(types, Iterable):
+        raise InvalidArgumentError(
+            f"types must be a collection of ResourceType, got {type(types).__name__}"
+        )
+    wanted = list(dict.fromkeys(types))
+    for kind in wanted:
+        if kind not in LISTABLE_TYPES:
+            names = ", ".join(listable.name for listable in LISTABLE_TYPES)
+            raise InvalidArgumentError(f"cannot list resources of type {kind!r} (only {names})")
+    if not wanted:
+        raise InvalidArgumentError("types is empty: name at least one ResourceType (or None)")
+    return wanted
 
 
 def _bootstrap_option(servers: object, controllers: object) -> tuple[str, object]:

@@ -2,9 +2,9 @@
 
 One module per API declares its request and response schema (``describe_configs``,
 ``alter_configs``, ``incremental_alter_configs``, ``metadata``, ``describe_cluster``,
-``create_topics``,
-``describe_client_quotas``, ``alter_client_quotas``, ``describe_user_scram_credentials``,
-``alter_user_scram_credentials``, ``list_groups``, ``api_versions``, ``create_partitions``,
+``create_topics``, ``describe_client_quotas``, ``alter_client_quotas``,
+``describe_user_scram_credentials``, ``alter_user_scram_credentials``, ``list_groups``,
+``list_config_resources``, ``api_versions``, ``create_partitions``,
 ``alter_partition_reassignments``, ``list_partition_reassignments``); ``_schema`` compiles
 them; ``_header`` does the request and response headers. Bodies are plain dicts with snake_case
 keys; every key of every version is present after decoding (fields a version lacks take their
@@ -34,6 +34,7 @@ from . import (
     describe_configs,
     describe_user_scram_credentials,
     incremental_alter_configs,
+    list_config_resources,
     list_groups,
     list_partition_reassignments,
     metadata,
@@ -54,6 +55,7 @@ __all__ = [
     "DESCRIBE_CONFIGS",
     "DESCRIBE_USER_SCRAM_CREDENTIALS",
     "INCREMENTAL_ALTER_CONFIGS",
+    "LIST_CONFIG_RESOURCES",
     "LIST_GROUPS",
     "LIST_PARTITION_REASSIGNMENTS",
     "METADATA",
@@ -160,6 +162,13 @@ API_VERSIONS = ApiCodec(
     api_versions.RESPONSE,
     "0.10.0",
     flexible_response_header=False,
+)
+LIST_CONFIG_RESOURCES = ApiCodec(
+    "ListConfigResources",
+    74,
+    list_config_resources.REQUEST,
+    list_config_resources.RESPONSE,
+    "3.7",
 )
 LIST_GROUPS = ApiCodec("ListGroups", 16, list_groups.REQUEST, list_groups.RESPONSE, "0.9.0")
 CREATE_PARTITIONS = ApiCodec(

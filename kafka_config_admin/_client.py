@@ -536,15 +536,19 @@ class AdminClient:
         self, types: Iterable[ResourceType] | None = None
     ) -> ConfigResourceListing:
         """The config resources of ``types`` (None: topics, brokers, broker loggers,
-        client-metrics resources and groups), as the broker lists them (ListConfigResources,
-        KIP-1142, Kafka 4.1+): groups that exist only as config (no member, no committed
-        offset) included.
+        client-metrics resources and groups).
+
+        The broker lists them (ListConfigResources, KIP-1142, Kafka 4.1+), and of groups it
+        lists those with a config set, groups that exist only as config (no member, no
+        committed offset) included; the groups ListGroups lists (with members or committed
+        offsets) are added, so that every group a config can be read for is there.
 
         On an older broker the client-metrics resources come from ListClientMetricsResources
         (Kafka 3.7-4.0; none exist before), topics from Metadata, brokers from the client's
-        metadata, and groups from ListGroups, which misses a group that exists only as config:
-        the listing's ``unseen`` then says so for GROUP (and names a broker that did not answer
-        ListGroups), and ``complete`` is False. Each request has the client's ``timeout``.
+        metadata, and groups from ListGroups alone, which misses a group that exists only as
+        config: the listing's ``unseen`` then says so for GROUP, and ``complete`` is False (as
+        it is when a broker does not answer ListGroups, named there). Each request has the
+        client's ``timeout``.
         """
         wanted = _listable(types)
         build = partial(ListConfigResources, tuple(wanted))
@@ -557,17 +561,19 @@ class AdminClient:
         found = [(kind, name) for kind, name in listed.resources if kind in wanted]
         unseen: dict[ResourceType, str] = {}
         if listed.version < 1:
-            found += await self._listed_otherwise(wanted, unseen)
+            found += await self._listed_otherwise(wanted)
+        if ResourceType.GROUP in wanted:
+            found += await self._listed_groups(unseen, configs_listed=listed.version >= 1)
         resources = sorted(set(found), key=lambda pair: (pair[0].value, pair[1]))
         return ConfigResourceListing(
             tuple(ConfigResource(kind, name) for kind, name in resources), unseen
         )
 
     async def _listed_otherwise(
-        self, wanted: Collection[ResourceType], unseen: dict[ResourceType, str]
+        self, wanted: Collection[ResourceType]
     ) -> list[tuple[ResourceType, str]]:
-        """What a broker before Kafka 4.1 cannot list: topics, brokers and groups by the calls
-        that list them; what those cannot see goes to ``unseen``."""
+        """The topics and brokers a broker before Kafka 4.1 does not list, by the calls that
+        list them."""
         found: list[tuple[ResourceType, str]] = []
         if ResourceType.TOPIC in wanted:
             topics = await self.list_topics(include_internal=True)
@@ -575,15 +581,27 @@ class AdminClient:
         for kind in (ResourceType.BROKER, ResourceType.BROKER_LOGGER):
             if kind in wanted:
                 found += [(kind, str(node)) for node in self.broker_ids()]
-        if ResourceType.GROUP in wanted:
-            groups = self.list_groups()
-            found += [(ResourceType.GROUP, group.group_id) for group in await groups.valid()]
-            failed = "; ".join(f"broker {node}: {error}" for node, error in groups.errors().items())
-            unseen[ResourceType.GROUP] = (
-                "the broker lists no groups before Kafka 4.1 (KIP-1142): ListGroups listed "
-                "those with members or committed offsets, not those that exist only as config"
-                + (f"; not every broker answered ListGroups ({failed})" if failed else "")
+        return found
+
+    async def _listed_groups(
+        self, unseen: dict[ResourceType, str], *, configs_listed: bool
+    ) -> list[tuple[ResourceType, str]]:
+        """The groups ListGroups lists; in ``unseen``, what the listing lacks: the groups of a
+        broker that did not answer, and before Kafka 4.1 those that exist only as config."""
+        groups = self.list_groups()
+        found = [(ResourceType.GROUP, group.group_id) for group in await groups.valid()]
+        missing = []
+        if not configs_listed:
+            missing.append(
+                "the broker lists no group configs before Kafka 4.1 (KIP-1142): groups that "
+                "exist only as config (no member, no committed offset) cannot be seen"
             )
+        failed = groups.errors()
+        if failed:
+            named = "; ".join(f"broker {node}: {error}" for node, error in failed.items())
+            missing.append(f"not every broker answered ListGroups ({named})")
+        if missing:
+            unseen[ResourceType.GROUP] = "; ".join(missing)
         return found
 
     def list_groups(

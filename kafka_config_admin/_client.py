@@ -546,9 +546,9 @@ class AdminClient:
         On an older broker the client-metrics resources come from ListClientMetricsResources
         (Kafka 3.7-4.0; none exist before), topics from Metadata, brokers from the client's
         metadata, and groups from ListGroups alone, which misses a group that exists only as
-        config: the listing's ``unseen`` then says so for GROUP, and ``complete`` is False (as
-        it is when a broker does not answer ListGroups, named there). Each request has the
-        client's ``timeout``.
+        config: the listing's ``unseen`` then says so for GROUP, and ``complete`` is False. A
+        broker that does not answer ListGroups fails the listing with its error (a group it
+        coordinates would be missing, not gone). Each request has the client's ``timeout``.
         """
         wanted = _listable(types)
         build = partial(ListConfigResources, tuple(wanted))
@@ -586,23 +586,15 @@ class AdminClient:
     async def _listed_groups(
         self, unseen: dict[ResourceType, str], *, configs_listed: bool
     ) -> list[tuple[ResourceType, str]]:
-        """The groups ListGroups lists; in ``unseen``, what the listing lacks: the groups of a
-        broker that did not answer, and before Kafka 4.1 those that exist only as config."""
-        groups = self.list_groups()
-        found = [(ResourceType.GROUP, group.group_id) for group in await groups.valid()]
-        missing = []
+        """The groups ListGroups lists (every broker's, or its error); before Kafka 4.1, in
+        ``unseen``, that those that exist only as config cannot be seen."""
+        listed = await self.list_groups().all()
         if not configs_listed:
-            missing.append(
+            unseen[ResourceType.GROUP] = (
                 "the broker lists no group configs before Kafka 4.1 (KIP-1142): groups that "
                 "exist only as config (no member, no committed offset) cannot be seen"
             )
-        failed = groups.errors()
-        if failed:
-            named = "; ".join(f"broker {node}: {error}" for node, error in failed.items())
-            missing.append(f"not every broker answered ListGroups ({named})")
-        if missing:
-            unseen[ResourceType.GROUP] = "; ".join(missing)
-        return found
+        return [(ResourceType.GROUP, group.group_id) for group in listed]
 
     def list_groups(
         self,

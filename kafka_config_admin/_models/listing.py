@@ -27,8 +27,8 @@ class ConfigResourceListing:
         resources: each resource listed, sorted by type and name.
         unseen: for each type the cluster could not list in full, why: a broker before Kafka 4.1
             lists no groups, so they come from ListGroups, which misses a group that exists only
-            as config (no member, no committed offset); a broker that did not answer ListGroups.
-            A resource of such a type missing from ``resources`` may exist all the same.
+            as config (no member, no committed offset). A resource of such a type missing from
+            ``resources`` may exist all the same.
     """
 
     resources: tuple[ConfigResource, ...]

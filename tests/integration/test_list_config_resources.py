@@ -3,8 +3,8 @@ and on older brokers what the fallback lists and what it says it could not see.
 
 A group set up as config only (a group config, no member, no committed offset) is listed by
 ListConfigResources and by nothing else; a group with a committed offset is one ListGroups
-lists too. Run the fallback's test with ``--kafka-version=3.9.1 --kafka-brokers=1`` (or a 4.0
-release, which has group configs).
+lists too. Run the fallback's tests with ``--kafka-version=3.9.1 --kafka-brokers=1`` and
+``--kafka-version=4.0.2`` (group configs, and no listing of them).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from kafka_config_admin import (
     ResourceType,
 )
 
+from .cli_helpers import run_cli, with_admin
 from .helpers import new_topic, unique_name
 
 pytestmark = pytest.mark.integration
@@ -119,3 +120,35 @@ async def test_before_4_1_the_listing_says_it_cannot_see_config_only_groups(
     assert set(listing.unseen) == {GROUP}  # client metrics came from ListClientMetricsResources
     assert "exist only as config" in listing.unseen[GROUP]
     assert "Kafka 4.1" in listing.unseen[GROUP]
+
+
+@pytest.mark.kafka(since="4.1")
+def test_export_has_config_only_groups_and_client_metrics(
+    capsys: pytest.CaptureFixture[str], kafka_bootstrap: str
+) -> None:
+    """``export`` lists groups and client-metrics resources with ``list_config_resources``."""
+    group, metrics = with_admin(kafka_bootstrap, config_only_group_and_metrics)
+    with_admin(
+        kafka_bootstrap,
+        lambda admin: listing_with(
+            admin, {ConfigResource(GROUP, group), ConfigResource(METRICS, metrics)}
+        ),
+    )
+    ran = run_cli(
+        capsys, "export", "-b", kafka_bootstrap, "--match", "no-topic-matches", "-o", "json"
+    )
+    assert ran.code == 0, ran.err
+    document = ran.json()
+    assert document["groups"][group] == {"configs": {"consumer.session.timeout.ms": "50000"}}
+    assert document["client_metrics"][metrics] == {"configs": {"interval.ms": "60000"}}
+    assert "not listed in full" not in ran.err
+
+
+def test_export_before_4_1_says_what_it_could_not_list(
+    capsys: pytest.CaptureFixture[str], kafka_bootstrap: str, kafka_release: tuple[int, ...]
+) -> None:
+    if not (4, 0) <= kafka_release < (4, 1):  # group configs, and no ListConfigResources v1
+        pytest.skip("the fallback of Kafka 4.0: run with --kafka-version=4.0.2")
+    ran = run_cli(capsys, "export", "-b", kafka_bootstrap, "--match", "no-topic-matches")
+    assert ran.code == 0, ran.err
+    assert "not listed in full: GROUP: " in ran.err and "exist only as config" in ran.err

@@ -69,6 +69,7 @@ if _typing.TYPE_CHECKING:
     from ._check import LOG_LEVELS, Problem, check_desired, check_ops, check_value
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
     from ._kinds import ResourceKind
+    from ._listing import ScopeListing, list_scope
     from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
     from ._model import (
         BROKER_THROTTLE_KEYS,
@@ -171,6 +172,7 @@ __all__ = [
     "ResourceSpec",
     "Rule",
     "RuleOperator",
+    "ScopeListing",
     "ScramChange",
     "ScramCredentialSpec",
     "ScramOutcome",
@@ -203,6 +205,7 @@ __all__ = [
     "is_set_like",
     "kafka_string",
     "list_matching_topics",
+    "list_scope",
     "load_desired_state",
     "make_plan",
     "match_budget",
@@ -335,6 +338,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "Violation",
         "evaluate_rules",
     ),
+    "._listing": ("ScopeListing", "list_scope"),
     "._scope": ("ResourceScope",),
     "._scram_users": (
         "ScramChange",

@@ -29,6 +29,7 @@ from ._changes import (
     observed_values,
 )
 from ._kinds import ResourceKind
+from ._listing import list_scope
 from ._patterns import PatternTimeoutError
 from ._read_state import read_scram_credentials
 from ._scope import ResourceScope
@@ -92,17 +93,14 @@ async def observe_once(
 
 
 async def _config_resources(admin: AdminClient, scope: ResourceScope) -> list[ConfigResource]:
-    topics: list[str] = []
-    if scope.lists_topics():
-        topics = [t.name for t in await admin.list_topics(include_internal=scope.include_internal)]
-    brokers = (
-        [str(broker) for broker in sorted(admin.broker_ids())] if scope.lists_brokers() else []
-    )
-    groups: list[str] = []
-    if scope.lists_groups():
-        groups = [listing.group_id for listing in await admin.list_groups().all()]
+    # A resource the cluster cannot list (a group that exists only as config, before Kafka
+    # 4.1) is never seen, so never seen going either.
+    listed = await list_scope(admin, scope)
     return scope.config_resources(
-        listed_topics=topics, listed_brokers=brokers, listed_groups=groups
+        listed_topics=listed.topics,
+        listed_brokers=listed.brokers,
+        listed_groups=listed.groups,
+        listed_client_metrics=listed.client_metrics,
     )
 
 

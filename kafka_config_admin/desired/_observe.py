@@ -48,7 +48,8 @@ async def observe_cluster(
     """Read the resources ``scope`` names from an open client's cluster, now (with each
     config's documentation when asked).
 
-    Topics, brokers and groups not named are listed on every call, so that ones that appear or
+    Topics, brokers, groups and client-metrics resources not named are listed on every call
+    (``list_scope``), so that ones that appear or
     go are seen. A topic that is listed but gone by the time it is described counts as absent;
     any other resource that fails is kept with its error; a cluster that cannot be listed or
     described at all is a state with ``error`` set. A topic pattern past its budget (see

@@ -20,6 +20,7 @@ from kafka_config_admin import (
     ConfigResourceListing,
     ResourceType,
 )
+from kafka_config_admin.desired import ResourceKind, ResourceScope, list_scope, observe_cluster
 
 from .cli_helpers import run_cli, with_admin
 from .helpers import new_topic, unique_name
@@ -152,3 +153,21 @@ def test_export_before_4_1_says_what_it_could_not_list(
     ran = run_cli(capsys, "export", "-b", kafka_bootstrap, "--match", "no-topic-matches")
     assert ran.code == 0, ran.err
     assert "not listed in full: GROUP: " in ran.err and "exist only as config" in ran.err
+
+
+@pytest.mark.kafka(since="4.1")
+async def test_the_change_feed_sees_config_only_groups_and_client_metrics(
+    admin_client: AdminClient,
+) -> None:
+    """The feed lists them with ``list_scope`` (``list_config_resources``): none named."""
+    group, metrics = await config_only_group_and_metrics(admin_client)
+    await listing_with(
+        admin_client, {ConfigResource(GROUP, group), ConfigResource(METRICS, metrics)}
+    )
+    scope = ResourceScope(kinds=(ResourceKind.GROUP, ResourceKind.CLIENT_METRICS))
+    state = await observe_cluster(admin_client, scope, "main")
+    assert state.error is None
+    assert (GROUP.name, group) in state.resources
+    assert (METRICS.name, metrics) in state.resources
+    listed = await list_scope(admin_client, scope)
+    assert group in listed.groups and metrics in listed.client_metrics and not listed.unseen

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import anyio
 import httpx
 import pytest
 from starlette.applications import Starlette
@@ -572,3 +573,35 @@ async def test_a_controller_quorum_is_read(
         assert roles is not None and "broker,controller" in roles[0]
         loggers = await client.get(f"/c/quorum/r/broker-logger/{node}")
         assert loggers.status_code == 200 and 'data-key="kafka.' in loggers.text
+
+
+@pytest.mark.kafka(since="4.1")
+async def test_client_metrics_and_config_only_groups_are_listed(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    """The client-metrics page lists what the cluster lists (no longer by name only), and the
+    groups page the groups that exist only as config (``list_config_resources``)."""
+    group, metrics = unique_name("config-only"), unique_name("metrics")
+    await admin_client.incremental_alter_configs(
+        {
+            ConfigResource(ResourceType.GROUP, group): [
+                AlterConfigOp("consumer.session.timeout.ms", "50000")
+            ],
+            ConfigResource(ResourceType.CLIENT_METRICS, metrics): [
+                AlterConfigOp("interval.ms", "60000")
+            ],
+        }
+    ).all()
+    for _ in range(100):  # every broker lists it once it has it
+        listing = await admin_client.list_config_resources()
+        if {group, metrics} <= {resource.name for resource in listing.resources}:
+            break
+        await anyio.sleep(0.2)
+    page = await web.get(f"/c/{CLUSTER}/client-metrics")
+    assert page.status_code == 200
+    assert f'href="/c/{CLUSTER}/r/client-metrics/{metrics}"' in page.text
+    groups = await web.get(f"/c/{CLUSTER}/groups")
+    assert "Groups that exist only as config" in groups.text
+    assert f'href="/c/{CLUSTER}/r/group/{group}"' in groups.text
+    opened = await web.get(f"/c/{CLUSTER}/client-metrics", params={"name": metrics})
+    assert opened.status_code == 303

@@ -25,10 +25,14 @@ from ._exceptions import (
     ClientClosedError,
     InvalidArgumentError,
     KafkaTimeoutError,
+    UnsupportedEndpointTypeError,
+    UnsupportedVersionError,
     error_for_code,
 )
 from ._models.catalog import CatalogMatch, catalog_releases, match_catalog
-from ._models.configs import AlterConfigOp, ConfigResource
+from ._models.cluster import ClusterDescription
+from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
+from ._models.listing import LISTABLE_TYPES, ConfigResourceListing
 from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
 from ._models.scram import UserScramCredentialAlteration
 from ._models.topics import (
@@ -45,11 +49,14 @@ from ._net.security import SecurityOptions
 from ._net.security_protocols import SaslMechanism, SecurityProtocol
 from ._net.transport import Transport
 from ._ops.base import Operation
+from ._ops.cluster import DescribeCluster
 from ._ops.configs import (
     AlterConfigs,
     DescribeConfigs,
     EntryCache,
     IncrementalAlterConfigs,
+    ListConfigResources,
+    ListedResources,
 )
 from ._ops.groups import ListGroups, ListGroupsResult
 from ._ops.quotas import (
@@ -123,6 +130,13 @@ class AdminClient:
 
     Args:
         bootstrap_servers: ``"host:port"``, comma-separated or as a list.
+        bootstrap_controllers: instead of ``bootstrap_servers``, the listeners of a KRaft
+            controller quorum (``controller.listener.names``; Kafka 3.7+, KIP-919), as
+            ``kafka-configs.sh --bootstrap-controller``: the client then talks to the
+            controllers. They serve the configs and log levels of their own nodes (BROKER and
+            BROKER_LOGGER resources named by a controller's id), the cluster-wide default
+            (BROKER ``""``) and :meth:`describe_cluster`; a call they do not serve fails with
+            :class:`UnsupportedEndpointTypeError`. Give exactly one of the two.
         timeout: seconds one call may take in all, every retry included (default 60, as
             Java's ``default.api.timeout.ms``: a broker holds an alter it forwards to a frozen
             controller for 30 s, so a shorter deadline cannot outlast a controller failure).
@@ -154,8 +168,9 @@ class AdminClient:
 
     def __init__(
         self,
-        bootstrap_servers: str | Sequence[str],
+        bootstrap_servers: str | Sequence[str] | None = None,
         *,
+        bootstrap_controllers: str | Sequence[str] | None = None,
         client_id: str = "kafka-config-admin",
         timeout: float = DEFAULT_TIMEOUT,
         request_timeout: float = 15.0,
@@ -169,14 +184,15 @@ class AdminClient:
         ssl_context: ssl.SSLContext | None = None,
         sasl_oauth_token_provider: TokenProvider | None = None,
     ) -> None:
+        option, given = _bootstrap_option(bootstrap_servers, bootstrap_controllers)
         servers = [
             part.strip()
-            for entry in _server_entries(bootstrap_servers)
+            for entry in _server_entries(option, given)
             for part in entry.split(",")
             if part.strip()
         ]
         if not servers:
-            raise InvalidArgumentError("bootstrap_servers is empty: give at least one host:port")
+            raise InvalidArgumentError(f"{option} is empty: give at least one host:port")
         for server in servers:
             check_bootstrap_server(server)
         for name, value in (
@@ -207,6 +223,7 @@ class AdminClient:
                 ssl_context,
                 sasl_oauth_token_provider,
             ),
+            controllers=option == "bootstrap_controllers",
         )
         self._engine = Engine(
             self._transport,
@@ -254,7 +271,8 @@ class AdminClient:
             await self._transport.close()
 
     def broker_ids(self) -> list[int]:
-        """The node ids of the cluster's brokers, as the client's latest metadata lists them."""
+        """The node ids of the cluster's brokers, as the client's latest metadata lists them
+        (with ``bootstrap_controllers``: the quorum's controllers)."""
         if self._engine.task_group is None:
             raise ClientClosedError(
                 "the client is not open: use 'async with AdminClient(...) as admin'"
@@ -268,6 +286,18 @@ class AdminClient:
         return self._transport.broker_racks()
 
     # --- public calls ---------------------------------------------------------------------
+
+    def describe_cluster(
+        self, *, timeout: float | None = None
+    ) -> ResourceFuture[None, ClusterDescription]:
+        """The cluster's id, nodes and controller (DescribeCluster; brokers from Kafka 2.8).
+
+        ``cluster = await admin.describe_cluster()``. With ``bootstrap_controllers`` the nodes
+        are the quorum's controllers and ``controller_id`` the active one (Kafka 3.7+, KIP-919).
+        """
+        build = partial(DescribeCluster.build, controllers=self._transport.controllers)
+        result = self._call(build, _Result[None, ClusterDescription], timeout)
+        return result.values[None]
 
     async def config_catalog(self) -> CatalogMatch | None:
         """The config catalog of the cluster's Kafka release (valid values, defaults, update
@@ -348,7 +378,12 @@ class AdminClient:
         Each resource is altered atomically and on its own: one may fail while others
         succeed. ``validate_only`` asks the broker to check the change and apply nothing.
         """
-        build = partial(IncrementalAlterConfigs.build, configs, validate_only=validate_only)
+        build = partial(
+            IncrementalAlterConfigs.build,
+            configs,
+            validate_only=validate_only,
+            to_quorum=self._transport.controllers,
+        )
         return self._call(build, AlterConfigsResult, timeout)
 
     def alter_configs(
@@ -370,7 +405,12 @@ class AdminClient:
             DeprecationWarning,
             stacklevel=2,
         )
-        build = partial(AlterConfigs.build_legacy, configs, validate_only=validate_only)
+        build = partial(
+            AlterConfigs.build_legacy,
+            configs,
+            validate_only=validate_only,
+            to_quorum=self._transport.controllers,
+        )
         return self._call(build, AlterConfigsResult, timeout)
 
     def list_topics(
@@ -551,6 +591,70 @@ class AdminClient:
         )
         return result.values[None]
 
+    async def list_config_resources(
+        self, types: Iterable[ResourceType] | None = None
+    ) -> ConfigResourceListing:
+        """The config resources of ``types`` (None: topics, brokers, broker loggers,
+        client-metrics resources and groups).
+
+        The broker lists them (ListConfigResources, KIP-1142, Kafka 4.1+), and of groups it
+        lists those with a config set, groups that exist only as config (no member, no
+        committed offset) included; the groups ListGroups lists (with members or committed
+        offsets) are added, so that every group a config can be read for is there.
+
+        On an older broker the client-metrics resources come from ListClientMetricsResources
+        (Kafka 3.7-4.0; none exist before), topics from Metadata, brokers from the client's
+        metadata, and groups from ListGroups alone, which misses a group that exists only as
+        config: the listing's ``unseen`` then says so for GROUP, and ``complete`` is False. A
+        broker that does not answer ListGroups fails the listing with its error (a group it
+        coordinates would be missing, not gone). Each request has the client's ``timeout``.
+        """
+        wanted = _listable(types)
+        build = partial(ListConfigResources, tuple(wanted))
+        try:
+            listed = await self._call(build, _Result[None, ListedResources], None).values[None]
+        except UnsupportedEndpointTypeError:
+            raise  # a controller quorum lists nothing: no fallback would either
+        except UnsupportedVersionError:  # before Kafka 3.7: the API did not exist
+            listed = ListedResources(-1, [])
+        found = [(kind, name) for kind, name in listed.resources if kind in wanted]
+        unseen: dict[ResourceType, str] = {}
+        if listed.version < 1:
+            found += await self._listed_otherwise(wanted)
+        if ResourceType.GROUP in wanted:
+            found += await self._listed_groups(unseen, configs_listed=listed.version >= 1)
+        resources = sorted(set(found), key=lambda pair: (pair[0].value, pair[1]))
+        return ConfigResourceListing(
+            tuple(ConfigResource(kind, name) for kind, name in resources), unseen
+        )
+
+    async def _listed_otherwise(
+        self, wanted: Collection[ResourceType]
+    ) -> list[tuple[ResourceType, str]]:
+        """The topics and brokers a broker before Kafka 4.1 does not list, by the calls that
+        list them."""
+        found: list[tuple[ResourceType, str]] = []
+        if ResourceType.TOPIC in wanted:
+            topics = await self.list_topics(include_internal=True)
+            found += [(ResourceType.TOPIC, topic.name) for topic in topics]
+        for kind in (ResourceType.BROKER, ResourceType.BROKER_LOGGER):
+            if kind in wanted:
+                found += [(kind, str(node)) for node in self.broker_ids()]
+        return found
+
+    async def _listed_groups(
+        self, unseen: dict[ResourceType, str], *, configs_listed: bool
+    ) -> list[tuple[ResourceType, str]]:
+        """The groups ListGroups lists (every broker's, or its error); before Kafka 4.1, in
+        ``unseen``, that those that exist only as config cannot be seen."""
+        listed = await self.list_groups().all()
+        if not configs_listed:
+            unseen[ResourceType.GROUP] = (
+                "the broker lists no group configs before Kafka 4.1 (KIP-1142): groups that "
+                "exist only as config (no member, no committed offset) cannot be seen"
+            )
+        return [(ResourceType.GROUP, group.group_id) for group in listed]
+
     def list_groups(
         self,
         *,
@@ -654,14 +758,47 @@ _SETTLE_PAUSE = 0.05
 _SETTLE_PAUSE_MAX = 1.0
 
 
-def _server_entries(bootstrap_servers: object) -> list[str]:
-    if isinstance(bootstrap_servers, str):
-        return [bootstrap_servers]
-    if isinstance(bootstrap_servers, Sequence) and all(
-        isinstance(entry, str) for entry in bootstrap_servers
-    ):
-        return list(bootstrap_servers)
+def _listable(types: Iterable[ResourceType] | None) -> list[ResourceType]:
+    """The resource types asked for, each once, checked: LISTABLE_TYPES when None."""
+    if types is None:
+        return list(LISTABLE_TYPES)
+    if isinstance(types, str | ResourceType) or not isinstance(types, Iterable):
+        raise InvalidArgumentError(
+            f"types must be a collection of ResourceType, got {type(types).__name__}"
+        )
+    wanted = list(dict.fromkeys(types))
+    for kind in wanted:
+        if kind not in LISTABLE_TYPES:
+            names = ", ".join(listable.name for listable in LISTABLE_TYPES)
+            raise InvalidArgumentError(f"cannot list resources of type {kind!r} (only {names})")
+    if not wanted:
+        raise InvalidArgumentError("types is empty: name at least one ResourceType (or None)")
+    return wanted
+
+
+def _bootstrap_option(servers: object, controllers: object) -> tuple[str, object]:
+    """Which of ``bootstrap_servers`` and ``bootstrap_controllers`` was given, and its value."""
+    if servers is not None and controllers is not None:
+        raise InvalidArgumentError(
+            "give bootstrap_servers (brokers) or bootstrap_controllers (a KRaft controller "
+            "quorum), not both"
+        )
+    if servers is None and controllers is None:
+        raise InvalidArgumentError(
+            "give bootstrap_servers (brokers) or bootstrap_controllers (a KRaft controller "
+            "quorum): 'host:port', comma-separated for several"
+        )
+    if controllers is not None:
+        return "bootstrap_controllers", controllers
+    return "bootstrap_servers", servers
+
+
+def _server_entries(option: str, given: object) -> list[str]:
+    if isinstance(given, str):
+        return [given]
+    if isinstance(given, Sequence) and all(isinstance(entry, str) for entry in given):
+        return list(given)
     raise InvalidArgumentError(
-        "bootstrap_servers must be 'host:port' (comma-separated for several) or a list of "
-        f"them, got {bootstrap_servers!r}"
+        f"{option} must be 'host:port' (comma-separated for several) or a list of "
+        f"them, got {given!r}"
     )

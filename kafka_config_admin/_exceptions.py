@@ -39,7 +39,9 @@ Every error this library raises is a :class:`KafkaConfigAdminError`::
         ├── ResourceNotFoundError               91
         ├── DuplicateResourceError              92
         ├── UnacceptableCredentialError         93
-        └── BrokerIdNotRegisteredError         102
+        ├── BrokerIdNotRegisteredError         102
+        ├── MismatchedEndpointTypeError        114  (a broker given as a controller, or back)
+        └── UnsupportedEndpointTypeError       115  (a call a controller does not serve)
 
 A code without a class of its own maps to :class:`BrokerError` itself, carrying the code.
 Errors from aiokafka and the network are translated in one place, ``_net.connections``.
@@ -80,6 +82,7 @@ __all__ = [
     "KafkaConnectionError",
     "KafkaTimeoutError",
     "ListenerMismatchError",
+    "MismatchedEndpointTypeError",
     "NetworkError",
     "NoReassignmentInProgressError",
     "NotControllerError",
@@ -97,6 +100,7 @@ __all__ = [
     "UnacceptableCredentialError",
     "UnknownServerError",
     "UnknownTopicOrPartitionError",
+    "UnsupportedEndpointTypeError",
     "UnsupportedSaslMechanismError",
     "UnsupportedVersionError",
     "error_for_code",
@@ -438,6 +442,23 @@ class BrokerIdNotRegisteredError(BrokerError):
     error_name = "BROKER_ID_NOT_REGISTERED"
 
 
+class MismatchedEndpointTypeError(BrokerError):
+    """A request went to the wrong kind of node: a broker given where a KRaft controller was
+    expected (``bootstrap_controllers``), or a controller given as a broker."""
+
+    code = 114
+    error_name = "MISMATCHED_ENDPOINT_TYPE"
+
+
+class UnsupportedEndpointTypeError(BrokerError):
+    """The call is not served by the kind of node the client talks to: a KRaft controller
+    (``bootstrap_controllers``) serves configs, loggers and its quorum's nodes, not topics,
+    groups, quotas or SCRAM credentials (KIP-919)."""
+
+    code = 115
+    error_name = "UNSUPPORTED_ENDPOINT_TYPE"
+
+
 _BY_CODE: dict[int, type[BrokerError]] = {
     cls.code: cls
     for cls in (
@@ -467,6 +488,8 @@ _BY_CODE: dict[int, type[BrokerError]] = {
         DuplicateResourceError,
         UnacceptableCredentialError,
         BrokerIdNotRegisteredError,
+        MismatchedEndpointTypeError,
+        UnsupportedEndpointTypeError,
     )
 }
 

@@ -23,6 +23,8 @@ Two ways to say how to reach a cluster, both turned into :class:`Connection`:
           security_protocol: SASL_SSL
           sasl_mechanism: OAUTHBEARER
           oauth_token_env: KAFKA_ACCESS_TOKEN   # read at each new connection
+        prod-quorum:                            # prod's KRaft controllers (KIP-919)
+          bootstrap_controllers: [ctl-1:9093, ctl-2:9093, ctl-3:9093]
 
 - a **command config**: the ``.properties`` file Kafka's own tools take with
   ``--command-config`` (``security.protocol``, ``sasl.mechanism``, ``sasl.jaas.config`` for the
@@ -146,6 +148,10 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
 
     name: str | None = Field(default=None, description="The cluster's name in output and rows.")
     bootstrap_servers: str | None = None
+    bootstrap_controllers: str | None = Field(
+        default=None,
+        description="Instead of bootstrap_servers: a KRaft controller quorum's listeners.",
+    )
     timeout: float = Field(
         default=DEFAULT_TIMEOUT, gt=0, description="Seconds one call may take, retries included."
     )
@@ -168,8 +174,9 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
     @model_validator(mode="before")
     @classmethod
     def _servers_as_one_string(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("bootstrap_servers"), list):
-            data = {**data, "bootstrap_servers": ",".join(map(str, data["bootstrap_servers"]))}
+        for key in ("bootstrap_servers", "bootstrap_controllers"):
+            if isinstance(data, dict) and isinstance(data.get(key), list):
+                data = {**data, key: ",".join(map(str, data[key]))}
         return data
 
     @field_validator("security_protocol", "sasl_mechanism")
@@ -217,12 +224,22 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
             raise ValueError(f"{given} needs username")
         if self.ssl_key_location is not None and self.ssl_certificate_location is None:
             raise ValueError("ssl_key_location needs ssl_certificate_location")
+        if self.bootstrap_servers and self.bootstrap_controllers:
+            raise ValueError(
+                "give bootstrap_servers (brokers) or bootstrap_controllers (a KRaft controller "
+                "quorum), not both"
+            )
         return self
 
     @property
     def label(self) -> str:
         """The cluster's name, else its bootstrap servers: what output calls this cluster."""
-        return self.name or self.bootstrap_servers or "(no bootstrap servers)"
+        return (
+            self.name
+            or self.bootstrap_servers
+            or self.bootstrap_controllers
+            or "(no bootstrap servers)"
+        )
 
     def with_servers(self, bootstrap_servers: str) -> Connection:
         """The same settings with other bootstrap servers."""
@@ -241,12 +258,13 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
         Reads the password from ``password_env`` and the PEM files; raises
         :class:`ConnectionConfigError` naming what is missing or unreadable.
         """
-        if not self.bootstrap_servers:
+        if self.bootstrap_controllers:
+            kwargs: dict[str, Any] = {"bootstrap_controllers": self.bootstrap_controllers}
+        elif self.bootstrap_servers:
+            kwargs = {"bootstrap_servers": self.bootstrap_servers}
+        else:
             raise ConnectionConfigError("no bootstrap servers given")
-        kwargs: dict[str, Any] = {
-            "bootstrap_servers": self.bootstrap_servers,
-            "security_protocol": self.security_protocol,
-        }
+        kwargs["security_protocol"] = self.security_protocol
         if self.oauth_token_env is not None:
             tokens = _EnvironmentToken(self.oauth_token_env)
             tokens.read()  # a variable that is not set is named now, before connecting
@@ -350,8 +368,10 @@ class ClustersFile(BaseModel, metaclass=_RefusesWithOurErrors):
                 f"default names {shorten(self.default)}, which is not among the clusters"
             )
         for name, connection in self.clusters.items():
-            if not connection.bootstrap_servers:
-                raise ValueError(f"cluster {shorten(name)} has no bootstrap_servers")
+            if not (connection.bootstrap_servers or connection.bootstrap_controllers):
+                raise ValueError(
+                    f"cluster {shorten(name)} has no bootstrap_servers (nor bootstrap_controllers)"
+                )
         return self
 
     def connection(self, name: str | None = None) -> Connection:
@@ -502,12 +522,14 @@ def connection_from_properties(
     """A :class:`Connection` from Kafka client property names; other keys are ignored, as
     Kafka's own tools ignore what the admin client does not use.
 
-    Understood: ``bootstrap.servers``, ``security.protocol``, ``sasl.mechanism``,
-    ``sasl.jaas.config`` (PLAIN and SCRAM login modules) or ``sasl.username`` and
-    ``sasl.password``, ``ssl.truststore.location`` / ``ssl.truststore.certificates`` and
-    ``ssl.keystore.location`` of type PEM, ``ssl.key.password`` and
-    ``ssl.endpoint.identification.algorithm``. JKS and PKCS12 stores are refused with a clear
-    error. ``source`` names where the properties come from in error messages; relative paths
+    Understood: ``bootstrap.servers`` (or ``bootstrap.controllers``, a KRaft controller
+    quorum's listeners, as Java's admin client names them), ``security.protocol``,
+    ``sasl.mechanism``, ``sasl.jaas.config`` (PLAIN and SCRAM login modules) or
+    ``sasl.username`` and ``sasl.password``, ``ssl.truststore.location`` /
+    ``ssl.truststore.certificates`` and ``ssl.keystore.location`` of type PEM,
+    ``ssl.key.password`` and ``ssl.endpoint.identification.algorithm``. JKS and PKCS12 stores
+    are refused with a clear error. ``source`` names where the properties come from in error
+    messages; relative paths
     are resolved against ``base_dir`` when it is given.
     """
     if properties.get("sasl.mechanism", "").strip().upper() == "OAUTHBEARER":
@@ -531,6 +553,7 @@ def connection_from_properties(
         )
     settings: dict[str, Any] = {
         "bootstrap_servers": properties.get("bootstrap.servers"),
+        "bootstrap_controllers": properties.get("bootstrap.controllers"),
         "security_protocol": properties.get("security.protocol", "PLAINTEXT").strip().upper(),
         "sasl_mechanism": properties.get("sasl.mechanism"),
         "sasl_jaas_config": properties.get("sasl.jaas.config"),
@@ -570,9 +593,9 @@ def load_command_config(path: str | Path) -> Connection:
 
 
 def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ...]:
-    """The clusters a data source's options name: ``bootstrap.servers`` (one) or
-    ``clusters.file`` (a fleet); the ``timeout`` option (seconds), if given, replaces each
-    cluster's own.
+    """The clusters a data source's options name: ``bootstrap.servers`` or
+    ``bootstrap.controllers`` (one cluster, or its KRaft controller quorum) or ``clusters.file``
+    (a fleet); the ``timeout`` option (seconds), if given, replaces each cluster's own.
 
     With ``clusters.file``, ``clusters`` (comma-separated) or ``cluster`` (one) may name some
     of its clusters. With ``bootstrap.servers``, ``cluster`` names that cluster in rows (else
@@ -584,8 +607,9 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
     timeout = {} if given is None else {"timeout": check_seconds("timeout", given, text=True)}
     path = options.get("clusters.file")
     if path is not None:
-        if options.get("bootstrap.servers"):
-            raise ConnectionConfigError("give either bootstrap.servers or clusters.file, not both")
+        for option in ("bootstrap.servers", "bootstrap.controllers"):
+            if options.get(option):
+                raise ConnectionConfigError(f"give either {option} or clusters.file, not both")
         names, one = options.get("clusters"), options.get("cluster")
         if names is not None and one is not None:
             raise ConnectionConfigError("give either cluster or clusters, not both")
@@ -595,11 +619,11 @@ def connections_from_options(options: Mapping[str, str]) -> tuple[Connection, ..
             connection.model_copy(update=timeout)
             for connection in load_clusters_file(path).fleet(chosen)
         )
-    servers = options.get("bootstrap.servers")
+    servers = options.get("bootstrap.servers") or options.get("bootstrap.controllers")
     if not servers:
         raise ConnectionConfigError(
-            "kafka-configs needs the option bootstrap.servers (one cluster) or clusters.file "
-            "(a fleet)"
+            "kafka-configs needs the option bootstrap.servers (one cluster; or "
+            "bootstrap.controllers, its controller quorum) or clusters.file (a fleet)"
         )
     connection = connection_from_properties(options, source="kafka-configs connection options")
     name = options.get("cluster") or servers
@@ -625,15 +649,18 @@ def resolve_connection(
     command_config: Path | None = None,
     clusters_file: Path | None = None,
     timeout: float | None = None,
+    bootstrap_controllers: str | None = None,
 ) -> Connection:
     """The connection a tool's options ask for, named for output (:attr:`Connection.label`).
 
     The one order of precedence (docs/cli.md, "Which cluster"), first match wins:
 
     1. ``cluster``: that cluster of the clusters file (:func:`clusters_file_path`);
-       ``bootstrap_servers`` given with it must name the same servers, else it is refused;
-    2. ``bootstrap_servers``, with ``command_config``'s security settings if given;
-    3. ``command_config``'s own ``bootstrap.servers``;
+       ``bootstrap_servers`` or ``bootstrap_controllers`` given with it must name the same
+       servers, else it is refused;
+    2. ``bootstrap_servers`` or ``bootstrap_controllers`` (a KRaft controller quorum, KIP-919;
+       never both), with ``command_config``'s security settings if given;
+    3. ``command_config``'s own ``bootstrap.servers`` or ``bootstrap.controllers``;
     4. the clusters file's default cluster (its only one when it has one), when the file is
        named (``clusters_file`` or ``$KAFKA_CONFIG_ADMIN_CLUSTERS``) or exists at
        :data:`DEFAULT_CLUSTERS_FILE` and no command config is given;
@@ -643,27 +670,27 @@ def resolve_connection(
     ``timeout`` replaces the connection's own (a clusters file may set one per cluster).
     Raises :class:`ConnectionConfigError` naming what is missing or what disagrees.
     """
+    if bootstrap_servers is not None and bootstrap_controllers is not None:
+        raise ConnectionConfigError("give --bootstrap-server or --bootstrap-controller, not both")
     if cluster is not None and command_config is not None:
         raise ConnectionConfigError("give --cluster or --command-config, not both")
     given = {} if timeout is None else {"timeout": timeout}
     if cluster is not None:
         connection = load_clusters_file(clusters_file_path(clusters_file)).connection(cluster)
-        if bootstrap_servers is not None and not _same_servers(
-            bootstrap_servers, connection.bootstrap_servers
-        ):
-            raise ConnectionConfigError(
-                f"--cluster {shorten(cluster)} has bootstrap servers "
-                f"{shorten(connection.bootstrap_servers or '')} but --bootstrap-server gives "
-                f"{shorten(bootstrap_servers)}: give one of them"
-            )
+        _check_same_cluster(cluster, connection, bootstrap_servers, bootstrap_controllers)
         return connection.model_copy(update=given)
     if command_config is not None:
         connection = load_command_config(command_config)
     else:
         named = clusters_file_in_use(clusters_file)
-        if bootstrap_servers is None and named is not None:
+        if bootstrap_servers is None and bootstrap_controllers is None and named is not None:
             return load_clusters_file(named).connection().model_copy(update=given)
         connection = Connection()
+    if bootstrap_controllers is not None:
+        quorum = {"bootstrap_servers": None, "bootstrap_controllers": bootstrap_controllers}
+        return connection.model_copy(update={**quorum, **given})
+    if bootstrap_servers is None and connection.bootstrap_controllers:
+        return connection.model_copy(update=given)  # a command config's quorum
     servers = (
         bootstrap_servers or connection.bootstrap_servers or os.environ.get(BOOTSTRAP_SERVERS_ENV)
     )
@@ -672,7 +699,32 @@ def resolve_connection(
             f"no cluster given: use --bootstrap-server HOST:PORT (or {BOOTSTRAP_SERVERS_ENV}), "
             "or --cluster NAME with a clusters file"
         )
-    return connection.model_copy(update={"bootstrap_servers": servers, **given})
+    brokers = {"bootstrap_servers": servers, "bootstrap_controllers": None}
+    return connection.model_copy(update={**brokers, **given})
+
+
+def _check_same_cluster(
+    cluster: str,
+    connection: Connection,
+    bootstrap_servers: str | None,
+    bootstrap_controllers: str | None,
+) -> None:
+    """Refuse servers given beside ``--cluster`` that are not the cluster's own: a name and an
+    address that disagree leave it unclear which cluster is meant."""
+    for option, what, given, own in (
+        ("--bootstrap-server", "servers", bootstrap_servers, connection.bootstrap_servers),
+        (
+            "--bootstrap-controller",
+            "controllers",
+            bootstrap_controllers,
+            connection.bootstrap_controllers,
+        ),
+    ):
+        if given is not None and not _same_servers(given, own):
+            raise ConnectionConfigError(
+                f"--cluster {shorten(cluster)} has bootstrap {what} {shorten(own or '')} but "
+                f"{option} gives {shorten(given)}: give one of them"
+            )
 
 
 def clusters_file_in_use(given: Path | None = None) -> Path | None:

@@ -49,6 +49,7 @@ from .._exceptions import (
     ClientClosedError,
     KafkaConfigAdminError,
     KafkaTimeoutError,
+    NotControllerError,
     OutcomeUnknownError,
 )
 from .._net.brokers import lane_of
@@ -311,8 +312,9 @@ class Engine:
     ) -> bool:
         """Set the futures of one request's keys; what may be retried goes to ``attempt.retry``.
 
-        Returns whether the whole request failed in a way worth retrying (the cluster's
-        brokers are then worth asking for again).
+        Returns whether the cluster's nodes are worth asking for again: the whole request
+        failed in a way worth retrying, or a node said it is not the controller (a quorum's
+        leader changed).
         """
         operation, retry, last_errors = attempt.operation, attempt.retry, attempt.last_errors
         if retried(outcome, operation.not_retried):
@@ -329,17 +331,19 @@ class Engine:
             return False
         with gc_paused():
             outcomes = list(operation.outcomes(keys, outcome))
+        leader_moved = False
         for key, value in outcomes:
             if not isinstance(value, BrokerError):
                 futures[key]._set_result(value)
             elif retried(value, operation.not_retried):
                 last_errors[key] = value
                 retry.append(key)
+                leader_moved = leader_moved or isinstance(value, NotControllerError)
                 if operation.mutates and answered_maybe_applied(value):
                     attempt.unsure.add(key)
             else:
                 futures[key]._set_exception(value)
-        return False
+        return leader_moved
 
     async def _request(
         self,

@@ -29,13 +29,23 @@ def lane_of(mutates: bool) -> int:
 
 class BrokerChoice:
     """Chooses brokers among ``broker_ids()``, preferring those ``is_open`` says we are
-    connected to."""
+    connected to.
 
-    __slots__ = ("_broker_ids", "_is_open", "answered_at", "chosen")
+    With ``leader`` (a controller quorum's active controller, when known), changes go to it:
+    only the active controller commits a change, the others answer NOT_CONTROLLER.
+    """
 
-    def __init__(self, broker_ids: Callable[[], list[int]], is_open: Callable[[int], bool]) -> None:
+    __slots__ = ("_broker_ids", "_is_open", "_leader", "answered_at", "chosen")
+
+    def __init__(
+        self,
+        broker_ids: Callable[[], list[int]],
+        is_open: Callable[[int], bool],
+        leader: Callable[[], int | None] | None = None,
+    ) -> None:
         self._broker_ids = broker_ids
         self._is_open = is_open
+        self._leader = leader
         #: The broker chosen for "any broker" requests, per lane (see ``any_broker``).
         self.chosen: list[int | None] = [None] * LANES
         #: When each broker last answered a request of ours (``time.monotonic()``).
@@ -46,8 +56,11 @@ class BrokerChoice:
 
         The broker chosen last is kept while its connection is open: one call after another
         then costs a dict lookup, not a walk over the cluster. Each ``lane`` prefers a broker
-        the other lanes do not use.
+        the other lanes do not use. A quorum's changes go to its leader.
         """
+        leader = None if self._leader is None or lane != CHANGES else self._leader()
+        if leader is not None:
+            return leader
         last = self.chosen[lane]
         if last is not None and self._is_open(last):
             return last

@@ -2,11 +2,12 @@
 
 aiokafka's ``AIOKafkaConnection`` does the socket work (TLS, SASL, ApiVersions, framing). Which
 connections exist is decided here, by a pool each transport owns (``ConnectionPool``): the
-bootstrap servers' connections, then one per broker, opened when first needed; the cluster's
-brokers as Metadata lists them. Nothing of aiokafka's is changed: its module attributes and its
-loggers stay as they are, for this library's connections and for every other aiokafka client of
-the program alike. What aiokafka logs about our connections goes to its own loggers, where the
-program's logging configuration decides what shows.
+bootstrap servers' connections, then one per node, opened when first needed; the cluster's
+nodes as the pool's ``Discovery`` reads them (the brokers from Metadata, or a controller
+quorum's nodes from DescribeCluster: ``quorum``). Nothing of aiokafka's is changed: its module
+attributes and its loggers stay as they are, for this library's connections and for every
+other aiokafka client of the program alike. What aiokafka logs about our connections goes to its
+own loggers, where the program's logging configuration decides what shows.
 
 No secret can reach those records: aiokafka logs every request and response at DEBUG, and the
 bytes of a SASL exchange hold the password (PLAIN), a proof derived from it (SCRAM) or the token
@@ -25,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import random
 import ssl
-from collections.abc import Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any, NamedTuple
 
 from aiokafka import errors as aiokafka_errors
@@ -39,6 +40,7 @@ from .._exceptions import (
     KafkaConfigAdminError,
     KafkaConnectionError,
     ListenerMismatchError,
+    MismatchedEndpointTypeError,
     ProtocolError,
     UnsupportedVersionError,
 )
@@ -48,13 +50,19 @@ from .tls import tls_error
 
 __all__ = [
     "CLOSE_WAIT",
+    "METADATA_KEY",
     "BrokerAddress",
     "Connection",
     "ConnectionPool",
+    "Discovery",
+    "Nodes",
     "close_all",
     "connection_failure",
     "translate_error",
 ]
+
+#: The API key of Metadata, which every broker serves and no KRaft controller does.
+METADATA_KEY = 3
 
 #: How long closing waits for the connections' sockets to close (a TLS close takes a round
 #: trip); those still closing then are aborted.
@@ -64,6 +72,22 @@ CLOSE_WAIT = 1.0
 class BrokerAddress(NamedTuple):
     host: str
     port: int
+
+
+class Nodes(NamedTuple):
+    """A cluster's nodes as one answer lists them."""
+
+    #: Each node's address, by node id.
+    addresses: dict[int, BrokerAddress]
+    #: Each node's rack (None: it reports none), by node id.
+    racks: dict[int, str | None]
+    #: The controller it names (a broker that forwards changes, or the quorum's leader), None
+    #: when it names none of the nodes.
+    controller: int | None
+
+
+#: Reads a cluster's nodes over one open connection (Metadata for brokers: ``metadata_nodes``).
+Discovery = Callable[["Connection"], Awaitable[Nodes]]
 
 
 class _Hidden:
@@ -125,18 +149,24 @@ class Connection(AIOKafkaConnection):  # type: ignore[misc]  # aiokafka is untyp
 
 
 class ConnectionPool:
-    """One transport's connections: to the bootstrap servers, then one per broker.
+    """One transport's connections: to the bootstrap servers, then one per node.
 
-    ``brokers`` is the cluster's brokers as the latest Metadata lists them (``racks`` their
-    racks, ``controller`` the controller it names); ``registered`` every broker any Metadata
-    listed since the pool started (a broker restarting leaves the list for a moment).
+    ``brokers`` is the cluster's nodes as the latest answer of ``discover`` lists them
+    (``racks`` their racks, ``controller`` the controller it names); ``registered`` every node
+    any answer listed since the pool started (a broker restarting leaves the list for a moment).
     """
 
-    def __init__(self, bootstrap_servers: str, options: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        bootstrap_servers: str,
+        options: Mapping[str, Any],
+        discover: Discovery | None = None,
+    ) -> None:
         self.hosts = [
             BrokerAddress(host, port) for host, port, _ in collect_hosts(bootstrap_servers)
         ]
         self._options = dict(options)
+        self._discover = metadata_nodes if discover is None else discover
         self.brokers: dict[int, BrokerAddress] = {}
         self.registered: dict[int, BrokerAddress] = {}
         #: Each listed broker's rack (None: it reports none), by node id.
@@ -169,7 +199,7 @@ class ConnectionPool:
         return conn
 
     async def bootstrap(self) -> list[tuple[BrokerAddress, KafkaConfigAdminError]]:
-        """Read the brokers from the first bootstrap server that answers Metadata.
+        """Read the nodes from the first bootstrap server that answers (``discover``).
 
         Returns the failures of the servers tried, each said as what the server did: all of
         them when none answered (the brokers are then unknown), else none.
@@ -212,21 +242,17 @@ class ConnectionPool:
         conn.close(reason=CloseReason.SHUTDOWN)
 
     async def _read_metadata(self, conn: Connection) -> None:
-        metadata = await conn.send(MetadataRequest([]))
-        brokers = {broker[0]: BrokerAddress(broker[1], broker[2]) for broker in metadata.brokers}
+        nodes = await self._discover(conn)
+        brokers = nodes.addresses
         if not brokers:
-            raise KafkaConnectionError(f"{conn.host}:{conn.port} answered Metadata with no brokers")
+            raise KafkaConnectionError(f"{conn.host}:{conn.port} answered with no nodes")
         for node_id, conn_of in list(self._conns.items()):
             if brokers.get(node_id) != (conn_of.host, conn_of.port):
                 del self._conns[node_id]  # gone, or moved: the next request reconnects
         self.brokers = brokers
         self.registered.update(brokers)
-        # Metadata v0 has neither racks nor a controller; -1 says "none".
-        self.racks = {
-            broker[0]: broker[3] if len(broker) > 3 else None for broker in metadata.brokers
-        }
-        controller = getattr(metadata, "controller_id", -1)
-        self.controller = controller if controller in brokers else None
+        self.racks = nodes.racks
+        self.controller = nodes.controller if nodes.controller in brokers else None
 
     async def refresh(self) -> None:
         """Ask the cluster for its brokers again; calls meanwhile share the one answer."""
@@ -322,6 +348,25 @@ async def close_all(conns: Collection[AIOKafkaConnection]) -> None:
         transport.abort()
     if stuck:
         await asyncio.sleep(0)  # an aborted socket is closed in the loop's next round
+
+
+async def metadata_nodes(conn: Connection) -> Nodes:
+    """The brokers as a Metadata answer lists them (aiokafka's request).
+
+    A KRaft controller's listener lists no Metadata among its APIs: it is named as what it is.
+    """
+    if conn._versions and METADATA_KEY not in conn._versions:
+        raise MismatchedEndpointTypeError(
+            f"{conn.host}:{conn.port} is a KRaft controller's listener, not a broker's (it "
+            "serves no Metadata): give it as bootstrap_controllers (--bootstrap-controller), "
+            "or a broker's address as bootstrap_servers"
+        )
+    metadata = await conn.send(MetadataRequest([]))
+    addresses = {broker[0]: BrokerAddress(broker[1], broker[2]) for broker in metadata.brokers}
+    # Metadata v0 has neither racks nor a controller; -1 says "none".
+    racks = {broker[0]: broker[3] if len(broker) > 3 else None for broker in metadata.brokers}
+    controller = getattr(metadata, "controller_id", -1)
+    return Nodes(addresses, racks, controller if controller >= 0 else None)
 
 
 def _is_done(conn: Connection) -> bool:

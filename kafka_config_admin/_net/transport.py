@@ -31,6 +31,7 @@ from .bootstrap import bootstrap
 from .brokers import BrokerChoice
 from .connections import Connection, ConnectionPool, translate_error
 from .oauth import TokenChecks, TokenSource
+from .quorum import quorum_discovery
 from .security import SecurityOptions
 from .security_protocols import uses_tls
 from .throttle import Throttles
@@ -49,7 +50,9 @@ FORWARDED_WAIT = 35.0
 class Transport:
     """Connections to one cluster: bootstrap, the brokers, and sending to a broker.
 
-    ``choice`` chooses the broker of a request any broker can answer, and its hedges.
+    ``choice`` chooses the broker of a request any broker can answer, and its hedges. With
+    ``controllers`` the nodes are a KRaft controller quorum's (KIP-919), found through
+    DescribeCluster; a change any node may take goes to the active controller.
     """
 
     def __init__(
@@ -59,12 +62,15 @@ class Transport:
         client_id: str,
         request_timeout: float,
         security: SecurityOptions,
+        controllers: bool = False,
     ) -> None:
         if not isinstance(client_id, str):
             raise InvalidArgumentError(f"client_id must be a str, got {client_id!r}")
         check_string(f"client_id {shorten(client_id)}", client_id)
         #: The ``host:port`` list the client was given, comma-separated.
         self.bootstrap_servers = bootstrap_servers
+        #: Whether the nodes are a controller quorum's, not brokers.
+        self.controllers = controllers
         self._client_id = client_id
         self._security = security
         provider = security.sasl_oauth_token_provider
@@ -81,11 +87,16 @@ class Transport:
         #: The pool :meth:`start` made last (what :meth:`silence` reads once a deadline ended it).
         self._starting: ConnectionPool | None = None
         self._throttles = Throttles()
-        self.choice = BrokerChoice(self.broker_ids, self._is_open)
+        self.choice = BrokerChoice(
+            self.broker_ids, self._is_open, self.controller_id if controllers else None
+        )
 
     async def start(self) -> None:
         """Connect to a bootstrap server and read the cluster's brokers."""
-        self._starting = ConnectionPool(self.bootstrap_servers, self._connection_options())
+        discover = quorum_discovery(self.request_timeout) if self.controllers else None
+        self._starting = ConnectionPool(
+            self.bootstrap_servers, self._connection_options(), discover
+        )
         self._pool = await bootstrap(
             self._starting,
             self.bootstrap_servers,
@@ -134,8 +145,11 @@ class Transport:
 
     def controller_id(self) -> int | None:
         """The broker the latest metadata names as controller (KRaft: a broker that forwards
-        to the quorum's leader), None when it names none."""
+        to the quorum's leader; the active controller of a quorum), None when it names none."""
         return self._require_pool().controller
+
+    def _node_name(self, node_id: int) -> str:
+        return f"{'controller' if self.controllers else 'broker'} {node_id}"
 
     async def refresh_metadata(self) -> None:
         """Ask the cluster for its brokers again (after a connection failure)."""
@@ -182,17 +196,14 @@ class Transport:
             answered_at=self.choice.answered_at,
             throttle_from_version=throttle_from_version,
             throttled=self._throttles.hold,
+            controller=self.controllers,
         )
         try:
-            waiter = conn.send(request)
+            request.send_on(conn)
         except KafkaConfigAdminError:
             raise
         except Exception as error:
-            raise translate_error(error, f"broker {node_id}") from error
-        # aiokafka's waiter would need a task to await it; the request answers by itself.
-        waiter.close()
-        _, _, sent = conn._requests[-1]
-        request.written(conn, sent)
+            raise translate_error(error, self._node_name(node_id)) from error
         return True
 
     async def send(
@@ -262,16 +273,18 @@ class Transport:
         if node_id in pool.brokers:
             return
         known = ", ".join(map(str, self.broker_ids()))
+        nodes = "its controllers" if self.controllers else "its brokers"
         address = pool.registered.get(node_id)
         if address is not None:
             raise KafkaConnectionError(
-                f"broker {node_id} ({address.host}:{address.port}) was registered and is not "
-                f"in the cluster now (its brokers: {known}): it is not answering (restarting?) "
-                f"or was removed"
+                f"{self._node_name(node_id)} ({address.host}:{address.port}) was registered and "
+                f"is not in the cluster now ({nodes}: {known}): it is not answering "
+                f"(restarting?) or was removed"
             )
+        where = "the controller quorum" if self.controllers else "the cluster"
         raise BrokerIdNotRegisteredError(
-            f"broker {node_id} is not in the cluster and never was since this client "
-            f"connected (its brokers: {known})"
+            f"{self._node_name(node_id)} is not in {where} and never was since this client "
+            f"connected ({nodes}: {known})"
         )
 
     def _require_pool(self) -> ConnectionPool:

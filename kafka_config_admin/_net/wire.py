@@ -20,6 +20,7 @@ from .._exceptions import (
     KafkaConfigAdminError,
     KafkaConnectionError,
     ProtocolError,
+    UnsupportedEndpointTypeError,
     UnsupportedVersionError,
 )
 from .._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
@@ -83,11 +84,15 @@ class WireRequest:
         answered_at: dict[int, float],
         throttle_from_version: int,
         throttled: Callable[[int, int], None],
+        controller: bool = False,
     ) -> None:
         self.API_KEY = codec.api_key
         self.API_VERSION = -1
         self.RESPONSE_TYPE = self
         self._node_id = node_id
+        self._controller = controller
+        #: The node as messages name it.
+        self._where = f"{'controller' if controller else 'broker'} {node_id}"
         self._codec = codec
         self._build_body = build_body
         self._memo = memo
@@ -100,7 +105,10 @@ class WireRequest:
 
     def prepare(self, versions: Mapping[int, tuple[int, int]]) -> WireRequest:
         self.API_VERSION = negotiate_version(
-            self._codec, versions.get(self._codec.api_key), f"broker {self._node_id}"
+            self._codec,
+            versions.get(self._codec.api_key),
+            self._where,
+            controller=self._controller,
         )
         return self
 
@@ -153,6 +161,14 @@ class WireRequest:
             self._throttled(self._node_id, throttle_ms)
         return body
 
+    def send_on(self, conn: AIOKafkaConnection) -> None:
+        """Write the request on ``conn`` now; its answer comes to ``on_answer``."""
+        waiter = conn.send(self)
+        # aiokafka's waiter would need a task to await it; the request answers by itself.
+        waiter.close()
+        _, _, sent = conn._requests[-1]
+        self.written(conn, sent)
+
     def written(self, conn: AIOKafkaConnection, sent: asyncio.Future[Any]) -> None:
         """Watch the written request: its connection failing, and its timeout."""
         sent.add_done_callback(self._connection_failed)
@@ -161,13 +177,11 @@ class WireRequest:
     def _connection_failed(self, sent: asyncio.Future[Any]) -> None:
         error = None if sent.cancelled() else sent.exception()
         if isinstance(error, Exception):
-            lost = translate_error(error, f"broker {self._node_id}")
+            lost = translate_error(error, self._where)
             self._answer(AnswerLostError(str(lost)) if type(lost) is KafkaConnectionError else lost)
 
     def _timed_out(self, conn: AIOKafkaConnection) -> None:
-        self._answer(
-            AnswerLostError(f"broker {self._node_id} did not answer within {self._wait:g}s")
-        )
+        self._answer(AnswerLostError(f"{self._where} did not answer within {self._wait:g}s"))
         # Whatever else waits on this connection fails too, and is sent again on a new one.
         conn.close(reason=CloseReason.CONNECTION_TIMEOUT)
 
@@ -180,13 +194,25 @@ class WireRequest:
 
 
 def negotiate_version(
-    codec: ApiCodec, broker_range: tuple[int, int] | None, broker: str = "the broker"
+    codec: ApiCodec,
+    broker_range: tuple[int, int] | None,
+    broker: str = "the broker",
+    *,
+    controller: bool = False,
 ) -> int:
     """The highest version both this client and ``broker`` speak.
 
     A broker that does not list the API at all runs a release older than the one that brought
-    it (``codec.since``): the error says so, since that is what the user has to change.
+    it (``codec.since``): the error says so, since that is what the user has to change. A
+    ``controller`` lists only the APIs a controller serves (KIP-919): one it does not list is
+    an :class:`UnsupportedEndpointTypeError`, whatever its release.
     """
+    if broker_range is None and controller:
+        raise UnsupportedEndpointTypeError(
+            f"{broker} does not serve {codec.name} (API key {codec.api_key}): a KRaft "
+            "controller serves only some calls (configs, loggers, the quorum's nodes); make "
+            "this call through the brokers (bootstrap_servers)"
+        )
     if broker_range is None:
         raise UnsupportedVersionError(
             f"{broker} does not support {codec.name} (API key {codec.api_key}): it runs a Kafka "

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from .._exceptions import BrokerError, InvalidArgumentError
+from .._exceptions import BrokerError, InvalidArgumentError, error_for_code
 from .._models.configs import (
     AlterConfigOp,
     Config,
@@ -34,7 +34,13 @@ from .._models.validation import (
     is_broker_id,
     shorten,
 )
-from .._protocol import ALTER_CONFIGS, DESCRIBE_CONFIGS, INCREMENTAL_ALTER_CONFIGS, Memo
+from .._protocol import (
+    ALTER_CONFIGS,
+    DESCRIBE_CONFIGS,
+    INCREMENTAL_ALTER_CONFIGS,
+    LIST_CONFIG_RESOURCES,
+    Memo,
+)
 from .base import Operation
 
 __all__ = [
@@ -43,6 +49,8 @@ __all__ = [
     "DescribeConfigs",
     "EntryCache",
     "IncrementalAlterConfigs",
+    "ListConfigResources",
+    "ListedResources",
     "SharedConfigOperation",
 ]
 
@@ -445,6 +453,8 @@ class IncrementalAlterConfigs(SharedConfigOperation[None]):
     targets: list[ConfigResource]
     op_lists: list[list[AlterConfigOp]]
     validate_only: bool
+    #: Sent to a KRaft controller quorum (KIP-919), not to brokers.
+    to_quorum: bool = False
 
     codec = INCREMENTAL_ALTER_CONFIGS
     throttle_from_version = 0
@@ -455,7 +465,11 @@ class IncrementalAlterConfigs(SharedConfigOperation[None]):
 
     @classmethod
     def build(
-        cls, configs: Mapping[ConfigResource, Iterable[AlterConfigOp]], *, validate_only: bool
+        cls,
+        configs: Mapping[ConfigResource, Iterable[AlterConfigOp]],
+        *,
+        validate_only: bool,
+        to_quorum: bool = False,
     ) -> IncrementalAlterConfigs:
         if not isinstance(configs, Mapping):
             raise InvalidArgumentError(
@@ -474,11 +488,20 @@ class IncrementalAlterConfigs(SharedConfigOperation[None]):
             targets=targets,
             op_lists=op_lists,
             validate_only=check_flag("validate_only", validate_only),
+            to_quorum=to_quorum,
         )
 
     @property
     def resources(self) -> list[ConfigResource]:
         return self.targets
+
+    def destination(self, resource: ConfigResource) -> int | None:
+        """On a controller quorum, only a logger change goes to the node it names (each node
+        sets its own log levels); the active controller commits every other change, a
+        controller's configs included, as the Java client sends them."""
+        if self.to_quorum and resource.type is not ResourceType.BROKER_LOGGER:
+            return None
+        return super().destination(resource)
 
     @cached_property
     def _ops_by_resource(self) -> dict[ConfigResource, list[AlterConfigOp]]:
@@ -574,7 +597,11 @@ class AlterConfigs(IncrementalAlterConfigs):
 
     @classmethod
     def build_legacy(
-        cls, configs: Mapping[ConfigResource, Mapping[str, Any]], *, validate_only: bool
+        cls,
+        configs: Mapping[ConfigResource, Mapping[str, Any]],
+        *,
+        validate_only: bool,
+        to_quorum: bool = False,
     ) -> AlterConfigs:
         if not isinstance(configs, Mapping):
             raise InvalidArgumentError("configs must map each ConfigResource to {name: value}")
@@ -591,6 +618,7 @@ class AlterConfigs(IncrementalAlterConfigs):
             targets=targets,
             op_lists=op_lists,
             validate_only=check_flag("validate_only", validate_only),
+            to_quorum=to_quorum,
         )
 
 
@@ -602,3 +630,59 @@ def _set_op(resource: ConfigResource, name: str, value: Any) -> AlterConfigOp:
             f"value of {name!r} for {resource} must be a str, int, float, bool or list, "
             f"got {type(value).__name__}"
         ) from None
+
+
+# --- ListConfigResources ----------------------------------------------------------------------
+
+
+class ListedResources(NamedTuple):
+    """One ListConfigResources answer: the version it was asked at, (type, name) of each."""
+
+    version: int
+    resources: list[tuple[ResourceType, str]]
+
+
+#: The one key of a listing: a single outcome, the whole list.
+_LISTING = None
+
+
+@dataclass
+class ListConfigResources(Operation[None, ListedResources]):
+    """ListConfigResources (KIP-1142), or ListClientMetricsResources (v0) on Kafka 3.7-4.0.
+
+    A v0 request asks for nothing and is answered with the client-metrics resources alone:
+    the answer says the version, so that the caller lists the other types another way.
+    """
+
+    types: tuple[ResourceType, ...]
+    #: The version of the last request built (the broker's, negotiated on its connection).
+    version: int = -1
+
+    codec = LIST_CONFIG_RESOURCES
+    throttle_from_version = 0
+    hedged = True  # a read
+
+    @property
+    def resources(self) -> list[None]:
+        return [_LISTING]
+
+    def body(self, resources: Sequence[None], version: int) -> dict[str, Any]:
+        self.version = version
+        return {"resource_types": [int(kind) for kind in self.types]} if version >= 1 else {}
+
+    def outcomes(
+        self, resources: Sequence[None], response: Mapping[str, Any]
+    ) -> Iterator[tuple[None, ListedResources | BrokerError]]:
+        code = response["error_code"]
+        if code:
+            yield _LISTING, error_for_code(code, None, resource="the config resource list")
+            return
+        known = {kind.value: kind for kind in ResourceType}
+        listed = [
+            (known.get(item["resource_type"], ResourceType.UNKNOWN), item["resource_name"])
+            for item in response["config_resources"]
+        ]
+        yield _LISTING, ListedResources(self.version, listed)
+
+    def subject(self, resource: None) -> object:
+        return "the config resource list"

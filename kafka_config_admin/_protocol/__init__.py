@@ -1,9 +1,10 @@
 """Kafka wire codecs for the config, topic, client-quota and SCRAM-credential APIs (private).
 
 One module per API declares its request and response schema (``describe_configs``,
-``alter_configs``, ``incremental_alter_configs``, ``metadata``, ``create_topics``,
-``describe_client_quotas``, ``alter_client_quotas``, ``describe_user_scram_credentials``,
-``alter_user_scram_credentials``, ``list_groups``, ``api_versions``, ``create_partitions``,
+``alter_configs``, ``incremental_alter_configs``, ``metadata``, ``describe_cluster``,
+``create_topics``, ``describe_client_quotas``, ``alter_client_quotas``,
+``describe_user_scram_credentials``, ``alter_user_scram_credentials``, ``list_groups``,
+``list_config_resources``, ``api_versions``, ``create_partitions``,
 ``alter_partition_reassignments``, ``list_partition_reassignments``); ``_schema`` compiles
 them; ``_header`` does the request and response headers. Bodies are plain dicts with snake_case
 keys; every key of every version is present after decoding (fields a version lacks take their
@@ -29,9 +30,11 @@ from . import (
     create_partitions,
     create_topics,
     describe_client_quotas,
+    describe_cluster,
     describe_configs,
     describe_user_scram_credentials,
     incremental_alter_configs,
+    list_config_resources,
     list_groups,
     list_partition_reassignments,
     metadata,
@@ -48,9 +51,11 @@ __all__ = [
     "CREATE_PARTITIONS",
     "CREATE_TOPICS",
     "DESCRIBE_CLIENT_QUOTAS",
+    "DESCRIBE_CLUSTER",
     "DESCRIBE_CONFIGS",
     "DESCRIBE_USER_SCRAM_CREDENTIALS",
     "INCREMENTAL_ALTER_CONFIGS",
+    "LIST_CONFIG_RESOURCES",
     "LIST_GROUPS",
     "LIST_PARTITION_REASSIGNMENTS",
     "METADATA",
@@ -143,6 +148,9 @@ ALTER_USER_SCRAM_CREDENTIALS = ApiCodec(
     alter_user_scram_credentials.RESPONSE,
     "2.7",
 )
+DESCRIBE_CLUSTER = ApiCodec(
+    "DescribeCluster", 60, describe_cluster.REQUEST, describe_cluster.RESPONSE, "2.8"
+)
 METADATA = ApiCodec("Metadata", 3, metadata.REQUEST, metadata.RESPONSE, "0.8.0")
 CREATE_TOPICS = ApiCodec(
     "CreateTopics", 19, create_topics.REQUEST, create_topics.RESPONSE, "0.10.1"
@@ -154,6 +162,13 @@ API_VERSIONS = ApiCodec(
     api_versions.RESPONSE,
     "0.10.0",
     flexible_response_header=False,
+)
+LIST_CONFIG_RESOURCES = ApiCodec(
+    "ListConfigResources",
+    74,
+    list_config_resources.REQUEST,
+    list_config_resources.RESPONSE,
+    "3.7",
 )
 LIST_GROUPS = ApiCodec("ListGroups", 16, list_groups.REQUEST, list_groups.RESPONSE, "0.9.0")
 CREATE_PARTITIONS = ApiCodec(

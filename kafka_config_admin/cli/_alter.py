@@ -50,6 +50,11 @@ def alter(
     """The ``alter`` command's work (its options and help: :mod:`._commands`)."""
     if selection.empty:
         raise UsageError("name at least one resource to alter (or --match REGEX)")
+    if selection.every_node:
+        raise UsageError(
+            "name the broker to alter (--entity-name ID), or --entity-default for the cluster "
+            "default: an alter never applies to every node at once"
+        )
     if not ops:
         raise UsageError("nothing to change: give --set, --delete, --append or --subtract")
     if selection.quota is not None:

@@ -18,5 +18,6 @@ def resolve_connection(options: ConnectionOptions) -> tuple[connect.Connection, 
         command_config=options.command_config,
         clusters_file=options.clusters_file,
         timeout=options.timeout,
+        bootstrap_controllers=options.bootstrap_controller,
     )
     return connection, connection.label

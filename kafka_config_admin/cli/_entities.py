@@ -51,6 +51,8 @@ CONFIG_TYPES = {
     and kind is not ResourceKind.CLUSTER_DEFAULT
 }
 ENTITY_TYPES = (*QUOTA_TYPES, *CONFIG_TYPES)
+#: Entity types given without a name that stand for every node (kafka-configs.sh's reading).
+EVERY_NODE_TYPES = (ResourceType.BROKER, ResourceType.BROKER_LOGGER)
 
 SCRAM_MECHANISMS = ("SCRAM-SHA-256", "SCRAM-SHA-512")
 _SCRAM_VALUE = re.compile(r"(?:iterations=(?P<iterations>[^,]*),)?password=(?P<password>.*)", re.S)
@@ -165,8 +167,15 @@ def _entity_type(text: str) -> str:
     return kind
 
 
-def entities(options: EntityOptions) -> tuple[list[ConfigResource], QuotaSelection | None]:
-    """The config resources and the quota entity the entity options name."""
+def entities(
+    options: EntityOptions,
+) -> tuple[list[ConfigResource], tuple[ResourceType, ...], QuotaSelection | None]:
+    """The config resources, the types of which every node is named, and the quota entity the
+    entity options name.
+
+    ``--entity-type brokers`` without a name is every node and the cluster default,
+    ``broker-loggers`` every node's loggers, as kafka-configs.sh describes them.
+    """
     pairs = options.pairs()
     kinds = [kind for kind, _ in pairs]
     if len(set(kinds)) != len(kinds):
@@ -174,17 +183,19 @@ def entities(options: EntityOptions) -> tuple[list[ConfigResource], QuotaSelecti
     if len(kinds) > 1 and set(kinds) != {"users", "clients"}:
         raise UsageError("only 'users' and 'clients' entity types may be given together")
     if not pairs:
-        return [], None
+        return [], (), None
     kind, name = pairs[0]
+    if kind in CONFIG_TYPES and name is None and CONFIG_TYPES[kind] in EVERY_NODE_TYPES:
+        return [], (CONFIG_TYPES[kind],), None
     if kind in CONFIG_TYPES:
-        return [_config_resource(kind, name)], None
+        return [_config_resource(kind, name)], (), None
     selection = QuotaSelection(
         kinds=tuple(QUOTA_TYPES[kind] for kind in sorted(kinds, reverse=True)),  # user first
         names={
             QUOTA_TYPES[kind]: _quota_name(kind, name) for kind, name in pairs if name is not None
         },
     )
-    return [], selection
+    return [], (), selection
 
 
 def _config_resource(kind: str, name: str | None) -> ConfigResource:

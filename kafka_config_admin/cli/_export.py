@@ -46,5 +46,7 @@ def export(
         return ExitCode.FAILED
     for resource, key in exported.skipped:
         stderr.print(f"skipped: {resource}, {key}: sensitive, its value cannot be read")
+    for kind, why in exported.unseen.items():
+        stderr.print(f"not listed in full: {kind.name}: {why}", markup=False)
     print_document(exported.document, output)
     return ExitCode.OK

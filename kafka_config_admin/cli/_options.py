@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 T = TypeVar("T")
 
@@ -62,24 +63,30 @@ class ConnectionOptions:
     clusters_file: Path | None = None
     #: None: the clusters file's timeout for the cluster, else the SDK's default.
     timeout: float | None = None
+    #: A KRaft controller quorum's listeners, in place of ``bootstrap_server`` (KIP-919).
+    bootstrap_controller: str | None = None
 
 
 def connection_options(command: Callable[..., T]) -> Callable[..., T]:
-    """``--bootstrap-server``, ``--command-config``, ``--cluster``, ``--clusters-file``,
-    ``--timeout``, handed to the command as ``connection``."""
+    """``--bootstrap-server`` (or ``--bootstrap-controller``), ``--command-config``,
+    ``--cluster``, ``--clusters-file``, ``--timeout``, handed to the command as ``connection``."""
 
     @functools.wraps(command)
     def with_connection(
         *args: Any,
         bootstrap_server: str | None,
+        bootstrap_controller: str | None,
         command_config: Path | None,
         cluster: str | None,
         clusters_file: Path | None,
         timeout: float | None,
         **kwargs: Any,
     ) -> T:
+        source = click.get_current_context().get_parameter_source("bootstrap_server")
+        if bootstrap_controller is not None and source is ParameterSource.ENVIRONMENT:
+            bootstrap_server = None  # what the command line says wins over the environment
         options = ConnectionOptions(
-            bootstrap_server, command_config, cluster, clusters_file, timeout
+            bootstrap_server, command_config, cluster, clusters_file, timeout, bootstrap_controller
         )
         return command(*args, connection=options, **kwargs)
 
@@ -93,6 +100,13 @@ def connection_options(command: Callable[..., T]) -> Callable[..., T]:
                 # clusters file (connect.resolve_connection), not in the option's place.
                 help="Brokers to connect to [else --cluster, the clusters file's default, "
                 "then env KAFKA_BOOTSTRAP_SERVERS].",
+            ),
+            click.option(
+                "--bootstrap-controller",
+                metavar="HOST:PORT[,...]",
+                help="Instead of brokers, a KRaft controller quorum's listeners (Kafka 3.7+): "
+                "the configs and log levels of controllers (brokers, broker-loggers) and the "
+                "cluster default.",
             ),
             click.option(
                 "--command-config",
@@ -155,7 +169,7 @@ def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Cal
                 client_defaults,
                 ip_defaults,
             )
-            entity_resources, quota = entities(entity_options)
+            entity_resources, every_node, quota = entities(entity_options)
             selection = SelectionOptions(
                 arguments=resources,
                 topics=topic,
@@ -167,6 +181,7 @@ def selection_options(*, match: bool = True) -> Callable[[Callable[..., T]], Cal
                 match=kwargs.pop("match", None),
                 entity_resources=entity_resources,
                 quota=quota,
+                every_node=every_node,
             ).selection()
             return command(*args, selection=selection, **kwargs)
 

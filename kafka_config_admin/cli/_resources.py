@@ -50,10 +50,15 @@ class Selection:
     resources: tuple[ConfigResource, ...] = ()
     match: str | None = None
     quota: QuotaSelection | None = None
+    #: Types of which every node is named (``--entity-type brokers`` without a name: every
+    #: node and the cluster default; ``broker-loggers``: every node's loggers).
+    every_node: tuple[ResourceType, ...] = ()
 
     @property
     def empty(self) -> bool:
-        return not self.resources and self.match is None and self.quota is None
+        return (
+            not self.resources and self.match is None and self.quota is None and not self.every_node
+        )
 
 
 @dataclass
@@ -70,6 +75,7 @@ class SelectionOptions:
     match: str | None = None
     entity_resources: Sequence[ConfigResource] = ()
     quota: QuotaSelection | None = None
+    every_node: tuple[ResourceType, ...] = ()
 
     def selection(self) -> Selection:
         """The resources named, each once, in the order given (or the quota entity alone)."""
@@ -90,7 +96,7 @@ class SelectionOptions:
                 f"{self.quota} is a quota entity: name it alone, without topics, brokers, "
                 "groups or other config resources"
             )
-        return Selection(tuple(dict.fromkeys(named)), self.match, self.quota)
+        return Selection(tuple(dict.fromkeys(named)), self.match, self.quota, self.every_node)
 
 
 def parse_resource(text: str) -> ConfigResource:

@@ -112,7 +112,7 @@ def watch(
         topic_pattern=None if match is None else UserPattern(match, "--match"),
         include_internal=include_internal,
         brokers=brokers or None,
-        client_metrics=client_metrics,
+        client_metrics=client_metrics or None,
     )
     watched = [_checked(target) for target in _watched(connection, all_clusters)]
     names = ", ".join(target.label for target in watched)

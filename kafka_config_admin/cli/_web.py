@@ -64,7 +64,11 @@ def web(
 def _clusters(options: ConnectionOptions) -> dict[str, Connection]:
     """Every cluster of the clusters file, or the one cluster the options name: the order of
     :func:`~kafka_config_admin.connect.resolve_connection`, with the whole file in its place."""
-    if options.bootstrap_server is None and options.cluster is None:
+    if (
+        options.bootstrap_server is None
+        and options.bootstrap_controller is None
+        and options.cluster is None
+    ):
         path = (
             None
             if options.command_config is not None

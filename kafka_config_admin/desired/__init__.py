@@ -82,6 +82,7 @@ if _typing.TYPE_CHECKING:
     )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
     from ._kinds import ResourceKind
+    from ._listing import ScopeListing, list_scope
     from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
     from ._model import (
         BROKER_THROTTLE_KEYS,
@@ -202,6 +203,7 @@ __all__ = [
     "ResourceSpec",
     "Rule",
     "RuleOperator",
+    "ScopeListing",
     "ScramChange",
     "ScramCredentialSpec",
     "ScramOutcome",
@@ -244,6 +246,7 @@ __all__ = [
     "kafka_string",
     "key_hint",
     "list_matching_topics",
+    "list_scope",
     "load_desired_state",
     "make_plan",
     "match_budget",
@@ -389,6 +392,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "Violation",
         "evaluate_rules",
     ),
+    "._listing": ("ScopeListing", "list_scope"),
     "._scope": ("ResourceScope",),
     "._scram_users": (
         "ScramChange",

@@ -8,8 +8,9 @@ Sensitive values cannot be read (Kafka never returns them): they are left out an
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import (
@@ -34,18 +35,25 @@ class Export:
 
     Attributes:
         document: the file's content (``version``, ``topics``, ``cluster_default``,
-            ``brokers``, ``groups``, ``quotas``), ready for YAML or JSON.
+            ``brokers``, ``groups``, ``client_metrics``, ``quotas``), ready for YAML or JSON.
         skipped: the sensitive keys left out, as ``(resource, key)``.
+        unseen: the resource types the cluster could not list in full, with why
+            (:attr:`ConfigResourceListing.unseen`: groups that exist only as config, before
+            Kafka 4.1).
     """
 
     document: dict[str, Any]
     skipped: tuple[tuple[ConfigResource, str], ...]
+    unseen: Mapping[ResourceType, str] = field(default_factory=dict)
 
     def to_yaml(self) -> str:
-        """The document as a desired-state file, the keys left out named in comments on top."""
+        """The document as a desired-state file, the keys left out and what could not be seen
+        named in comments on top."""
         notes = "".join(
             f"# left out: {resource}, {key}: sensitive, its value cannot be read\n"
             for resource, key in self.skipped
+        ) + "".join(
+            f"# not listed in full: {kind.name}: {why}\n" for kind, why in self.unseen.items()
         )
         import yaml  # here, not at import: only an export writes YAML
 
@@ -104,7 +112,7 @@ def export_document(
     skipped: list[tuple[ConfigResource, str]] = []
     document: dict[str, Any] = {"version": 1}
     topics: list[dict[str, Any]] = []
-    sections: dict[str, dict[Any, Any]] = {"brokers": {}, "groups": {}}
+    sections: dict[str, dict[Any, Any]] = {"brokers": {}, "groups": {}, "client_metrics": {}}
     for resource, config in configs.items():
         wanted = _overrides(resource, config.values(), skipped)
         if resource.type is ResourceType.TOPIC:
@@ -117,6 +125,8 @@ def export_document(
             document["cluster_default"] = {"configs": wanted}
         elif resource.type is ResourceType.BROKER:
             sections["brokers"][int(resource.name)] = {"configs": wanted}
+        elif resource.type is ResourceType.CLIENT_METRICS:
+            sections["client_metrics"][resource.name] = {"configs": wanted}
         elif wanted or keep_empty_groups:
             sections["groups"][resource.name] = {"configs": wanted}
     document["topics"] = topics
@@ -140,9 +150,10 @@ async def read_export(
 
     Topics (those whose whole name matches ``match``, or every one), each broker and the
     cluster default (unless not ``include_brokers``), the groups named in ``groups`` or else
-    every group that has overrides (unless not ``include_groups``), and every entity's client
-    quotas (unless not ``include_quotas``). ``settle`` waits for the describe (a face's
-    progress bar); by default it is simply awaited.
+    every group that has overrides and every client-metrics resource (unless not
+    ``include_groups``; both listed by ``list_config_resources``, whose ``unseen`` the export
+    carries), and every entity's client quotas (unless not ``include_quotas``). ``settle``
+    waits for the describe (a face's progress bar); by default it is simply awaited.
 
     Raises :class:`ExportFailedError` when a resource cannot be described.
     """
@@ -151,9 +162,15 @@ async def read_export(
     if include_brokers:
         resources += [ConfigResource(ResourceType.BROKER, str(b)) for b in admin.broker_ids()]
         resources.append(ConfigResource(ResourceType.BROKER, ""))
-    if include_groups:
-        names = groups or [g.group_id for g in await admin.list_groups().all()]
-        resources += [ConfigResource(ResourceType.GROUP, name) for name in names]
+    unseen: Mapping[ResourceType, str] = {}
+    if groups and include_groups:
+        resources += [ConfigResource(ResourceType.GROUP, name) for name in groups]
+    elif include_groups:
+        listing = await admin.list_config_resources(
+            [ResourceType.GROUP, ResourceType.CLIENT_METRICS]
+        )
+        resources += listing.resources
+        unseen = listing.unseen
     result = admin.describe_configs(resources)
     await (settle(result) if settle is not None else result.wait())
     failed = result.errors()
@@ -162,4 +179,5 @@ async def read_export(
     configs = {resource: future.result() for resource, future in result.values.items()}
     shapes = {topic.name: (topic.num_partitions, topic.replication_factor) for topic in topics}
     quotas = await admin.describe_client_quotas().all() if include_quotas else None
-    return export_document(configs, shapes, quotas, keep_empty_groups=bool(groups))
+    exported = export_document(configs, shapes, quotas, keep_empty_groups=bool(groups))
+    return dataclasses.replace(exported, unseen=unseen)

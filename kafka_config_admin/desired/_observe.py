@@ -33,6 +33,7 @@ from ._changes import (
     observed_values,
 )
 from ._kinds import ResourceKind
+from ._listing import list_scope
 from ._patterns import PatternTimeoutError
 from ._read_state import read_scram_credentials
 from ._scope import ResourceScope
@@ -51,7 +52,8 @@ async def observe_cluster(
     """Read the resources ``scope`` names from an open client's cluster, now (with each
     config's documentation when asked).
 
-    Topics, brokers and groups not named are listed on every call, so that ones that appear or
+    Topics, brokers, groups and client-metrics resources not named are listed on every call
+    (``list_scope``), so that ones that appear or
     go are seen. A topic that is listed but gone by the time it is described counts as absent;
     any other resource that fails is kept with its error; a cluster that cannot be listed or
     described at all is a state with ``error`` set. A topic pattern past its budget (see
@@ -106,17 +108,14 @@ async def observe_once(
 
 
 async def _config_resources(admin: AdminClient, scope: ResourceScope) -> list[ConfigResource]:
-    topics: list[str] = []
-    if scope.lists_topics():
-        topics = [t.name for t in await admin.list_topics(include_internal=scope.include_internal)]
-    brokers = (
-        [str(broker) for broker in sorted(admin.broker_ids())] if scope.lists_brokers() else []
-    )
-    groups: list[str] = []
-    if scope.lists_groups():
-        groups = [listing.group_id for listing in await admin.list_groups().all()]
+    # A resource the cluster cannot list (a group that exists only as config, before Kafka
+    # 4.1) is never seen, so never seen going either.
+    listed = await list_scope(admin, scope)
     return scope.config_resources(
-        listed_topics=topics, listed_brokers=brokers, listed_groups=groups
+        listed_topics=listed.topics,
+        listed_brokers=listed.brokers,
+        listed_groups=listed.groups,
+        listed_client_metrics=listed.client_metrics,
     )
 
 

@@ -27,12 +27,10 @@ def _everything(_: object) -> bool:
 class ResourceScope:
     """Which resources of a cluster to read.
 
-    Names given (``topics``, ``brokers``, ``groups``) are read even when the cluster lacks
-    them; None means what the cluster lists, read anew each time so that resources that appear
-    or go are seen. ``topic_pattern`` must match a listed topic's whole name (a user's pattern:
-    :class:`UserPattern`). Client-metrics
-    resources cannot be listed (Kafka lists them only through an API this client lacks), so
-    they must be named.
+    Names given (``topics``, ``brokers``, ``groups``, ``client_metrics``) are read even when
+    the cluster lacks them; None means what the cluster lists (``list_scope``), read anew each
+    time so that resources that appear or go are seen. ``topic_pattern`` must match a listed
+    topic's whole name (a user's pattern: :class:`UserPattern`).
     """
 
     kinds: tuple[ResourceKind, ...] = (ResourceKind.TOPIC,)
@@ -41,7 +39,7 @@ class ResourceScope:
     include_internal: bool = False
     brokers: tuple[str, ...] | None = None
     groups: tuple[str, ...] | None = None
-    client_metrics: tuple[str, ...] = ()
+    client_metrics: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if not self.kinds:
@@ -51,11 +49,6 @@ class ResourceScope:
                 raise InvalidArgumentError(
                     f"broker {name!r}: a broker is named by its numeric id (0 to {MAX_BROKER_ID})"
                 )
-        if ResourceKind.CLIENT_METRICS in self.kinds and not self.client_metrics:
-            raise InvalidArgumentError(
-                "client_metrics resources must be named: Kafka lists them only through an API "
-                "this client lacks"
-            )
 
     def lists_topics(self, type_selected: Callable[[ResourceType], bool] = _everything) -> bool:
         """Whether the cluster's topics must be listed (topics read, none named)."""
@@ -83,12 +76,23 @@ class ResourceScope:
             and self.groups is None
         )
 
+    def lists_client_metrics(
+        self, type_selected: Callable[[ResourceType], bool] = _everything
+    ) -> bool:
+        """Whether the cluster's client-metrics resources must be listed (read, none named)."""
+        return (
+            ResourceKind.CLIENT_METRICS in self.kinds
+            and type_selected(ResourceType.CLIENT_METRICS)
+            and self.client_metrics is None
+        )
+
     def config_resources(
         self,
         *,
         listed_topics: Sequence[str] = (),
         listed_brokers: Sequence[str] = (),
         listed_groups: Sequence[str] = (),
+        listed_client_metrics: Sequence[str] = (),
         type_selected: Callable[[ResourceType], bool] = _everything,
         name_selected: Callable[[str], bool] = _everything,
     ) -> list[ConfigResource]:
@@ -100,6 +104,7 @@ class ResourceScope:
             ResourceKind.BROKER: listed_brokers,
             ResourceKind.BROKER_LOGGER: listed_brokers,
             ResourceKind.GROUP: listed_groups,
+            ResourceKind.CLIENT_METRICS: listed_client_metrics,
         }
         resources: list[ConfigResource] = []
         for kind in self.kinds:
@@ -124,4 +129,4 @@ class ResourceScope:
             return ("",)
         if kind is ResourceKind.GROUP:
             return self.groups if self.groups is not None else sorted(listed)
-        return self.client_metrics
+        return self.client_metrics if self.client_metrics is not None else sorted(listed)

@@ -1,36 +1,21 @@
-"""What a cluster has: its topics, brokers and groups, asked once at planning time.
-
-All three come from the SDK (``list_topics``, ``broker_ids``, ``list_groups``); the group list
-is asked for only when groups are wanted.
+"""What a cluster has: its topics, brokers, groups and client-metrics resources, asked once at
+planning time, as the scope needs them (``desired.list_scope``, the change feed's listing too).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 
+from .. import ResourceType
 from ..connect import Connection
+from ..desired import ResourceScope, ScopeListing, list_scope
 
-__all__ = ["Inventory", "read_inventory"]
-
-
-@dataclass(frozen=True)
-class Inventory:
-    """The topic names (sorted), broker ids (as resource names) and groups of one cluster."""
-
-    topics: tuple[str, ...] = ()
-    brokers: tuple[str, ...] = ()
-    groups: tuple[str, ...] = ()
+__all__ = ["read_inventory"]
 
 
-async def read_inventory(target: Connection, *, include_internal: bool, groups: bool) -> Inventory:
-    """List the cluster's topics (internal ones only when asked), brokers and, when asked,
-    its groups."""
+async def read_inventory(
+    target: Connection, scope: ResourceScope, type_selected: Callable[[ResourceType], bool]
+) -> ScopeListing:
+    """List what the scope reads of the cluster and the query selects."""
     async with target.admin_client() as admin:
-        topics = await admin.list_topics(include_internal=include_internal)
-        brokers = sorted(admin.broker_ids())
-        listed = await admin.list_groups().all() if groups else []
-    return Inventory(
-        tuple(topic.name for topic in topics),
-        tuple(str(broker) for broker in brokers),
-        tuple(listing.group_id for listing in listed),
-    )
+        return await list_scope(admin, scope, type_selected)

@@ -63,13 +63,6 @@ def parse_scope(options: Mapping[str, str]) -> ResourceScope:
     )
     if not kinds:
         raise InvalidArgumentError("resourceTypes names no resource type")
-    client_metrics = _names(options.get("clientMetrics", ""))
-    if ResourceKind.CLIENT_METRICS in kinds and not client_metrics:
-        # Kafka lists client-metrics resources only through an API this client lacks.
-        raise InvalidArgumentError(
-            "resourceTypes includes client_metrics: name them with the option "
-            "clientMetrics (comma-separated)"
-        )
     return ResourceScope(
         kinds=kinds,
         topics=_optional_names(options, "topics"),
@@ -77,7 +70,7 @@ def parse_scope(options: Mapping[str, str]) -> ResourceScope:
         include_internal=parse_bool(options, "includeInternal", False),
         brokers=_optional_names(options, "brokers"),
         groups=_optional_names(options, "groups"),
-        client_metrics=client_metrics,
+        client_metrics=_optional_names(options, "clientMetrics"),
     )
 
 

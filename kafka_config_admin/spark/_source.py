@@ -35,9 +35,10 @@ from pyspark.sql.types import StructType
 
 from .. import InvalidArgumentError, KafkaConfigAdminError, translate_error
 from ..connect import Connection, connections_from_options
+from ..desired import ScopeListing
 from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
 from ._feed import KafkaConfigChangesDataSource
-from ._inventory import Inventory, read_inventory
+from ._inventory import read_inventory
 from ._options import SnapshotOptions, parse_bool
 from ._schema import OPS_SCHEMA, SNAPSHOT_SCHEMA
 from ._selection import PUSHABLE_COLUMNS, Selection
@@ -159,13 +160,18 @@ def plan_shards(target: Connection, options: SnapshotOptions, selection: Selecti
     row saying so instead of silently lacking the cluster.
     """
     scope, selected = options.scope, selection.type_selected
-    inventory = Inventory()
-    groups = scope.lists_groups(selected)
-    if groups or scope.lists_topics(selected) or scope.lists_brokers(selected):
+    inventory = ScopeListing()
+    if any(
+        lists(selected)
+        for lists in (
+            scope.lists_topics,
+            scope.lists_brokers,
+            scope.lists_groups,
+            scope.lists_client_metrics,
+        )
+    ):
         try:
-            inventory = asyncio.run(
-                read_inventory(target, include_internal=scope.include_internal, groups=groups)
-            )
+            inventory = asyncio.run(read_inventory(target, scope, selected))
         except Exception as error:
             failure = translate_error(error, f"cluster {target.label!r}")
             return [Shard(target, planning_error=(type(failure).__name__, str(failure)))]
@@ -173,6 +179,7 @@ def plan_shards(target: Connection, options: SnapshotOptions, selection: Selecti
         listed_topics=inventory.topics,
         listed_brokers=inventory.brokers,
         listed_groups=inventory.groups,
+        listed_client_metrics=inventory.client_metrics,
         type_selected=selected,
         name_selected=selection.name_selected,
     )

@@ -48,6 +48,7 @@ class ExternalCluster(KafkaCluster):
         self._addresses = [address.strip() for address in bootstrap.split(",") if address.strip()]
         # Node ids of an external cluster are unknown here; positions stand in for them.
         self.broker_ids = list(range(1, len(self._addresses) + 1))
+        self.controller_ids = []
         self.sasl = False
         self.policy = False
         self.kafka_version = None

@@ -17,6 +17,9 @@ class KafkaCluster(abc.ABC):
     Attributes:
         backend: ``"jvm"``, ``"container"`` or ``"external"``.
         broker_ids: node ids of the brokers, ``1..N`` for the jvm and container backends.
+        controller_ids: node ids of a separate controller quorum (``controllers=N``, jvm
+            backend: ``1001..1000+N``); empty when every node is a combined broker and
+            controller.
         sasl: whether the SASL_PLAINTEXT listener (and the authorizer) is enabled.
         policy: whether the test AlterConfigPolicy is installed.
         kafka_version: the Kafka release the brokers run, e.g. ``"4.4.0"``; ``None`` for the
@@ -27,6 +30,7 @@ class KafkaCluster(abc.ABC):
 
     backend: str
     broker_ids: list[int]
+    controller_ids: list[int]
     sasl: bool
     policy: bool
     kafka_version: str | None
@@ -48,6 +52,22 @@ class KafkaCluster(abc.ABC):
     @abc.abstractmethod
     def bootstrap_for(self, node_id: int) -> str:
         """The PLAINTEXT ``host:port`` of one broker."""
+
+    @property
+    def quorum_ids(self) -> list[int]:
+        """The node ids of the KRaft controller quorum: the separate controllers, else every
+        (combined) node."""
+        return self.controller_ids or self.broker_ids
+
+    @property
+    def bootstrap_controllers(self) -> str:
+        """Comma-separated PLAINTEXT ``host:port`` of every controller's CONTROLLER listener:
+        what ``--bootstrap-controller`` and ``AdminClient(bootstrap_controllers=...)`` take."""
+        return ",".join(self.controller_bootstrap_for(node_id) for node_id in self.quorum_ids)
+
+    def controller_bootstrap_for(self, node_id: int) -> str:
+        """The CONTROLLER ``host:port`` of one quorum node."""
+        raise UnsupportedOptionError(f"the {self.backend} backend has no controller listener")
 
     def sasl_bootstrap_for(self, node_id: int) -> str:
         """The SASL_PLAINTEXT ``host:port`` of one broker."""

@@ -41,6 +41,7 @@ def start_cluster(
     extra_properties: Mapping[str, str] | None = None,
     version: str | None = None,
     tls: bool = False,
+    controllers: int = 0,
 ) -> KafkaCluster:
     """Start a Kafka cluster and return once every broker answers requests.
 
@@ -59,6 +60,9 @@ def start_cluster(
         tls: jvm and container backends, with ``sasl``: add the SSL, MTLS (client certificate
             required) and SASL_SSL (PLAIN, SCRAM, OAUTHBEARER) listeners, with certificates
             made for this cluster (``cluster.tls_files``; see ``docs/security.md``).
+        controllers: jvm backend, KRaft releases: 0 (default) runs combined
+            ``broker,controller`` nodes; N runs the brokers and a separate quorum of N
+            controllers (ids ``1001..1000+N``, ``cluster.bootstrap_controllers``).
 
     Raises:
         BrokerStartupError: a broker exited early or did not answer before the deadline.
@@ -71,8 +75,10 @@ def start_cluster(
     chosen = selected_backend(backend)
     if chosen == "external":
         reject_options(chosen, brokers=brokers, sasl=sasl, policy=policy, tls=tls)
-        if extra_properties or version:
-            option = "extra_properties" if extra_properties else "version"
+        if extra_properties or version or controllers:
+            option = (
+                "extra_properties" if extra_properties else "version" if version else "controllers"
+            )
             raise UnsupportedOptionError(f"the {chosen} backend does not support {option}")
         return ExternalCluster()
     kind: type[JvmCluster | ContainerCluster] = JvmCluster if chosen == "jvm" else ContainerCluster
@@ -84,6 +90,7 @@ def start_cluster(
             tls=tls,
             extra_properties=extra_properties,
             version=version,
+            controllers=controllers,
         )
     )
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from . import _docker
 from ._artifacts import broker_lib_dir, policy_classes_dir
-from ._errors import BrokerStartupError, UnsupportedKafkaVersionError
+from ._errors import BrokerStartupError, UnsupportedKafkaVersionError, UnsupportedOptionError
 from ._image import IMAGE_LIBS, broker_image
 from ._layout import (
     HostPortsCluster,
@@ -48,6 +48,11 @@ class ContainerCluster(HostPortsCluster):
     image: str
 
     def _prepare(self) -> None:
+        if self.controller_ids:
+            raise UnsupportedOptionError(
+                "the container backend runs combined nodes only; start a separate controller "
+                "quorum with the jvm backend"
+            )
         if self.kafka_version != kafka_version() or not self.generation.log4j2:
             raise UnsupportedKafkaVersionError(
                 f"the container backend runs only the release its image holds, Kafka "

@@ -2,8 +2,10 @@
 
 In KRaft releases every node is a combined ``broker,controller`` with a static
 ``controller.quorum.voters`` list, so a 3-node cluster keeps its Raft quorum (2 of 3) when one
-node is stopped for a fault test. ZooKeeper-era releases get a ZooKeeper node of their own,
-started from the same jars, before their brokers (see ``_generations``).
+node is stopped for a fault test; or, with ``controllers=N``, the brokers and a separate quorum
+of N controllers each run in a JVM of their own (a controller with a smaller heap).
+ZooKeeper-era releases get a ZooKeeper node of their own, started from the same jars, before
+their brokers (see ``_generations``).
 """
 
 from __future__ import annotations
@@ -42,11 +44,14 @@ from ._settings import keep_dirs, startup_timeout
 
 _STOP_GRACE = 20.0  # one broker: a controlled shutdown with a healthy quorum takes a few seconds
 _CLUSTER_STOP_GRACE = 8.0  # whole cluster: data is thrown away, so don't wait for stragglers
+#: A controller of a separate quorum holds the metadata log only: half a broker's heap
+#: is plenty, and six JVMs then fit a small machine.
+_CONTROLLER_HEAP = "256m"
 
 
 @dataclass
 class _Node:
-    """One combined broker+controller process and the files that belong to it."""
+    """One node's process (combined, broker or controller) and the files that belong to it."""
 
     ports: NodePorts
     directory: Path
@@ -129,7 +134,7 @@ class JvmCluster(HostPortsCluster):
         try:
             return self._nodes[node_id]
         except KeyError:
-            raise ValueError(f"no broker {node_id}; brokers are {self.broker_ids}") from None
+            raise ValueError(f"no node {node_id}; they are {self.node_ids}") from None
 
     # -- configuration -----------------------------------------------------------------------
     @property
@@ -156,7 +161,9 @@ class JvmCluster(HostPortsCluster):
         )
         self._write_logging(node.directory, node.server_log)
 
-    def _jvm_command(self, directory: Path, main: str, *args: str) -> list[str]:
+    def _jvm_command(
+        self, directory: Path, main: str, *args: str, max_heap: str | None = None
+    ) -> list[str]:
         return java_command(
             self._java,
             log4j_config=str(directory / self._logging_file),
@@ -165,6 +172,7 @@ class JvmCluster(HostPortsCluster):
             main=main,
             args=args,
             generation=self.generation,
+            max_heap=max_heap,
         )
 
     def _format_all(self, cluster_id: str) -> None:
@@ -208,14 +216,15 @@ class JvmCluster(HostPortsCluster):
                     self._write_node_files(node)
             for node in self._nodes.values():
                 self._spawn(node)
-            self._wait_ready(self.broker_ids)
+            self._wait_ready(self.node_ids)
         except BaseException:
             self.stop()
             raise
 
     def _spawn(self, node: _Node) -> None:
+        heap = _CONTROLLER_HEAP if self._role(node.node_id) == "controller" else None
         command = self._jvm_command(
-            node.directory, "kafka.Kafka", str(node.directory / "server.properties")
+            node.directory, "kafka.Kafka", str(node.directory / "server.properties"), max_heap=heap
         )
         node.process = _process.spawn(command, cwd=node.directory, console_log=node.console_log)
 
@@ -271,7 +280,9 @@ class JvmCluster(HostPortsCluster):
     @property
     def running_broker_ids(self) -> list[int]:
         """Ids of the brokers whose JVM is currently running."""
-        return [n.node_id for n in self._nodes.values() if n.running()]
+        return [
+            n.node_id for n in self._nodes.values() if n.running() and n.node_id in self.broker_ids
+        ]
 
     def log_tail(self, node_id: int, lines: int = 60) -> str:
         """The end of the broker's ``server.log``, plus its console output where JVM errors land."""

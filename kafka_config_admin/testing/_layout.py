@@ -2,7 +2,10 @@
 
 Both run the same KRaft nodes (combined ``broker,controller``, static voters) on 127.0.0.1 ports of
 the host, so the broker configuration, the SCRAM credentials written at format time and the
-readiness probe are built here once; a backend only decides where the JVM runs.
+readiness probe are built here once; a backend only decides where the JVM runs. A cluster may
+instead have a separate controller quorum (``controllers=N``, jvm backend): brokers ``1..B``
+with ``process.roles=broker`` and controllers ``1001..1000+N`` with ``process.roles=controller``,
+the way production KRaft clusters run.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ._base import KafkaCluster
 from ._errors import BrokerStartupError, UnsupportedOptionError
@@ -31,6 +35,20 @@ from ._settings import (
 from ._tls import TLS_LISTENERS, TlsListener, TlsPorts, add_tls_listeners, make_tls_files
 
 _POLL_INTERVAL = 0.2
+
+#: The node id of a separate quorum's first controller (brokers are ``1..N``): ids that tell a
+#: controller from a broker at a glance in tests and logs.
+FIRST_CONTROLLER_ID = 1001
+
+#: What a node does: ``combined`` (broker and controller in one JVM), ``broker`` or ``controller``.
+Role = Literal["combined", "broker", "controller"]
+
+#: ``process.roles`` of each role.
+_PROCESS_ROLES: dict[Role, str] = {
+    "combined": "broker,controller",
+    "broker": "broker",
+    "controller": "controller",
+}
 
 _LOG4J2_HEAD = """\
 status = warn
@@ -93,48 +111,53 @@ def new_cluster_id() -> str:
 
 def server_properties(
     node: NodePorts,
-    nodes: Sequence[NodePorts],
+    voters: Sequence[NodePorts],
     *,
+    role: Role = "combined",
     sasl: bool,
     policy: bool,
     log_dirs: str,
     tls_files_dir: str | None = None,
 ) -> dict[str, str]:
-    """The ``server.properties`` of ``node`` in a cluster of ``nodes``.
+    """The ``server.properties`` of ``node``, one of the ``role``, in a cluster whose quorum is
+    ``voters`` (every node, when they are combined).
 
     With TLS ports planned, ``tls_files_dir`` is where the broker finds its key and trust stores.
+    A controller of a separate quorum has its CONTROLLER listener only (where
+    ``--bootstrap-controller`` reaches it); its SASL users and policy are the brokers' too.
     """
-    count = len(nodes)
-    voters = ",".join(f"{n.node_id}@{LOOPBACK}:{n.controller_port}" for n in nodes)
-    listeners = [f"PLAINTEXT://{LOOPBACK}:{node.plaintext_port}"]
-    if node.sasl_port is not None:
+    count = len(voters)
+    voters_text = ",".join(f"{n.node_id}@{LOOPBACK}:{n.controller_port}" for n in voters)
+    controller_listener = f"CONTROLLER://{LOOPBACK}:{node.controller_port}"
+    listeners = [] if role == "controller" else [f"PLAINTEXT://{LOOPBACK}:{node.plaintext_port}"]
+    if node.sasl_port is not None and role != "controller":
         listeners.append(f"SASL_PLAINTEXT://{LOOPBACK}:{node.sasl_port}")
     props = {
-        "process.roles": "broker,controller",
+        "process.roles": _PROCESS_ROLES[role],
         "node.id": str(node.node_id),
-        "controller.quorum.voters": voters,
+        "controller.quorum.voters": voters_text,
         "controller.listener.names": "CONTROLLER",
-        "inter.broker.listener.name": "PLAINTEXT",
-        "listeners": ",".join([*listeners, f"CONTROLLER://{LOOPBACK}:{node.controller_port}"]),
-        "advertised.listeners": ",".join(listeners),
         "listener.security.protocol.map": (
             "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT"
         ),
         "log.dirs": log_dirs,
-        # Internal topics must fit the cluster size, and tolerate one node being down.
-        "offsets.topic.replication.factor": str(min(3, count)),
-        "offsets.topic.num.partitions": "3",
-        "transaction.state.log.replication.factor": str(min(3, count)),
-        "transaction.state.log.min.isr": "1",
-        "share.coordinator.state.topic.replication.factor": str(min(3, count)),
-        "share.coordinator.state.topic.min.isr": "1",
-        "group.initial.rebalance.delay.ms": "0",
         # Keep threads and heap small: several brokers share two cores and little memory.
         "num.network.threads": "2",
         "num.io.threads": "2",
         "background.threads": "2",
-        "log.cleaner.dedupe.buffer.size": str(8 * 1024 * 1024),
     }
+    if role == "controller":
+        props["listeners"] = controller_listener
+    else:
+        own_listeners = [*listeners, controller_listener] if role == "combined" else listeners
+        props.update(
+            {
+                "inter.broker.listener.name": "PLAINTEXT",
+                "listeners": ",".join(own_listeners),
+                "advertised.listeners": ",".join(listeners),
+                **_broker_properties(count if role == "combined" else 3),
+            }
+        )
     if sasl:
         props.update(_sasl_properties())
     if policy:
@@ -142,6 +165,22 @@ def server_properties(
     if node.tls is not None and tls_files_dir is not None:
         add_tls_listeners(props, node.tls, files_dir=tls_files_dir)
     return props
+
+
+def _broker_properties(brokers: int) -> dict[str, str]:
+    """What only a broker reads: its internal topics fit ``brokers`` (at most 3) and tolerate one
+    node being down."""
+    replicas = str(min(3, brokers))
+    return {
+        "offsets.topic.replication.factor": replicas,
+        "offsets.topic.num.partitions": "3",
+        "transaction.state.log.replication.factor": replicas,
+        "transaction.state.log.min.isr": "1",
+        "share.coordinator.state.topic.replication.factor": replicas,
+        "share.coordinator.state.topic.min.isr": "1",
+        "group.initial.rebalance.delay.ms": "0",
+        "log.cleaner.dedupe.buffer.size": str(8 * 1024 * 1024),
+    }
 
 
 def _sasl_properties() -> dict[str, str]:
@@ -195,11 +234,17 @@ def java_command(
     main: str,
     args: Sequence[str],
     generation: Generation = GENERATIONS[0],
+    max_heap: str | None = None,
 ) -> list[str]:
-    """The command line of a broker-side JVM (``kafka.Kafka`` or a Kafka tool)."""
+    """The command line of a broker-side JVM (``kafka.Kafka`` or a Kafka tool); ``max_heap``
+    (as ``"256m"``) in place of the default ``-Xmx``."""
+    flags = [
+        f"-Xmx{max_heap}" if max_heap is not None and flag.startswith("-Xmx") else flag
+        for flag in JVM_FLAGS
+    ]
     return [
         java,
-        *JVM_FLAGS,
+        *flags,
         logging_flag(generation, log4j_config),
         f"-Dkafka.logs.dir={logs_dir}",
         "-cp",
@@ -217,8 +262,9 @@ def wait_until_answering(
 ) -> None:
     """Poll each node until it answers ApiVersions; fail fast when one exits.
 
-    ``plaintext_ports`` maps node ids to their PLAINTEXT port on 127.0.0.1; ``exit_code`` returns
-    a node's exit code once it has stopped (``None`` while it runs).
+    ``plaintext_ports`` maps node ids to the PLAINTEXT port on 127.0.0.1 they answer clients on
+    (a controller's CONTROLLER listener); ``exit_code`` returns a node's exit code once it has
+    stopped (``None`` while it runs).
     """
     deadline = time.monotonic() + startup_timeout()
     pending = dict(plaintext_ports)
@@ -261,9 +307,12 @@ class HostPortsCluster(KafkaCluster):
         tls: bool = False,
         extra_properties: Mapping[str, str] | None = None,
         version: str | None = None,
+        controllers: int = 0,
     ) -> None:
         if brokers < 1:
             raise ValueError("brokers must be at least 1")
+        if controllers < 0:
+            raise ValueError("controllers must be 0 (combined nodes) or more")
         #: The Kafka release the nodes run, and how brokers of its generation are started.
         self.kafka_version = version or kafka_version()
         self.generation = generation_of(self.kafka_version)
@@ -273,11 +322,18 @@ class HostPortsCluster(KafkaCluster):
             raise UnsupportedOptionError(
                 f"tls=True is offered on Kafka 4 brokers only, not on Kafka {self.kafka_version}"
             )
+        if controllers and not self.generation.kraft:
+            raise UnsupportedOptionError(
+                f"a separate controller quorum needs a KRaft release, not Kafka "
+                f"{self.kafka_version}"
+            )
         self.broker_ids = list(range(1, brokers + 1))
+        #: The nodes of the separate controller quorum (none: every node is combined).
+        self.controller_ids = list(range(FIRST_CONTROLLER_ID, FIRST_CONTROLLER_ID + controllers))
         self.sasl = sasl
         self.policy = policy
         self._extra = dict(extra_properties or {})
-        self._ports = plan_ports(self.broker_ids, sasl=sasl, tls=tls)
+        self._ports = plan_ports([*self.broker_ids, *self.controller_ids], sasl=sasl, tls=tls)
         self._prepare()
         self.tls_files = make_tls_files(self._tls_directory()) if tls else None
 
@@ -308,11 +364,32 @@ class HostPortsCluster(KafkaCluster):
         except KeyError:
             raise ValueError(f"no broker {node_id}; brokers are {self.broker_ids}") from None
 
+    @property
+    def node_ids(self) -> list[int]:
+        """Every node: the brokers, then the controllers of a separate quorum."""
+        return [*self.broker_ids, *self.controller_ids]
+
+    def _role(self, node_id: int) -> Role:
+        if not self.controller_ids:
+            return "combined"
+        return "controller" if node_id in self.controller_ids else "broker"
+
+    def _voters(self) -> list[NodePorts]:
+        return [self._ports_of(node_id) for node_id in self.controller_ids or self.broker_ids]
+
+    def _client_port(self, node_id: int) -> int:
+        """The port a node answers clients on: a controller's CONTROLLER listener."""
+        ports = self._ports_of(node_id)
+        return (
+            ports.controller_port if self._role(node_id) == "controller" else ports.plaintext_port
+        )
+
     def _server_properties(self, node_id: int, *, log_dirs: str) -> dict[str, str]:
         """``server.properties`` of one node, for storage formatting (without extras)."""
         return server_properties(
             self._ports_of(node_id),
-            list(self._ports.values()),
+            self._voters(),
+            role=self._role(node_id),
             sasl=self.sasl,
             policy=self.policy,
             log_dirs=log_dirs,
@@ -326,7 +403,7 @@ class HostPortsCluster(KafkaCluster):
 
     def _wait_ready(self, node_ids: Sequence[int]) -> None:
         wait_until_answering(
-            {node_id: self._ports_of(node_id).plaintext_port for node_id in node_ids},
+            {node_id: self._client_port(node_id) for node_id in node_ids},
             exit_code=self._exit_code,
             log_tail=self.log_tail,
         )
@@ -334,6 +411,12 @@ class HostPortsCluster(KafkaCluster):
     def bootstrap_for(self, node_id: int) -> str:
         """The PLAINTEXT ``127.0.0.1:port`` of one broker."""
         return f"{LOOPBACK}:{self._ports_of(node_id).plaintext_port}"
+
+    def controller_bootstrap_for(self, node_id: int) -> str:
+        """The CONTROLLER ``127.0.0.1:port`` of one quorum node (PLAINTEXT)."""
+        if node_id not in (self.controller_ids or self.broker_ids):
+            raise ValueError(f"no controller {node_id}; they are {self.quorum_ids}")
+        return f"{LOOPBACK}:{self._ports_of(node_id).controller_port}"
 
     def sasl_bootstrap_for(self, node_id: int) -> str:
         """The SASL_PLAINTEXT ``127.0.0.1:port`` of one broker (requires ``sasl=True``)."""

@@ -9,6 +9,11 @@ Fixtures:
         MTLS, SASL_SSL) and its certificates; a cluster of its own, started on first request,
         so that the session cluster stays as cheap as before. Skipped with the external backend.
     kafka_broker_ids: its brokers' node ids.
+    kafka_quorum_cluster: module-scoped cluster of 3 brokers and a separate quorum of 3
+        controllers (``controller_ids``, ``bootstrap_controllers``), with SASL and the policy as
+        the session cluster has them; started once per test module that asks for it (six JVMs,
+        the controllers with small heaps) and stopped after it. jvm backend, KRaft 3.7+
+        (KIP-919); skipped otherwise.
     admin_client: a connected :class:`~kafka_config_admin.AdminClient` for each test.
 
 Marker:
@@ -156,6 +161,32 @@ def kafka_tls_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
     if options.backend not in ("jvm", "container"):
         pytest.skip(f"the {options.backend} backend cannot start a cluster with TLS listeners")
     with start_cluster(brokers=1, sasl=True, tls=True, backend=options.backend) as cluster:
+        yield cluster
+
+
+#: The first release whose controllers answer clients (KIP-919: DescribeCluster, configs).
+_CONTROLLERS_SINCE = "3.7"
+
+
+@pytest.fixture(scope="module")
+def kafka_quorum_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
+    """3 brokers and a separate quorum of 3 controllers for one test module, then stopped."""
+    options = cluster_options(pytestconfig)
+    if options.backend != "jvm":
+        pytest.skip(f"the {options.backend} backend cannot start a separate controller quorum")
+    running = options.version or kafka_version()
+    if _release(running) < _release(_CONTROLLERS_SINCE):
+        pytest.skip(
+            f"controllers answer clients from Kafka {_CONTROLLERS_SINCE} (it runs {running})"
+        )
+    with start_cluster(
+        brokers=3,
+        controllers=3,
+        sasl=options.sasl,
+        policy=options.policy,
+        backend=options.backend,
+        version=options.version,
+    ) as cluster:
         yield cluster
 
 

@@ -28,8 +28,14 @@ class Clusters:
         return list(self._connections)
 
     def servers(self, name: str) -> str:
-        """A cluster's bootstrap servers, as given."""
-        return self._connections[name].bootstrap_servers or ""
+        """A cluster's bootstrap servers (or its controllers), as given."""
+        connection = self._connections[name]
+        return connection.bootstrap_servers or connection.bootstrap_controllers or ""
+
+    def quorum(self, name: str) -> bool:
+        """Whether the cluster is reached through its KRaft controllers (KIP-919), which serve
+        configs, log levels and the cluster default, but no topics or groups."""
+        return bool(self._connections[name].bootstrap_controllers)
 
     async def client(self, name: str) -> AdminClient:
         """The open client of cluster ``name`` (KeyError for an unknown name); raises the

@@ -126,7 +126,7 @@ def logs_in(cluster: KafkaCluster, user: str, password: str) -> bool:
     async def attempt() -> bool:
         try:
             async with AdminClient(
-                cluster.sasl_bootstrap_servers,  # type: ignore[arg-type]
+                cluster.sasl_bootstrap_servers,
                 security_protocol="SASL_PLAINTEXT",
                 sasl_mechanism="SCRAM-SHA-256",
                 sasl_plain_username=user,

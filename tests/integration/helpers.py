@@ -105,12 +105,13 @@ _QUORUM_LEADER = re.compile(
 def active_controller(cluster: KafkaCluster) -> int:
     """The node that leads the KRaft quorum now: the latest epoch any node's log says it leads.
 
-    Read from the brokers' logs (``server_log``: a file of the jvm backend, ``docker logs``
-    of the container backend): the SDK has no DescribeQuorum call, and the controller id in
-    Metadata answers of KRaft brokers is a random broker, not the quorum's leader.
+    Read from the quorum's logs (``server_log``: a file of the jvm backend, ``docker logs``
+    of the container backend; the controllers' of a separate quorum): the SDK has no
+    DescribeQuorum call, and the controller id in Metadata answers of KRaft brokers is a random
+    broker, not the quorum's leader.
     """
     latest: tuple[int, int] | None = None
-    for node_id in cluster.broker_ids:
+    for node_id in cluster.quorum_ids:
         for match in _QUORUM_LEADER.finditer(cluster.server_log(node_id)):
             epoch, leader = int(match[2]), int(match[1])
             if latest is None or epoch > latest[0]:

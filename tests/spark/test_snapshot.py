@@ -10,7 +10,7 @@ from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, Row, SparkSession
 from pyspark.sql.functions import col
 
-from kafka_config_admin import Config, ConfigResource, ResourceType
+from kafka_config_admin import AdminClient, AlterConfigOp, Config, ConfigResource, ResourceType
 from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import create_topics, describe, topic, unique
@@ -207,3 +207,71 @@ def test_a_bad_option_fails_the_query_naming_it(spark: SparkSession) -> None:
     frame = snapshot(spark, "127.0.0.1:1", resourceTypes="topic,queue")
     with pytest.raises(AnalysisException, match="'queue' is not a resource type"):
         frame.collect()
+
+
+def test_a_controller_quorum_is_read_through_bootstrap_controllers(
+    spark: SparkSession, kafka_cluster: KafkaCluster
+) -> None:
+    """``bootstrap.controllers``: the quorum's nodes are the brokers listed, each row what the
+    controller describes of itself (KIP-919)."""
+    if kafka_cluster.backend == "external":
+        pytest.skip("the external backend has no controller listeners")
+    quorum = kafka_cluster.bootstrap_controllers
+    rows = (
+        spark.read.format("kafka-configs")
+        .option("bootstrap.controllers", quorum)
+        .option("resourceTypes", "broker,broker_default")
+        .load()
+        .collect()
+    )
+
+    async def described() -> dict[ConfigResource, Config]:
+        async with AdminClient(bootstrap_controllers=quorum, timeout=60) as admin:
+            nodes = [ConfigResource(ResourceType.BROKER, str(n)) for n in admin.broker_ids()]
+            return await admin.describe_configs(
+                [*nodes, ConfigResource(ResourceType.BROKER, "")]
+            ).all()
+
+    expected = asyncio.run(described())
+    assert {(row.resource_name, row.name, row.value) for row in rows if row.error is None} == {
+        (resource.name, name, None if entry.is_sensitive else entry.value)
+        for resource, config in expected.items()
+        for name, entry in config.items()
+    }
+    roles = {row.resource_name: row.value for row in rows if row.name == "process.roles"}
+    assert roles == {str(node): "broker,controller" for node in kafka_cluster.quorum_ids}
+    assert all(row.cluster == quorum and row.error is None for row in rows)
+
+
+@pytest.mark.kafka(since="4.1")
+def test_groups_and_client_metrics_are_listed_by_the_cluster(
+    spark: SparkSession, kafka_bootstrap: str
+) -> None:
+    """Without ``groups``/``clientMetrics``, every one ``list_config_resources`` lists: a group
+    that exists only as config and a client-metrics resource among them."""
+    group, metrics = unique("config-only-"), unique("metrics-")
+
+    async def prepare() -> None:
+        async with AdminClient(kafka_bootstrap, timeout=60) as admin:
+            await admin.incremental_alter_configs(
+                {
+                    ConfigResource(ResourceType.GROUP, group): [
+                        AlterConfigOp("consumer.session.timeout.ms", "50000")
+                    ],
+                    ConfigResource(ResourceType.CLIENT_METRICS, metrics): [
+                        AlterConfigOp("interval.ms", "60000")
+                    ],
+                }
+            ).all()
+            for _ in range(100):  # until every broker has it (each lists from its metadata)
+                listing = await admin.list_config_resources()
+                if {group, metrics} <= {r.name for r in listing.resources}:
+                    return
+                await asyncio.sleep(0.2)
+            raise AssertionError("the new resources were never listed")
+
+    asyncio.run(prepare())
+    rows = snapshot(spark, kafka_bootstrap, resourceTypes="group,client_metrics").collect()
+    values = {(row.resource_type, row.resource_name, row.name): row.value for row in rows}
+    assert values[("GROUP", group, "consumer.session.timeout.ms")] == "50000"
+    assert values[("CLIENT_METRICS", metrics, "interval.ms")] == "60000"

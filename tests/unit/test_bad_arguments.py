@@ -95,7 +95,10 @@ GOOD: dict[type, dict[str, Any]] = {
 ANSWERS = {
     "CatalogKey",
     "CatalogMatch",
+    "ClusterDescription",
+    "ClusterNode",
     "ConfigCatalog",
+    "ConfigResourceListing",
     "CreatedTopic",
     "GroupListing",
     "ListGroupsResult",

@@ -218,7 +218,7 @@ def test_iterations_out_of_range_are_refused_without_the_password() -> None:
 
 
 def test_entity_options_without_types_or_names_name_nothing() -> None:
-    assert entities(EntityOptions()) == ([], None)
+    assert entities(EntityOptions()) == ([], (), None)
 
 
 def test_deleting_a_key_not_set_on_the_resource_is_refused_as_kafka_configs_does() -> None:

@@ -23,11 +23,24 @@ def test_each_kind_has_its_config_resource_type_and_entities_have_none() -> None
     assert ResourceKind.SCRAM_USER.resource_type is None
 
 
-def test_a_scope_needs_a_kind_and_named_client_metrics() -> None:
+def test_a_scope_needs_a_kind() -> None:
     with pytest.raises(InvalidArgumentError, match="no resource type"):
         ResourceScope(kinds=())
-    with pytest.raises(InvalidArgumentError, match="client_metrics resources must be named"):
-        ResourceScope(kinds=(ResourceKind.CLIENT_METRICS,))
+
+
+def test_client_metrics_are_listed_unless_named() -> None:
+    """Kafka lists them (ListClientMetricsResources, ListConfigResources): ``list_scope``."""
+    listed = ResourceScope(kinds=(ResourceKind.CLIENT_METRICS,))
+    assert listed.lists_client_metrics()
+    assert listed.config_resources(listed_client_metrics=["b", "a"]) == [
+        ConfigResource(ResourceType.CLIENT_METRICS, "a"),
+        ConfigResource(ResourceType.CLIENT_METRICS, "b"),
+    ]
+    named = ResourceScope(kinds=(ResourceKind.CLIENT_METRICS,), client_metrics=("m",))
+    assert not named.lists_client_metrics()
+    assert named.config_resources(listed_client_metrics=["a"]) == [
+        ConfigResource(ResourceType.CLIENT_METRICS, "m")
+    ]
 
 
 @pytest.mark.parametrize("name", ["one", "-1", "2147483648", "\u0661", ""])

@@ -56,6 +56,8 @@ EXPECTED: dict[str, tuple[bool, str]] = {
     "DuplicateResourceError": (False, "no"),
     "UnacceptableCredentialError": (False, "no"),
     "BrokerIdNotRegisteredError": (False, "no"),
+    "MismatchedEndpointTypeError": (False, "no"),
+    "UnsupportedEndpointTypeError": (False, "no"),
 }
 
 EXPORTED_ERRORS = sorted(

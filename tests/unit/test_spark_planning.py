@@ -26,7 +26,6 @@ def parse(**options: str) -> SnapshotOptions:
     [
         ({"resourceTypes": "topic,queue"}, "resourceTypes: 'queue' is not a resource type"),
         ({"resourceTypes": "topic,quota"}, "kafka-configs reads config resources, not quota"),
-        ({"resourceTypes": "client_metrics"}, "name them with the option clientMetrics"),
         ({"topicPattern": "("}, "is not a regular expression"),
         ({"synonyms": "yes"}, "synonyms must be true or false"),
         ({"topicsPerPartition": "0"}, "topicsPerPartition must be a positive integer"),

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import anyio
 import httpx
 import pytest
 from starlette.applications import Starlette
@@ -20,6 +21,7 @@ from kafka_config_admin import (
 )
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.desired import parse_desired_state
+from kafka_config_admin.testing import KafkaCluster
 from kafka_config_admin.web import WebSettings, create_app
 from kafka_config_admin.web._listings import Listings
 
@@ -635,3 +637,71 @@ async def test_web_with_a_clusters_file_serves_its_clusters_whatever_the_variabl
             assert 'href="/c/from-file"' in index.text and "127.0.0.1:1" not in index.text
             page = await web.get("/c/from-file")
             assert page.status_code == 200 and "broker 1" in page.text
+
+
+async def test_a_controller_quorum_is_read(
+    web_settings: WebSettings, kafka_cluster: KafkaCluster
+) -> None:
+    """A cluster reached through its controllers (KIP-919): its controllers listed, a
+    controller's own configs and loggers read, the cluster default shown."""
+    if kafka_cluster.backend == "external":
+        pytest.skip("the external backend has no controller listeners")
+    quorum = kafka_cluster.bootstrap_controllers
+    settings = WebSettings(
+        **{
+            **web_settings.__dict__,
+            "clusters": {"quorum": Connection(bootstrap_controllers=quorum)},
+        }
+    )
+    node = kafka_cluster.quorum_ids[0]
+    app = create_app(settings)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1"
+        ) as client,
+    ):
+        index = await client.get("/")
+        assert quorum in index.text
+        cluster = await client.get("/c/quorum")
+        assert cluster.status_code == 200, cluster.text
+        assert "Controllers" in cluster.text and f"controller {node}:" in cluster.text
+        assert "min.insync.replicas" in cluster.text  # the cluster default's override
+        configs = await client.get(f"/c/quorum/r/broker/{node}")
+        assert configs.status_code == 200, configs.text
+        roles = re.search(r'data-key="process\.roles".*?</tr>', configs.text, re.S)
+        assert roles is not None and "broker,controller" in roles[0]
+        loggers = await client.get(f"/c/quorum/r/broker-logger/{node}")
+        assert loggers.status_code == 200 and 'data-key="kafka.' in loggers.text
+
+
+@pytest.mark.kafka(since="4.1")
+async def test_client_metrics_and_config_only_groups_are_listed(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    """The client-metrics page lists what the cluster lists (no longer by name only), and the
+    groups page the groups that exist only as config (``list_config_resources``)."""
+    group, metrics = unique_name("config-only"), unique_name("metrics")
+    await admin_client.incremental_alter_configs(
+        {
+            ConfigResource(ResourceType.GROUP, group): [
+                AlterConfigOp("consumer.session.timeout.ms", "50000")
+            ],
+            ConfigResource(ResourceType.CLIENT_METRICS, metrics): [
+                AlterConfigOp("interval.ms", "60000")
+            ],
+        }
+    ).all()
+    for _ in range(100):  # every broker lists it once it has it
+        listing = await admin_client.list_config_resources()
+        if {group, metrics} <= {resource.name for resource in listing.resources}:
+            break
+        await anyio.sleep(0.2)
+    page = await web.get(f"/c/{CLUSTER}/client-metrics")
+    assert page.status_code == 200
+    assert f'href="/c/{CLUSTER}/r/client-metrics/{metrics}"' in page.text
+    groups = await web.get(f"/c/{CLUSTER}/groups")
+    assert "Groups that exist only as config" in groups.text
+    assert f'href="/c/{CLUSTER}/r/group/{group}"' in groups.text
+    opened = await web.get(f"/c/{CLUSTER}/client-metrics", params={"name": metrics})
+    assert opened.status_code == 303

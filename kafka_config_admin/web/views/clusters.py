@@ -21,23 +21,25 @@ async def index(request: Request) -> Response:
 
 
 async def cluster(request: Request) -> Response:
-    """``GET /c/{cluster}``: brokers, the cluster default's overrides, topic and group counts."""
+    """``GET /c/{cluster}``: brokers, the cluster default's overrides, topic and group counts;
+    of a controller quorum, its controllers and the cluster default."""
     name, admin = await cluster_client(request)
     default = ConfigResource(ResourceType.BROKER, "")
-    groups = admin.list_groups()
     described = admin.describe_configs([default], include_synonyms=False)
-    overrides = await described.values[default]
-    listed = (await request.app.state.listings.of(name, admin)).topics
-    return render(
-        request,
-        "cluster.html",
-        {
-            "title": f"Cluster {name}",
-            "brokers": sorted(admin.broker_ids()),
-            "default": default,
-            "overrides": sorted(overrides.values(), key=lambda entry: entry.name),
+    page = {
+        "title": f"Cluster {name}",
+        "brokers": sorted(admin.broker_ids()),
+        "default": default,
+        "quorum": request.app.state.clusters.quorum(name),
+    }
+    if not page["quorum"]:  # a quorum serves neither topics nor groups
+        groups = admin.list_groups()
+        listed = (await request.app.state.listings.of(name, admin)).topics
+        page |= {
             "topics": sum(not topic.is_internal for topic in listed),
             "internal_topics": sum(topic.is_internal for topic in listed),
             "groups": len(await groups.valid()),
-        },
-    )
+        }
+    overrides = await described.values[default]
+    page["overrides"] = sorted(overrides.values(), key=lambda entry: entry.name)
+    return render(request, "cluster.html", page)

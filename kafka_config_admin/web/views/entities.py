@@ -10,6 +10,7 @@ from starlette.responses import RedirectResponse, Response
 
 from ... import (
     HIDDEN,
+    AdminClient,
     ClientQuotaEntity,
     ConfigResource,
     KafkaConfigAdminError,
@@ -29,20 +30,46 @@ __all__ = ["client_metrics", "edit_quota", "edit_user", "groups", "quotas", "use
 
 
 async def groups(request: Request) -> Response:
-    """``GET /c/{cluster}/groups``: every group, its type and state."""
+    """``GET /c/{cluster}/groups``: every group, its type and state; and the groups that exist
+    only as config (``list_config_resources``, Kafka 4.1+), which no broker coordinates."""
     _, admin = await cluster_client(request)
     listed = await admin.list_groups().valid()
-    return render(request, "groups.html", {"title": "Groups", "groups": listed})
+    page: dict[str, object] = {"title": "Groups", "groups": listed}
+    page |= await _config_only(admin, {group.group_id for group in listed})
+    return render(request, "groups.html", page)
+
+
+async def _config_only(admin: AdminClient, coordinated: set[str]) -> dict[str, object]:
+    """The groups listed as config resources that no broker coordinates, or why not known."""
+    try:
+        listing = await admin.list_config_resources([ResourceType.GROUP])
+    except KafkaConfigAdminError as error:
+        return {
+            "config_only": [],
+            "unseen": f"groups that exist only as config: {error_line(error)}",
+        }
+    only = [name for name in listing.names(ResourceType.GROUP) if name not in coordinated]
+    return {"config_only": only, "unseen": listing.unseen.get(ResourceType.GROUP)}
 
 
 async def client_metrics(request: Request) -> Response:
-    """``GET /c/{cluster}/client-metrics?name=``: open a client-metrics resource by name."""
-    cluster = cluster_name(request)
+    """``GET /c/{cluster}/client-metrics?name=``: the client-metrics resources the cluster lists
+    (``list_config_resources``), and one opened by name (to create it)."""
+    cluster, admin = await cluster_client(request)
     name = request.query_params.get("name", "").strip()
     if name:
         resource = ConfigResource(ResourceType.CLIENT_METRICS, name)
         return RedirectResponse(resource_url(cluster, resource), status_code=303)
-    return render(request, "client_metrics.html", {"title": "Client metrics"})
+    listing = await admin.list_config_resources([ResourceType.CLIENT_METRICS])
+    return render(
+        request,
+        "client_metrics.html",
+        {
+            "title": "Client metrics",
+            "resources": listing.names(ResourceType.CLIENT_METRICS),
+            "unseen": listing.unseen.get(ResourceType.CLIENT_METRICS),
+        },
+    )
 
 
 def _entity_label(entity: ClientQuotaEntity) -> str:

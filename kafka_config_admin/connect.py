@@ -677,8 +677,9 @@ def resolve_connection(
     given = {} if timeout is None else {"timeout": timeout}
     if cluster is not None:
         connection = load_clusters_file(clusters_file_path(clusters_file)).connection(cluster)
-        _check_same_cluster(cluster, connection, bootstrap_servers, bootstrap_controllers)
-        return connection.model_copy(update=given)
+        return _on_the_named_cluster(
+            cluster, connection, bootstrap_servers, bootstrap_controllers
+        ).model_copy(update=given)
     if command_config is not None:
         connection = load_command_config(command_config)
     else:
@@ -703,14 +704,16 @@ def resolve_connection(
     return connection.model_copy(update={**brokers, **given})
 
 
-def _check_same_cluster(
+def _on_the_named_cluster(
     cluster: str,
     connection: Connection,
     bootstrap_servers: str | None,
     bootstrap_controllers: str | None,
-) -> None:
-    """Refuse servers given beside ``--cluster`` that are not the cluster's own: a name and an
-    address that disagree leave it unclear which cluster is meant."""
+) -> Connection:
+    """The named cluster's connection, reached at the servers or controllers given beside
+    ``--cluster`` where the clusters file names none of that kind (its security settings kept);
+    refused where the file names others: a name and an address that disagree leave it unclear
+    which cluster is meant."""
     for option, what, given, own in (
         ("--bootstrap-server", "servers", bootstrap_servers, connection.bootstrap_servers),
         (
@@ -720,11 +723,18 @@ def _check_same_cluster(
             connection.bootstrap_controllers,
         ),
     ):
-        if given is not None and not _same_servers(given, own):
+        if given is not None and own and not _same_servers(given, own):
             raise ConnectionConfigError(
-                f"--cluster {shorten(cluster)} has bootstrap {what} {shorten(own or '')} but "
+                f"--cluster {shorten(cluster)} has bootstrap {what} {shorten(own)} but "
                 f"{option} gives {shorten(given)}: give one of them"
             )
+    if bootstrap_controllers is not None and not connection.bootstrap_controllers:
+        update = {"bootstrap_servers": None, "bootstrap_controllers": bootstrap_controllers}
+        return connection.model_copy(update=update)
+    if bootstrap_servers is not None and not connection.bootstrap_servers:
+        update = {"bootstrap_servers": bootstrap_servers, "bootstrap_controllers": None}
+        return connection.model_copy(update=update)
+    return connection
 
 
 def clusters_file_in_use(given: Path | None = None) -> Path | None:

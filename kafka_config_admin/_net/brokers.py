@@ -60,6 +60,7 @@ class BrokerChoice:
         """
         leader = None if self._leader is None or lane != CHANGES else self._leader()
         if leader is not None:
+            self.chosen[lane] = leader  # so that the other lanes keep off it
             return leader
         last = self.chosen[lane]
         if last is not None and self._is_open(last):

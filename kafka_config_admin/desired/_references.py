@@ -8,9 +8,8 @@ never resolves one. A value holding a reference is therefore never parsed as the
 judges it, and a reference is shown as the text it is, since it holds no secret.
 
 What a broker does with one (seen on Kafka 4.4.0, with no provider configured): a key whose
-type takes any text (a STRING or PASSWORD without a validator: ``sasl.jaas.config``, a
-listener's ``ssl.key.password``, a group's ``errors.deadletterqueue.topic.name``) is stored as
-written; a typed or validated key (``retention.ms``, ``compression.type``) is refused with
+type takes any text (a STRING or PASSWORD without a validator: a broker's
+``sasl.jaas.config``, a group's ``errors.deadletterqueue.topic.name``) is stored as written; a typed or validated key (``retention.ms``, ``compression.type``) is refused with
 INVALID_CONFIG or INVALID_REQUEST, the broker parsing the text itself.
 """
 

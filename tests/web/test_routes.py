@@ -298,6 +298,9 @@ async def test_a_value_kafka_5_0_will_refuse_is_a_warning_never_a_refusal(
         assert topic in plan.text and warning in plan.text
     finally:
         await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
+    text = f"topics:\n  - name: {topic}\n    configs:\n      segment.ms: 1000\n"
+    pasted = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": text})
+    assert pasted.status_code == 200 and warning in pasted.text and "refused" not in pasted.text
     broker = kafka_broker_ids[0]
     reference = "${file:/etc/kafka/secrets.properties:jaas}"
     secret = await form_post(

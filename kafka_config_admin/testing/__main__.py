@@ -36,6 +36,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--brokers", type=int, default=1, help="number of nodes (default 1)")
     parser.add_argument(
+        "--controllers",
+        type=int,
+        default=0,
+        help="a separate KRaft controller quorum of this many nodes (default 0: every node is "
+        "a combined broker and controller); jvm backend",
+    )
+    parser.add_argument(
         "--sasl",
         action="store_true",
         help="add a SASL_PLAINTEXT listener with users admin and alice",
@@ -68,6 +75,11 @@ def _parser() -> argparse.ArgumentParser:
 def describe(cluster: KafkaCluster) -> str:
     """Human-readable summary: addresses, users and policy."""
     lines = [f"bootstrap servers (PLAINTEXT): {cluster.bootstrap_servers}"]
+    if cluster.controller_ids:
+        lines.append(
+            f"bootstrap controllers ({len(cluster.controller_ids)} controllers, PLAINTEXT): "
+            f"{cluster.bootstrap_controllers}"
+        )
     if cluster.sasl_bootstrap_servers:
         lines.append(
             f"bootstrap servers (SASL_PLAINTEXT, {', '.join(SASL_MECHANISMS)}): "
@@ -117,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             policy=args.policy,
             backend=args.backend,
             version=args.kafka_version,
+            controllers=args.controllers,
         )
     except KafkaHarnessError as error:
         print(f"error: {error}", file=sys.stderr)

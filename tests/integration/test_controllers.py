@@ -23,6 +23,7 @@ import pytest
 from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
+    ClusterDescription,
     ConfigResource,
     MismatchedEndpointTypeError,
     ResourceType,
@@ -442,6 +443,58 @@ def test_the_cli_says_which_calls_a_controller_does_not_serve(
         "--match",
         "orders.*",
     )
-    assert ran.code != 0
+    assert ran.code == 1
     assert "does not serve Metadata" in ran.err
     assert len(ran.err.strip().splitlines()) == 1
+
+
+def test_the_command_line_controller_wins_over_the_environments_brokers(
+    kafka_quorum_cluster: KafkaCluster,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", kafka_quorum_cluster.bootstrap_servers)
+    ran = run_cli(
+        capsys,
+        "describe",
+        "--bootstrap-controller",
+        kafka_quorum_cluster.bootstrap_controllers,
+        "--entity-type",
+        "brokers",
+        "--entity-name",
+        "1001",
+        "--keys",
+        "process.roles",
+        "-o",
+        "json",
+    )
+    assert ran.code == 0, ran.err
+    (resource,) = ran.json()["resources"]
+    assert resource["configs"]["process.roles"]["value"] == "controller"
+    both = run_cli(
+        capsys,
+        "describe",
+        "-b",
+        kafka_quorum_cluster.bootstrap_servers,
+        "--bootstrap-controller",
+        kafka_quorum_cluster.bootstrap_controllers,
+        "--entity-default",
+    )
+    assert both.code == 2
+    assert "give --bootstrap-server or --bootstrap-controller, not both" in both.err
+
+
+def test_describe_cluster_on_brokers_lists_the_brokers(kafka_cluster: KafkaCluster) -> None:
+    async def described(admin: AdminClient) -> object:
+        return await admin.describe_cluster()
+
+    async def session() -> object:
+        async with AdminClient(kafka_cluster.bootstrap_servers, timeout=30) as admin:
+            return await described(admin)
+
+    description = anyio.run(session)
+    assert isinstance(description, ClusterDescription)
+    assert description.endpoint == "brokers"
+    assert [node.node_id for node in description.nodes] == kafka_cluster.broker_ids
+    assert description.controller_id in kafka_cluster.broker_ids
+    assert description.cluster_id

@@ -13,3 +13,8 @@ def test_only_the_first_separator_is_taken() -> None:
 def test_no_command_and_a_command_without_separator() -> None:
     assert command_after_separator(_parser().parse_args([]).command) == []
     assert command_after_separator(["cmd", "--", "x"]) == ["cmd", "--", "x"]
+
+
+def test_controllers_are_a_separate_quorum_only_when_asked() -> None:
+    assert _parser().parse_args([]).controllers == 0
+    assert _parser().parse_args(["--brokers", "3", "--controllers", "3"]).controllers == 3

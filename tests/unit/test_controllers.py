@@ -30,6 +30,12 @@ from kafka_config_admin.connect import (
     parse_clusters_file,
     resolve_connection,
 )
+from kafka_config_admin.testing import (
+    ContainerCluster,
+    JvmCluster,
+    UnsupportedOptionError,
+    start_cluster,
+)
 from kafka_config_admin.testing._layout import NodePorts, server_properties
 
 BROKER_1001 = ConfigResource(ResourceType.BROKER, "1001")
@@ -193,3 +199,13 @@ def test_a_separate_quorum_has_broker_only_and_controller_only_nodes() -> None:
         as_controller["alter.config.policy.class.name"]
         == as_broker["alter.config.policy.class.name"]
     )
+
+
+def test_a_separate_quorum_is_refused_where_it_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(UnsupportedOptionError, match="needs a KRaft release"):
+        JvmCluster(brokers=1, sasl=False, policy=False, version="2.5.1", controllers=3)
+    with pytest.raises(UnsupportedOptionError, match="combined nodes only"):
+        ContainerCluster(brokers=1, sasl=False, policy=False, controllers=3)
+    monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")
+    with pytest.raises(UnsupportedOptionError, match="does not support controllers"):
+        start_cluster(backend="external", controllers=3)

@@ -332,3 +332,27 @@ def test_closing_fails_a_change_waiting_for_an_earlier_one_as_not_applied() -> N
         assert isinstance(error, ClientClosedError) and str(error).startswith("not applied:")
 
     run(scenario, script=lambda request: Answer(after=1.0))
+
+
+@DIRECT_OR_GATHERED
+def test_not_controller_for_a_resource_asks_for_the_nodes_again_before_the_retry(
+    direct: bool,
+) -> None:
+    """A quorum's leader moved (or a broker's controller): the retry must find the new one."""
+
+    async def scenario(h: Harness) -> None:
+        await h.alter(*subjects(direct)).all()
+        # One per request answered so (the transport shares refreshes made at one moment).
+        assert h.transport.metadata_refreshes == (2 if direct else 1)
+        assert len(h.transport.requests) == (4 if direct else 2)
+
+    run(scenario, script=answered_with(41, times=2 if direct else 1))
+
+
+@DIRECT_OR_GATHERED
+def test_another_retriable_error_of_a_resource_does_not_refresh(direct: bool) -> None:
+    async def scenario(h: Harness) -> None:
+        await h.alter(*subjects(direct)).all()
+        assert h.transport.metadata_refreshes == 0
+
+    run(scenario, script=answered_with(89, times=2 if direct else 1))  # throttled

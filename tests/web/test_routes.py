@@ -670,6 +670,7 @@ async def test_a_controller_quorum_is_read(
         assert cluster.status_code == 200, cluster.text
         assert "Controllers" in cluster.text and f"controller {node}:" in cluster.text
         assert "min.insync.replicas" in cluster.text  # the cluster default's override
+        assert "/export" not in cluster.text and "topics (" not in cluster.text
         configs = await client.get(f"/c/quorum/r/broker/{node}")
         assert configs.status_code == 200, configs.text
         roles = re.search(r'data-key="process\.roles".*?</tr>', configs.text, re.S)

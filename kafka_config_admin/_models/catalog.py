@@ -150,6 +150,20 @@ _CLUSTER_LEVEL_LISTENER_KEYS = frozenset(
 #: max.connections 0"), set for the broker or for one listener.
 _AT_LEAST_ONE = frozenset({"max.connections", "max.connection.creation.rate"})
 
+_LONG_MIN = -(2**63)
+
+#: Integers a broker refuses for a key beyond the key's validator: (low, high, reason).
+_REFUSED_RANGES: Mapping[str, tuple[int, int, str]] = {
+    **{
+        key: (_LONG_MIN, 0, "a listener's connection limit must be at least 1")
+        for key in _AT_LEAST_ONE
+    },
+    "log.roll.ms": (_LONG_MIN, 0, "log.roll.ms must be at least 1"),
+    "log.roll.jitter.ms": (_LONG_MIN, -1, "log.roll.jitter.ms must be at least 0"),
+    "log.retention.ms": (0, 0, "log.retention.ms must be -1 (unlimited) or at least 1"),
+    "log.cleaner.threads": (_LONG_MIN, 0, "the log cleaner needs at least 1 thread"),
+}
+
 #: The SASL keys a listener sets per mechanism, ``listener.name.<l>.<mechanism>.<key>``
 #: (Kafka's DynamicBrokerConfig.ListenerMechanismConfigs).
 _LISTENER_MECHANISM_KEYS = frozenset(
@@ -192,6 +206,7 @@ _RESIZE_LIMITED = frozenset(
         "remote.log.manager.expiration.thread.pool.size",
         "remote.log.manager.follower.thread.pool.size",
         "remote.log.reader.threads",
+        "log.cleaner.threads",
     }
 )
 
@@ -283,12 +298,20 @@ class ConfigCatalog:
         match = _LISTENER_KEY.fullmatch(name)
         return match is not None and match["key"] not in _CLUSTER_LEVEL_LISTENER_KEYS
 
-    def at_least_one(self, name: str) -> bool:
-        """Whether broker key ``name`` (or the key a per-listener key prefixes) must be at
-        least 1, as each listener checks its connection limits when they change."""
+    def refused_range(self, name: str) -> tuple[int, int, str] | None:
+        """The integers Kafka refuses for broker key ``name`` (or the key a per-listener key
+        prefixes) beyond its validator, inclusive, with Kafka's reason; None: no such rule.
+
+        These are the broker's own requirements of a new configuration (KafkaConfig's and
+        each listener's checks), which hold whatever the other keys are."""
         match = _LISTENER_KEY.fullmatch(name)
         key = name if match is None else match["key"]
-        return key in _AT_LEAST_ONE and self.get(ResourceType.BROKER, key) is not None
+        rule = _REFUSED_RANGES.get(key)
+        if rule is None or self.get(ResourceType.BROKER, key) is None:
+            return None
+        if match is not None and key not in _AT_LEAST_ONE:
+            return None  # a listener checks only its connection limits
+        return rule
 
     def per_listener_only(self, name: str) -> bool:
         """Whether Kafka takes broker key ``name`` only per listener: the SSL keys a broker

@@ -122,7 +122,11 @@ def check_value(
     if valid is not None and invalid is not None and state.catalog is not None:
         release = state.catalog.catalog.release
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
-    rule = _resize_problem(state, resource, key, parsed, op) or _at_least_one(state, key, parsed)
+    rule = (
+        _refused_range(state, resource, key, parsed)
+        or _resize_problem(state, resource, key, parsed, op)
+        or _dedupe_problem(state, resource, key, parsed, op)
+    )
     return None if rule is None else problem(rule)
 
 
@@ -183,17 +187,95 @@ def _resize_problem(
     return None
 
 
-def _at_least_one(state: ClusterState, key: str, parsed: TypedValue) -> str | None:
-    """Kafka's rule for a listener's connection limits: at least 1."""
+def _refused_range(
+    state: ClusterState, resource: ConfigResource, key: str, parsed: TypedValue
+) -> str | None:
+    """A broker's own requirement of a key's value (:meth:`ConfigCatalog.refused_range`), for
+    one broker: it holds of the values a broker ends with, and on the cluster default a
+    broker's own value of the key would stand instead, as a listener's own connection limit
+    stands instead of the broker's."""
     if (
         state.catalog is None
+        or resource.type is not ResourceType.BROKER
+        or resource.name == ""
         or isinstance(parsed, bool)
         or not isinstance(parsed, int)
-        or parsed >= 1
-        or not state.catalog.catalog.at_least_one(key)
     ):
         return None
-    return "a listener's connection limit must be at least 1 (Kafka refuses 0 and below)"
+    rule = state.catalog.catalog.refused_range(key)
+    if rule is None or not rule[0] <= parsed <= rule[1]:
+        return None
+    spec = state.catalog_key(resource, key)
+    if spec is not None and spec.listener is not None:
+        # only a listener the broker serves itself checks its limits (not a controller's)
+        return rule[2] if spec.listener.lower() in _served_listeners(state, resource) else None
+    own = state.configs.get(resource)
+    if own is not None and any(
+        name.startswith("listener.name.") and name.endswith(f".{key}") for name in own
+    ):
+        return None  # a listener's own limit stands instead of this one
+    return rule[2]
+
+
+def _served_listeners(state: ClusterState, resource: ConfigResource) -> frozenset[str]:
+    """The broker's own listeners (lower case, as a ``listener.name.`` prefix writes them):
+    its ``listeners`` less its ``controller.listener.names``; empty when the state cannot
+    tell."""
+    listeners = state.key_info(resource, "listeners")
+    if listeners is None or not listeners.value:
+        return frozenset()
+    controllers = state.key_info(resource, "controller.listener.names")
+    controller_names = set() if controllers is None else _names(controllers.value or "")
+    served = {name.split(":", 1)[0] for name in _names(listeners.value)}
+    return frozenset(served - controller_names)
+
+
+def _names(text: str) -> set[str]:
+    return {item.strip().lower() for item in text.split(",") if item.strip()}
+
+
+#: Kafka's log cleaner needs more than 1 MiB of dedupe buffer per thread (KafkaConfig).
+_DEDUPE_PER_THREAD = 1024 * 1024
+_DEDUPE_KEYS = ("log.cleaner.dedupe.buffer.size", "log.cleaner.threads")
+
+
+def _dedupe_problem(
+    state: ClusterState, resource: ConfigResource, key: str, parsed: TypedValue, op: OpType
+) -> str | None:
+    """KafkaConfig's rule that ``log.cleaner.dedupe.buffer.size`` / ``log.cleaner.threads`` is
+    above 1 MiB, for one broker, with the other key's value that broker has now."""
+    if (
+        op is not OpType.SET
+        or resource.type is not ResourceType.BROKER
+        or resource.name == ""
+        or isinstance(parsed, bool)
+        or not isinstance(parsed, int)
+        or key not in _DEDUPE_KEYS
+    ):
+        return None
+    size_key, threads_key = _DEDUPE_KEYS
+    other = threads_key if key == size_key else size_key
+    entry = state.key_info(resource, other)
+    try:
+        current = (
+            None
+            if entry is None or entry.value is None
+            else parse_typed(ConfigType.LONG, entry.value)
+        )
+    except ValueError:
+        return None
+    if not isinstance(current, int) or isinstance(current, bool):
+        return None
+    size, threads = (parsed, current) if key == size_key else (current, parsed)
+    if threads == 0:
+        return None  # refused by the thread rule
+    per_thread = abs(size) // abs(threads) * (1 if (size >= 0) == (threads > 0) else -1)
+    if per_thread > _DEDUPE_PER_THREAD:
+        return None
+    return (
+        f"log.cleaner.dedupe.buffer.size must be more than 1 MiB per cleaner thread "
+        f"({size} bytes for {threads} threads on this broker)"
+    )
 
 
 def _valid_values(

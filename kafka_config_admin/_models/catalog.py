@@ -120,8 +120,8 @@ class CatalogKey:
     ``required`` is true for a key with no default at all; ``update_mode`` is set for broker
     keys only; ``valid`` is None when the key has no validator. A per-listener key
     (:meth:`ConfigCatalog.listener_key`) names its ``listener``; ``value_unchecked`` says that
-    the broker may take its value unchecked (a per-mechanism SASL key, the prefixed form of a
-    read-only key), so that only the broker can judge it.
+    Kafka's dynamic-key ConfigDef does not check its value (the prefixed form of a read-only
+    key): only the listener's own channel does, where the broker serves the listener.
     """
 
     name: str
@@ -270,11 +270,10 @@ class ConfigCatalog:
             base = self.get(ResourceType.BROKER, mechanism_key)
             if base is None:
                 return None
-            unchecked = True  # some releases check a mechanism's key, others do not
-        else:
-            # Kafka validates a listener's key with the ConfigDef of its dynamic keys: the
-            # value of a key whose base is read-only goes unchecked there.
-            unchecked = base.update_mode is UpdateMode.READ_ONLY
+        # Kafka validates a listener's key with the ConfigDef of its dynamic keys: the value of
+        # a key whose base is read-only goes unchecked there (only the listener's own channel
+        # checks it, on a broker that serves the listener).
+        unchecked = base.update_mode is UpdateMode.READ_ONLY
         # Kafka checks a prefixed name against its non-dynamic keys as it is (a listener's key
         # of a read-only base is not refused as read-only), and takes it per broker only,
         # but for the few keys a listener may set cluster-wide.

@@ -109,7 +109,7 @@ def check_value(
         return problem(mode)
     if op in (OpType.APPEND, OpType.SUBTRACT) and kind not in (ConfigType.LIST, ConfigType.UNKNOWN):
         return problem(f"{op.name} needs a LIST config, and this one is {kind.name}")
-    if value is None or _unchecked_value(resource, key, spec):
+    if value is None or _unchecked_value(state, resource, key, spec):
         return None
     if resource.type is ResourceType.BROKER_LOGGER and java_trim(value) not in LOG_LEVELS:
         return problem(f"not a log level: expected one of {', '.join(sorted(LOG_LEVELS))}")
@@ -142,13 +142,20 @@ def shorten(value: str | None) -> str | None:
     return f"{value[: _SHOWN_CHARS - 20]}... ({len(value)} characters)"
 
 
-def _unchecked_value(resource: ConfigResource, key: str, spec: CatalogKey | None) -> bool:
+def _unchecked_value(
+    state: ClusterState, resource: ConfigResource, key: str, spec: CatalogKey | None
+) -> bool:
     """Whether Kafka may take this key's value unchecked, so that only the broker can judge
-    it: a per-listener key the catalog says so of (:attr:`CatalogKey.value_unchecked`), and the
-    broker's ``config.providers*`` keys (which Kafka leaves out before it validates)."""
+    it: the broker's ``config.providers*`` keys (which Kafka leaves out before it validates),
+    and a per-listener key the catalog says so of (:attr:`CatalogKey.value_unchecked`) unless
+    the listener is one the broker serves itself (whose channel checks all its keys)."""
     if resource.type is not ResourceType.BROKER:
         return False
-    return key.startswith("config.providers") or (spec is not None and spec.value_unchecked)
+    if key.startswith("config.providers"):
+        return True
+    if spec is None or spec.listener is None or not spec.value_unchecked:
+        return False
+    return spec.listener.lower() not in _served_listeners(state, resource)
 
 
 def _resize_problem(

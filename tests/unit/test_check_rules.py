@@ -61,9 +61,11 @@ def test_a_per_listener_key_is_checked_as_the_key_it_prefixes() -> None:
     assert refused is not None and "not an integer" in refused
 
 
-def test_a_listeners_key_of_a_read_only_key_is_left_to_the_broker() -> None:
-    # Kafka validates a listener's keys with the ConfigDef of its dynamic keys only
-    assert refusal("listener.name.plaintext.sasl.login.retry.backoff.ms", "soon") is None
+def test_a_controller_listeners_key_of_a_read_only_key_is_left_to_the_broker() -> None:
+    # Kafka checks a listener's keys with the ConfigDef of its dynamic keys, and a listener
+    # the broker serves checks all of its own
+    assert refusal("listener.name.controller.sasl.login.retry.backoff.ms", "soon") is None
+    assert refusal("listener.name.plaintext.sasl.login.retry.backoff.ms", "soon") is not None
     assert refusal("listener.name.controller.max.connections", "many") is not None
 
 

@@ -74,18 +74,20 @@ def check_value(
     """The problem with ``op`` of ``key`` to ``value`` on ``resource``, or None if it may be sent.
 
     A refusal is given only where it is certain for the broker's release; anything else is
-    left to the broker. Refused: keys the broker does not know (when the state can tell; the
-    message names the nearest keys of the resource's kind, and the kind a key belongs to when
-    it is another's), read-only keys, APPEND and SUBTRACT on keys that are not LIST, values that
-    do not parse as the key's type (by Java's rules: :func:`parse_typed`), and broker logger
-    levels that are not log4j levels. With the catalog of the cluster's release
-    (``state.catalog``) also: values outside the key's valid values (enum members, in the case
-    Kafka compares them; list members, and for Kafka's KIP-1161 lists an empty or repeated
-    member; an empty list where Kafka wants one; numeric ranges, compared as Java compares
-    them), per-broker keys on the cluster default, SSL keys Kafka takes only per listener,
-    thread-pool sizes a broker cannot resize to from its current size, and keys the release
-    does not have. Per-listener keys (``listener.name.<listener>.<key>``) are checked as the
-    key they prefix.
+    left to the broker. Refused: topic, group and client-metrics keys the broker does not know
+    (when the state can tell; the message names the nearest keys of the resource's kind, and
+    the kind a key belongs to when it is another's; a broker takes any key), read-only keys,
+    APPEND and SUBTRACT on keys that are not LIST, values that do not parse as the key's type
+    (by Java's rules: :func:`parse_typed`), and broker logger levels that are not log4j
+    levels. With the catalog of the cluster's release (``state.catalog``) also: values outside
+    the key's valid values (enum members, in the case Kafka compares them; list members, and
+    for Kafka's KIP-1161 lists an empty member; an empty list where Kafka wants one; numeric
+    ranges, compared as Java compares them), per-broker keys on the cluster default, SSL keys
+    Kafka takes only per listener, and for one broker id the broker's own requirements (a
+    thread pool resized within half and double of its current size, connection limits, the
+    log roll and retention times, the dedupe buffer per cleaner thread). Per-listener keys
+    (``listener.name.<listener>.<key>``) are checked as the key they prefix, where Kafka
+    checks them.
     """
     info = state.key_info(resource, key)
     spec = state.catalog_key(resource, key)

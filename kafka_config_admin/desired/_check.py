@@ -6,7 +6,6 @@ everything to fix; callers send nothing while any problem is left.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
@@ -25,6 +24,7 @@ from .. import (
     releases_with_key,
 )
 from ._model import DesiredState
+from ._nearest import nearest_keys
 from ._state import ClusterState, known_type, sensitive_key
 from ._types import TypedValue, expected_type, java_trim, parse_typed
 
@@ -35,7 +35,6 @@ __all__ = [
     "check_ops",
     "check_value",
     "key_hint",
-    "nearest_keys",
     "shorten",
 ]
 
@@ -353,11 +352,6 @@ def key_hint(state: ClusterState, resource_type: ResourceType, key: str) -> str:
     if near:
         parts.append(f"did you mean {', '.join(near)}?")
     return "; ".join(parts)
-
-
-def nearest_keys(candidates: Iterable[str], key: str, count: int = 3) -> list[str]:
-    """The keys among ``candidates`` nearest to ``key`` (a typo, a letter more or less)."""
-    return difflib.get_close_matches(key, sorted(set(candidates)), n=count, cutoff=0.75)
 
 
 #: The resource types whose unknown keys the broker refuses (a broker takes any key a plugin

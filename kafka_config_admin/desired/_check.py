@@ -123,11 +123,7 @@ def check_value(
     if valid is not None and invalid is not None and state.catalog is not None:
         release = state.catalog.catalog.release
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
-    rule = (
-        _refused_range(state, resource, key, parsed)
-        or _resize_problem(state, resource, key, parsed, op)
-        or _dedupe_problem(state, resource, key, parsed, op)
-    )
+    rule = _broker_rules(state, resource, key, parsed, op)
     return None if rule is None else problem(rule)
 
 
@@ -159,35 +155,52 @@ def _unchecked_value(
     return spec.listener.lower() not in _served_listeners(state, resource)
 
 
-def _resize_problem(
+def _broker_rules(
     state: ClusterState, resource: ConfigResource, key: str, parsed: TypedValue, op: OpType
 ) -> str | None:
-    """Kafka's thread-pool rule for one broker: a pool resized at run time to at least 1, at
-    least half and at most double its current size (the broker's own value, from the state)."""
+    """What a broker's own requirements refuse of a SET of an integer on one broker id, or
+    None. On the cluster default they are left to the broker: which broker answers, and
+    whether a broker's own value stands instead of the default, only the broker knows."""
     if (
         op is not OpType.SET
+        or state.catalog is None
         or resource.type is not ResourceType.BROKER
         or resource.name == ""
-        or state.catalog is None
-        or not state.catalog.catalog.resize_limited(key)
         or isinstance(parsed, bool)
         or not isinstance(parsed, int)
     ):
         return None
+    catalog = state.catalog.catalog
+    return (
+        _refused_range(state, resource, key, parsed, catalog.refused_range(key))
+        or (_resize_problem(state, resource, key, parsed) if catalog.resize_limited(key) else None)
+        or _dedupe_problem(state, resource, key, parsed)
+    )
+
+
+def _current_int(state: ClusterState, resource: ConfigResource, key: str) -> int | None:
+    """The broker's current value of an integer key, from the state; None: unknown."""
     entry = state.key_info(resource, key)
+    if entry is None or entry.value is None:
+        return None
     try:
-        old = (
-            None
-            if entry is None or entry.value is None
-            else parse_typed(ConfigType.INT, entry.value)
-        )
+        current = parse_typed(ConfigType.LONG, entry.value)
     except ValueError:
         return None
-    if not isinstance(old, int) or isinstance(old, bool) or parsed == old:
+    return current if isinstance(current, int) and not isinstance(current, bool) else None
+
+
+def _resize_problem(
+    state: ClusterState, resource: ConfigResource, key: str, new: int
+) -> str | None:
+    """Kafka's thread-pool rule: a pool resized at run time to at least 1, at least half and
+    at most double its current size (the broker's own value)."""
+    old = _current_int(state, resource, key)
+    if old is None or new == old:
         return None
-    if parsed <= 0:
+    if new <= 0:
         return "a thread pool's size must be at least 1"
-    if parsed < old // 2 or parsed > old * 2:
+    if new < old // 2 or new > old * 2:
         return (
             f"Kafka resizes a thread pool at run time to between half and double its current "
             f"size {old} ({old // 2} to {old * 2}): change it in steps"
@@ -196,32 +209,25 @@ def _resize_problem(
 
 
 def _refused_range(
-    state: ClusterState, resource: ConfigResource, key: str, parsed: TypedValue
+    state: ClusterState,
+    resource: ConfigResource,
+    key: str,
+    new: int,
+    rule: tuple[int, int, str] | None,
 ) -> str | None:
-    """A broker's own requirement of a key's value (:meth:`ConfigCatalog.refused_range`), for
-    one broker: it holds of the values a broker ends with, and on the cluster default a
-    broker's own value of the key would stand instead, as a listener's own connection limit
-    stands instead of the broker's."""
-    if (
-        state.catalog is None
-        or resource.type is not ResourceType.BROKER
-        or resource.name == ""
-        or isinstance(parsed, bool)
-        or not isinstance(parsed, int)
-    ):
-        return None
-    rule = state.catalog.catalog.refused_range(key)
-    if rule is None or not rule[0] <= parsed <= rule[1]:
+    """A value the broker refuses whatever the other keys are
+    (:meth:`ConfigCatalog.refused_range`); a listener's own connection limit stands instead
+    of the broker's, and only a listener the broker serves itself checks its limits."""
+    if rule is None or not rule[0] <= new <= rule[1]:
         return None
     spec = state.catalog_key(resource, key)
     if spec is not None and spec.listener is not None:
-        # only a listener the broker serves itself checks its limits (not a controller's)
         return rule[2] if spec.listener.lower() in _served_listeners(state, resource) else None
     own = state.configs.get(resource)
     if own is not None and any(
         name.startswith("listener.name.") and name.endswith(f".{key}") for name in own
     ):
-        return None  # a listener's own limit stands instead of this one
+        return None
     return rule[2]
 
 
@@ -248,35 +254,19 @@ _DEDUPE_KEYS = ("log.cleaner.dedupe.buffer.size", "log.cleaner.threads")
 
 
 def _dedupe_problem(
-    state: ClusterState, resource: ConfigResource, key: str, parsed: TypedValue, op: OpType
+    state: ClusterState, resource: ConfigResource, key: str, new: int
 ) -> str | None:
     """KafkaConfig's rule that ``log.cleaner.dedupe.buffer.size`` / ``log.cleaner.threads`` is
-    above 1 MiB, for one broker, with the other key's value that broker has now."""
-    if (
-        op is not OpType.SET
-        or resource.type is not ResourceType.BROKER
-        or resource.name == ""
-        or isinstance(parsed, bool)
-        or not isinstance(parsed, int)
-        or key not in _DEDUPE_KEYS
-    ):
+    above 1 MiB (Java's long division), with the other key's value the broker has now."""
+    if key not in _DEDUPE_KEYS:
         return None
     size_key, threads_key = _DEDUPE_KEYS
-    other = threads_key if key == size_key else size_key
-    entry = state.key_info(resource, other)
-    try:
-        current = (
-            None
-            if entry is None or entry.value is None
-            else parse_typed(ConfigType.LONG, entry.value)
-        )
-    except ValueError:
+    current = _current_int(state, resource, threads_key if key == size_key else size_key)
+    if current is None:
         return None
-    if not isinstance(current, int) or isinstance(current, bool):
-        return None
-    size, threads = (parsed, current) if key == size_key else (current, parsed)
+    size, threads = (new, current) if key == size_key else (current, new)
     if threads == 0:
-        return None  # refused by the thread rule
+        return None  # refused by the cleaner's thread rule
     per_thread = abs(size) // abs(threads) * (1 if (size >= 0) == (threads > 0) else -1)
     if per_thread > _DEDUPE_PER_THREAD:
         return None

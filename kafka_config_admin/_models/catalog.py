@@ -120,8 +120,8 @@ class CatalogKey:
     ``required`` is true for a key with no default at all; ``update_mode`` is set for broker
     keys only; ``valid`` is None when the key has no validator. A per-listener key
     (:meth:`ConfigCatalog.listener_key`) names its ``listener``; ``value_unchecked`` says that
-    the broker may take its value unchecked (a per-mechanism SASL key, the prefixed form of a
-    read-only key), so that only the broker can judge it.
+    Kafka's dynamic-key ConfigDef does not check its value (the prefixed form of a read-only
+    key): only the listener's own channel does, where the broker serves the listener.
     """
 
     name: str
@@ -149,6 +149,20 @@ _CLUSTER_LEVEL_LISTENER_KEYS = frozenset(
 #: Connection limits each listener refuses below 1 (its validateReconfiguration: "Invalid
 #: max.connections 0"), set for the broker or for one listener.
 _AT_LEAST_ONE = frozenset({"max.connections", "max.connection.creation.rate"})
+
+_LONG_MIN = -(2**63)
+
+#: Integers a broker refuses for a key beyond the key's validator: (low, high, reason).
+_REFUSED_RANGES: Mapping[str, tuple[int, int, str]] = {
+    **{
+        key: (_LONG_MIN, 0, "a listener's connection limit must be at least 1")
+        for key in _AT_LEAST_ONE
+    },
+    "log.roll.ms": (_LONG_MIN, 0, "log.roll.ms must be at least 1"),
+    "log.roll.jitter.ms": (_LONG_MIN, -1, "log.roll.jitter.ms must be at least 0"),
+    "log.retention.ms": (0, 0, "log.retention.ms must be -1 (unlimited) or at least 1"),
+    "log.cleaner.threads": (_LONG_MIN, 0, "the log cleaner needs at least 1 thread"),
+}
 
 #: The SASL keys a listener sets per mechanism, ``listener.name.<l>.<mechanism>.<key>``
 #: (Kafka's DynamicBrokerConfig.ListenerMechanismConfigs).
@@ -192,6 +206,7 @@ _RESIZE_LIMITED = frozenset(
         "remote.log.manager.expiration.thread.pool.size",
         "remote.log.manager.follower.thread.pool.size",
         "remote.log.reader.threads",
+        "log.cleaner.threads",
     }
 )
 
@@ -255,11 +270,10 @@ class ConfigCatalog:
             base = self.get(ResourceType.BROKER, mechanism_key)
             if base is None:
                 return None
-            unchecked = True  # some releases check a mechanism's key, others do not
-        else:
-            # Kafka validates a listener's key with the ConfigDef of its dynamic keys: the
-            # value of a key whose base is read-only goes unchecked there.
-            unchecked = base.update_mode is UpdateMode.READ_ONLY
+        # Kafka validates a listener's key with the ConfigDef of its dynamic keys: the value of
+        # a key whose base is read-only goes unchecked there (only the listener's own channel
+        # checks it, on a broker that serves the listener).
+        unchecked = base.update_mode is UpdateMode.READ_ONLY
         # Kafka checks a prefixed name against its non-dynamic keys as it is (a listener's key
         # of a read-only base is not refused as read-only), and takes it per broker only,
         # but for the few keys a listener may set cluster-wide.
@@ -283,12 +297,20 @@ class ConfigCatalog:
         match = _LISTENER_KEY.fullmatch(name)
         return match is not None and match["key"] not in _CLUSTER_LEVEL_LISTENER_KEYS
 
-    def at_least_one(self, name: str) -> bool:
-        """Whether broker key ``name`` (or the key a per-listener key prefixes) must be at
-        least 1, as each listener checks its connection limits when they change."""
+    def refused_range(self, name: str) -> tuple[int, int, str] | None:
+        """The integers Kafka refuses for broker key ``name`` (or the key a per-listener key
+        prefixes) beyond its validator, inclusive, with Kafka's reason; None: no such rule.
+
+        These are the broker's own requirements of a new configuration (KafkaConfig's and
+        each listener's checks), which hold whatever the other keys are."""
         match = _LISTENER_KEY.fullmatch(name)
         key = name if match is None else match["key"]
-        return key in _AT_LEAST_ONE and self.get(ResourceType.BROKER, key) is not None
+        rule = _REFUSED_RANGES.get(key)
+        if rule is None or self.get(ResourceType.BROKER, key) is None:
+            return None
+        if match is not None and key not in _AT_LEAST_ONE:
+            return None  # a listener checks only its connection limits
+        return rule
 
     def per_listener_only(self, name: str) -> bool:
         """Whether Kafka takes broker key ``name`` only per listener: the SSL keys a broker

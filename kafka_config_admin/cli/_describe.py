@@ -243,6 +243,9 @@ def _rules(spec: CatalogKey, match: CatalogMatch) -> list[str]:
         rules.append(f"only per listener, as listener.name.<listener>.{spec.name}")
     if match.catalog.resize_limited(spec.name):
         rules.append("a broker resizes this pool at run time to between half and double its size")
+    refused = match.catalog.refused_range(spec.name)
+    if refused is not None:
+        rules.append(refused[2])
     return rules
 
 

@@ -77,7 +77,6 @@ if _typing.TYPE_CHECKING:
         check_ops,
         check_value,
         key_hint,
-        nearest_keys,
         shorten,
     )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
@@ -92,6 +91,7 @@ if _typing.TYPE_CHECKING:
         ResourceSpec,
         TopicSpec,
     )
+    from ._nearest import nearest_keys
     from ._observe import observe_cluster, observe_once
     from ._outcomes import OutcomeStatus
     from ._partitions import PartitionPlan, place_replicas
@@ -313,7 +313,6 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "check_ops",
         "check_value",
         "key_hint",
-        "nearest_keys",
         "shorten",
     ),
     "._export": (
@@ -330,6 +329,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "load_desired_state",
         "parse_desired_state",
     ),
+    "._nearest": ("nearest_keys",),
     "._model": (
         "BROKER_THROTTLE_KEYS",
         "TOPIC_THROTTLE_KEYS",

@@ -6,7 +6,6 @@ everything to fix; callers send nothing while any problem is left.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
@@ -25,6 +24,7 @@ from .. import (
     releases_with_key,
 )
 from ._model import DesiredState
+from ._nearest import nearest_keys
 from ._references import has_reference, is_reference
 from ._state import ClusterState, known_type, sensitive_key
 from ._types import TypedValue, expected_type, java_trim, parse_typed
@@ -36,7 +36,6 @@ __all__ = [
     "check_ops",
     "check_value",
     "key_hint",
-    "nearest_keys",
     "shorten",
 ]
 
@@ -75,18 +74,20 @@ def check_value(
     """The problem with ``op`` of ``key`` to ``value`` on ``resource``, or None if it may be sent.
 
     A refusal is given only where it is certain for the broker's release; anything else is
-    left to the broker. Refused: keys the broker does not know (when the state can tell; the
-    message names the nearest keys of the resource's kind, and the kind a key belongs to when
-    it is another's), read-only keys, APPEND and SUBTRACT on keys that are not LIST, values that
-    do not parse as the key's type (by Java's rules: :func:`parse_typed`), and broker logger
-    levels that are not log4j levels. With the catalog of the cluster's release
-    (``state.catalog``) also: values outside the key's valid values (enum members, in the case
-    Kafka compares them; list members, and for Kafka's KIP-1161 lists an empty or repeated
-    member; an empty list where Kafka wants one; numeric ranges, compared as Java compares
-    them), per-broker keys on the cluster default, SSL keys Kafka takes only per listener,
-    thread-pool sizes a broker cannot resize to from its current size, and keys the release
-    does not have. Per-listener keys (``listener.name.<listener>.<key>``) are checked as the
-    key they prefix. A value holding a config provider reference (``${provider:path:key}``) is
+    left to the broker. Refused: topic, group and client-metrics keys the broker does not know
+    (when the state can tell; the message names the nearest keys of the resource's kind, and
+    the kind a key belongs to when it is another's; a broker takes any key), read-only keys,
+    APPEND and SUBTRACT on keys that are not LIST, values that do not parse as the key's type
+    (by Java's rules: :func:`parse_typed`), and broker logger levels that are not log4j
+    levels. With the catalog of the cluster's release (``state.catalog``) also: values outside
+    the key's valid values (enum members, in the case Kafka compares them; list members, and
+    for Kafka's KIP-1161 lists an empty member; an empty list where Kafka wants one; numeric
+    ranges, compared as Java compares them), per-broker keys on the cluster default, SSL keys
+    Kafka takes only per listener, and for one broker id the broker's own requirements (a
+    thread pool resized within half and double of its current size, connection limits, the
+    log roll and retention times, the dedupe buffer per cleaner thread). Per-listener keys
+    (``listener.name.<listener>.<key>``) are checked as the key they prefix, where Kafka
+    checks them. A value holding a config provider reference (``${provider:path:key}``) is
     neither parsed nor held to valid values.
     """
     info = state.key_info(resource, key)
@@ -111,7 +112,7 @@ def check_value(
         return problem(mode)
     if op in (OpType.APPEND, OpType.SUBTRACT) and kind not in (ConfigType.LIST, ConfigType.UNKNOWN):
         return problem(f"{op.name} needs a LIST config, and this one is {kind.name}")
-    if value is None or _unchecked_value(resource, key, spec):
+    if value is None or _unchecked_value(state, resource, key, spec):
         return None
     if resource.type is ResourceType.BROKER_LOGGER and java_trim(value) not in LOG_LEVELS:
         return problem(f"not a log level: expected one of {', '.join(sorted(LOG_LEVELS))}")
@@ -126,7 +127,7 @@ def check_value(
     if valid is not None and invalid is not None and state.catalog is not None:
         release = state.catalog.catalog.release
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
-    rule = _resize_problem(state, resource, key, parsed, op) or _at_least_one(state, key, parsed)
+    rule = _broker_rules(state, resource, key, parsed, op)
     return None if rule is None else problem(rule)
 
 
@@ -142,44 +143,68 @@ def shorten(value: str | None) -> str | None:
     return f"{value[: _SHOWN_CHARS - 20]}... ({len(value)} characters)"
 
 
-def _unchecked_value(resource: ConfigResource, key: str, spec: CatalogKey | None) -> bool:
+def _unchecked_value(
+    state: ClusterState, resource: ConfigResource, key: str, spec: CatalogKey | None
+) -> bool:
     """Whether Kafka may take this key's value unchecked, so that only the broker can judge
-    it: a per-listener key the catalog says so of (:attr:`CatalogKey.value_unchecked`), and the
-    broker's ``config.providers*`` keys (which Kafka leaves out before it validates)."""
+    it: the broker's ``config.providers*`` keys (which Kafka leaves out before it validates),
+    and a per-listener key the catalog says so of (:attr:`CatalogKey.value_unchecked`) unless
+    the listener is one the broker serves itself (whose channel checks all its keys)."""
     if resource.type is not ResourceType.BROKER:
         return False
-    return key.startswith("config.providers") or (spec is not None and spec.value_unchecked)
+    if key.startswith("config.providers"):
+        return True
+    if spec is None or spec.listener is None or not spec.value_unchecked:
+        return False
+    return spec.listener.lower() not in _served_listeners(state, resource)
 
 
-def _resize_problem(
+def _broker_rules(
     state: ClusterState, resource: ConfigResource, key: str, parsed: TypedValue, op: OpType
 ) -> str | None:
-    """Kafka's thread-pool rule for one broker: a pool resized at run time to at least 1, at
-    least half and at most double its current size (the broker's own value, from the state)."""
+    """What a broker's own requirements refuse of a SET of an integer on one broker id, or
+    None. On the cluster default they are left to the broker: which broker answers, and
+    whether a broker's own value stands instead of the default, only the broker knows."""
     if (
         op is not OpType.SET
+        or state.catalog is None
         or resource.type is not ResourceType.BROKER
         or resource.name == ""
-        or state.catalog is None
-        or not state.catalog.catalog.resize_limited(key)
         or isinstance(parsed, bool)
         or not isinstance(parsed, int)
     ):
         return None
+    catalog = state.catalog.catalog
+    return (
+        _refused_range(state, resource, key, parsed, catalog.refused_range(key))
+        or (_resize_problem(state, resource, key, parsed) if catalog.resize_limited(key) else None)
+        or _dedupe_problem(state, resource, key, parsed)
+    )
+
+
+def _current_int(state: ClusterState, resource: ConfigResource, key: str) -> int | None:
+    """The broker's current value of an integer key, from the state; None: unknown."""
     entry = state.key_info(resource, key)
+    if entry is None or entry.value is None:
+        return None
     try:
-        old = (
-            None
-            if entry is None or entry.value is None
-            else parse_typed(ConfigType.INT, entry.value)
-        )
+        current = parse_typed(ConfigType.LONG, entry.value)
     except ValueError:
         return None
-    if not isinstance(old, int) or isinstance(old, bool) or parsed == old:
+    return current if isinstance(current, int) and not isinstance(current, bool) else None
+
+
+def _resize_problem(
+    state: ClusterState, resource: ConfigResource, key: str, new: int
+) -> str | None:
+    """Kafka's thread-pool rule: a pool resized at run time to at least 1, at least half and
+    at most double its current size (the broker's own value)."""
+    old = _current_int(state, resource, key)
+    if old is None or new == old:
         return None
-    if parsed <= 0:
+    if new <= 0:
         return "a thread pool's size must be at least 1"
-    if parsed < old // 2 or parsed > old * 2:
+    if new < old // 2 or new > old * 2:
         return (
             f"Kafka resizes a thread pool at run time to between half and double its current "
             f"size {old} ({old // 2} to {old * 2}): change it in steps"
@@ -187,17 +212,72 @@ def _resize_problem(
     return None
 
 
-def _at_least_one(state: ClusterState, key: str, parsed: TypedValue) -> str | None:
-    """Kafka's rule for a listener's connection limits: at least 1."""
-    if (
-        state.catalog is None
-        or isinstance(parsed, bool)
-        or not isinstance(parsed, int)
-        or parsed >= 1
-        or not state.catalog.catalog.at_least_one(key)
+def _refused_range(
+    state: ClusterState,
+    resource: ConfigResource,
+    key: str,
+    new: int,
+    rule: tuple[int, int, str] | None,
+) -> str | None:
+    """A value the broker refuses whatever the other keys are
+    (:meth:`ConfigCatalog.refused_range`); a listener's own connection limit stands instead
+    of the broker's, and only a listener the broker serves itself checks its limits."""
+    if rule is None or not rule[0] <= new <= rule[1]:
+        return None
+    spec = state.catalog_key(resource, key)
+    if spec is not None and spec.listener is not None:
+        return rule[2] if spec.listener.lower() in _served_listeners(state, resource) else None
+    own = state.configs.get(resource)
+    if own is not None and any(
+        name.startswith("listener.name.") and name.endswith(f".{key}") for name in own
     ):
         return None
-    return "a listener's connection limit must be at least 1 (Kafka refuses 0 and below)"
+    return rule[2]
+
+
+def _served_listeners(state: ClusterState, resource: ConfigResource) -> frozenset[str]:
+    """The broker's own listeners (lower case, as a ``listener.name.`` prefix writes them):
+    its ``listeners`` less its ``controller.listener.names``; empty when the state cannot
+    tell."""
+    listeners = state.key_info(resource, "listeners")
+    if listeners is None or not listeners.value:
+        return frozenset()
+    controllers = state.key_info(resource, "controller.listener.names")
+    controller_names = set() if controllers is None else _names(controllers.value or "")
+    served = {name.split(":", 1)[0] for name in _names(listeners.value)}
+    return frozenset(served - controller_names)
+
+
+def _names(text: str) -> set[str]:
+    return {item.strip().lower() for item in text.split(",") if item.strip()}
+
+
+#: Kafka's log cleaner needs more than 1 MiB of dedupe buffer per thread (KafkaConfig).
+_DEDUPE_PER_THREAD = 1024 * 1024
+_DEDUPE_KEYS = ("log.cleaner.dedupe.buffer.size", "log.cleaner.threads")
+
+
+def _dedupe_problem(
+    state: ClusterState, resource: ConfigResource, key: str, new: int
+) -> str | None:
+    """KafkaConfig's rule that ``log.cleaner.dedupe.buffer.size`` / ``log.cleaner.threads`` is
+    above 1 MiB (Java's long division), with the other key's value the broker has now."""
+    if key not in _DEDUPE_KEYS:
+        return None
+    size_key, threads_key = _DEDUPE_KEYS
+    current = _current_int(state, resource, threads_key if key == size_key else size_key)
+    if current is None:
+        return None
+    size, threads = (new, current) if key == size_key else (current, new)
+    if threads == 0:
+        return None  # refused by the cleaner's thread rule
+    per_thread = abs(size) // abs(threads) * (1 if (size >= 0) == (threads > 0) else -1)
+    if per_thread > _DEDUPE_PER_THREAD:
+        return None
+    return (
+        f"log.cleaner.dedupe.buffer.size must be more than 1 MiB per cleaner thread "
+        f"({size} bytes for {threads} threads on this broker)"
+    )
 
 
 def _valid_values(
@@ -266,11 +346,6 @@ def key_hint(state: ClusterState, resource_type: ResourceType, key: str) -> str:
     if near:
         parts.append(f"did you mean {', '.join(near)}?")
     return "; ".join(parts)
-
-
-def nearest_keys(candidates: Iterable[str], key: str, count: int = 3) -> list[str]:
-    """The keys among ``candidates`` nearest to ``key`` (a typo, a letter more or less)."""
-    return difflib.get_close_matches(key, sorted(set(candidates)), n=count, cutoff=0.75)
 
 
 #: The resource types whose unknown keys the broker refuses (a broker takes any key a plugin

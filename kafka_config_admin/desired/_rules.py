@@ -32,6 +32,7 @@ from .. import (
     ScramMechanism,
 )
 from ._kinds import ResourceKind
+from ._nearest import nearest_keys
 from ._patterns import UserPattern
 from ._quotas import QUOTA_KEYS
 from ._references import has_reference
@@ -291,11 +292,18 @@ class Rule(BaseModel):
             return None
         return self.match if _literal(self.match) else None
 
-    def violation(self, resource: ConfigResource, entry: ConfigEntry | None) -> Violation | None:
+    def violation(
+        self, resource: ConfigResource, entry: ConfigEntry | None, *, near: Iterable[str] = ()
+    ) -> Violation | None:
         """The violation of this rule by ``entry`` (the resource's entry for ``key``, or None
         when the resource has none), or None when the rule holds. Does not check
-        :meth:`applies_to`."""
-        reason = self.failure(entry, set_here=is_override(resource, entry))
+        :meth:`applies_to`. A key the resource does not have names the nearest of the
+        resource's keys ``near`` (did you mean)."""
+        absent = "the resource has no such config"
+        hint = nearest_keys(near, self.key) if entry is None and self.key else []
+        if hint:
+            absent += f"; did you mean {', '.join(hint)}?"
+        reason = self.failure(entry, set_here=is_override(resource, entry), absent=absent)
         if reason is None:
             return None
         sensitive = entry is not None and entry.sensitive
@@ -531,7 +539,7 @@ def evaluate_rules(
     found: list[Violation] = []
     for rule in rules:
         if rule.applies_to(resource) and rule.key is not None:  # config rules have keys
-            violation = rule.violation(resource, config.get(rule.key))
+            violation = rule.violation(resource, config.get(rule.key), near=config)
             if violation is not None:
                 found.append(violation)
     return found

@@ -146,8 +146,9 @@ def parse_typed(kind: ConfigType, text: str) -> TypedValue:
     Kafka's ``ConfigDef.parseType``, with Java's rules: the text is trimmed by Java's
     ``trim()``; numbers take Java's digits (any Unicode decimal digit for integers, ASCII for
     doubles); a LIST keeps its empty members (whether a member may be empty is its validator's
-    to say: :func:`kafka_config_admin.desired.check_value`). A CLASS is its trimmed name: only
-    the broker can tell whether such a class exists. UNKNOWN (a broker too old to report
+    to say: :func:`kafka_config_admin.desired.check_value`). A CLASS is its trimmed name,
+    refused only where no class can have it (empty, an empty part between dots, a ``/``):
+    whether the class exists only the broker can tell. UNKNOWN (a broker too old to report
     types) gives the trimmed string: only the broker can check such a value.
     """
     trimmed = java_trim(text)
@@ -163,7 +164,16 @@ def parse_typed(kind: ConfigType, text: str) -> TypedValue:
         return _parse_double(trimmed)
     if kind is ConfigType.LIST:
         return _parse_list(trimmed)
+    if kind is ConfigType.CLASS and not _may_name_a_class(trimmed):
+        raise ValueError("no class can have this name")
     return trimmed
+
+
+def _may_name_a_class(name: str) -> bool:
+    """Whether Java's ``Class.forName`` could find a class of this name: not empty, no empty
+    part between dots, no ``/`` (the JVM's binary names). Whether the class exists only the
+    broker can tell."""
+    return bool(name) and "/" not in name and all(name.split("."))
 
 
 def _parse_integer(kind: ConfigType, trimmed: str) -> int:

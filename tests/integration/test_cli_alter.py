@@ -185,3 +185,27 @@ def test_policy_rejects_one_resource_and_the_others_are_altered(
     assert ran.code == 1
     assert f"topic '{name}': retention.ms: PolicyViolationError" in ran.err
     assert "0 resource(s) altered, 1 failed" in ran.err
+
+
+@pytest.mark.parametrize(
+    ("change", "accepted"),
+    [
+        ("listener.name.plaintext.max.connections=100", True),
+        ("listener.name.plaintext.ssl.client.auth=required", True),
+        ("ssl.keystore.type=PKCS12", False),  # Kafka takes it only per listener
+        ("listener.name.plaintext.max.connections=0", False),  # a listener's limit: at least 1
+    ],
+)
+def test_per_listener_keys_are_checked_as_the_broker_checks_them(
+    kafka_bootstrap: str,
+    kafka_broker_ids: list[int],
+    capsys: pytest.CaptureFixture[str],
+    change: str,
+    accepted: bool,
+) -> None:
+    """The client refuses what the broker refuses and lets through what it accepts: the dry
+    run reaches the broker (exit 0) or the check refuses it first (exit 2), never the reverse."""
+    broker = f"broker:{kafka_broker_ids[0]}"
+    ran = run_cli(capsys, "alter", "-b", kafka_bootstrap, broker, "--set", change, "--dry-run")
+    assert ran.code == (0 if accepted else 2), ran.err
+    assert "unknown config" not in ran.err

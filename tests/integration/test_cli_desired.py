@@ -252,7 +252,7 @@ def test_a_pattern_that_backtracks_without_end_is_stopped_with_one_line(
     assert overrides(kafka_bootstrap, topic(long_a_topic)) == {}
 
 
-@pytest.mark.parametrize("command", ["plan", "apply", "audit"])
+@pytest.mark.parametrize("command", ["plan", "apply"])
 @pytest.mark.parametrize(
     ("configs", "hint"),
     [
@@ -274,7 +274,16 @@ def test_an_unknown_key_names_the_nearest_keys(
     ran = run_cli(capsys, command, file, "-b", kafka_bootstrap, *(["--yes"] * (command == "apply")))
     assert ran.code == 2
     assert "unknown config" in ran.err and hint in ran.err
-    assert "as wanted" not in ran.out + ran.err or command != "plan"
+
+
+def test_an_audit_rule_on_an_unknown_key_names_the_nearest_keys(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make_topic(kafka_bootstrap)
+    file = write(tmp_path, f"rules:\n  - {{match: '{name}', check: 'min.insync.replica >= 2'}}\n")
+    ran = run_cli(capsys, "audit", file, "-b", kafka_bootstrap)
+    assert ran.code == 3
+    assert "did you mean min.insync.replicas" in ran.out + ran.err
 
 
 def test_a_huge_value_and_a_long_number_stay_readable(

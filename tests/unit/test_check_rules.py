@@ -61,9 +61,11 @@ def test_a_per_listener_key_is_checked_as_the_key_it_prefixes() -> None:
     assert refused is not None and "not an integer" in refused
 
 
-def test_a_listeners_key_of_a_read_only_key_is_left_to_the_broker() -> None:
-    # Kafka validates a listener's keys with the ConfigDef of its dynamic keys only
-    assert refusal("listener.name.plaintext.sasl.login.retry.backoff.ms", "soon") is None
+def test_a_controller_listeners_key_of_a_read_only_key_is_left_to_the_broker() -> None:
+    # Kafka checks a listener's keys with the ConfigDef of its dynamic keys, and a listener
+    # the broker serves checks all of its own
+    assert refusal("listener.name.controller.sasl.login.retry.backoff.ms", "soon") is None
+    assert refusal("listener.name.plaintext.sasl.login.retry.backoff.ms", "soon") is not None
     assert refusal("listener.name.controller.max.connections", "many") is not None
 
 
@@ -102,6 +104,19 @@ def test_connection_limits_are_at_least_one(key: str) -> None:
     refused = refusal(key, "0")
     assert refused is not None and "at least 1" in refused
     assert refusal(key, "1") is None
+
+
+def test_a_controllers_listener_does_not_check_connection_limits() -> None:
+    assert refusal("listener.name.controller.max.connections", "0") is None
+
+
+def test_a_listeners_own_connection_limit_stands_instead_of_the_brokers() -> None:
+    own = entry("listener.name.plaintext.max.connections", "10", kind=ConfigType.INT)
+    overridden = ClusterState(
+        configs={BROKER: broker_config(own)},
+        catalog=CatalogMatch(catalog=load_catalog("4.3.0"), exact=True),
+    )
+    assert check_value(overridden, BROKER, "max.connections", "0") is None
 
 
 def test_empty_list_members_are_refused_only_where_the_release_refuses_them() -> None:
@@ -145,3 +160,28 @@ def test_numbers_java_reads_are_taken() -> None:
 
 def test_config_providers_are_left_to_the_broker() -> None:
     assert refusal("config.providers", ",") is None
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "refused"),
+    [
+        ("log.roll.ms", "0", True),
+        ("log.roll.ms", "1", False),
+        ("log.roll.jitter.ms", "-1", True),
+        ("log.retention.ms", "0", True),
+        ("log.retention.ms", "-5", False),  # any negative is unlimited
+        ("log.cleaner.threads", "0", True),
+    ],
+)
+def test_a_brokers_own_requirements_of_a_value(key: str, value: str, refused: bool) -> None:
+    assert (refusal(key, value) is not None) is refused
+    if key != "log.cleaner.threads":  # below the key's own range anywhere
+        assert refusal(key, value, DEFAULT) is None  # a broker's own value may stand
+
+
+def test_the_dedupe_buffer_needs_more_than_a_mebibyte_per_cleaner_thread() -> None:
+    # the broker has 1 cleaner thread (broker_config)
+    refused = refusal("log.cleaner.dedupe.buffer.size", str(1024 * 1024))
+    assert refused is not None and "1 MiB per cleaner thread" in refused
+    assert refusal("log.cleaner.dedupe.buffer.size", str(1024 * 1024 + 1)) is None
+    assert refusal("log.cleaner.dedupe.buffer.size", "0", DEFAULT) is None  # which broker: unknown

@@ -126,7 +126,12 @@ def test_missing_and_sensitive_values_break_rules_without_being_shown() -> None:
     )
     assert violation.actual is None and "hidden" in str(violation)
     [missing] = evaluate_rules([rule(check="no.such.key == 1")], TOPIC, topic_config())
-    assert "no such config" in missing.reason
+    assert "no such config" in missing.reason and "did you mean" not in missing.reason
+
+
+def test_a_rule_on_a_key_the_resource_lacks_names_the_nearest_keys() -> None:
+    [typo] = evaluate_rules([rule(check="min.insync.replica >= 2")], TOPIC, topic_config())
+    assert typo.reason == "the resource has no such config; did you mean min.insync.replicas?"
 
 
 def test_selectors_pick_resource_kind_and_name() -> None:

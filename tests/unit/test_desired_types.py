@@ -210,6 +210,12 @@ def test_class_names_are_the_brokers_to_judge(text: str) -> None:
     assert parse_typed(ConfigType.CLASS, text) == text.strip()
 
 
+@pytest.mark.parametrize("text", ["", "  ", "a..b", ".a", "a.", "a/b"])
+def test_names_no_class_can_have_are_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="no class can have this name"):
+        parse_typed(ConfigType.CLASS, text)
+
+
 @pytest.mark.parametrize(
     ("kind", "left", "right", "equal"),
     [

@@ -15,7 +15,7 @@ from .desired_helpers import BROKER, DEFAULT, TOPIC, broker_config, entry, topic
 GROUP = ConfigResource(RT.GROUP, "payments")
 
 
-def state(release: str = "4.3.0", *extra_broker_entries: object) -> ClusterState:
+def state(release: str = "4.4.0", *extra_broker_entries: object) -> ClusterState:
     broker = broker_config(
         entry("listeners", "PLAINTEXT://:9092,CONTROLLER://:9093", kind=ConfigType.LIST),
         entry("controller.listener.names", "CONTROLLER", kind=ConfigType.LIST),
@@ -30,13 +30,13 @@ def state(release: str = "4.3.0", *extra_broker_entries: object) -> ClusterState
 
 
 def refusal(
-    key: str, value: str | None, resource: ConfigResource = BROKER, release: str = "4.3.0"
+    key: str, value: str | None, resource: ConfigResource = BROKER, release: str = "4.4.0"
 ) -> str | None:
     problem = check_value(state(release), resource, key, value)
     return None if problem is None else str(problem)
 
 
-@pytest.mark.parametrize("release", ["2.5.1", "3.9.1", "4.3.0"])
+@pytest.mark.parametrize("release", ["2.5.1", "3.9.1", "4.4.0"])
 @pytest.mark.parametrize(
     ("key", "value"),
     [
@@ -114,13 +114,13 @@ def test_a_listeners_own_connection_limit_stands_instead_of_the_brokers() -> Non
     own = entry("listener.name.plaintext.max.connections", "10", kind=ConfigType.INT)
     overridden = ClusterState(
         configs={BROKER: broker_config(own)},
-        catalog=CatalogMatch(catalog=load_catalog("4.3.0"), exact=True),
+        catalog=CatalogMatch(catalog=load_catalog("4.4.0"), exact=True),
     )
     assert check_value(overridden, BROKER, "max.connections", "0") is None
 
 
 def test_empty_list_members_are_refused_only_where_the_release_refuses_them() -> None:
-    refused = refusal("cleanup.policy", "delete,,compact", TOPIC, "4.3.0")
+    refused = refusal("cleanup.policy", "delete,,compact", TOPIC, "4.4.0")
     assert refused is not None and "member is empty" in refused
     assert refusal("leader.replication.throttled.replicas", "0:1,,1:2", TOPIC) is None
     assert refusal("sasl.enabled.mechanisms", "GSSAPI,,", release="3.9.1") is None

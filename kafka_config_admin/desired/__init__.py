@@ -73,7 +73,6 @@ if _typing.TYPE_CHECKING:
         check_ops,
         check_value,
         key_hint,
-        shorten,
     )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
     from ._kinds import ResourceKind
@@ -117,6 +116,7 @@ if _typing.TYPE_CHECKING:
     from ._rules import Rule, RuleOperator, Violation, evaluate_rules
     from ._scope import ResourceScope
     from ._scram_users import ScramChange, ScramCredentialSpec, ScramPlan
+    from ._shown import shorten
     from ._state import ClusterState, is_override, override_source, schema_resources
     from ._types import (
         SET_LIKE_KEYS,
@@ -279,7 +279,6 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "check_ops",
         "check_value",
         "key_hint",
-        "shorten",
     ),
     "._export": (
         "Export",
@@ -295,6 +294,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "load_desired_state",
         "parse_desired_state",
     ),
+    "._shown": ("shorten",),
     "._nearest": ("nearest_keys",),
     "._model": (
         "BROKER_THROTTLE_KEYS",

@@ -25,6 +25,7 @@ from .. import (
 )
 from ._model import DesiredState
 from ._nearest import nearest_keys
+from ._shown import shorten
 from ._state import ClusterState, known_type, sensitive_key
 from ._types import TypedValue, expected_type, java_trim, parse_typed
 
@@ -35,7 +36,6 @@ __all__ = [
     "check_ops",
     "check_value",
     "key_hint",
-    "shorten",
 ]
 
 #: The levels a broker logger takes (Kafka's LogLevelConfig), in upper case as the broker wants.
@@ -125,18 +125,6 @@ def check_value(
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
     rule = _broker_rules(state, resource, key, parsed, op)
     return None if rule is None else problem(rule)
-
-
-#: The longest value a message shows whole; a longer one shows its start and its length.
-_SHOWN_CHARS = 80
-
-
-def shorten(value: str | None) -> str | None:
-    """A value as a message shows it: whole up to 80 characters, else its start and length
-    (a 10 MB value is never echoed into a message)."""
-    if value is None or len(value) <= _SHOWN_CHARS:
-        return value
-    return f"{value[: _SHOWN_CHARS - 20]}... ({len(value)} characters)"
 
 
 def _unchecked_value(

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
+from ._shown import shorten
+
 __all__ = [
     "DURATION_UNITS",
     "SIZE_UNITS",
@@ -50,6 +52,10 @@ SIZE_UNITS: Mapping[str, int] = {
     "pb": 1000**5,
 }
 
+#: The most characters the number of a value with a unit may have: a LONG has 19 digits, and
+#: a longer number (its fraction aside) is no Kafka number whatever the unit.
+_MAX_UNIT_DIGITS = 40
+
 _HUMAN = re.compile(r"\s*(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[A-Za-z]+)\s*")
 
 Scalar = str | int | float | bool
@@ -73,14 +79,19 @@ def parse_size_bytes(text: str) -> int:
 
 def _convert(text: str, units: Mapping[str, int], what: str, known: str) -> int:
     match = _HUMAN.fullmatch(text)
+    shown = repr(shorten(text))
     if match is None:
-        raise ValueError(f"{text!r} is not a number followed by a unit ({known})")
+        raise ValueError(f"{shown} is not a number followed by a unit ({known})")
+    if len(match["number"]) > _MAX_UNIT_DIGITS:
+        raise ValueError(f"{shown} is far beyond any number Kafka takes")
     factor = units.get(match["unit"].lower())
     if factor is None:
-        raise ValueError(f"{text!r} has an unknown unit {match['unit']!r}: use one of {known}")
+        raise ValueError(
+            f"{shown} has an unknown unit {shorten(match['unit'])!r}: use one of {known}"
+        )
     amount = Fraction(Decimal(match["number"])) * factor
     if amount.denominator != 1:
-        raise ValueError(f"{text!r} is not a whole number of {what} ({float(amount):g})")
+        raise ValueError(f"{shown} is not a whole number of {what} ({float(amount):g})")
     return amount.numerator
 
 
@@ -122,10 +133,13 @@ def kafka_string(key: str, value: object) -> str | None:
         members = [_scalar_string(key, member) for member in value]
         for member in members:
             if "," in member:
-                raise ValueError(f"list member {member!r} contains a comma")
+                raise ValueError(f"list member {shorten(member)!r} contains a comma")
         return ",".join(members)
     return _scalar_string(key, value)
 
+
+#: The most digits a value :func:`human_units` reads may have (a LONG has at most 19).
+_MAX_DIGITS = 19
 
 #: The units :func:`human_units` writes, largest first: (factor, singular, plural).
 _DURATION_WORDS: tuple[tuple[int, str, str], ...] = (
@@ -153,9 +167,11 @@ def human_units(key: str, value: str | None) -> str | None:
 
     The largest unit that divides the value exactly is used; when none above the base unit
     does, the nearest value in the largest unit below it, marked with ``~`` (``~1.5 days``).
-    Negative values (``-1``: no limit, for ``retention.ms``) are left alone.
+    Negative values (``-1``: no limit, for ``retention.ms``) are left alone, and so are numbers
+    too long for any Kafka number (a value of thousands of digits says nothing in days).
     """
-    if value is None or not value.strip().isdigit():
+    digits = None if value is None else value.strip()
+    if digits is None or not digits.isdecimal() or len(digits) > _MAX_DIGITS:
         return None
     if key.endswith(".ms"):
         units = _DURATION_WORDS
@@ -163,7 +179,7 @@ def human_units(key: str, value: str | None) -> str | None:
         units = _SIZE_WORDS
     else:
         return None
-    number = int(value)
+    number = int(digits)
     for factor, singular, plural in units:
         if factor == 1:
             return None

@@ -116,6 +116,7 @@ if _typing.TYPE_CHECKING:
     from ._models.validation import (
         MAX_BROKER_ID,
         check_seconds,
+        cut_short,
         decoding_problem,
         is_broker_id,
         shorten,
@@ -246,6 +247,7 @@ __all__ = [
     "check_seconds",
     "check_security_option",
     "check_security_settings",
+    "cut_short",
     "decoding_problem",
     "error_line",
     "is_broker_id",
@@ -375,6 +377,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "._models.validation": (
         "MAX_BROKER_ID",
         "check_seconds",
+        "cut_short",
         "decoding_problem",
         "is_broker_id",
         "shorten",

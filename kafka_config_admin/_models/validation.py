@@ -10,6 +10,7 @@ __all__ = [
     "check_flag",
     "check_seconds",
     "check_string",
+    "cut_short",
     "given",
     "is_broker_id",
     "shorten",
@@ -44,6 +45,12 @@ def check_string(what: str, value: str) -> None:
         raise InvalidArgumentError(
             f"{what} is {size} bytes long; Kafka strings hold at most {MAX_STRING_BYTES}"
         )
+
+
+def cut_short(text: str, limit: int = 80) -> str:
+    """``text`` whole when at most ``limit`` characters, else its start and its length: how a
+    table cell or a stored message holds a value a user gave (never 10 MB of it)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def shorten(text: str, limit: int = 60) -> str:

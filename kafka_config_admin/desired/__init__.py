@@ -77,7 +77,6 @@ if _typing.TYPE_CHECKING:
         check_ops,
         check_value,
         key_hint,
-        shorten,
     )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
     from ._kinds import ResourceKind
@@ -267,7 +266,6 @@ __all__ = [
     "read_state",
     "same_value",
     "schema_resources",
-    "shorten",
     "stale_keys",
     "state_warnings",
     "upcoming_changes",
@@ -313,7 +311,6 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "check_ops",
         "check_value",
         "key_hint",
-        "shorten",
     ),
     "._export": (
         "Export",

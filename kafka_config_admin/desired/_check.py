@@ -21,7 +21,9 @@ from .. import (
     ResourceType,
     UpdateMode,
     ValidValues,
+    cut_short,
     releases_with_key,
+    shorten,
 )
 from ._model import DesiredState
 from ._nearest import nearest_keys
@@ -36,7 +38,6 @@ __all__ = [
     "check_ops",
     "check_value",
     "key_hint",
-    "shorten",
 ]
 
 #: The levels a broker logger takes (Kafka's LogLevelConfig), in upper case as the broker wants.
@@ -94,7 +95,10 @@ def check_value(
     spec = state.catalog_key(resource, key)
     kind = known_type(info, spec)
     secret = sensitive_key(key, info, kind)
-    shown = HIDDEN if value is not None and secret and not is_reference(value) else shorten(value)
+    if value is None:
+        shown = None
+    else:
+        shown = HIDDEN if secret and not is_reference(value) else cut_short(value)
 
     def problem(message: str) -> Problem:
         return Problem(resource=resource, key=key, value=shown, expected_type=kind, message=message)
@@ -129,18 +133,6 @@ def check_value(
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
     rule = _broker_rules(state, resource, key, parsed, op)
     return None if rule is None else problem(rule)
-
-
-#: The longest value a message shows whole; a longer one shows its start and its length.
-_SHOWN_CHARS = 80
-
-
-def shorten(value: str | None) -> str | None:
-    """A value as a message shows it: whole up to 80 characters, else its start and length
-    (a 10 MB value is never echoed into a message)."""
-    if value is None or len(value) <= _SHOWN_CHARS:
-        return value
-    return f"{value[: _SHOWN_CHARS - 20]}... ({len(value)} characters)"
 
 
 def _unchecked_value(
@@ -429,7 +421,7 @@ def _invalid_list(valid: ValidValues, parsed: tuple[str, ...]) -> str | None:
     if valid.members is not None:
         wrong = [member for member in parsed if not _is_member(valid, member)]
         if wrong:
-            return f"{', '.join(repr(shorten(member)) for member in wrong[:5])} not allowed"
+            return f"{', '.join(shorten(member) for member in wrong[:5])} not allowed"
     return None
 
 

@@ -52,6 +52,10 @@ SIZE_UNITS: Mapping[str, int] = {
     "pb": 1000**5,
 }
 
+#: The most characters the number of a value with a unit may have: a LONG has 19 digits, and
+#: a longer number (its fraction aside) is no Kafka number whatever the unit.
+_MAX_UNIT_DIGITS = 40
+
 _HUMAN = re.compile(r"\s*(?P<number>[0-9]+(?:\.[0-9]+)?)\s*(?P<unit>[A-Za-z]+)\s*")
 
 Scalar = str | int | float | bool
@@ -73,26 +77,21 @@ def parse_size_bytes(text: str) -> int:
     return _convert(text, SIZE_UNITS, "bytes", "B, KiB, MiB, GiB, TiB, PiB, kB, MB, GB, TB, PB")
 
 
-#: Digits a number with a unit may have: more than any Kafka number holds (a LONG has 19), far
-#: fewer than Python's limit on converting an integer to text.
-MAX_DIGITS = 40
-
-
 def _convert(text: str, units: Mapping[str, int], what: str, known: str) -> int:
     match = _HUMAN.fullmatch(text)
+    shown = shorten(text)
     if match is None:
-        raise ValueError(f"{shorten(text)} is not a number followed by a unit ({known})")
+        raise ValueError(f"{shown} is not a number followed by a unit ({known})")
+    if len(match["number"]) > _MAX_UNIT_DIGITS:
+        raise ValueError(f"{shown} is far beyond any number Kafka takes")
     factor = units.get(match["unit"].lower())
     if factor is None:
-        unit = shorten(match["unit"])
-        raise ValueError(f"{shorten(text)} has an unknown unit {unit}: use one of {known}")
-    if len(match["number"]) > MAX_DIGITS:
         raise ValueError(
-            f"{shorten(text)} has {len(match['number'])} digits: no Kafka number is that long"
+            f"{shown} has an unknown unit {shorten(match['unit'])}: use one of {known}"
         )
     amount = Fraction(Decimal(match["number"])) * factor
     if amount.denominator != 1:
-        raise ValueError(f"{shorten(text)} is not a whole number of {what} ({float(amount):g})")
+        raise ValueError(f"{shown} is not a whole number of {what} ({float(amount):g})")
     return amount.numerator
 
 
@@ -139,6 +138,9 @@ def kafka_string(key: str, value: object) -> str | None:
     return _scalar_string(key, value)
 
 
+#: The most digits a value :func:`human_units` reads may have (a LONG has at most 19).
+_MAX_DIGITS = 19
+
 #: The units :func:`human_units` writes, largest first: (factor, singular, plural).
 _DURATION_WORDS: tuple[tuple[int, str, str], ...] = (
     (604_800_000, "week", "weeks"),
@@ -165,12 +167,11 @@ def human_units(key: str, value: str | None) -> str | None:
 
     The largest unit that divides the value exactly is used; when none above the base unit
     does, the nearest value in the largest unit below it, marked with ``~`` (``~1.5 days``).
-    Negative values (``-1``: no limit, for ``retention.ms``) are left alone.
+    Negative values (``-1``: no limit, for ``retention.ms``) are left alone, and so are numbers
+    too long for any Kafka number (a value of thousands of digits says nothing in days).
     """
-    digits = "" if value is None else value.strip()
-    # ASCII only (str.isdigit takes '²', which int() refuses), and no longer than a number
-    # Kafka holds (int() refuses thousands of digits).
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_DIGITS:
+    digits = None if value is None else value.strip()
+    if digits is None or not digits.isdecimal() or len(digits) > _MAX_DIGITS:
         return None
     if key.endswith(".ms"):
         units = _DURATION_WORDS

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_config_admin import CatalogMatch, ConfigResource, ConfigType, load_catalog
+from kafka_config_admin import CatalogMatch, ConfigResource, ConfigType, cut_short, load_catalog
 from kafka_config_admin import ResourceType as RT
-from kafka_config_admin.desired import ClusterState, check_value, nearest_keys, shorten
+from kafka_config_admin.desired import ClusterState, check_value, nearest_keys
 
 from .desired_helpers import BROKER, DEFAULT, TOPIC, broker_config, entry, topic_config
 
@@ -149,7 +149,7 @@ def test_a_long_value_is_shown_by_its_start_and_length() -> None:
     refused = refusal("segment.bytes", "9" * 5000, TOPIC)
     assert refused is not None and "out of range for INT" in refused
     assert "4300" not in refused and "set_int_max_str_digits" not in refused
-    assert shorten("short") == "short" and shorten(None) is None
+    assert cut_short("short") == "short" and cut_short("x" * 81).endswith("... (81 characters)")
 
 
 def test_numbers_java_reads_are_taken() -> None:

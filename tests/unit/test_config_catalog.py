@@ -77,6 +77,15 @@ def test_enums_lists_and_composites() -> None:
     }
     old_list = _validator("ValidList", "[compact, delete]", validString=inner)
     assert valid_values(old_list)["empty_allowed"] is True  # type: ignore[index]
+    assert "distinct_members" not in valid_values(old_list)  # type: ignore[operator]
+    kip_1161 = _validator(
+        "ValidList",
+        "[compact, delete]",
+        validString=inner,
+        isEmptyAllowed="true",
+        isNullAllowed="false",
+    )
+    assert valid_values(kip_1161)["distinct_members"] is True  # type: ignore[index]
     both = _validator(
         "CompositeValidator",
         "[0,...], non-empty string",

@@ -9,7 +9,8 @@ judges it, and a reference is shown as the text it is, since it holds no secret.
 
 What a broker does with one (seen on Kafka 4.4.0, with no provider configured): a key whose
 type takes any text (a STRING or PASSWORD without a validator: a broker's
-``sasl.jaas.config``, a group's ``errors.deadletterqueue.topic.name``) is stored as written; a typed or validated key (``retention.ms``, ``compression.type``) is refused with
+``sasl.jaas.config``, a group's ``errors.deadletterqueue.topic.name``) is stored as written;
+a typed or validated key (``retention.ms``, ``compression.type``) is refused with
 INVALID_CONFIG or INVALID_REQUEST, the broker parsing the text itself.
 """
 

@@ -77,8 +77,8 @@ _KIP_1030 = "KIP-1030"
 _CLEANER_ALWAYS_ON = "Kafka 4.4's deprecation of log.cleaner.enable: the log cleaner always runs"
 
 #: Every announced change, in one place. KIP-1030 planned raised minimums for 5.0 beyond those
-#: it made in 4.0 (segment.bytes at least 1 MiB, already in the 4.x catalogs); the others are
-#: announced by Kafka 4.4.0's own deprecation messages for 5.0.
+#: it made in 4.x (log.segment.bytes at least 1 MiB in 4.0, segment.bytes in 4.1: already in
+#: the catalogs); the others are announced by Kafka 4.4.0's own deprecation messages for 5.0.
 UPCOMING_CHANGES: tuple[UpcomingChange, ...] = (
     UpcomingChange(
         release="5.0",

@@ -94,8 +94,10 @@ async def test_the_catalog_agrees_with_every_key_the_broker_describes(
     catalog = (await _catalog(admin_client, kafka_cluster)).catalog
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
     broker = ConfigResource(ResourceType.BROKER, str(kafka_cluster.broker_ids[0]))
-    # Kafka 3.x describes only what a client-metrics resource sets; 4.x, every key.
-    kinds = (ResourceType.GROUP, ResourceType.CLIENT_METRICS) if kafka_release >= (4, 0) else ()
+    # Before Kafka 4.1 a client-metrics resource describes only what it sets; from 4.1, every
+    # key (as a group does from 4.0, when group configs came).
+    kinds = [ResourceType.GROUP] if kafka_release >= (4, 0) else []
+    kinds += [ResourceType.CLIENT_METRICS] if kafka_release >= (4, 1) else []
     others = [ConfigResource(kind, "catalog-check") for kind in kinds if catalog.covers(kind)]
     described = admin_client.describe_configs([topic, broker, *others], include_documentation=True)
     configs = await described.all()
@@ -130,7 +132,7 @@ topics:
   - name: {name}
     configs:
       compression.type: ZSTD            # Kafka's ValidString compares case
-      segment.bytes: 1000               # below the range's minimum (1 MiB; 14 before 4.0)
+      segment.bytes: 1000               # below the range's minimum (1 MiB; 14 before 4.1)
       cleanup.policy: [delete, purge]   # not a cleanup policy
       min.cleanable.dirty.ratio: lots   # not a DOUBLE (before 2.6 only the catalog says so)
       retention.ms: 1d                  # fine: planned only once the others are fixed
@@ -148,7 +150,7 @@ cluster_default:
         "cleanup.policy",
         "min.cleanable.dirty.ratio",
         "listener.security.protocol.map",
-    } | ({"segment.bytes"} if kafka_release >= (4, 0) else set())
+    } | ({"segment.bytes"} if kafka_release >= (4, 1) else set())
     assert "DOUBLE" in problems["min.cleanable.dirty.ratio"]
     assert name in problems["compression.type"] and "'ZSTD'" in problems["compression.type"]
     assert "zstd" in problems["compression.type"]
@@ -202,7 +204,8 @@ def test_docs_shows_the_catalog_beside_the_live_documentation(
     ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "listener.security.protocol.map")
     assert "update mode: per-broker" in ran.out, ran.out
     ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "segment.bytes")
-    minimum = 1048576 if kafka_release >= (4, 0) else 14
+    # KIP-1030's 1 MiB reached the topic's own ConfigDef in 4.1 (4.0 raised log.segment.bytes)
+    minimum = 1048576 if kafka_release >= (4, 1) else 14
     assert f"valid values: at least {minimum}" in ran.out, ran.out
     for empty in ("", "  "):
         ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, empty)

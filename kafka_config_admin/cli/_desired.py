@@ -17,7 +17,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .. import AdminClient, ClientQuotaEntity, ConfigResource, ResourceType
+from .. import AdminClient, ClientQuotaEntity, ConfigResource, ResourceType, cut_short
 from ..desired import (
     ApplyReport,
     BrokerVerdict,
@@ -49,8 +49,8 @@ from ..desired import (
 from ._main import ExitCode, say, say_lines
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
+    CELL_LIMIT,
     HIDDEN,
-    cut_short,
     failures_lines,
     print_document,
     print_refusals,
@@ -316,7 +316,9 @@ def print_plan(made: Plan, label: str, verdict: BrokerVerdict | None = None) -> 
         resource = item.resource
         if item.create is not None:
             created = f"{item.create.partitions} partitions, RF {item.create.replication_factor}"
-            rows.append((title, "create", "", "", "", cut_short(created), said.topic(resource)))
+            rows.append(
+                (title, "create", "", "", "", cut_short(created, CELL_LIMIT), said.topic(resource))
+            )
         elif item.action is ResourceAction.MISSING:
             rows.append((title, "missing", "", "", "", "no partitions/RF to create it", ""))
         if item.partitions is not None:
@@ -325,12 +327,12 @@ def print_plan(made: Plan, label: str, verdict: BrokerVerdict | None = None) -> 
         for change in item.changes:
             shown = change.shown()
             action, key, op = item.action.value, change.key, change.op.name
-            current, wanted = (cut_short(value or "") for value in shown)
+            current, wanted = (cut_short(value or "", CELL_LIMIT) for value in shown)
             rows.append((title, action, key, op, current, wanted, said.key(item, key)))
         for skipped in item.skipped:
             rows.append((title, "skip", skipped.key, "", "", skipped.reason, ""))
         for kept in item.kept:
-            current = HIDDEN if kept.sensitive else cut_short(kept.current or "")
+            current = HIDDEN if kept.sensitive else cut_short(kept.current or "", CELL_LIMIT)
             rows.append((title, "keep", kept.key, "", current, kept.reason, ""))
     for quota in made.quotas:
         title = entity_text(quota.entity)

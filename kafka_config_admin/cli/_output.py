@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import HIDDEN as HIDDEN
-from .. import Config, ConfigEntry, ConfigResource, ResourceType, error_line
+from .. import Config, ConfigEntry, ConfigResource, ResourceType, cut_short, error_line
 from ..desired import override_source
 from ._main import ExitCode, say, say_lines
 from ._options import OutputFormat
@@ -396,11 +396,6 @@ def print_refusals(problems: Sequence[object]) -> None:
 #: cut short: a broker's message may echo a value of tens of kilobytes.
 CELL_LIMIT = 200
 REASON_LIMIT = 500
-
-
-def cut_short(text: str, limit: int = CELL_LIMIT) -> str:
-    """``text``, or its start and its length when longer than ``limit``."""
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def reason_line(error: BaseException) -> str:

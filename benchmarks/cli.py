@@ -7,7 +7,8 @@ differs each round so that every apply has work to do.
 - ours: ``plan FILE`` (a file naming every topic; exit 3: changes needed), ``apply FILE
   --yes`` (validate, apply, read back), the ``plan`` again (exit 0: nothing left), and the same
   change as one ``alter --match REGEX --set ... --yes``.
-- Kafka's ``kafka.admin.ConfigCommand`` (``kafka-configs.sh``, from the broker's jars): it has
+- Kafka's ConfigCommand (``kafka-configs.sh``, from the broker's jars or, from 4.4, its tools
+  jars): it has
   no plan, so the nearest step, ``--describe --entity-type topics`` of every topic in one
   process; and ``--alter`` takes one entity per process, so it alters a sample of topics one
   process each, reported per topic and scaled to N.
@@ -63,12 +64,11 @@ from pathlib import Path
 from typing import Any
 
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
-from kafka_config_admin.testing._artifacts import broker_lib_dir
+from kafka_config_admin.testing._artifacts import config_command
 
 from . import cli_breakdown, dataset
 
 HERE = Path(__file__).parent
-CONFIG_COMMAND = "kafka.admin.ConfigCommand"
 PATTERN = "bench-.*"
 #: Every command as an installed package runs: byte code cached, not compiled at each start.
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
@@ -100,9 +100,9 @@ def ours(bootstrap: str, *args: str) -> list[str]:
     return [sys.executable, "-m", "kafka_config_admin", *args, "--bootstrap-server", bootstrap]
 
 
-def config_command(bootstrap: str, *args: str) -> list[str]:
-    classpath = f"{broker_lib_dir()}/*"
-    return ["java", "-cp", classpath, CONFIG_COMMAND, "--bootstrap-server", bootstrap, *args]
+def kafka_configs(bootstrap: str, *args: str) -> list[str]:
+    classpath, main = config_command()
+    return ["java", "-cp", classpath, main, "--bootstrap-server", bootstrap, *args]
 
 
 def desired_file(path: Path, topics: list[str], retention_ms: int) -> Path:
@@ -137,10 +137,10 @@ def one_round(
             "--yes",
         )
     )
-    describe_all = timed(config_command(bootstrap, "--describe", "--entity-type", "topics"))
+    describe_all = timed(kafka_configs(bootstrap, "--describe", "--entity-type", "topics"))
     per_topic = [
         timed(
-            config_command(
+            kafka_configs(
                 bootstrap,
                 "--alter",
                 "--entity-type",
@@ -389,7 +389,7 @@ def kafka_configs_markdown(results: dict[str, Any]) -> list[str]:
         f"{rounds} rounds; every command a new process, timed start to exit. Seconds: median "
         "(min-max) of the rounds.",
         "",
-        f"| step | kafka-config-admin | kafka-configs.sh ({CONFIG_COMMAND}) |",
+        f"| step | kafka-config-admin | kafka-configs.sh ({config_command()[1]}) |",
         "|---|---|---|",
         f"| see what is there / what would change for {n} topics | plan: {cell('ours_plan')} "
         f"| --describe --entity-type topics: {cell('kafka_configs_describe_all')} (no plan) |",

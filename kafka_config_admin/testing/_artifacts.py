@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,7 +40,7 @@ _POM_TEMPLATE = """<project xmlns="http://maven.apache.org/POM/4.0.0">
   <dependencies>
     <dependency>
       <groupId>org.apache.kafka</groupId>
-      <artifactId>kafka_{scala}</artifactId>
+      <artifactId>{artifact}</artifactId>
       <version>{kafka}</version>
     </dependency>
 {logging}
@@ -91,17 +92,42 @@ def broker_lib_dir(version: str | None = None) -> Path:
     if override:
         return Path(override).expanduser()
     version = version or kafka_version()
-    version_dir = cache_root() / f"kafka-{version}"
+    return _resolved(f"kafka-{version}", version, f"kafka_{SCALA_VERSION}")
+
+
+#: Where ``kafka-configs.sh``'s class lives: in the broker's jar until Kafka 4.4 moved it to the
+#: tools module (``kafka-tools``, which the broker does not need and its POM does not bring).
+_CONFIG_COMMAND_IN_BROKER = "kafka.admin.ConfigCommand"
+_CONFIG_COMMAND_IN_TOOLS = "org.apache.kafka.tools.ConfigCommand"
+
+
+def config_command(version: str | None = None) -> tuple[str, str]:
+    """The classpath and main class of ``kafka-configs.sh`` of ``version`` (Kafka's
+    ConfigCommand), resolving the tools jars on first use where the release keeps it there."""
+    lib = broker_lib_dir(version)
+    version = version or kafka_version()
+    broker_jar = lib / f"kafka_{SCALA_VERSION}-{version}.jar"
+    with zipfile.ZipFile(broker_jar) as jar:
+        names = set(jar.namelist())
+    if _CONFIG_COMMAND_IN_BROKER.replace(".", "/") + ".class" in names:
+        return f"{lib}/*", _CONFIG_COMMAND_IN_BROKER
+    tools = _resolved(f"kafka-{version}-tools", version, "kafka-tools")
+    return f"{lib}/*:{tools}/*", _CONFIG_COMMAND_IN_TOOLS
+
+
+def _resolved(name: str, version: str, artifact: str) -> Path:
+    """``cache_root()/name/lib``: ``artifact`` of Kafka ``version`` and its runtime jars."""
+    version_dir = cache_root() / name
     lib = version_dir / "lib"
     if (version_dir / _MARKER).exists():
         return lib
-    with exclusive_lock(cache_root() / f"kafka-{version}.lock"):
+    with exclusive_lock(cache_root() / f"{name}.lock"):
         if not (version_dir / _MARKER).exists():  # another process may have finished meanwhile
-            _resolve_into(version_dir, version)
+            _resolve_into(version_dir, version, artifact)
     return lib
 
 
-def _resolve_into(version_dir: Path, version: str) -> None:
+def _resolve_into(version_dir: Path, version: str, artifact: str) -> None:
     """Run Maven in a scratch dir, then move the jars into ``version_dir/lib`` atomically."""
     mvn = shutil.which("mvn")
     if mvn is None:
@@ -113,7 +139,7 @@ def _resolve_into(version_dir: Path, version: str) -> None:
     scratch = Path(tempfile.mkdtemp(prefix="resolve-", dir=version_dir))
     try:
         pom = _POM_TEMPLATE.format(
-            scala=SCALA_VERSION, kafka=version, logging=_logging_dependencies(version)
+            artifact=artifact, kafka=version, logging=_logging_dependencies(version)
         )
         (scratch / "pom.xml").write_text(pom)
         command = [
@@ -127,7 +153,7 @@ def _resolve_into(version_dir: Path, version: str) -> None:
         done = subprocess.run(command, cwd=scratch, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise BackendUnavailableError(
-                f"Maven could not resolve kafka_{SCALA_VERSION}:{version}:\n"
+                f"Maven could not resolve {artifact}:{version}:\n"
                 f"{(done.stdout + done.stderr)[-4000:]}"
             )
         shutil.rmtree(version_dir / "lib", ignore_errors=True)  # a half-published earlier try

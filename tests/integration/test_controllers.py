@@ -30,7 +30,7 @@ from kafka_config_admin import (
     UnsupportedEndpointTypeError,
 )
 from kafka_config_admin.testing import KafkaCluster
-from kafka_config_admin.testing._artifacts import broker_lib_dir
+from kafka_config_admin.testing._artifacts import config_command
 
 from .cli_helpers import run_cli, run_process
 from .helpers import active_controller
@@ -265,14 +265,14 @@ def kafka_configs(cluster: KafkaCluster, *args: str) -> str:
     """``kafka-configs.sh --bootstrap-controller`` of the cluster's own release (ConfigCommand)."""
     java = shutil.which("java", path=os.path.join(os.environ.get("JAVA_HOME", ""), "bin")) or "java"
     assert cluster.kafka_version is not None
-    lib = broker_lib_dir(cluster.kafka_version)
+    classpath, main = config_command(cluster.kafka_version)
     done = subprocess.run(  # its log lines go to stderr; what it describes, to stdout
         [
             java,
             "-Xmx256m",
             "-cp",
-            f"{lib}/*",
-            "kafka.admin.ConfigCommand",
+            classpath,
+            main,
             "--bootstrap-controller",
             cluster.bootstrap_controllers,
             *args,

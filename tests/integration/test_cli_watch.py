@@ -232,7 +232,8 @@ def test_watch_on_a_malformed_address_is_one_line_and_exit_code_2(tmp_path: Path
     ran = run_process("watch", "-b", "127.0.0.1:notaport")
     assert (ran.code, ran.out) == (2, "")
     assert ran.err.splitlines() == [
-        "error: cluster 127.0.0.1:notaport: bootstrap server '127.0.0.1:notaport' is not host:port"
+        "error: cluster 127.0.0.1:notaport: bootstrap server '127.0.0.1:notaport' is not "
+        "host:port: the port 'notaport' is not a number 1-65535"
     ], ran.err
     clusters = tmp_path / "clusters.yaml"
     clusters.write_text(

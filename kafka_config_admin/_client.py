@@ -29,7 +29,7 @@ from ._exceptions import (
     UnsupportedVersionError,
     error_for_code,
 )
-from ._models.catalog import CatalogMatch, catalog_releases, match_catalog
+from ._models.catalog import CatalogMatch, catalog_releases, config_types_lacking, match_catalog
 from ._models.cluster import ClusterDescription
 from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
 from ._models.listing import LISTABLE_TYPES, ConfigResourceListing
@@ -591,6 +591,15 @@ class AdminClient:
         )
         return result.values[None]
 
+    async def config_types_lacking(self, types: Iterable[ResourceType]) -> dict[ResourceType, str]:
+        """Of ``types``, those the cluster's brokers have no configs of, each with why: groups
+        before Kafka 4.0, client metrics before 3.7, as the catalog the broker's own API
+        versions match says (:meth:`config_catalog`). A broker between two catalogs' releases
+        is taken to have them (the broker is the judge). Every reader that describes groups or
+        client-metrics resources asks here first: such a broker fails a describe of one.
+        """
+        return config_types_lacking(await self.config_catalog(), types)
+
     async def list_config_resources(
         self, types: Iterable[ResourceType] | None = None
     ) -> ConfigResourceListing:
@@ -606,6 +615,8 @@ class AdminClient:
         (Kafka 3.7-4.0; none exist before), topics from Metadata, brokers from the client's
         metadata, and groups from ListGroups alone, which misses a group that exists only as
         config: the listing's ``unseen`` then says so for GROUP, and ``complete`` is False. A
+        broker with no configs of a type (:meth:`config_types_lacking`: groups before Kafka
+        4.0) lists none of it, and ``unseen`` says why. A
         broker that does not answer ListGroups fails the listing with its error (a group it
         coordinates would be missing, not gone). Each request has the client's ``timeout``.
         """
@@ -617,8 +628,9 @@ class AdminClient:
             raise  # a controller quorum lists nothing: no fallback would either
         except UnsupportedVersionError:  # before Kafka 3.7: the API did not exist
             listed = ListedResources(-1, [])
+        unseen = await self.config_types_lacking(wanted)
+        wanted = [kind for kind in wanted if kind not in unseen]
         found = [(kind, name) for kind, name in listed.resources if kind in wanted]
-        unseen: dict[ResourceType, str] = {}
         if listed.version < 1:
             found += await self._listed_otherwise(wanted)
         if ResourceType.GROUP in wanted:

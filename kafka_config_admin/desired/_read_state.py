@@ -119,7 +119,9 @@ async def read_state(
     quota or scram_user rules, every user's SCRAM credentials are (one request), else only
     those of the file's users. Each request has the client's ``timeout``; a failed topic
     listing, quota or SCRAM describe raises its error. The state carries the config catalog of
-    the cluster's release (``AdminClient.config_catalog()``) for the checks.
+    the cluster's release (``AdminClient.config_catalog()``) for the checks. A resource of a
+    type the broker has no configs of (``AdminClient.config_types_lacking``: groups before
+    Kafka 4.0) is not described: its error says so.
 
     With a cluster default in the file, every broker is described too: a value a broker sets
     for itself shadows the cluster default there (``broker_overrides``). Each override a plan
@@ -146,6 +148,15 @@ async def read_state(
         for resource in wanted
         if resource.type is not ResourceType.TOPIC or resource.name in topics
     ]
+    lacking = await admin.config_types_lacking({resource.type for resource in resources})
+    # A broker without configs of a type fails every describe of one: said once per resource
+    # from the catalog, not asked.
+    refused = {
+        resource: UnsupportedVersionError(lacking[resource.type], resource=resource)
+        for resource in resources
+        if resource.type in lacking
+    }
+    resources = [resource for resource in resources if resource not in refused]
     narrow = named_keys_only and not prune and not desired.rules
     schema_for: list[ResourceType] = []
     if desired.cluster_default is not None or desired.brokers:
@@ -176,7 +187,7 @@ async def read_state(
     partitions, unreadable = await _partitions(admin, desired, topics)
     state = replace(
         state,
-        errors={**unreadable, **state.errors},
+        errors={**refused, **unreadable, **state.errors},
         quotas=quotas,
         scram=scram,
         quotas_complete=quotas_complete,

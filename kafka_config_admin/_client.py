@@ -288,14 +288,21 @@ class AdminClient:
     # --- public calls ---------------------------------------------------------------------
 
     def describe_cluster(
-        self, *, timeout: float | None = None
+        self, *, include_fenced: bool = False, timeout: float | None = None
     ) -> ResourceFuture[None, ClusterDescription]:
         """The cluster's id, nodes and controller (DescribeCluster; brokers from Kafka 2.8).
 
         ``cluster = await admin.describe_cluster()``. With ``bootstrap_controllers`` the nodes
         are the quorum's controllers and ``controller_id`` the active one (Kafka 3.7+, KIP-919).
+        ``include_fenced`` lists the brokers registered with the cluster but fenced too (a
+        stopped broker, once its session has expired), each ``fenced``, where the broker can
+        (DescribeCluster v2, Kafka 4.0+, KIP-1073): ``fenced_listed`` says whether it did.
         """
-        build = partial(DescribeCluster.build, controllers=self._transport.controllers)
+        build = partial(
+            DescribeCluster.build,
+            controllers=self._transport.controllers,
+            include_fenced=include_fenced,
+        )
         result = self._call(build, _Result[None, ClusterDescription], timeout)
         return result.values[None]
 

@@ -45,6 +45,7 @@ from ..desired import (
     parse_size_bytes,
     read_state,
     state_warnings,
+    unlisted_brokers,
 )
 from ._main import ExitCode, say, say_lines
 from ._options import ConnectionOptions, OutputFormat
@@ -224,8 +225,13 @@ async def with_rule_targets(
     admin: AdminClient, desired: DesiredState, state: ClusterState
 ) -> ClusterState:
     """``state`` and the resources the rules are about that the file does not name: the
-    topics each topic rule matches, every broker, the cluster default."""
+    topics each topic rule matches, every broker, the cluster default. A broker the cluster
+    has that its metadata does not list (``unlisted_brokers``: down) is an error of the
+    state when a rule or the file is about brokers: unknown, not checked, never a pass."""
     targets: list[ConfigResource] = []
+    unlisted: dict[ConfigResource, BaseException] = {}
+    if desired.brokers or any(rule.resource is ResourceKind.BROKER for rule in desired.rules):
+        unlisted, _ = await unlisted_brokers(admin)
     topics: list[str] | None = None  # listed once for every topic rule
     for rule in desired.rules:
         if rule.resource is ResourceKind.TOPIC:
@@ -243,7 +249,7 @@ async def with_rule_targets(
     return replace(
         state,
         configs={**state.configs, **more.configs},
-        errors={**state.errors, **more.errors},
+        errors={**unlisted, **state.errors, **more.errors},
     )
 
 

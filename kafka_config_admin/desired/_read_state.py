@@ -18,6 +18,7 @@ from .. import (
     AdminClient,
     AlterConfigOp,
     BrokerError,
+    BrokerNotAvailableError,
     Config,
     ConfigResource,
     DescribeConfigsResult,
@@ -96,6 +97,39 @@ async def describe_state(
             if broker in configs
         },
     )
+
+
+async def unlisted_brokers(admin: AdminClient) -> tuple[dict[ConfigResource, BaseException], bool]:
+    """The brokers the cluster has that its metadata does not list, so that no read of
+    broker configs can check them, each as an error of its BROKER resource (unknown, never
+    absent); and whether the cluster could say (False: these may be missing some).
+
+    The metadata lists live brokers only. From Kafka 4.0 DescribeCluster lists the brokers
+    registered but fenced too (KIP-1073): a broker stopped or killed, once its session has
+    expired (``broker.session.timeout.ms``, 9 s by default), until it is unregistered. Before
+    4.0 (and on a controller quorum) nothing can tell a down broker from one the cluster
+    never had: the answer's second value is then False. A broker down whose session has not
+    expired yet is still listed by the metadata: a describe of it fails on its own.
+    """
+    try:
+        cluster = await admin.describe_cluster(include_fenced=True)
+    except UnsupportedVersionError:  # before Kafka 2.8: no DescribeCluster
+        return {}, False
+    if cluster.endpoint != "brokers":  # a controller quorum's nodes are no brokers
+        return {}, False
+    live = set(admin.broker_ids())
+    unlisted: dict[ConfigResource, BaseException] = {}
+    for node in cluster.nodes:
+        if node.node_id in live:
+            continue
+        resource = ConfigResource(ResourceType.BROKER, str(node.node_id))
+        state = "fenced" if node.fenced else "registered"
+        unlisted[resource] = BrokerNotAvailableError(
+            f"broker {node.node_id} is {state} with the cluster but not in its metadata "
+            "(stopped, restarting or fenced): its configs could not be checked",
+            resource=resource,
+        )
+    return unlisted, cluster.fenced_listed
 
 
 async def read_state(

@@ -29,7 +29,7 @@ from ._exceptions import (
     UnsupportedVersionError,
     error_for_code,
 )
-from ._models.catalog import CatalogMatch, catalog_releases, match_catalog
+from ._models.catalog import CatalogMatch, catalog_releases, config_types_lacking, match_catalog
 from ._models.cluster import ClusterDescription
 from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
 from ._models.listing import LISTABLE_TYPES, ConfigResourceListing
@@ -288,14 +288,21 @@ class AdminClient:
     # --- public calls ---------------------------------------------------------------------
 
     def describe_cluster(
-        self, *, timeout: float | None = None
+        self, *, include_fenced: bool = False, timeout: float | None = None
     ) -> ResourceFuture[None, ClusterDescription]:
         """The cluster's id, nodes and controller (DescribeCluster; brokers from Kafka 2.8).
 
         ``cluster = await admin.describe_cluster()``. With ``bootstrap_controllers`` the nodes
         are the quorum's controllers and ``controller_id`` the active one (Kafka 3.7+, KIP-919).
+        ``include_fenced`` lists the brokers registered with the cluster but fenced too (a
+        stopped broker, once its session has expired), each ``fenced``, where the broker can
+        (DescribeCluster v2, Kafka 4.0+, KIP-1073): ``fenced_listed`` says whether it did.
         """
-        build = partial(DescribeCluster.build, controllers=self._transport.controllers)
+        build = partial(
+            DescribeCluster.build,
+            controllers=self._transport.controllers,
+            include_fenced=include_fenced,
+        )
         result = self._call(build, _Result[None, ClusterDescription], timeout)
         return result.values[None]
 
@@ -591,6 +598,15 @@ class AdminClient:
         )
         return result.values[None]
 
+    async def config_types_lacking(self, types: Iterable[ResourceType]) -> dict[ResourceType, str]:
+        """Of ``types``, those the cluster's brokers have no configs of, each with why: groups
+        before Kafka 4.0, client metrics before 3.7, as the catalog the broker's own API
+        versions match says (:meth:`config_catalog`). A broker between two catalogs' releases
+        is taken to have them (the broker is the judge). Every reader that describes groups or
+        client-metrics resources asks here first: such a broker fails a describe of one.
+        """
+        return config_types_lacking(await self.config_catalog(), types)
+
     async def list_config_resources(
         self, types: Iterable[ResourceType] | None = None
     ) -> ConfigResourceListing:
@@ -606,6 +622,8 @@ class AdminClient:
         (Kafka 3.7-4.0; none exist before), topics from Metadata, brokers from the client's
         metadata, and groups from ListGroups alone, which misses a group that exists only as
         config: the listing's ``unseen`` then says so for GROUP, and ``complete`` is False. A
+        broker with no configs of a type (:meth:`config_types_lacking`: groups before Kafka
+        4.0) lists none of it, and ``unseen`` says why. A
         broker that does not answer ListGroups fails the listing with its error (a group it
         coordinates would be missing, not gone). Each request has the client's ``timeout``.
         """
@@ -617,8 +635,9 @@ class AdminClient:
             raise  # a controller quorum lists nothing: no fallback would either
         except UnsupportedVersionError:  # before Kafka 3.7: the API did not exist
             listed = ListedResources(-1, [])
+        unseen = await self.config_types_lacking(wanted)
+        wanted = [kind for kind in wanted if kind not in unseen]
         found = [(kind, name) for kind, name in listed.resources if kind in wanted]
-        unseen: dict[ResourceType, str] = {}
         if listed.version < 1:
             found += await self._listed_otherwise(wanted)
         if ResourceType.GROUP in wanted:

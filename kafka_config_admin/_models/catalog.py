@@ -13,7 +13,7 @@ the catalog whose API versions are closest to the ones the broker advertises, ne
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
@@ -32,6 +32,7 @@ __all__ = [
     "UpdateMode",
     "ValidValues",
     "catalog_releases",
+    "config_types_lacking",
     "load_catalog",
     "match_catalog",
     "releases_with_key",
@@ -392,6 +393,11 @@ class CatalogMatch:
     exact: bool
     features: Mapping[str, int] = field(default_factory=dict)
 
+    def lacks(self, resource_type: ResourceType) -> bool:
+        """Whether the broker surely has no configs of ``resource_type``: it is exactly a
+        release whose catalog has none (a broker between two catalogs may have them)."""
+        return self.exact and not self.catalog.covers(resource_type)
+
     def cluster_default_only(self, key: str) -> str | None:
         """Why broker key ``key`` is taken only on the cluster default on this cluster (a
         feature it has finalized), or None when it may be set for one broker."""
@@ -482,3 +488,35 @@ def releases_with_key(resource_type: ResourceType, name: str) -> list[str]:
         for release in catalog_releases()
         if load_catalog(release).get(resource_type, name) is not None
     ]
+
+
+#: The resource types that came after the oldest catalog, so a broker may lack them.
+_NEWER_CONFIG_TYPES = (ResourceType.GROUP, ResourceType.CLIENT_METRICS)
+
+_TYPE_WORDS = {ResourceType.GROUP: "group configs", ResourceType.CLIENT_METRICS: "client metrics"}
+
+
+def config_types_lacking(
+    match: CatalogMatch | None, types: Iterable[ResourceType]
+) -> dict[ResourceType, str]:
+    """Of ``types``, those a broker matched to ``match`` (None: older than every catalog) has
+    no configs of, each with why. A describe of one fails the whole request on such a broker
+    (Kafka 3.9 answers INVALID_REQUEST, "Unknown resource type 32", for a GROUP)."""
+    lacking: dict[ResourceType, str] = {}
+    for resource_type in types:
+        if resource_type not in _NEWER_CONFIG_TYPES:
+            continue
+        if match is not None and not match.lacks(resource_type):
+            continue
+        first = next((r for r in catalog_releases() if load_catalog(r).covers(resource_type)), None)
+        release = (
+            f"Kafka {match.catalog.release}"
+            if match
+            else f"older than Kafka {catalog_releases()[0]}"
+        )
+        lacking[resource_type] = (
+            f"the broker ({release}) has no {_TYPE_WORDS[resource_type]}"
+            + (f" (Kafka {first} has them)" if first else "")
+            + ": none are read"
+        )
+    return lacking

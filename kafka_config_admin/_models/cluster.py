@@ -20,12 +20,15 @@ class ClusterNode:
         host: the host it is reached at, on the listener the client came through.
         port: the port.
         rack: its ``broker.rack``, None when it has none.
+        fenced: the broker is registered with the cluster but fenced (stopped, or not caught
+            up): listed only by ``describe_cluster(include_fenced=True)`` on Kafka 4.0+.
     """
 
     node_id: int
     host: str
     port: int
     rack: str | None
+    fenced: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +43,12 @@ class ClusterDescription:
             names as controller (KRaft: one that forwards changes to the quorum's leader).
             None when it names none.
         nodes: the nodes, sorted by id.
+        fenced_listed: whether ``nodes`` include the fenced brokers (asked for, and the broker
+            can list them: DescribeCluster v2, Kafka 4.0+); else they are the live ones.
     """
 
     cluster_id: str
     endpoint: EndpointType
     controller_id: int | None
     nodes: tuple[ClusterNode, ...]
+    fenced_listed: bool = False

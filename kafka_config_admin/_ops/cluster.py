@@ -27,21 +27,34 @@ class DescribeCluster(Operation[None, ClusterDescription]):
     """DescribeCluster of the brokers, or of a controller quorum (``controllers``)."""
 
     controllers: bool
+    #: Ask for the fenced brokers too (v2, Kafka 4.0+, KIP-1073; brokers only).
+    include_fenced: bool = False
+    #: The version of the last request built (the broker's, negotiated on its connection).
+    version: int = -1
 
     codec = DESCRIBE_CLUSTER
     throttle_from_version = 0
     hedged = True  # a read: asking a second node is harmless
 
     @classmethod
-    def build(cls, *, controllers: bool) -> DescribeCluster:
-        return cls(controllers=controllers)
+    def build(cls, *, controllers: bool, include_fenced: bool = False) -> DescribeCluster:
+        return cls(controllers=controllers, include_fenced=include_fenced)
 
     @property
     def resources(self) -> list[None]:
         return [_CLUSTER]
 
     def body(self, resources: Sequence[None], version: int) -> dict[str, Any]:
-        return {"endpoint_type": CONTROLLERS if self.controllers else BROKERS}
+        self.version = version
+        return {
+            "endpoint_type": CONTROLLERS if self.controllers else BROKERS,
+            "include_fenced_brokers": self.fenced_asked,
+        }
+
+    @property
+    def fenced_asked(self) -> bool:
+        """Whether the request built asks for fenced brokers (a broker from Kafka 4.0)."""
+        return self.include_fenced and not self.controllers and self.version >= 2
 
     def outcomes(
         self, resources: Sequence[None], response: Mapping[str, Any]
@@ -52,7 +65,13 @@ class DescribeCluster(Operation[None, ClusterDescription]):
             return
         nodes = sorted(
             (
-                ClusterNode(node["broker_id"], node["host"], node["port"], node["rack"])
+                ClusterNode(
+                    node["broker_id"],
+                    node["host"],
+                    node["port"],
+                    node["rack"],
+                    fenced=bool(node.get("is_fenced", False)),
+                )
                 for node in response["brokers"]
             ),
             key=lambda node: node.node_id,
@@ -65,6 +84,7 @@ class DescribeCluster(Operation[None, ClusterDescription]):
                 endpoint="controllers" if self.controllers else "brokers",
                 controller_id=controller if controller >= 0 else None,
                 nodes=tuple(nodes),
+                fenced_listed=self.fenced_asked,
             ),
         )
 

@@ -81,7 +81,7 @@ def alter(
             if problems:
                 print_refusals(problems)
                 return ExitCode.USAGE
-            print_changes(changes, state)
+            print_changes(changes, state, label)
             if dry_run:
                 secrets_marked = {r: _marked(r, ops, state) for r, ops in changes.items()}
                 verdict = await ask_broker(admin, Proposal(configs=secrets_marked))
@@ -125,10 +125,11 @@ def deletes_of_keys_not_set(
 
 
 def print_changes(
-    changes: Mapping[ConfigResource, Sequence[AlterConfigOp]], state: ClusterState
+    changes: Mapping[ConfigResource, Sequence[AlterConfigOp]], state: ClusterState, label: str
 ) -> None:
-    """The changes as a table: resource, key, operation, current value, new value."""
-    table = Table(title="changes", title_justify="left")
+    """The changes to cluster ``label`` as a table: resource, key, operation, current value,
+    new value."""
+    table = Table(title=f"changes to {label}", title_justify="left")
     for column in ("resource", "key", "op", "current", "new"):
         table.add_column(column, overflow="fold")
     for resource, ops in changes.items():

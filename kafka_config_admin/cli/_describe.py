@@ -65,7 +65,7 @@ def describe(
         async with admin:
             resources = await selected_resources(admin, selection)
             if not resources:
-                stderr.print(f"no topic matches {selection.match!r}")
+                stderr.print(f"no topic of {label} matches {selection.match!r}", markup=False)
             wanted = {resource: key_names for resource in resources} if key_names else resources
             result = admin.describe_configs(
                 wanted, include_synonyms=synonyms, include_documentation=docs

@@ -45,6 +45,7 @@ from ..desired import (
     parse_size_bytes,
     read_state,
     state_warnings,
+    unlisted_brokers,
 )
 from ._main import ExitCode, say, say_lines
 from ._options import ConnectionOptions, OutputFormat
@@ -116,14 +117,15 @@ def plan(
             sys.stdout.write(json.dumps(document, indent=2) + "\n")
         else:
             print_plan(made, label, verdict)
-        return plan_verdict(made, verdict, offline)
+        return plan_verdict(made, verdict, offline, label)
 
     return with_state(connection, file, show, prune=prune, for_plan=True)
 
 
-def plan_verdict(made: Plan, verdict: BrokerVerdict | None, offline: bool) -> int:
+def plan_verdict(made: Plan, verdict: BrokerVerdict | None, offline: bool, label: str) -> int:
     """The plan's last lines and its exit code: 2 when the checks here or the brokers refuse
-    a change, 1 when the brokers could not be asked, else 3 for changes and 0 for none."""
+    a change, 1 when the brokers could not be asked, else 3 for changes and 0 for none. The
+    last line names the cluster ``label`` (a plan without changes prints no table)."""
     if made.problems:
         print_refusals(made.problems)
         return ExitCode.USAGE
@@ -142,9 +144,10 @@ def plan_verdict(made: Plan, verdict: BrokerVerdict | None, offline: bool) -> in
             "not asked to validate the changes"
         )
     if not made.has_changes:
-        say("no changes: the cluster is as wanted")
+        say(no_changes_line(label))
         return ExitCode.OK
-    say("changes needed" + ("" if verdict is None else " (the brokers accept every change)"))
+    accepted = "" if verdict is None else " (the brokers accept every change)"
+    say(f"changes needed on {label}{accepted}")
     return ExitCode.CHANGES
 
 
@@ -168,9 +171,9 @@ def apply(
             print_refusals(made.problems)
             return ExitCode.USAGE
         if not made.has_changes:
-            say("no changes: the cluster is as wanted")
+            say(no_changes_line(label))
             return ExitCode.OK
-        say("changes needed")
+        say(f"changes needed on {label}")
         if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
             return ExitCode.FAILED
         with reassignment_bar() as progress:
@@ -207,7 +210,10 @@ def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) ->
             print_violations(violations, label)
             print_shadowed(shadowed, f"cluster-default values brokers override on {label}")
             print_warnings(warnings)
-            stderr.print(f"{len(desired.rules)} rule(s), {len(violations)} violation(s)")
+            stderr.print(
+                f"audit of {label}: {len(desired.rules)} rule(s), {len(violations)} violation(s)",
+                markup=False,
+            )
         if state.errors:
             return ExitCode.FAILED
         return ExitCode.CHANGES if violations else ExitCode.OK
@@ -219,8 +225,13 @@ async def with_rule_targets(
     admin: AdminClient, desired: DesiredState, state: ClusterState
 ) -> ClusterState:
     """``state`` and the resources the rules are about that the file does not name: the
-    topics each topic rule matches, every broker, the cluster default."""
+    topics each topic rule matches, every broker, the cluster default. A broker the cluster
+    has that its metadata does not list (``unlisted_brokers``: down) is an error of the
+    state when a rule or the file is about brokers: unknown, not checked, never a pass."""
     targets: list[ConfigResource] = []
+    unlisted: dict[ConfigResource, BaseException] = {}
+    if desired.brokers or any(rule.resource is ResourceKind.BROKER for rule in desired.rules):
+        unlisted, _ = await unlisted_brokers(admin)
     topics: list[str] | None = None  # listed once for every topic rule
     for rule in desired.rules:
         if rule.resource is ResourceKind.TOPIC:
@@ -238,7 +249,7 @@ async def with_rule_targets(
     return replace(
         state,
         configs={**state.configs, **more.configs},
-        errors={**state.errors, **more.errors},
+        errors={**unlisted, **state.errors, **more.errors},
     )
 
 
@@ -269,6 +280,11 @@ def audit_document(
             for v in violations
         ],
     }
+
+
+def no_changes_line(label: str) -> str:
+    """What ``plan`` and ``apply`` say when cluster ``label`` is as the file wants."""
+    return f"no changes: cluster {label} is as wanted"
 
 
 def print_violations(violations: list[Violation], label: str) -> None:

@@ -21,7 +21,7 @@ def export(
     connection: ConnectionOptions,
 ) -> int:
     """The ``export`` command's work (its options and help: :mod:`._commands`)."""
-    admin, _ = open_client(connection)
+    admin, label = open_client(connection)
 
     async def work() -> Export | None:
         async with admin:
@@ -38,12 +38,16 @@ def export(
             except ExportFailedError as error:
                 for line in failures_lines((r, [], e) for r, e in error.failures.items()):
                     stderr.print(f"failed: {line}", markup=False)
-                stderr.print("nothing exported: the resources above could not be described")
+                stderr.print(
+                    f"nothing exported from {label}: the resources above could not be described",
+                    markup=False,
+                )
                 return None
 
     exported = run(work)
     if exported is None:
         return ExitCode.FAILED
+    stderr.print(f"exported {label}", markup=False)  # stdout is the document alone
     for resource, key in exported.skipped:
         stderr.print(f"skipped: {resource}, {key}: sensitive, its value cannot be read")
     for kind, why in exported.unseen.items():

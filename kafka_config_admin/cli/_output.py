@@ -148,19 +148,24 @@ def print_document(document: Mapping[str, Any], output: OutputFormat) -> None:
 
 def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> None:
     """One table per resource, or its error (:func:`print_rows`: on a pipe, 2,000 resources'
-    tables spent half their CPU making rich ``Table`` objects)."""
+    tables spent half their CPU making rich ``Table`` objects), under one line naming the
+    document's cluster (:func:`cluster_heading`)."""
     surface = _Surface.of(stdout)
     headers = ["key", "value", "source", "type"]
     if view.synonyms:
         headers.append("synonyms")
     if view.docs:
         headers.append("documentation")
+    headed = False
     for item in document["resources"]:
         title = resource_title(item["type"], item["name"])
         if item["error"] is not None:
             message = f" {title}: {item['error']['message']}"
             stderr.print(Text.assemble(("failed:", "red"), message), highlight=False)
             continue
+        if not headed:  # above the first table: the cluster these tables are of
+            stdout.print(cluster_heading(document["cluster"]), markup=False)
+            headed = True
         rows = [_describe_row(key, entry, view) for key, entry in item["configs"].items()]
         caption = None
         if not item["configs"]:
@@ -366,6 +371,11 @@ def _plain_cells(console: Console, cells: Sequence[object]) -> list[str] | None:
             return None
         plain.append(text)
     return plain
+
+
+def cluster_heading(label: str) -> str:
+    """The line that names the cluster a command's tables are of (its ``Connection.label``)."""
+    return f"cluster {label}"
 
 
 def resource_title(kind: str, name: str) -> str:

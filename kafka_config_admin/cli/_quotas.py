@@ -81,7 +81,7 @@ def _scram_dict(description: UserScramCredentialsDescription) -> dict[str, Any]:
 
 
 def _print_tables(document: dict[str, Any], selection: QuotaSelection) -> None:
-    table = Table(title=f"quotas of {selection}", title_justify="left")
+    table = Table(title=f"quotas of {selection} on {document['cluster']}", title_justify="left")
     for column in ("entity", "key", "value"):
         table.add_column(column, overflow="fold")
     for item in document["quotas"]:
@@ -131,9 +131,9 @@ def alter_quotas(
         async with admin:
             if changes.quotas:
                 current = await admin.describe_client_quotas(selection.filter()).all()
-                _print_quota_changes(entity, current.get(entity, {}), changes)
+                _print_quota_changes(entity, current.get(entity, {}), changes, label)
             else:
-                _print_scram_changes(changes)
+                _print_scram_changes(changes, label)
             if dry_run and changes.scram:
                 stderr.print("dry run: SCRAM credentials checked here, nothing was sent")
                 return ExitCode.OK
@@ -157,9 +157,9 @@ def alter_quotas(
 
 
 def _print_quota_changes(
-    entity: ClientQuotaEntity, current: QuotaValues, changes: QuotaChanges
+    entity: ClientQuotaEntity, current: QuotaValues, changes: QuotaChanges, label: str
 ) -> None:
-    table = Table(title="changes", title_justify="left")
+    table = Table(title=f"changes to {label}", title_justify="left")
     for column in ("entity", "key", "op", "current", "new"):
         table.add_column(column, overflow="fold")
     for key, value in changes.quotas.items():
@@ -174,8 +174,8 @@ def _print_quota_changes(
     print_table(stderr, table)
 
 
-def _print_scram_changes(changes: QuotaChanges) -> None:
-    table = Table(title="changes", title_justify="left")
+def _print_scram_changes(changes: QuotaChanges, label: str) -> None:
+    table = Table(title=f"changes to {label}", title_justify="left")
     for column in ("user", "mechanism", "op", "iterations"):
         table.add_column(column, overflow="fold")
     for change in changes.scram:

@@ -116,7 +116,7 @@ if _typing.TYPE_CHECKING:
         stale_keys,
     )
     from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
-    from ._read_state import describe_state, read_state
+    from ._read_state import describe_state, read_state, unlisted_brokers
     from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
     from ._references import has_reference, is_reference
     from ._rules import Rule, RuleOperator, Violation, evaluate_rules
@@ -268,6 +268,7 @@ __all__ = [
     "schema_resources",
     "stale_keys",
     "state_warnings",
+    "unlisted_brokers",
     "upcoming_changes",
     "upcoming_warning",
 ]
@@ -374,6 +375,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "._read_state": (
         "describe_state",
         "read_state",
+        "unlisted_brokers",
     ),
     "._reassign": (
         "DEFAULT_REASSIGNMENT_TIMEOUT",

@@ -152,8 +152,9 @@ async def read_export(
     cluster default (unless not ``include_brokers``), the groups named in ``groups`` or else
     every group that has overrides and every client-metrics resource (unless not
     ``include_groups``; both listed by ``list_config_resources``, whose ``unseen`` the export
-    carries), and every entity's client quotas (unless not ``include_quotas``). ``settle``
-    waits for the describe (a face's progress bar); by default it is simply awaited.
+    carries; a type the broker has no configs of, groups before Kafka 4.0, is not described
+    and ``unseen`` says why), and every entity's client quotas (unless not ``include_quotas``).
+    ``settle`` waits for the describe (a face's progress bar); by default it is simply awaited.
 
     Raises :class:`ExportFailedError` when a resource cannot be described.
     """
@@ -164,7 +165,9 @@ async def read_export(
         resources.append(ConfigResource(ResourceType.BROKER, ""))
     unseen: Mapping[ResourceType, str] = {}
     if groups and include_groups:
-        resources += [ConfigResource(ResourceType.GROUP, name) for name in groups]
+        unseen = await admin.config_types_lacking([ResourceType.GROUP])
+        if not unseen:
+            resources += [ConfigResource(ResourceType.GROUP, name) for name in groups]
     elif include_groups:
         listing = await admin.list_config_resources(
             [ResourceType.GROUP, ResourceType.CLIENT_METRICS]

@@ -18,6 +18,7 @@ from .. import (
     AdminClient,
     AlterConfigOp,
     BrokerError,
+    BrokerNotAvailableError,
     Config,
     ConfigResource,
     DescribeConfigsResult,
@@ -98,6 +99,39 @@ async def describe_state(
     )
 
 
+async def unlisted_brokers(admin: AdminClient) -> tuple[dict[ConfigResource, BaseException], bool]:
+    """The brokers the cluster has that its metadata does not list, so that no read of
+    broker configs can check them, each as an error of its BROKER resource (unknown, never
+    absent); and whether the cluster could say (False: these may be missing some).
+
+    The metadata lists live brokers only. From Kafka 4.0 DescribeCluster lists the brokers
+    registered but fenced too (KIP-1073): a broker stopped or killed, once its session has
+    expired (``broker.session.timeout.ms``, 9 s by default), until it is unregistered. Before
+    4.0 (and on a controller quorum) nothing can tell a down broker from one the cluster
+    never had: the answer's second value is then False. A broker down whose session has not
+    expired yet is still listed by the metadata: a describe of it fails on its own.
+    """
+    try:
+        cluster = await admin.describe_cluster(include_fenced=True)
+    except UnsupportedVersionError:  # before Kafka 2.8: no DescribeCluster
+        return {}, False
+    if cluster.endpoint != "brokers":  # a controller quorum's nodes are no brokers
+        return {}, False
+    live = set(admin.broker_ids())
+    unlisted: dict[ConfigResource, BaseException] = {}
+    for node in cluster.nodes:
+        if node.node_id in live:
+            continue
+        resource = ConfigResource(ResourceType.BROKER, str(node.node_id))
+        state = "fenced" if node.fenced else "registered"
+        unlisted[resource] = BrokerNotAvailableError(
+            f"broker {node.node_id} is {state} with the cluster but not in its metadata "
+            "(stopped, restarting or fenced): its configs could not be checked",
+            resource=resource,
+        )
+    return unlisted, cluster.fenced_listed
+
+
 async def read_state(
     admin: AdminClient,
     desired: DesiredState,
@@ -119,7 +153,9 @@ async def read_state(
     quota or scram_user rules, every user's SCRAM credentials are (one request), else only
     those of the file's users. Each request has the client's ``timeout``; a failed topic
     listing, quota or SCRAM describe raises its error. The state carries the config catalog of
-    the cluster's release (``AdminClient.config_catalog()``) for the checks.
+    the cluster's release (``AdminClient.config_catalog()``) for the checks. A resource of a
+    type the broker has no configs of (``AdminClient.config_types_lacking``: groups before
+    Kafka 4.0) is not described: its error says so.
 
     With a cluster default in the file, every broker is described too: a value a broker sets
     for itself shadows the cluster default there (``broker_overrides``). Each override a plan
@@ -146,6 +182,15 @@ async def read_state(
         for resource in wanted
         if resource.type is not ResourceType.TOPIC or resource.name in topics
     ]
+    lacking = await admin.config_types_lacking({resource.type for resource in resources})
+    # A broker without configs of a type fails every describe of one: said once per resource
+    # from the catalog, not asked.
+    refused = {
+        resource: UnsupportedVersionError(lacking[resource.type], resource=resource)
+        for resource in resources
+        if resource.type in lacking
+    }
+    resources = [resource for resource in resources if resource not in refused]
     narrow = named_keys_only and not prune and not desired.rules
     schema_for: list[ResourceType] = []
     if desired.cluster_default is not None or desired.brokers:
@@ -176,7 +221,7 @@ async def read_state(
     partitions, unreadable = await _partitions(admin, desired, topics)
     state = replace(
         state,
-        errors={**unreadable, **state.errors},
+        errors={**refused, **unreadable, **state.errors},
         quotas=quotas,
         scram=scram,
         quotas_complete=quotas_complete,

@@ -212,3 +212,48 @@ def test_a_clusters_file_named_but_missing_is_said(tmp_path: Path, kafka_bootstr
     assert ran.err.strip() == (
         f"error: cannot read clusters file {missing}: No such file or directory"
     )
+
+
+def test_every_table_output_names_the_cluster_talked_to(
+    kafka_bootstrap: str, two_clusters: tuple[Path, str], tmp_path: Path
+) -> None:
+    """``--cluster two`` with KAFKA_BOOTSTRAP_SERVERS exported: each human-readable output
+    says ``two`` (describe's first stdout line, the other commands' tables and last lines on
+    stderr; export's stdout stays the document alone)."""
+    clusters, dead = two_clusters
+    name = make_topic(kafka_bootstrap, {"retention.ms": "3600000"})
+    env = {"KAFKA_BOOTSTRAP_SERVERS": dead, "KAFKA_CONFIG_ADMIN_CLUSTERS": str(clusters)}
+    named = ["--cluster", "two", "--timeout", "10"]
+
+    described = run_process("describe", f"topic:{name}", *named, env=env)
+    assert described.code == 0, described.err
+    assert described.out.splitlines()[0] == "cluster two"
+    altered = run_process(
+        "alter", f"topic:{name}", "--set", "retention.ms=7200000", "--yes", *named, env=env
+    )
+    assert altered.code == 0, altered.err
+    assert altered.err.splitlines()[0] == "changes to two"
+
+    file = tmp_path / "desired.yaml"
+    file.write_text(f"topics: [{{name: {name}, configs: {{retention.ms: 4h}}}}]\n")
+    planned = run_process("plan", str(file), *named, env=env)
+    assert planned.code == 3, planned.err
+    assert planned.err.splitlines()[0] == "plan for two"
+    assert planned.err.splitlines()[-1] == "changes needed on two (the brokers accept every change)"
+    file.write_text(f"topics: [{{name: {name}, configs: {{retention.ms: 2h}}}}]\n")
+    same = run_process("plan", str(file), *named, env=env)
+    assert same.code == 0, same.err
+    assert same.err.strip() == "no changes: cluster two is as wanted"
+
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(f"rules:\n  - {{match: '{name}', check: 'retention.ms >= 1h'}}\n")
+    audited = run_process("audit", str(rules), *named, env=env)
+    assert audited.code == 0, audited.err
+    assert audited.err.strip() == "audit of two: 1 rule(s), 0 violation(s)"
+
+    exported = run_process(
+        "export", "--match", name, "--no-groups", "--no-quotas", "-o", "json", *named, env=env
+    )
+    assert exported.code == 0, exported.err
+    assert exported.err.strip() == "exported two"
+    assert exported.json()["topics"][0]["name"] == name

@@ -95,11 +95,11 @@ def test_a_file_the_broker_accepts_plans_changes_with_exit_3_and_apply_makes_the
     file = write(tmp_path, f"topics: [{{name: {name}, configs: {{retention.ms: 2h}}}}]\n")
     ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
     assert ran.code == 3, ran.err
-    assert "changes needed (the brokers accept every change)" in ran.err
+    assert f"changes needed on {kafka_bootstrap} (the brokers accept every change)" in ran.err
     assert run_cli(capsys, "apply", file, "-b", kafka_bootstrap, "--yes").code == 0
     ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
     assert ran.code == 0, ran.err
-    assert "no changes: the cluster is as wanted" in ran.err
+    assert f"no changes: cluster {kafka_bootstrap} is as wanted" in ran.err
 
 
 def test_broker_side_rules_the_client_leaves_to_the_broker_are_refused_by_plan(

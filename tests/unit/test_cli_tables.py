@@ -114,7 +114,8 @@ def describe_entry(value: str | None, *, sensitive: bool = False) -> dict[str, o
     }
 
 
-DESCRIBED: dict[str, list[dict[str, Any]]] = {
+DESCRIBED: dict[str, Any] = {
+    "cluster": "prod [eu]",  # brackets: printed as they are, never read as markup
     "resources": [
         {
             "type": "TOPIC",
@@ -128,12 +129,14 @@ DESCRIBED: dict[str, list[dict[str, Any]]] = {
         },
         {"type": "TOPIC", "name": "注文", "error": None, "configs": {}},
         {"type": "BROKER", "name": "", "error": None, "configs": {"a": describe_entry("x:y")}},
-    ]
+    ],
 }
 
 
 def rich_describe_tables(console: Console, view: DescribeView) -> None:
-    """The describe tables as rich draws them (how describe made them before)."""
+    """The describe tables as rich draws them (how describe made them before), under the
+    line naming the cluster."""
+    console.print("cluster prod [eu]", markup=False)
     for item in DESCRIBED["resources"]:
         made = Table(
             title=resource_title(item["type"], item["name"]),

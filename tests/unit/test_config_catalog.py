@@ -366,3 +366,31 @@ def test_catalog_files_are_compact_json() -> None:
         text = resources.files("kafka_config_admin._models").joinpath("catalogs", f"{release}.json")
         data = json.loads(text.read_text())
         assert data["release"] == release and len(text.read_text()) < 100_000
+
+
+def test_the_types_a_broker_has_no_configs_of_follow_its_catalog() -> None:
+    """Groups from Kafka 4.0, client metrics from 3.7: a broker exactly a release without them
+    lacks them; one between two catalogs may have them (the broker is the judge); one older
+    than every catalog lacks both."""
+    from kafka_config_admin._models.catalog import config_types_lacking
+
+    newer = [ResourceType.GROUP, ResourceType.CLIENT_METRICS, ResourceType.TOPIC]
+
+    def exactly(release: str) -> CatalogMatch:
+        return CatalogMatch(catalog=load_catalog(release), exact=True)
+
+    lacking = config_types_lacking(exactly("3.9.1"), newer)
+    assert list(lacking) == [ResourceType.GROUP]
+    assert lacking[ResourceType.GROUP] == (
+        "the broker (Kafka 3.9.1) has no group configs (Kafka 4.0.2 has them): none are read"
+    )
+    assert config_types_lacking(exactly("4.0.2"), newer) == {}
+    assert set(config_types_lacking(exactly("3.6.2"), newer)) == {
+        ResourceType.GROUP,
+        ResourceType.CLIENT_METRICS,
+    }
+    between = CatalogMatch(catalog=load_catalog("3.6.2"), exact=False)  # a 3.7 or 3.8 broker
+    assert config_types_lacking(between, newer) == {}
+    older = config_types_lacking(None, newer)
+    assert set(older) == {ResourceType.GROUP, ResourceType.CLIENT_METRICS}
+    assert "older than Kafka 2.5.1" in older[ResourceType.CLIENT_METRICS]

@@ -88,3 +88,28 @@ def test_controllers_cannot_be_asked_at_v0() -> None:
 
 def test_asking_for_brokers_needs_no_endpoint_type() -> None:
     assert DESCRIBE_CLUSTER.encode_request(0, {"endpoint_type": 1}) == boolean(False) + tags(True)
+
+
+def test_fenced_brokers_are_asked_for_only_where_the_broker_can_list_them() -> None:
+    """``describe_cluster(include_fenced=True)``: v2 of brokers asks (Kafka 4.0+); v0-v1 and a
+    controller quorum do not, and the description says whether fenced brokers are in it."""
+    from kafka_config_admin._ops.cluster import DescribeCluster
+
+    answer = {
+        "error_code": 0,
+        "cluster_id": "c",
+        "controller_id": 1,
+        "brokers": [
+            {"broker_id": 2, "host": "h", "port": 9, "rack": None, "is_fenced": True},
+            {"broker_id": 1, "host": "h", "port": 8, "rack": None, "is_fenced": False},
+        ],
+    }
+    for version, controllers, asked in ((1, False, False), (2, True, False), (2, False, True)):
+        operation = DescribeCluster.build(controllers=controllers, include_fenced=True)
+        assert operation.body([None], version)["include_fenced_brokers"] is asked
+        [(_, description)] = list(operation.outcomes([None], answer))
+        assert not isinstance(description, BaseException)
+        assert description.fenced_listed is asked
+        assert [(n.node_id, n.fenced) for n in description.nodes] == [(1, False), (2, True)]
+    plain = DescribeCluster.build(controllers=False)
+    assert plain.body([None], 2)["include_fenced_brokers"] is False

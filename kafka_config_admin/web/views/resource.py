@@ -156,6 +156,9 @@ async def page(request: Request) -> Response:
     cluster, admin = await cluster_client(request)
     resource = path_resource(request)
     modified = request.query_params.get("modified") == "1"
+    lacking = await admin.config_types_lacking([resource.type])
+    if lacking:  # a group on Kafka 3.9: its describe would fail the request
+        raise HTTPException(404, f"{resource_title(resource)}: {lacking[resource.type]}")
     described = admin.describe_configs(
         [resource], include_synonyms=True, include_documentation=True
     )

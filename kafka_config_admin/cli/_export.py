@@ -52,5 +52,7 @@ def export(
         stderr.print(f"skipped: {resource}, {key}: sensitive, its value cannot be read")
     for kind, why in exported.unseen.items():
         stderr.print(f"not listed in full: {kind.name}: {why}", markup=False)
+    for why in exported.unread:
+        stderr.print(f"not read: {why}", markup=False)
     print_document(exported.document, output)
     return ExitCode.OK

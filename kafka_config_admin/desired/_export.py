@@ -22,6 +22,7 @@ from .. import (
     DescribeConfigsResult,
     KafkaConfigAdminError,
     ResourceType,
+    UnsupportedVersionError,
 )
 from ._patterns import list_matching_topics
 from ._state import is_override
@@ -40,20 +41,28 @@ class Export:
         unseen: the resource types the cluster could not list in full, with why
             (:attr:`ConfigResourceListing.unseen`: groups that exist only as config, before
             Kafka 4.1).
+        unread: what was not read at all, with why (client quotas on a broker before Kafka
+            2.6, which has no quota API): its section is left out, never written empty, so a
+            plan of the file leaves it alone.
     """
 
     document: dict[str, Any]
     skipped: tuple[tuple[ConfigResource, str], ...]
     unseen: Mapping[ResourceType, str] = field(default_factory=dict)
+    unread: tuple[str, ...] = ()
 
     def to_yaml(self) -> str:
         """The document as a desired-state file, the keys left out and what could not be seen
         named in comments on top."""
-        notes = "".join(
-            f"# left out: {resource}, {key}: sensitive, its value cannot be read\n"
-            for resource, key in self.skipped
-        ) + "".join(
-            f"# not listed in full: {kind.name}: {why}\n" for kind, why in self.unseen.items()
+        notes = (
+            "".join(
+                f"# left out: {resource}, {key}: sensitive, its value cannot be read\n"
+                for resource, key in self.skipped
+            )
+            + "".join(
+                f"# not listed in full: {kind.name}: {why}\n" for kind, why in self.unseen.items()
+            )
+            + "".join(f"# not read: {why}\n" for why in self.unread)
         )
         import yaml  # here, not at import: only an export writes YAML
 
@@ -181,6 +190,16 @@ async def read_export(
         raise ExportFailedError(failed)
     configs = {resource: future.result() for resource, future in result.values.items()}
     shapes = {topic.name: (topic.num_partitions, topic.replication_factor) for topic in topics}
-    quotas = await admin.describe_client_quotas().all() if include_quotas else None
+    quotas, unread = await _quotas(admin) if include_quotas else (None, ())
     exported = export_document(configs, shapes, quotas, keep_empty_groups=bool(groups))
-    return dataclasses.replace(exported, unseen=unseen)
+    return dataclasses.replace(exported, unseen=unseen, unread=unread)
+
+
+async def _quotas(
+    admin: AdminClient,
+) -> tuple[Mapping[ClientQuotaEntity, Mapping[str, float]] | None, tuple[str, ...]]:
+    """Every entity's client quotas, or None and why when the broker has no quota API."""
+    try:
+        return await admin.describe_client_quotas().all(), ()
+    except UnsupportedVersionError:  # DescribeClientQuotas came with Kafka 2.6 (KIP-546)
+        return None, ("quotas: the broker has no client quota API (Kafka 2.6 added it)",)

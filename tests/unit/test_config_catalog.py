@@ -12,6 +12,7 @@ from kafka_config_admin import (
     AlterConfigOp,
     CatalogMatch,
     Config,
+    ConfigCatalog,
     ConfigResource,
     ConfigType,
     InvalidArgumentError,
@@ -366,3 +367,15 @@ def test_catalog_files_are_compact_json() -> None:
         text = resources.files("kafka_config_admin._models").joinpath("catalogs", f"{release}.json")
         data = json.loads(text.read_text())
         assert data["release"] == release and len(text.read_text()) < 100_000
+
+
+def test_lookup_finds_a_brokers_listener_keys_as_the_key_they_prefix() -> None:
+    catalog = load_catalog("4.4.0")
+    name = "listener.name.ssl.ssl.keystore.location"
+    found = catalog.lookup(ResourceType.BROKER, name)
+    assert found is not None and found.name == name and found.listener == "ssl"
+    assert catalog.lookup(ResourceType.TOPIC, name) is None
+    assert catalog.lookup(ResourceType.BROKER, "log.cleaner.threads") == catalog.get(
+        ResourceType.BROKER, "log.cleaner.threads"
+    )
+    assert ConfigCatalog.is_listener_key(name) and not ConfigCatalog.is_listener_key("ssl.x")

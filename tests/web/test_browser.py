@@ -301,13 +301,13 @@ def test_a_sensitive_value_typed_never_comes_back(
         page.goto(f"{editor}/c/{CLUSTER}/r/broker/{broker}")
         expect(page.locator('tr.entry[data-key="ssl.key.password"]')).to_contain_text("[hidden]")
         # Kafka takes an SSL key password per listener: typed in a password field
-        secret = page.locator("form.secret")
-        secret.get_by_label("secret key").fill("listener.name.plaintext.ssl.key.password")
-        value = secret.get_by_label("secret value")
-        expect(value).to_have_attribute("type", "password")
-        value.fill(secret_key_password)
-        secret.get_by_role("button", name="add to plan").click()
-        expect(secret.locator("output.status")).to_contain_text("[hidden]")
+        secret_form = page.locator("form.secret")
+        secret_form.get_by_label("secret key").fill("listener.name.plaintext.ssl.key.password")
+        secret_field = secret_form.get_by_label("secret value")
+        expect(secret_field).to_have_attribute("type", "password")
+        secret_field.fill(secret_key_password)
+        secret_form.get_by_role("button", name="add to plan").click()
+        expect(secret_form.locator("output.status")).to_contain_text("[hidden]")
         page.locator("#pending").click()
         expect(page.locator("table.diff")).to_contain_text(
             "listener.name.plaintext.ssl.key.password"

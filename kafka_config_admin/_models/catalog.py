@@ -252,6 +252,19 @@ class ConfigCatalog:
         self._keys[(resource_type, name)] = key
         return key
 
+    @staticmethod
+    def is_listener_key(name: str) -> bool:
+        """Whether ``name`` is a per-listener broker key, ``listener.name.<listener>.<key>``."""
+        return _LISTENER_KEY.fullmatch(name) is not None
+
+    def lookup(self, resource_type: ResourceType, name: str) -> CatalogKey | None:
+        """Key ``name`` of ``resource_type`` (:meth:`get`), or for a broker the key a
+        per-listener key prefixes (:meth:`listener_key`); None when this release has neither."""
+        found = self.get(resource_type, name)
+        if found is None and resource_type is ResourceType.BROKER:
+            return self.listener_key(name)
+        return found
+
     def listener_key(self, name: str) -> CatalogKey | None:
         """The broker key a per-listener key sets for one listener, or None.
 

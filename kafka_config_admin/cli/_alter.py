@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 
 from rich.table import Table
+from rich.text import Text
 
 from .. import AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
 from ..desired import (
@@ -140,7 +141,9 @@ def print_changes(
             current = HIDDEN if hidden else (entry.value if entry is not None else None)
             new = "" if op.op is OpType.DELETE else (HIDDEN if hidden else op.value)
             title = resource_title(resource.type.name, resource.name)
-            table.add_row(title, op.name, op.op.name, current or "", new or "")
+            # Text, not markup: "[hidden]" and list values in brackets are shown as they are
+            cells = (title, op.name, op.op.name, current or "", new or "")
+            table.add_row(*(Text(cell) for cell in cells))
     print_table(stderr, table)
 
 

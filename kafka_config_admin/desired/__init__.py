@@ -76,6 +76,7 @@ if _typing.TYPE_CHECKING:
         check_desired,
         check_ops,
         check_value,
+        is_locked,
         key_hint,
     )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
@@ -236,6 +237,7 @@ __all__ = [
     "find_shadowed",
     "has_reference",
     "human_units",
+    "is_locked",
     "is_override",
     "is_reference",
     "is_refusal",
@@ -311,6 +313,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "check_desired",
         "check_ops",
         "check_value",
+        "is_locked",
         "key_hint",
     ),
     "._export": (

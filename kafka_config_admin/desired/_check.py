@@ -15,6 +15,7 @@ from .. import (
     AlterConfigOp,
     CatalogKey,
     CatalogMatch,
+    ConfigCatalog,
     ConfigResource,
     ConfigType,
     OpType,
@@ -37,6 +38,7 @@ __all__ = [
     "check_desired",
     "check_ops",
     "check_value",
+    "is_locked",
     "key_hint",
 ]
 
@@ -107,9 +109,7 @@ def check_value(
         missing = _missing_key(state, resource, key)
         if missing is not None:
             return problem(missing)
-    elif info is not None and info.is_read_only and (spec is None or spec.listener is None):
-        # A broker describes a listener's key set in its properties file as read-only,
-        # though it takes a change of it (Kafka's dynamic keys are the unprefixed names).
+    elif info is not None and is_locked(resource, key, read_only=info.is_read_only):
         return problem("read-only: the broker does not take changes of this key at run time")
     mode = _mode_problem(resource, key, op, spec, state.catalog)
     if mode is not None:
@@ -133,6 +133,16 @@ def check_value(
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
     rule = _broker_rules(state, resource, key, parsed, op)
     return None if rule is None else problem(rule)
+
+
+def is_locked(resource: ConfigResource, key: str, *, read_only: bool) -> bool:
+    """Whether ``key``, which the broker describes with its ``read_only`` mark, takes no change
+    at run time: the one rule of the checks and the web editor's locked keys. A broker marks a
+    per-listener key (``listener.name.<listener>.<key>``) read-only once it is set, yet takes
+    a change of it on one broker id (Kafka's dynamic keys are the unprefixed names, and it
+    never refuses a prefixed one as read-only): a listener's key store is rotated that way."""
+    listener_key = resource.type is ResourceType.BROKER and ConfigCatalog.is_listener_key(key)
+    return read_only and not listener_key
 
 
 def _unchecked_value(

@@ -155,10 +155,7 @@ class ClusterState:
         """What the catalog of the cluster's release says of ``key`` on ``resource``."""
         if self.catalog is None:
             return None
-        found = self.catalog.catalog.get(resource.type, key)
-        if found is None and resource.type is ResourceType.BROKER:
-            return self.catalog.catalog.listener_key(key)
-        return found
+        return self.catalog.catalog.lookup(resource.type, key)
 
     def known_keys(self, resource_type: ResourceType) -> set[str]:
         """The keys resources of ``resource_type`` take, as far as the state can tell: the

@@ -36,7 +36,7 @@ from ._settings import (
     POLICY_RULE,
     SaslUser,
 )
-from ._tls import TLS_LISTENERS, TlsFiles, TlsListener, unsecured_jwt
+from ._tls import TLS_LISTENERS, TlsFiles, TlsListener, new_broker_keystore, unsecured_jwt
 
 __all__ = [
     "ADMIN_USER",
@@ -62,6 +62,7 @@ __all__ = [
     "docker_engine_answers",
     "live_container_ids",
     "live_pids",
+    "new_broker_keystore",
     "selected_backend",
     "start_cluster",
     "unsecured_jwt",

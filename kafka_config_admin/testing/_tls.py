@@ -25,6 +25,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Literal
 
 from ._errors import BackendUnavailableError
@@ -38,6 +39,7 @@ __all__ = [
     "TlsPorts",
     "add_tls_listeners",
     "make_tls_files",
+    "new_broker_keystore",
     "unsecured_jwt",
 ]
 
@@ -86,6 +88,8 @@ class TlsFiles:
         client_keystore: key and certificate in one file, for Kafka's ``ssl.keystore.location``
             with ``ssl.keystore.type=PEM`` and ``ssl.key.password``.
         client_key_passphrase: the passphrase of the client key (random per cluster).
+        ca_key: the authority's private key (PKCS#8, unencrypted), to sign a new broker
+            certificate with (:func:`new_broker_keystore`).
     """
 
     directory: Path
@@ -95,87 +99,106 @@ class TlsFiles:
     client_key: Path
     client_keystore: Path
     client_key_passphrase: str
+    ca_key: Path
 
     def broker_files(self) -> dict[str, Path]:
         """The files a broker reads, by the name the broker configuration gives them."""
         return {_KEYSTORE: self.broker_keystore, _TRUSTSTORE: self.ca_certificate}
 
 
-def make_tls_files(directory: Path) -> TlsFiles:
-    """Make a CA, the broker certificate and a client certificate, as PEM files in ``directory``."""
+def _crypto() -> Any:
+    """The ``cryptography`` modules this file uses, or a clear error where it is missing."""
     try:
         from cryptography import x509
         from cryptography.hazmat.primitives import hashes, serialization
         from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.hazmat.primitives.serialization import pkcs12
         from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
     except ImportError:
         raise BackendUnavailableError(
             "tls=True makes its certificates with the 'cryptography' package: install the "
             "'test' extra (pip install 'kafka-config-admin[test]')"
         ) from None
-
-    def name(common_name: str) -> x509.Name:
-        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
-
-    now = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=5)
-
-    def certificate(
-        subject: str,
-        key: ec.EllipticCurvePrivateKey,
-        issuer: tuple[x509.Name, ec.EllipticCurvePrivateKey] | None,
-        extensions: list[tuple[x509.ExtensionType, bool]],
-    ) -> x509.Certificate:
-        issuer_name, issuer_key = issuer or (name(subject), key)
-        builder = (
-            x509.CertificateBuilder()
-            .subject_name(name(subject))
-            .issuer_name(issuer_name)
-            .public_key(key.public_key())
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now)
-            .not_valid_after(now + _VALIDITY)
-        )
-        for extension, critical in extensions:
-            builder = builder.add_extension(extension, critical=critical)
-        return builder.sign(issuer_key, hashes.SHA256())
-
-    def pem(cert: x509.Certificate) -> bytes:
-        return cert.public_bytes(serialization.Encoding.PEM)
-
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = "kafka-config-admin test CA"
-    ca = certificate(ca_name, ca_key, None, [(x509.BasicConstraints(ca=True, path_length=0), True)])
-    issuer = (ca.subject, ca_key)
-    leaf = [(x509.BasicConstraints(ca=False, path_length=None), True)]
-    broker_key = ec.generate_private_key(ec.SECP256R1())
-    broker = certificate(
-        _BROKER_COMMON_NAME,
-        broker_key,
-        issuer,
-        [
-            *leaf,
-            (x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address(LOOPBACK))]), False),
-            (x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), False),
-        ],
+    return SimpleNamespace(
+        x509=x509,
+        hashes=hashes,
+        serialization=serialization,
+        ec=ec,
+        pkcs12=pkcs12,
+        ExtendedKeyUsageOID=ExtendedKeyUsageOID,
+        NameOID=NameOID,
     )
-    client_key = ec.generate_private_key(ec.SECP256R1())
-    client = certificate(
+
+
+def _certificate(subject: str, key: Any, issuer: tuple[Any, Any] | None, extensions: Any) -> Any:
+    """A certificate of ``subject`` for ``key``, signed by ``issuer`` (name, key) or itself."""
+    c = _crypto()
+    name = c.x509.Name([c.x509.NameAttribute(c.NameOID.COMMON_NAME, subject)])
+    issuer_name, issuer_key = issuer or (name, key)
+    now = datetime.datetime.now(datetime.UTC) - datetime.timedelta(minutes=5)
+    builder = (
+        c.x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(issuer_name)
+        .public_key(key.public_key())
+        .serial_number(c.x509.random_serial_number())
+        .not_valid_before(now)
+        .not_valid_after(now + _VALIDITY)
+    )
+    for extension, critical in extensions:
+        builder = builder.add_extension(extension, critical=critical)
+    return builder.sign(issuer_key, c.hashes.SHA256())
+
+
+def _leaf(usage: Any, *more: Any) -> list[tuple[Any, bool]]:
+    c = _crypto()
+    return [
+        (c.x509.BasicConstraints(ca=False, path_length=None), True),
+        *((extension, False) for extension in more),
+        (c.x509.ExtendedKeyUsage([usage]), False),
+    ]
+
+
+def _broker_certificate(ca: Any, ca_key: Any) -> tuple[Any, Any]:
+    """A new broker key and its certificate for ``127.0.0.1``, signed by the CA."""
+    c = _crypto()
+    key = c.ec.generate_private_key(c.ec.SECP256R1())
+    address = c.x509.SubjectAlternativeName([c.x509.IPAddress(ipaddress.ip_address(LOOPBACK))])
+    extensions = _leaf(c.ExtendedKeyUsageOID.SERVER_AUTH, address)
+    return key, _certificate(_BROKER_COMMON_NAME, key, (ca.subject, ca_key), extensions)
+
+
+def _pem(cert: Any) -> bytes:
+    return cert.public_bytes(_crypto().serialization.Encoding.PEM)  # type: ignore[no-any-return]
+
+
+def make_tls_files(directory: Path) -> TlsFiles:
+    """Make a CA, the broker certificate and a client certificate, as PEM files in ``directory``."""
+    c = _crypto()
+    ser = c.serialization
+    ca_key = c.ec.generate_private_key(c.ec.SECP256R1())
+    ca = _certificate(
+        "kafka-config-admin test CA",
+        ca_key,
+        None,
+        [(c.x509.BasicConstraints(ca=True, path_length=0), True)],
+    )
+    broker_key, broker = _broker_certificate(ca, ca_key)
+    client_key = c.ec.generate_private_key(c.ec.SECP256R1())
+    client = _certificate(
         CLIENT_COMMON_NAME,
         client_key,
-        issuer,
-        [*leaf, (x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), False)],
+        (ca.subject, ca_key),
+        _leaf(c.ExtendedKeyUsageOID.CLIENT_AUTH),
     )
     passphrase = f"kca-key-{secrets.token_urlsafe(12)}"
     # Kafka's PEM key store reads PKCS#8 keys: plain, or encrypted with ssl.key.password.
-    broker_key_pem = broker_key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
+    plain = (ser.Encoding.PEM, ser.PrivateFormat.PKCS8, ser.NoEncryption())
+    broker_key_pem = broker_key.private_bytes(*plain)
     client_key_pem = client_key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.BestAvailableEncryption(passphrase.encode()),
+        ser.Encoding.PEM,
+        ser.PrivateFormat.PKCS8,
+        ser.BestAvailableEncryption(passphrase.encode()),
     )
     directory.mkdir(parents=True, exist_ok=True)
     files = TlsFiles(
@@ -186,19 +209,41 @@ def make_tls_files(directory: Path) -> TlsFiles:
         client_key=directory / "client-key.pem",
         client_keystore=directory / "client-keystore.pem",
         client_key_passphrase=passphrase,
+        ca_key=directory / "ca-key.pem",
     )
     contents = {
-        files.ca_certificate: pem(ca),
-        files.broker_keystore: broker_key_pem + pem(broker) + pem(ca),
-        files.client_certificate: pem(client),
+        files.ca_certificate: _pem(ca),
+        files.broker_keystore: broker_key_pem + _pem(broker) + _pem(ca),
+        files.client_certificate: _pem(client),
         files.client_key: client_key_pem,
-        files.client_keystore: client_key_pem + pem(client),
+        files.client_keystore: client_key_pem + _pem(client),
+        files.ca_key: ca_key.private_bytes(*plain),
     }
     # Readable by the broker whatever user it runs as (a container's); the directory holding
     # them is private to this cluster and removed when it stops.
     for path, data in contents.items():
         path.write_bytes(data)
     return files
+
+
+def new_broker_keystore(files: TlsFiles, name: str, password: str) -> tuple[Path, int]:
+    """A new PKCS12 key store for the brokers, ``name`` in :attr:`TlsFiles.directory`: a new
+    key and certificate from the same CA, with the subject and address of the first (Kafka
+    refuses a key store whose names changed), its key and store protected by ``password``.
+
+    Returns the path as the JVM backend's brokers see it (they read the directory in place)
+    and the new certificate's serial number, which a TLS handshake then shows.
+    """
+    c = _crypto()
+    ca = c.x509.load_pem_x509_certificate(files.ca_certificate.read_bytes())
+    ca_key = c.serialization.load_pem_private_key(files.ca_key.read_bytes(), None)
+    key, cert = _broker_certificate(ca, ca_key)
+    encryption = c.serialization.BestAvailableEncryption(password.encode())
+    path = files.directory / name
+    path.write_bytes(
+        c.pkcs12.serialize_key_and_certificates(b"broker", key, cert, [ca], encryption)
+    )
+    return path, int(cert.serial_number)
 
 
 def add_tls_listeners(props: dict[str, str], ports: TlsPorts, *, files_dir: str) -> None:

@@ -35,6 +35,7 @@ def routes() -> list[BaseRoute]:
         Route(f"/c/{{cluster}}/r/{_RESOURCE}", resource.page),
         _post(f"/c/{{cluster}}/check/{_RESOURCE}", resource.check),
         _post(f"/c/{{cluster}}/edit/{_RESOURCE}", resource.edit),
+        _post(f"/c/{{cluster}}/rotate/{_RESOURCE}", resource.rotate_keystore),
         Route("/c/{cluster}/groups", entities.groups),
         Route("/c/{cluster}/client-metrics", entities.client_metrics),
         Route("/c/{cluster}/quotas", entities.quotas),

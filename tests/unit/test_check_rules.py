@@ -8,7 +8,7 @@ import pytest
 
 from kafka_config_admin import CatalogMatch, ConfigResource, ConfigType, cut_short, load_catalog
 from kafka_config_admin import ResourceType as RT
-from kafka_config_admin.desired import ClusterState, check_value, nearest_keys
+from kafka_config_admin.desired import ClusterState, check_value, is_locked, nearest_keys
 
 from .desired_helpers import BROKER, DEFAULT, TOPIC, broker_config, entry, topic_config
 
@@ -67,6 +67,30 @@ def test_a_controller_listeners_key_of_a_read_only_key_is_left_to_the_broker() -
     assert refusal("listener.name.controller.sasl.login.retry.backoff.ms", "soon") is None
     assert refusal("listener.name.plaintext.sasl.login.retry.backoff.ms", "soon") is not None
     assert refusal("listener.name.controller.max.connections", "many") is not None
+
+
+def test_a_listener_key_set_and_described_read_only_still_takes_changes() -> None:
+    # once set, a broker describes a listener's keys read-only: a key store rotated once can
+    # be rotated again, where an unprefixed read-only key stays refused
+    location = "listener.name.ssl.ssl.keystore.location"
+    set_keys = (
+        entry(location, "/etc/kafka/a.p12", is_read_only=True),
+        entry("listener.name.ssl.ssl.key.password", None, is_read_only=True, is_sensitive=True),
+        entry("broker.rack", "a", is_read_only=True),
+    )
+    checked = state("4.4.0", *set_keys)
+    assert check_value(checked, BROKER, location, "/etc/kafka/b.p12") is None
+    assert check_value(checked, BROKER, "listener.name.ssl.ssl.key.password", "s") is None
+    refused = check_value(checked, BROKER, "broker.rack", "b")
+    assert refused is not None and "read-only" in refused.message
+
+
+def test_is_locked_is_the_read_only_mark_but_for_a_brokers_listener_keys() -> None:
+    assert is_locked(BROKER, "broker.rack", read_only=True)
+    assert not is_locked(BROKER, "broker.rack", read_only=False)
+    assert not is_locked(BROKER, "listener.name.ssl.ssl.keystore.type", read_only=True)
+    assert not is_locked(DEFAULT, "listener.name.ssl.max.connections", read_only=True)
+    assert is_locked(TOPIC, "listener.name.ssl.ssl.keystore.type", read_only=True)
 
 
 def test_on_the_cluster_default_only_the_cluster_level_listener_keys_are_taken() -> None:

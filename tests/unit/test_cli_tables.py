@@ -194,3 +194,22 @@ def test_rows_are_printed_as_rich_prints_their_table(rows: list[list[str]], widt
         print_rows(our_console, "plan for x", columns, rows)
         assert isinstance(our_console.file, io.StringIO)
         assert our_console.file.getvalue() == printed(rich_console, table(rows), by_rich=True)
+
+
+def test_the_changes_table_shows_hidden_and_bracketed_values_as_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kafka_config_admin import AlterConfigOp, ConfigResource, OpType, ResourceType
+    from kafka_config_admin.cli import _alter
+    from kafka_config_admin.desired import ClusterState
+
+    printed = io.StringIO()
+    monkeypatch.setattr(_alter, "stderr", Console(file=printed, width=200))
+    broker = ConfigResource(ResourceType.BROKER, "1")
+    ops = [
+        AlterConfigOp("listener.name.ssl.ssl.keystore.password", "s3cret-pw", OpType.SET),
+        AlterConfigOp("sasl.enabled.mechanisms", "[PLAIN]", OpType.SET),
+    ]
+    _alter.print_changes({broker: ops}, ClusterState(configs={}))
+    shown = printed.getvalue()
+    assert "[hidden]" in shown and "[PLAIN]" in shown and "s3cret-pw" not in shown

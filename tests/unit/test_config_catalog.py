@@ -12,6 +12,7 @@ from kafka_config_admin import (
     AlterConfigOp,
     CatalogMatch,
     Config,
+    ConfigCatalog,
     ConfigResource,
     ConfigType,
     InvalidArgumentError,
@@ -394,3 +395,15 @@ def test_the_types_a_broker_has_no_configs_of_follow_its_catalog() -> None:
     older = config_types_lacking(None, newer)
     assert set(older) == {ResourceType.GROUP, ResourceType.CLIENT_METRICS}
     assert "older than Kafka 2.5.1" in older[ResourceType.CLIENT_METRICS]
+
+
+def test_lookup_finds_a_brokers_listener_keys_as_the_key_they_prefix() -> None:
+    catalog = load_catalog("4.4.0")
+    name = "listener.name.ssl.ssl.keystore.location"
+    found = catalog.lookup(ResourceType.BROKER, name)
+    assert found is not None and found.name == name and found.listener == "ssl"
+    assert catalog.lookup(ResourceType.TOPIC, name) is None
+    assert catalog.lookup(ResourceType.BROKER, "log.cleaner.threads") == catalog.get(
+        ResourceType.BROKER, "log.cleaner.threads"
+    )
+    assert ConfigCatalog.is_listener_key(name) and not ConfigCatalog.is_listener_key("ssl.x")

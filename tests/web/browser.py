@@ -27,6 +27,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: Milliseconds a page, an action or an expectation may take: an apply validates, alters and
+#: reads back, which takes seconds on a shared, loaded machine (Playwright's default is 5 s).
+PATIENCE_MS = 30_000
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "images" / "web"
 
 

@@ -33,6 +33,7 @@ from ...desired import (
     ask_broker,
     check_value,
     human_units,
+    is_locked,
     is_override,
     is_reference,
     make_plan,
@@ -51,9 +52,11 @@ from .base import (
     wanted_value,
 )
 
-__all__ = ["check", "edit", "page"]
+__all__ = ["check", "edit", "page", "rotate_keystore"]
 
 DURATION_UNITS = ("ms", "s", "min", "h", "d", "w")
+#: The key store types Kafka's default SSL engine factory reads.
+KEYSTORE_TYPES = ("PKCS12", "JKS", "PEM")
 SIZE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 
 
@@ -112,7 +115,7 @@ def catalog_key(
     key it does not have; broker loggers have none)."""
     if match is None or resource.type is ResourceType.BROKER_LOGGER:
         return None
-    return match.catalog.get(resource.type, name)
+    return match.catalog.lookup(resource.type, name)
 
 
 def row_of(
@@ -133,7 +136,7 @@ def row_of(
         type=entry.type.name,
         source=source_words(entry.source),
         override=is_override(resource, entry),
-        read_only=entry.is_read_only,
+        read_only=is_locked(resource, entry.name, read_only=entry.is_read_only),
         sensitive=sensitive,
         synonyms=tuple(
             (synonym.name, source_words(synonym.source), None if sensitive else synonym.value)
@@ -185,6 +188,9 @@ async def page(request: Request) -> Response:
             "edit_url": resource_url(cluster, resource, "edit"),
             "page_url": resource_url(cluster, resource),
             "catalog": None if match is None else match.catalog.release,
+            "listeners": listener_names(resource, config.get("listeners")),
+            "rotate_url": resource_url(cluster, resource, "rotate"),
+            "keystore_types": KEYSTORE_TYPES,
         },
     )
 
@@ -237,20 +243,35 @@ async def _checked(request: Request) -> Checked:
             value = wanted_value(key, form)
         except ValueError as error:
             return Checked(resource, key, None, str(error), is_sensitive(key))
+    reason, state = await _judged(request, cluster, admin, resource, {key: value})
+    return Checked(resource, key, value, reason, state.is_sensitive(resource, key))
+
+
+async def _judged(
+    request: Request,
+    cluster: str,
+    admin: AdminClient,
+    resource: ConfigResource,
+    values: dict[str, str | None],
+) -> tuple[str | None, ClusterState]:
+    """Why edits of one resource (None: reset), sent together as one change set, would be
+    refused (None: they would not), and the state they were checked against: ``desired``'s
+    checks of each key, then the broker's verdict on all of them at once (validate_only)."""
     edits = Edits()
-    edits.set(resource, key, value)
+    for key, value in values.items():
+        edits.set(resource, key, value)
     desired = edits.desired()
     topics = await kept_topics(request, cluster, admin, desired)
     state = await read_state(admin, desired, topics=topics, named_keys_only=True)
-    sensitive = state.is_sensitive(resource, key)
     failure = state.errors.get(resource)
     if failure is not None:
-        return Checked(resource, key, value, f"could not be described: {failure}", sensitive)
-    op = OpType.SET if value is not None else OpType.DELETE
-    problem: Problem | None = check_value(state, resource, key, value, op)
-    if problem is not None:
-        return Checked(resource, key, value, problem.message, sensitive)
-    return Checked(resource, key, value, await _broker_refusal(admin, desired, state), sensitive)
+        return f"could not be described: {failure}", state
+    for key, value in values.items():
+        op = OpType.SET if value is not None else OpType.DELETE
+        problem: Problem | None = check_value(state, resource, key, value, op)
+        if problem is not None:
+            return (problem.message if len(values) == 1 else f"{key}: {problem.message}"), state
+    return await _broker_refusal(admin, desired, state), state
 
 
 async def _broker_refusal(
@@ -286,3 +307,57 @@ async def edit(request: Request) -> Response:
         title = resource_title(checked.resource)
         raise HTTPException(400, f"{title}, {checked.key}: refused: {checked.reason}")
     return RedirectResponse(resource_url(cluster, checked.resource), status_code=303)
+
+
+def listener_names(resource: ConfigResource, listeners: ConfigEntry | None) -> tuple[str, ...]:
+    """The listeners of one broker id (from its ``listeners``, ``NAME://host:port``), whose
+    key stores the page can rotate; none for the cluster default (a listener's SSL keys are
+    set per broker) and where the broker does not show them."""
+    if resource.type is not ResourceType.BROKER or not resource.name:
+        return ()
+    if listeners is None or not listeners.value:
+        return ()
+    names = (item.partition("://")[0].strip() for item in listeners.value.split(","))
+    return tuple(name.lower() for name in names if name)
+
+
+def keystore_settings(form: Any) -> dict[str, str | None]:
+    """The per-listener keys a key store rotation form sets, one change set: the new
+    location, its type and the passwords given (a password left empty is not changed).
+    ValueError names what is missing."""
+    listener = form_text(form, "listener").strip().lower()
+    location = form_text(form, "location").strip()
+    if not listener or not location:
+        raise ValueError("name the listener and the new key store's location")
+    prefix = f"listener.name.{listener}."
+    settings: dict[str, str | None] = {
+        f"{prefix}ssl.keystore.location": location,
+        f"{prefix}ssl.keystore.type": form_text(form, "type").strip() or "PKCS12",
+    }
+    for field, key in (("password", "ssl.keystore.password"), ("key_password", "ssl.key.password")):
+        secret = form_text(form, field)
+        if secret:
+            settings[f"{prefix}{key}"] = secret
+    return settings
+
+
+async def rotate_keystore(request: Request) -> Response:
+    """``POST .../rotate/broker/{id}``: a listener's new key store (location, type,
+    passwords) checked by the broker as one change set, then added to the plan together."""
+    require_writes(request)
+    cluster, admin = await cluster_client(request)
+    resource = path_resource(request)
+    if resource.type is not ResourceType.BROKER or not resource.name:
+        raise HTTPException(404, "a key store is rotated on one broker id")
+    try:
+        settings = keystore_settings(await request.form())
+    except ValueError as error:
+        reason: str | None = str(error)
+    else:
+        reason, _ = await _judged(request, cluster, admin, resource, settings)
+    if reason is None:
+        edits = session(request).edits_of(cluster)
+        for key, value in settings.items():
+            edits.set(resource, key, value)
+        return RedirectResponse(resource_url(cluster, resource), status_code=303)
+    raise HTTPException(400, f"{resource_title(resource)}, key store: refused: {reason}")

@@ -210,6 +210,7 @@ def test_the_changes_table_shows_hidden_and_bracketed_values_as_they_are(
         AlterConfigOp("listener.name.ssl.ssl.keystore.password", "s3cret-pw", OpType.SET),
         AlterConfigOp("sasl.enabled.mechanisms", "[PLAIN]", OpType.SET),
     ]
-    _alter.print_changes({broker: ops}, ClusterState(configs={}))
+    _alter.print_changes({broker: ops}, ClusterState(configs={}), "one")
     shown = printed.getvalue()
     assert "[hidden]" in shown and "[PLAIN]" in shown and "s3cret-pw" not in shown
+    assert "changes to one" in shown

@@ -75,6 +75,8 @@ class ValidValues:
             before, only members outside ``members`` were.
         non_empty: a string that must not be empty.
         minimum, maximum: the inclusive numeric range; None where open.
+        also: numbers allowed outside the range (``compression.gzip.level``'s validator,
+            ``[1,...,9] or -1``).
         text: the validator in Kafka's own words (its toString), as the docs show it.
     """
 
@@ -86,6 +88,7 @@ class ValidValues:
     non_empty: bool = False
     minimum: int | float | None = None
     maximum: int | float | None = None
+    also: tuple[int | float, ...] = ()
     text: str | None = None
 
     def describe(self) -> str:
@@ -107,6 +110,8 @@ class ValidValues:
             parts.append(f"at least {self.minimum}")
         elif self.maximum is not None:
             parts.append(f"at most {self.maximum}")
+        if self.also and parts:
+            parts[-1] += f", or {', '.join(str(number) for number in self.also)}"
         if not parts and self.text:
             parts.append(self.text)
         return "; ".join(parts)
@@ -361,6 +366,7 @@ def _valid(raw: Mapping[str, Any]) -> ValidValues:
         non_empty=bool(raw.get("non_empty", False)),
         minimum=raw.get("min"),
         maximum=raw.get("max"),
+        also=tuple(raw.get("also", ())),
         text=raw.get("text"),
     )
 

@@ -399,6 +399,8 @@ def _invalid(valid: ValidValues, parsed: TypedValue) -> str | None:
     if isinstance(parsed, bool):
         return None
     if isinstance(parsed, int | float):
+        if any(float(parsed) == float(number) for number in valid.also):
+            return None
         # Kafka's Range compares the values as doubles.
         if valid.minimum is not None and float(parsed) < float(valid.minimum):
             return f"below the minimum {valid.minimum}"

@@ -185,3 +185,15 @@ def test_the_dedupe_buffer_needs_more_than_a_mebibyte_per_cleaner_thread() -> No
     assert refused is not None and "1 MiB per cleaner thread" in refused
     assert refusal("log.cleaner.dedupe.buffer.size", str(1024 * 1024 + 1)) is None
     assert refusal("log.cleaner.dedupe.buffer.size", "0", DEFAULT) is None  # which broker: unknown
+
+
+@pytest.mark.parametrize("resource", [TOPIC, DEFAULT, BROKER])
+@pytest.mark.parametrize(
+    ("value", "refused"), [("-1", False), ("1", False), ("9", False), ("0", True), ("10", True)]
+)
+def test_the_gzip_level_is_one_to_nine_or_minus_one(
+    resource: ConfigResource, value: str, refused: bool
+) -> None:
+    for release in ("3.9.1", "4.4.0"):
+        problem = refusal("compression.gzip.level", value, resource, release)
+        assert (problem is not None) is refused, (release, problem)

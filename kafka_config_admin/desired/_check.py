@@ -131,8 +131,32 @@ def check_value(
     if valid is not None and invalid is not None and state.catalog is not None:
         release = state.catalog.catalog.release
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
-    rule = _broker_rules(state, resource, key, parsed, op)
+    rule = _broker_rules(state, resource, key, parsed, op) or _twice_on_a_broker(
+        resource, valid, parsed, op
+    )
     return None if rule is None else problem(rule)
+
+
+def _twice_on_a_broker(
+    resource: ConfigResource, valid: ValidValues | None, parsed: TypedValue, op: OpType
+) -> str | None:
+    """KIP-1161's lists (Kafka 4.2 on) refuse a member given twice when one broker id validates
+    its new configuration; a topic's and the cluster default's are left to the broker (the
+    differential test sees them taken)."""
+    if (
+        op is not OpType.SET
+        or resource.type is not ResourceType.BROKER
+        or resource.name == ""
+        or valid is None
+        or not valid.distinct_members
+        or not isinstance(parsed, tuple)
+    ):
+        return None
+    twice = sorted({member for member in parsed if parsed.count(member) > 1})
+    if not twice:
+        return None
+    shown = ", ".join(shorten(member) for member in twice[:5])
+    return f"{shown} given twice: a broker refuses a list with a member twice (KIP-1161)"
 
 
 def _unchecked_value(

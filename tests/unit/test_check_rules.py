@@ -197,3 +197,23 @@ def test_the_gzip_level_is_one_to_nine_or_minus_one(
     for release in ("3.9.1", "4.4.0"):
         problem = refusal("compression.gzip.level", value, resource, release)
         assert (problem is not None) is refused, (release, problem)
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["log.cleanup.policy", "ssl.enabled.protocols", "listener.name.plaintext.ssl.enabled.protocols"],
+)
+def test_a_brokers_list_refuses_a_member_twice_from_kafka_4_2(key: str) -> None:
+    value = " TLSv1.2 , TLSv1.2 " if "ssl" in key else "delete,delete"
+    refused = refusal(key, value)
+    assert refused is not None and "given twice" in refused
+    assert refusal(key, value, release="4.3.1") is not None
+    # before KIP-1161's lists, and on the cluster default, it is left to the broker
+    assert refusal(key, value, release="4.1.2") is None
+    assert "given twice" not in (refusal(key, value, DEFAULT) or "")
+    # members that differ in case are not the same member
+    assert refusal("sasl.enabled.mechanisms", "PLAIN,plain") is None
+
+
+def test_a_topics_list_with_a_member_twice_is_left_to_the_broker() -> None:
+    assert refusal("cleanup.policy", "delete,delete", TOPIC) is None

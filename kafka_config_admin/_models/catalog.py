@@ -169,6 +169,17 @@ _REFUSED_RANGES: Mapping[str, tuple[int, int, str]] = {
     "log.cleaner.threads": (_LONG_MIN, 0, "the log cleaner needs at least 1 thread"),
 }
 
+#: Integers Kafka allows for a key of another resource type beyond the key's validator, where
+#: it checks them whatever the other keys are: (resource type, key) -> (low, high, reason).
+_ALLOWED_RANGES: Mapping[tuple[ResourceType, str], tuple[int, int, str]] = {
+    # ClientMetricsConfigs.validateConfigs, from client metrics' start (Kafka 3.7).
+    (ResourceType.CLIENT_METRICS, "interval.ms"): (
+        100,
+        3_600_000,
+        "a push interval must be between 100 and 3600000 ms (1 hour)",
+    ),
+}
+
 #: The SASL keys a listener sets per mechanism, ``listener.name.<l>.<mechanism>.<key>``
 #: (Kafka's DynamicBrokerConfig.ListenerMechanismConfigs).
 _LISTENER_MECHANISM_KEYS = frozenset(
@@ -315,6 +326,15 @@ class ConfigCatalog:
             return None
         if match is not None and key not in _AT_LEAST_ONE:
             return None  # a listener checks only its connection limits
+        return rule
+
+    def allowed_range(self, resource_type: ResourceType, name: str) -> tuple[int, int, str] | None:
+        """The integers Kafka allows for key ``name`` of a resource type other than brokers
+        beyond its validator, inclusive, with Kafka's reason; None: no such rule (or a release
+        without the key)."""
+        rule = _ALLOWED_RANGES.get((resource_type, name))
+        if rule is None or self.get(resource_type, name) is None:
+            return None
         return rule
 
     def per_listener_only(self, name: str) -> bool:

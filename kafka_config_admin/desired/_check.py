@@ -131,10 +131,30 @@ def check_value(
     if valid is not None and invalid is not None and state.catalog is not None:
         release = state.catalog.catalog.release
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
-    rule = _broker_rules(state, resource, key, parsed, op) or _twice_on_a_broker(
-        resource, valid, parsed, op
+    rule = (
+        _broker_rules(state, resource, key, parsed, op)
+        or _twice_on_a_broker(resource, valid, parsed, op)
+        or _outside_allowed_range(state, resource, key, parsed, op)
     )
     return None if rule is None else problem(rule)
+
+
+def _outside_allowed_range(
+    state: ClusterState, resource: ConfigResource, key: str, parsed: TypedValue, op: OpType
+) -> str | None:
+    """What Kafka refuses of a SET of an integer beyond the key's validator, for a resource
+    type other than brokers (:meth:`ConfigCatalog.allowed_range`), or None."""
+    if (
+        op is not OpType.SET
+        or state.catalog is None
+        or isinstance(parsed, bool)
+        or not isinstance(parsed, int)
+    ):
+        return None
+    rule = state.catalog.catalog.allowed_range(resource.type, key)
+    if rule is None or rule[0] <= parsed <= rule[1]:
+        return None
+    return rule[2]
 
 
 def _twice_on_a_broker(

@@ -28,9 +28,10 @@ def update_mode_words(spec: CatalogKey, match: CatalogMatch) -> str | None:
 
 
 def key_rules(spec: CatalogKey, match: CatalogMatch) -> list[str]:
-    """The rules Kafka states for a broker key beyond its valid values, known before asking."""
+    """The rules Kafka states for a key beyond its valid values, known before asking."""
     if spec.resource_type is not ResourceType.BROKER:
-        return []
+        allowed = match.catalog.allowed_range(spec.resource_type, spec.name)
+        return [] if allowed is None else [allowed[2]]
     rules = []
     if match.catalog.per_listener_only(spec.name):
         rules.append(f"only per listener, as listener.name.<listener>.{spec.name}")

@@ -201,7 +201,11 @@ def test_the_gzip_level_is_one_to_nine_or_minus_one(
 
 @pytest.mark.parametrize(
     "key",
-    ["log.cleanup.policy", "ssl.enabled.protocols", "listener.name.plaintext.ssl.enabled.protocols"],
+    [
+        "log.cleanup.policy",
+        "ssl.enabled.protocols",
+        "listener.name.plaintext.ssl.enabled.protocols",
+    ],
 )
 def test_a_brokers_list_refuses_a_member_twice_from_kafka_4_2(key: str) -> None:
     value = " TLSv1.2 , TLSv1.2 " if "ssl" in key else "delete,delete"
@@ -217,3 +221,20 @@ def test_a_brokers_list_refuses_a_member_twice_from_kafka_4_2(key: str) -> None:
 
 def test_a_topics_list_with_a_member_twice_is_left_to_the_broker() -> None:
     assert refusal("cleanup.policy", "delete,delete", TOPIC) is None
+
+
+@pytest.mark.parametrize("release", ["3.9.1", "4.4.0"])
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [("100", False), ("3600000", False), ("300000", False), ("99", True), ("0", True)]
+    + [("-1", True), ("3600001", True)],
+)
+def test_a_client_metrics_push_interval_is_between_100_ms_and_an_hour(
+    release: str, value: str, refused: bool
+) -> None:
+    subscription = ConfigResource(RT.CLIENT_METRICS, "every-client")
+    problem = check_value(state(release), subscription, "interval.ms", value)
+    assert (problem is not None) is refused, problem
+    assert problem is None or "between 100 and 3600000" in str(problem)
+    # a reset is the broker's to judge
+    assert check_value(state(release), subscription, "interval.ms", None) is None

@@ -226,8 +226,15 @@ def test_a_topics_list_with_a_member_twice_is_left_to_the_broker() -> None:
 @pytest.mark.parametrize("release", ["3.9.1", "4.4.0"])
 @pytest.mark.parametrize(
     ("value", "refused"),
-    [("100", False), ("3600000", False), ("300000", False), ("99", True), ("0", True)]
-    + [("-1", True), ("3600001", True)],
+    [
+        ("100", False),
+        ("3600000", False),
+        ("300000", False),
+        ("99", True),
+        ("0", True),
+        ("-1", True),
+        ("3600001", True),
+    ],
 )
 def test_a_client_metrics_push_interval_is_between_100_ms_and_an_hour(
     release: str, value: str, refused: bool

@@ -730,3 +730,9 @@ async def test_client_metrics_and_config_only_groups_are_listed(
     assert f'href="/c/{CLUSTER}/r/group/{group}"' in groups.text
     opened = await web.get(f"/c/{CLUSTER}/client-metrics", params={"name": metrics})
     assert opened.status_code == 303
+    # the subscription's keys show the rules Kafka states for them, as `docs KEY` prints them
+    subscription = await web.get(f"/c/{CLUSTER}/r/client-metrics/{metrics}")
+    assert (
+        '<dt>rule</dt><dd class="rule">a push interval must be between 100 and 3600000 ms'
+        " (1 hour)</dd>" in _row(subscription.text, "interval.ms")
+    )

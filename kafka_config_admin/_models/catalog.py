@@ -337,6 +337,13 @@ class ConfigCatalog:
             return None
         return rule
 
+    @property
+    def broker_refuses_a_member_twice(self) -> bool:
+        """Whether one broker id refuses a list (KIP-1161's, the catalog's ``distinct_members``)
+        with a member given twice: Kafka 4.4 on (4.2 and 4.3 take such a list; the differential
+        test sees both)."""
+        return _release_order(self.release) >= (4, 4)
+
     def per_listener_only(self, name: str) -> bool:
         """Whether Kafka takes broker key ``name`` only per listener: the SSL keys a broker
         reloads at run time (Kafka's SslConfigs.RECONFIGURABLE_CONFIGS), refused without the

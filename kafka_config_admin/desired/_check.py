@@ -133,7 +133,7 @@ def check_value(
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
     rule = (
         _broker_rules(state, resource, key, parsed, op)
-        or _twice_on_a_broker(resource, valid, parsed, op)
+        or _twice_on_a_broker(state, resource, valid, parsed, op)
         or _outside_allowed_range(state, resource, key, parsed, op)
     )
     return None if rule is None else problem(rule)
@@ -158,13 +158,19 @@ def _outside_allowed_range(
 
 
 def _twice_on_a_broker(
-    resource: ConfigResource, valid: ValidValues | None, parsed: TypedValue, op: OpType
+    state: ClusterState,
+    resource: ConfigResource,
+    valid: ValidValues | None,
+    parsed: TypedValue,
+    op: OpType,
 ) -> str | None:
-    """KIP-1161's lists (Kafka 4.2 on) refuse a member given twice when one broker id validates
-    its new configuration; a topic's and the cluster default's are left to the broker (the
-    differential test sees them taken)."""
+    """KIP-1161's lists refuse a member given twice when one broker id of Kafka 4.4 on
+    validates its new configuration; a topic's, the cluster default's and an earlier release's
+    are left to the broker (the differential test sees them taken)."""
     if (
         op is not OpType.SET
+        or state.catalog is None
+        or not state.catalog.catalog.broker_refuses_a_member_twice
         or resource.type is not ResourceType.BROKER
         or resource.name == ""
         or valid is None

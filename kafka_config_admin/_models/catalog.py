@@ -340,8 +340,8 @@ class ConfigCatalog:
     @property
     def broker_refuses_a_member_twice(self) -> bool:
         """Whether one broker id refuses a list (KIP-1161's, the catalog's ``distinct_members``)
-        with a member given twice: Kafka 4.4 on (4.2 and 4.3 take such a list; the differential
-        test sees both)."""
+        with a member given twice: Kafka 4.4 on (the differential test sees 4.4.0 refuse it and
+        4.3.1 take it)."""
         return _release_order(self.release) >= (4, 4)
 
     def per_listener_only(self, name: str) -> bool:

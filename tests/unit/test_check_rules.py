@@ -211,7 +211,7 @@ def test_a_brokers_list_refuses_a_member_twice_from_kafka_4_4(key: str) -> None:
     value = " TLSv1.2 , TLSv1.2 " if "ssl" in key else "delete,delete"
     refused = refusal(key, value)
     assert refused is not None and "given twice" in refused
-    # Kafka 4.3 and 4.2 take it, as before KIP-1161's lists; the cluster default is the broker's
+    # left to the broker before 4.4 (4.3.1's broker takes it), and on the cluster default
     for release in ("4.3.1", "4.2.2", "4.1.2"):
         assert refusal(key, value, release=release) is None
     assert "given twice" not in (refusal(key, value, DEFAULT) or "")

@@ -34,6 +34,13 @@ _PROGRAM = Path(__file__).parent / "catalog" / "ConfigCatalog.java"
 _TARGET = Path(__file__).parent.parent / "kafka_config_admin" / "_models" / "catalogs"
 _RANGE_TEXT = re.compile(r"\[(?P<parts>[^\[\]]*\.\.\.[^\[\]]*)\]")
 _MEMBERS_TEXT = re.compile(r"\[(?P<members>[^\[\]]*)\]")
+#: A range with one value allowed outside it, as Kafka's lambda validators of compression
+#: levels print themselves: ``[1,...,9] or -1`` (gzip: Deflater's levels or its default).
+_LEVEL_VALIDATORS = (
+    "org.apache.kafka.common.config.ConfigDef$LambdaValidator",  # Kafka 4.0 on
+    "org.apache.kafka.common.record.CompressionType$",  # an anonymous class in 3.8 and 3.9
+)
+_RANGE_OR_TEXT = re.compile(r"\[(?P<low>-?\d+),\.\.\.,(?P<high>-?\d+)\] or (?P<also>-?\d+)")
 
 
 def _number(text: object) -> int | float | None:
@@ -108,6 +115,12 @@ def valid_values(validator: Mapping[str, Any] | None) -> dict[str, Any] | None:
             valid["distinct_members"] = True
     elif name.endswith("$NonEmptyString"):
         valid["non_empty"] = True
+    elif str(validator.get("class", "")).startswith(_LEVEL_VALIDATORS) and (
+        match := _RANGE_OR_TEXT.fullmatch(text or "")
+    ):
+        # Kafka's own validators with no fields to read: their text is the account of what
+        # they allow (checked against the gzip level's validator of 3.9.1 and 4.4.0).
+        valid.update(min=int(match["low"]), max=int(match["high"]), also=[int(match["also"])])
     if text:
         valid["text"] = text
     return valid or None

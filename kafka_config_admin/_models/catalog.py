@@ -76,6 +76,8 @@ class ValidValues:
             before, only members outside ``members`` were.
         non_empty: a string that must not be empty.
         minimum, maximum: the inclusive numeric range; None where open.
+        also: numbers allowed outside the range (``compression.gzip.level``'s validator,
+            ``[1,...,9] or -1``).
         text: the validator in Kafka's own words (its toString), as the docs show it.
     """
 
@@ -87,6 +89,7 @@ class ValidValues:
     non_empty: bool = False
     minimum: int | float | None = None
     maximum: int | float | None = None
+    also: tuple[int | float, ...] = ()
     text: str | None = None
 
     def describe(self) -> str:
@@ -108,6 +111,8 @@ class ValidValues:
             parts.append(f"at least {self.minimum}")
         elif self.maximum is not None:
             parts.append(f"at most {self.maximum}")
+        if self.also and parts:
+            parts[-1] += f", or {', '.join(str(number) for number in self.also)}"
         if not parts and self.text:
             parts.append(self.text)
         return "; ".join(parts)
@@ -163,6 +168,17 @@ _REFUSED_RANGES: Mapping[str, tuple[int, int, str]] = {
     "log.roll.jitter.ms": (_LONG_MIN, -1, "log.roll.jitter.ms must be at least 0"),
     "log.retention.ms": (0, 0, "log.retention.ms must be -1 (unlimited) or at least 1"),
     "log.cleaner.threads": (_LONG_MIN, 0, "the log cleaner needs at least 1 thread"),
+}
+
+#: Integers Kafka allows for a key of another resource type beyond the key's validator, where
+#: it checks them whatever the other keys are: (resource type, key) -> (low, high, reason).
+_ALLOWED_RANGES: Mapping[tuple[ResourceType, str], tuple[int, int, str]] = {
+    # ClientMetricsConfigs.validateConfigs, from client metrics' start (Kafka 3.7).
+    (ResourceType.CLIENT_METRICS, "interval.ms"): (
+        100,
+        3_600_000,
+        "a push interval must be between 100 and 3600000 ms (1 hour)",
+    ),
 }
 
 #: The SASL keys a listener sets per mechanism, ``listener.name.<l>.<mechanism>.<key>``
@@ -326,6 +342,22 @@ class ConfigCatalog:
             return None  # a listener checks only its connection limits
         return rule
 
+    def allowed_range(self, resource_type: ResourceType, name: str) -> tuple[int, int, str] | None:
+        """The integers Kafka allows for key ``name`` of a resource type other than brokers
+        beyond its validator, inclusive, with Kafka's reason; None: no such rule (or a release
+        without the key)."""
+        rule = _ALLOWED_RANGES.get((resource_type, name))
+        if rule is None or self.get(resource_type, name) is None:
+            return None
+        return rule
+
+    @property
+    def broker_refuses_a_member_twice(self) -> bool:
+        """Whether one broker id refuses a list (KIP-1161's, the catalog's ``distinct_members``)
+        with a member given twice: Kafka 4.4 on (the differential test sees 4.4.0 refuse it and
+        4.3.1 take it)."""
+        return _release_order(self.release) >= (4, 4)
+
     def per_listener_only(self, name: str) -> bool:
         """Whether Kafka takes broker key ``name`` only per listener: the SSL keys a broker
         reloads at run time (Kafka's SslConfigs.RECONFIGURABLE_CONFIGS), refused without the
@@ -375,6 +407,7 @@ def _valid(raw: Mapping[str, Any]) -> ValidValues:
         non_empty=bool(raw.get("non_empty", False)),
         minimum=raw.get("min"),
         maximum=raw.get("max"),
+        also=tuple(raw.get("also", ())),
         text=raw.get("text"),
     )
 

@@ -14,11 +14,10 @@ from .. import (
     ConfigType,
     DescribeConfigsResult,
     ResourceType,
-    UpdateMode,
     catalog_releases,
     releases_with_key,
 )
-from ..desired import nearest_keys, upcoming_changes
+from ..desired import key_rules, nearest_keys, upcoming_changes, update_mode_words
 from ._main import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
@@ -137,7 +136,7 @@ def docs(*, key: str, connection: ConnectionOptions) -> int:
     specs = {
         kind: spec
         for kind in _DOCS_TYPES
-        if match is not None and (spec := _catalog_key(match, kind, key)) is not None
+        if match is not None and (spec := match.catalog.lookup(kind, key)) is not None
     }
     kinds = [kind for kind in _DOCS_TYPES if live.get(kind, (None, None))[1] or kind in specs]
     if not kinds:
@@ -147,14 +146,6 @@ def docs(*, key: str, connection: ConnectionOptions) -> int:
         for label, text in _docs_lines(key, kind, live.get(kind), specs.get(kind), match):
             stdout.print(f"  {label}: {text}" if label else f"  {text}", markup=False)
     return ExitCode.OK
-
-
-def _catalog_key(match: CatalogMatch, kind: ResourceType, key: str) -> CatalogKey | None:
-    """The catalog's key, a per-listener broker key as the key it prefixes."""
-    found = match.catalog.get(kind, key)
-    if found is None and kind is ResourceType.BROKER:
-        return match.catalog.listener_key(key)
-    return found
 
 
 def _unknown_key(key: str, match: CatalogMatch | None) -> str:
@@ -209,9 +200,10 @@ def _docs_lines(
         if spec.valid is not None and spec.valid.describe():
             lines.append(("valid values", spec.valid.describe()))
         lines.append(("importance", spec.importance.lower()))
-        if spec.update_mode is not None:
-            lines.append(("update mode", _update_mode(spec, match)))
-        lines += [("rule", rule) for rule in _rules(spec, match)]
+        mode = update_mode_words(spec, match)
+        if mode is not None:
+            lines.append(("update mode", mode))
+        lines += [("rule", rule) for rule in key_rules(spec, match)]
         lines.append(("from", f"the ConfigDef of {release}"))
     lines += [("warning", change.describe()) for change in upcoming_changes(kind, key)]
     if entry is not None:
@@ -222,31 +214,6 @@ def _docs_lines(
     else:
         lines.append(("", "(the broker does not describe this key)"))
     return lines
-
-
-def _update_mode(spec: CatalogKey, match: CatalogMatch) -> str:
-    """The update mode as the cluster applies it now: a cluster-wide key the cluster takes only
-    on its default while a feature is on (min.insync.replicas with ELR) says so."""
-    assert spec.update_mode is not None
-    only = match.cluster_default_only(spec.name)
-    if only is not None:
-        return f"cluster default only (never one broker id), while {only}"
-    return _UPDATE_MODES[spec.update_mode]
-
-
-def _rules(spec: CatalogKey, match: CatalogMatch) -> list[str]:
-    """The rules Kafka states for a broker key beyond its valid values, known before asking."""
-    if spec.resource_type is not ResourceType.BROKER:
-        return []
-    rules = []
-    if match.catalog.per_listener_only(spec.name):
-        rules.append(f"only per listener, as listener.name.<listener>.{spec.name}")
-    if match.catalog.resize_limited(spec.name):
-        rules.append("a broker resizes this pool at run time to between half and double its size")
-    refused = match.catalog.refused_range(spec.name)
-    if refused is not None:
-        rules.append(refused[2])
-    return rules
 
 
 def _plain_text(documentation: str | None) -> str | None:
@@ -261,10 +228,3 @@ _HTML_TAG = re.compile(r"<[^>]+>")
 
 def _kind_name(kind: ResourceType) -> str:
     return kind.name.lower().replace("_", "-")
-
-
-_UPDATE_MODES = {
-    UpdateMode.READ_ONLY: "read-only (the broker's properties file, with a restart)",
-    UpdateMode.PER_BROKER: "per-broker (one broker id, never the cluster default)",
-    UpdateMode.CLUSTER_WIDE: "cluster-wide (the cluster default, or one broker id)",
-}

@@ -80,6 +80,7 @@ if _typing.TYPE_CHECKING:
         key_hint,
     )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
+    from ._key_rules import key_rules, update_mode_words
     from ._kinds import ResourceKind
     from ._listing import ScopeListing, list_scope
     from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
@@ -246,6 +247,7 @@ __all__ = [
     "java_trim",
     "kafka_string",
     "key_hint",
+    "key_rules",
     "list_matching_topics",
     "list_scope",
     "load_desired_state",
@@ -273,6 +275,7 @@ __all__ = [
     "unlisted_brokers",
     "upcoming_changes",
     "upcoming_warning",
+    "update_mode_words",
 ]
 
 #: Where each public name lives. A name is imported the first time it is asked for (PEP 562):
@@ -323,6 +326,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "quota_entries",
         "read_export",
     ),
+    "._key_rules": ("key_rules", "update_mode_words"),
     "._kinds": ("ResourceKind",),
     "._load": (
         "DesiredStateError",

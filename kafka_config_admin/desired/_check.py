@@ -131,7 +131,11 @@ def check_value(
     if valid is not None and invalid is not None and state.catalog is not None:
         release = state.catalog.catalog.release
         return problem(f"{invalid}: Kafka {release} allows {valid.describe()}")
-    rule = _broker_rules(state, resource, key, parsed, op)
+    rule = (
+        _broker_rules(state, resource, key, parsed, op)
+        or _twice_on_a_broker(state, resource, valid, parsed, op)
+        or _outside_allowed_range(state, resource, key, parsed, op)
+    )
     return None if rule is None else problem(rule)
 
 
@@ -143,6 +147,52 @@ def is_locked(resource: ConfigResource, key: str, *, read_only: bool) -> bool:
     never refuses a prefixed one as read-only): a listener's key store is rotated that way."""
     listener_key = resource.type is ResourceType.BROKER and ConfigCatalog.is_listener_key(key)
     return read_only and not listener_key
+
+
+def _outside_allowed_range(
+    state: ClusterState, resource: ConfigResource, key: str, parsed: TypedValue, op: OpType
+) -> str | None:
+    """What Kafka refuses of a SET of an integer beyond the key's validator, for a resource
+    type other than brokers (:meth:`ConfigCatalog.allowed_range`), or None."""
+    if (
+        op is not OpType.SET
+        or state.catalog is None
+        or isinstance(parsed, bool)
+        or not isinstance(parsed, int)
+    ):
+        return None
+    rule = state.catalog.catalog.allowed_range(resource.type, key)
+    if rule is None or rule[0] <= parsed <= rule[1]:
+        return None
+    return rule[2]
+
+
+def _twice_on_a_broker(
+    state: ClusterState,
+    resource: ConfigResource,
+    valid: ValidValues | None,
+    parsed: TypedValue,
+    op: OpType,
+) -> str | None:
+    """KIP-1161's lists refuse a member given twice when one broker id of Kafka 4.4 on
+    validates its new configuration; a topic's, the cluster default's and an earlier release's
+    are left to the broker (the differential test sees them taken)."""
+    if (
+        op is not OpType.SET
+        or state.catalog is None
+        or not state.catalog.catalog.broker_refuses_a_member_twice
+        or resource.type is not ResourceType.BROKER
+        or resource.name == ""
+        or valid is None
+        or not valid.distinct_members
+        or not isinstance(parsed, tuple)
+    ):
+        return None
+    twice = sorted({member for member in parsed if parsed.count(member) > 1})
+    if not twice:
+        return None
+    shown = ", ".join(shorten(member) for member in twice[:5])
+    return f"{shown} given twice: a broker refuses a list with a member twice (KIP-1161)"
 
 
 def _unchecked_value(
@@ -409,6 +459,8 @@ def _invalid(valid: ValidValues, parsed: TypedValue) -> str | None:
     if isinstance(parsed, bool):
         return None
     if isinstance(parsed, int | float):
+        if any(float(parsed) == float(number) for number in valid.also):
+            return None
         # Kafka's Range compares the values as doubles.
         if valid.minimum is not None and float(parsed) < float(valid.minimum):
             return f"below the minimum {valid.minimum}"

@@ -236,6 +236,9 @@ def test_docs_names_the_nearest_keys_the_rules_and_the_mode_the_cluster_applies(
     assert "rule: a broker resizes this pool at run time to between half and double" in ran.out
     ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "ssl.keystore.type")
     assert "rule: only per listener, as listener.name.<listener>.ssl.keystore.type" in ran.out
+    if kafka_release >= (3, 7):  # client metrics
+        ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "interval.ms")
+        assert "rule: a push interval must be between 100 and 3600000 ms (1 hour)" in ran.out
     ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "listener.name.plaintext.max.connections")
     assert ran.code == 0 and "(broker config)" in ran.out, ran.err
     assert "<code>" not in ran.out and "<p>" not in ran.out  # Kafka's HTML as plain text

@@ -209,3 +209,63 @@ def test_the_dedupe_buffer_needs_more_than_a_mebibyte_per_cleaner_thread() -> No
     assert refused is not None and "1 MiB per cleaner thread" in refused
     assert refusal("log.cleaner.dedupe.buffer.size", str(1024 * 1024 + 1)) is None
     assert refusal("log.cleaner.dedupe.buffer.size", "0", DEFAULT) is None  # which broker: unknown
+
+
+@pytest.mark.parametrize("resource", [TOPIC, DEFAULT, BROKER])
+@pytest.mark.parametrize(
+    ("value", "refused"), [("-1", False), ("1", False), ("9", False), ("0", True), ("10", True)]
+)
+def test_the_gzip_level_is_one_to_nine_or_minus_one(
+    resource: ConfigResource, value: str, refused: bool
+) -> None:
+    for release in ("3.9.1", "4.4.0"):
+        problem = refusal("compression.gzip.level", value, resource, release)
+        assert (problem is not None) is refused, (release, problem)
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "log.cleanup.policy",
+        "ssl.enabled.protocols",
+        "listener.name.plaintext.ssl.enabled.protocols",
+    ],
+)
+def test_a_brokers_list_refuses_a_member_twice_from_kafka_4_4(key: str) -> None:
+    value = " TLSv1.2 , TLSv1.2 " if "ssl" in key else "delete,delete"
+    refused = refusal(key, value)
+    assert refused is not None and "given twice" in refused
+    # left to the broker before 4.4 (4.3.1's broker takes it), and on the cluster default
+    for release in ("4.3.1", "4.2.2", "4.1.2"):
+        assert refusal(key, value, release=release) is None
+    assert "given twice" not in (refusal(key, value, DEFAULT) or "")
+    # members that differ in case are not the same member
+    assert refusal("sasl.enabled.mechanisms", "PLAIN,plain") is None
+
+
+def test_a_topics_list_with_a_member_twice_is_left_to_the_broker() -> None:
+    assert refusal("cleanup.policy", "delete,delete", TOPIC) is None
+
+
+@pytest.mark.parametrize("release", ["3.9.1", "4.4.0"])
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [
+        ("100", False),
+        ("3600000", False),
+        ("300000", False),
+        ("99", True),
+        ("0", True),
+        ("-1", True),
+        ("3600001", True),
+    ],
+)
+def test_a_client_metrics_push_interval_is_between_100_ms_and_an_hour(
+    release: str, value: str, refused: bool
+) -> None:
+    subscription = ConfigResource(RT.CLIENT_METRICS, "every-client")
+    problem = check_value(state(release), subscription, "interval.ms", value)
+    assert (problem is not None) is refused, problem
+    assert problem is None or "between 100 and 3600000" in str(problem)
+    # a reset is the broker's to judge
+    assert check_value(state(release), subscription, "interval.ms", None) is None

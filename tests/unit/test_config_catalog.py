@@ -61,6 +61,19 @@ def test_ranges_come_from_the_fields_else_from_the_text() -> None:
     assert valid_values(_validator("Range", "[...,5]"))["max"] == 5  # type: ignore[index]
 
 
+def test_a_range_with_one_value_outside_it_from_a_validator_with_no_fields() -> None:
+    # compression.gzip.level: a LambdaValidator from Kafka 4.0, an anonymous class in 3.8/3.9
+    lambda_validator = _validator("LambdaValidator", "[1,...,9] or -1")
+    anonymous = {"class": "org.apache.kafka.common.record.CompressionType$1$1"}
+    expected = {"min": 1, "max": 9, "also": [-1], "text": "[1,...,9] or -1"}
+    assert valid_values(lambda_validator) == expected
+    assert valid_values({**anonymous, "text": "[1,...,9] or -1", "fields": {}}) == expected
+    assert valid_values(_validator("LambdaValidator", "any of 1 or 2")) == {"text": "any of 1 or 2"}
+    gzip = load_catalog("4.4.0").get(ResourceType.TOPIC, "compression.gzip.level")
+    assert gzip is not None and gzip.valid is not None
+    assert gzip.valid.describe() == "1 to 9, or -1"
+
+
 def test_enums_lists_and_composites() -> None:
     exact = valid_values(_validator("ValidString", "[a, b]", validStrings=["a", "b"]))
     assert exact == {"members": ["a", "b"], "text": "[a, b]"}

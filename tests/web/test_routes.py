@@ -513,14 +513,35 @@ async def test_read_only_mode_refuses_changes(
     assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
 
 
-async def test_read_only_key_locked(web: httpx.AsyncClient, kafka_broker_ids: list[int]) -> None:
+async def test_read_only_key_locked(
+    web: httpx.AsyncClient, kafka_broker_ids: list[int], kafka_release: tuple[int, ...]
+) -> None:
     broker = kafka_broker_ids[0]
     page = await web.get(f"/c/{CLUSTER}/r/broker/{broker}")
     row = _row(page.text, "broker.id" if "broker.id" in page.text else "node.id")
     assert "read-only" in row and "locked" in row and "<form" not in row
-    # the catalog says how each broker key may change at run time
+    # the catalog says how each broker key may change at run time, and the rules Kafka states
+    # for it, in the words `docs KEY` prints
     threads = _row(page.text, "log.cleaner.threads")
-    assert "<dt>update mode</dt><dd>cluster-wide</dd>" in threads
+    assert (
+        "<dt>update mode</dt><dd>cluster-wide (the cluster default, or one broker id)</dd>"
+        in threads
+    )
+    assert (
+        '<dt>rule</dt><dd class="rule">a broker resizes this pool at run time to between half'
+        " and double its size</dd>" in threads
+    )
+    assert '<dt>rule</dt><dd class="rule">the log cleaner needs at least 1 thread</dd>' in threads
+    keystore = _row(page.text, "ssl.keystore.type")
+    assert (
+        '<dt>rule</dt><dd class="rule">only per listener, as'
+        " listener.name.&lt;listener&gt;.ssl.keystore.type</dd>" in keystore
+    )
+    assert "<dt>rule</dt>" not in _row(page.text, "log.retention.bytes")
+    if kafka_release >= (4, 1):  # a new cluster has Eligible Leader Replicas on
+        assert "<dd>cluster default only (never one broker id), while Eligible Leader" in _row(
+            page.text, "min.insync.replicas"
+        )
     refused = await form_post(
         web,
         f"/c/{CLUSTER}/r/broker/{broker}",
@@ -709,3 +730,9 @@ async def test_client_metrics_and_config_only_groups_are_listed(
     assert f'href="/c/{CLUSTER}/r/group/{group}"' in groups.text
     opened = await web.get(f"/c/{CLUSTER}/client-metrics", params={"name": metrics})
     assert opened.status_code == 303
+    # the subscription's keys show the rules Kafka states for them, as `docs KEY` prints them
+    subscription = await web.get(f"/c/{CLUSTER}/r/client-metrics/{metrics}")
+    assert (
+        '<dt>rule</dt><dd class="rule">a push interval must be between 100 and 3600000 ms'
+        " (1 hour)</dd>" in _row(subscription.text, "interval.ms")
+    )

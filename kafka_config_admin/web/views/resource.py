@@ -36,9 +36,11 @@ from ...desired import (
     is_locked,
     is_override,
     is_reference,
+    key_rules,
     make_plan,
     read_state,
     upcoming_warning,
+    update_mode_words,
 )
 from .._edits import Edits
 from .._render import render, resource_title, resource_url, source_words
@@ -82,6 +84,8 @@ class Row:
     default_human: str | None = None
     valid: str | None = None
     update_mode: str | None = None
+    #: The rules Kafka states for a broker key beyond its valid values (as ``docs KEY``).
+    rules: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
 
 
@@ -112,15 +116,20 @@ def catalog_key(
     match: CatalogMatch | None, resource: ConfigResource, name: str
 ) -> CatalogKey | None:
     """What the config catalog of the cluster's release says of a key (None: no catalog, or a
-    key it does not have; broker loggers have none)."""
+    key it does not have; broker loggers have none). A broker's per-listener key is the key it
+    prefixes, as the checks take it."""
     if match is None or resource.type is ResourceType.BROKER_LOGGER:
         return None
     return match.catalog.lookup(resource.type, name)
 
 
 def row_of(
-    resource: ConfigResource, entry: ConfigEntry, edits: Edits, spec: CatalogKey | None
+    resource: ConfigResource,
+    entry: ConfigEntry,
+    edits: Edits,
+    match: CatalogMatch | None,
 ) -> Row:
+    spec = catalog_key(match, resource, entry.name)
     sensitive = entry.sensitive
     value = None if sensitive else entry.value
     wanted = edits.configs.get(resource, {})
@@ -149,7 +158,8 @@ def row_of(
         default=default,
         default_human=human_units(entry.name, default),
         valid=(valid.describe() or None) if valid is not None else None,
-        update_mode=spec.update_mode.value if spec is not None and spec.update_mode else None,
+        update_mode=None if spec is None or match is None else update_mode_words(spec, match),
+        rules=() if spec is None or match is None else tuple(key_rules(spec, match)),
         choices=choices or (),
     )
 
@@ -169,7 +179,7 @@ async def page(request: Request) -> Response:
     match = await admin.config_catalog()
     edits = session(request).edits_of(cluster)
     rows = [
-        row_of(resource, entry, edits, catalog_key(match, resource, entry.name))
+        row_of(resource, entry, edits, match)
         for entry in sorted(config.values(), key=lambda entry: entry.name)
         if not modified or is_override(resource, entry)
     ]

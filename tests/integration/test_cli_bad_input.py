@@ -330,9 +330,9 @@ CASES = [
     ),
     Case(
         "a desired-state file with an integer of 5,000 digits",
-        lambda s: ["plan", *cluster(s), str(s.files / "long-number.yaml")],
+        lambda s: ["plan", *cluster(s), str(s.files / "long-number-desired.yaml")],
         2,
-        ("long-number.yaml", "(5000 characters) is not a decimal integer"),
+        ("retention.ms", "(5000 characters)"),
     ),
     Case(
         "a host label over 63 characters",
@@ -383,6 +383,11 @@ def setting(kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> I
     (files / "bad.yaml").write_text("version: 1\ntopics: [\n  {name: a\n", encoding="utf-8")
     (files / "long-number.yaml").write_text(
         f"clusters:\n  dev:\n    timeout: {'9' * 5_000}\n", encoding="utf-8"
+    )
+    (files / "long-number-desired.yaml").write_text(
+        "version: 1\ntopics:\n  - name: orders\n    partitions: 1\n    replication_factor: 1\n"
+        f"    configs:\n      retention.ms: {'9' * 5_000}\n",
+        encoding="utf-8",
     )
     (files / "latin1.yaml").write_bytes(b"clusters:\n  dev: {bootstrap_servers: caf\xe9:1}\n")
     (files / "deep.yaml").write_text("clusters: " + "[" * 100_000 + "]" * 100_000)

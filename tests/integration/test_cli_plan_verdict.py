@@ -27,8 +27,14 @@ def write(tmp_path: Path, text: str) -> str:
 
 
 def test_plan_refuses_what_the_broker_refuses_naming_resource_key_value_and_reason(
-    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    kafka_bootstrap: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # A terminal wide enough for every row on one line: the rows are parsed below, and the
+    # topics' names grow with the session (a folded cell split a row across lines in CI).
+    monkeypatch.setenv("COLUMNS", "250")
     refused, accepted = make_topic(kafka_bootstrap), make_topic(kafka_bootstrap)
     file = write(
         tmp_path,

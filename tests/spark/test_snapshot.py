@@ -10,10 +10,18 @@ from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, Row, SparkSession
 from pyspark.sql.functions import col
 
-from kafka_config_admin import AdminClient, AlterConfigOp, Config, ConfigResource, ResourceType
-from kafka_config_admin.testing import KafkaCluster
+from kafka_config_admin import (
+    AdminClient,
+    AlterConfigOp,
+    Config,
+    ConfigResource,
+    ResourceType,
+    ScramMechanism,
+    UserScramCredentialUpsertion,
+)
+from kafka_config_admin.testing import ADMIN_USER, KafkaCluster
 
-from .helpers import create_topics, describe, topic, unique
+from .helpers import create_topics, describe, topic, unique, wait_until
 
 # Generous: the first test pays for starting the brokers and Spark on a busy machine.
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
@@ -151,13 +159,18 @@ def test_broker_loggers_and_groups_equal_what_the_sdk_describes(
             }
 
 
-@pytest.mark.kafka(sasl=True)
+@pytest.mark.kafka(sasl=True, since="2.7")
 def test_a_sasl_login_reads_and_a_wrong_password_is_an_error_row(
     spark: SparkSession, kafka_cluster: KafkaCluster
 ) -> None:
     (name,) = create_topics(kafka_cluster.bootstrap_servers, [unique("sasl")])
     servers = kafka_cluster.sasl_bootstrap_servers
     assert servers is not None
+    # A KRaft broker restarted by an earlier test can lose SCRAM users whose credentials
+    # were removed before its restart (a broker bug: docs/compatibility.md), `admin` among
+    # them; a credential set after the restart reaches every broker, so set admin's again.
+    user, password = ADMIN_USER.username, ADMIN_USER.password
+    scram(kafka_cluster, UserScramCredentialUpsertion(user, ScramMechanism.SCRAM_SHA_256, password))
 
     def login(password: str) -> list[Row]:
         return snapshot(
@@ -168,15 +181,35 @@ def test_a_sasl_login_reads_and_a_wrong_password_is_an_error_row(
             **{
                 "security.protocol": "SASL_PLAINTEXT",
                 "sasl.mechanism": "SCRAM-SHA-256",
-                "sasl.username": "admin",
+                "sasl.username": user,
                 "sasl.password": password,
             },
         ).collect()
 
-    rows = login("admin-secret")
-    assert len(rows) > 10 and all(row.error is None for row in rows)
+    # Credentials reach every broker a moment after the controller has them.
+    read: list[list[Row]] = []
+
+    def logged_in() -> bool:
+        read.append(login(password))
+        return all(row.error is None for row in read[-1])
+
+    try:
+        wait_until(logged_in, "admin's login", timeout=30)
+    except AssertionError as timed_out:
+        raise AssertionError(f"{timed_out}; last rows: {read[-1][:2]}") from None
+    assert len(read[-1]) > 10
     (refused,) = login("wrong")
     assert (refused.resource_name, refused.error) == (name, "AuthenticationError")
+
+
+def scram(cluster: KafkaCluster, change: UserScramCredentialUpsertion) -> None:
+    """Set a SCRAM credential through the SDK, on the cluster's plain listener."""
+
+    async def alter() -> None:
+        async with AdminClient(bootstrap_servers=cluster.bootstrap_servers) as admin:
+            await admin.alter_user_scram_credentials([change]).all()
+
+    asyncio.run(alter())
 
 
 def test_groups_are_listed_when_not_named(spark: SparkSession, kafka_bootstrap: str) -> None:

@@ -17,6 +17,7 @@ from ..desired import (
     check_ops,
     describe_state,
     is_override,
+    unknown_key_warnings,
 )
 from ._entities import quota_changes
 from ._main import ExitCode
@@ -26,6 +27,7 @@ from ._output import (
     failures_lines,
     print_refusals,
     print_table,
+    print_warnings,
     report_verdict,
     resource_title,
     stderr,
@@ -83,6 +85,7 @@ def alter(
                 print_refusals(problems)
                 return ExitCode.USAGE
             print_changes(changes, state, label)
+            print_warnings(unknown_key_warnings(changes, state))
             if dry_run:
                 secrets_marked = {r: _marked(r, ops, state) for r, ops in changes.items()}
                 verdict = await ask_broker(admin, Proposal(configs=secrets_marked))

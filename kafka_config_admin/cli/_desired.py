@@ -6,7 +6,7 @@ import contextlib
 import json
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -22,6 +22,7 @@ from ..desired import (
     ApplyReport,
     BrokerVerdict,
     ClusterState,
+    ConfigWarning,
     DesiredState,
     OutcomeStatus,
     Plan,
@@ -32,7 +33,6 @@ from ..desired import (
     ResourceOutcome,
     ResourcePlan,
     Shadowed,
-    UpcomingWarning,
     Violation,
     apply_plan,
     ask_broker,
@@ -58,6 +58,7 @@ from ._output import (
     print_rows,
     print_table,
     print_verdict,
+    print_warnings,
     reason_line,
     resource_title,
     stderr,
@@ -257,7 +258,7 @@ def audit_document(
     cluster: str,
     violations: list[Violation],
     shadowed: list[Shadowed],
-    warnings: list[UpcomingWarning],
+    warnings: Sequence[ConfigWarning],
 ) -> dict[str, Any]:
     """The audit's JSON: each violation with what broke it (a config resource, a quota entity
     or a SCRAM user), key, actual value and rule; each cluster-default value a broker
@@ -378,12 +379,6 @@ def print_plan(made: Plan, label: str, verdict: BrokerVerdict | None = None) -> 
         f"cluster-default values brokers of {label} override for themselves (they keep theirs)",
     )
     print_warnings(made.warnings)
-
-
-def print_warnings(warnings: Iterable[UpcomingWarning]) -> None:
-    """Values a coming Kafka release will refuse, one line each on stderr (never a refusal)."""
-    for warning in warnings:
-        stderr.print(f"warning: {warning}", markup=False)
 
 
 #: The plan table's columns (the last only when the brokers refuse a change).

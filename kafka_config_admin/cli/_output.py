@@ -35,7 +35,7 @@ from ._main import ExitCode, say, say_lines
 from ._options import OutputFormat
 
 if TYPE_CHECKING:
-    from ..desired import BrokerVerdict
+    from ..desired import BrokerVerdict, ConfigWarning
 
 DESCRIBE_FORMAT_VERSION = 1
 
@@ -400,6 +400,13 @@ def print_refusals(problems: Sequence[object]) -> None:
     for problem in problems:
         stderr.print(f"refused: {problem}", markup=False)
     stderr.print("nothing was sent")
+
+
+def print_warnings(warnings: Iterable[ConfigWarning]) -> None:
+    """Warnings (values a coming Kafka release will refuse, broker keys the release does not
+    define), one line each on stderr: never a refusal."""
+    for warning in warnings:
+        stderr.print(f"warning: {warning}", markup=False)
 
 
 #: Characters of a value a table cell shows, and of an error a line quotes, before they are

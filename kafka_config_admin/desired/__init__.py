@@ -78,6 +78,7 @@ if _typing.TYPE_CHECKING:
         check_value,
         is_locked,
         key_hint,
+        unknown_key_warnings,
     )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
     from ._key_rules import key_rules, update_mode_words
@@ -153,6 +154,7 @@ if _typing.TYPE_CHECKING:
         parse_size_bytes,
     )
     from ._verdict import BrokerVerdict, Proposal, Refusal, ask_broker, is_refusal
+    from ._warning import ConfigWarning
 
 __all__ = [
     "BROKER_GONE_AFTER",
@@ -173,6 +175,7 @@ __all__ = [
     "ChangeKind",
     "ClusterState",
     "ConfigChange",
+    "ConfigWarning",
     "DesiredState",
     "DesiredStateError",
     "Export",
@@ -272,6 +275,7 @@ __all__ = [
     "schema_resources",
     "stale_keys",
     "state_warnings",
+    "unknown_key_warnings",
     "unlisted_brokers",
     "upcoming_changes",
     "upcoming_warning",
@@ -318,6 +322,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "check_value",
         "is_locked",
         "key_hint",
+        "unknown_key_warnings",
     ),
     "._export": (
         "Export",
@@ -430,6 +435,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "upcoming_changes",
         "upcoming_warning",
     ),
+    "._warning": ("ConfigWarning",),
     "._values": (
         "DURATION_UNITS",
         "SIZE_UNITS",

@@ -31,6 +31,7 @@ from ._nearest import nearest_keys
 from ._references import has_reference, is_reference
 from ._state import ClusterState, known_type, sensitive_key
 from ._types import TypedValue, expected_type, java_trim, parse_typed
+from ._warning import ConfigWarning
 
 __all__ = [
     "LOG_LEVELS",
@@ -40,6 +41,7 @@ __all__ = [
     "check_value",
     "is_locked",
     "key_hint",
+    "unknown_key_warnings",
 ]
 
 #: The levels a broker logger takes (Kafka's LogLevelConfig), in upper case as the broker wants.
@@ -398,6 +400,55 @@ def key_hint(state: ClusterState, resource_type: ResourceType, key: str) -> str:
     if near:
         parts.append(f"did you mean {', '.join(near)}?")
     return "; ".join(parts)
+
+
+def unknown_key_warnings(
+    wanted: DesiredState | Mapping[ConfigResource, Iterable[AlterConfigOp]], state: ClusterState
+) -> list[ConfigWarning]:
+    """A warning for each broker (or cluster-default) key set in ``wanted`` (a desired state
+    or alter operations) that the broker's release does not define and the broker does not
+    describe, in order, with "did you mean". Never a refusal: a broker stores any key (a
+    plugin may read it), so only the catalog of the exact release can say a key is none of
+    Kafka's; without it nothing is said."""
+    match = state.catalog
+    if match is None or not match.exact:
+        return []
+    if isinstance(wanted, DesiredState):
+        pairs = [
+            (resource, key)
+            for resource, spec in wanted.resources(state.existing_topics()).items()
+            for key, value in spec.configs.items()
+            if value is not None
+        ]
+    else:
+        pairs = [
+            (resource, op.name)
+            for resource, ops in wanted.items()
+            for op in ops
+            if op.op is not OpType.DELETE
+        ]
+    return [
+        ConfigWarning(
+            resource=resource,
+            key=key,
+            value=None,
+            release=match.catalog.release,
+            message=_unknown_key_words(state, key, match.catalog.release),
+        )
+        for resource, key in pairs
+        if resource.type is ResourceType.BROKER
+        and match.catalog.lookup(ResourceType.BROKER, key) is None
+        and state.key_info(resource, key) is None
+    ]
+
+
+def _unknown_key_words(state: ClusterState, key: str, release: str) -> str:
+    words = (
+        f"{key} is not a key Kafka {release} defines for brokers "
+        "(the broker stores it and uses nothing of it)"
+    )
+    hint = key_hint(state, ResourceType.BROKER, key)
+    return f"{words}; {hint}" if hint else words
 
 
 #: The resource types whose unknown keys the broker refuses (a broker takes any key a plugin

@@ -28,7 +28,7 @@ from .. import (
     ResourceType,
 )
 from ._audit import Shadowed, find_shadowed
-from ._check import Problem, check_desired
+from ._check import Problem, check_desired, unknown_key_warnings
 from ._model import (
     BROKER_THROTTLE_KEYS,
     TOPIC_THROTTLE_KEYS,
@@ -43,7 +43,8 @@ from ._references import has_reference, is_reference
 from ._scram_users import ScramPlan, plan_scram
 from ._state import ClusterState, is_override
 from ._types import is_set_like, parse_typed, same_value
-from ._upcoming import UpcomingWarning, desired_warnings
+from ._upcoming import desired_warnings
+from ._warning import ConfigWarning
 
 __all__ = [
     "PLAN_FORMAT_VERSION",
@@ -221,7 +222,8 @@ class Plan(BaseModel):
 
     ``problems`` lists every check that failed; apply refuses a plan with problems and sends
     nothing. ``warnings`` lists the file's values a coming Kafka release has announced it will
-    refuse (:data:`UPCOMING_CHANGES`): they are planned and applied all the same. Resources
+    refuse (:data:`UPCOMING_CHANGES`) and its broker keys the release does not define
+    (:func:`unknown_key_warnings`): they are planned and applied all the same. Resources
     with nothing to do and nothing to say are left out.
     """
 
@@ -229,7 +231,7 @@ class Plan(BaseModel):
 
     resources: tuple[ResourcePlan, ...] = ()
     problems: tuple[Problem, ...] = ()
-    warnings: tuple[UpcomingWarning, ...] = ()
+    warnings: tuple[ConfigWarning, ...] = ()
     prune: bool = False
     quotas: tuple[QuotaPlan, ...] = ()
     scram: tuple[ScramPlan, ...] = ()
@@ -398,7 +400,7 @@ def make_plan(
     return Plan(
         resources=tuple(plans),
         problems=tuple(problems),
-        warnings=tuple(desired_warnings(desired, state)),
+        warnings=(*desired_warnings(desired, state), *unknown_key_warnings(desired, state)),
         prune=prune,
         quotas=plan_quotas(desired.quotas, state.quotas, prune=prune),
         scram=plan_scram(desired.scram_users, state.scram, prune=prune),

@@ -11,7 +11,6 @@ stops anything: the value is still planned, applied and passed by the audit.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -20,6 +19,7 @@ from ._model import DesiredState
 from ._references import has_reference
 from ._state import ClusterState, is_override
 from ._types import parse_typed
+from ._warning import ConfigWarning
 
 __all__ = [
     "UPCOMING_CHANGES",
@@ -135,35 +135,10 @@ def upcoming_changes(resource_type: ResourceType, key: str) -> list[UpcomingChan
     ]
 
 
-class UpcomingWarning(BaseModel):
+class UpcomingWarning(ConfigWarning):
     """A value set (or to be set) that a coming Kafka release has announced it will refuse."""
 
-    model_config = ConfigDict(frozen=True)
-
-    resource: ConfigResource
-    key: str
-    value: str | None
     change: UpcomingChange
-
-    @property
-    def message(self) -> str:
-        """Why, in words: ``Kafka 5.0 will refuse values below 60000 (KIP-1030)``."""
-        return self.change.describe()
-
-    def to_dict(self) -> dict[str, Any]:
-        """The warning as JSON-ready data (the plan's and the audit's ``warnings``)."""
-        return {
-            "resource": {"type": self.resource.type.name, "name": self.resource.name},
-            "key": self.key,
-            "value": self.value,
-            "release": self.change.release,
-            "source": self.change.source,
-            "message": self.message,
-        }
-
-    def __str__(self) -> str:
-        shown = "" if self.value is None else f" = {self.value!r}"
-        return f"{self.resource}, {self.key}{shown}: {self.message}"
 
 
 def upcoming_warning(
@@ -176,7 +151,15 @@ def upcoming_warning(
     for change in upcoming_changes(resource.type, key):
         if change.refuses(value):
             shown = HIDDEN if sensitive else value
-            return UpcomingWarning(resource=resource, key=key, value=shown, change=change)
+            return UpcomingWarning(
+                resource=resource,
+                key=key,
+                value=shown,
+                change=change,
+                release=change.release,
+                source=change.source,
+                message=change.describe(),
+            )
     return None
 
 

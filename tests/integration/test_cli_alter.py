@@ -209,3 +209,40 @@ def test_per_listener_keys_are_checked_as_the_broker_checks_them(
     ran = run_cli(capsys, "alter", "-b", kafka_bootstrap, broker, "--set", change, "--dry-run")
     assert ran.code == (0 if accepted else 2), ran.err
     assert "unknown config" not in ran.err
+
+
+@pytest.mark.parametrize(
+    ("change", "warning"),
+    [
+        ("log.retention.hourz=1", "did you mean log.retention.hours"),
+        ("retention.ms=1000", "it is a topic key"),
+        ("log.cleaner.threads=2", None),
+        ("listener.name.plaintext.max.connections=100", None),  # the key it prefixes is known
+    ],
+)
+def test_a_broker_key_kafka_does_not_define_is_a_warning_never_a_refusal(
+    kafka_bootstrap: str, capsys: pytest.CaptureFixture[str], change: str, warning: str | None
+) -> None:
+    """The broker stores any key (a plugin may read it): the dry run goes on (exit 0), with a
+    warning line naming what was probably meant."""
+    ran = run_cli(
+        capsys,
+        "alter",
+        "--bootstrap-server",
+        kafka_bootstrap,
+        "--entity-type",
+        "brokers",
+        "--entity-default",
+        "--add-config",
+        change,
+        "--dry-run",
+    )
+    assert ran.code == 0, ran.err
+    key = change.split("=")[0]
+    lines = [line for line in ran.err.splitlines() if line.startswith("warning: ")]
+    if warning is None:
+        assert lines == []
+    else:
+        assert len(lines) == 1 and f"{key} is not a key Kafka" in lines[0], ran.err
+        assert "(the broker stores it and uses nothing of it)" in lines[0]
+        assert warning in lines[0]

@@ -276,6 +276,33 @@ def test_an_unknown_key_names_the_nearest_keys(
     assert "unknown config" in ran.err and hint in ran.err
 
 
+@pytest.mark.parametrize("one_broker", [True, False], ids=["one broker", "cluster default"])
+def test_a_broker_key_kafka_does_not_define_is_a_warning_never_a_refusal(
+    kafka_bootstrap: str,
+    kafka_broker_ids: list[int],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    one_broker: bool,
+) -> None:
+    """The broker stores any key (a plugin may read it), so the plan goes on as it would
+    (exit 3: changes), and says what was probably meant, in the text and the JSON."""
+    configs = "{configs: {log.cleaner.thread: 2}}"
+    where = f"brokers:\n  '{kafka_broker_ids[0]}': " if one_broker else "cluster_default: "
+    file = write(tmp_path, f"version: 1\n{where}{configs}\n")
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
+    assert ran.code == 3, ran.err
+    lines = [line for line in ran.err.splitlines() if line.startswith("warning: ")]
+    assert len(lines) == 1, ran.err
+    assert "log.cleaner.thread is not a key Kafka" in lines[0]
+    assert "did you mean log.cleaner.threads" in lines[0]
+    shown = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "--output", "json")
+    assert shown.code == 3, shown.err
+    plan = shown.json()
+    assert plan["problems"] == []
+    assert [warning["key"] for warning in plan["warnings"]] == ["log.cleaner.thread"]
+    assert "did you mean log.cleaner.threads" in plan["warnings"][0]["message"]
+
+
 def test_an_audit_rule_on_an_unknown_key_names_the_nearest_keys(
     kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

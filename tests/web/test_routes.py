@@ -312,6 +312,23 @@ async def test_a_value_kafka_5_0_will_refuse_is_a_warning_never_a_refusal(
     assert "refused" not in secret.text and reference in secret.text  # shown: no secret in it
 
 
+@pytest.mark.parametrize("broker_page", [True, False], ids=["one broker", "cluster default"])
+async def test_a_broker_key_kafka_does_not_define_is_a_warning_never_a_refusal(
+    web: httpx.AsyncClient, kafka_broker_ids: list[int], broker_page: bool
+) -> None:
+    broker = str(kafka_broker_ids[0]) if broker_page else ""
+    page = f"/c/{CLUSTER}/r/broker/{broker}"
+    check = f"/c/{CLUSTER}/check/broker/{broker}"
+    typo = await form_post(web, page, check, {"key": "log.cleaner.thread", "value": "2"})
+    assert "refused" not in typo.text and "ok" in typo.text
+    assert "log.cleaner.thread is not a key Kafka" in typo.text
+    assert "did you mean log.cleaner.threads" in typo.text
+    topic_key = await form_post(web, page, check, {"key": "retention.ms", "value": "1000"})
+    assert "refused" not in topic_key.text and "it is a topic key" in topic_key.text
+    known = await form_post(web, page, check, {"key": "log.cleaner.threads", "value": "2"})
+    assert "is not a key Kafka" not in known.text
+
+
 async def test_cluster_default_and_broker_logger(
     web: httpx.AsyncClient, admin_client: AdminClient, kafka_broker_ids: list[int]
 ) -> None:

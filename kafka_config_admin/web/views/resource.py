@@ -15,6 +15,7 @@ from starlette.responses import RedirectResponse, Response
 
 from ... import (
     AdminClient,
+    AlterConfigOp,
     CatalogKey,
     CatalogMatch,
     ConfigEntry,
@@ -27,6 +28,7 @@ from ... import (
 from ...desired import (
     LOG_LEVELS,
     ClusterState,
+    ConfigWarning,
     DesiredState,
     Problem,
     Proposal,
@@ -39,6 +41,7 @@ from ...desired import (
     key_rules,
     make_plan,
     read_state,
+    unknown_key_warnings,
     upcoming_warning,
     update_mode_words,
 )
@@ -208,18 +211,22 @@ async def page(request: Request) -> Response:
 @dataclass(frozen=True)
 class Checked:
     """An edit form's resource, key and wanted value (None: reset), why it is refused, and
-    what a coming Kafka release has announced it will refuse of it (a warning only)."""
+    what deserves a warning (never a refusal): what a coming Kafka release has announced it
+    will refuse of it, and ``warnings`` found against the cluster's state (a broker key its
+    release does not define)."""
 
     resource: ConfigResource
     key: str
     value: str | None
     reason: str | None
     sensitive: bool
+    warnings: tuple[ConfigWarning, ...] = ()
 
     @property
     def warning(self) -> str | None:
         found = upcoming_warning(self.resource, self.key, self.value, sensitive=self.sensitive)
-        return None if found is None else found.message
+        messages = [warning.message for warning in (found, *self.warnings) if warning]
+        return "; ".join(messages) or None
 
     def shown(self) -> dict[str, Any]:
         """What the page may show of it (never a sensitive value; a config provider
@@ -254,7 +261,9 @@ async def _checked(request: Request) -> Checked:
         except ValueError as error:
             return Checked(resource, key, None, str(error), is_sensitive(key))
     reason, state = await _judged(request, cluster, admin, resource, {key: value})
-    return Checked(resource, key, value, reason, state.is_sensitive(resource, key))
+    op = AlterConfigOp(name=key, value=value, op=OpType.SET if value is not None else OpType.DELETE)
+    warnings = tuple(unknown_key_warnings({resource: [op]}, state))
+    return Checked(resource, key, value, reason, state.is_sensitive(resource, key), warnings)
 
 
 async def _judged(

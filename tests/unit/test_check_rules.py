@@ -6,9 +6,23 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_config_admin import CatalogMatch, ConfigResource, ConfigType, cut_short, load_catalog
+from kafka_config_admin import (
+    AlterConfigOp,
+    CatalogMatch,
+    ConfigResource,
+    ConfigType,
+    OpType,
+    cut_short,
+    load_catalog,
+)
 from kafka_config_admin import ResourceType as RT
-from kafka_config_admin.desired import ClusterState, check_value, is_locked, nearest_keys
+from kafka_config_admin.desired import (
+    ClusterState,
+    check_value,
+    is_locked,
+    nearest_keys,
+    unknown_key_warnings,
+)
 
 from .desired_helpers import BROKER, DEFAULT, TOPIC, broker_config, entry, topic_config
 
@@ -269,3 +283,47 @@ def test_a_client_metrics_push_interval_is_between_100_ms_and_an_hour(
     assert problem is None or "between 100 and 3600000" in str(problem)
     # a reset is the broker's to judge
     assert check_value(state(release), subscription, "interval.ms", None) is None
+
+
+def warned(release: str, resource: ConfigResource, *ops: AlterConfigOp) -> list[str]:
+    return [str(w) for w in unknown_key_warnings({resource: list(ops)}, state(release))]
+
+
+@pytest.mark.parametrize("release", ["2.5.1", "3.9.1", "4.4.0"])
+@pytest.mark.parametrize("resource", [BROKER, DEFAULT], ids=["broker", "cluster default"])
+def test_a_broker_key_the_release_does_not_define_is_a_warning_never_a_refusal(
+    release: str, resource: ConfigResource
+) -> None:
+    assert check_value(state(release), resource, "log.cleaner.thread", "2") is None
+    [typo] = warned(release, resource, AlterConfigOp(name="log.cleaner.thread", value="2"))
+    assert f"log.cleaner.thread is not a key Kafka {release} defines for brokers" in typo
+    assert "did you mean log.cleaner.threads" in typo
+    [topic_key] = warned(release, resource, AlterConfigOp(name="retention.ms", value="1"))
+    assert "it is a topic key" in topic_key
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        AlterConfigOp(name="log.cleaner.threads", value="2"),  # the catalog's
+        AlterConfigOp(name="listener.name.plaintext.max.connections", value="9"),  # per listener
+        AlterConfigOp(name="log.cleaner.thread", op=OpType.DELETE),  # removing it: no word
+    ],
+)
+def test_no_warning_for_a_key_the_broker_knows_or_a_delete(op: AlterConfigOp) -> None:
+    assert warned("4.4.0", BROKER, op) == []
+
+
+def test_no_warning_for_a_key_the_broker_describes() -> None:
+    plugin = state("4.4.0", entry("acme.quota.window", "5", kind=ConfigType.STRING))
+    op = AlterConfigOp(name="acme.quota.window", value="6")
+    assert unknown_key_warnings({BROKER: [op]}, plugin) == []
+    assert len(unknown_key_warnings({BROKER: [op]}, state("4.4.0"))) == 1
+
+
+def test_no_warning_without_the_catalog_of_the_exact_release() -> None:
+    near = ClusterState(catalog=CatalogMatch(catalog=load_catalog("4.1.2"), exact=False))
+    op = AlterConfigOp(name="log.cleaner.thread", value="2")
+    assert unknown_key_warnings({BROKER: [op]}, near) == []
+    assert unknown_key_warnings({BROKER: [op]}, ClusterState()) == []
+    assert warned("4.4.0", TOPIC, op) == []  # a topic's unknown key is the checks' refusal

@@ -196,7 +196,11 @@ def test_edit_the_cluster_default_and_a_broker_logger(
         page.get_by_label("new key").fill("log.cleaner.threads")
         page.get_by_label("new value").fill("2")
         expect(page.locator("#reason-new")).to_contain_text("ok")
-        page.get_by_role("button", name="add to plan").last.click()
+        # The "set another key" form's button (a broker page has a secret form and a key store
+        # rotation form after it, each with its own).
+        page.locator("form", has=page.locator("#status-new")).get_by_role(
+            "button", name="add to plan"
+        ).click()
         expect(page.locator("#status-new")).to_contain_text("added to the plan")
         page.goto(f"{editor}/c/{CLUSTER}/r/broker-logger/{broker}")
         logger = page.locator('tr.entry[data-key^="kafka.server."]').first

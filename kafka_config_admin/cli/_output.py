@@ -16,7 +16,9 @@ Sensitive values are ``null`` (the broker never sends them) and show as ``[hidde
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,8 +45,18 @@ DESCRIBE_FORMAT_VERSION = 1
 #: Data goes to stdout; messages, progress and errors to stderr.
 #: Piped tables are not cut to 80 columns: a script or a log reads whole rows.
 PIPED_WIDTH = 200
-stdout = Console(highlight=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
-stderr = Console(stderr=True, highlight=False, soft_wrap=True)  # an error stays on one line
+
+
+class _Console(Console):
+    """rich's console, but a closed pipe is the command line's to say (exit 141, one line:
+    ``_main``), not rich's silent ``SystemExit(1)``."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+stdout = _Console(highlight=False, width=None if sys.stdout.isatty() else PIPED_WIDTH)
+stderr = _Console(stderr=True, highlight=False, soft_wrap=True)  # an error stays on one line
 
 
 @dataclass(frozen=True)

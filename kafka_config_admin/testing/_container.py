@@ -221,6 +221,7 @@ class ContainerCluster(HostPortsCluster):
         except BrokerStartupError:
             self.stop_broker(node_id)
             raise
+        self._keep_scram_users()
 
     @contextmanager
     def paused_broker(self, node_id: int) -> Iterator[None]:

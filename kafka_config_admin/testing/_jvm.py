@@ -340,6 +340,7 @@ class JvmCluster(HostPortsCluster):
         except BrokerStartupError:
             self.stop_broker(node_id)
             raise
+        self._keep_scram_users()
 
     def stop(self) -> None:
         """Stop every JVM (whole process groups) and delete the node directories."""

@@ -11,14 +11,17 @@ the way production KRaft clusters run.
 from __future__ import annotations
 
 import abc
+import asyncio
 import base64
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from .. import AdminClient, UserScramCredentialUpsertion
 from ._base import KafkaCluster
 from ._errors import BrokerStartupError, UnsupportedOptionError
 from ._generations import GENERATIONS, Generation, generation_of, logging_flag
@@ -400,6 +403,31 @@ class HostPortsCluster(KafkaCluster):
         """``props`` with ``extra_properties``, which reach the running broker only, so a test
         can inject a bad option and exercise the early-exit path rather than the format step."""
         return {**props, **self._extra}
+
+    def _keep_scram_users(self) -> None:
+        """Set the cluster's own SCRAM users again once a broker has restarted.
+
+        A KRaft broker replays its metadata log at start as one batch, and Kafka's ScramDelta
+        drops the batch's later users when a removal empties a mechanism's map: a restarted
+        broker can lose ``admin`` or ``alice`` (docs/compatibility.md). A credential set after
+        the restart reaches every broker, so the users every test relies on are set again.
+        """
+        if not self.sasl or not generation_of(self.kafka_version or kafka_version()).kraft:
+            return
+
+        async def upsert() -> None:
+            async with AdminClient(bootstrap_servers=self.bootstrap_servers) as admin:
+                for mechanism in SASL_MECHANISMS[1:]:  # the broker takes one change a user a call
+                    await admin.alter_user_scram_credentials(
+                        [
+                            UserScramCredentialUpsertion(user.username, mechanism, user.password)
+                            for user in (ADMIN_USER, ALICE_USER)
+                        ]
+                    ).all()
+
+        # A thread of its own: start_broker is called from async tests, inside an event loop.
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, upsert()).result()
 
     def _wait_ready(self, node_ids: Sequence[int]) -> None:
         wait_until_answering(

@@ -22,7 +22,7 @@ def unique(prefix: str) -> str:
 def create_topics(
     bootstrap: str, names: Iterable[str], configs: Mapping[str, str] | None = None
 ) -> list[str]:
-    """Create topics and wait until every broker describes them."""
+    """Create topics and wait until every broker's metadata shows them."""
     names = list(names)
 
     async def create() -> None:
@@ -34,15 +34,10 @@ def create_topics(
             )
         finally:
             await creator.close()
+        async with AdminClient(bootstrap) as admin:
+            await admin.wait_for_topics(names, timeout=30)
 
     asyncio.run(create())
-    wait_until(
-        lambda: all(
-            not isinstance(outcome, BaseException)
-            for outcome in describe(bootstrap, [topic(name) for name in names]).values()
-        ),
-        "topics to be known by the broker",
-    )
     return names
 
 

@@ -7,8 +7,6 @@ import itertools
 import os
 import re
 
-import anyio
-
 from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
@@ -16,7 +14,6 @@ from kafka_config_admin import (
     NewTopic,
     OpType,
     ResourceType,
-    UnknownTopicOrPartitionError,
 )
 
 _counter = itertools.count()
@@ -34,18 +31,10 @@ def unique_name(prefix: str = "web") -> str:
 async def create_topics(
     admin: AdminClient, names: list[str], configs: dict[str, str] | None = None
 ) -> None:
-    """Create topics (1 partition, RF 1) and wait until every broker describes them."""
+    """Create topics (1 partition, RF 1) and wait until every broker's metadata shows them
+    (a listing or describe may reach any broker)."""
     await admin.create_topics([NewTopic(name, 1, 1, configs or {}) for name in names]).all()
-    resources = [ConfigResource(ResourceType.TOPIC, name) for name in names]
-    with anyio.fail_after(30):
-        while True:
-            result = admin.describe_configs(resources)
-            await result.wait()
-            errors = result.errors()
-            if not errors:
-                return
-            assert all(isinstance(e, UnknownTopicOrPartitionError) for e in errors.values())
-            await anyio.sleep(0.1)
+    await admin.wait_for_topics(names, timeout=30)
 
 
 async def topic_value(admin: AdminClient, topic: str, key: str) -> str | None:

@@ -170,6 +170,13 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
     ssl_key_location: Path | None = None
     ssl_key_password: SecretStr | None = None
     ssl_check_hostname: bool = True
+    rules: Path | None = Field(
+        default=None,
+        description=(
+            "A rules file (YAML, ``rules:`` as in a desired-state file) every change to this "
+            "cluster is checked against; read by ``desired.connection_rules``."
+        ),
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -962,7 +969,7 @@ class _JaasTokens:
         return self._ESCAPES.get(char, char), at + 1
 
 
-_PATH_KEYS = ("ssl_ca_location", "ssl_certificate_location", "ssl_key_location")
+_PATH_KEYS = ("ssl_ca_location", "ssl_certificate_location", "ssl_key_location", "rules")
 
 
 def _with_paths_under(settings: Any, base_dir: Path) -> Any:

@@ -81,10 +81,25 @@ if _typing.TYPE_CHECKING:
         unknown_key_warnings,
     )
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
+    from ._guard import (
+        FindingStatus,
+        RuleCheck,
+        RuleFinding,
+        RuleRefusedError,
+        UnknownRuleError,
+        check_plan_rules,
+    )
     from ._key_rules import key_rules, update_mode_words
     from ._kinds import ResourceKind
     from ._listing import ScopeListing, list_scope
-    from ._load import DesiredStateError, FileError, load_desired_state, parse_desired_state
+    from ._load import (
+        DesiredStateError,
+        FileError,
+        connection_rules,
+        load_desired_state,
+        load_rules_file,
+        parse_desired_state,
+    )
     from ._model import (
         BROKER_THROTTLE_KEYS,
         TOPIC_THROTTLE_KEYS,
@@ -181,6 +196,7 @@ __all__ = [
     "Export",
     "ExportFailedError",
     "FileError",
+    "FindingStatus",
     "IgnoreSpec",
     "KeptKey",
     "ObservedState",
@@ -206,7 +222,10 @@ __all__ = [
     "ResourceScope",
     "ResourceSpec",
     "Rule",
+    "RuleCheck",
+    "RuleFinding",
     "RuleOperator",
+    "RuleRefusedError",
     "ScopeListing",
     "ScramChange",
     "ScramCredentialSpec",
@@ -219,6 +238,7 @@ __all__ = [
     "TopicCreation",
     "TopicSpec",
     "TypedValue",
+    "UnknownRuleError",
     "UpcomingChange",
     "UpcomingWarning",
     "UserPattern",
@@ -227,7 +247,9 @@ __all__ = [
     "ask_broker",
     "check_desired",
     "check_ops",
+    "check_plan_rules",
     "check_value",
+    "connection_rules",
     "describe_state",
     "desired_warnings",
     "diff_states",
@@ -254,6 +276,7 @@ __all__ = [
     "list_matching_topics",
     "list_scope",
     "load_desired_state",
+    "load_rules_file",
     "make_plan",
     "match_budget",
     "nearest_keys",
@@ -331,12 +354,22 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "quota_entries",
         "read_export",
     ),
+    "._guard": (
+        "FindingStatus",
+        "RuleCheck",
+        "RuleFinding",
+        "RuleRefusedError",
+        "UnknownRuleError",
+        "check_plan_rules",
+    ),
     "._key_rules": ("key_rules", "update_mode_words"),
     "._kinds": ("ResourceKind",),
     "._load": (
         "DesiredStateError",
         "FileError",
+        "connection_rules",
         "load_desired_state",
+        "load_rules_file",
         "parse_desired_state",
     ),
     "._nearest": ("nearest_keys",),

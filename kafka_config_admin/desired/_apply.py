@@ -11,8 +11,8 @@ outcome in the :class:`ApplyReport`.
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypeVar
 
@@ -32,6 +32,7 @@ from .. import (
     UserScramCredentialUpsertion,
 )
 from ._check import Problem
+from ._guard import RuleCheck, check_plan_rules
 from ._outcomes import OutcomeStatus, status_dict
 from ._plan import Plan, ResourceAction, ResourcePlan
 from ._quotas import QuotaPlan
@@ -43,6 +44,7 @@ from ._reassign import (
     apply_partition_plans,
     settle_topics,
 )
+from ._rules import Rule
 from ._scram_users import ScramChange, ScramPlan
 from ._verdict import Proposal, Refusal, ask_broker
 
@@ -181,6 +183,8 @@ async def apply_plan(
     reassignment_timeout: float = DEFAULT_REASSIGNMENT_TIMEOUT,
     progress: Progress | None = None,
     wait_for_metadata: bool = True,
+    rules: Iterable[Rule] = (),
+    overrides: Collection[str] = (),
 ) -> ApplyReport:
     """Apply ``plan``: validate every change on the broker, make those that pass, read back.
 
@@ -204,9 +208,17 @@ async def apply_plan(
     waited for until every broker's metadata shows them (:meth:`AdminClient.wait_for_topics`,
     within the client's ``timeout``), so that a plan or describe right after the apply sees
     everything made; a topic that does not show in time is ``UNCONFIRMED`` by the read back.
+
+    Guardrails: a change that would break one of ``rules`` (:func:`check_plan_rules`) refuses
+    the whole plan with :class:`RuleRefusedError`, before anything is sent (a dry run too),
+    unless ``overrides`` names the rule (its :attr:`Rule.label`); the outcome of each thing
+    changed despite a rule says so in its note (``rule 'min-isr' overridden``). An override
+    naming no rule raises :class:`UnknownRuleError`.
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
+    guard = check_plan_rules(plan, rules, overrides=overrides)
+    guard.raise_if_refused()
     passwords = _passwords(plan.scram)  # all read before anything is sent
     outcomes: dict[ConfigResource, ResourceOutcome] = {}
     to_send: dict[ConfigResource, ResourcePlan] = {}
@@ -254,12 +266,25 @@ async def apply_plan(
         wait_for_metadata=wait_for_metadata,
     )
     return ApplyReport(
-        outcomes=tuple(outcomes[p.resource] for p in plan.resources),
+        outcomes=tuple(_noted(outcomes[p.resource], guard, p.resource) for p in plan.resources),
         dry_run=dry_run,
-        quotas=quotas,
-        scram=scram,
+        quotas=tuple(_noted(quota, guard, quota.entity) for quota in quotas),
+        scram=tuple(_noted(user, guard, user.user) for user in scram),
         partitions=partitions,
     )
+
+
+Noted = TypeVar("Noted", ResourceOutcome, QuotaOutcome, ScramOutcome)
+
+
+def _noted(
+    outcome: Noted, guard: RuleCheck, subject: ConfigResource | ClientQuotaEntity | str
+) -> Noted:
+    """The outcome with the rules overridden on its subject said in its note."""
+    said = guard.override_note(subject)
+    if not said:
+        return outcome
+    return replace(outcome, note=f"{outcome.note}; {said}" if outcome.note else said)
 
 
 _FAILED = OutcomeStatus.FAILED

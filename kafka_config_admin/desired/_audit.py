@@ -264,7 +264,7 @@ def evaluate_quota_rules(
         values = quotas.get(entity, {})
         for rule in rules:
             if rule.selects_entity(entity):
-                reason, actual = _quota_failure(rule, entity, values, in_file)
+                reason, actual = quota_failure(rule, entity, values, in_file)
                 if reason is not None:
                     found.append(
                         Violation(
@@ -278,7 +278,7 @@ def evaluate_quota_rules(
     return found
 
 
-def _quota_failure(
+def quota_failure(
     rule: Rule,
     entity: ClientQuotaEntity,
     values: Mapping[str, float],

@@ -20,9 +20,18 @@ import yaml
 from pydantic import ValidationError
 
 from .. import InvalidArgumentError, decoding_problem, shorten
+from ..connect import Connection
 from ._model import DesiredState
+from ._rules import Rule
 
-__all__ = ["DesiredStateError", "FileError", "load_desired_state", "parse_desired_state"]
+__all__ = [
+    "DesiredStateError",
+    "FileError",
+    "connection_rules",
+    "load_desired_state",
+    "load_rules_file",
+    "parse_desired_state",
+]
 
 _Path = tuple[str, ...]
 
@@ -200,6 +209,26 @@ def load_desired_state(path: str | Path) -> DesiredState:
         line, problem = decoding_problem(error)
         raise DesiredStateError(source, [FileError(line, "", problem)]) from None
     return parse_desired_state(text, source=source)
+
+
+def load_rules_file(path: str | Path) -> tuple[Rule, ...]:
+    """Read a rules file: a YAML mapping with one key, ``rules:``, written as a desired-state
+    file's ``rules`` section (so one file's rules can be shared). :class:`DesiredStateError`
+    names every problem, and any other section (a rules file sets no configs)."""
+    desired = load_desired_state(path)
+    others = sorted(desired.model_fields_set - {"rules", "version"})
+    if others:
+        found = ", ".join(others)
+        raise DesiredStateError(
+            str(path), [FileError(None, found, "a rules file holds only rules: (and version:)")]
+        )
+    return desired.rules
+
+
+def connection_rules(connection: Connection) -> tuple[Rule, ...]:
+    """The rules a clusters file's entry names for its cluster (``rules: FILE``), read from
+    that file (:func:`load_rules_file`); none when it names no file."""
+    return () if connection.rules is None else load_rules_file(connection.rules)
 
 
 def parse_desired_state(text: str, *, source: str = "<string>") -> DesiredState:

@@ -371,15 +371,42 @@ class Rule(BaseModel):
         assert isinstance(self.value, str)
         return bool(_ORDERING[self.op](number, Decimal(self.value)))
 
-    def __str__(self) -> str:
+    def shortfall(self, kind: ConfigType, actual: str | None) -> Decimal | None:
+        """How far a number is from holding an ordering rule (``<``, ``<=``, ``>``, ``>=``,
+        ``between``): 0 where it holds or meets the bound; None for another operator or a
+        value that is not a number. A change that does not make it larger does not take the
+        value farther from the rule."""
+        if self.op not in _ORDERING and self.op is not RuleOperator.BETWEEN:
+            return None
+        number = None if actual is None else _actual_number(kind, actual)
+        if number is None:
+            return None
+        if self.op is RuleOperator.BETWEEN:
+            assert isinstance(self.value, tuple)
+            low, high = (Decimal(bound) for bound in self.value)
+            return max(low - number, number - high, Decimal(0))
+        assert isinstance(self.value, str)
+        bound = Decimal(self.value)
+        below = self.op in (RuleOperator.GT, RuleOperator.GE)
+        return max(bound - number if below else number - bound, Decimal(0))
+
+    @property
+    def label(self) -> str:
+        """The rule as an override names it (``--override-rule``): its ``name``, else its
+        check as written short (``min.insync.replicas >= 2``)."""
+        return self.name or self._check_text()
+
+    def _check_text(self) -> str:
         if self.op is RuleOperator.DECLARED:
-            text = "declared in the file"
-        elif self.op in (RuleOperator.REQUIRED, RuleOperator.REFERENCE):
-            text = f"{self.key} {self.op}"
-        elif isinstance(self.value, tuple):
-            text = f"{self.key} {self.op} [{', '.join(self.value)}]"
-        else:
-            text = f"{self.key} {self.op} {self.value}"
+            return "declared in the file"
+        if self.op in (RuleOperator.REQUIRED, RuleOperator.REFERENCE):
+            return f"{self.key} {self.op}"
+        if isinstance(self.value, tuple):
+            return f"{self.key} {self.op} [{', '.join(self.value)}]"
+        return f"{self.key} {self.op} {self.value}"
+
+    def __str__(self) -> str:
+        text = self._check_text()
         if self.optional:
             text += " where set"
         label = f"{self.name}: " if self.name else ""

@@ -41,6 +41,16 @@ _PRUNE = click.option(
     "--prune", is_flag=True, help="Also delete overrides of the file's resources it does not name."
 )
 
+_OVERRIDE_RULE = click.option(
+    "--override-rule",
+    "override_rules",
+    multiple=True,
+    metavar="NAME",
+    help="Apply a change that breaks this rule (of FILE or of the cluster's clusters-file "
+    "entry) all the same, said in the outcome; NAME is the rule's name, else its check as the "
+    "refusal prints it (repeatable).",
+)
+
 
 class NotWritten(Exception):
     """A write that failed (the output's reader closed the pipe, a full disk): the ``OSError``
@@ -127,11 +137,14 @@ def alter(**options: Any) -> int:
     help="How long to follow replica moves; those still running then go on in the cluster "
     "(exit 1, plan shows them in progress).",
 )
+@_OVERRIDE_RULE
 @connection_options
 def apply(**options: Any) -> int:
     """Make the cluster as FILE says: validate on the brokers, apply, read back.
 
-    Nothing is sent when any value is refused (exit 2). Exit 1 when any resource failed; the
+    Nothing is sent when any value is refused (exit 2), or when a change breaks a rule of
+    FILE or of the cluster's clusters-file entry that --override-rule does not name (exit 4).
+    Exit 1 when any resource failed; the
     others are applied all the same. Partition counts are raised, replication factors changed
     by reassignment, followed until done (a bar on a terminal). Interrupted (Ctrl-C, SIGTERM),
     it stops following and puts the throttles back first.
@@ -254,14 +267,16 @@ def export(**options: Any) -> int:
     "validate the changes (validate_only).",
 )
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
+@_OVERRIDE_RULE
 @connection_options
 def plan(**options: Any) -> int:
     """Show what apply would change to make the cluster as FILE says, and the brokers'
     verdict on each change (sent with validate_only; nothing is changed).
 
     Exit 0: nothing to change; 3: changes needed (drift), all accepted by the brokers; 2: the
-    file or a value is refused (by the checks here or by a broker); 1: the cluster could not
-    be read or the brokers could not be asked.
+    file or a value is refused (by the checks here or by a broker); 4: a change breaks a rule
+    (of FILE or of the cluster's clusters-file entry) that --override-rule does not name;
+    1: the cluster could not be read or the brokers could not be asked.
     """
     from ._desired import plan as work
 

@@ -24,6 +24,7 @@ from ..desired import (
     ClusterState,
     ConfigWarning,
     DesiredState,
+    FindingStatus,
     OutcomeStatus,
     Plan,
     Proposal,
@@ -32,10 +33,16 @@ from ..desired import (
     ResourceKind,
     ResourceOutcome,
     ResourcePlan,
+    RuleCheck,
+    RuleFinding,
     Shadowed,
+    UnknownRuleError,
     Violation,
     apply_plan,
     ask_broker,
+    check_overrides,
+    check_plan_rules,
+    connection_rules,
     describe_state,
     evaluate_state,
     find_shadowed,
@@ -44,9 +51,11 @@ from ..desired import (
     make_plan,
     parse_size_bytes,
     read_state,
+    refusal_summary,
     state_warnings,
     unlisted_brokers,
 )
+from ._connect import resolve_connection
 from ._main import ExitCode, say, say_lines
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
@@ -66,7 +75,7 @@ from ._output import (
 )
 from ._progress import progress_bar, settle
 from ._quotas import entity_text, number_text
-from ._running import confirmed, open_client, run
+from ._running import client_for, confirmed, run
 
 T = TypeVar("T")
 
@@ -78,11 +87,22 @@ def with_state(
     *,
     prune: bool = False,
     for_plan: bool = False,
+    override_rules: tuple[str, ...] = (),
 ) -> T:
-    """Load the file (before connecting), read what the cluster has (``for_plan``: only what
-    its plan needs), and go on from there."""
+    """Load the file and the rules the cluster's clusters-file entry names (before
+    connecting; the cluster's rules join the file's), read what the cluster has
+    (``for_plan``: only what its plan needs), and go on from there. An ``--override-rule``
+    name no rule has is a usage error, said before connecting."""
     desired = load_desired_state(file)
-    admin, label = open_client(connection)
+    resolved, label = resolve_connection(connection)
+    cluster_rules = connection_rules(resolved)  # a rules file's mistake said before connecting
+    if cluster_rules:
+        desired = desired.model_copy(update={"rules": (*desired.rules, *cluster_rules)})
+    try:
+        check_overrides(desired.rules, override_rules)
+    except UnknownRuleError as error:
+        raise click.BadParameter(str(error), param_hint="--override-rule") from None
+    admin = client_for(resolved)
 
     async def work() -> T:
         async with admin:
@@ -98,6 +118,7 @@ def plan(
     prune: bool,
     offline: bool,
     output: OutputFormat,
+    override_rules: tuple[str, ...],
     connection: ConnectionOptions,
 ) -> int:
     """The ``plan`` command's work (its options and help: :mod:`._commands`)."""
@@ -106,6 +127,7 @@ def plan(
         admin: AdminClient, desired: DesiredState, state: ClusterState, label: str
     ) -> int:
         made = make_plan(desired, state, prune=prune)
+        guard = check_plan_rules(made, desired.rules, overrides=override_rules)
         verdict = None
         if not (offline or made.problems):
             verdict = await ask_broker(admin, Proposal.of_plan(made))
@@ -115,21 +137,47 @@ def plan(
                 "asked": verdict is not None,
                 **(verdict.to_dict() if verdict is not None else {"refused": [], "unknown": []}),
             }
+            document["rules"] = guard.to_list()
             sys.stdout.write(json.dumps(document, indent=2) + "\n")
         else:
             print_plan(made, label, verdict)
-        return plan_verdict(made, verdict, offline, label)
+        return plan_verdict(made, verdict, offline, label, guard)
 
-    return with_state(connection, file, show, prune=prune, for_plan=True)
+    return with_state(
+        connection, file, show, prune=prune, for_plan=True, override_rules=override_rules
+    )
 
 
-def plan_verdict(made: Plan, verdict: BrokerVerdict | None, offline: bool, label: str) -> int:
+def print_rule_findings(guard: RuleCheck) -> None:
+    """Each rule finding on one line on stderr: ``refused by rule``, ``rule overridden``,
+    ``rule warning`` (broken before, not made worse) or ``rule not checked``."""
+    say_lines(f"{_finding_word(finding)}: {finding}" for finding in guard.findings)
+
+
+def _finding_word(finding: RuleFinding) -> str:
+    if finding.refuses:
+        return "refused by rule"
+    if finding.overridden and finding.refuses_unless_overridden:
+        return "rule overridden"
+    return "rule not checked" if finding.status is FindingStatus.UNCHECKED else "rule warning"
+
+
+def plan_verdict(
+    made: Plan,
+    verdict: BrokerVerdict | None,
+    offline: bool,
+    label: str,
+    guard: RuleCheck | None = None,
+) -> int:
     """The plan's last lines and its exit code: 2 when the checks here or the brokers refuse
-    a change, 1 when the brokers could not be asked, else 3 for changes and 0 for none. The
-    last line names the cluster ``label`` (a plan without changes prints no table)."""
+    a change, 1 when the brokers could not be asked, 4 when a change breaks a rule not
+    overridden (``guard``), else 3 for changes and 0 for none. The last line names the
+    cluster ``label`` (a plan without changes prints no table)."""
     if made.problems:
         print_refusals(made.problems)
         return ExitCode.USAGE
+    guard = guard or RuleCheck()
+    print_rule_findings(guard)
     if verdict is not None:
         print_verdict(verdict)
         if not verdict.accepted:
@@ -139,6 +187,9 @@ def plan_verdict(made: Plan, verdict: BrokerVerdict | None, offline: bool, label
                 "not be asked; nothing was changed"
             )
             return ExitCode.USAGE if refused else ExitCode.FAILED
+    if guard.refusing:
+        say(f"apply would refuse: {refusal_summary(guard.refusing)}")
+        return ExitCode.RULE_REFUSED
     if offline:
         say(
             "offline: planned from the file and the cluster's state alone; the brokers were "
@@ -160,6 +211,7 @@ def apply(
     yes: bool,
     throttle: str | None,
     reassignment_timeout: float,
+    override_rules: tuple[str, ...],
     connection: ConnectionOptions,
 ) -> int:
     """The ``apply`` command's work (its options and help: :mod:`._commands`)."""
@@ -174,6 +226,11 @@ def apply(
         if not made.has_changes:
             say(no_changes_line(label))
             return ExitCode.OK
+        guard = check_plan_rules(made, desired.rules, overrides=override_rules)
+        print_rule_findings(guard)
+        if guard.refusing:
+            say(refusal_summary(guard.refusing))
+            return ExitCode.RULE_REFUSED
         say(f"changes needed on {label}")
         if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
             return ExitCode.FAILED
@@ -186,11 +243,15 @@ def apply(
                     throttle=rate,
                     reassignment_timeout=reassignment_timeout,
                     progress=progress,
+                    rules=desired.rules,
+                    overrides=override_rules,
                 )
             )
         return print_report(made, report)
 
-    return with_state(connection, file, go, prune=prune, for_plan=True)
+    return with_state(
+        connection, file, go, prune=prune, for_plan=True, override_rules=override_rules
+    )
 
 
 def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:

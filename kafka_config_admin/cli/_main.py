@@ -34,6 +34,7 @@ class ExitCode(IntEnum):
     FAILED = 1
     USAGE = 2
     CHANGES = 3
+    RULE_REFUSED = 4  # a change breaks a rule not overridden (--override-rule): nothing sent
     INTERRUPTED = 130  # Ctrl-C or SIGTERM, as shells report SIGINT
     CLOSED_PIPE = 141  # the output's reader went away, as shells report SIGPIPE
 

@@ -11,6 +11,7 @@ import anyio
 import click
 
 from .. import AdminClient
+from ..connect import Connection
 from ..desired import match_budget
 from ._connect import resolve_connection
 from ._options import ConnectionOptions
@@ -32,12 +33,16 @@ def run(work: Callable[[], Awaitable[T]]) -> T:
 def open_client(options: ConnectionOptions) -> tuple[AdminClient, str]:
     """A (not yet opened) client for the chosen cluster, and the cluster's label."""
     connection, label = resolve_connection(options)
-    client = AdminClient(
+    return client_for(connection), label
+
+
+def client_for(connection: Connection) -> AdminClient:
+    """A (not yet opened) client for ``connection``, as the command line names itself."""
+    return AdminClient(
         timeout=connection.timeout,
         client_id="kafka-config-admin-cli",
         **connection.admin_client_kwargs(),
     )
-    return client, label
 
 
 def confirmed(yes: bool, question: str) -> bool:

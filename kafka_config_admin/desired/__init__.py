@@ -87,7 +87,9 @@ if _typing.TYPE_CHECKING:
         RuleFinding,
         RuleRefusedError,
         UnknownRuleError,
+        check_overrides,
         check_plan_rules,
+        refusal_summary,
     )
     from ._key_rules import key_rules, update_mode_words
     from ._kinds import ResourceKind
@@ -247,6 +249,7 @@ __all__ = [
     "ask_broker",
     "check_desired",
     "check_ops",
+    "check_overrides",
     "check_plan_rules",
     "check_value",
     "connection_rules",
@@ -294,6 +297,7 @@ __all__ = [
     "quota_entries",
     "read_export",
     "read_state",
+    "refusal_summary",
     "same_value",
     "schema_resources",
     "stale_keys",
@@ -360,7 +364,9 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "RuleFinding",
         "RuleRefusedError",
         "UnknownRuleError",
+        "check_overrides",
         "check_plan_rules",
+        "refusal_summary",
     ),
     "._key_rules": ("key_rules", "update_mode_words"),
     "._kinds": ("ResourceKind",),

@@ -32,6 +32,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from .. import (
+    HIDDEN,
     ClientQuotaEntity,
     ConfigEntry,
     ConfigResource,
@@ -44,7 +45,7 @@ from ._audit import quota_failure
 from ._kinds import ResourceKind
 from ._plan import ConfigChange, Plan, ResourcePlan
 from ._quotas import QuotaChange, QuotaPlan
-from ._rules import SCRAM_RULE_KEYS, SENSITIVE_KEYS, Rule, RuleOperator, Violation
+from ._rules import BREAKS_THE_RULE, SCRAM_RULE_KEYS, SENSITIVE_KEYS, Rule, RuleOperator, Violation
 from ._scram_users import ScramChange, ScramPlan
 from ._state import is_override, override_source
 
@@ -54,7 +55,9 @@ __all__ = [
     "RuleFinding",
     "RuleRefusedError",
     "UnknownRuleError",
+    "check_overrides",
     "check_plan_rules",
+    "refusal_summary",
 ]
 
 
@@ -106,24 +109,34 @@ class RuleFinding(BaseModel):
 
     def __str__(self) -> str:
         violation = self.violation
-        after = "[hidden]" if violation.actual is None and violation.hidden else violation.actual
-        before = "" if self.before is None else f" (now {self.before!r})"
-        value = "" if violation.key is None else f", {violation.key} = {after!r}{before}"
-        verdict = {
-            FindingStatus.BREAKS: "breaks",
-            FindingStatus.ALREADY_BROKEN: "still breaks (already broken, not made worse)",
-            FindingStatus.UNCHECKED: "cannot be checked before apply against",
-        }[self.status]
-        overridden = " [overridden]" if self.overridden and self.refuses_unless_overridden else ""
-        return (
-            f"rule {self.rule.label!r}: {violation.subject}{value} {verdict} "
-            f"{self.rule} ({violation.reason}){overridden}"
+        what = violation.subject
+        if violation.key is not None:
+            what += f": {violation.key}"
+            if self.status is not FindingStatus.UNCHECKED:
+                if violation.hidden:
+                    what += f" = {HIDDEN}"
+                elif violation.actual is not None:
+                    what += f" = {violation.actual!r}"
+                if self.before is not None:
+                    what += f" (now {self.before!r})"
+        text = f"{what} {_VERDICTS[self.status]} {self.rule}"
+        if violation.reason != BREAKS_THE_RULE:  # said by the verdict already
+            text += f" ({violation.reason})"
+        return text + (
+            " [overridden]" if self.overridden and self.refuses_unless_overridden else ""
         )
 
     @property
     def refuses_unless_overridden(self) -> bool:
         """Whether the finding would refuse the plan without an override."""
         return self.status is FindingStatus.BREAKS
+
+
+_VERDICTS = {
+    FindingStatus.BREAKS: "breaks rule",
+    FindingStatus.ALREADY_BROKEN: "still breaks (broken before, not made worse) rule",
+    FindingStatus.UNCHECKED: "is known only once applied, so not checked against rule",
+}
 
 
 @dataclass(frozen=True)
@@ -173,13 +186,20 @@ class RuleRefusedError(InvalidArgumentError):
 
     def __init__(self, findings: Iterable[RuleFinding]) -> None:
         self.findings = tuple(findings)
-        labels = ", ".join(dict.fromkeys(repr(f.rule.label) for f in self.findings))
-        lines = [
-            f"the plan breaks {len(self.findings)} rule finding(s) ({labels}); nothing was "
-            "sent (override a rule by its name to apply anyway):"
-        ]
+        lines = [f"{refusal_summary(self.findings)}:"]
         lines += [f"  {finding}" for finding in self.findings]
         super().__init__("\n".join(lines))
+
+
+def refusal_summary(findings: Iterable[RuleFinding]) -> str:
+    """One line saying which rules refuse a plan: ``the plan breaks rule 'min-isr' (1
+    change); nothing was sent (override a rule by its name to apply anyway)``."""
+    findings = list(findings)
+    labels = ", ".join(dict.fromkeys(repr(finding.rule.label) for finding in findings))
+    return (
+        f"the plan breaks rule(s) {labels} ({len(findings)} change(s)); nothing was sent "
+        "(override a rule by its name to apply anyway)"
+    )
 
 
 class UnknownRuleError(InvalidArgumentError):
@@ -196,8 +216,9 @@ def check_plan_rules(
     names no rule of ``rules`` raises :class:`UnknownRuleError` (a typo would otherwise
     override nothing, silently). Pure: the same input always gives the same answer.
     """
+    rules = list(rules)
+    check_overrides(rules, overrides)
     rules = [rule for rule in rules if rule.op is not RuleOperator.DECLARED]
-    _check_overrides(rules, overrides)
     found: list[RuleFinding] = []
     for resource_plan in plan.resources:
         found += _resource_findings(resource_plan, rules)
@@ -214,7 +235,10 @@ def check_plan_rules(
     )
 
 
-def _check_overrides(rules: Iterable[Rule], overrides: Collection[str]) -> None:
+def check_overrides(rules: Iterable[Rule], overrides: Collection[str]) -> None:
+    """Raise :class:`UnknownRuleError` for an override that names none of ``rules`` (by
+    :attr:`Rule.label`), listing the names there are; a face checks its overrides so before
+    it reads a cluster."""
     known = {rule.label for rule in rules}
     unknown = [name for name in overrides if name not in known]
     if unknown:

@@ -340,7 +340,7 @@ class Rule(BaseModel):
         if has_reference(entry.value) and (self.op in _ORDERING or self.op is RuleOperator.BETWEEN):
             return _UNRESOLVED
         holds = _HOLDS[self.op](self, entry.type, entry.value)
-        return None if holds else "the value breaks the rule"
+        return None if holds else BREAKS_THE_RULE
 
     def _equal(self, kind: ConfigType, actual: str) -> bool:
         assert isinstance(self.value, str)
@@ -438,6 +438,8 @@ _HOLDS = {
 }
 
 
+#: Why a value breaks a rule, when nothing more is to be said.
+BREAKS_THE_RULE = "the value breaks the rule"
 #: Why a reference breaks a rule that compares numbers: its value is the provider's.
 _UNRESOLVED = "a config provider reference: never resolved here, so no number to compare"
 #: Why a value breaks a ``reference`` rule.

@@ -1,0 +1,141 @@
+"""Guardrails on the real cluster: a change that breaks a rule is refused before anything is
+sent, applied only when overridden (and said so), whether the rule is the file's or the
+cluster's clusters-file entry's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kafka_config_admin import AdminClient
+from kafka_config_admin.desired import (
+    OutcomeStatus,
+    RuleRefusedError,
+    apply_plan,
+    make_plan,
+    parse_desired_state,
+    read_state,
+)
+
+from .cli_helpers import make_topic, overrides, run_cli, run_process, topic
+from .helpers import new_topic
+
+pytestmark = pytest.mark.integration
+
+RULES = """
+rules:
+  - name: min-isr
+    check: "min.insync.replicas >= 2"
+"""
+
+
+def write(path: Path, text: str) -> str:
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_change_breaking_a_files_rule_is_refused_and_applied_only_when_overridden(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    named = make_topic(kafka_bootstrap, {"min.insync.replicas": "2"})
+    file = write(
+        tmp_path / "kafka.yaml",
+        f"topics:\n  - name: {named}\n    configs: {{min.insync.replicas: 1}}\n{RULES}",
+    )
+
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
+    assert ran.code == 4, ran.err
+    assert f"refused by rule: topic {named!r}: min.insync.replicas = '1' (now '2')" in ran.err
+    assert "breaks rule min-isr: min.insync.replicas >= 2" in ran.err
+    assert "apply would refuse: the plan breaks rule(s) 'min-isr'" in ran.err
+    document = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "-o", "json").json()
+    assert [(f["rule"], f["key"], f["after"], f["status"]) for f in document["rules"]] == [
+        ("min-isr", "min.insync.replicas", "1", "breaks")
+    ]
+
+    for dry_run in ((), ("--dry-run",)):
+        ran = run_process("apply", file, "-b", kafka_bootstrap, "--yes", *dry_run)
+        assert ran.code == 4, ran.err
+        assert "refused by rule" in ran.err and "'min-isr'" in ran.err
+        assert "nothing was sent" in ran.err and "Traceback" not in ran.err
+        assert overrides(kafka_bootstrap, topic(named))["min.insync.replicas"] == "2"
+
+    ran = run_process("apply", file, "-b", kafka_bootstrap, "--yes", "--override-rule", "mn-isr")
+    assert ran.code == 2, ran.err
+    assert "no rule named 'mn-isr' to override (rules: 'min-isr')" in ran.err
+    assert overrides(kafka_bootstrap, topic(named))["min.insync.replicas"] == "2"
+
+    ran = run_process("apply", file, "-b", kafka_bootstrap, "--yes", "--override-rule", "min-isr")
+    assert ran.code == 0, ran.err
+    assert "rule overridden: " in ran.err
+    assert f"applied: topic {named} [alter] (rule 'min-isr' overridden)" in ran.err
+    assert overrides(kafka_bootstrap, topic(named))["min.insync.replicas"] == "1"
+
+
+def test_a_clusters_file_entrys_rules_guard_changes_to_its_cluster(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    named = make_topic(kafka_bootstrap, {"min.insync.replicas": "2"})
+    write(tmp_path / "prod-rules.yaml", RULES)
+    clusters = write(
+        tmp_path / "clusters.yaml",
+        f"clusters:\n  prod:\n    bootstrap_servers: {kafka_bootstrap}\n"
+        "    rules: prod-rules.yaml\n"
+        f"  lab:\n    bootstrap_servers: {kafka_bootstrap}\n",
+    )
+    file = write(
+        tmp_path / "kafka.yaml",
+        f"topics:\n  - name: {named}\n    configs: {{min.insync.replicas: 1}}\n",
+    )
+    on_prod = ("--clusters-file", clusters, "--cluster", "prod")
+
+    ran = run_process("apply", file, *on_prod, "--yes")
+    assert ran.code == 4, ran.err
+    assert "'min-isr'" in ran.err and "nothing was sent" in ran.err
+    assert overrides(kafka_bootstrap, topic(named))["min.insync.replicas"] == "2"
+
+    # The same file on a cluster whose entry names no rules: nothing stands in the way.
+    ran = run_cli(capsys, "plan", file, "--clusters-file", clusters, "--cluster", "lab")
+    assert ran.code == 3, ran.err
+    assert "rule" not in ran.err
+
+    ran = run_process("apply", file, *on_prod, "--yes", "--override-rule", "min-isr")
+    assert ran.code == 0, ran.err
+    assert "(rule 'min-isr' overridden)" in ran.err
+    assert overrides(kafka_bootstrap, topic(named))["min.insync.replicas"] == "1"
+
+    # Broken now, but a change to another key neither breaks it further nor is refused.
+    file = write(
+        tmp_path / "kafka.yaml",
+        f"topics:\n  - name: {named}\n    configs: {{min.insync.replicas: 1, retention.ms: 2h}}\n",
+    )
+    ran = run_process("apply", file, *on_prod, "--yes")
+    assert ran.code == 0, ran.err
+    assert overrides(kafka_bootstrap, topic(named))["retention.ms"] == "7200000"
+
+    write(tmp_path / "prod-rules.yaml", "rules:\n  - check: min.insync.replicas >=\n")
+    ran = run_process("plan", file, *on_prod)
+    assert ran.code == 2, ran.err
+    assert "prod-rules.yaml:2" in ran.err and "Traceback" not in ran.err
+
+
+async def test_apply_plan_refuses_before_sending_and_notes_an_override(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    named = await new_topic(admin_client, kafka_bootstrap, {"min.insync.replicas": "2"})
+    desired = parse_desired_state(
+        f"topics:\n  - name: {named}\n    configs: {{min.insync.replicas: 1}}\n{RULES}"
+    )
+    plan = make_plan(desired, await read_state(admin_client, desired))
+    with pytest.raises(RuleRefusedError) as refused:
+        await apply_plan(admin_client, plan, rules=desired.rules)
+    assert [f.rule.label for f in refused.value.findings] == ["min-isr"]
+    config = await admin_client.describe_configs([topic(named)]).values[topic(named)]
+    assert config["min.insync.replicas"].value == "2"
+
+    report = await apply_plan(admin_client, plan, rules=desired.rules, overrides=["min-isr"])
+    (outcome,) = report.outcomes
+    assert outcome.status is OutcomeStatus.APPLIED
+    assert outcome.note == "rule 'min-isr' overridden"
+    assert report.to_dict()["outcomes"][0]["message"] == "rule 'min-isr' overridden"

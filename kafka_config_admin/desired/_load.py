@@ -72,10 +72,12 @@ class DesiredStateError(InvalidArgumentError):
     ``errors`` lists them; the message shows one per line, prefixed with the file's name.
     """
 
-    def __init__(self, source: str, errors: list[FileError]) -> None:
+    def __init__(
+        self, source: str, errors: list[FileError], *, what: str = "desired-state file"
+    ) -> None:
         self.source = source
         self.errors = errors
-        lines = [f"{source}: {len(errors)} error(s) in the desired-state file"]
+        lines = [f"{source}: {len(errors)} error(s) in the {what}"]
         lines += [
             f"  {source}:{error.line}: {error}" if error.line else f"  {source}: {error}"
             for error in errors
@@ -215,14 +217,20 @@ def load_rules_file(path: str | Path) -> tuple[Rule, ...]:
     """Read a rules file: a YAML mapping with one key, ``rules:``, written as a desired-state
     file's ``rules`` section (so one file's rules can be shared). :class:`DesiredStateError`
     names every problem, and any other section (a rules file sets no configs)."""
-    desired = load_desired_state(path)
+    try:
+        desired = load_desired_state(path)
+    except DesiredStateError as error:
+        raise DesiredStateError(error.source, error.errors, what=_RULES_FILE) from None
     others = sorted(desired.model_fields_set - {"rules", "version"})
     if others:
-        found = ", ".join(others)
-        raise DesiredStateError(
-            str(path), [FileError(None, found, "a rules file holds only rules: (and version:)")]
+        problem = FileError(
+            None, ", ".join(others), "a rules file holds only rules: (and version:)"
         )
+        raise DesiredStateError(str(path), [problem], what=_RULES_FILE)
     return desired.rules
+
+
+_RULES_FILE = "rules file"
 
 
 def connection_rules(connection: Connection) -> tuple[Rule, ...]:

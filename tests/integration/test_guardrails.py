@@ -49,8 +49,8 @@ def test_a_change_breaking_a_files_rule_is_refused_and_applied_only_when_overrid
     assert f"refused by rule: topic {named!r}: min.insync.replicas = '1' (now '2')" in ran.err
     assert "breaks rule min-isr: min.insync.replicas >= 2" in ran.err
     assert "apply would refuse: the plan breaks rule(s) 'min-isr'" in ran.err
-    document = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "-o", "json").json()
-    assert [(f["rule"], f["key"], f["after"], f["status"]) for f in document["rules"]] == [
+    found = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "-o", "json").json()["rules"]
+    assert [(f["rule"], f["key"], f["after"], f["status"]) for f in found] == [
         ("min-isr", "min.insync.replicas", "1", "breaks")
     ]
 
@@ -66,7 +66,14 @@ def test_a_change_breaking_a_files_rule_is_refused_and_applied_only_when_overrid
     assert "no rule named 'mn-isr' to override (rules: 'min-isr')" in ran.err
     assert overrides(kafka_bootstrap, topic(named))["min.insync.replicas"] == "2"
 
-    ran = run_process("apply", file, "-b", kafka_bootstrap, "--yes", "--override-rule", "min-isr")
+    overriding = ("--override-rule", "min-isr")
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, *overriding)
+    assert ran.code == 3, ran.err
+    assert f"rule overridden: topic {named!r}: min.insync.replicas = '1'" in ran.err
+    document = run_cli(capsys, "plan", file, "-b", kafka_bootstrap, "-o", "json", *overriding)
+    assert [f["overridden"] for f in document.json()["rules"]] == [True]
+
+    ran = run_process("apply", file, "-b", kafka_bootstrap, "--yes", *overriding)
     assert ran.code == 0, ran.err
     assert "rule overridden: " in ran.err
     assert f"applied: topic {named} [alter] (rule 'min-isr' overridden)" in ran.err
@@ -77,12 +84,13 @@ def test_a_clusters_file_entrys_rules_guard_changes_to_its_cluster(
     kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     named = make_topic(kafka_bootstrap, {"min.insync.replicas": "2"})
-    write(tmp_path / "prod-rules.yaml", RULES)
+    write(tmp_path / "prod-rules.yaml", f"{RULES}    match: {named}\n")
     clusters = write(
         tmp_path / "clusters.yaml",
         f"clusters:\n  prod:\n    bootstrap_servers: {kafka_bootstrap}\n"
         "    rules: prod-rules.yaml\n"
-        f"  lab:\n    bootstrap_servers: {kafka_bootstrap}\n",
+        f"  lab:\n    bootstrap_servers: {kafka_bootstrap}\n"
+        "  down:\n    bootstrap_servers: 127.0.0.1:1\n    rules: prod-rules.yaml\n",
     )
     file = write(
         tmp_path / "kafka.yaml",
@@ -105,6 +113,13 @@ def test_a_clusters_file_entrys_rules_guard_changes_to_its_cluster(
     assert "(rule 'min-isr' overridden)" in ran.err
     assert overrides(kafka_bootstrap, topic(named))["min.insync.replicas"] == "1"
 
+    # audit of the cluster checks its entry's rules too.
+    ran = run_process("audit", file, *on_prod, "-o", "json")
+    assert ran.code == 3, ran.err
+    assert [(v["resource"]["name"], v["key"], v["actual"]) for v in ran.json()["violations"]] == [
+        (named, "min.insync.replicas", "1")
+    ]
+
     # Broken now, but a change to another key neither breaks it further nor is refused.
     file = write(
         tmp_path / "kafka.yaml",
@@ -117,7 +132,11 @@ def test_a_clusters_file_entrys_rules_guard_changes_to_its_cluster(
     write(tmp_path / "prod-rules.yaml", "rules:\n  - check: min.insync.replicas >=\n")
     ran = run_process("plan", file, *on_prod)
     assert ran.code == 2, ran.err
-    assert "prod-rules.yaml:2" in ran.err and "Traceback" not in ran.err
+    assert "1 error(s) in the rules file" in ran.err and "prod-rules.yaml:2: rules[0]" in ran.err
+    assert "Traceback" not in ran.err
+    # Said before connecting: a cluster nothing answers for gives the same line.
+    down = run_process("plan", file, "--clusters-file", clusters, "--cluster", "down")
+    assert (down.code, down.err) == (ran.code, ran.err)
 
 
 async def test_apply_plan_refuses_before_sending_and_notes_an_override(

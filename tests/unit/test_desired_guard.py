@@ -24,7 +24,7 @@ from kafka_config_admin.desired import (
     make_plan,
 )
 
-from .desired_helpers import TOPIC, T, entry, topic_config
+from .desired_helpers import BROKER, TOPIC, T, broker_config, entry, topic_config
 
 MIN_ISR = Rule.model_validate({"name": "min-isr", "check": "min.insync.replicas >= 2"})
 INT, LONG = ConfigType.INT, ConfigType.LONG
@@ -218,3 +218,18 @@ def test_a_clusters_file_entry_names_its_rules_file_relative_to_itself(tmp_path:
         "retention.ms <= 2592000000"
     ]
     assert connection_rules(clusters.connection("dev")) == ()
+
+
+def test_a_sensitive_value_is_judged_unseen_and_never_shown() -> None:
+    reference = Rule.model_validate({"resource": "broker", "check": "sensitive reference"})
+    secret = "listener.name.x.ssl.key.password"
+    state = ClusterState(configs={BROKER: broker_config()})
+    for value, found in (("hunter2", [FindingStatus.BREAKS]), ("${file:/s.txt:pw}", [])):
+        desired = DesiredState.model_validate({"brokers": {1: {"configs": {secret: value}}}})
+        check = check_plan_rules(make_plan(desired, state, include_sensitive=True), [reference])
+        assert [finding.status for finding in check.findings] == found, value
+        if found:
+            (finding,) = check.findings
+            assert finding.violation.actual is None and finding.violation.hidden
+            assert "hunter2" not in str(finding) + str(finding.to_dict())
+            assert f"{secret} = [hidden]" in str(finding)

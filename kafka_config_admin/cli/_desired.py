@@ -157,7 +157,7 @@ def print_rule_findings(guard: RuleCheck) -> None:
 def _finding_word(finding: RuleFinding) -> str:
     if finding.refuses:
         return "refused by rule"
-    if finding.overridden and finding.refuses_unless_overridden:
+    if finding.overridden:
         return "rule overridden"
     return "rule not checked" if finding.status is FindingStatus.UNCHECKED else "rule warning"
 

@@ -72,7 +72,8 @@ class FindingStatus(StrEnum):
 class RuleFinding(BaseModel):
     """One rule on one thing a plan changes: the rule broken after the change
     (``violation``: what, the key, the value after, the rule), the value ``before``, what it
-    means (``status``) and whether the caller ``overridden`` the rule."""
+    means (``status``) and whether the caller overrode the rule (only a finding that
+    breaks it is ``overridden``: nothing else needs an override)."""
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
@@ -122,14 +123,7 @@ class RuleFinding(BaseModel):
         text = f"{what} {_VERDICTS[self.status]} {self.rule}"
         if violation.reason != BREAKS_THE_RULE:  # said by the verdict already
             text += f" ({violation.reason})"
-        return text + (
-            " [overridden]" if self.overridden and self.refuses_unless_overridden else ""
-        )
-
-    @property
-    def refuses_unless_overridden(self) -> bool:
-        """Whether the finding would refuse the plan without an override."""
-        return self.status is FindingStatus.BREAKS
+        return text + (" [overridden]" if self.overridden else "")
 
 
 _VERDICTS = {
@@ -154,7 +148,7 @@ class RuleCheck:
     @property
     def overridden(self) -> tuple[RuleFinding, ...]:
         """The findings that would refuse the plan, overridden by the caller."""
-        return tuple(f for f in self.findings if f.overridden and f.refuses_unless_overridden)
+        return tuple(finding for finding in self.findings if finding.overridden)
 
     def override_note(self, subject: ConfigResource | ClientQuotaEntity | str) -> str:
         """What an outcome says of the rules overridden on ``subject`` (a config resource, a
@@ -230,6 +224,8 @@ def check_plan_rules(
     return RuleCheck(
         tuple(
             finding.model_copy(update={"overridden": finding.rule.label in wanted})
+            if finding.status is FindingStatus.BREAKS
+            else finding
             for finding in found
         )
     )

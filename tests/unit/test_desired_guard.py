@@ -191,6 +191,11 @@ def test_quota_and_scram_changes_are_checked() -> None:
     ]
     assert check.override_note("bob") == "rule 'iterations' overridden"
     assert check.override_note(ClientQuotaEntity({"user": "alice"})) == ""
+    check = check_plan_rules(plan, [quota_rule, scram_rule], overrides=["user-rate"])
+    assert (
+        check.override_note(ClientQuotaEntity({"user": "alice"})) == "rule 'user-rate' overridden"
+    )
+    assert [finding.refuses for finding in check.findings] == [False, True]
 
 
 def test_a_rules_file_holds_rules_only(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from kafka_config_admin.desired import (
     make_plan,
 )
 
-from .desired_helpers import BROKER, TOPIC, T, broker_config, entry, topic_config
+from .desired_helpers import BROKER, DEFAULT, TOPIC, T, broker_config, entry, topic_config
 
 MIN_ISR = Rule.model_validate({"name": "min-isr", "check": "min.insync.replicas >= 2"})
 INT, LONG = ConfigType.INT, ConfigType.LONG
@@ -238,3 +238,20 @@ def test_a_sensitive_value_is_judged_unseen_and_never_shown() -> None:
             assert finding.violation.actual is None and finding.violation.hidden
             assert "hunter2" not in str(finding) + str(finding.to_dict())
             assert f"{secret} = [hidden]" in str(finding)
+
+
+def test_a_rule_meets_the_changes_of_its_own_kind_of_resource() -> None:
+    on_brokers = Rule.model_validate({"resource": "broker", "check": "log.cleaner.threads <= 2"})
+    on_default = Rule.model_validate(
+        {"resource": "cluster_default", "check": "log.cleaner.threads <= 2"}
+    )
+    desired = DesiredState.model_validate(
+        {"cluster_default": {"configs": {"log.cleaner.threads": 4}}}
+    )
+    state = ClusterState(configs={DEFAULT: broker_config()}, schemas={})
+    plan = make_plan(desired, state)
+    assert plan.has_changes, plan
+    found = check_plan_rules(plan, [on_brokers, on_default]).findings
+    assert [(f.rule is on_default, f.violation.actual, f.status) for f in found] == [
+        (True, "4", FindingStatus.BREAKS)
+    ]

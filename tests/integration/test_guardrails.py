@@ -158,3 +158,19 @@ async def test_apply_plan_refuses_before_sending_and_notes_an_override(
     assert outcome.status is OutcomeStatus.APPLIED
     assert outcome.note == "rule 'min-isr' overridden"
     assert report.to_dict()["outcomes"][0]["message"] == "rule 'min-isr' overridden"
+
+
+def test_plan_says_a_brokers_refusal_first_and_the_rules_beside_it(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    named = make_topic(kafka_bootstrap, {"min.insync.replicas": "2"})
+    file = write(
+        tmp_path / "kafka.yaml",
+        f"topics:\n  - name: {named}\n    configs: {{min.insync.replicas: 1}}\n"
+        f"  - name: {named}-wide\n    partitions: 1\n    replication_factor: 100\n{RULES}",
+    )
+    ran = run_cli(capsys, "plan", file, "-b", kafka_bootstrap)
+    assert ran.code == 2, ran.err
+    assert f"refused by rule: topic {named!r}: min.insync.replicas = '1'" in ran.err
+    assert f"refused by the broker: topic {named + '-wide'!r}" in ran.err
+    assert "apply would refuse" not in ran.err

@@ -274,6 +274,7 @@ async def apply_plan(
     )
 
 
+#: An outcome of a resource, a quota entity or a SCRAM user.
 Noted = TypeVar("Noted", ResourceOutcome, QuotaOutcome, ScramOutcome)
 
 

@@ -32,7 +32,9 @@ from ..desired import (
     ResourceKind,
     ResourceOutcome,
     ResourcePlan,
+    SavedPlanError,
     Shadowed,
+    StaleKey,
     Violation,
     apply_plan,
     ask_broker,
@@ -43,7 +45,12 @@ from ..desired import (
     load_desired_state,
     make_plan,
     parse_size_bytes,
+    plan_desired_state,
+    read_saved_plan,
     read_state,
+    saved_plan_document,
+    stale_keys,
+    stale_quotas,
     state_warnings,
     unlisted_brokers,
 )
@@ -98,6 +105,7 @@ def plan(
     prune: bool,
     offline: bool,
     output: OutputFormat,
+    out: Path | None,
     connection: ConnectionOptions,
 ) -> int:
     """The ``plan`` command's work (its options and help: :mod:`._commands`)."""
@@ -109,6 +117,10 @@ def plan(
         verdict = None
         if not (offline or made.problems):
             verdict = await ask_broker(admin, Proposal.of_plan(made))
+        if out is not None and not made.problems and (verdict is None or verdict.accepted):
+            cluster_id = (await admin.describe_cluster()).cluster_id
+            made = made.model_copy(update={"cluster_id": cluster_id})
+            save_plan(made, out)
         if output is OutputFormat.JSON:
             document = made.to_dict()
             document["broker"] = {
@@ -121,6 +133,17 @@ def plan(
         return plan_verdict(made, verdict, offline, label)
 
     return with_state(connection, file, show, prune=prune, for_plan=True)
+
+
+def save_plan(made: Plan, out: Path) -> None:
+    """Write ``made`` to ``out`` as a saved plan (:func:`saved_plan_document`; a plan holding
+    a secret is refused before anything is written) and say so."""
+    document = json.dumps(saved_plan_document(made), indent=2) + "\n"
+    try:
+        out.write_text(document, encoding="utf-8")
+    except OSError as error:
+        raise click.FileError(str(out), hint=error.strerror or str(error)) from None
+    say(f"plan saved to {out} (digest {made.digest[:12]}); apply exactly it with: apply {out}")
 
 
 def plan_verdict(made: Plan, verdict: BrokerVerdict | None, offline: bool, label: str) -> int:
@@ -160,10 +183,27 @@ def apply(
     yes: bool,
     throttle: str | None,
     reassignment_timeout: float,
+    skip_stale: bool,
     connection: ConnectionOptions,
 ) -> int:
     """The ``apply`` command's work (its options and help: :mod:`._commands`)."""
     rate = throttle_rate(throttle)
+    saved = read_saved_plan(_text_of(file), str(file))
+    if saved is not None:
+        if prune:
+            raise click.UsageError(
+                "--prune is decided when a plan is saved ('plan --prune --out'), not at its apply"
+            )
+        work = partial(
+            _apply_changes,
+            dry_run=dry_run,
+            yes=yes,
+            throttle=rate,
+            reassignment_timeout=reassignment_timeout,
+        )
+        return apply_saved(saved, file, work, skip_stale=skip_stale, connection=connection)
+    if skip_stale:
+        raise click.UsageError("--skip-stale is for a saved plan ('plan --out'), not a file")
 
     async def go(admin: AdminClient, desired: DesiredState, state: ClusterState, label: str) -> int:
         made = make_plan(desired, state, prune=prune)
@@ -175,22 +215,143 @@ def apply(
             say(no_changes_line(label))
             return ExitCode.OK
         say(f"changes needed on {label}")
-        if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
-            return ExitCode.FAILED
-        with reassignment_bar() as progress:
-            report = await cancelled_on_sigterm(
-                apply_plan(
-                    admin,
-                    made,
-                    dry_run=dry_run,
-                    throttle=rate,
-                    reassignment_timeout=reassignment_timeout,
-                    progress=progress,
-                )
-            )
-        return print_report(made, report)
+        return await _apply_changes(
+            admin,
+            made,
+            label,
+            dry_run=dry_run,
+            yes=yes,
+            throttle=rate,
+            reassignment_timeout=reassignment_timeout,
+        )
 
     return with_state(connection, file, go, prune=prune, for_plan=True)
+
+
+async def _apply_changes(
+    admin: AdminClient,
+    made: Plan,
+    label: str,
+    *,
+    dry_run: bool,
+    yes: bool,
+    throttle: int | None,
+    reassignment_timeout: float,
+) -> int:
+    """Confirm (unless ``yes`` or ``dry_run``), apply ``made`` and print its outcomes."""
+    if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
+        return ExitCode.FAILED
+    with reassignment_bar() as progress:
+        report = await cancelled_on_sigterm(
+            apply_plan(
+                admin,
+                made,
+                dry_run=dry_run,
+                throttle=throttle,
+                reassignment_timeout=reassignment_timeout,
+                progress=progress,
+            )
+        )
+    return print_report(made, report)
+
+
+def _text_of(file: Path) -> str:
+    """The file's text, to tell a saved plan from a desired-state file ("" when it cannot be
+    read as text: the desired-state loader then says what is wrong with it)."""
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def apply_saved(
+    saved: Plan,
+    file: Path,
+    work: Callable[[AdminClient, Plan, str], Awaitable[int]],
+    *,
+    skip_stale: bool,
+    connection: ConnectionOptions,
+) -> int:
+    """Apply the saved plan ``saved`` (read from ``file``) with ``work``: on the cluster it was
+    made for only, after a fresh read of its keys; stale keys apply nothing (exit 4), or,
+    with ``skip_stale``, are left out (exit 4 unless the rest failed: 1)."""
+    admin, label = open_client(connection)
+
+    async def go() -> int:
+        async with admin:
+            cluster_id = (await admin.describe_cluster()).cluster_id
+            if cluster_id != saved.cluster_id:
+                raise SavedPlanError(
+                    f"{file} was made for the cluster with id {saved.cluster_id}, and {label} "
+                    f"has id {cluster_id}: nothing was applied"
+                )
+            state = await read_state(admin, plan_desired_state(saved), named_keys_only=True)
+            unread = [(r, changed_keys(saved, r), e) for r, e in state.errors.items()]
+            if unread:
+                say_lines(f"failed: {line}" for line in failures_lines(unread))
+                say(f"the plan's keys could not all be read again on {label}: nothing applied")
+                return ExitCode.FAILED
+            stale = print_stale(saved, state)
+            if stale and not skip_stale:
+                say(
+                    f"nothing applied: {stale} key(s) changed on {label} since {file} was made; "
+                    "make a new plan, or apply the rest with --skip-stale"
+                )
+                return ExitCode.STALE
+            rest = without_stale(saved, state)
+            print_plan(rest, label)
+            if not rest.has_changes:
+                say(f"nothing left to apply on {label}")
+                return ExitCode.STALE if stale else ExitCode.OK
+            say(f"applying {file} (digest {saved.digest[:12]}) to {label}")
+            code = await work(admin, rest, label)
+            return ExitCode.STALE if stale and code == ExitCode.OK else code
+
+    return run(go)
+
+
+def print_stale(made: Plan, state: ClusterState) -> int:
+    """One line per key of ``made`` whose value moved since it was made; how many."""
+    lines = [
+        _stale_line(resource_title(resource.type.name, resource.name), key)
+        for resource, keys in stale_keys(made, state).items()
+        for key in keys
+    ]
+    lines += [
+        _stale_line(f"quotas of {entity_text(dict(entity))}", key)
+        for entity, keys in stale_quotas(made, state).items()
+        for key in keys
+    ]
+    say_lines(lines)
+    return len(lines)
+
+
+def _stale_line(title: str, key: StaleKey) -> str:
+    planned = f"{key.planned} ({key.planned_source.name})"
+    now = f"{key.now} ({key.now_source.name})"
+    return f"stale: {title}: {key.key} was {planned} when planned, is {now} now"
+
+
+def without_stale(made: Plan, state: ClusterState) -> Plan:
+    """``made`` without the keys whose value moved since it was made (a resource or quota
+    entity left with no change left out)."""
+    stale = {
+        (resource, key.key) for resource, keys in stale_keys(made, state).items() for key in keys
+    }
+    resources = []
+    for item in made.resources:
+        changes = tuple(c for c in item.changes if (item.resource, c.key) not in stale)
+        if changes or item.action is not ResourceAction.ALTER:
+            resources.append(item.model_copy(update={"changes": changes}))
+    moved = {
+        (entity, key.key) for entity, keys in stale_quotas(made, state).items() for key in keys
+    }
+    quotas = []
+    for quota in made.quotas:
+        kept = tuple(c for c in quota.changes if (quota.quota_entity, c.key) not in moved)
+        if kept:
+            quotas.append(quota.model_copy(update={"changes": kept}))
+    return made.model_copy(update={"resources": tuple(resources), "quotas": tuple(quotas)})
 
 
 def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:

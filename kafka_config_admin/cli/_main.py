@@ -34,6 +34,7 @@ class ExitCode(IntEnum):
     FAILED = 1
     USAGE = 2
     CHANGES = 3
+    STALE = 4  # a saved plan's keys changed since it was made (apply PLAN)
     INTERRUPTED = 130  # Ctrl-C or SIGTERM, as shells report SIGINT
     CLOSED_PIPE = 141  # the output's reader went away, as shells report SIGPIPE
 

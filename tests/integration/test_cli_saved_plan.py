@@ -1,0 +1,123 @@
+"""``plan --out PLAN`` then ``apply PLAN``: exactly the plan saved, on its cluster, and no
+key that moved since, against the real cluster."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kafka_config_admin import AdminClient, AlterConfigOp, OpType
+from kafka_config_admin.desired import Plan
+
+from .cli_helpers import make_topic, overrides, run_cli, settled, topic, with_admin
+
+pytestmark = pytest.mark.integration
+
+
+def saved_plan(
+    bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[str, str, Path, Path]:
+    """Two new topics, a file setting retention.ms on both, and its plan saved."""
+    stale, fine = make_topic(bootstrap), make_topic(bootstrap)
+    file = tmp_path / "kafka.yaml"
+    file.write_text(
+        "version: 1\ntopics:\n"
+        f"  - {{name: {stale}, configs: {{retention.ms: 2h}}}}\n"
+        f"  - {{name: {fine}, configs: {{retention.ms: 2h}}}}\n"
+    )
+    out = tmp_path / "plan.json"
+    ran = run_cli(capsys, "plan", str(file), "-b", bootstrap, "--out", str(out))
+    assert ran.code == 3, ran.err
+    assert f"plan saved to {out}" in ran.err
+    document = json.loads(out.read_text())
+    assert document["kind"] == "kafka-config-admin-saved-plan" and document["format"] == 1
+    return stale, fine, file, out
+
+
+def change_behind_its_back(bootstrap: str, name: str) -> None:
+    op = AlterConfigOp(name="retention.ms", value="120000", op=OpType.SET)
+
+    async def alter(admin: AdminClient) -> None:
+        await admin.incremental_alter_configs({topic(name): [op]}).all()
+
+    with_admin(bootstrap, alter)
+    settled(bootstrap, topic(name), "retention.ms", "120000")
+
+
+def test_apply_of_a_saved_plan_refuses_a_stale_key_and_applies_the_rest_only_if_told(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stale, fine, file, out = saved_plan(kafka_bootstrap, tmp_path, capsys)
+    change_behind_its_back(kafka_bootstrap, stale)
+    file.write_text("version: 1\ntopics: []\n")  # the file moved on: the plan is what applies
+
+    ran = run_cli(capsys, "apply", str(out), "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 4, ran.err
+    assert (
+        f"stale: topic {stale}: retention.ms was 604800000 (DEFAULT_CONFIG) when planned, "
+        "is 120000 (TOPIC_CONFIG) now"
+    ) in ran.err
+    assert "nothing applied: 1 key(s) changed" in ran.err and fine not in ran.err
+    assert overrides(kafka_bootstrap, topic(stale)) == {"retention.ms": "120000"}
+    assert overrides(kafka_bootstrap, topic(fine)) == {}
+
+    ran = run_cli(capsys, "apply", str(out), "-b", kafka_bootstrap, "--yes", "--skip-stale")
+    assert ran.code == 4, ran.err
+    assert f"stale: topic {stale}: retention.ms" in ran.err
+    assert f"applied: topic {fine} [alter]" in ran.err
+    assert overrides(kafka_bootstrap, topic(fine)) == {"retention.ms": "7200000"}
+    assert overrides(kafka_bootstrap, topic(stale)) == {"retention.ms": "120000"}
+
+
+def test_apply_of_a_saved_plan_with_nothing_stale_applies_it_all(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stale, fine, _, out = saved_plan(kafka_bootstrap, tmp_path, capsys)
+    ran = run_cli(capsys, "apply", str(out), "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 0, ran.err
+    for name in (stale, fine):
+        assert overrides(kafka_bootstrap, topic(name)) == {"retention.ms": "7200000"}
+    # applied once: its keys now differ from what it was made against, so never again
+    again = run_cli(capsys, "apply", str(out), "-b", kafka_bootstrap, "--yes")
+    assert again.code == 4 and "nothing applied: 2 key(s) changed" in again.err, again.err
+
+
+def test_a_saved_plan_edited_by_hand_or_for_another_cluster_is_refused(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stale, fine, _, out = saved_plan(kafka_bootstrap, tmp_path, capsys)
+    document = json.loads(out.read_text())
+
+    edited = tmp_path / "edited.json"
+    tampered = json.loads(json.dumps(document))
+    tampered["plan"]["resources"][0]["changes"][0]["value"] = "1"
+    edited.write_text(json.dumps(tampered))
+    ran = run_cli(capsys, "apply", str(edited), "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 2, ran.err
+    assert "was changed after it was saved" in ran.err
+
+    # a plan made on another cluster: its own digest is right, its cluster id is not ours
+    made = Plan.model_validate(document["plan"])
+    elsewhere = made.model_copy(update={"cluster_id": "AnotherClusterIdAAAAA"})
+    other = tmp_path / "other.json"
+    other.write_text(
+        json.dumps(
+            {**document, "digest": elsewhere.digest, "plan": elsewhere.model_dump(mode="json")}
+        )
+    )
+    ran = run_cli(capsys, "apply", str(other), "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 2, ran.err
+    assert "made for the cluster with id AnotherClusterIdAAAAA" in ran.err
+    assert f"has id {made.cluster_id}: nothing was applied" in ran.err
+
+    printed = tmp_path / "printed.json"
+    printed.write_text(made.to_json())
+    ran = run_cli(capsys, "apply", str(printed), "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 2 and "not a saved plan" in ran.err, ran.err
+
+    ran = run_cli(capsys, "apply", str(out), "-b", kafka_bootstrap, "--yes", "--prune")
+    assert ran.code == 2 and "--prune is decided when a plan is saved" in ran.err, ran.err
+    for name in (stale, fine):
+        assert overrides(kafka_bootstrap, topic(name)) == {}

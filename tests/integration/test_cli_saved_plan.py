@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from kafka_config_admin import AdminClient, AlterConfigOp, OpType
+from kafka_config_admin import AdminClient, AlterConfigOp, NewTopic, OpType
 from kafka_config_admin.desired import Plan
 
 from .cli_helpers import make_topic, overrides, run_cli, settled, topic, with_admin
+from .helpers import unique_name, wait_until_described
 
 pytestmark = pytest.mark.integration
 
@@ -121,3 +122,40 @@ def test_a_saved_plan_edited_by_hand_or_for_another_cluster_is_refused(
     assert ran.code == 2 and "--prune is decided when a plan is saved" in ran.err, ran.err
     for name in (stale, fine):
         assert overrides(kafka_bootstrap, topic(name)) == {}
+
+
+def test_a_plan_with_a_refused_value_is_not_saved(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make_topic(kafka_bootstrap)
+    file = tmp_path / "kafka.yaml"
+    file.write_text(f"version: 1\ntopics:\n  - {{name: {name}, configs: {{retention.ms: soon}}}}\n")
+    out = tmp_path / "plan.json"
+    ran = run_cli(capsys, "plan", str(file), "-b", kafka_bootstrap, "--out", str(out))
+    assert ran.code == 2, ran.err
+    assert not out.exists() and "plan saved" not in ran.err
+
+
+def test_a_saved_plans_topic_created_meanwhile_fails_to_be_created(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = unique_name()
+    file = tmp_path / "kafka.yaml"
+    file.write_text(
+        "version: 1\ntopics:\n"
+        f"  - {{name: {name}, partitions: 1, replication_factor: 1,\n"
+        "     configs: {retention.ms: 2h}}\n"
+    )
+    out = tmp_path / "plan.json"
+    ran = run_cli(capsys, "plan", str(file), "-b", kafka_bootstrap, "--out", str(out))
+    assert ran.code == 3, ran.err
+
+    async def create(admin: AdminClient) -> None:
+        await admin.create_topics([NewTopic(name, 1, 1)]).all()
+        await wait_until_described(admin, name)
+
+    with_admin(kafka_bootstrap, create)
+    ran = run_cli(capsys, "apply", str(out), "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 1, ran.err
+    assert "TopicAlreadyExistsError" in ran.err
+    assert overrides(kafka_bootstrap, topic(name)) == {}

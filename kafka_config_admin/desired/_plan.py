@@ -411,11 +411,12 @@ class PlanDifference(BaseModel):
 
 
 def plan_difference(
-    shown: Plan, now: Plan, *, leaving: Iterable[ConfigResource] = ()
+    shown: Plan, now: Plan, *, leaving: Iterable[ConfigResource | ClientQuotaEntity] = ()
 ) -> tuple[PlanDifference, ...]:
     """The changes ``shown`` and ``now`` do not make alike, in ``shown``'s order then
-    ``now``'s; the resources in ``leaving`` (stale ones, whose changes may follow the values
-    that moved) are left out. Empty when both plans would send the same changes."""
+    ``now``'s; the resources and quota entities in ``leaving`` (stale ones, whose changes may
+    follow the values that moved) are left out. Empty when both plans would send the same
+    changes."""
     left = set(leaving)
     before, after = _intents(shown, left), _intents(now, left)
     return tuple(
@@ -426,7 +427,9 @@ def plan_difference(
     )
 
 
-def _intents(plan: Plan, leaving: set[ConfigResource]) -> dict[tuple[str, str], str]:
+def _intents(
+    plan: Plan, leaving: set[ConfigResource | ClientQuotaEntity]
+) -> dict[tuple[str, str], str]:
     """What ``plan`` would send, change by change, as ``PlanDifference`` words it."""
     intents: dict[tuple[str, str], str] = {}
     for item in plan.resources:
@@ -444,6 +447,8 @@ def _intents(plan: Plan, leaving: set[ConfigResource]) -> dict[tuple[str, str], 
             value = _shown(change.value, change.sensitive)
             intents[subject, change.key] = change.op.name + ("" if value is None else f" {value}")
     for quota in plan.quotas:
+        if quota.quota_entity in leaving:
+            continue
         entity = " ".join(f"{kind}={name!r}" for kind, name in sorted(quota.entity.items()))
         for quota_change in quota.changes:
             wanted = _number(quota_change.wanted)

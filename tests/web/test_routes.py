@@ -526,6 +526,35 @@ async def test_quota_set_through_the_plan(
     assert bad.status_code == 400 and "not a quota key" in bad.text
 
 
+async def test_a_quota_changed_since_the_plan_was_shown_is_not_applied(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    user = unique_name("quota-user")
+    entity = ClientQuotaEntity({"user": user})
+    await form_post(
+        web,
+        f"/c/{CLUSTER}/quotas",
+        f"/c/{CLUSTER}/quotas/edit",
+        {
+            "entity_type": "user",
+            "entity_name": user,
+            "key": "producer_byte_rate",
+            "value": "1048576",
+            "action": "set",
+        },
+    )
+    shown = await web.get(f"/c/{CLUSTER}/plan")
+    await admin_client.alter_client_quotas({entity: {"producer_byte_rate": 2048.0}}).all()
+    form = {"csrf_token": csrf_token(shown.text), **plan_digest(shown.text)}
+    applied = await web.post(f"/c/{CLUSTER}/plan/apply", data=form)
+    assert "Changed by someone else" in applied.text and "2048" in applied.text, applied.text
+    quotas = await admin_client.describe_client_quotas().all()
+    assert quotas[entity] == {"producer_byte_rate": 2048.0}
+    assert "plan (1)" in (await web.get(f"/c/{CLUSTER}/plan")).text  # still pending
+    await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
+    await admin_client.alter_client_quotas({entity: {"producer_byte_rate": None}}).all()
+
+
 async def test_post_without_csrf_token_refused(
     web: httpx.AsyncClient, admin_client: AdminClient
 ) -> None:

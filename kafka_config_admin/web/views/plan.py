@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ... import AdminClient, ConfigResource
+from ... import AdminClient, ClientQuotaEntity, ConfigResource
 from ...desired import (
     ApplyReport,
     ClusterState,
@@ -28,6 +28,7 @@ from ...desired import (
     plan_difference,
     read_state,
     stale_keys,
+    stale_quotas,
 )
 from .._changelog import ChangeRow, now
 from .._render import render
@@ -58,6 +59,7 @@ def _plan_page(
     *,
     report: ApplyReport | None = None,
     stale: dict[ConfigResource, tuple[StaleKey, ...]] | None = None,
+    stale_quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]] | None = None,
     difference: tuple[PlanDifference, ...] = (),
     source: str = "edits",
 ) -> Response:
@@ -70,6 +72,7 @@ def _plan_page(
             "has_changes": plan.has_changes,
             "report": None if report is None else report.to_dict(),
             "stale": stale or {},
+            "stale_quotas": stale_quotas or {},
             "difference": difference,
             "source": source,
         },
@@ -99,12 +102,13 @@ async def dry_run(request: Request) -> Response:
 @dataclass(frozen=True)
 class Applied:
     """What an apply did: the plan sent and its report (None: refused, nothing sent, since
-    the plan made now differs from the one shown: ``difference``), and the resources left
-    out as stale."""
+    the plan made now differs from the one shown: ``difference``), and the resources and
+    quota entities left out as stale."""
 
     plan: Plan
     report: ApplyReport | None
     stale: dict[ConfigResource, tuple[StaleKey, ...]]
+    stale_quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]]
     difference: tuple[PlanDifference, ...] = ()
 
 
@@ -117,25 +121,29 @@ async def apply_checked(
     ``shown`` (an edit made or applied in another tab), nothing is sent: the difference is
     said and the fresh plan shown. Keys whose value moved since ``shown`` was made
     (:func:`stale_keys`) leave their resource out; the rest of ``shown`` is applied and every
-    change logged with its outcome.
+    change logged with its outcome; so do quota entities (:func:`stale_quotas`).
     """
     state, fresh = await _read_and_plan(admin, desired)
     stale: dict[ConfigResource, tuple[StaleKey, ...]] = {}
+    moved: dict[ClientQuotaEntity, tuple[StaleKey, ...]] = {}
     if fresh.digest != shown.digest:
-        stale = stale_keys(shown, state)
-        difference = plan_difference(shown, fresh, leaving=stale)
-        if difference or not stale:
+        stale, moved = stale_keys(shown, state), stale_quotas(shown, state)
+        difference = plan_difference(shown, fresh, leaving=[*stale, *moved])
+        if difference or not (stale or moved):
             unexplained = PlanDifference(
                 subject="the plan", key="(digest)", shown=shown.digest, now=fresh.digest
             )
-            return Applied(fresh, None, {}, difference or (unexplained,))
+            return Applied(fresh, None, {}, {}, difference or (unexplained,))
     sent = shown.model_copy(
-        update={"resources": tuple(p for p in shown.resources if p.resource not in stale)}
+        update={
+            "resources": tuple(p for p in shown.resources if p.resource not in stale),
+            "quotas": tuple(q for q in shown.quotas if q.quota_entity not in moved),
+        }
     )
     report = await apply_plan(admin, sent)
     request.app.state.listings.drop(cluster)  # topics created, overrides changed
     request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
-    return Applied(sent, report, stale)
+    return Applied(sent, report, stale, moved)
 
 
 def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[ChangeRow]:
@@ -215,8 +223,11 @@ async def apply(request: Request) -> Response:
     kept = failed | set(done.stale)
     edits.forget({r for r in edits.configs if r not in kept}, set())
     failed_quotas = {o.entity for o in done.report.quotas if o.status is OutcomeStatus.FAILED}
-    edits.forget(set(), {e for e in edits.quotas if e not in failed_quotas})
-    return _plan_page(request, done.plan, report=done.report, stale=done.stale)
+    kept_quotas = failed_quotas | set(done.stale_quotas)
+    edits.forget(set(), {e for e in edits.quotas if e not in kept_quotas})
+    return _plan_page(
+        request, done.plan, report=done.report, stale=done.stale, stale_quotas=done.stale_quotas
+    )
 
 
 async def apply_desired(
@@ -230,6 +241,7 @@ async def apply_desired(
         done.plan,
         report=done.report,
         stale=done.stale,
+        stale_quotas=done.stale_quotas,
         difference=done.difference,
         source="file",
     )

@@ -6,7 +6,7 @@ import contextlib
 import json
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -291,14 +291,15 @@ def apply_saved(
                 say_lines(f"failed: {line}" for line in failures_lines(unread))
                 say(f"the plan's keys could not all be read again on {label}: nothing applied")
                 return ExitCode.FAILED
-            stale = print_stale(saved, state)
+            moved = stale_keys(saved, state), stale_quotas(saved, state)
+            stale = print_stale(*moved)
             if stale and not skip_stale:
                 say(
                     f"nothing applied: {stale} key(s) changed on {label} since {file} was made; "
                     "make a new plan, or apply the rest with --skip-stale"
                 )
                 return ExitCode.STALE
-            rest = without_stale(saved, state)
+            rest = without_stale(saved, *moved)
             print_plan(rest, label)
             if not rest.has_changes:
                 say(f"nothing left to apply on {label}")
@@ -310,16 +311,19 @@ def apply_saved(
     return run(go)
 
 
-def print_stale(made: Plan, state: ClusterState) -> int:
-    """One line per key of ``made`` whose value moved since it was made; how many."""
+def print_stale(
+    configs: Mapping[ConfigResource, tuple[StaleKey, ...]],
+    quotas: Mapping[ClientQuotaEntity, tuple[StaleKey, ...]],
+) -> int:
+    """One line per stale key (:func:`stale_keys`, :func:`stale_quotas`); how many."""
     lines = [
         _stale_line(resource_title(resource.type.name, resource.name), key)
-        for resource, keys in stale_keys(made, state).items()
+        for resource, keys in configs.items()
         for key in keys
     ]
     lines += [
         _stale_line(f"quotas of {entity_text(dict(entity))}", key)
-        for entity, keys in stale_quotas(made, state).items()
+        for entity, keys in quotas.items()
         for key in keys
     ]
     say_lines(lines)
@@ -332,26 +336,26 @@ def _stale_line(title: str, key: StaleKey) -> str:
     return f"stale: {title}: {key.key} was {planned} when planned, is {now} now"
 
 
-def without_stale(made: Plan, state: ClusterState) -> Plan:
-    """``made`` without the keys whose value moved since it was made (a resource or quota
-    entity left with no change left out)."""
-    stale = {
-        (resource, key.key) for resource, keys in stale_keys(made, state).items() for key in keys
-    }
+def without_stale(
+    made: Plan,
+    configs: Mapping[ConfigResource, tuple[StaleKey, ...]],
+    quotas: Mapping[ClientQuotaEntity, tuple[StaleKey, ...]],
+) -> Plan:
+    """``made`` without its stale keys (a resource or quota entity left with no change is
+    left out; a topic to create stays)."""
+    stale = {(resource, key.key) for resource, keys in configs.items() for key in keys}
     resources = []
     for item in made.resources:
         changes = tuple(c for c in item.changes if (item.resource, c.key) not in stale)
         if changes or item.action is not ResourceAction.ALTER:
             resources.append(item.model_copy(update={"changes": changes}))
-    moved = {
-        (entity, key.key) for entity, keys in stale_quotas(made, state).items() for key in keys
-    }
-    quotas = []
+    moved = {(entity, key.key) for entity, keys in quotas.items() for key in keys}
+    kept_quotas = []
     for quota in made.quotas:
         kept = tuple(c for c in quota.changes if (quota.quota_entity, c.key) not in moved)
         if kept:
-            quotas.append(quota.model_copy(update={"changes": kept}))
-    return made.model_copy(update={"resources": tuple(resources), "quotas": tuple(quotas)})
+            kept_quotas.append(quota.model_copy(update={"changes": kept}))
+    return made.model_copy(update={"resources": tuple(resources), "quotas": tuple(kept_quotas)})
 
 
 def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:

@@ -40,6 +40,7 @@ from kafka_config_admin.desired import (
     saved_plan_document,
     stale_quotas,
 )
+from kafka_config_admin.desired._plan import _DIGEST_CHANGE_FIELDS
 
 from .desired_helpers import T, entry, topic_config
 
@@ -227,3 +228,9 @@ def test_the_difference_of_two_plans_names_each_change_not_made_alike() -> None:
     assert plan_difference(shown, now, leaving=[OTHER]) == ()
     [hidden] = plan_difference(secret_plan("s3cret-one"), Plan())
     assert hidden.shown == f"SET {HIDDEN}" and hidden.now is None
+
+
+def test_the_digest_covers_every_field_of_a_config_change_and_follows_a_copy() -> None:
+    assert set(_DIGEST_CHANGE_FIELDS) == set(ConfigChange.model_fields)
+    made = plan_of(FILE)
+    assert made.model_copy(update={"cluster_id": "c9"}).digest != made.digest

@@ -17,7 +17,14 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .. import AdminClient, ClientQuotaEntity, ConfigResource, ResourceType, cut_short
+from .. import (
+    AdminClient,
+    ClientQuotaEntity,
+    ConfigResource,
+    ConfigSource,
+    ResourceType,
+    cut_short,
+)
 from ..desired import (
     ApplyReport,
     BrokerVerdict,
@@ -331,9 +338,15 @@ def print_stale(
 
 
 def _stale_line(title: str, key: StaleKey) -> str:
-    planned = f"{key.planned} ({key.planned_source.name})"
-    now = f"{key.now} ({key.now_source.name})"
+    planned = _stale_value(key.planned, key.planned_source)
+    now = _stale_value(key.now, key.now_source)
     return f"stale: {title}: {key.key} was {planned} when planned, is {now} now"
+
+
+def _stale_value(value: str | None, source: ConfigSource) -> str:
+    """``604800000 (DEFAULT_CONFIG)``; ``none`` for no value; a quota's has no source."""
+    text = "none" if value is None else value
+    return text if source is ConfigSource.UNKNOWN else f"{text} ({source.name})"
 
 
 def without_stale(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_config_admin import AdminClient, AlterConfigOp, NewTopic, OpType
+from kafka_config_admin import AdminClient, AlterConfigOp, ClientQuotaEntity, NewTopic, OpType
 from kafka_config_admin.desired import Plan
 
 from .cli_helpers import make_topic, overrides, run_cli, settled, topic, with_admin
@@ -159,3 +159,34 @@ def test_a_saved_plans_topic_created_meanwhile_fails_to_be_created(
     assert ran.code == 1, ran.err
     assert "TopicAlreadyExistsError" in ran.err
     assert overrides(kafka_bootstrap, topic(name)) == {}
+
+
+def test_a_saved_plans_quota_changed_meanwhile_is_stale(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    user = unique_name()
+    entity = ClientQuotaEntity({"user": user})
+    file = tmp_path / "kafka.yaml"
+    file.write_text(
+        f"version: 1\nquotas:\n  - entity: {{user: {user}}}\n"
+        "    values: {producer_byte_rate: 1048576}\n"
+    )
+    out = tmp_path / "plan.json"
+    ran = run_cli(capsys, "plan", str(file), "-b", kafka_bootstrap, "--out", str(out))
+    assert ran.code == 3, ran.err
+
+    async def quotas(admin: AdminClient) -> dict[str, float]:
+        await admin.alter_client_quotas({entity: {"producer_byte_rate": 2048.0}}).all()
+        return dict((await admin.describe_client_quotas().all()).get(entity, {}))
+
+    assert with_admin(kafka_bootstrap, quotas) == {"producer_byte_rate": 2048.0}
+    ran = run_cli(capsys, "apply", str(out), "-b", kafka_bootstrap, "--yes")
+    assert ran.code == 4, ran.err
+    assert "producer_byte_rate was none when planned, is 2048 now" in ran.err
+    ran = run_cli(capsys, "apply", str(out), "-b", kafka_bootstrap, "--yes", "--skip-stale")
+    assert ran.code == 4 and "nothing left to apply" in ran.err, ran.err
+
+    async def now(admin: AdminClient) -> dict[str, float]:
+        return dict((await admin.describe_client_quotas().all()).get(entity, {}))
+
+    assert with_admin(kafka_bootstrap, now) == {"producer_byte_rate": 2048.0}

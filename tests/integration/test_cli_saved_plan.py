@@ -88,7 +88,7 @@ def test_apply_of_a_saved_plan_with_nothing_stale_applies_it_all(
 def test_a_saved_plan_edited_by_hand_or_for_another_cluster_is_refused(
     kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    stale, fine, _, out = saved_plan(kafka_bootstrap, tmp_path, capsys)
+    stale, fine, file, out = saved_plan(kafka_bootstrap, tmp_path, capsys)
     document = json.loads(out.read_text())
 
     edited = tmp_path / "edited.json"
@@ -120,6 +120,8 @@ def test_a_saved_plan_edited_by_hand_or_for_another_cluster_is_refused(
 
     ran = run_cli(capsys, "apply", str(out), "-b", kafka_bootstrap, "--yes", "--prune")
     assert ran.code == 2 and "--prune is decided when a plan is saved" in ran.err, ran.err
+    ran = run_cli(capsys, "apply", str(file), "-b", kafka_bootstrap, "--yes", "--skip-stale")
+    assert ran.code == 2 and "--skip-stale is for a saved plan" in ran.err, ran.err
     for name in (stale, fine):
         assert overrides(kafka_bootstrap, topic(name)) == {}
 

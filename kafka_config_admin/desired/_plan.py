@@ -252,8 +252,10 @@ class Plan(BaseModel):
         not the problems, warnings, skipped, kept or shadowed keys, which apply never sends.
         It is the same for the same plan whatever order the file named things in, and
         changes when any of those does. Values of sensitive keys are hashed in with the rest
-        (a changed secret changes the digest) and never appear in it. Computed on each read,
-        never cached: ``model_copy`` would carry a cached digest to a changed copy.
+        (a changed secret changes the digest) and never appear in it: each is sealed first
+        (PBKDF2, so that the digest, shown on a web page, is no cheap test of a guessed
+        secret). Computed on each read, never cached: ``model_copy`` would carry a cached
+        digest to a changed copy.
         """
         text = json.dumps(_canonical(self), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
@@ -832,14 +834,14 @@ def _canonical(plan: Plan) -> dict[str, Any]:
     resources = []
     for item in sorted(plan.resources, key=lambda item: _resource_key(item.resource)):
         changes = sorted(
-            ([getattr(change, name) for name in _DIGEST_CHANGE_FIELDS] for change in item.changes),
+            (_change_fields(item.resource, change) for change in item.changes),
             key=lambda fields: (fields[0], int(fields[1])),
         )
         resources.append(
             {
                 "resource": _resource_key(item.resource),
                 "action": item.action.value,
-                "create": None if item.create is None else item.create.model_dump(mode="json"),
+                "create": None if item.create is None else _creation(item),
                 "partitions": None
                 if item.partitions is None
                 else item.partitions.model_dump(mode="json"),
@@ -880,6 +882,45 @@ _DIGEST_CHANGE_FIELDS = (
     "type",
     "sensitive",
 )
+
+
+def _change_fields(resource: ConfigResource, change: ConfigChange) -> list[Any]:
+    fields = [getattr(change, name) for name in _DIGEST_CHANGE_FIELDS]
+    if change.sensitive:
+        salt = _seal_salt(resource, change.key)
+        fields[2:5] = [_sealed(value, salt) for value in fields[2:5]]
+    return fields
+
+
+def _creation(item: ResourcePlan) -> dict[str, Any]:
+    """A topic to create as the digest covers it: its sensitive configs sealed."""
+    assert item.create is not None
+    dumped = item.create.model_dump(mode="json")
+    secret = {change.key for change in item.changes if change.sensitive}
+    dumped["configs"] = {
+        key: _sealed(value, _seal_salt(item.resource, key)) if key in secret else value
+        for key, value in dumped["configs"].items()
+    }
+    return dumped
+
+
+def _seal_salt(resource: ConfigResource, key: str) -> str:
+    return f"{_SEAL_SALT}:{int(resource.type)}:{resource.name}:{key}"
+
+
+#: Sealing a secret for the digest: PBKDF2-HMAC-SHA256, salted with this, the resource and the
+#: key (a secret's seal differs per key), iterated so that guessing a weak secret from a
+#: digest, whose other inputs a page shows, costs as much as guessing it from a stored hash.
+_SEAL_SALT = "kafka-config-admin plan digest"
+_SEAL_ITERATIONS = 20_000
+
+
+def _sealed(value: str | None, salt: str) -> str | None:
+    """A sensitive value as the digest covers it (a config provider reference as it is)."""
+    if value is None or is_reference(value):
+        return value
+    sealed = hashlib.pbkdf2_hmac("sha256", value.encode(), salt.encode(), _SEAL_ITERATIONS)
+    return "sealed:" + sealed.hex()
 
 
 def _plain(value: Any) -> Any:

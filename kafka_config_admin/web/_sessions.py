@@ -48,8 +48,9 @@ class Session:
     def remember_plan(self, cluster: str, plan: Plan) -> None:
         """Keep ``plan`` as shown on a page of ``cluster`` (the latest few are kept)."""
         shown = self.shown.setdefault(cluster, {})
-        shown.pop(plan.digest, None)
-        shown[plan.digest] = plan
+        digest = plan.digest  # computed once: a sensitive value is sealed slowly on purpose
+        shown.pop(digest, None)
+        shown[digest] = plan
         while len(shown) > SHOWN_PLANS:
             del shown[next(iter(shown))]
 

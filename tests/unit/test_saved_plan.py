@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -33,6 +34,7 @@ from kafka_config_admin.desired import (
     SavedPlanError,
     ScramChange,
     ScramPlan,
+    TopicCreation,
     make_plan,
     plan_desired_state,
     plan_difference,
@@ -40,7 +42,7 @@ from kafka_config_admin.desired import (
     saved_plan_document,
     stale_quotas,
 )
-from kafka_config_admin.desired._plan import _DIGEST_CHANGE_FIELDS
+from kafka_config_admin.desired._plan import _DIGEST_CHANGE_FIELDS, _canonical
 
 from .desired_helpers import T, entry, topic_config
 
@@ -234,3 +236,21 @@ def test_the_digest_covers_every_field_of_a_config_change_and_follows_a_copy() -
     assert set(_DIGEST_CHANGE_FIELDS) == set(ConfigChange.model_fields)
     made = plan_of(FILE)
     assert made.model_copy(update={"cluster_id": "c9"}).digest != made.digest
+
+
+def test_a_sensitive_value_is_sealed_before_it_is_hashed_in() -> None:
+    """The digest's input holds no secret, not even a plain hash of it: each is sealed
+    (PBKDF2) with a salt of its resource and key, also in a topic to create."""
+    canonical = json.dumps(_canonical(secret_plan("s3cret-one")))
+    assert "s3cret" not in canonical
+    plain = hashlib.sha256(b"s3cret-one").hexdigest()
+    assert plain not in canonical and "sealed:" in canonical
+    topic = ConfigResource(ResourceType.TOPIC, "new")
+    change = secret_plan("s3cret-one").resources[0].changes[0]
+    creation = TopicCreation(
+        name="new", partitions=1, replication_factor=1, configs={change.key: "s3cret-one"}
+    )
+    item = ResourcePlan(
+        resource=topic, action=ResourceAction.CREATE, create=creation, changes=(change,)
+    )
+    assert "s3cret" not in json.dumps(_canonical(Plan(resources=(item,))))

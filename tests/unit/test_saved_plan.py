@@ -26,6 +26,7 @@ from kafka_config_admin.desired import (
     ClusterState,
     ConfigChange,
     DesiredState,
+    PartitionPlan,
     Plan,
     QuotaChange,
     QuotaPlan,
@@ -254,3 +255,16 @@ def test_a_sensitive_value_is_sealed_before_it_is_hashed_in() -> None:
         resource=topic, action=ResourceAction.CREATE, create=creation, changes=(change,)
     )
     assert "s3cret" not in json.dumps(_canonical(Plan(resources=(item,))))
+
+
+def test_partition_changes_are_never_saved() -> None:
+    partitions = PartitionPlan(
+        topic="orders",
+        current_partitions=1,
+        wanted_partitions=3,
+        current_replication_factor=1,
+        wanted_replication_factor=1,
+    )
+    item = ResourcePlan(resource=ORDERS, action=ResourceAction.ALTER, partitions=partitions)
+    with pytest.raises(SavedPlanError, match="partition changes of topic 'orders'"):
+        saved_plan_document(Plan(resources=(item,), cluster_id="c1"))

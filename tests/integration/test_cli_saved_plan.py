@@ -29,11 +29,13 @@ def saved_plan(
         f"  - {{name: {fine}, configs: {{retention.ms: 2h}}}}\n"
     )
     out = tmp_path / "plan.json"
-    ran = run_cli(capsys, "plan", str(file), "-b", bootstrap, "--out", str(out))
+    ran = run_cli(capsys, "plan", str(file), "-b", bootstrap, "--out", str(out), "-o", "json")
     assert ran.code == 3, ran.err
     assert f"plan saved to {out}" in ran.err
     document = json.loads(out.read_text())
     assert document["kind"] == "kafka-config-admin-saved-plan" and document["format"] == 1
+    shown = ran.json()  # the plan printed is the plan saved
+    assert shown["digest"] == document["digest"] and shown["cluster_id"] is not None
     return stale, fine, file, out
 
 

@@ -310,6 +310,22 @@ async def test_apply_from_a_tab_whose_plan_the_edits_no_longer_make_is_refused(
         assert await topic_value(admin_client, topic, "retention.ms") == "3600000"
 
 
+async def test_a_secret_typed_again_in_another_tab_refuses_the_first_tabs_apply(
+    web: httpx.AsyncClient, kafka_broker_ids: list[int]
+) -> None:
+    broker = kafka_broker_ids[0]
+    page, key = f"/c/{CLUSTER}/r/broker/{broker}", "listener.name.plaintext.ssl.key.password"
+    path = f"/c/{CLUSTER}/edit/broker/{broker}"
+    await form_post(web, page, path, {"key": key, "value": "first-Pa55word", "action": "set"})
+    tab_one = await web.get(f"/c/{CLUSTER}/plan")
+    await form_post(web, page, path, {"key": key, "value": "second-Pa55word", "action": "set"})
+    form = {"csrf_token": csrf_token(tab_one.text), **plan_digest(tab_one.text)}
+    refused = await web.post(f"/c/{CLUSTER}/plan/apply", data=form)
+    assert refused.status_code == 409 and "a value not shown" in refused.text, refused.text
+    assert "Pa55word" not in refused.text and "Pa55word" not in tab_one.text
+    await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
+
+
 async def test_a_value_kafka_5_0_will_refuse_is_a_warning_never_a_refusal(
     web: httpx.AsyncClient, admin_client: AdminClient, kafka_broker_ids: list[int]
 ) -> None:

@@ -130,8 +130,13 @@ async def apply_checked(
         stale, moved = stale_keys(shown, state), stale_quotas(shown, state)
         difference = plan_difference(shown, fresh, leaving=[*stale, *moved])
         if difference or not (stale or moved):
+            # Nothing shown differs, and the digests do: a value never shown (a secret typed
+            # again) differs. The digests say it without saying the value.
             unexplained = PlanDifference(
-                subject="the plan", key="(digest)", shown=shown.digest, now=fresh.digest
+                subject="a value not shown (a secret, say)",
+                key="(plan digest)",
+                shown=shown.digest[:12],
+                now=fresh.digest[:12],
             )
             return Applied(fresh, None, {}, {}, difference or (unexplained,))
     sent = shown.model_copy(

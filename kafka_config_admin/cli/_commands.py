@@ -137,10 +137,21 @@ def alter(**options: Any) -> int:
     help="How long to follow replica moves; those still running then go on in the cluster "
     "(exit 1, plan shows them in progress).",
 )
+@click.option(
+    "--skip-stale",
+    is_flag=True,
+    help="FILE a saved plan: apply its keys that did not change since it was made, and leave "
+    "out those that did (exit 5); without it, a stale key applies nothing.",
+)
 @_OVERRIDE_RULE
 @connection_options
 def apply(**options: Any) -> int:
     """Make the cluster as FILE says: validate on the brokers, apply, read back.
+
+    FILE is a desired-state file, or a plan saved by 'plan --out': then exactly that plan is
+    applied, on the cluster it was made for, and only when none of its keys changed since
+    (exit 5 names them; --skip-stale applies the rest). A saved plan edited by hand or made
+    for another cluster is refused (exit 2).
 
     Nothing is sent when any value is refused (exit 2), or when a change breaks a rule of
     FILE or of the cluster's clusters-file entry that --override-rule does not name (exit 4).
@@ -265,6 +276,13 @@ def export(**options: Any) -> int:
     is_flag=True,
     help="Plan from the file and the cluster's state alone: do not ask the brokers to "
     "validate the changes (validate_only).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    metavar="PLAN",
+    help="Also save the plan to PLAN (JSON), for 'apply PLAN' to apply exactly it later, "
+    "on this cluster, refusing the keys that changed meanwhile.",
 )
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @_OVERRIDE_RULE

@@ -6,7 +6,7 @@ import contextlib
 import json
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -17,7 +17,15 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .. import AdminClient, ClientQuotaEntity, ConfigResource, ResourceType, cut_short
+from .. import (
+    AdminClient,
+    ClientQuotaEntity,
+    ConfigResource,
+    ConfigSource,
+    ResourceType,
+    cut_short,
+)
+from ..connect import Connection
 from ..desired import (
     ApplyReport,
     BrokerVerdict,
@@ -33,9 +41,12 @@ from ..desired import (
     ResourceKind,
     ResourceOutcome,
     ResourcePlan,
+    Rule,
     RuleCheck,
     RuleFinding,
+    SavedPlanError,
     Shadowed,
+    StaleKey,
     UnknownRuleError,
     Violation,
     apply_plan,
@@ -50,8 +61,13 @@ from ..desired import (
     load_desired_state,
     make_plan,
     parse_size_bytes,
+    plan_desired_state,
+    read_saved_plan,
     read_state,
     refusal_summary,
+    saved_plan_document,
+    stale_keys,
+    stale_quotas,
     state_warnings,
     unlisted_brokers,
 )
@@ -75,9 +91,23 @@ from ._output import (
 )
 from ._progress import progress_bar, settle
 from ._quotas import entity_text, number_text
-from ._running import client_for, confirmed, run
+from ._running import client_for, confirmed, open_client, run
 
 T = TypeVar("T")
+
+
+def guarding_rules(
+    resolved: Connection, file_rules: Sequence[Rule], override_rules: tuple[str, ...]
+) -> tuple[Rule, ...]:
+    """``file_rules`` and the rules the cluster's clusters-file entry names (a rules file's
+    mistake is said before connecting); an ``--override-rule`` name none of them has is a
+    usage error."""
+    rules = (*file_rules, *connection_rules(resolved))
+    try:
+        check_overrides(rules, override_rules)
+    except UnknownRuleError as error:
+        raise click.BadParameter(str(error), param_hint="--override-rule") from None
+    return rules
 
 
 def with_state(
@@ -95,13 +125,8 @@ def with_state(
     name no rule has is a usage error, said before connecting."""
     desired = load_desired_state(file)
     resolved, label = resolve_connection(connection)
-    cluster_rules = connection_rules(resolved)  # a rules file's mistake said before connecting
-    if cluster_rules:
-        desired = desired.model_copy(update={"rules": (*desired.rules, *cluster_rules)})
-    try:
-        check_overrides(desired.rules, override_rules)
-    except UnknownRuleError as error:
-        raise click.BadParameter(str(error), param_hint="--override-rule") from None
+    rules = guarding_rules(resolved, desired.rules, override_rules)
+    desired = desired.model_copy(update={"rules": rules})
     admin = client_for(resolved)
 
     async def work() -> T:
@@ -118,6 +143,7 @@ def plan(
     prune: bool,
     offline: bool,
     output: OutputFormat,
+    out: Path | None,
     override_rules: tuple[str, ...],
     connection: ConnectionOptions,
 ) -> int:
@@ -131,6 +157,11 @@ def plan(
         verdict = None
         if not (offline or made.problems):
             verdict = await ask_broker(admin, Proposal.of_plan(made))
+        savable = not (made.problems or guard.refusing)
+        if out is not None and savable and (verdict is None or verdict.accepted):
+            cluster_id = (await admin.describe_cluster()).cluster_id
+            made = made.model_copy(update={"cluster_id": cluster_id})
+            save_plan(made, out)
         if output is OutputFormat.JSON:
             document = made.to_dict()
             document["broker"] = {
@@ -146,6 +177,17 @@ def plan(
     return with_state(
         connection, file, show, prune=prune, for_plan=True, override_rules=override_rules
     )
+
+
+def save_plan(made: Plan, out: Path) -> None:
+    """Write ``made`` to ``out`` as a saved plan (:func:`saved_plan_document`; a plan holding
+    a secret is refused before anything is written) and say so."""
+    document = json.dumps(saved_plan_document(made), indent=2) + "\n"
+    try:
+        out.write_text(document, encoding="utf-8")
+    except OSError as error:
+        raise click.FileError(str(out), hint=error.strerror or str(error)) from None
+    say(f"plan saved to {out} (digest {made.digest[:12]}); apply exactly it with: apply {out}")
 
 
 def print_rule_findings(guard: RuleCheck) -> None:
@@ -211,11 +253,31 @@ def apply(
     yes: bool,
     throttle: str | None,
     reassignment_timeout: float,
+    skip_stale: bool,
     override_rules: tuple[str, ...],
     connection: ConnectionOptions,
 ) -> int:
     """The ``apply`` command's work (its options and help: :mod:`._commands`)."""
     rate = throttle_rate(throttle)
+    saved = read_saved_plan(_text_of(file), str(file))
+    if saved is not None:
+        if prune:
+            raise click.UsageError(
+                "--prune is decided when a plan is saved ('plan --prune --out'), not at its apply"
+            )
+        # A saved plan carries no file's rules: the cluster's own guard it
+        work = partial(
+            _apply_changes,
+            dry_run=dry_run,
+            yes=yes,
+            throttle=rate,
+            reassignment_timeout=reassignment_timeout,
+            rules=guarding_rules(resolve_connection(connection)[0], (), override_rules),
+            overrides=override_rules,
+        )
+        return apply_saved(saved, file, work, skip_stale=skip_stale, connection=connection)
+    if skip_stale:
+        raise click.UsageError("--skip-stale is for a saved plan ('plan --out'), not a file")
 
     async def go(admin: AdminClient, desired: DesiredState, state: ClusterState, label: str) -> int:
         made = make_plan(desired, state, prune=prune)
@@ -226,32 +288,168 @@ def apply(
         if not made.has_changes:
             say(no_changes_line(label))
             return ExitCode.OK
-        guard = check_plan_rules(made, desired.rules, overrides=override_rules)
-        print_rule_findings(guard)
-        if guard.refusing:
-            say(refusal_summary(guard.refusing))
-            return ExitCode.RULE_REFUSED
         say(f"changes needed on {label}")
-        if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
-            return ExitCode.FAILED
-        with reassignment_bar() as progress:
-            report = await cancelled_on_sigterm(
-                apply_plan(
-                    admin,
-                    made,
-                    dry_run=dry_run,
-                    throttle=rate,
-                    reassignment_timeout=reassignment_timeout,
-                    progress=progress,
-                    rules=desired.rules,
-                    overrides=override_rules,
-                )
-            )
-        return print_report(made, report)
+        return await _apply_changes(
+            admin,
+            made,
+            label,
+            dry_run=dry_run,
+            yes=yes,
+            throttle=rate,
+            reassignment_timeout=reassignment_timeout,
+            rules=desired.rules,
+            overrides=override_rules,
+        )
 
     return with_state(
         connection, file, go, prune=prune, for_plan=True, override_rules=override_rules
     )
+
+
+async def _apply_changes(
+    admin: AdminClient,
+    made: Plan,
+    label: str,
+    *,
+    dry_run: bool,
+    yes: bool,
+    throttle: int | None,
+    reassignment_timeout: float,
+    rules: Sequence[Rule],
+    overrides: tuple[str, ...],
+) -> int:
+    """Refuse ``made`` when it breaks one of ``rules`` not in ``overrides`` (nothing sent),
+    else confirm (unless ``yes`` or ``dry_run``), apply it and print its outcomes."""
+    guard = check_plan_rules(made, rules, overrides=overrides)
+    print_rule_findings(guard)
+    if guard.refusing:
+        say(refusal_summary(guard.refusing))
+        return ExitCode.RULE_REFUSED
+    if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
+        return ExitCode.FAILED
+    with reassignment_bar() as progress:
+        report = await cancelled_on_sigterm(
+            apply_plan(
+                admin,
+                made,
+                dry_run=dry_run,
+                throttle=throttle,
+                reassignment_timeout=reassignment_timeout,
+                progress=progress,
+                rules=rules,
+                overrides=overrides,
+            )
+        )
+    return print_report(made, report)
+
+
+def _text_of(file: Path) -> str:
+    """The file's text, to tell a saved plan from a desired-state file ("" when it cannot be
+    read as text: the desired-state loader then says what is wrong with it)."""
+    try:
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def apply_saved(
+    saved: Plan,
+    file: Path,
+    work: Callable[[AdminClient, Plan, str], Awaitable[int]],
+    *,
+    skip_stale: bool,
+    connection: ConnectionOptions,
+) -> int:
+    """Apply the saved plan ``saved`` (read from ``file``) with ``work``: on the cluster it was
+    made for only, after a fresh read of its keys; stale keys apply nothing (exit 5), or,
+    with ``skip_stale``, are left out (exit 5 unless the rest failed: 1)."""
+    admin, label = open_client(connection)
+
+    async def go() -> int:
+        async with admin:
+            cluster_id = (await admin.describe_cluster()).cluster_id
+            if cluster_id != saved.cluster_id:
+                raise SavedPlanError(
+                    f"{file} was made for the cluster with id {saved.cluster_id}, and {label} "
+                    f"has id {cluster_id}: nothing was applied"
+                )
+            state = await read_state(admin, plan_desired_state(saved), named_keys_only=True)
+            unread = [(r, changed_keys(saved, r), e) for r, e in state.errors.items()]
+            if unread:
+                say_lines(f"failed: {line}" for line in failures_lines(unread))
+                say(f"the plan's keys could not all be read again on {label}: nothing applied")
+                return ExitCode.FAILED
+            moved = stale_keys(saved, state), stale_quotas(saved, state)
+            stale = print_stale(*moved)
+            if stale and not skip_stale:
+                say(
+                    f"nothing applied: {stale} key(s) changed on {label} since {file} was made; "
+                    "make a new plan, or apply the rest with --skip-stale"
+                )
+                return ExitCode.STALE
+            rest = without_stale(saved, *moved)
+            print_plan(rest, label)
+            if not rest.has_changes:
+                say(f"nothing left to apply on {label}")
+                return ExitCode.STALE if stale else ExitCode.OK
+            say(f"applying {file} (digest {saved.digest[:12]}) to {label}")
+            code = await work(admin, rest, label)
+            return ExitCode.STALE if stale and code == ExitCode.OK else code
+
+    return run(go)
+
+
+def print_stale(
+    configs: Mapping[ConfigResource, tuple[StaleKey, ...]],
+    quotas: Mapping[ClientQuotaEntity, tuple[StaleKey, ...]],
+) -> int:
+    """One line per stale key (:func:`stale_keys`, :func:`stale_quotas`); how many."""
+    lines = [
+        _stale_line(resource_title(resource.type.name, resource.name), key)
+        for resource, keys in configs.items()
+        for key in keys
+    ]
+    lines += [
+        _stale_line(f"quotas of {entity_text(dict(entity))}", key)
+        for entity, keys in quotas.items()
+        for key in keys
+    ]
+    say_lines(lines)
+    return len(lines)
+
+
+def _stale_line(title: str, key: StaleKey) -> str:
+    planned = _stale_value(key.planned, key.planned_source)
+    now = _stale_value(key.now, key.now_source)
+    return f"stale: {title}: {key.key} was {planned} when planned, is {now} now"
+
+
+def _stale_value(value: str | None, source: ConfigSource) -> str:
+    """``604800000 (DEFAULT_CONFIG)``; ``none`` for no value; a quota's has no source."""
+    text = "none" if value is None else value
+    return text if source is ConfigSource.UNKNOWN else f"{text} ({source.name})"
+
+
+def without_stale(
+    made: Plan,
+    configs: Mapping[ConfigResource, tuple[StaleKey, ...]],
+    quotas: Mapping[ClientQuotaEntity, tuple[StaleKey, ...]],
+) -> Plan:
+    """``made`` without its stale keys (a resource or quota entity left with no change is
+    left out; a topic to create stays)."""
+    stale = {(resource, key.key) for resource, keys in configs.items() for key in keys}
+    resources = []
+    for item in made.resources:
+        changes = tuple(c for c in item.changes if (item.resource, c.key) not in stale)
+        if changes or item.action is not ResourceAction.ALTER:
+            resources.append(item.model_copy(update={"changes": changes}))
+    moved = {(entity, key.key) for entity, keys in quotas.items() for key in keys}
+    kept_quotas = []
+    for quota in made.quotas:
+        kept = tuple(c for c in quota.changes if (quota.quota_entity, c.key) not in moved)
+        if kept:
+            kept_quotas.append(quota.model_copy(update={"changes": kept}))
+    return made.model_copy(update={"resources": tuple(resources), "quotas": tuple(kept_quotas)})
 
 
 def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:

@@ -35,6 +35,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     CHANGES = 3
     RULE_REFUSED = 4  # a change breaks a rule not overridden (--override-rule): nothing sent
+    STALE = 5  # a saved plan's keys changed since it was made (apply PLAN)
     INTERRUPTED = 130  # Ctrl-C or SIGTERM, as shells report SIGINT
     CLOSED_PIPE = 141  # the output's reader went away, as shells report SIGPIPE
 

@@ -9,7 +9,9 @@ pinned; keys the file does not name are never touched, except overrides when pru
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
@@ -18,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import (
     HIDDEN,
     AlterConfigOp,
+    ClientQuotaEntity,
     Config,
     ConfigEntry,
     ConfigResource,
@@ -51,13 +54,16 @@ __all__ = [
     "ConfigChange",
     "KeptKey",
     "Plan",
+    "PlanDifference",
     "ResourceAction",
     "ResourcePlan",
     "SkippedKey",
     "StaleKey",
     "TopicCreation",
     "make_plan",
+    "plan_difference",
     "stale_keys",
+    "stale_quotas",
 ]
 
 #: The ``format`` number of :meth:`Plan.to_dict`; it changes only when the shape does.
@@ -235,6 +241,24 @@ class Plan(BaseModel):
     prune: bool = False
     quotas: tuple[QuotaPlan, ...] = ()
     scram: tuple[ScramPlan, ...] = ()
+    cluster_id: str | None = None
+
+    @property
+    def digest(self) -> str:
+        """A sha256 (64 hex digits) of what the plan would do and what it was made against.
+
+        It covers the cluster id, ``prune``, every change with the current value and source
+        it was made against, the topics to create, the quota, SCRAM and partition changes;
+        not the problems, warnings, skipped, kept or shadowed keys, which apply never sends.
+        It is the same for the same plan whatever order the file named things in, and
+        changes when any of those does. Values of sensitive keys are hashed in with the rest
+        (a changed secret changes the digest) and never appear in it: each is sealed first
+        (PBKDF2, so that the digest, shown on a web page, is no cheap test of a guessed
+        secret). Computed on each read, never cached: ``model_copy`` would carry a cached
+        digest to a changed copy.
+        """
+        text = json.dumps(_canonical(self), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
 
     @property
     def has_changes(self) -> bool:
@@ -283,6 +307,8 @@ class Plan(BaseModel):
         """The plan as plain JSON-ready data, in the stable shape docs/desired-state.md shows."""
         return {
             "format": PLAN_FORMAT_VERSION,
+            "digest": self.digest,
+            "cluster_id": self.cluster_id,
             "has_changes": self.has_changes,
             "prune": self.prune,
             "problems": [_problem_dict(problem) for problem in self.problems],
@@ -298,54 +324,145 @@ class Plan(BaseModel):
 
 
 class StaleKey(BaseModel):
-    """A key whose value changed between a plan and a fresh plan of the same desired state.
+    """A key whose value changed between a plan and a fresh read of the cluster.
 
-    ``planned`` is the effective value the plan was made against, ``now`` the value a fresh
-    read shows (both None for sensitive keys, which are never shown).
+    ``planned`` is the effective value the plan was made against, ``now`` the value the fresh
+    read shows (both ``[hidden]`` for sensitive keys, which are never shown). A quota key has
+    no source (``UNKNOWN``); its values are numbers as text.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
     key: str
     planned: str | None
-    planned_source: ConfigSource
+    planned_source: ConfigSource = ConfigSource.UNKNOWN
     now: str | None
-    now_source: ConfigSource
+    now_source: ConfigSource = ConfigSource.UNKNOWN
 
 
-def stale_keys(planned: Plan, fresh: Plan) -> dict[ConfigResource, tuple[StaleKey, ...]]:
-    """The keys of ``planned``'s alters whose value changed meanwhile, per resource.
+def stale_keys(plan: Plan, state: ClusterState) -> dict[ConfigResource, tuple[StaleKey, ...]]:
+    """The keys of ``plan``'s config changes whose value moved since it was made, per resource.
 
-    ``fresh`` is a plan of the same desired state made from a state read just now: a key whose
-    current value or source differs (or that needs no change any more) was changed by someone
-    else since ``planned`` was made, and applying ``planned`` could undo their change.
+    ``state`` is a fresh read of the plan's resources (:func:`read_state` of the plan's
+    desired state, :func:`plan_desired_state` for a saved plan): a key whose effective value
+    or source differs from what the plan was made against was changed by someone else since,
+    and applying the plan could undo their change. A resource the fresh read could not
+    describe has every key stale (its value now unknown: ``now`` None, source ``UNKNOWN``).
     """
     stale: dict[ConfigResource, tuple[StaleKey, ...]] = {}
-    for plan in planned.resources:
-        if plan.action is not ResourceAction.ALTER:
+    for item in plan.resources:
+        if item.action is not ResourceAction.ALTER:
             continue
-        fresh_plan = fresh.get(plan.resource)
-        now = {change.key: change for change in fresh_plan.changes} if fresh_plan else {}
+        config = state.configs.get(item.resource)
         keys = []
-        for change in plan.changes:
-            other = now.get(change.key)
-            if other is not None and (other.current, other.current_source) == (
-                change.current,
-                change.current_source,
-            ):
+        for change in item.changes:
+            entry = None if config is None else _effective(item.resource, config, state, change.key)
+            now = (None, ConfigSource.UNKNOWN) if entry is None else (entry.value, entry.source)
+            if config is not None and now == (change.current, change.current_source):
                 continue
             keys.append(
                 StaleKey(
                     key=change.key,
                     planned=_shown(change.current, change.sensitive),
                     planned_source=change.current_source,
-                    now=None if other is None else _shown(other.current, other.sensitive),
-                    now_source=ConfigSource.UNKNOWN if other is None else other.current_source,
+                    now=_shown(now[0], change.sensitive),
+                    now_source=now[1],
                 )
             )
         if keys:
-            stale[plan.resource] = tuple(keys)
+            stale[item.resource] = tuple(keys)
     return stale
+
+
+def stale_quotas(plan: Plan, state: ClusterState) -> dict[ClientQuotaEntity, tuple[StaleKey, ...]]:
+    """The quota keys of ``plan`` whose value moved since it was made, per entity (``state``
+    a fresh read with the plan's quota entities described, as for :func:`stale_keys`)."""
+    stale: dict[ClientQuotaEntity, tuple[StaleKey, ...]] = {}
+    for quota in plan.quotas:
+        values = state.quotas.get(quota.quota_entity, {})
+        keys = tuple(
+            StaleKey(key=change.key, planned=_number(change.current), now=_number(now))
+            for change in quota.changes
+            if (now := values.get(change.key)) != change.current
+        )
+        if keys:
+            stale[quota.quota_entity] = keys
+    return stale
+
+
+def _number(value: float | None) -> str | None:
+    if value is None:
+        return None
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+class PlanDifference(BaseModel):
+    """One change that one plan makes and another does not make the same way.
+
+    ``subject`` names what it changes (``topic 'orders'``, ``quota user='alice'``,
+    ``SCRAM user 'bob'``), ``key`` the key (``(create)`` for a topic's creation); ``shown`` is
+    the change as the first plan makes it and ``now`` as the second does (``SET 3600000``,
+    ``DELETE``; a sensitive value ``[hidden]``; None: that plan does not make it).
+    """
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    subject: str
+    key: str
+    shown: str | None
+    now: str | None
+
+
+def plan_difference(
+    shown: Plan, now: Plan, *, leaving: Iterable[ConfigResource | ClientQuotaEntity] = ()
+) -> tuple[PlanDifference, ...]:
+    """The changes ``shown`` and ``now`` do not make alike, in ``shown``'s order then
+    ``now``'s; the resources and quota entities in ``leaving`` (stale ones, whose changes may
+    follow the values that moved) are left out. Empty when both plans would send the same
+    changes."""
+    left = set(leaving)
+    before, after = _intents(shown, left), _intents(now, left)
+    return tuple(
+        PlanDifference(subject=subject, key=key, shown=before.get(item), now=after.get(item))
+        for item in dict.fromkeys([*before, *after])
+        if before.get(item) != after.get(item)
+        for subject, key in [item]
+    )
+
+
+def _intents(
+    plan: Plan, leaving: set[ConfigResource | ClientQuotaEntity]
+) -> dict[tuple[str, str], str]:
+    """What ``plan`` would send, change by change, as ``PlanDifference`` words it."""
+    intents: dict[tuple[str, str], str] = {}
+    for item in plan.resources:
+        if item.resource in leaving:
+            continue
+        subject = f"{item.resource.type.name.lower()} {item.resource.name!r}"
+        if item.create is not None:
+            creation = item.create
+            intents[subject, "(create)"] = (
+                f"CREATE {creation.partitions} partitions, RF {creation.replication_factor}"
+            )
+        if item.partitions is not None:
+            intents[subject, "(partitions)"] = item.partitions.summary()
+        for change in item.changes:
+            value = _shown(change.value, change.sensitive)
+            intents[subject, change.key] = change.op.name + ("" if value is None else f" {value}")
+    for quota in plan.quotas:
+        if quota.quota_entity in leaving:
+            continue
+        entity = " ".join(f"{kind}={name!r}" for kind, name in sorted(quota.entity.items()))
+        for quota_change in quota.changes:
+            wanted = _number(quota_change.wanted)
+            intents[f"quota {entity}", quota_change.key] = (
+                "DELETE" if wanted is None else f"SET {wanted}"
+            )
+    for user in plan.scram:
+        for scram in user.changes:
+            iterations = "" if scram.iterations is None else f" {scram.iterations} iterations"
+            intents[f"SCRAM user {user.user!r}", scram.mechanism] = scram.op + iterations
+    return intents
 
 
 def make_plan(
@@ -616,15 +733,21 @@ class _ResourceDiff:
         return self._key_facts(key)[1]
 
     def _effective_entry(self, key: str) -> ConfigEntry | None:
-        """The key's entry; for the cluster default, which lists only what it sets, a key it
-        does not set takes the static value or default a broker reports."""
-        entry = self.config.get(key)
-        if entry is not None or self.resource != _CLUSTER_DEFAULT:
-            return entry
-        schema_entry = self.state.key_info(self.resource, key)
-        if schema_entry is not None and schema_entry.source in _DEFAULT_SOURCES:
-            return schema_entry
-        return None
+        return _effective(self.resource, self.config, self.state, key)
+
+
+def _effective(
+    resource: ConfigResource, config: Config, state: ClusterState, key: str
+) -> ConfigEntry | None:
+    """The key's entry; for the cluster default, which lists only what it sets, a key it does
+    not set takes the static value or default a broker reports."""
+    entry = config.get(key)
+    if entry is not None or resource != _CLUSTER_DEFAULT:
+        return entry
+    schema_entry = state.key_info(resource, key)
+    if schema_entry is not None and schema_entry.source in _DEFAULT_SOURCES:
+        return schema_entry
+    return None
 
 
 _CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
@@ -699,3 +822,116 @@ def _problem_dict(problem: Problem) -> dict[str, Any]:
         "expected_type": None if problem.expected_type is None else problem.expected_type.name,
         "message": problem.message,
     }
+
+
+def _canonical(plan: Plan) -> dict[str, Any]:
+    """What :attr:`Plan.digest` covers, in one order whatever order the plan was made in.
+
+    A config change is written field by field (``_DIGEST_CHANGE_FIELDS``, every field of
+    :class:`ConfigChange`, a test keeps them in step), not dumped: a plan of thousands of
+    changes is hashed in a few milliseconds. The rarer parts are dumped whole.
+    """
+    resources = []
+    for item in sorted(plan.resources, key=lambda item: _resource_key(item.resource)):
+        changes = sorted(
+            (_change_fields(item.resource, change) for change in item.changes),
+            key=lambda fields: (fields[0], int(fields[1])),
+        )
+        resources.append(
+            {
+                "resource": _resource_key(item.resource),
+                "action": item.action.value,
+                "create": None if item.create is None else _creation(item),
+                "partitions": None
+                if item.partitions is None
+                else item.partitions.model_dump(mode="json"),
+                "changes": [[_plain(value) for value in change] for change in changes],
+            }
+        )
+    quotas = [
+        {
+            "entity": quota.entity,
+            "changes": _in_order(change.model_dump(mode="json") for change in quota.changes),
+        }
+        for quota in plan.quotas
+    ]
+    scram = [
+        {
+            "user": user.user,
+            "changes": _in_order(change.model_dump(mode="json") for change in user.changes),
+        }
+        for user in plan.scram
+    ]
+    return {
+        "cluster_id": plan.cluster_id,
+        "prune": plan.prune,
+        "resources": resources,
+        "quotas": _in_order(quotas),
+        "scram": _in_order(scram),
+    }
+
+
+#: The fields of a :class:`ConfigChange` the digest covers, in the order it writes them.
+_DIGEST_CHANGE_FIELDS = (
+    "key",
+    "op",
+    "value",
+    "wanted",
+    "current",
+    "current_source",
+    "type",
+    "sensitive",
+)
+
+
+def _change_fields(resource: ConfigResource, change: ConfigChange) -> list[Any]:
+    fields = [getattr(change, name) for name in _DIGEST_CHANGE_FIELDS]
+    if change.sensitive:
+        salt = _seal_salt(resource, change.key)
+        fields[2:5] = [_sealed(value, salt) for value in fields[2:5]]
+    return fields
+
+
+def _creation(item: ResourcePlan) -> dict[str, Any]:
+    """A topic to create as the digest covers it: its sensitive configs sealed."""
+    assert item.create is not None
+    dumped = item.create.model_dump(mode="json")
+    secret = {change.key for change in item.changes if change.sensitive}
+    dumped["configs"] = {
+        key: _sealed(value, _seal_salt(item.resource, key)) if key in secret else value
+        for key, value in dumped["configs"].items()
+    }
+    return dumped
+
+
+def _seal_salt(resource: ConfigResource, key: str) -> str:
+    return f"{_SEAL_SALT}:{int(resource.type)}:{resource.name}:{key}"
+
+
+#: Sealing a secret for the digest: PBKDF2-HMAC-SHA256, salted with this, the resource and the
+#: key (a secret's seal differs per key), iterated so that guessing a weak secret from a
+#: digest, whose other inputs a page shows, costs as much as guessing it from a stored hash.
+_SEAL_SALT = "kafka-config-admin plan digest"
+_SEAL_ITERATIONS = 20_000
+
+
+def _sealed(value: str | None, salt: str) -> str | None:
+    """A sensitive value as the digest covers it (a config provider reference as it is)."""
+    if value is None or is_reference(value):
+        return value
+    sealed = hashlib.pbkdf2_hmac("sha256", value.encode(), salt.encode(), _SEAL_ITERATIONS)
+    return "sealed:" + sealed.hex()
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as JSON writes it (an enum as its Kafka number)."""
+    return int(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _in_order(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``items`` sorted by their canonical JSON: one order whatever order they came in."""
+    return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+
+
+def _resource_key(resource: ConfigResource) -> tuple[int, str]:
+    return int(resource.type), resource.name

@@ -11,8 +11,8 @@ from __future__ import annotations
 import builtins
 from dataclasses import dataclass, field
 
-from .. import ClientQuotaEntity, ConfigResource, ResourceType
-from ..desired import DesiredState, QuotaSpec, ResourceSpec, TopicSpec
+from .. import ClientQuotaEntity, ConfigResource
+from ..desired import DesiredState, desired_state_of
 
 __all__ = ["Edits"]
 
@@ -54,27 +54,4 @@ class Edits:
     def desired(self) -> DesiredState:
         """The edits as a desired state (each key named is pinned: set even when the value
         equals an inherited one, since the user asked for it on this resource)."""
-        by_type: dict[ResourceType, dict[str, ResourceSpec]] = {}
-        topics: list[TopicSpec] = []
-        for resource, configs in self.configs.items():
-            if resource.type is ResourceType.TOPIC:
-                topics.append(TopicSpec(name=resource.name, configs=configs, pin=True))
-            else:
-                spec = ResourceSpec(configs=configs, pin=True)
-                by_type.setdefault(resource.type, {})[resource.name] = spec
-        brokers = by_type.get(ResourceType.BROKER, {})
-        return DesiredState(
-            topics=tuple(topics),
-            brokers={int(name): spec for name, spec in brokers.items() if name},
-            cluster_default=brokers.get(""),
-            broker_loggers={
-                int(name): spec
-                for name, spec in by_type.get(ResourceType.BROKER_LOGGER, {}).items()
-            },
-            groups=by_type.get(ResourceType.GROUP, {}),
-            client_metrics=by_type.get(ResourceType.CLIENT_METRICS, {}),
-            quotas=tuple(
-                QuotaSpec(entity=dict(entity), values=values)
-                for entity, values in self.quotas.items()
-            ),
-        )
+        return desired_state_of(self.configs, self.quotas)

@@ -21,6 +21,8 @@ COOKIE = "kca_session"
 #: Sessions kept at most: every browser without a cookie gets one (its page needs a CSRF
 #: token), so a flood of cookieless requests must not grow the store without end.
 MAX_SESSIONS = 10_000
+#: Plans kept per cluster and session, as shown (tabs open on older ones: reload them).
+SHOWN_PLANS = 8
 
 
 @dataclass
@@ -33,14 +35,28 @@ class Session:
     user: str | None = None
     #: Pending edits per cluster name.
     edits: dict[str, Edits] = field(default_factory=dict)
-    #: The plan last shown per cluster: apply checks nothing changed since (stale edits).
-    planned: dict[str, Plan] = field(default_factory=dict)
+    #: The plans shown lately per cluster, by digest: an apply applies the one its page
+    #: showed, and only when the pending edits still make it (several tabs, one session).
+    shown: dict[str, dict[str, Plan]] = field(default_factory=dict)
     #: The desired-state file last planned per cluster, with its plan as shown.
     files: dict[str, tuple[DesiredState, Plan]] = field(default_factory=dict)
 
     def edits_of(self, cluster: str) -> Edits:
         """The pending edits for ``cluster`` (made empty on first use)."""
         return self.edits.setdefault(cluster, Edits())
+
+    def remember_plan(self, cluster: str, plan: Plan) -> None:
+        """Keep ``plan`` as shown on a page of ``cluster`` (the latest few are kept)."""
+        shown = self.shown.setdefault(cluster, {})
+        digest = plan.digest  # computed once: a sensitive value is sealed slowly on purpose
+        shown.pop(digest, None)
+        shown[digest] = plan
+        while len(shown) > SHOWN_PLANS:
+            del shown[next(iter(shown))]
+
+    def shown_plan(self, cluster: str, digest: str) -> Plan | None:
+        """The plan of ``cluster`` a page showed with this digest, if it is still kept."""
+        return self.shown.get(cluster, {}).get(digest)
 
 
 class SessionStore:

@@ -354,6 +354,8 @@ def test_plan_json_shape_is_stable() -> None:
     data = json.loads(plan.to_json())
     assert data == {
         "format": 1,
+        "digest": plan.digest,  # added with saved plans (issue 30)
+        "cluster_id": None,
         "has_changes": True,
         "prune": False,
         "problems": [
@@ -410,10 +412,9 @@ def test_stale_keys_name_what_changed_since_the_plan_was_made() -> None:
         topics=[{"name": "orders", "configs": {"retention.ms": "1d", "cleanup.policy": "compact"}}]
     )
     before = make_plan(wanted, state_of((TOPIC, topic_config())))
-    assert stale_keys(before, before) == {}
+    assert stale_keys(before, state_of((TOPIC, topic_config()))) == {}
     changed = topic_config(retention_ms=entry("retention.ms", "120000", T, ConfigType.LONG))
-    now = make_plan(wanted, state_of((TOPIC, changed)))
-    [key] = stale_keys(before, now)[TOPIC]
+    [key] = stale_keys(before, state_of((TOPIC, changed)))[TOPIC]
     assert (key.key, key.planned, key.now) == ("retention.ms", "604800000", "120000")
     assert key.now_source is T
     # someone else already made the change: stale too (the plan was made against another value)
@@ -421,6 +422,14 @@ def test_stale_keys_name_what_changed_since_the_plan_was_made() -> None:
         retention_ms=entry("retention.ms", "86400000", T, ConfigType.LONG),
         cleanup_policy=entry("cleanup.policy", "compact", T, ConfigType.LIST),
     )
-    gone = stale_keys(before, make_plan(wanted, state_of((TOPIC, done))))[TOPIC]
-    assert {key.key for key in gone} == {"retention.ms", "cleanup.policy"}
-    assert all(key.now is None for key in gone)
+    gone = stale_keys(before, state_of((TOPIC, done)))[TOPIC]
+    assert {(key.key, key.now) for key in gone} == {
+        ("retention.ms", "86400000"),
+        ("cleanup.policy", "compact"),
+    }
+    # a resource the fresh read could not describe: every key stale, its value now unknown
+    unread = stale_keys(before, state_of())[TOPIC]
+    assert {(key.key, key.now, key.now_source) for key in unread} == {
+        ("retention.ms", None, ConfigSource.UNKNOWN),
+        ("cleanup.policy", None, ConfigSource.UNKNOWN),
+    }

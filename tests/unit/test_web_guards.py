@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from starlette.exceptions import HTTPException
 
+from kafka_config_admin.desired import Plan
 from kafka_config_admin.web import is_loopback
 from kafka_config_admin.web._patterns import matching
-from kafka_config_admin.web._sessions import SessionStore
+from kafka_config_admin.web._sessions import SHOWN_PLANS, SessionStore
 from kafka_config_admin.web.views.login import _next
 
 
@@ -83,3 +84,13 @@ def test_a_flood_of_new_sessions_keeps_the_store_bounded_and_the_logged_in_user(
         store.new()
     assert store.get(alice.id) is alice
     assert len(store) == 3
+
+
+def test_a_session_keeps_the_last_plans_it_showed_per_cluster() -> None:
+    session = SessionStore(idle_seconds=60).new()
+    plans = [Plan(cluster_id=f"c{n}") for n in range(SHOWN_PLANS + 1)]
+    for plan in plans:
+        session.remember_plan("one", plan)
+    assert session.shown_plan("one", plans[0].digest) is None  # the oldest made room
+    assert all(session.shown_plan("one", plan.digest) == plan for plan in plans[1:])
+    assert session.shown_plan("two", plans[-1].digest) is None  # another cluster's page

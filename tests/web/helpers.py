@@ -18,6 +18,7 @@ from kafka_config_admin import (
 
 _counter = itertools.count()
 _TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+_DIGEST = re.compile(r'name="plan_digest" value="([0-9a-f]{64})"')
 _PLAN_ROW = re.compile(r"<tr><td>(.*?)</tr>", re.S)
 _PROBLEM = re.compile(r'<li class="refused">(.*?)</li>', re.S)
 _TAG = re.compile(r"<[^>]+>")
@@ -49,6 +50,12 @@ def csrf_token(html: str) -> str:
     found = _TOKEN.search(html)
     assert found is not None, "the page has no form with a CSRF token"
     return found[1]
+
+
+def plan_digest(html: str) -> dict[str, str]:
+    """The hidden ``plan_digest`` field of a plan page's apply form (none on other pages)."""
+    found = _DIGEST.search(html)
+    return {} if found is None else {"plan_digest": found[1]}
 
 
 async def restore_default_and_logger(admin: AdminClient, broker: int, logger: str | None) -> None:

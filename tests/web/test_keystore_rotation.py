@@ -19,7 +19,7 @@ from kafka_config_admin.web import WebSettings, create_app
 
 from ..integration.rotation import PREFIX, rotation, served_serial, wait_for_serial
 from .conftest import CLUSTER
-from .helpers import csrf_token
+from .helpers import csrf_token, plan_digest
 
 pytestmark = pytest.mark.integration
 
@@ -66,7 +66,8 @@ async def test_rotate_a_listener_keystore_twice_in_the_editor(
         token = csrf_token(plan.text)
         verdict = await tls_web.post(f"/c/{CLUSTER}/plan/check", data={"csrf_token": token})
         assert ">validated<" in verdict.text, verdict.text
-        applied = await tls_web.post(f"/c/{CLUSTER}/plan/apply", data={"csrf_token": token})
+        form = {"csrf_token": token, **plan_digest(plan.text)}
+        applied = await tls_web.post(f"/c/{CLUSTER}/plan/apply", data=form)
         assert applied.status_code == 200 and ">applied<" in applied.text, applied.text
         now = wait_for_serial(kafka_tls_cluster, serial)
         assert now == serial and now != before, (round_, before, now, serial)

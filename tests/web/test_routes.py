@@ -29,6 +29,7 @@ from .conftest import CLUSTER
 from .helpers import (
     create_topics,
     csrf_token,
+    plan_digest,
     planned_rows,
     restore_default_and_logger,
     topic_value,
@@ -42,8 +43,8 @@ async def form_post(
     web: httpx.AsyncClient, page: str, path: str, data: dict[str, str | list[str]]
 ) -> httpx.Response:
     """POST a form with the CSRF token of ``page``, as the browser would."""
-    token = csrf_token((await web.get(page)).text)
-    return await web.post(path, data={**data, "csrf_token": token})
+    html = (await web.get(page)).text
+    return await web.post(path, data={**plan_digest(html), **data, "csrf_token": csrf_token(html)})
 
 
 async def test_clusters_and_cluster_page(web: httpx.AsyncClient) -> None:
@@ -262,12 +263,66 @@ async def test_stale_edit_not_applied(web: httpx.AsyncClient, admin_client: Admi
     other = ConfigResource(ResourceType.TOPIC, stale)
     op = AlterConfigOp(name="retention.ms", value="120000", op=OpType.SET)
     await admin_client.incremental_alter_configs({other: [op]}).all()
-    applied = await web.post(f"/c/{CLUSTER}/plan/apply", data={"csrf_token": token})
+    form = {"csrf_token": token, **plan_digest(shown.text)}
+    applied = await web.post(f"/c/{CLUSTER}/plan/apply", data=form)
     assert "Changed by someone else" in applied.text and "120000" in applied.text
     assert await topic_value(admin_client, stale, "retention.ms") == "120000"
     assert await topic_value(admin_client, fine, "retention.ms") == "3600000"
     fresh = await web.get(f"/c/{CLUSTER}/plan")
     assert stale in fresh.text and "plan (1)" in fresh.text
+    await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
+
+
+async def test_apply_from_a_tab_whose_plan_the_edits_no_longer_make_is_refused(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    first, second = unique_name(), unique_name()
+    await create_topics(admin_client, [first, second])
+
+    async def edit(topic: str) -> None:
+        await form_post(
+            web,
+            f"/c/{CLUSTER}/r/topic/{topic}",
+            f"/c/{CLUSTER}/edit/topic/{topic}",
+            {"key": "retention.ms", "value": "3600000", "action": "set"},
+        )
+
+    await edit(first)
+    tab_one = await web.get(f"/c/{CLUSTER}/plan")  # shows the first edit only
+    await edit(second)  # in a second tab of the same session
+    tab_two = await web.get(f"/c/{CLUSTER}/plan")  # shows both
+    assert second not in tab_one.text and second in tab_two.text
+    form = {"csrf_token": csrf_token(tab_one.text), **plan_digest(tab_one.text)}
+    refused = await web.post(f"/c/{CLUSTER}/plan/apply", data=form)
+    assert refused.status_code == 409 and "Not applied" in refused.text, refused.text
+    difference = refused.text.split('class="difference"')[1].split("</table>")[0]
+    assert second in difference and "SET 3600000" in difference and first not in difference
+    for topic in (first, second):  # nothing was sent, not even the edit tab one showed
+        assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
+    # a form without the digest of a plan the session showed applies nothing either
+    forged = {"csrf_token": csrf_token(tab_one.text), "plan_digest": "0" * 64}
+    assert (await web.post(f"/c/{CLUSTER}/plan/apply", data=forged)).status_code == 409
+    # the second tab's plan, which the edits still make, applies both
+    form = {"csrf_token": csrf_token(tab_two.text), **plan_digest(tab_two.text)}
+    applied = await web.post(f"/c/{CLUSTER}/plan/apply", data=form)
+    assert applied.status_code == 200 and ">applied<" in applied.text, applied.text
+    for topic in (first, second):
+        assert await topic_value(admin_client, topic, "retention.ms") == "3600000"
+
+
+async def test_a_secret_typed_again_in_another_tab_refuses_the_first_tabs_apply(
+    web: httpx.AsyncClient, kafka_broker_ids: list[int]
+) -> None:
+    broker = kafka_broker_ids[0]
+    page, key = f"/c/{CLUSTER}/r/broker/{broker}", "listener.name.plaintext.ssl.key.password"
+    path = f"/c/{CLUSTER}/edit/broker/{broker}"
+    await form_post(web, page, path, {"key": key, "value": "first-Pa55word", "action": "set"})
+    tab_one = await web.get(f"/c/{CLUSTER}/plan")
+    await form_post(web, page, path, {"key": key, "value": "second-Pa55word", "action": "set"})
+    form = {"csrf_token": csrf_token(tab_one.text), **plan_digest(tab_one.text)}
+    refused = await web.post(f"/c/{CLUSTER}/plan/apply", data=form)
+    assert refused.status_code == 409 and "a value not shown" in refused.text, refused.text
+    assert "Pa55word" not in refused.text and "Pa55word" not in tab_one.text
     await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
 
 
@@ -485,6 +540,35 @@ async def test_quota_set_through_the_plan(
         {"entity_type": "ip", "entity_name": "", "key": "producer_byte_rate", "value": "1"},
     )
     assert bad.status_code == 400 and "not a quota key" in bad.text
+
+
+async def test_a_quota_changed_since_the_plan_was_shown_is_not_applied(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    user = unique_name("quota-user")
+    entity = ClientQuotaEntity({"user": user})
+    await form_post(
+        web,
+        f"/c/{CLUSTER}/quotas",
+        f"/c/{CLUSTER}/quotas/edit",
+        {
+            "entity_type": "user",
+            "entity_name": user,
+            "key": "producer_byte_rate",
+            "value": "1048576",
+            "action": "set",
+        },
+    )
+    shown = await web.get(f"/c/{CLUSTER}/plan")
+    await admin_client.alter_client_quotas({entity: {"producer_byte_rate": 2048.0}}).all()
+    form = {"csrf_token": csrf_token(shown.text), **plan_digest(shown.text)}
+    applied = await web.post(f"/c/{CLUSTER}/plan/apply", data=form)
+    assert "Changed by someone else" in applied.text and "2048" in applied.text, applied.text
+    quotas = await admin_client.describe_client_quotas().all()
+    assert quotas[entity] == {"producer_byte_rate": 2048.0}
+    assert "plan (1)" in (await web.get(f"/c/{CLUSTER}/plan")).text  # still pending
+    await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
+    await admin_client.alter_client_quotas({entity: {"producer_byte_rate": None}}).all()
 
 
 async def test_post_without_csrf_token_refused(

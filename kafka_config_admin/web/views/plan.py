@@ -1,27 +1,34 @@
 """The pending plan: the edits' diff against the cluster, a dry run on the broker
-(validate_only), and the apply, with a stale-edit check just before it and every resource's
-outcome (applied and read back, or failed with its typed error) written to the change log."""
+(validate_only), and the apply of the plan on the page (its digest in the form), with a
+check just before it (the pending edits still make that plan; keys changed by someone else
+left out) and every resource's outcome (applied and read back, or failed with its typed
+error) written to the change log."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ... import AdminClient, ConfigResource
+from ... import AdminClient, ClientQuotaEntity, ConfigResource
 from ...desired import (
     ApplyReport,
+    ClusterState,
     DesiredState,
     OutcomeStatus,
     Plan,
+    PlanDifference,
     ResourceAction,
     StaleKey,
     apply_plan,
     make_plan,
+    plan_difference,
     read_state,
     stale_keys,
+    stale_quotas,
 )
 from .._changelog import ChangeRow, now
 from .._render import render
@@ -36,8 +43,14 @@ async def planned(
     """``desired``'s plan against the cluster now (sensitive keys included: the user typed
     them; their values are never shown); ``topics``: the cluster's topics as listed a moment
     ago (None: listed now)."""
+    return (await _read_and_plan(admin, desired, topics))[1]
+
+
+async def _read_and_plan(
+    admin: AdminClient, desired: DesiredState, topics: Collection[str] | None = None
+) -> tuple[ClusterState, Plan]:
     state = await read_state(admin, desired, topics=topics, named_keys_only=True)
-    return make_plan(desired, state, include_sensitive=True)
+    return state, make_plan(desired, state, include_sensitive=True)
 
 
 def _plan_page(
@@ -46,6 +59,8 @@ def _plan_page(
     *,
     report: ApplyReport | None = None,
     stale: dict[ConfigResource, tuple[StaleKey, ...]] | None = None,
+    stale_quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]] | None = None,
+    difference: tuple[PlanDifference, ...] = (),
     source: str = "edits",
 ) -> Response:
     return render(
@@ -57,8 +72,11 @@ def _plan_page(
             "has_changes": plan.has_changes,
             "report": None if report is None else report.to_dict(),
             "stale": stale or {},
+            "stale_quotas": stale_quotas or {},
+            "difference": difference,
             "source": source,
         },
+        status=409 if difference else 200,
     )
 
 
@@ -68,7 +86,7 @@ async def plan(request: Request) -> Response:
     state = session(request)
     desired = state.edits_of(cluster).desired()
     made = await planned(admin, desired, await kept_topics(request, cluster, admin, desired))
-    state.planned[cluster] = made
+    state.remember_plan(cluster, made)
     return _plan_page(request, made)
 
 
@@ -83,27 +101,54 @@ async def dry_run(request: Request) -> Response:
 
 @dataclass(frozen=True)
 class Applied:
-    """What an apply did: the plan sent, its report, and the resources left out as stale."""
+    """What an apply did: the plan sent and its report (None: refused, nothing sent, since
+    the plan made now differs from the one shown: ``difference``), and the resources and
+    quota entities left out as stale."""
 
     plan: Plan
-    report: ApplyReport
+    report: ApplyReport | None
     stale: dict[ConfigResource, tuple[StaleKey, ...]]
+    stale_quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]]
+    difference: tuple[PlanDifference, ...] = ()
 
 
 async def apply_checked(
-    request: Request, cluster: str, admin: AdminClient, desired: DesiredState, before: Plan | None
+    request: Request, cluster: str, admin: AdminClient, desired: DesiredState, shown: Plan
 ) -> Applied:
-    """Plan ``desired`` afresh, leave out the resources changed since ``before`` was shown,
-    apply the rest and log every change with its outcome."""
-    fresh = await planned(admin, desired)
-    stale = stale_keys(before, fresh) if before is not None else {}
-    sent = fresh.model_copy(
-        update={"resources": tuple(p for p in fresh.resources if p.resource not in stale)}
+    """Apply ``shown`` (the plan a page showed) when ``desired`` still makes it.
+
+    ``desired`` is planned afresh. When the fresh plan would send other changes than
+    ``shown`` (an edit made or applied in another tab), nothing is sent: the difference is
+    said and the fresh plan shown. Keys whose value moved since ``shown`` was made
+    (:func:`stale_keys`) leave their resource out; the rest of ``shown`` is applied and every
+    change logged with its outcome; so do quota entities (:func:`stale_quotas`).
+    """
+    state, fresh = await _read_and_plan(admin, desired)
+    stale: dict[ConfigResource, tuple[StaleKey, ...]] = {}
+    moved: dict[ClientQuotaEntity, tuple[StaleKey, ...]] = {}
+    if fresh.digest != shown.digest:
+        stale, moved = stale_keys(shown, state), stale_quotas(shown, state)
+        difference = plan_difference(shown, fresh, leaving=[*stale, *moved])
+        if difference or not (stale or moved):
+            # Nothing shown differs, and the digests do: a value never shown (a secret typed
+            # again) differs. The digests say it without saying the value.
+            unexplained = PlanDifference(
+                subject="a value not shown (a secret, say)",
+                key="(plan digest)",
+                shown=shown.digest[:12],
+                now=fresh.digest[:12],
+            )
+            return Applied(fresh, None, {}, {}, difference or (unexplained,))
+    sent = shown.model_copy(
+        update={
+            "resources": tuple(p for p in shown.resources if p.resource not in stale),
+            "quotas": tuple(q for q in shown.quotas if q.quota_entity not in moved),
+        }
     )
     report = await apply_plan(admin, sent)
     request.app.state.listings.drop(cluster)  # topics created, overrides changed
     request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
-    return Applied(sent, report, stale)
+    return Applied(sent, report, stale, moved)
 
 
 def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[ChangeRow]:
@@ -163,20 +208,31 @@ _DONE = (OutcomeStatus.APPLIED, OutcomeStatus.UNCONFIRMED, OutcomeStatus.SKIPPED
 
 
 async def apply(request: Request) -> Response:
-    """``POST /c/{cluster}/plan/apply``: apply the pending edits (those not stale)."""
+    """``POST /c/{cluster}/plan/apply``: apply the plan the page showed (its ``plan_digest``
+    field), when the pending edits still make it (those not stale)."""
     require_writes(request)
     cluster, admin = await cluster_client(request)
     state = session(request)
     edits = state.edits_of(cluster)
-    done = await apply_checked(
-        request, cluster, admin, edits.desired(), state.planned.pop(cluster, None)
-    )
+    digest = (await request.form()).get("plan_digest")
+    shown = state.shown_plan(cluster, digest) if isinstance(digest, str) else None
+    if shown is None:
+        raise HTTPException(
+            409, "refused: the plan this page showed is not known any more; reload the plan"
+        )
+    done = await apply_checked(request, cluster, admin, edits.desired(), shown)
+    if done.report is None:
+        state.remember_plan(cluster, done.plan)
+        return _plan_page(request, done.plan, difference=done.difference)
     failed = {o.resource for o in done.report.outcomes if o.status not in _DONE}
     kept = failed | set(done.stale)
     edits.forget({r for r in edits.configs if r not in kept}, set())
     failed_quotas = {o.entity for o in done.report.quotas if o.status is OutcomeStatus.FAILED}
-    edits.forget(set(), {e for e in edits.quotas if e not in failed_quotas})
-    return _plan_page(request, done.plan, report=done.report, stale=done.stale)
+    kept_quotas = failed_quotas | set(done.stale_quotas)
+    edits.forget(set(), {e for e in edits.quotas if e not in kept_quotas})
+    return _plan_page(
+        request, done.plan, report=done.report, stale=done.stale, stale_quotas=done.stale_quotas
+    )
 
 
 async def apply_desired(
@@ -185,7 +241,15 @@ async def apply_desired(
     """Apply a desired-state file's plan (as shown), with the same stale check and log."""
     require_writes(request)
     done = await apply_checked(request, cluster, admin, desired, before)
-    return _plan_page(request, done.plan, report=done.report, stale=done.stale, source="file")
+    return _plan_page(
+        request,
+        done.plan,
+        report=done.report,
+        stale=done.stale,
+        stale_quotas=done.stale_quotas,
+        difference=done.difference,
+        source="file",
+    )
 
 
 async def discard(request: Request) -> Response:

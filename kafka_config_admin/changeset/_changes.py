@@ -56,11 +56,6 @@ class ChangeSet:
                     f"got {count!r}"
                 )
 
-    @property
-    def empty(self) -> bool:
-        """Whether the change set changes nothing."""
-        return not (any(self.configs.values()) or self.quotas or self.scram or self.partitions)
-
 
 def _check_quotas(entity: ClientQuotaEntity, values: Mapping[str, float | None]) -> None:
     kinds = [QuotaEntityType(kind) for kind in entity]

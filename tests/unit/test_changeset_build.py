@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kafka_config_admin import (
     AlterConfigOp,
     ClientQuotaEntity,
     ConfigSource,
     ConfigType,
+    InvalidArgumentError,
     OpType,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
@@ -106,3 +109,23 @@ def test_scram_changes_are_planned_per_user_and_no_password_shows() -> None:
         ("DELETE", None, None),
     ]
     assert "pw-secret" not in plan.to_json()
+
+
+def test_a_change_set_refuses_what_is_certain_at_once() -> None:
+    user = ClientQuotaEntity({"user": "alice"})
+    with pytest.raises(InvalidArgumentError, match="not a quota key"):
+        ChangeSet(quotas={user: {"connection_creation_rate": 5.0}})
+    with pytest.raises(InvalidArgumentError, match="above 0"):
+        ChangeSet(quotas={user: {"producer_byte_rate": 0.0}})
+    with pytest.raises(InvalidArgumentError, match="at least 1"):
+        ChangeSet(partitions={"orders": 0})
+    twice = [AlterConfigOp("retention.ms", "1"), AlterConfigOp("retention.ms", None, OpType.DELETE)]
+    with pytest.raises(InvalidArgumentError, match=r"retention\.ms changed twice"):
+        ChangeSet(configs={TOPIC: twice})
+    with pytest.raises(InvalidArgumentError, match="changed twice"):
+        ChangeSet(
+            scram=[
+                UserScramCredentialDeletion("alice", "SCRAM-SHA-256"),
+                UserScramCredentialDeletion("alice", "SCRAM-SHA-256"),
+            ]
+        )

@@ -139,7 +139,12 @@ if _typing.TYPE_CHECKING:
         stale_quotas,
     )
     from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
-    from ._read_state import describe_state, read_state, unlisted_brokers
+    from ._read_state import (
+        describe_state,
+        read_scram_credentials,
+        read_state,
+        unlisted_brokers,
+    )
     from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
     from ._references import has_reference, is_reference
     from ._rules import Rule, RuleOperator, Violation, evaluate_rules
@@ -316,6 +321,7 @@ __all__ = [
     "quota_entries",
     "read_export",
     "read_saved_plan",
+    "read_scram_credentials",
     "read_state",
     "refusal_summary",
     "same_value",
@@ -459,6 +465,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     ),
     "._read_state": (
         "describe_state",
+        "read_scram_credentials",
         "read_state",
         "unlisted_brokers",
     ),

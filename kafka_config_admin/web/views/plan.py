@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ... import AdminClient, ConfigResource
+from ... import HIDDEN, AdminClient, ConfigResource
 from ...desired import (
     ApplyReport,
     DesiredState,
@@ -150,6 +150,24 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
                     message=" ".join(message.split()),
                 )
             )
+    for scram_plan, scram_outcome in zip(plan.scram, report.scram, strict=True):
+        message = str(scram_outcome.error) if scram_outcome.error else scram_outcome.note
+        rows.extend(
+            ChangeRow(
+                time=stamp,
+                user=who,
+                cluster=cluster,
+                resource_type="SCRAM_USER",
+                resource_name=scram_plan.user,
+                key=scram_change.mechanism,
+                op=scram_change.op,
+                old_value=None,
+                new_value=None if scram_change.op == "DELETE" else HIDDEN,
+                outcome=scram_outcome.status.value,
+                message=" ".join(message.split()),
+            )
+            for scram_change in scram_plan.changes
+        )
     return rows
 
 

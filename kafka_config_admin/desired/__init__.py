@@ -119,7 +119,12 @@ if _typing.TYPE_CHECKING:
         stale_keys,
     )
     from ._quotas import QUOTA_KEYS, QuotaChange, QuotaPlan, QuotaSpec
-    from ._read_state import describe_state, read_state, unlisted_brokers
+    from ._read_state import (
+        describe_state,
+        read_scram_credentials,
+        read_state,
+        unlisted_brokers,
+    )
     from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
     from ._references import has_reference, is_reference
     from ._rules import Rule, RuleOperator, Violation, evaluate_rules
@@ -270,6 +275,7 @@ __all__ = [
     "place_replicas",
     "quota_entries",
     "read_export",
+    "read_scram_credentials",
     "read_state",
     "same_value",
     "schema_resources",
@@ -386,6 +392,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     ),
     "._read_state": (
         "describe_state",
+        "read_scram_credentials",
         "read_state",
         "unlisted_brokers",
     ),

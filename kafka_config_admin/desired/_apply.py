@@ -181,6 +181,7 @@ async def apply_plan(
     reassignment_timeout: float = DEFAULT_REASSIGNMENT_TIMEOUT,
     progress: Progress | None = None,
     wait_for_metadata: bool = True,
+    upsertions: Mapping[str, UserScramCredentialUpsertion] | None = None,
 ) -> ApplyReport:
     """Apply ``plan``: validate every change on the broker, make those that pass, read back.
 
@@ -204,10 +205,15 @@ async def apply_plan(
     waited for until every broker's metadata shows them (:meth:`AdminClient.wait_for_topics`,
     within the client's ``timeout``), so that a plan or describe right after the apply sees
     everything made; a topic that does not show in time is ``UNCONFIRMED`` by the read back.
+
+    ``upsertions`` are SCRAM upserts the caller made (their passwords already salted), by the
+    ``password_env`` their :class:`ScramChange` names: those are sent as they are; every other
+    upsert reads its password from the environment variable it names.
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
-    passwords = _passwords(plan.scram)  # all read before anything is sent
+    given = upsertions or {}
+    passwords = _passwords(plan.scram, given)  # all read before anything is sent
     outcomes: dict[ConfigResource, ResourceOutcome] = {}
     to_send: dict[ConfigResource, ResourcePlan] = {}
     for resource_plan in plan.resources:
@@ -241,7 +247,7 @@ async def apply_plan(
                     note="applied, but a describe did not show the new values in time",
                 )
     quotas = await _apply_quotas(admin, plan.quotas, verdict.quotas, dry_run, read_back_timeout)
-    scram = await _apply_scram(admin, plan.scram, passwords, dry_run, read_back_timeout)
+    scram = await _apply_scram(admin, plan.scram, passwords, given, dry_run, read_back_timeout)
     partitions = await apply_partition_plans(
         admin,
         [p for p in plan.partition_plans() if outcomes[_topic(p.topic)].status is not _FAILED],
@@ -276,13 +282,14 @@ def _topic(name: str) -> ConfigResource:
     return ConfigResource(ResourceType.TOPIC, name)
 
 
-def _passwords(plans: tuple[ScramPlan, ...]) -> dict[str, str]:
-    """Each upsert's password, by variable name; a variable unset or empty sends nothing."""
+def _passwords(plans: tuple[ScramPlan, ...], given: Mapping[str, object]) -> dict[str, str]:
+    """Each upsert's password, by variable name (those ``given`` made excepted); a variable
+    unset or empty sends nothing."""
     passwords: dict[str, str] = {}
     for plan in plans:
         for change in plan.changes:
             name = change.password_env
-            if name is None or name in passwords:
+            if name is None or name in passwords or name in given:
                 continue
             password = os.environ.get(name)
             if not password:
@@ -295,11 +302,16 @@ def _passwords(plans: tuple[ScramPlan, ...]) -> dict[str, str]:
 
 
 def _alteration(
-    user: str, change: ScramChange, passwords: Mapping[str, str]
+    user: str,
+    change: ScramChange,
+    passwords: Mapping[str, str],
+    given: Mapping[str, UserScramCredentialUpsertion],
 ) -> UserScramCredentialAlteration:
     if change.op == "DELETE":
         return UserScramCredentialDeletion(user, change.mechanism)
     assert change.password_env is not None and change.iterations is not None
+    if change.password_env in given:
+        return given[change.password_env]
     password = passwords[change.password_env]
     return UserScramCredentialUpsertion(
         user, change.mechanism, password, iterations=change.iterations
@@ -310,6 +322,7 @@ async def _apply_scram(
     admin: AdminClient,
     plans: tuple[ScramPlan, ...],
     passwords: Mapping[str, str],
+    given: Mapping[str, UserScramCredentialUpsertion],
     dry_run: bool,
     read_back_timeout: float,
 ) -> tuple[ScramOutcome, ...]:
@@ -322,7 +335,7 @@ async def _apply_scram(
     applied: dict[str, ScramPlan] = {}
     for plan in plans:
         try:
-            alterations = [_alteration(plan.user, c, passwords) for c in plan.changes]
+            alterations = [_alteration(plan.user, c, passwords, given) for c in plan.changes]
             if dry_run:
                 note = "checked here: Kafka cannot validate a credential without changing it"
                 outcomes[plan.user] = ScramOutcome(plan.user, OutcomeStatus.VALIDATED, note=note)

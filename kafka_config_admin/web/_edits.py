@@ -55,6 +55,12 @@ class Edits:
         user and mechanism)."""
         self.scram.setdefault(alteration.user, {})[alteration.mechanism] = alteration
 
+    def scram_changes(self) -> tuple[UserScramCredentialAlteration, ...]:
+        """The SCRAM edits, users in the order first edited."""
+        return tuple(
+            change for by_mechanism in self.scram.values() for change in by_mechanism.values()
+        )
+
     def forget(
         self,
         resources: builtins.set[ConfigResource],

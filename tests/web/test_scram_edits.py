@@ -189,7 +189,7 @@ async def test_an_accepted_edit_says_so_beside_the_form_and_counts_in_the_plan_l
         web, f"/c/{CLUSTER}/quotas", f"/c/{CLUSTER}/quotas/edit", quota, {"HX-Request": "true"}
     )
     assert beside.status_code == 200 and "plan (2)" in beside.text
-    bad = quota | {"key": "producer_bytes"}
+    bad = quota | {"key": "producer_bytes", "value": "1000"}
     refused = await form_post(
         web, f"/c/{CLUSTER}/quotas", f"/c/{CLUSTER}/quotas/edit", bad, {"HX-Request": "true"}
     )

@@ -3,6 +3,7 @@ credential edits, which join the pending plan like every other edit."""
 
 from __future__ import annotations
 
+from pydantic import ValidationError
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -18,6 +19,7 @@ from ... import (
     UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
+    argument_error,
     error_line,
     shorten,
 )
@@ -118,6 +120,8 @@ async def edit_quota(request: Request) -> Response:
         # sizes with units for the *_byte_rate quotas, as a desired-state file takes them
         value = None if remove else kafka_string(key, raw)
         spec = QuotaSpec.model_validate({"entity": {kind: name}, "values": {key: value}})
+    except ValidationError as error:  # said as the SDK says a bad argument: each problem
+        return edit_answer(request, subject, error_line(argument_error("quota", error)))
     except ValueError as error:
         return edit_answer(request, subject, error_line(error))
     session(request).edits_of(cluster).set_quota(spec.quota_entity, key, spec.values[key])

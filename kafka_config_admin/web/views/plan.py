@@ -1,6 +1,10 @@
 """The pending plan: the edits' diff against the cluster, a dry run on the broker
 (validate_only), and the apply, with a stale-edit check just before it and every resource's
-outcome (applied and read back, or failed with its typed error) written to the change log."""
+outcome (applied and read back, or failed with its typed error) written to the change log.
+
+The edits go through the change pipeline (:mod:`kafka_config_admin.changeset`) as one change
+set: the config operations of their diff, their quota values and SCRAM credential changes are
+reviewed (the client's checks, the broker's dry run), applied and read back together."""
 
 from __future__ import annotations
 
@@ -10,12 +14,14 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ... import HIDDEN, AdminClient, ConfigResource
+from ... import HIDDEN, AdminClient, ConfigResource, UserScramCredentialAlteration, changeset
+from ...changeset import ChangeSet, review
 from ...desired import (
     ApplyReport,
     DesiredState,
     OutcomeStatus,
     Plan,
+    PlanRejectedError,
     ResourceAction,
     StaleKey,
     apply_plan,
@@ -24,6 +30,7 @@ from ...desired import (
     stale_keys,
 )
 from .._changelog import ChangeRow, now
+from .._edits import Edits
 from .._render import render
 from .base import cluster_client, kept_topics, require_writes, session, user
 
@@ -31,13 +38,35 @@ __all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned"]
 
 
 async def planned(
-    admin: AdminClient, desired: DesiredState, topics: Collection[str] | None = None
+    admin: AdminClient,
+    desired: DesiredState,
+    topics: Collection[str] | None = None,
+    scram: tuple[UserScramCredentialAlteration, ...] = (),
 ) -> Plan:
     """``desired``'s plan against the cluster now (sensitive keys included: the user typed
-    them; their values are never shown); ``topics``: the cluster's topics as listed a moment
-    ago (None: listed now)."""
+    them; their values are never shown), with the ``scram`` credential changes as the change
+    pipeline plans them; ``topics``: the cluster's topics as listed a moment ago (None:
+    listed now)."""
     state = await read_state(admin, desired, topics=topics, named_keys_only=True)
-    return make_plan(desired, state, include_sensitive=True)
+    made = make_plan(desired, state, include_sensitive=True)
+    if not scram:
+        return made
+    credentials = await review(admin, ChangeSet(scram=scram))
+    return made.model_copy(update={"scram": credentials.plan.scram})
+
+
+def change_set(plan: Plan, edits: Edits) -> ChangeSet:
+    """The pending edits as one change set: the config operations of their plan (only the
+    resources it sends), their quota values and their SCRAM credential changes."""
+    return ChangeSet(
+        configs={
+            item.resource: [change.alter_op() for change in item.changes]
+            for item in plan.resources
+            if item.changes
+        },
+        quotas=edits.quotas,
+        scram=edits.scram_changes(),
+    )
 
 
 def _plan_page(
@@ -66,8 +95,10 @@ async def plan(request: Request) -> Response:
     """``GET /c/{cluster}/plan``: the pending edits as a diff (remembered for the stale check)."""
     cluster, admin = await cluster_client(request)
     state = session(request)
-    desired = state.edits_of(cluster).desired()
-    made = await planned(admin, desired, await kept_topics(request, cluster, admin, desired))
+    edits = state.edits_of(cluster)
+    desired = edits.desired()
+    topics = await kept_topics(request, cluster, admin, desired)
+    made = await planned(admin, desired, topics, edits.scram_changes())
     state.planned[cluster] = made
     return _plan_page(request, made)
 
@@ -75,10 +106,24 @@ async def plan(request: Request) -> Response:
 async def dry_run(request: Request) -> Response:
     """``POST /c/{cluster}/plan/check``: send the plan with validate_only; nothing changes."""
     cluster, admin = await cluster_client(request)
-    desired = session(request).edits_of(cluster).desired()
-    made = await planned(admin, desired, await kept_topics(request, cluster, admin, desired))
-    report = await apply_plan(admin, made, dry_run=True)
+    edits = session(request).edits_of(cluster)
+    desired = edits.desired()
+    topics = await kept_topics(request, cluster, admin, desired)
+    made = await planned(admin, desired, topics, edits.scram_changes())
+    _, report = await through_pipeline(admin, made, edits, dry_run=True)
     return _plan_page(request, made, report=report)
+
+
+async def through_pipeline(
+    admin: AdminClient, plan: Plan, edits: Edits, *, dry_run: bool = False
+) -> tuple[Plan, ApplyReport]:
+    """Review the edits' change set (the client's checks, the broker's dry run) and apply
+    it, or with ``dry_run`` have the broker validate it: the plan sent and its report. A
+    plan with problems sends nothing (:class:`PlanRejectedError`)."""
+    if plan.problems:
+        raise PlanRejectedError(plan.problems)
+    reviewed = await review(admin, change_set(plan, edits))
+    return reviewed.plan, await changeset.apply(admin, reviewed, dry_run=dry_run)
 
 
 @dataclass(frozen=True)
@@ -91,16 +136,25 @@ class Applied:
 
 
 async def apply_checked(
-    request: Request, cluster: str, admin: AdminClient, desired: DesiredState, before: Plan | None
+    request: Request,
+    cluster: str,
+    admin: AdminClient,
+    desired: DesiredState,
+    before: Plan | None,
+    edits: Edits | None = None,
 ) -> Applied:
     """Plan ``desired`` afresh, leave out the resources changed since ``before`` was shown,
-    apply the rest and log every change with its outcome."""
-    fresh = await planned(admin, desired)
+    apply the rest and log every change with its outcome: pending ``edits`` through the
+    change pipeline, a desired-state file (``edits`` None) as ``apply`` applies one."""
+    fresh = await planned(admin, desired, scram=() if edits is None else edits.scram_changes())
     stale = stale_keys(before, fresh) if before is not None else {}
     sent = fresh.model_copy(
         update={"resources": tuple(p for p in fresh.resources if p.resource not in stale)}
     )
-    report = await apply_plan(admin, sent)
+    if edits is None:
+        report = await apply_plan(admin, sent)
+    else:
+        sent, report = await through_pipeline(admin, sent, edits)
     request.app.state.listings.drop(cluster)  # topics created, overrides changed
     request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
     return Applied(sent, report, stale)
@@ -187,13 +241,17 @@ async def apply(request: Request) -> Response:
     state = session(request)
     edits = state.edits_of(cluster)
     done = await apply_checked(
-        request, cluster, admin, edits.desired(), state.planned.pop(cluster, None)
+        request, cluster, admin, edits.desired(), state.planned.pop(cluster, None), edits
     )
     failed = {o.resource for o in done.report.outcomes if o.status not in _DONE}
     kept = failed | set(done.stale)
-    edits.forget({r for r in edits.configs if r not in kept}, set())
     failed_quotas = {o.entity for o in done.report.quotas if o.status is OutcomeStatus.FAILED}
-    edits.forget(set(), {e for e in edits.quotas if e not in failed_quotas})
+    failed_users = {o.user for o in done.report.scram if o.status is OutcomeStatus.FAILED}
+    edits.forget(
+        {r for r in edits.configs if r not in kept},
+        {e for e in edits.quotas if e not in failed_quotas},
+        {u for u in edits.scram if u not in failed_users},  # a salted password kept no longer
+    )
     return _plan_page(request, done.plan, report=done.report, stale=done.stale)
 
 

@@ -6,8 +6,8 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, DataFrameWriter, SparkSession
 
+from kafka_config_admin.changeset import OutcomeStatus, PlanRejectedError
 from kafka_config_admin.connect import Connection
-from kafka_config_admin.desired import OutcomeStatus
 from kafka_config_admin.spark import OPS_SCHEMA, apply_ops
 
 from .helpers import config_value, create_topics, topic, unique, wait_until
@@ -22,7 +22,7 @@ def target(kafka_bootstrap: str) -> Connection:
 
 
 #: The error of an op the client's checks refuse before anything is sent.
-CLIENT_CHECK_ERROR = "TODO"
+CLIENT_CHECK_ERROR = PlanRejectedError.__name__
 
 
 def outcomes_by_row(frame: DataFrame) -> dict[tuple[str, str], tuple[str, str | None]]:

@@ -1,30 +1,22 @@
-"""``alter``: incremental changes, checked by type, shown, confirmed, then sent."""
+"""``alter``: incremental changes of configs, quotas and SCRAM credentials, through the one
+change pipeline (:mod:`kafka_config_admin.changeset`): read and checked, shown, confirmed,
+then applied and read back, with one outcome per resource, quota entity or SCRAM user."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from functools import partial
 
 from rich.table import Table
 from rich.text import Text
 
-from .. import AlterConfigOp, AlterConfigsResult, ConfigResource, OpType, ResourceType
-from ..desired import (
-    ClusterState,
-    Problem,
-    Proposal,
-    ask_broker,
-    check_ops,
-    describe_state,
-    is_override,
-    unknown_key_warnings,
-)
-from ._entities import quota_changes
+from .. import AdminClient, AlterConfigOp, OpType, UserScramCredentialDeletion
+from ..changeset import ChangeSet, Review, apply, review
+from ..desired import Plan, QuotaPlan
+from ._entities import QuotaChanges, QuotaSelection, quota_changes
 from ._main import ExitCode
 from ._options import ConnectionOptions
 from ._output import (
     HIDDEN,
-    failures_lines,
     print_refusals,
     print_table,
     print_warnings,
@@ -33,13 +25,11 @@ from ._output import (
     stderr,
 )
 from ._progress import settle
-from ._quotas import alter_quotas
+from ._quotas import entity_text, number_text
+from ._report import print_report
 from ._resources import Selection, UsageError
 from ._running import confirmed, open_client, run
 from ._selection import selected_resources
-
-#: The cluster default lists only the keys set on it: a broker's describe tells its keys.
-_CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
 
 
 def alter(
@@ -72,110 +62,112 @@ def alter(
             if not resources:
                 stderr.print("no resources match: nothing to do")
                 return ExitCode.OK
-            changes = {resource: ops for resource in resources}
-            state = await describe_state(
-                admin,
-                resources,
-                schema_for=[ResourceType.BROKER] if _CLUSTER_DEFAULT in resources else [],
-                settle=partial(settle, doing="reading current configs"),
+            changes = ChangeSet(configs={resource: ops for resource in resources})
+            reviewed = await review(
+                admin, changes, settle=partial(settle, doing="reading current configs")
             )
-            problems = check_ops(changes, state)
-            problems += deletes_of_keys_not_set(changes, state, problems)
-            if problems:
-                print_refusals(problems)
+            if reviewed.problems:
+                print_refusals(reviewed.problems)
                 return ExitCode.USAGE
-            print_changes(changes, state, label)
-            print_warnings(unknown_key_warnings(changes, state))
+            print_changes(reviewed.plan, label)
+            print_warnings(reviewed.warnings)
             if dry_run:
-                secrets_marked = {r: _marked(r, ops, state) for r, ops in changes.items()}
-                verdict = await ask_broker(admin, Proposal(configs=secrets_marked))
-                return report_verdict(verdict, f"{len(changes)} resource(s)")
-            if not confirmed(yes, f"Alter {len(changes)} resource(s) on {label}?"):
-                return ExitCode.FAILED
-            return await report_alter(admin.incremental_alter_configs(changes), changes)
+                return _dry_run_verdict(reviewed, f"{len(resources)} resource(s)")
+            return await _confirmed_and_applied(
+                admin, reviewed, yes, f"Alter {len(resources)} resource(s) on {label}?"
+            )
 
     return run(work)
 
 
-def deletes_of_keys_not_set(
-    changes: Mapping[ConfigResource, Sequence[AlterConfigOp]],
-    state: ClusterState,
-    known: Sequence[Problem] = (),
-) -> list[Problem]:
-    """A DELETE of a key not set on the resource itself, refused as kafka-configs.sh refuses
-    it ("Invalid config(s)"): the broker would take it and change nothing, and the command
-    would say the resource was altered. Keys already refused (``known``) are not said twice."""
-    said = {(problem.resource, problem.key) for problem in known}
-    problems = []
-    for resource, ops in changes.items():
-        config = state.configs.get(resource)
-        for op in ops:
-            if config is None or op.op is not OpType.DELETE or (resource, op.name) in said:
-                continue
-            entry = config.get(op.name)
-            if is_override(resource, entry):
-                continue
-            source = "" if entry is None else f" (its value comes from {entry.source.name})"
-            problems.append(
-                Problem(
-                    resource=resource,
-                    key=op.name,
-                    value=None,
-                    expected_type=None,
-                    message=f"is not set on it, so there is nothing to delete{source}",
-                )
-            )
-    return problems
+def alter_quotas(
+    admin: AdminClient,
+    label: str,
+    selection: QuotaSelection,
+    changes: QuotaChanges,
+    *,
+    dry_run: bool,
+    yes: bool,
+) -> int:
+    """Show the change of the entity's quotas or SCRAM credentials, confirm it, apply it and
+    read it back."""
+    entity = selection.entity()
+    change_set = ChangeSet(
+        quotas={entity: changes.quotas} if changes.quotas else {}, scram=changes.scram
+    )
+
+    async def work() -> int:
+        async with admin:
+            reviewed = await review(admin, change_set)
+            if reviewed.plan.quotas:
+                _print_quota_changes(reviewed.plan.quotas[0], label)
+            else:
+                _print_scram_changes(changes, label)
+            if dry_run and changes.quotas:
+                return _dry_run_verdict(reviewed, f"the quotas of {entity}")
+            if dry_run:  # Kafka cannot validate a credential without changing it
+                return print_report(reviewed.plan, await apply(admin, reviewed, dry_run=True))
+            return await _confirmed_and_applied(admin, reviewed, yes, f"Alter {entity} on {label}?")
+
+    return run(work)
 
 
-def print_changes(
-    changes: Mapping[ConfigResource, Sequence[AlterConfigOp]], state: ClusterState, label: str
-) -> None:
-    """The changes to cluster ``label`` as a table: resource, key, operation, current value,
-    new value."""
+def _dry_run_verdict(reviewed: Review, what: str) -> int:
+    assert reviewed.verdict is not None  # a review without problems asked the broker
+    return report_verdict(reviewed.verdict, what)
+
+
+async def _confirmed_and_applied(
+    admin: AdminClient, reviewed: Review, yes: bool, question: str
+) -> int:
+    """Ask (unless ``yes``), then apply and print each outcome; exit 1 when any failed."""
+    if not confirmed(yes, question):
+        return ExitCode.FAILED
+    return print_report(reviewed.plan, await apply(admin, reviewed))
+
+
+def print_changes(plan: Plan, label: str) -> None:
+    """The config changes to cluster ``label`` as a table: resource, key, operation, current
+    value, new value (a sensitive key's values hidden)."""
     table = Table(title=f"changes to {label}", title_justify="left")
     for column in ("resource", "key", "op", "current", "new"):
         table.add_column(column, overflow="fold")
-    for resource, ops in changes.items():
-        config = state.configs.get(resource)
-        for op in ops:
-            entry = config.get(op.name) if config is not None else None
-            hidden = state.is_sensitive(resource, op.name) or op.sensitive
-            current = HIDDEN if hidden else (entry.value if entry is not None else None)
-            new = "" if op.op is OpType.DELETE else (HIDDEN if hidden else op.value)
-            title = resource_title(resource.type.name, resource.name)
+    for item in plan.resources:
+        title = resource_title(item.resource.type.name, item.resource.name)
+        for change in item.changes:
+            current = HIDDEN if change.sensitive else change.current
+            new = "" if change.op is OpType.DELETE else HIDDEN if change.sensitive else change.value
             # Text, not markup: "[hidden]" and list values in brackets are shown as they are
-            cells = (title, op.name, op.op.name, current or "", new or "")
+            cells = (title, change.key, change.op.name, current or "", new or "")
             table.add_row(*(Text(cell) for cell in cells))
     print_table(stderr, table)
 
 
-def _marked(
-    resource: ConfigResource, ops: Sequence[AlterConfigOp], state: ClusterState
-) -> list[AlterConfigOp]:
-    """``ops`` with those of keys the broker calls sensitive marked so: their values are
-    hidden from every message (the client guesses from the name alone)."""
-    return [
-        op.model_copy(update={"sensitive": True})
-        if not op.sensitive and state.is_sensitive(resource, op.name)
-        else op
-        for op in ops
-    ]
+def _print_quota_changes(plan: QuotaPlan, label: str) -> None:
+    table = Table(title=f"changes to {label}", title_justify="left")
+    for column in ("entity", "key", "op", "current", "new"):
+        table.add_column(column, overflow="fold")
+    for change in plan.changes:
+        table.add_row(
+            entity_text(dict(plan.entity)),
+            change.key,
+            "DELETE" if change.wanted is None else "SET",
+            "" if change.current is None else number_text(change.current),
+            "" if change.wanted is None else number_text(change.wanted),
+        )
+    print_table(stderr, table)
 
 
-async def report_alter(
-    result: AlterConfigsResult, changes: Mapping[ConfigResource, Sequence[AlterConfigOp]]
-) -> int:
-    """Each resource's outcome; exit 1 when any failed (each failure printed on one line)."""
-    await settle(result, "altering")
-    errors = result.errors()
-    done = len(changes) - len(errors)
-    verb = "altered"
-    failures = [
-        (resource, [op.name for op in changes[resource]], error)
-        for resource, error in errors.items()
-    ]
-    for line in failures_lines(failures):
-        stderr.print(f"[red]failed:[/red] {line}", highlight=False)
-    stderr.print(f"{done} resource(s) {verb}, {len(errors)} failed")
-    return ExitCode.FAILED if errors else ExitCode.OK
+def _print_scram_changes(changes: QuotaChanges, label: str) -> None:
+    table = Table(title=f"changes to {label}", title_justify="left")
+    for column in ("user", "mechanism", "op", "iterations"):
+        table.add_column(column, overflow="fold")
+    for change in changes.scram:
+        deleted = isinstance(change, UserScramCredentialDeletion)
+        table.add_row(
+            change.user,
+            change.mechanism.mechanism_name,
+            "DELETE" if deleted else "UPSERT",
+            "" if isinstance(change, UserScramCredentialDeletion) else str(change.iterations),
+        )
+    print_table(stderr, table)

@@ -1,11 +1,9 @@
-"""``describe`` and ``alter`` of quota entities: client quotas and users' SCRAM credentials.
+"""``describe`` of quota entities: client quotas and users' SCRAM credentials (their
+``alter`` goes through the change pipeline: :mod:`._alter`).
 
 ``describe --entity-type users|clients|ips`` is one ``describe_client_quotas`` (entities of
 exactly the types given, as ``kafka-configs.sh`` asks), plus for users (not the default user)
-one ``describe_user_scram_credentials``: mechanisms and iterations, never a secret. ``alter``
-is one ``alter_client_quotas`` (``--dry-run``: the broker validates, nothing changes) or one
-``alter_user_scram_credentials`` (which Kafka cannot validate alone: ``--dry-run`` checks it
-here and sends nothing).
+one ``describe_user_scram_credentials``: mechanisms and iterations, never a secret.
 
 The JSON shape of the describe::
 
@@ -25,15 +23,14 @@ from .. import (
     AdminClient,
     ClientQuotaEntity,
     QuotaValues,
-    UserScramCredentialDeletion,
     UserScramCredentialsDescription,
 )
-from ..desired import Proposal, ask_broker, quota_entries
-from ._entities import QuotaChanges, QuotaSelection
+from ..desired import quota_entries
+from ._entities import QuotaSelection
 from ._main import ExitCode
 from ._options import OutputFormat
-from ._output import print_document, print_table, report_verdict, stderr, stdout
-from ._running import confirmed, run
+from ._output import print_document, print_table, stdout
+from ._running import run
 
 QUOTAS_FORMAT_VERSION = 1
 
@@ -113,77 +110,3 @@ def entity_text(entity: dict[str, str | None]) -> str:
 def number_text(value: float) -> str:
     """A quota value as people write it: ``1024``, ``12.5``."""
     return str(int(value)) if value.is_integer() else repr(value)
-
-
-def alter_quotas(
-    admin: AdminClient,
-    label: str,
-    selection: QuotaSelection,
-    changes: QuotaChanges,
-    *,
-    dry_run: bool,
-    yes: bool,
-) -> int:
-    """Show the change of the entity's quotas or SCRAM credentials, confirm it, and send it."""
-    entity = selection.entity()
-
-    async def work() -> int:
-        async with admin:
-            if changes.quotas:
-                current = await admin.describe_client_quotas(selection.filter()).all()
-                _print_quota_changes(entity, current.get(entity, {}), changes, label)
-            else:
-                _print_scram_changes(changes, label)
-            if dry_run and changes.scram:
-                stderr.print("dry run: SCRAM credentials checked here, nothing was sent")
-                return ExitCode.OK
-            if not dry_run and not confirmed(yes, f"Alter {entity} on {label}?"):
-                return ExitCode.FAILED
-            if not changes.quotas:
-                # The broker takes one change per user and request: one request each, and
-                # each done one printed, so that a failure leaves no doubt about the others.
-                for change in changes.scram:
-                    await admin.alter_user_scram_credentials([change]).all()
-                    stderr.print(f"{entity}: {change.mechanism.mechanism_name} altered")
-                return ExitCode.OK
-            if dry_run:
-                verdict = await ask_broker(admin, Proposal(quotas={entity: changes.quotas}))
-                return report_verdict(verdict, f"the quotas of {entity}")
-            await admin.alter_client_quotas({entity: changes.quotas}).all()
-            stderr.print(f"{entity} altered")
-            return ExitCode.OK
-
-    return run(work)
-
-
-def _print_quota_changes(
-    entity: ClientQuotaEntity, current: QuotaValues, changes: QuotaChanges, label: str
-) -> None:
-    table = Table(title=f"changes to {label}", title_justify="left")
-    for column in ("entity", "key", "op", "current", "new"):
-        table.add_column(column, overflow="fold")
-    for key, value in changes.quotas.items():
-        now = current.get(key)
-        table.add_row(
-            entity_text(dict(entity)),
-            key,
-            "DELETE" if value is None else "SET",
-            "" if now is None else number_text(now),
-            "" if value is None else number_text(value),
-        )
-    print_table(stderr, table)
-
-
-def _print_scram_changes(changes: QuotaChanges, label: str) -> None:
-    table = Table(title=f"changes to {label}", title_justify="left")
-    for column in ("user", "mechanism", "op", "iterations"):
-        table.add_column(column, overflow="fold")
-    for change in changes.scram:
-        deleted = isinstance(change, UserScramCredentialDeletion)
-        table.add_row(
-            change.user,
-            change.mechanism.mechanism_name,
-            "DELETE" if deleted else "UPSERT",
-            "" if isinstance(change, UserScramCredentialDeletion) else str(change.iterations),
-        )
-    print_table(stderr, table)

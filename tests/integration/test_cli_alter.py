@@ -31,7 +31,9 @@ def test_set_append_subtract_and_delete(
         "--yes",
     )
     assert ran.code == 0, ran.err
-    assert "1 resource(s) altered, 0 failed" in ran.err
+    # Through the change pipeline: read back before it is called applied.
+    assert f"applied: topic {name} [alter]" in ran.err
+    assert "1 resource(s) applied, 0 failed" in ran.err
     settled(kafka_bootstrap, resource, "cleanup.policy", "delete,compact")
     assert overrides(kafka_bootstrap, resource) == {
         "retention.ms": "604800000",
@@ -184,7 +186,8 @@ def test_policy_rejects_one_resource_and_the_others_are_altered(
     )
     assert ran.code == 1
     assert f"topic '{name}': retention.ms: PolicyViolationError" in ran.err
-    assert "0 resource(s) altered, 1 failed" in ran.err
+    assert f"failed: topic {name} [alter]" in ran.err
+    assert "0 resource(s) applied, 1 failed" in ran.err
 
 
 @pytest.mark.parametrize(

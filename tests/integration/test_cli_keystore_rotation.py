@@ -44,7 +44,7 @@ def test_rotate_a_listener_keystore_twice_with_alter(kafka_tls_cluster: KafkaClu
         assert ran.code == 0, ran.err
         for shown in (checked, ran):
             assert password not in shown.out + shown.err
-        assert "1 resource(s) altered, 0 failed" in ran.err and "[hidden]" in ran.err
+        assert "1 resource(s) applied, 0 failed" in ran.err and "[hidden]" in ran.err
         now = wait_for_serial(kafka_tls_cluster, serial)
         assert now == serial and now != before, (round_, before, now, serial)
         before = now

@@ -32,7 +32,7 @@ def test_match_selects_topics_by_whole_name(
         "--yes",
     )
     assert ran.code == 0, ran.err
-    assert "2 resource(s) altered" in ran.err
+    assert "2 resource(s) applied, 0 failed" in ran.err
     for name in names:
         settled(kafka_bootstrap, topic(name), "retention.ms", "7200000")
     ran = run_cli(capsys, "describe", "-b", kafka_bootstrap, "--match", pattern, "-o", "json")

@@ -200,6 +200,8 @@ def test_the_changes_table_shows_hidden_and_bracketed_values_as_they_are(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from kafka_config_admin import AlterConfigOp, ConfigResource, OpType, ResourceType
+    from kafka_config_admin.changeset import ChangeSet
+    from kafka_config_admin.changeset._build import build_plan
     from kafka_config_admin.cli import _alter
     from kafka_config_admin.desired import ClusterState
 
@@ -210,7 +212,8 @@ def test_the_changes_table_shows_hidden_and_bracketed_values_as_they_are(
         AlterConfigOp("listener.name.ssl.ssl.keystore.password", "s3cret-pw", OpType.SET),
         AlterConfigOp("sasl.enabled.mechanisms", "[PLAIN]", OpType.SET),
     ]
-    _alter.print_changes({broker: ops}, ClusterState(configs={}), "one")
+    plan = build_plan(ChangeSet(configs={broker: ops}), ClusterState(configs={}), {}, {}, {})
+    _alter.print_changes(plan, "one")
     shown = printed.getvalue()
     assert "[hidden]" in shown and "[PLAIN]" in shown and "s3cret-pw" not in shown
     assert "changes to one" in shown

@@ -1,0 +1,208 @@
+"""The change pipeline (``kafka_config_admin.changeset``) against the real cluster: a change
+set reviewed (current values, client checks, the broker's dry run), then applied and read back,
+one outcome per resource, quota entity, SCRAM user and growing topic."""
+
+from __future__ import annotations
+
+import pytest
+
+from kafka_config_admin import (
+    AdminClient,
+    AlterConfigOp,
+    ClientQuotaEntity,
+    ConfigResource,
+    ConfigSource,
+    InvalidArgumentError,
+    OpType,
+    PolicyViolationError,
+    ResourceType,
+    UserScramCredentialDeletion,
+    UserScramCredentialUpsertion,
+)
+from kafka_config_admin.changeset import (
+    ChangeSet,
+    OutcomeStatus,
+    PlanRejectedError,
+    apply,
+    review,
+)
+from kafka_config_admin.desired import read_scram_credentials
+
+from .helpers import new_topic, unique_name
+
+pytestmark = pytest.mark.integration
+
+
+def topic(name: str) -> ConfigResource:
+    return ConfigResource(ResourceType.TOPIC, name)
+
+
+async def overrides(admin: AdminClient, resource: ConfigResource) -> dict[str, str | None]:
+    config = await admin.describe_configs([resource]).values[resource]
+    return {e.name: e.value for e in config.values() if e.source is ConfigSource.TOPIC_CONFIG}
+
+
+async def test_config_ops_are_reviewed_with_current_values_then_applied_and_read_back(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    name = await new_topic(admin_client, kafka_bootstrap, {"max.message.bytes": "2000000"})
+    changes = ChangeSet(
+        configs={
+            topic(name): [
+                AlterConfigOp("retention.ms", "604800000"),
+                AlterConfigOp("cleanup.policy", "compact", OpType.APPEND),
+                AlterConfigOp("max.message.bytes", None, OpType.DELETE),
+            ]
+        }
+    )
+    reviewed = await review(admin_client, changes)
+    assert not reviewed.problems and not reviewed.refused
+    assert reviewed.verdict is not None  # the broker was asked
+    [item] = reviewed.plan.resources
+    by_key = {change.key: change for change in item.changes}
+    assert by_key["cleanup.policy"].current == "delete"
+    assert by_key["cleanup.policy"].wanted == "delete,compact"
+    assert by_key["max.message.bytes"].current == "2000000"
+    assert by_key["max.message.bytes"].current_source is ConfigSource.TOPIC_CONFIG
+    assert by_key["max.message.bytes"].wanted is None
+    assert await overrides(admin_client, topic(name)) == {"max.message.bytes": "2000000"}
+
+    report = await apply(admin_client, reviewed)
+    assert [o.status for o in report.outcomes] == [OutcomeStatus.APPLIED]
+    assert report.ok
+    assert await overrides(admin_client, topic(name)) == {
+        "retention.ms": "604800000",
+        "cleanup.policy": "delete,compact",
+    }
+
+
+async def test_a_bad_value_is_a_problem_and_apply_sends_nothing(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    name = await new_topic(admin_client, kafka_bootstrap)
+    changes = ChangeSet(
+        configs={
+            topic(name): [
+                AlterConfigOp("retention.ms", "not-a-number"),
+                AlterConfigOp("segment.ms", "3600000"),
+            ]
+        }
+    )
+    reviewed = await review(admin_client, changes)
+    assert [problem.key for problem in reviewed.problems] == ["retention.ms"]
+    assert reviewed.verdict is None  # nothing asked of the broker either
+    with pytest.raises(PlanRejectedError, match="nothing was sent"):
+        await apply(admin_client, reviewed)
+    assert await overrides(admin_client, topic(name)) == {}
+
+
+async def test_deleting_a_key_the_resource_does_not_set_is_a_problem(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    name = await new_topic(admin_client, kafka_bootstrap)
+    changes = ChangeSet(configs={topic(name): [AlterConfigOp("retention.ms", None, OpType.DELETE)]})
+    [problem] = (await review(admin_client, changes)).problems
+    assert "nothing to delete" in problem.message
+
+
+async def test_the_broker_refuses_one_resource_and_the_other_is_applied(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    refused = await new_topic(admin_client, kafka_bootstrap)
+    accepted = await new_topic(admin_client, kafka_bootstrap)
+    changes = ChangeSet(
+        configs={
+            topic(refused): [AlterConfigOp("retention.ms", "30000")],  # the test policy's no
+            topic(accepted): [AlterConfigOp("retention.ms", "7200000")],
+        }
+    )
+    reviewed = await review(admin_client, changes)
+    assert not reviewed.problems and reviewed.refused
+    assert reviewed.verdict is not None and set(reviewed.verdict.configs) == {topic(refused)}
+    report = await apply(admin_client, reviewed)
+    statuses = {o.resource.name: o.status for o in report.outcomes}
+    assert statuses == {refused: OutcomeStatus.FAILED, accepted: OutcomeStatus.APPLIED}
+    assert isinstance(report.failed[0].error, PolicyViolationError)
+    assert await overrides(admin_client, topic(refused)) == {}
+    assert await overrides(admin_client, topic(accepted)) == {"retention.ms": "7200000"}
+
+
+async def test_a_dry_run_validates_and_changes_nothing(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    name = await new_topic(admin_client, kafka_bootstrap)
+    changes = ChangeSet(configs={topic(name): [AlterConfigOp("retention.ms", "7200000")]})
+    report = await apply(admin_client, await review(admin_client, changes), dry_run=True)
+    assert [o.status for o in report.outcomes] == [OutcomeStatus.VALIDATED]
+    assert await overrides(admin_client, topic(name)) == {}
+
+
+async def test_a_partition_increase_is_applied_and_a_decrease_is_a_problem(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    name = await new_topic(admin_client, kafka_bootstrap)
+    reviewed = await review(admin_client, ChangeSet(partitions={name: 3}))
+    assert not reviewed.problems
+    [grows] = reviewed.plan.partition_plans()
+    assert (grows.current_partitions, grows.wanted_partitions) == (1, 3)
+    report = await apply(admin_client, reviewed)
+    assert [o.status for o in report.partitions] == [OutcomeStatus.APPLIED], report.to_dict()
+    described = await admin_client.describe_topics([name]).values[name]
+    assert len(described.partitions) == 3
+    [problem] = (await review(admin_client, ChangeSet(partitions={name: 2}))).problems
+    assert "cannot remove partitions" in problem.message
+    missing = unique_name()
+    [problem] = (await review(admin_client, ChangeSet(partitions={missing: 2}))).problems
+    assert problem.resource == topic(missing) and "could not be described" in problem.message
+
+
+async def test_quotas_are_set_read_back_and_removed(admin_client: AdminClient) -> None:
+    entity = ClientQuotaEntity({"user": f"pipe-{unique_name()}"})
+    set_them = ChangeSet(quotas={entity: {"producer_byte_rate": 1024.0}})
+    reviewed = await review(admin_client, set_them)
+    assert reviewed.plan.quotas[0].changes[0].current is None
+    report = await apply(admin_client, reviewed)
+    assert [q.status for q in report.quotas] == [OutcomeStatus.APPLIED]
+    remove = await review(admin_client, ChangeSet(quotas={entity: {"producer_byte_rate": None}}))
+    assert remove.plan.quotas[0].changes[0].current == 1024.0
+    report = await apply(admin_client, remove)
+    assert [q.status for q in report.quotas] == [OutcomeStatus.APPLIED]
+    assert entity not in await admin_client.describe_client_quotas().all()
+
+
+def test_a_change_set_refuses_what_is_certain_at_once() -> None:
+    user = ClientQuotaEntity({"user": "alice"})
+    with pytest.raises(InvalidArgumentError, match="not a quota key"):
+        ChangeSet(quotas={user: {"connection_creation_rate": 5.0}})
+    with pytest.raises(InvalidArgumentError, match="above 0"):
+        ChangeSet(quotas={user: {"producer_byte_rate": 0.0}})
+    with pytest.raises(InvalidArgumentError, match="at least 1"):
+        ChangeSet(partitions={"orders": 0})
+    with pytest.raises(InvalidArgumentError, match="changed twice"):
+        ChangeSet(
+            scram=[
+                UserScramCredentialDeletion("alice", "SCRAM-SHA-256"),
+                UserScramCredentialDeletion("alice", "SCRAM-SHA-256"),
+            ]
+        )
+
+
+async def test_scram_credentials_are_upserted_read_back_and_deleted(
+    admin_client: AdminClient,
+) -> None:
+    user = f"pipe-{unique_name()}"
+    upsert = UserScramCredentialUpsertion(user, "SCRAM-SHA-256", "pw-secret", iterations=8192)
+    reviewed = await review(admin_client, ChangeSet(scram=[upsert]))
+    assert "pw-secret" not in repr(reviewed)
+    dry = await apply(admin_client, reviewed, dry_run=True)
+    assert [s.status for s in dry.scram] == [OutcomeStatus.VALIDATED]
+    assert await read_scram_credentials(admin_client, [user]) == {user: {}}
+    report = await apply(admin_client, reviewed)
+    assert [s.status for s in report.scram] == [OutcomeStatus.APPLIED]
+    assert await read_scram_credentials(admin_client, [user]) == {user: {"SCRAM-SHA-256": 8192}}
+    again = await review(admin_client, ChangeSet(scram=[upsert]))  # a new password, say
+    assert again.plan.scram[0].changes[0].current_iterations == 8192  # sent all the same
+    deletion = ChangeSet(scram=[UserScramCredentialDeletion(user, "SCRAM-SHA-256")])
+    report = await apply(admin_client, await review(admin_client, deletion))
+    assert [s.status for s in report.scram] == [OutcomeStatus.APPLIED]
+    assert await read_scram_credentials(admin_client, [user]) == {user: {}}

@@ -118,9 +118,15 @@ async def test_a_credential_joins_the_plan_and_is_applied_with_the_other_edits(
     assert await topic_value(admin_client, topic, "retention.ms") == "86400000"
     assert len(pending(web, web_app)) == 0  # applied: the salted credential is dropped
     assert await logs_in(kafka_cluster, user, password)  # the password typed is the one set
-    log = (await web.get("/changes.json", params={"cluster": CLUSTER})).text
-    bodies += [log, (await web.get(USERS)).text, (await web.get(PLAN)).text]
-    assert f'"resource_name": "{user}"' in log.replace('":"', '": "')
+    log = await web.get("/changes.json", params={"cluster": CLUSTER})
+    bodies += [log.text, (await web.get(USERS)).text, (await web.get(PLAN)).text]
+    (logged,) = [row for row in log.json()["changes"] if row["resource_name"] == user]
+    assert (logged["resource_type"], logged["key"], logged["op"]) == (
+        "SCRAM_USER",
+        "SCRAM-SHA-256",
+        "UPSERT",
+    )
+    assert (logged["new_value"], logged["outcome"]) == ("[hidden]", "applied")
     assert not [body for body in bodies if password in body]
 
 
@@ -173,7 +179,7 @@ async def test_a_refused_credential_says_why_beside_the_form_and_joins_nothing(
 
 
 async def test_an_accepted_edit_says_so_beside_the_form_and_counts_in_the_plan_link(
-    web: httpx.AsyncClient, web_app: Starlette
+    web: httpx.AsyncClient, web_app: Starlette, admin_client: AdminClient
 ) -> None:
     await form_post(web, PLAN, f"{PLAN}/discard", {})
     user, password = unique_name("svc"), f"pw-{secrets.token_hex(12)}"
@@ -195,6 +201,13 @@ async def test_an_accepted_edit_says_so_beside_the_form_and_counts_in_the_plan_l
     )
     assert 'role="alert"' in refused.text and "not a quota key" in refused.text
     assert len(pending(web, web_app)) == 2
+    # Kafka cannot validate a credential without changing it: the check says so, sends nothing
+    checked = await form_post(web, PLAN, f"{PLAN}/check", {})
+    outcomes = checked.text.split('<table class="outcomes">')[1].split("</table>")[0]
+    assert f'<tr class="validated"><td>scram user {user}</td><td>validated</td>' in outcomes
+    assert "checked here" in outcomes and password not in checked.text
+    assert f'<tr class="validated"><td>quota user={user} </td>' in outcomes
+    assert await credentials(admin_client, user) == {}
     await form_post(web, PLAN, f"{PLAN}/discard", {})
     assert len(pending(web, web_app)) == 0
     assert ClientQuotaEntity({"user": user}) not in pending(web, web_app).quotas

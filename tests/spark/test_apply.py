@@ -70,9 +70,7 @@ def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_rea
     certain to be refused (not sent: no broker error), the other ops of its resource are
     skipped (a resource's ops go together), and every other resource is applied and read back
     (``applied`` means a describe showed the new value; on a dry run, ``validated``)."""
-    bad, good, listed = create_topics(
-        kafka_bootstrap, [unique("check"), unique("check"), unique("check")]
-    )
+    bad, good, listed, unset = create_topics(kafka_bootstrap, [unique("check") for _ in range(4)])
     ops = spark.createDataFrame(
         [
             ("main", "topic", bad, "retention.ms", "SET", "forever"),
@@ -80,6 +78,8 @@ def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_rea
             ("main", "topic", good, "retention.ms", "SET", "7200000"),
             ("main", "topic", listed, "cleanup.policy", "APPEND", "compact"),
             ("main", "topic", listed, "retention.ms", "APPEND", "1"),
+            # as kafka-configs.sh refuses it: the broker would change nothing and say done
+            ("main", "topic", unset, "retention.ms", "DELETE", None),
         ],
         OPS_SCHEMA,
     )
@@ -87,7 +87,7 @@ def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_rea
         (row.resource_name, row.name): row
         for row in apply_ops(ops, target, dry_run=dry_run).collect()
     }
-    assert len(rows) == 5
+    assert len(rows) == 6
     refused = rows[(bad, "retention.ms")]
     assert (refused.status, refused.error) == (OutcomeStatus.FAILED, CLIENT_CHECK_ERROR)
     assert "retention.ms" in refused.error_message and "forever" in refused.error_message
@@ -99,6 +99,9 @@ def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_rea
     assert (append.status, append.error) == (OutcomeStatus.FAILED, CLIENT_CHECK_ERROR)
     assert "APPEND needs a LIST config" in append.error_message
     assert rows[(listed, "cleanup.policy")].status == OutcomeStatus.SKIPPED
+    delete = rows[(unset, "retention.ms")]
+    assert (delete.status, delete.error) == (OutcomeStatus.FAILED, CLIENT_CHECK_ERROR)
+    assert "is not set on it, so there is nothing to delete" in delete.error_message
     done = OutcomeStatus.VALIDATED if dry_run else OutcomeStatus.APPLIED
     assert (rows[(good, "retention.ms")].status, rows[(good, "retention.ms")].error) == (done, None)
     assert {row.status for row in rows.values()} <= set(OutcomeStatus)

@@ -35,17 +35,23 @@ def outcome_line(outcome: ResourceOutcome) -> str:
 
 
 def print_report(made: Plan, report: ApplyReport) -> int:
-    """Each resource's outcome; exit 1 when any failed (each failure on one line).
+    """Each resource's outcome; exit 1 when any failed (each failure on one line: resource,
+    keys, reason).
 
     Plain lines in one write (``say_lines``), not rich's: rich lays out each line on its own,
     which for 2,000 resources took longer than the broker took to apply them.
     """
-    say_lines(outcome_line(outcome) for outcome in report.outcomes)
     failures = [
         (outcome.resource, changed_keys(made, outcome.resource), outcome.error)
         for outcome in report.failed
         if outcome.error is not None
     ]
+    # A failure is one line, with its keys and reason: never a second line of its status.
+    say_lines(
+        outcome_line(outcome)
+        for outcome in report.outcomes
+        if outcome.status is not OutcomeStatus.FAILED or outcome.error is None
+    )
     say_lines(f"failed: {line}" for line in failures_lines(failures))
     for quota in report.quotas:
         what = f"quotas of {entity_text(dict(quota.entity))}"

@@ -28,9 +28,10 @@ class ChangeSet:
     - ``scram``: SCRAM credential upserts and deletions (their passwords already salted);
     - ``partitions``: the partition count each topic grows to.
 
-    A quota key the entity does not take, a quota value Kafka refuses, a partition count below
-    1 or two changes of one user's mechanism raise :class:`InvalidArgumentError` here, before
-    anything is read or sent. Every other check needs the cluster: :func:`review` makes them.
+    A key changed twice on one resource, a quota key the entity does not take, a quota value
+    Kafka refuses, a partition count below 1 or two changes of one user's mechanism raise
+    :class:`InvalidArgumentError` here, before anything is read or sent. Every other check
+    needs the cluster: :func:`review` makes them.
     """
 
     configs: Mapping[ConfigResource, Sequence[AlterConfigOp]] = field(default_factory=dict)
@@ -39,6 +40,13 @@ class ChangeSet:
     partitions: Mapping[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        for resource, ops in self.configs.items():
+            keys = [op.name for op in ops]
+            twice = sorted({key for key in keys if keys.count(key) > 1})
+            if twice:
+                raise InvalidArgumentError(
+                    f"{resource}: {', '.join(twice)} changed twice in one change set"
+                )
         for entity, values in self.quotas.items():
             _check_quotas(entity, values)
         seen: set[tuple[str, str]] = set()
@@ -55,11 +63,6 @@ class ChangeSet:
                     f"topic {topic!r}: a partition count is a whole number of at least 1, "
                     f"got {count!r}"
                 )
-
-    @property
-    def empty(self) -> bool:
-        """Whether the change set changes nothing."""
-        return not (any(self.configs.values()) or self.quotas or self.scram or self.partitions)
 
 
 def _check_quotas(entity: ClientQuotaEntity, values: Mapping[str, float | None]) -> None:

@@ -12,7 +12,6 @@ from kafka_config_admin import (
     ClientQuotaEntity,
     ConfigResource,
     ConfigSource,
-    InvalidArgumentError,
     OpType,
     PolicyViolationError,
     ResourceType,
@@ -168,23 +167,6 @@ async def test_quotas_are_set_read_back_and_removed(admin_client: AdminClient) -
     report = await apply(admin_client, remove)
     assert [q.status for q in report.quotas] == [OutcomeStatus.APPLIED]
     assert entity not in await admin_client.describe_client_quotas().all()
-
-
-def test_a_change_set_refuses_what_is_certain_at_once() -> None:
-    user = ClientQuotaEntity({"user": "alice"})
-    with pytest.raises(InvalidArgumentError, match="not a quota key"):
-        ChangeSet(quotas={user: {"connection_creation_rate": 5.0}})
-    with pytest.raises(InvalidArgumentError, match="above 0"):
-        ChangeSet(quotas={user: {"producer_byte_rate": 0.0}})
-    with pytest.raises(InvalidArgumentError, match="at least 1"):
-        ChangeSet(partitions={"orders": 0})
-    with pytest.raises(InvalidArgumentError, match="changed twice"):
-        ChangeSet(
-            scram=[
-                UserScramCredentialDeletion("alice", "SCRAM-SHA-256"),
-                UserScramCredentialDeletion("alice", "SCRAM-SHA-256"),
-            ]
-        )
 
 
 async def test_scram_credentials_are_upserted_read_back_and_deleted(

@@ -27,9 +27,12 @@ def apply_ops(
 
     The ops of a resource land in one Spark partition and go out as one incremental alter
     (atomic on the broker); resources are applied in parallel over ``partitions`` tasks
-    (default: the session's default parallelism). ``dry_run`` asks the brokers to validate
-    only. The outcomes (``OUTCOME_SCHEMA``) are computed once, right here, and returned as a
-    DataFrame over them: reading it again never applies anything again.
+    (default: the session's default parallelism). Each task writes through the change
+    pipeline (:mod:`kafka_config_admin.changeset`): the client's checks (a value they refuse
+    is never sent), the broker's dry run, the alter and the read back; each row's ``status``
+    is a value of ``OutcomeStatus``. ``dry_run`` asks the brokers to validate only. The
+    outcomes (``OUTCOME_SCHEMA``) are computed once, right here, and returned as a DataFrame
+    over them: reading it again never applies anything again.
     """
     targets = {target.label: target for target in _targets(clusters)}
     missing = [name for name in OP_COLUMNS if name not in ops.columns]

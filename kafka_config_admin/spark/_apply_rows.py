@@ -1,11 +1,15 @@
 """Apply alter ops (rows of a DataFrame) to their clusters, and say what became of each row.
 
-This runs on an executor with the rows of one Spark partition. The ops of each resource go
-out together in one incremental alter (grouped per resource, each resource atomic on the
-broker), one call per cluster in its own event loop. Every input row gets exactly one outcome:
-applied (validated, on a dry run), failed with the typed error and its message, or skipped
-because another op of the same resource could not be sent. A failed resource never stops the
-others.
+This runs on an executor with the rows of one Spark partition. The ops of each cluster go
+through the change pipeline (:mod:`kafka_config_admin.changeset`) as one change set, one call
+per cluster in its own event loop: the client's checks (only what is certain for the broker's
+release), the broker's dry run, the alter (each resource's ops together, atomic on the broker)
+and the read back. Every input row gets exactly one outcome, in the one status vocabulary
+(:class:`~kafka_config_admin.desired.OutcomeStatus`): applied (and read back), validated (on a
+dry run), unconfirmed (applied, not read back in time), failed with the typed error and its
+message (a value the client's checks refuse is ``PlanRejectedError`` and is never sent), or
+skipped because another op of the same resource was refused first. A failed resource never
+stops the others.
 """
 
 from __future__ import annotations
@@ -22,22 +26,20 @@ from .. import (
     ConfigResource,
     InvalidArgumentError,
     KafkaConfigAdminError,
+    changeset,
     translate_error,
 )
+from ..changeset import ChangeSet, OutcomeStatus, PlanRejectedError, review
 from ..connect import Connection
-from ..desired import Proposal, ask_broker
+from ..desired import Problem
 
 __all__ = ["NOT_DONE", "OP_COLUMNS", "OUTCOME_STATUS", "Outcome", "apply_op_rows"]
 
 #: The columns of an ops row, in order (see ``OPS_SCHEMA``).
 OP_COLUMNS = ("cluster", "resource_type", "resource_name", "name", "op", "value")
 
-APPLIED = "applied"
-VALIDATED = "validated"
-FAILED = "failed"
-SKIPPED = "skipped"
 #: Statuses of rows whose op did not take effect (or pass validation, on a dry run).
-NOT_DONE = frozenset({FAILED, SKIPPED})
+NOT_DONE = frozenset({OutcomeStatus.FAILED, OutcomeStatus.SKIPPED})
 #: Where the status sits in an outcome tuple (after the op columns).
 OUTCOME_STATUS = len(OP_COLUMNS)
 
@@ -47,12 +49,13 @@ class Outcome:
     """What became of one op row; its fields are the columns of ``OUTCOME_SCHEMA``."""
 
     row: tuple[Any, ...]
-    status: str
+    status: OutcomeStatus
     error: str | None
     error_message: str | None
 
     def as_tuple(self, dry_run: bool, finished: datetime) -> tuple[Any, ...]:
-        return (*self.row, self.status, self.error, self.error_message, dry_run, finished)
+        status = self.status.value
+        return (*self.row, status, self.error, self.error_message, dry_run, finished)
 
 
 @dataclass
@@ -62,7 +65,18 @@ class _Pending:
 
     rows: list[tuple[Any, ...]]
     ops: list[AlterConfigOp]
-    invalid: dict[int, InvalidArgumentError]
+    invalid: dict[int, BaseException]
+
+
+@dataclass(frozen=True)
+class _Settled:
+    """What became of one resource sent to the pipeline: its outcome, or the client's
+    problems with some of its ops (then nothing of it was sent)."""
+
+    status: OutcomeStatus
+    error: BaseException | None = None
+    note: str = ""
+    problems: tuple[Problem, ...] = ()
 
 
 def apply_op_rows(
@@ -90,48 +104,71 @@ async def _apply_cluster(
 ) -> list[Outcome]:
     pending, outcomes = _group(rows)
     sendable = {resource: p.ops for resource, p in pending.items() if not p.invalid}
-    errors: dict[ConfigResource, BaseException] = {}
+    settled: dict[ConfigResource, _Settled] = {}
     try:
         async with target.admin_client() as admin:
-            errors = await _alter(admin, sendable, dry_run)
+            settled = await _through_pipeline(admin, sendable, dry_run)
     except Exception as exception:
-        errors = dict.fromkeys(sendable, translate_error(exception, f"cluster {target.label!r}"))
-    done = VALIDATED if dry_run else APPLIED
+        error = translate_error(exception, f"cluster {target.label!r}")
+        settled = dict.fromkeys(sendable, _Settled(OutcomeStatus.FAILED, error))
     for resource, p in pending.items():
         if p.invalid:
-            outcomes.extend(_invalid_resource(resource, p))
-            continue
-        error = errors.get(resource)
-        outcomes.extend(
-            Outcome(row, done, None, None) if error is None else _failed(row, error)
-            for row in p.rows
-        )
+            outcomes.extend(_refused_resource(resource, p.rows, p.invalid))
+        else:
+            outcomes.extend(_settled_rows(resource, p.rows, settled[resource]))
     return outcomes
 
 
-async def _alter(
+async def _through_pipeline(
     admin: AdminClient, ops: dict[ConfigResource, list[AlterConfigOp]], dry_run: bool
-) -> dict[ConfigResource, BaseException]:
-    """Send every resource's ops in one call; each failed resource's error. A dry run asks
-    the broker's verdict as ``plan`` and the CLI's dry runs ask it (``desired.ask_broker``)."""
-    if not ops:
-        return {}
-    if dry_run:
-        verdict = await ask_broker(admin, Proposal(configs=ops))
-        return {resource: refusal.error for resource, refusal in verdict.configs.items()}
-    try:
-        result = admin.incremental_alter_configs(ops)
-    except InvalidArgumentError as error:
-        if len(ops) == 1:
-            return dict.fromkeys(ops, error)
-        # The client checks the whole call before sending (a SET without a value, one name
-        # twice): send each resource alone, so that only the one at fault fails.
-        errors: dict[ConfigResource, BaseException] = {}
-        for resource, resource_ops in ops.items():
-            errors.update(await _alter(admin, {resource: resource_ops}, dry_run=False))
-        return errors
-    await result.wait()
-    return result.errors()
+) -> dict[ConfigResource, _Settled]:
+    """Review the ops as one change set and apply it (with ``dry_run``: the broker validates
+    it); each resource's outcome. The resources the client's checks refuse are left out and
+    the rest reviewed again, so that one bad value never holds back the others."""
+    settled: dict[ConfigResource, _Settled] = {}
+    left = dict(ops)
+    while left:
+        try:
+            reviewed = await review(admin, ChangeSet(configs=left))
+            if reviewed.problems:
+                for resource in {problem.resource for problem in reviewed.problems}:
+                    failure = reviewed.state.errors.get(resource)  # a topic that is not there
+                    mine = tuple(p for p in reviewed.problems if p.resource == resource)
+                    settled[resource] = _Settled(OutcomeStatus.FAILED, failure, problems=mine)
+                    del left[resource]
+                continue
+            report = await changeset.apply(admin, reviewed, dry_run=dry_run)
+        except InvalidArgumentError as error:
+            if len(left) == 1:
+                return settled | dict.fromkeys(left, _Settled(OutcomeStatus.FAILED, error))
+            # The client refuses the whole call before sending (a resource it cannot name):
+            # each resource alone, so that only the one at fault fails.
+            for resource, resource_ops in left.items():
+                settled |= await _through_pipeline(admin, {resource: resource_ops}, dry_run)
+            return settled
+        for outcome in report.outcomes:
+            settled[outcome.resource] = _Settled(outcome.status, outcome.error, outcome.note)
+        return settled
+    return settled
+
+
+def _settled_rows(
+    resource: ConfigResource, rows: list[tuple[Any, ...]], settled: _Settled
+) -> list[Outcome]:
+    """The outcome of each op row of a resource the pipeline settled: its typed error, the
+    client's problem with the row's op (the resource's other rows skipped), or its status."""
+    if settled.error is not None:
+        return [_failed(row, settled.error) for row in rows]
+    if settled.problems:
+        refused: dict[int, BaseException] = {}
+        for index, row in enumerate(rows):
+            found = [p for p in settled.problems if p.key in (None, row[3])]
+            if found:
+                refused[index] = PlanRejectedError(found)
+        if not refused:  # a problem of no row's key: the resource as a whole
+            refused = dict.fromkeys(range(len(rows)), PlanRejectedError(settled.problems))
+        return _refused_resource(resource, rows, refused)
+    return [Outcome(row, settled.status, None, settled.note or None) for row in rows]
 
 
 def _group(rows: list[tuple[Any, ...]]) -> tuple[dict[ConfigResource, _Pending], list[Outcome]]:
@@ -154,19 +191,23 @@ def _group(rows: list[tuple[Any, ...]]) -> tuple[dict[ConfigResource, _Pending],
     return pending, outcomes
 
 
-def _invalid_resource(resource: ConfigResource, pending: _Pending) -> list[Outcome]:
+def _refused_resource(
+    resource: ConfigResource, rows: list[tuple[Any, ...]], refused: Mapping[int, BaseException]
+) -> list[Outcome]:
+    """The rows of a resource not sent: those ``refused`` (by row index) failed, the others
+    skipped, since a resource's ops are applied together or not at all."""
     outcomes = []
-    for index, row in enumerate(pending.rows):
-        error = pending.invalid.get(index)
+    for index, row in enumerate(rows):
+        error = refused.get(index)
         if error is not None:
             outcomes.append(_failed(row, error))
         else:
             outcomes.append(
                 Outcome(
                     row,
-                    SKIPPED,
+                    OutcomeStatus.SKIPPED,
                     None,
-                    f"not sent: another op of {resource} is invalid, and a resource's ops "
+                    f"not sent: another op of {resource} was refused, and a resource's ops "
                     "are applied together or not at all",
                 )
             )
@@ -189,4 +230,4 @@ def _failed(row: tuple[Any, ...], error: BaseException) -> Outcome:
     name = type(error).__name__
     if isinstance(error, Exception) and not isinstance(error, KafkaConfigAdminError):
         name = type(translate_error(error, "the cluster")).__name__
-    return Outcome(row, FAILED, name, str(error))
+    return Outcome(row, OutcomeStatus.FAILED, name, str(error))

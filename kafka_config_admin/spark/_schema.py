@@ -56,7 +56,8 @@ OPS_ARROW_SCHEMA = pa.schema(
     ]
 )
 
-#: What became of each op row: status is applied, validated (dry run), failed or skipped.
+#: What became of each op row: status is a value of ``OutcomeStatus`` (applied, validated on a
+#: dry run, unconfirmed, failed or skipped).
 OUTCOME_ARROW_SCHEMA = pa.schema(
     [
         *OPS_ARROW_SCHEMA,

@@ -6,6 +6,7 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, DataFrameWriter, SparkSession
 
+from kafka_config_admin.changeset import OutcomeStatus, PlanRejectedError
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.spark import OPS_SCHEMA, apply_ops
 
@@ -18,6 +19,10 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(900)]
 @pytest.fixture(scope="module")
 def target(kafka_bootstrap: str) -> Connection:
     return Connection(name="main", bootstrap_servers=kafka_bootstrap)
+
+
+#: The error of an op the client's checks refuse before anything is sent.
+CLIENT_CHECK_ERROR = PlanRejectedError.__name__
 
 
 def outcomes_by_row(frame: DataFrame) -> dict[tuple[str, str], tuple[str, str | None]]:
@@ -55,6 +60,59 @@ def test_written_ops_read_back_from_the_broker(
         "append",
     )
     assert config_value(kafka_bootstrap, topic(second), "max.message.bytes") == "2000000"
+
+
+@pytest.mark.parametrize("dry_run", [False, True], ids=["apply", "dry-run"])
+def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_read_back(
+    spark: SparkSession, kafka_bootstrap: str, target: Connection, dry_run: bool
+) -> None:
+    """The ops go through the change pipeline: the client's checks refuse a value that is
+    certain to be refused (not sent: no broker error), the other ops of its resource are
+    skipped (a resource's ops go together), and every other resource is applied and read back
+    (``applied`` means a describe showed the new value; on a dry run, ``validated``)."""
+    bad, good, listed, unset = create_topics(kafka_bootstrap, [unique("check") for _ in range(4)])
+    ops = spark.createDataFrame(
+        [
+            ("main", "topic", bad, "retention.ms", "SET", "forever"),
+            ("main", "topic", bad, "segment.ms", "SET", "7200000"),
+            ("main", "topic", good, "retention.ms", "SET", "7200000"),
+            ("main", "topic", listed, "cleanup.policy", "APPEND", "compact"),
+            ("main", "topic", listed, "retention.ms", "APPEND", "1"),
+            # as kafka-configs.sh refuses it: the broker would change nothing and say done
+            ("main", "topic", unset, "retention.ms", "DELETE", None),
+        ],
+        OPS_SCHEMA,
+    )
+    rows = {
+        (row.resource_name, row.name): row
+        for row in apply_ops(ops, target, dry_run=dry_run).collect()
+    }
+    assert len(rows) == 6
+    refused = rows[(bad, "retention.ms")]
+    assert (refused.status, refused.error) == (OutcomeStatus.FAILED, CLIENT_CHECK_ERROR)
+    assert "retention.ms" in refused.error_message and "forever" in refused.error_message
+    assert "expected" in refused.error_message  # the client check's words, not the broker's
+    skipped = rows[(bad, "segment.ms")]
+    assert (skipped.status, skipped.error) == (OutcomeStatus.SKIPPED, None)
+    assert "not sent" in skipped.error_message
+    append = rows[(listed, "retention.ms")]
+    assert (append.status, append.error) == (OutcomeStatus.FAILED, CLIENT_CHECK_ERROR)
+    assert "APPEND needs a LIST config" in append.error_message
+    assert rows[(listed, "cleanup.policy")].status == OutcomeStatus.SKIPPED
+    delete = rows[(unset, "retention.ms")]
+    assert (delete.status, delete.error) == (OutcomeStatus.FAILED, CLIENT_CHECK_ERROR)
+    assert "is not set on it, so there is nothing to delete" in delete.error_message
+    done = OutcomeStatus.VALIDATED if dry_run else OutcomeStatus.APPLIED
+    assert (rows[(good, "retention.ms")].status, rows[(good, "retention.ms")].error) == (done, None)
+    assert {row.status for row in rows.values()} <= set(OutcomeStatus)
+    assert {row.dry_run for row in rows.values()} == {dry_run}
+    expected = "604800000" if dry_run else "7200000"
+    wait_until(
+        lambda: config_value(kafka_bootstrap, topic(good), "retention.ms") == expected, "good"
+    )
+    assert config_value(kafka_bootstrap, topic(bad), "segment.ms") == "604800000"
+    assert config_value(kafka_bootstrap, topic(bad), "retention.ms") == "604800000"
+    assert config_value(kafka_bootstrap, topic(listed), "cleanup.policy") == "delete"
 
 
 def test_a_dry_run_changes_nothing(

@@ -51,19 +51,11 @@ READ_MEMBERS = frozenset(
     }
 )
 
-#: Direct writes still in faces that the ``faces`` branch moves onto the change pipeline
-#: (issue 30, item 1): each entry is removed when its face writes through ``changeset``.
-PENDING_FACE_MOVES = frozenset(
-    {
-        ("web/views/entities.py", "alter_user_scram_credentials"),
-        ("spark/_apply_rows.py", "incremental_alter_configs"),
-    }
-)
 #: The test harness sets up the clusters it starts (the SCRAM users its brokers log in
 #: with, set again after a restart): no user's change, and no face's.
 HARNESS_SETUP = frozenset({("testing/_layout.py", "alter_user_scram_credentials")})
 
-ALLOWED = PENDING_FACE_MOVES | HARNESS_SETUP
+ALLOWED = HARNESS_SETUP
 
 
 def direct_writes(source: str) -> set[str]:

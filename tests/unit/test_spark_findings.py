@@ -12,7 +12,7 @@ pytest.importorskip("pyspark", reason="the spark extra is not installed")
 import pyarrow as pa
 
 from kafka_config_admin.desired import parse_desired_state
-from kafka_config_admin.spark._apply_rows import _group, _invalid_resource
+from kafka_config_admin.spark._apply_rows import _group, _refused_resource
 from kafka_config_admin.spark._findings import cluster_findings
 from kafka_config_admin.spark._schema import SNAPSHOT_ARROW_SCHEMA
 
@@ -80,7 +80,8 @@ def test_an_invalid_op_skips_the_rest_of_its_resource() -> None:
     pending, outcomes = _group(rows)
     assert [(o.status, o.error) for o in outcomes] == [("failed", "InvalidArgumentError")]
     ((resource, entry),) = pending.items()
-    assert [(o.status, o.error) for o in _invalid_resource(resource, entry)] == [
+    refused = _refused_resource(resource, entry.rows, entry.invalid)
+    assert [(o.status, o.error) for o in refused] == [
         ("failed", "InvalidArgumentError"),
         ("skipped", None),
     ]

@@ -6,15 +6,17 @@ from __future__ import annotations
 from starlette.datastructures import FormData
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
 
 from ... import AdminClient, ConfigResource, ResourceType, is_broker_id
 from ...desired import DesiredState, kafka_string
-from .._render import KINDS
+from .._render import KINDS, render
 from .._sessions import Session
 
 __all__ = [
     "cluster_client",
     "cluster_name",
+    "edit_answer",
     "form_text",
     "kept_topics",
     "path_resource",
@@ -105,3 +107,14 @@ async def kept_topics(
     listing = await request.app.state.listings.of(cluster, admin)
     names = {topic.name for topic in listing.topics if not topic.is_internal}
     return names if all(spec.name in names for spec in desired.named_topics) else None
+
+
+def edit_answer(request: Request, subject: str, reason: str | None) -> Response:
+    """What a list page's edit form gets back: under htmx, a line beside the form (why the
+    edit is refused, or that it joined the plan, with the plan link's new count; the form
+    keeps what was typed); without it, the pending plan, or a page saying why (400)."""
+    if request.headers.get("HX-Request"):
+        return render(request, "edit_status.html", {"subject": subject, "reason": reason})
+    if reason is not None:
+        raise HTTPException(400, f"{subject}: refused: {reason}")
+    return RedirectResponse(f"/c/{cluster_name(request)}/plan", status_code=303)

@@ -1,15 +1,14 @@
 """Groups, client-metrics resources, client quotas and SCRAM users: lists, and the quota and
-credential edits (quota edits join the pending plan; a credential is changed at once, since
-Kafka cannot validate one without changing it)."""
+credential edits, which join the pending plan like every other edit."""
 
 from __future__ import annotations
 
-from starlette.exceptions import HTTPException
+from pydantic import ValidationError
+from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ... import (
-    HIDDEN,
     AdminClient,
     ClientQuotaEntity,
     ConfigResource,
@@ -17,14 +16,19 @@ from ... import (
     QuotaEntityType,
     ResourceType,
     ScramMechanism,
+    UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
+    argument_error,
     error_line,
+    shorten,
 )
 from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string
-from .._changelog import ChangeRow, now
 from .._render import render, resource_url
-from .base import cluster_client, cluster_name, form_text, require_writes, session, user
+from .base import cluster_client, cluster_name, edit_answer, form_text, require_writes, session
+
+#: The iterations the users form offers (and takes when the field is left empty).
+ITERATIONS = 8192
 
 __all__ = ["client_metrics", "edit_quota", "edit_user", "groups", "quotas", "users"]
 
@@ -105,21 +109,23 @@ async def edit_quota(request: Request) -> Response:
     cluster = cluster_name(request)
     form = await request.form()
     kind = form_text(form, "entity_type")
-    if kind not in {member.value for member in QuotaEntityType}:
-        raise HTTPException(400, f"entity type must be user, client-id or ip, not {kind!r}")
     name = form_text(form, "entity_name").strip() or None
     key = form_text(form, "key").strip()
     raw = form_text(form, "value").strip()
     remove = form_text(form, "action") == "remove"
+    subject = f"quota {key} of {kind} {name or '(default)'}"
+    if kind not in {member.value for member in QuotaEntityType}:
+        return edit_answer(request, subject, "entity type must be user, client-id or ip")
     try:
         # sizes with units for the *_byte_rate quotas, as a desired-state file takes them
         value = None if remove else kafka_string(key, raw)
         spec = QuotaSpec.model_validate({"entity": {kind: name}, "values": {key: value}})
+    except ValidationError as error:  # said as the SDK says a bad argument: each problem
+        return edit_answer(request, subject, error_line(argument_error("quota", error)))
     except ValueError as error:
-        raise HTTPException(400, f"refused: {error_line(error)}") from None
-    entity = spec.quota_entity
-    session(request).edits_of(cluster).set_quota(entity, key, spec.values[key])
-    return RedirectResponse(f"/c/{cluster}/plan", status_code=303)
+        return edit_answer(request, subject, error_line(error))
+    session(request).edits_of(cluster).set_quota(spec.quota_entity, key, spec.values[key])
+    return edit_answer(request, subject, None)
 
 
 async def users(request: Request) -> Response:
@@ -136,63 +142,45 @@ async def users(request: Request) -> Response:
             )
         )
     mechanisms = [mechanism.mechanism_name for mechanism in ScramMechanism if mechanism.value]
-    return render(
-        request, "users.html", {"title": "SCRAM users", "rows": rows, "mechanisms": mechanisms}
-    )
+    page = {"title": "SCRAM users", "rows": rows, "mechanisms": mechanisms}
+    return render(request, "users.html", page | {"default_iterations": ITERATIONS})
 
 
 async def edit_user(request: Request) -> Response:
-    """``POST /c/{cluster}/users/edit``: upsert or delete a user's SCRAM credential at once.
+    """``POST /c/{cluster}/users/edit``: a user's SCRAM credential to upsert or delete, into
+    the pending plan.
 
-    The password is salted here (RFC 5802) and never stored, shown or logged.
+    The password is salted here at once (RFC 5802) and never kept, shown or logged; the salted
+    credential waits in the session's pending edits until it is applied or discarded.
     """
     require_writes(request)
-    cluster, admin = await cluster_client(request)
+    cluster = cluster_name(request)
     form = await request.form()
     name = form_text(form, "user").strip()
     mechanism_name = form_text(form, "mechanism")
-    delete = form_text(form, "action") == "delete"
+    subject = f"user {name}, {mechanism_name}"
+    try:
+        alteration = _credential_change(form, name, mechanism_name)
+    except ValueError as error:
+        return edit_answer(request, subject, error_line(error))
+    session(request).edits_of(cluster).set_scram(alteration)
+    return edit_answer(request, subject, None)
+
+
+def _credential_change(
+    form: FormData, name: str, mechanism_name: str
+) -> UserScramCredentialAlteration:
+    """The credential change a users form asks for; ValueError says what is wrong."""
     mechanisms = {m.mechanism_name: m for m in ScramMechanism if m.value}
     if not name:
-        raise HTTPException(400, "name the user")
+        raise ValueError("name the user")
     if mechanism_name not in mechanisms:
-        raise HTTPException(400, f"mechanism must be one of {', '.join(mechanisms)}")
+        raise ValueError(f"mechanism must be one of {', '.join(mechanisms)}")
     mechanism = mechanisms[mechanism_name]
-    try:
-        if delete:
-            alteration: UserScramCredentialDeletion | UserScramCredentialUpsertion = (
-                UserScramCredentialDeletion(name, mechanism)
-            )
-        else:
-            password = form_text(form, "password")
-            iterations = int(form_text(form, "iterations", "8192") or "8192")
-            alteration = UserScramCredentialUpsertion(
-                name, mechanism, password, iterations=iterations
-            )
-    except ValueError as error:
-        raise HTTPException(400, f"refused: {error_line(error)}") from None
-    outcome, message = "applied", ""
-    try:
-        await admin.alter_user_scram_credentials([alteration]).all()
-    except KafkaConfigAdminError as error:
-        outcome, message = "failed", f"{type(error).__name__}: {error_line(error)}"
-    request.app.state.changelog.record(
-        [
-            ChangeRow(
-                time=now(),
-                user=user(request),
-                cluster=cluster,
-                resource_type="SCRAM_USER",
-                resource_name=name,
-                key=mechanism_name,
-                op="DELETE" if delete else "UPSERT",
-                old_value=None,
-                new_value=None if delete else HIDDEN,
-                outcome=outcome,
-                message=message,
-            )
-        ]
-    )
-    if outcome == "failed":
-        raise HTTPException(502, f"user {name!r}, {mechanism_name}: {message}")
-    return RedirectResponse(f"/c/{cluster}/users", status_code=303)
+    if form_text(form, "action") == "delete":
+        return UserScramCredentialDeletion(name, mechanism)
+    iterations = form_text(form, "iterations").strip() or str(ITERATIONS)
+    if not iterations.isdecimal():
+        raise ValueError(f"iterations must be a whole number, not {shorten(iterations)}")
+    password = form_text(form, "password")
+    return UserScramCredentialUpsertion(name, mechanism, password, iterations=int(iterations))

@@ -2,7 +2,11 @@
 (validate_only), and the apply of the plan on the page (its digest in the form), with a
 check just before it (the pending edits still make that plan; keys changed by someone else
 left out) and every resource's outcome (applied and read back, or failed with its typed
-error) written to the change log."""
+error) written to the change log.
+
+The edits go through the change pipeline (:mod:`kafka_config_admin.changeset`) as one change
+set: the config operations of their diff, their quota values and SCRAM credential changes are
+reviewed (the client's checks, the broker's dry run), applied and read back together."""
 
 from __future__ import annotations
 
@@ -13,7 +17,15 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ... import AdminClient, ClientQuotaEntity, ConfigResource
+from ... import (
+    HIDDEN,
+    AdminClient,
+    ClientQuotaEntity,
+    ConfigResource,
+    UserScramCredentialAlteration,
+    changeset,
+)
+from ...changeset import ChangeSet, review
 from ...desired import (
     ApplyReport,
     ClusterState,
@@ -21,6 +33,7 @@ from ...desired import (
     OutcomeStatus,
     Plan,
     PlanDifference,
+    PlanRejectedError,
     ResourceAction,
     StaleKey,
     apply_plan,
@@ -31,6 +44,7 @@ from ...desired import (
     stale_quotas,
 )
 from .._changelog import ChangeRow, now
+from .._edits import Edits
 from .._render import render
 from .base import cluster_client, kept_topics, require_writes, session, user
 
@@ -38,19 +52,47 @@ __all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned"]
 
 
 async def planned(
-    admin: AdminClient, desired: DesiredState, topics: Collection[str] | None = None
+    admin: AdminClient,
+    desired: DesiredState,
+    topics: Collection[str] | None = None,
+    scram: tuple[UserScramCredentialAlteration, ...] = (),
 ) -> Plan:
     """``desired``'s plan against the cluster now (sensitive keys included: the user typed
-    them; their values are never shown); ``topics``: the cluster's topics as listed a moment
-    ago (None: listed now)."""
-    return (await _read_and_plan(admin, desired, topics))[1]
+    them; their values are never shown), with the ``scram`` credential changes as the change
+    pipeline plans them; ``topics``: the cluster's topics as listed a moment ago (None:
+    listed now)."""
+    return (await _read_and_plan(admin, desired, topics, scram))[1]
 
 
 async def _read_and_plan(
-    admin: AdminClient, desired: DesiredState, topics: Collection[str] | None = None
+    admin: AdminClient,
+    desired: DesiredState,
+    topics: Collection[str] | None = None,
+    scram: tuple[UserScramCredentialAlteration, ...] = (),
 ) -> tuple[ClusterState, Plan]:
     state = await read_state(admin, desired, topics=topics, named_keys_only=True)
-    return state, make_plan(desired, state, include_sensitive=True)
+    made = make_plan(desired, state, include_sensitive=True)
+    if scram:
+        credentials = await review(admin, ChangeSet(scram=scram))
+        made = made.model_copy(update={"scram": credentials.plan.scram})
+    return state, made
+
+
+def change_set(plan: Plan, edits: Edits) -> ChangeSet:
+    """The pending edits as one change set: the config operations and quota values of their
+    plan (only what it sends: stale keys left out) and their SCRAM credential changes."""
+    return ChangeSet(
+        configs={
+            item.resource: [change.alter_op() for change in item.changes]
+            for item in plan.resources
+            if item.changes
+        },
+        quotas={
+            quota.quota_entity: {change.key: change.wanted for change in quota.changes}
+            for quota in plan.quotas
+        },
+        scram=edits.scram_changes(),
+    )
 
 
 def _plan_page(
@@ -84,8 +126,10 @@ async def plan(request: Request) -> Response:
     """``GET /c/{cluster}/plan``: the pending edits as a diff (remembered for the stale check)."""
     cluster, admin = await cluster_client(request)
     state = session(request)
-    desired = state.edits_of(cluster).desired()
-    made = await planned(admin, desired, await kept_topics(request, cluster, admin, desired))
+    edits = state.edits_of(cluster)
+    desired = edits.desired()
+    topics = await kept_topics(request, cluster, admin, desired)
+    made = await planned(admin, desired, topics, edits.scram_changes())
     state.remember_plan(cluster, made)
     return _plan_page(request, made)
 
@@ -93,10 +137,24 @@ async def plan(request: Request) -> Response:
 async def dry_run(request: Request) -> Response:
     """``POST /c/{cluster}/plan/check``: send the plan with validate_only; nothing changes."""
     cluster, admin = await cluster_client(request)
-    desired = session(request).edits_of(cluster).desired()
-    made = await planned(admin, desired, await kept_topics(request, cluster, admin, desired))
-    report = await apply_plan(admin, made, dry_run=True)
+    edits = session(request).edits_of(cluster)
+    desired = edits.desired()
+    topics = await kept_topics(request, cluster, admin, desired)
+    made = await planned(admin, desired, topics, edits.scram_changes())
+    _, report = await through_pipeline(admin, made, edits, dry_run=True)
     return _plan_page(request, made, report=report)
+
+
+async def through_pipeline(
+    admin: AdminClient, plan: Plan, edits: Edits, *, dry_run: bool = False
+) -> tuple[Plan, ApplyReport]:
+    """Review the edits' change set (the client's checks, the broker's dry run) and apply
+    it, or with ``dry_run`` have the broker validate it: the plan sent and its report. A
+    plan with problems sends nothing (:class:`PlanRejectedError`)."""
+    if plan.problems:
+        raise PlanRejectedError(plan.problems)
+    reviewed = await review(admin, change_set(plan, edits))
+    return reviewed.plan, await changeset.apply(admin, reviewed, dry_run=dry_run)
 
 
 @dataclass(frozen=True)
@@ -113,7 +171,12 @@ class Applied:
 
 
 async def apply_checked(
-    request: Request, cluster: str, admin: AdminClient, desired: DesiredState, shown: Plan
+    request: Request,
+    cluster: str,
+    admin: AdminClient,
+    desired: DesiredState,
+    shown: Plan,
+    edits: Edits | None = None,
 ) -> Applied:
     """Apply ``shown`` (the plan a page showed) when ``desired`` still makes it.
 
@@ -121,9 +184,12 @@ async def apply_checked(
     ``shown`` (an edit made or applied in another tab), nothing is sent: the difference is
     said and the fresh plan shown. Keys whose value moved since ``shown`` was made
     (:func:`stale_keys`) leave their resource out; the rest of ``shown`` is applied and every
-    change logged with its outcome; so do quota entities (:func:`stale_quotas`).
+    change logged with its outcome; so do quota entities (:func:`stale_quotas`). Pending
+    ``edits`` go through the change pipeline, a desired-state file (``edits`` None) as
+    ``apply`` applies one.
     """
-    state, fresh = await _read_and_plan(admin, desired)
+    scram = () if edits is None else edits.scram_changes()
+    state, fresh = await _read_and_plan(admin, desired, scram=scram)
     stale: dict[ConfigResource, tuple[StaleKey, ...]] = {}
     moved: dict[ClientQuotaEntity, tuple[StaleKey, ...]] = {}
     if fresh.digest != shown.digest:
@@ -145,7 +211,10 @@ async def apply_checked(
             "quotas": tuple(q for q in shown.quotas if q.quota_entity not in moved),
         }
     )
-    report = await apply_plan(admin, sent)
+    if edits is None:
+        report = await apply_plan(admin, sent)
+    else:
+        sent, report = await through_pipeline(admin, sent, edits)
     request.app.state.listings.drop(cluster)  # topics created, overrides changed
     request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
     return Applied(sent, report, stale, moved)
@@ -195,6 +264,24 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
                     message=" ".join(message.split()),
                 )
             )
+    for scram_plan, scram_outcome in zip(plan.scram, report.scram, strict=True):
+        message = str(scram_outcome.error) if scram_outcome.error else scram_outcome.note
+        rows.extend(
+            ChangeRow(
+                time=stamp,
+                user=who,
+                cluster=cluster,
+                resource_type="SCRAM_USER",
+                resource_name=scram_plan.user,
+                key=scram_change.mechanism,
+                op=scram_change.op,
+                old_value=None,
+                new_value=None if scram_change.op == "DELETE" else HIDDEN,
+                outcome=scram_outcome.status.value,
+                message=" ".join(message.split()),
+            )
+            for scram_change in scram_plan.changes
+        )
     return rows
 
 
@@ -220,16 +307,20 @@ async def apply(request: Request) -> Response:
         raise HTTPException(
             409, "refused: the plan this page showed is not known any more; reload the plan"
         )
-    done = await apply_checked(request, cluster, admin, edits.desired(), shown)
+    done = await apply_checked(request, cluster, admin, edits.desired(), shown, edits)
     if done.report is None:
         state.remember_plan(cluster, done.plan)
         return _plan_page(request, done.plan, difference=done.difference)
     failed = {o.resource for o in done.report.outcomes if o.status not in _DONE}
     kept = failed | set(done.stale)
-    edits.forget({r for r in edits.configs if r not in kept}, set())
     failed_quotas = {o.entity for o in done.report.quotas if o.status is OutcomeStatus.FAILED}
     kept_quotas = failed_quotas | set(done.stale_quotas)
-    edits.forget(set(), {e for e in edits.quotas if e not in kept_quotas})
+    failed_users = {o.user for o in done.report.scram if o.status is OutcomeStatus.FAILED}
+    edits.forget(
+        {r for r in edits.configs if r not in kept},
+        {e for e in edits.quotas if e not in kept_quotas},
+        {u for u in edits.scram if u not in failed_users},  # a salted password kept no longer
+    )
     return _plan_page(
         request, done.plan, report=done.report, stale=done.stale, stale_quotas=done.stale_quotas
     )

@@ -81,6 +81,7 @@ if _typing.TYPE_CHECKING:
         argument_error,
         is_sensitive,
         is_sensitive_name,
+        kafka_string,
     )
     from ._models.listing import ConfigResourceListing
     from ._models.quotas import (
@@ -253,6 +254,7 @@ __all__ = [
     "is_broker_id",
     "is_sensitive",
     "is_sensitive_name",
+    "kafka_string",
     "load_catalog",
     "match_catalog",
     "releases_with_key",
@@ -343,6 +345,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "argument_error",
         "is_sensitive",
         "is_sensitive_name",
+        "kafka_string",
     ),
     "._models.quotas": (
         "ClientQuotaAlteration",

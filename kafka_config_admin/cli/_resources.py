@@ -29,7 +29,7 @@ from .. import (
     is_broker_id,
 )
 from ..connect import parse_properties
-from ..desired import ResourceKind, kafka_string
+from ..desired import ResourceKind, kafka_string_for
 
 if TYPE_CHECKING:
     from ._entities import QuotaSelection
@@ -211,7 +211,7 @@ def _read_properties(path: Path) -> dict[str, str]:
 def _op(op: OpType, key: str, value: str | None) -> AlterConfigOp:
     if op is OpType.SET:
         try:  # human units on .ms and .bytes keys, as in a desired-state file: 7d, 1GiB
-            value = kafka_string(key, value)
+            value = kafka_string_for(key, value)
         except ValueError as error:
             raise UsageError(f"{key}={value}: {error}") from None
     return AlterConfigOp(key, value, op)

@@ -19,7 +19,7 @@ The flow, each step usable on its own::
         violations = evaluate_state(desired.rules, state, desired=desired)  # rules
 
 The core is pure (no I/O): the models (:class:`DesiredState`, :class:`ResourceSpec`,
-:class:`TopicSpec`, :class:`Rule`), value parsing (:func:`kafka_string` for human units,
+:class:`TopicSpec`, :class:`Rule`), value parsing (:func:`kafka_string_for` for human units,
 :func:`parse_typed` / :func:`same_value` for KIP-569 types), the checks (:func:`check_value`,
 :func:`check_ops`, :func:`check_desired` returning every :class:`Problem`), the diff
 (:func:`make_plan` -> :class:`Plan`), the change feed's diff (:func:`diff_states` of two
@@ -80,6 +80,7 @@ if _typing.TYPE_CHECKING:
         key_hint,
         unknown_key_warnings,
     )
+    from ._deprecated import kafka_string
     from ._export import Export, ExportFailedError, export_document, quota_entries, read_export
     from ._key_rules import key_rules, update_mode_words
     from ._kinds import ResourceKind
@@ -149,7 +150,7 @@ if _typing.TYPE_CHECKING:
         DURATION_UNITS,
         SIZE_UNITS,
         human_units,
-        kafka_string,
+        kafka_string_for,
         parse_duration_ms,
         parse_size_bytes,
     )
@@ -249,6 +250,7 @@ __all__ = [
     "java_equals_ignore_case",
     "java_trim",
     "kafka_string",
+    "kafka_string_for",
     "key_hint",
     "key_rules",
     "list_matching_topics",
@@ -436,11 +438,12 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "upcoming_warning",
     ),
     "._warning": ("ConfigWarning",),
+    "._deprecated": ("kafka_string",),
     "._values": (
         "DURATION_UNITS",
         "SIZE_UNITS",
         "human_units",
-        "kafka_string",
+        "kafka_string_for",
         "parse_duration_ms",
         "parse_size_bytes",
     ),

@@ -8,7 +8,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
 from ... import AdminClient, ConfigResource, ResourceType, is_broker_id
-from ...desired import DesiredState, kafka_string
+from ...desired import DesiredState, kafka_string_for
 from .._render import KINDS
 from .._sessions import Session
 
@@ -90,7 +90,7 @@ def wanted_value(key: str, form: FormData) -> str:
     unit = form_text(form, "unit")
     if unit.lower() not in ("", "ms", "b") and text.strip():
         text = f"{text.strip()}{unit}"
-    converted = kafka_string(key, text)
+    converted = kafka_string_for(key, text)
     assert converted is not None
     return converted
 

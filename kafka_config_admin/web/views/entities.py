@@ -21,7 +21,7 @@ from ... import (
     UserScramCredentialUpsertion,
     error_line,
 )
-from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string
+from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string_for
 from .._changelog import ChangeRow, now
 from .._render import render, resource_url
 from .base import cluster_client, cluster_name, form_text, require_writes, session, user
@@ -113,7 +113,7 @@ async def edit_quota(request: Request) -> Response:
     remove = form_text(form, "action") == "remove"
     try:
         # sizes with units for the *_byte_rate quotas, as a desired-state file takes them
-        value = None if remove else kafka_string(key, raw)
+        value = None if remove else kafka_string_for(key, raw)
         spec = QuotaSpec.model_validate({"entity": {kind: name}, "values": {key: value}})
     except ValueError as error:
         raise HTTPException(400, f"refused: {error_line(error)}") from None

@@ -92,6 +92,7 @@ if _typing.TYPE_CHECKING:
         QuotaEntityType,
         QuotaMatchType,
         check_quota_value,
+        quota_value_text,
     )
     from ._models.scram import (
         DEFAULT_SCRAM_ITERATIONS,
@@ -257,6 +258,7 @@ __all__ = [
     "kafka_string",
     "load_catalog",
     "match_catalog",
+    "quota_value_text",
     "releases_with_key",
     "shorten",
     "translate_error",
@@ -327,6 +329,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "catalog_releases",
         "load_catalog",
         "match_catalog",
+        "quota_value_text",
         "releases_with_key",
     ),
     "._models.cluster": ("ClusterDescription", "ClusterNode", "EndpointType"),
@@ -355,6 +358,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "QuotaEntityType",
         "QuotaMatchType",
         "check_quota_value",
+        "quota_value_text",
     ),
     "._models.scram": (
         "DEFAULT_SCRAM_ITERATIONS",

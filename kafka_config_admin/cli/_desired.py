@@ -17,7 +17,14 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .. import AdminClient, ClientQuotaEntity, ConfigResource, ResourceType, cut_short
+from .. import (
+    AdminClient,
+    ClientQuotaEntity,
+    ConfigResource,
+    ResourceType,
+    cut_short,
+    quota_value_text,
+)
 from ..desired import (
     ApplyReport,
     BrokerVerdict,
@@ -65,7 +72,7 @@ from ._output import (
     stdout,
 )
 from ._progress import progress_bar, settle
-from ._quotas import entity_text, number_text
+from ._quotas import entity_text
 from ._running import confirmed, open_client, run
 
 T = TypeVar("T")
@@ -356,7 +363,7 @@ def print_plan(made: Plan, label: str, verdict: BrokerVerdict | None = None) -> 
         for quota_change in quota.changes:
             op = "DELETE" if quota_change.wanted is None else "SET"
             current, wanted = (
-                "" if value is None else number_text(value)
+                "" if value is None else quota_value_text(value)
                 for value in (quota_change.current, quota_change.wanted)
             )
             verdict_cell = said.quota(quota.quota_entity)

@@ -27,6 +27,7 @@ from .. import (
     QuotaValues,
     UserScramCredentialDeletion,
     UserScramCredentialsDescription,
+    quota_value_text,
 )
 from ..desired import Proposal, ask_broker, quota_entries
 from ._entities import QuotaChanges, QuotaSelection
@@ -87,7 +88,7 @@ def _print_tables(document: dict[str, Any], selection: QuotaSelection) -> None:
     for item in document["quotas"]:
         entity = entity_text(item["entity"])
         for key, value in item["values"].items():
-            table.add_row(entity, key, number_text(value))
+            table.add_row(entity, key, quota_value_text(value))
     if not document["quotas"]:
         table.caption = "no quotas"
     print_table(stdout, table)
@@ -108,11 +109,6 @@ def entity_text(entity: dict[str, str | None]) -> str:
     return ", ".join(
         f"default {kind}" if name is None else f"{kind} {name!r}" for kind, name in entity.items()
     )
-
-
-def number_text(value: float) -> str:
-    """A quota value as people write it: ``1024``, ``12.5``."""
-    return str(int(value)) if value.is_integer() else repr(value)
 
 
 def alter_quotas(
@@ -168,8 +164,8 @@ def _print_quota_changes(
             entity_text(dict(entity)),
             key,
             "DELETE" if value is None else "SET",
-            "" if now is None else number_text(now),
-            "" if value is None else number_text(value),
+            "" if now is None else quota_value_text(now),
+            "" if value is None else quota_value_text(value),
         )
     print_table(stderr, table)
 

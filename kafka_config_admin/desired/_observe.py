@@ -21,6 +21,7 @@ from .. import (
     KafkaTimeoutError,
     UnknownTopicOrPartitionError,
     UnsupportedVersionError,
+    quota_value_text,
 )
 from ._changes import (
     ENTITY_SOURCE,
@@ -158,7 +159,9 @@ async def _read_entities(
         if kind == QUOTA:
             quotas = await admin.describe_client_quotas().all()
             entries = {
-                _entity_name(entity): {key: _number(value) for key, value in values.items()}
+                _entity_name(entity): {
+                    key: quota_value_text(value) for key, value in values.items()
+                }
                 for entity, values in quotas.items()
             }
         else:
@@ -181,11 +184,6 @@ def _entity_name(entity: ClientQuotaEntity) -> str:
     return ",".join(
         f"{kind}={'<default>' if name is None else name}" for kind, name in entity.items()
     )
-
-
-def _number(value: float) -> str:
-    """A quota value as Kafka's tools print it: whole numbers without a fraction."""
-    return str(int(value)) if value == int(value) else repr(value)
 
 
 def _error(error: BaseException) -> tuple[str, str]:

@@ -20,6 +20,7 @@ from ... import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
     error_line,
+    quota_value_text,
 )
 from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string_for
 from .._changelog import ChangeRow, now
@@ -84,7 +85,7 @@ async def quotas(request: Request) -> Response:
         (
             _entity_label(entity),
             [
-                (key, _number(value), human_units(key, _number(value)))
+                (key, quota_value_text(value), human_units(key, quota_value_text(value)))
                 for key, value in sorted(values.items())
             ],
         )
@@ -92,10 +93,6 @@ async def quotas(request: Request) -> Response:
     ]
     keys = sorted({key for names in QUOTA_KEYS.values() for key in names})
     return render(request, "quotas.html", {"title": "Client quotas", "rows": rows, "keys": keys})
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if value.is_integer() else repr(value)
 
 
 async def edit_quota(request: Request) -> Response:

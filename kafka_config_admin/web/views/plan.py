@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ... import AdminClient, ConfigResource
+from ... import AdminClient, ConfigResource, quota_value_text
 from ...desired import (
     ApplyReport,
     DesiredState,
@@ -144,8 +144,8 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
                     resource_name=str(quota_plan.quota_entity),
                     key=quota_change.key,
                     op="SET" if quota_change.wanted is not None else "DELETE",
-                    old_value=_number(quota_change.current),
-                    new_value=_number(quota_change.wanted),
+                    old_value=_quota_text(quota_change.current),
+                    new_value=_quota_text(quota_change.wanted),
                     outcome=quota_outcome.status.value,
                     message=" ".join(message.split()),
                 )
@@ -153,10 +153,8 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
     return rows
 
 
-def _number(value: float | None) -> str | None:
-    if value is None:
-        return None
-    return str(int(value)) if value.is_integer() else repr(value)
+def _quota_text(value: float | None) -> str | None:
+    return None if value is None else quota_value_text(value)
 
 
 _DONE = (OutcomeStatus.APPLIED, OutcomeStatus.UNCONFIRMED, OutcomeStatus.SKIPPED)

@@ -329,7 +329,6 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "catalog_releases",
         "load_catalog",
         "match_catalog",
-        "quota_value_text",
         "releases_with_key",
     ),
     "._models.cluster": ("ClusterDescription", "ClusterNode", "EndpointType"),

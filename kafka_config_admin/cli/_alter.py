@@ -20,7 +20,7 @@ from ..desired import (
     unknown_key_warnings,
 )
 from ._entities import quota_changes
-from ._main import ExitCode
+from ._exit import ExitCode
 from ._options import ConnectionOptions
 from ._output import (
     HIDDEN,

@@ -54,7 +54,7 @@ from ..desired import (
     state_warnings,
     unlisted_brokers,
 )
-from ._main import ExitCode, say, say_lines
+from ._exit import ExitCode, say, say_lines
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     CELL_LIMIT,

@@ -18,7 +18,7 @@ from .. import (
     ResourceType,
 )
 from ..desired import is_override, same_value
-from ._main import ExitCode
+from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     failures_lines,

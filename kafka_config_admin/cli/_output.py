@@ -33,7 +33,7 @@ from rich.text import Text
 from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType, cut_short, error_line
 from ..desired import override_source
-from ._main import ExitCode, say, say_lines
+from ._exit import ExitCode, say, say_lines
 from ._options import OutputFormat
 
 if TYPE_CHECKING:

@@ -30,10 +30,11 @@ from .. import (
     quota_value_text,
 )
 from ..desired import Proposal, ask_broker, quota_entries
-from ._entities import QuotaChanges, QuotaSelection
-from ._main import ExitCode
+from ._entities import QuotaChanges
+from ._exit import ExitCode
 from ._options import OutputFormat
 from ._output import print_document, print_table, report_verdict, stderr, stdout
+from ._resources import QuotaSelection
 from ._running import confirmed, run
 
 QUOTAS_FORMAT_VERSION = 1

@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("pyspark", reason="the spark extra is not installed")
 
-from kafka_config_admin import spark  # noqa: E402
-from kafka_config_admin.connect import ConnectionConfigError, parse_clusters_file  # noqa: E402
+from kafka_config_admin import spark
+from kafka_config_admin.connect import ConnectionConfigError, parse_clusters_file
 
 CLUSTERS = """
 clusters:
@@ -24,13 +24,16 @@ def test_fleet_warns_naming_its_replacement_and_gives_what_it_gives() -> None:
         chosen = spark.fleet(clusters, ("staging",))
     assert chosen == clusters.fleet(("staging",))
     assert [connection.name for connection in chosen] == ["staging"]
-    with pytest.warns(DeprecationWarning):
+    with pytest.warns(DeprecationWarning, match="spark.fleet"):
         assert spark.fleet(clusters) == clusters.fleet()
 
 
 def test_fleet_refuses_an_unknown_cluster_as_its_replacement_does() -> None:
     clusters = parse_clusters_file(CLUSTERS, source="clusters.yaml", base_dir=Path())
-    with pytest.warns(DeprecationWarning), pytest.raises(ConnectionConfigError, match="dev"):
+    with (
+        pytest.warns(DeprecationWarning, match="spark.fleet"),
+        pytest.raises(ConnectionConfigError, match="dev"),
+    ):
         spark.fleet(clusters, ("dev",))
 
 

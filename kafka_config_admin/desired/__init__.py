@@ -128,6 +128,15 @@ if _typing.TYPE_CHECKING:
     from ._reassign import PartitionOutcome as PartitionOutcome
     from ._references import has_reference as has_reference
     from ._references import is_reference as is_reference
+    from ._rows import ENTRY_COLUMNS as ENTRY_COLUMNS
+    from ._rows import ERROR_COLUMNS as ERROR_COLUMNS
+    from ._rows import OUTCOME_COLUMNS as OUTCOME_COLUMNS
+    from ._rows import RESOURCE_COLUMNS as RESOURCE_COLUMNS
+    from ._rows import SYNONYM_COLUMNS as SYNONYM_COLUMNS
+    from ._rows import entry_row as entry_row
+    from ._rows import error_row as error_row
+    from ._rows import error_values as error_values
+    from ._rows import resource_row as resource_row
     from ._rules import Rule as Rule
     from ._rules import RuleOperator as RuleOperator
     from ._rules import Violation as Violation
@@ -285,6 +294,17 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "._references": (
         "has_reference",
         "is_reference",
+    ),
+    "._rows": (
+        "ENTRY_COLUMNS",
+        "ERROR_COLUMNS",
+        "OUTCOME_COLUMNS",
+        "RESOURCE_COLUMNS",
+        "SYNONYM_COLUMNS",
+        "entry_row",
+        "error_row",
+        "error_values",
+        "resource_row",
     ),
     "._rules": (
         "Rule",

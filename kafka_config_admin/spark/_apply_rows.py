@@ -25,19 +25,15 @@ from .. import (
     translate_error,
 )
 from ..connect import Connection
-from ..desired import Proposal, ask_broker
+from ..desired import OutcomeStatus, Proposal, ask_broker
 
 __all__ = ["NOT_DONE", "OP_COLUMNS", "OUTCOME_STATUS", "Outcome", "apply_op_rows"]
 
 #: The columns of an ops row, in order (see ``OPS_SCHEMA``).
 OP_COLUMNS = ("cluster", "resource_type", "resource_name", "name", "op", "value")
 
-APPLIED = "applied"
-VALIDATED = "validated"
-FAILED = "failed"
-SKIPPED = "skipped"
 #: Statuses of rows whose op did not take effect (or pass validation, on a dry run).
-NOT_DONE = frozenset({FAILED, SKIPPED})
+NOT_DONE = frozenset({OutcomeStatus.FAILED, OutcomeStatus.SKIPPED})
 #: Where the status sits in an outcome tuple (after the op columns).
 OUTCOME_STATUS = len(OP_COLUMNS)
 
@@ -47,7 +43,7 @@ class Outcome:
     """What became of one op row; its fields are the columns of ``OUTCOME_SCHEMA``."""
 
     row: tuple[Any, ...]
-    status: str
+    status: OutcomeStatus
     error: str | None
     error_message: str | None
 
@@ -96,7 +92,7 @@ async def _apply_cluster(
             errors = await _alter(admin, sendable, dry_run)
     except Exception as exception:
         errors = dict.fromkeys(sendable, translate_error(exception, f"cluster {target.label!r}"))
-    done = VALIDATED if dry_run else APPLIED
+    done = OutcomeStatus.VALIDATED if dry_run else OutcomeStatus.APPLIED
     for resource, p in pending.items():
         if p.invalid:
             outcomes.extend(_invalid_resource(resource, p))
@@ -164,7 +160,7 @@ def _invalid_resource(resource: ConfigResource, pending: _Pending) -> list[Outco
             outcomes.append(
                 Outcome(
                     row,
-                    SKIPPED,
+                    OutcomeStatus.SKIPPED,
                     None,
                     f"not sent: another op of {resource} is invalid, and a resource's ops "
                     "are applied together or not at all",
@@ -189,4 +185,4 @@ def _failed(row: tuple[Any, ...], error: BaseException) -> Outcome:
     name = type(error).__name__
     if isinstance(error, Exception) and not isinstance(error, KafkaConfigAdminError):
         name = type(translate_error(error, "the cluster")).__name__
-    return Outcome(row, FAILED, name, str(error))
+    return Outcome(row, OutcomeStatus.FAILED, name, str(error))

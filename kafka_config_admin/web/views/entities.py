@@ -22,7 +22,7 @@ from ... import (
     error_line,
     quota_value_text,
 )
-from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string_for
+from ...desired import QUOTA_KEYS, OutcomeStatus, QuotaSpec, human_units, kafka_string_for
 from .._changelog import ChangeRow, now
 from .._render import render, resource_url
 from .base import cluster_client, cluster_name, form_text, require_writes, session, user
@@ -168,11 +168,11 @@ async def edit_user(request: Request) -> Response:
             )
     except ValueError as error:
         raise HTTPException(400, f"refused: {error_line(error)}") from None
-    outcome, message = "applied", ""
+    outcome, message = OutcomeStatus.APPLIED, ""
     try:
         await admin.alter_user_scram_credentials([alteration]).all()
     except KafkaConfigAdminError as error:
-        outcome, message = "failed", f"{type(error).__name__}: {error_line(error)}"
+        outcome, message = OutcomeStatus.FAILED, f"{type(error).__name__}: {error_line(error)}"
     request.app.state.changelog.record(
         [
             ChangeRow(
@@ -190,6 +190,6 @@ async def edit_user(request: Request) -> Response:
             )
         ]
     )
-    if outcome == "failed":
+    if outcome is OutcomeStatus.FAILED:
         raise HTTPException(502, f"user {name!r}, {mechanism_name}: {message}")
     return RedirectResponse(f"/c/{cluster}/users", status_code=303)

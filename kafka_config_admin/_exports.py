@@ -1,9 +1,12 @@
 """Public names imported the first time they are asked for (PEP 562).
 
-The package root and :mod:`kafka_config_admin.desired` list where each public name lives; a
-module is imported when one of its names is first read, so that ``import kafka_config_admin``
-loads none of the SDK, and a command that needs one reader of ``desired`` loads neither the
-change feed nor apply's modules.
+The package root and :mod:`kafka_config_admin.desired` list where each public name lives, once
+(``_HOMES``: module to names); their ``__all__`` and their ``__getattr__`` are both made from
+that table. A module is imported when one of its names is first read, so that
+``import kafka_config_admin`` loads none of the SDK, and a command that needs one reader of
+``desired`` loads neither the change feed nor apply's modules. Type checkers cannot run the
+table: they read the package's ``if TYPE_CHECKING:`` imports (``from M import X as X``, an
+explicit re-export), which tests/unit/test_exported_members.py keeps equal to the table.
 """
 
 from __future__ import annotations
@@ -13,6 +16,15 @@ from importlib import import_module
 from typing import Any
 
 
+def exported_names(
+    homes: Mapping[str, tuple[str, ...]], *, also: tuple[str, ...] = ()
+) -> list[str]:
+    """A package's ``__all__``: every public name of ``homes`` and ``also``, sorted as ruff's
+    RUF022 sorts (constants first, then the rest, each alphabetically)."""
+    names = [name for names in homes.values() for name in names]
+    return sorted([*names, *also], key=lambda name: (not name.isupper(), name))
+
+
 def lazy_exports(
     namespace: dict[str, Any],
     homes: Mapping[str, tuple[str, ...]],
@@ -20,16 +32,14 @@ def lazy_exports(
     show_as_package: bool = False,
 ) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
     """A package's ``__getattr__`` and ``__dir__`` for the public names in ``homes``: module
-    (relative to the package) to its names, ``NAME=ATTRIBUTE`` exporting ATTRIBUTE as NAME.
+    (relative to the package) to its names.
 
     Reading a name imports its module and sets every public name of that module in
     ``namespace`` (the package's globals). ``show_as_package``: classes show the package as
     their module rather than their private one.
     """
     package = namespace["__name__"]
-    module_of = {
-        exported.partition("=")[0]: module for module, names in homes.items() for exported in names
-    }
+    module_of = {name: module for module, names in homes.items() for name in names}
 
     def __getattr__(name: str) -> object:
         """Import the module a public name lives in, and every public name of that module."""
@@ -37,9 +47,8 @@ def lazy_exports(
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         home = module_of[name]
         module = import_module(home, package)
-        for exported in homes[home]:
-            public, _, attribute = exported.partition("=")
-            value = getattr(module, attribute or public)
+        for public in homes[home]:
+            value = getattr(module, public)
             if show_as_package and isinstance(value, type):
                 value.__module__ = package
             namespace[public] = value

@@ -6,6 +6,7 @@ them and requests out of them.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import FrozenInstanceError
@@ -511,7 +512,12 @@ class AlterConfigOp(_Model):
     @field_validator("value", mode="before")
     @classmethod
     def _kafka_string(cls, value: Any) -> Any:
-        return kafka_string(value)
+        if value is None or isinstance(value, str):
+            return value
+        try:
+            return kafka_string(value)
+        except TypeError:
+            return value  # pydantic says the type is wrong, without the value (it may be secret)
 
     def __repr_args__(self) -> Iterator[tuple[str | None, Any]]:
         for key, value in super().__repr_args__():
@@ -521,20 +527,47 @@ class AlterConfigOp(_Model):
                 yield key, value
 
 
-def kafka_string(value: Any) -> Any:
-    """A config value as Kafka's string form: booleans lower case, lists joined with commas.
+def kafka_string(value: object) -> str:
+    """A config value as the string Kafka reads: the one rule every face and the SDK use.
 
-    Strings and anything else come back as they are (the caller rejects what is not a str).
+    A string stays as it is; a boolean becomes ``true`` or ``false`` (Java's spelling, not
+    Python's), an integer its decimal digits (an ``IntEnum`` its number), a float its shortest
+    exact text, and a list or tuple of these its members joined with commas, as Kafka's LIST
+    type splits them.
+
+    Raises:
+        ValueError: a list member contains a comma (Kafka would read it as two members), or a
+            float is not finite. The message names the member's position, never its text:
+            the value may be a secret.
+        TypeError: the value, or a list member, is none of the above (a dict, None, a nested
+            list).
     """
-    if isinstance(value, bool):
+    if isinstance(value, list | tuple):
+        members = [_scalar_string(member) for member in value]
+        for position, member in enumerate(members, start=1):
+            if "," in member:
+                raise ValueError(
+                    f"list member {position} of {len(members)} contains a comma, which Kafka "
+                    "reads as the separator between members"
+                )
+        return ",".join(members)
+    return _scalar_string(value)
+
+
+def _scalar_string(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):  # before int: a bool is an int
         return "true" if value else "false"
     if isinstance(value, int):
         return str(int(value))  # an IntEnum's number, not its name
     if isinstance(value, float):
-        return str(value)
-    if isinstance(value, list | tuple):
-        return ",".join(str(item) for item in value)
-    return value
+        if not math.isfinite(value):
+            raise ValueError(f"{value} is not a finite number")
+        return repr(value)
+    raise TypeError(
+        f"expected a string, number, boolean or a list of them, got {type(value).__name__}"
+    )
 
 
 def trusted(

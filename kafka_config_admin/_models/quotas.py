@@ -27,6 +27,7 @@ __all__ = [
     "QuotaEntityType",
     "QuotaMatchType",
     "check_quota_value",
+    "quota_value_text",
 ]
 
 
@@ -320,6 +321,15 @@ def check_quota_value(key: str, value: object, *, where: str | None = None) -> f
             f"got {given(value)}"
         )
     return float(value)
+
+
+def quota_value_text(value: float) -> str:
+    """A quota value as Kafka's tools and every face of this library write it: a whole number
+    without a fraction (``1048576``, not ``1048576.0``), any other number in full
+    (``12.5``, ``0.001``): the one format of the CLI, the desired state, the change feed, the
+    web editor and Spark."""
+    number = float(value)  # an int too: Python 3.11 ints have no is_integer
+    return str(int(number)) if math.isfinite(number) and number.is_integer() else repr(number)
 
 
 def _finite(value: float) -> bool:

@@ -33,9 +33,9 @@ __all__ = [
 #: What ``kafka-configs.sh`` uses when no iteration count is given.
 DEFAULT_SCRAM_ITERATIONS = 4096
 #: The broker refuses fewer (RFC 7677 asks for at least 4096) or more iterations.
-MIN_ITERATIONS = 4096
+MIN_SCRAM_ITERATIONS = 4096
 #: The most iterations the broker accepts.
-MAX_ITERATIONS = 16384
+MAX_SCRAM_ITERATIONS = 16384
 #: Bytes of random salt made for each upsertion.
 SALT_BYTES = 32
 
@@ -140,9 +140,9 @@ class UserScramCredentialUpsertion:
             raise InvalidArgumentError(
                 f"{where}: iterations must be an int, got {given(iterations)}"
             )
-        if not MIN_ITERATIONS <= iterations <= MAX_ITERATIONS:
+        if not MIN_SCRAM_ITERATIONS <= iterations <= MAX_SCRAM_ITERATIONS:
             raise InvalidArgumentError(
-                f"{where}: iterations must be {MIN_ITERATIONS}-{MAX_ITERATIONS} "
+                f"{where}: iterations must be {MIN_SCRAM_ITERATIONS}-{MAX_SCRAM_ITERATIONS} "
                 f"(the broker refuses others), got {iterations}"
             )
         if not isinstance(password, str):  # the value itself stays out of the message

@@ -167,13 +167,15 @@ def _configs(topic: str, configs: Mapping[str, Any] | None) -> dict[str, str]:
             raise InvalidArgumentError(
                 f"config names of topic {given(topic)} must be non-empty strings, got {given(key)}"
             )
-        value = kafka_string(raw)
-        if not isinstance(value, str):  # the value itself stays out: it may be a secret
+        try:
+            checked[key] = kafka_string(raw)
+        except TypeError:  # the value itself stays out: it may be a secret
             raise InvalidArgumentError(
                 f"value of {key!r} for topic {topic!r} must be a str, int, float, bool or "
                 f"list, got {type(raw).__name__}"
-            )
-        checked[key] = value
+            ) from None
+        except ValueError as error:
+            raise InvalidArgumentError(f"value of {key!r} for topic {topic!r}: {error}") from None
     return checked
 
 

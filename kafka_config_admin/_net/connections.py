@@ -11,8 +11,8 @@ own loggers, where the program's logging configuration decides what shows.
 
 No secret can reach those records: aiokafka logs every request and response at DEBUG, and the
 bytes of a SASL exchange hold the password (PLAIN), a proof derived from it (SCRAM) or the token
-(OAUTHBEARER). A ``Connection`` sends them wrapped, so that they print as ``[hidden]`` whatever
-the order clients come and go in.
+(OAUTHBEARER). A ``BrokerConnection`` sends them wrapped, so that they print as ``[hidden]``
+whatever the order clients come and go in.
 
 The pool owns every connection it opens, so that closing waits until each socket is closed: a
 TLS connection still closing when the event loop ends warns "unclosed transport".
@@ -52,7 +52,7 @@ __all__ = [
     "CLOSE_WAIT",
     "METADATA_KEY",
     "BrokerAddress",
-    "Connection",
+    "BrokerConnection",
     "ConnectionPool",
     "Discovery",
     "Nodes",
@@ -87,7 +87,7 @@ class Nodes(NamedTuple):
 
 
 #: Reads a cluster's nodes over one open connection (Metadata for brokers: ``metadata_nodes``).
-Discovery = Callable[["Connection"], Awaitable[Nodes]]
+Discovery = Callable[["BrokerConnection"], Awaitable[Nodes]]
 
 
 class _Hidden:
@@ -114,7 +114,7 @@ class _Hidden:
         return f"<{name} {HIDDEN}>"
 
 
-class Connection(AIOKafkaConnection):  # type: ignore[misc]  # aiokafka is untyped
+class BrokerConnection(AIOKafkaConnection):  # type: ignore[misc]  # aiokafka is untyped
     """aiokafka's connection, whose SASL exchange never shows in a log record.
 
     It also knows how far it got (``stage``), so that a failure can say what the server did:
@@ -174,25 +174,25 @@ class ConnectionPool:
         #: The broker the latest Metadata names as controller (KRaft: one that forwards
         #: changes to the quorum's leader), None when it names none.
         self.controller: int | None = None
-        self._conns: dict[int, Connection] = {}
+        self._conns: dict[int, BrokerConnection] = {}
         self._opening: dict[int, asyncio.Lock] = {}
         #: Every connection opened whose socket may still be open.
-        self._opened: set[Connection] = set()
+        self._opened: set[BrokerConnection] = set()
         self._refreshing: asyncio.Future[None] | None = None
         #: The bootstrap server's connection being tried, while :meth:`bootstrap` runs.
-        self.trying: Connection | None = None
+        self.trying: BrokerConnection | None = None
 
-    def new(self, host: str, port: int) -> Connection:
+    def new(self, host: str, port: int) -> BrokerConnection:
         """A connection not yet connected, owned by the pool (closed with it)."""
         try:
-            conn = Connection(host, port, **self._options)
+            conn = BrokerConnection(host, port, **self._options)
         except ValueError as error:
             raise InvalidArgumentError(f"invalid connection options: {error}") from None
         self._opened.difference_update([old for old in self._opened if _is_done(old)])
         self._opened.add(conn)
         return conn
 
-    async def open(self, host: str, port: int) -> Connection:
+    async def open(self, host: str, port: int) -> BrokerConnection:
         """A new connection, owned by the pool (closed with it) but kept for no broker."""
         conn = self.new(host, port)
         await conn.connect()
@@ -233,7 +233,7 @@ class ConnectionPool:
             return None
         return connection_failure(TimeoutError(), conn, f"{conn.host}:{conn.port}", seconds=seconds)
 
-    def _adopt(self, conn: Connection) -> None:
+    def _adopt(self, conn: BrokerConnection) -> None:
         """Keep a bootstrap connection as its broker's, if Metadata lists its address."""
         for node_id, address in self.brokers.items():
             if address == (conn.host, conn.port) and node_id not in self._conns:
@@ -241,7 +241,7 @@ class ConnectionPool:
                 return
         conn.close(reason=CloseReason.SHUTDOWN)
 
-    async def _read_metadata(self, conn: Connection) -> None:
+    async def _read_metadata(self, conn: BrokerConnection) -> None:
         nodes = await self._discover(conn)
         brokers = nodes.addresses
         if not brokers:
@@ -273,11 +273,11 @@ class ConnectionPool:
         random.shuffle(open_ones)
         random.shuffle(addresses)
         failure: KafkaConfigAdminError | None = None
-        candidates: list[Connection | BrokerAddress] = [*open_ones, *addresses]
+        candidates: list[BrokerConnection | BrokerAddress] = [*open_ones, *addresses]
         for candidate in candidates:
             conn = (
                 candidate
-                if isinstance(candidate, Connection)
+                if isinstance(candidate, BrokerConnection)
                 else self.new(candidate.host, candidate.port)
             )
             try:
@@ -294,12 +294,12 @@ class ConnectionPool:
             return
         raise failure or KafkaConnectionError("no broker to ask for metadata")
 
-    def open_connection(self, node_id: int) -> Connection | None:
+    def open_connection(self, node_id: int) -> BrokerConnection | None:
         """The broker's connection if it is open."""
         conn = self._conns.get(node_id)
         return conn if conn is not None and conn.connected() else None
 
-    async def connection(self, node_id: int) -> Connection:
+    async def connection(self, node_id: int) -> BrokerConnection:
         """The broker's connection, opened if needed (one opening per broker at a time)."""
         async with self._opening.setdefault(node_id, asyncio.Lock()):
             conn = self.open_connection(node_id)
@@ -314,12 +314,12 @@ class ConnectionPool:
                 self._conns[node_id] = conn
             return conn
 
-    def drop(self, node_id: int, conn: Connection) -> None:
+    def drop(self, node_id: int, conn: BrokerConnection) -> None:
         """Forget the broker's connection (closed by the caller); the next request reopens."""
         if self._conns.get(node_id) is conn:
             del self._conns[node_id]
 
-    def connections(self) -> list[Connection]:
+    def connections(self) -> list[BrokerConnection]:
         """The brokers' open connections."""
         return [conn for conn in self._conns.values() if conn.connected()]
 
@@ -350,7 +350,7 @@ async def close_all(conns: Collection[AIOKafkaConnection]) -> None:
         await asyncio.sleep(0)  # an aborted socket is closed in the loop's next round
 
 
-async def metadata_nodes(conn: Connection) -> Nodes:
+async def metadata_nodes(conn: BrokerConnection) -> Nodes:
     """The brokers as a Metadata answer lists them (aiokafka's request).
 
     A KRaft controller's listener lists no Metadata among its APIs: it is named as what it is.
@@ -369,7 +369,7 @@ async def metadata_nodes(conn: Connection) -> Nodes:
     return Nodes(addresses, racks, controller if controller >= 0 else None)
 
 
-def _is_done(conn: Connection) -> bool:
+def _is_done(conn: BrokerConnection) -> bool:
     """Whether the connection tried to connect and has no socket now (never had, or closed).
 
     One still connecting has none yet either, and is kept: it may open one.
@@ -385,7 +385,7 @@ def _socket_of(conn: AIOKafkaConnection) -> asyncio.Transport | None:
 
 
 def connection_failure(
-    error: Exception, conn: Connection, where: str, *, seconds: float | None = None
+    error: Exception, conn: BrokerConnection, where: str, *, seconds: float | None = None
 ) -> KafkaConfigAdminError:
     """Why opening ``conn`` (or its first request) failed, said as what the server did.
 

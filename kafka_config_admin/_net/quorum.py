@@ -17,7 +17,7 @@ from .._protocol.describe_cluster import CONTROLLERS
 from .connections import (
     METADATA_KEY,
     BrokerAddress,
-    Connection,
+    BrokerConnection,
     Discovery,
     Nodes,
     translate_error,
@@ -30,13 +30,13 @@ __all__ = ["quorum_discovery"]
 def quorum_discovery(wait: float) -> Discovery:
     """The ``Discovery`` of a controller quorum, each DescribeCluster waiting ``wait`` seconds."""
 
-    async def quorum_nodes(conn: Connection) -> Nodes:
+    async def quorum_nodes(conn: BrokerConnection) -> Nodes:
         return await _describe_quorum(conn, wait)
 
     return quorum_nodes
 
 
-async def _describe_quorum(conn: Connection, wait: float) -> Nodes:
+async def _describe_quorum(conn: BrokerConnection, wait: float) -> Nodes:
     where = f"{conn.host}:{conn.port}"
     versions: dict[int, tuple[int, int]] = conn._versions
     served = versions.get(DESCRIBE_CLUSTER.api_key)

@@ -29,7 +29,7 @@ from .._models.validation import check_string, shorten
 from .._protocol import ApiCodec, Memo
 from .bootstrap import bootstrap
 from .brokers import BrokerChoice
-from .connections import Connection, ConnectionPool, translate_error
+from .connections import BrokerConnection, ConnectionPool, translate_error
 from .oauth import TokenChecks, TokenSource
 from .quorum import quorum_discovery
 from .security import SecurityOptions
@@ -131,7 +131,7 @@ class Transport:
 
     # --- the cluster's brokers, as the latest metadata lists them ---------------------------
 
-    def connections(self) -> list[Connection]:
+    def connections(self) -> list[BrokerConnection]:
         """The brokers' open connections (for tests that look at what a broker said)."""
         return self._require_pool().connections()
 
@@ -292,7 +292,7 @@ class Transport:
             raise KafkaConnectionError("the client is not connected")
         return self._pool
 
-    def _open_connection(self, node_id: int) -> Connection | None:
+    def _open_connection(self, node_id: int) -> BrokerConnection | None:
         """The broker's connection, if it is open and ready for our requests (with
         OAUTHBEARER: once its token is known to be accepted)."""
         conn = self._require_pool().open_connection(node_id)

@@ -8,6 +8,7 @@ usage errors answer at once.
 from __future__ import annotations
 
 from ._commands import cli
-from ._main import ExitCode, main
+from ._exit import ExitCode
+from ._main import main
 
 __all__ = ["ExitCode", "cli", "main"]

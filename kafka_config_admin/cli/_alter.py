@@ -9,11 +9,17 @@ from functools import partial
 from rich.table import Table
 from rich.text import Text
 
-from .. import AdminClient, AlterConfigOp, OpType, UserScramCredentialDeletion
+from .. import (
+    AdminClient,
+    AlterConfigOp,
+    OpType,
+    UserScramCredentialDeletion,
+    quota_value_text,
+)
 from ..changeset import ChangeSet, Review, apply, review
 from ..desired import Plan, QuotaPlan
-from ._entities import QuotaChanges, QuotaSelection, quota_changes
-from ._main import ExitCode
+from ._entities import QuotaChanges, quota_changes
+from ._exit import ExitCode
 from ._options import ConnectionOptions
 from ._output import (
     HIDDEN,
@@ -25,9 +31,9 @@ from ._output import (
     stderr,
 )
 from ._progress import settle
-from ._quotas import entity_text, number_text
+from ._quotas import entity_text
 from ._report import print_report
-from ._resources import Selection, UsageError
+from ._resources import QuotaSelection, Selection, UsageError
 from ._running import confirmed, open_client, run
 from ._selection import selected_resources
 
@@ -152,8 +158,8 @@ def _print_quota_changes(plan: QuotaPlan, label: str) -> None:
             entity_text(dict(plan.entity)),
             change.key,
             "DELETE" if change.wanted is None else "SET",
-            "" if change.current is None else number_text(change.current),
-            "" if change.wanted is None else number_text(change.wanted),
+            "" if change.current is None else quota_value_text(change.current),
+            "" if change.wanted is None else quota_value_text(change.wanted),
         )
     print_table(stderr, table)
 

@@ -18,7 +18,7 @@ from .. import (
     releases_with_key,
 )
 from ..desired import key_rules, nearest_keys, upcoming_changes, update_mode_words
-from ._main import ExitCode
+from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     HIDDEN,

@@ -24,6 +24,7 @@ from .. import (
     ConfigSource,
     ResourceType,
     cut_short,
+    quota_value_text,
 )
 from ..connect import Connection
 from ..desired import (
@@ -69,7 +70,7 @@ from ..desired import (
     unlisted_brokers,
 )
 from ._connect import resolve_connection
-from ._main import ExitCode, say, say_lines
+from ._exit import ExitCode, say, say_lines
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     CELL_LIMIT,
@@ -86,7 +87,7 @@ from ._output import (
     stdout,
 )
 from ._progress import progress_bar, settle
-from ._quotas import entity_text, number_text
+from ._quotas import entity_text
 from ._report import changed_keys, print_report
 from ._running import client_for, confirmed, open_client, run
 
@@ -612,7 +613,7 @@ def print_plan(made: Plan, label: str, verdict: BrokerVerdict | None = None) -> 
         for quota_change in quota.changes:
             op = "DELETE" if quota_change.wanted is None else "SET"
             current, wanted = (
-                "" if value is None else number_text(value)
+                "" if value is None else quota_value_text(value)
                 for value in (quota_change.current, quota_change.wanted)
             )
             verdict_cell = said.quota(quota.quota_entity)

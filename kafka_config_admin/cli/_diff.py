@@ -17,14 +17,14 @@ from .. import (
     KafkaConfigAdminError,
     ResourceType,
 )
-from ..desired import is_override, same_value
-from ._main import ExitCode
+from ..desired import RESOURCE_COLUMNS, is_override, resource_row, same_value
+from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
+    DESCRIBE_FORMAT_VERSION,
     failures_lines,
     print_document,
     print_table,
-    resource_dict,
     resource_title,
     stderr,
     stdout,
@@ -36,6 +36,11 @@ from ._selection import selected_resources
 
 #: A side's overrides: per resource, key -> (value, type); a resource it lacks is absent.
 Overrides = dict[ConfigResource, dict[str, tuple[str | None, ConfigType]]]
+
+#: 2: a difference's ``resource`` has the row columns ``resource_type`` and ``resource_name``.
+DIFF_FORMAT_VERSION = 2
+#: The ``describe`` documents a snapshot may be.
+_SNAPSHOT_VERSIONS = (1, DESCRIBE_FORMAT_VERSION)
 
 _ABSENT = "(absent)"
 _NOT_SET = "(not set)"
@@ -88,7 +93,7 @@ def diff(
         print_document(
             {
                 "kind": "diff",
-                "version": 1,
+                "version": DIFF_FORMAT_VERSION,
                 "left": left.label,
                 "right": right.label,
                 "differences": differences,
@@ -158,17 +163,24 @@ def load_snapshot(path: Path) -> Side:
         document = yaml.safe_load(path.read_text(encoding="utf-8"))  # JSON is YAML too
         if document.get("kind") != "describe":
             raise ValueError("not a describe snapshot (kind is not 'describe')")
+        version = document.get("version")
+        if version not in _SNAPSHOT_VERSIONS:
+            raise ValueError(f"describe snapshot version {version!r}: this release reads 1 and 2")
+        # Version 1 named a resource's columns "type" and "name", an entry's type "type".
+        type_column, name_column, config_type_column = (
+            ("type", "name", "type") if version == 1 else (*RESOURCE_COLUMNS, "config_type")
+        )
         overrides: Overrides = {}
         for item in document["resources"]:
             if item.get("error"):
                 continue
-            found = resource(ResourceType[item["type"]], item["name"])
+            found = resource(ResourceType[item[type_column]], item[name_column])
             entries = [
                 ConfigEntry(
                     name=name,
                     value=shown["value"],
                     source=ConfigSource[shown["source"]],
-                    type=ConfigType[shown["type"]],
+                    type=ConfigType[shown[config_type_column]],
                 )
                 for name, shown in item["configs"].items()
             ]
@@ -186,7 +198,7 @@ def compare(left: Side, right: Side) -> list[dict[str, Any]]:
         if mine is None or theirs is None:
             differences.append(
                 {
-                    "resource": resource_dict(found),
+                    "resource": resource_row(found),
                     "key": None,
                     "left": _ABSENT if mine is None else "(present)",
                     "right": _ABSENT if theirs is None else "(present)",
@@ -202,7 +214,7 @@ def compare(left: Side, right: Side) -> list[dict[str, Any]]:
             if not same_value(known, value, other, key=key):
                 differences.append(
                     {
-                        "resource": resource_dict(found),
+                        "resource": resource_row(found),
                         "key": key,
                         "left": _NOT_SET if key not in mine else value,
                         "right": _NOT_SET if key not in theirs else other,
@@ -219,7 +231,7 @@ def print_differences(left: Side, right: Side, differences: list[dict[str, Any]]
     for column in ("resource", "key", left.label, right.label):
         table.add_column(column, overflow="fold")
     for item in differences:
-        title = resource_title(item["resource"]["type"], item["resource"]["name"])
+        title = resource_title(*(item["resource"][column] for column in RESOURCE_COLUMNS))
         table.add_row(title, item["key"] or "", str(item["left"]), str(item["right"]))
     print_table(stdout, table)
     stderr.print(f"{len(differences)} difference(s)")

@@ -16,14 +16,11 @@ import ipaddress
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .. import (
     DEFAULT_SCRAM_ITERATIONS,
     AlterConfigOp,
-    ClientQuotaEntity,
-    ClientQuotaFilter,
-    ClientQuotaFilterComponent,
     ConfigResource,
     InvalidArgumentError,
     OpType,
@@ -35,7 +32,7 @@ from .. import (
     check_quota_value,
 )
 from ..desired import QUOTA_KEYS, ResourceKind
-from ._resources import UsageError, resource
+from ._resources import QuotaSelection, UsageError, resource
 
 QUOTA_TYPES = {
     "users": QuotaEntityType.USER,
@@ -56,59 +53,6 @@ EVERY_NODE_TYPES = (ResourceType.BROKER, ResourceType.BROKER_LOGGER)
 
 SCRAM_MECHANISMS = ("SCRAM-SHA-256", "SCRAM-SHA-512")
 _SCRAM_VALUE = re.compile(r"(?:iterations=(?P<iterations>[^,]*),)?password=(?P<password>.*)", re.S)
-
-
-@dataclass(frozen=True)
-class QuotaSelection:
-    """The quota entity a command line names: per type a name, None (the default) or ANY.
-
-    ``names[kind]`` is missing for a type given without a name (describe: every entity).
-    """
-
-    kinds: tuple[QuotaEntityType, ...]
-    names: dict[QuotaEntityType, str | None] = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        return ", ".join(
-            f"{kind.value} {self.names[kind]!r}" if self.names.get(kind) is not None
-            else (f"default {kind.value}" if kind in self.names else f"every {kind.value}")
-            for kind in self.kinds
-        )  # fmt: skip
-
-    @property
-    def one_user(self) -> str | None:
-        """The user named when the entity is one named user (SCRAM credentials are theirs)."""
-        if self.kinds != (QuotaEntityType.USER,):
-            return None
-        return self.names.get(QuotaEntityType.USER)
-
-    @property
-    def has_scram(self) -> bool:
-        """Whether SCRAM credentials are described too: users only, not the default user."""
-        user = QuotaEntityType.USER
-        return self.kinds == (user,) and (user not in self.names or self.names[user] is not None)
-
-    def entity(self) -> ClientQuotaEntity:
-        """The one entity an alter changes; every type needs a name or ``--entity-default``."""
-        missing = [kind.value for kind in self.kinds if kind not in self.names]
-        if missing:
-            raise UsageError(
-                f"--entity-name or --entity-default must be given for each --entity-type to "
-                f"alter (missing for {', '.join(missing)})"
-            )
-        return ClientQuotaEntity({kind.value: self.names[kind] for kind in self.kinds})
-
-    def filter(self) -> ClientQuotaFilter:
-        """Entities of exactly these types, matching the names given (any name where none)."""
-        components = []
-        for kind in self.kinds:
-            if kind not in self.names:
-                components.append(ClientQuotaFilterComponent.any(kind))
-            elif self.names[kind] is None:
-                components.append(ClientQuotaFilterComponent.default(kind))
-            else:
-                components.append(ClientQuotaFilterComponent.exact(kind, str(self.names[kind])))
-        return ClientQuotaFilter.contains_only(components)
 
 
 @dataclass(frozen=True)

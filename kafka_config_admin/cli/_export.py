@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..desired import Export, ExportFailedError, read_export
-from ._main import ExitCode
+from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import failures_lines, print_document, stderr
 from ._progress import settle

@@ -1,13 +1,17 @@
 """What commands print: the stable JSON/YAML documents and the tables beside them.
 
-The JSON shape of ``describe`` (also the snapshot ``diff`` reads)::
+The JSON shape of ``describe`` (also the snapshot ``diff`` reads); a resource, an entry and an
+error have the columns of :mod:`kafka_config_admin.desired`'s rows (``resource_row``,
+``entry_row``, ``error_row``), as the Spark snapshot and the change feed do::
 
-    {"kind": "describe", "version": 1, "cluster": "prod",
+    {"kind": "describe", "version": 2, "cluster": "prod",
      "resources": [
-       {"type": "TOPIC", "name": "orders", "error": null,
-        "configs": {"retention.ms": {"value": "86400000", "source": "TOPIC_CONFIG",
-                                     "type": "LONG", "is_default": false,
+       {"resource_type": "TOPIC", "resource_name": "orders",
+        "error": null, "error_message": null,
+        "configs": {"retention.ms": {"name": "retention.ms", "value": "86400000",
+                                     "source": "TOPIC_CONFIG", "is_default": false,
                                      "is_read_only": false, "is_sensitive": false,
+                                     "config_type": "LONG",
                                      "documentation": "...",          (only with --docs)
                                      "synonyms": [{"name", "value", "source"}]}}}]}  (--synonyms)
 
@@ -32,14 +36,16 @@ from rich.text import Text
 
 from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType, cut_short, error_line
-from ..desired import override_source
-from ._main import ExitCode, say, say_lines
+from ..desired import entry_row, error_row, override_source, resource_row
+from ._exit import ExitCode, say, say_lines
 from ._options import OutputFormat
 
 if TYPE_CHECKING:
     from ..desired import BrokerVerdict, ConfigWarning
 
-DESCRIBE_FORMAT_VERSION = 1
+#: 2: the columns of the Spark snapshot and the change feed (``resource_type``,
+#: ``resource_name``, ``config_type``, ``error``/``error_message``; ``diff`` reads 1 too).
+DESCRIBE_FORMAT_VERSION = 2
 
 
 #: Data goes to stdout; messages, progress and errors to stderr.
@@ -85,42 +91,6 @@ def _name(entry: ConfigEntry) -> str:
     return entry.name
 
 
-def resource_dict(resource: ConfigResource) -> dict[str, str]:
-    """A resource in every JSON document: ``{"type": "TOPIC", "name": "orders"}``."""
-    return {"type": resource.type.name, "name": resource.name}
-
-
-def entry_dict(entry: ConfigEntry, view: DescribeView) -> dict[str, Any]:
-    """One entry in the describe document."""
-    shown: dict[str, Any] = {
-        "value": None if entry.sensitive else entry.value,
-        "source": entry.source.name,
-        "type": entry.type.name,
-        "is_default": entry.is_default,
-        "is_read_only": entry.is_read_only,
-        "is_sensitive": entry.sensitive,
-    }
-    if view.docs:
-        shown["documentation"] = entry.documentation
-    if view.synonyms:
-        shown["synonyms"] = [
-            {
-                "name": synonym.name,
-                "value": None if entry.sensitive else synonym.value,
-                "source": synonym.source.name,
-            }
-            for synonym in entry.synonyms
-        ]
-    return shown
-
-
-def error_dict(error: BaseException | None) -> dict[str, str] | None:
-    """An error in every JSON document: its class and its message."""
-    if error is None:
-        return None
-    return {"type": type(error).__name__, "message": error_line(error)}
-
-
 def describe_document(
     cluster: str,
     outcomes: Mapping[ConfigResource, Config | BaseException],
@@ -129,15 +99,16 @@ def describe_document(
     """The describe document (see the module docstring)."""
     resources = []
     for resource, outcome in outcomes.items():
-        item: dict[str, Any] = resource_dict(resource)
+        item: dict[str, Any] = resource_row(resource)
         if isinstance(outcome, BaseException):
-            item |= {"error": error_dict(outcome), "configs": {}}
+            item |= error_row(outcome) | {"configs": {}}
         else:
-            item |= {
-                "error": None,
+            shown = view.shown(resource, outcome)
+            item |= error_row(None) | {
                 "configs": {
-                    entry.name: entry_dict(entry, view) for entry in view.shown(resource, outcome)
-                },
+                    entry.name: entry_row(entry, documentation=view.docs, synonyms=view.synonyms)
+                    for entry in shown
+                }
             }
         resources.append(item)
     return {
@@ -170,9 +141,9 @@ def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> No
         headers.append("documentation")
     headed = False
     for item in document["resources"]:
-        title = resource_title(item["type"], item["name"])
+        title = resource_title(item["resource_type"], item["resource_name"])
         if item["error"] is not None:
-            message = f" {title}: {item['error']['message']}"
+            message = f" {title}: {item['error_message']}"
             stderr.print(Text.assemble(("failed:", "red"), message), highlight=False)
             continue
         if not headed:  # above the first table: the cluster these tables are of
@@ -196,7 +167,8 @@ def print_describe_tables(document: Mapping[str, Any], view: DescribeView) -> No
 
 
 def _describe_row(key: str, entry: Mapping[str, Any], view: DescribeView) -> list[str]:
-    row = [key, shown_value(entry["value"], entry["is_sensitive"]), entry["source"], entry["type"]]
+    shown = shown_value(entry["value"], entry["is_sensitive"])
+    row = [key, shown, entry["source"], entry["config_type"]]
     if view.synonyms:
         hidden = entry["is_sensitive"]
         row.append(

@@ -24,12 +24,13 @@ from .. import (
     ClientQuotaEntity,
     QuotaValues,
     UserScramCredentialsDescription,
+    quota_value_text,
 )
 from ..desired import quota_entries
-from ._entities import QuotaSelection
-from ._main import ExitCode
+from ._exit import ExitCode
 from ._options import OutputFormat
 from ._output import print_document, print_table, stdout
+from ._resources import QuotaSelection
 from ._running import run
 
 QUOTAS_FORMAT_VERSION = 1
@@ -84,7 +85,7 @@ def _print_tables(document: dict[str, Any], selection: QuotaSelection) -> None:
     for item in document["quotas"]:
         entity = entity_text(item["entity"])
         for key, value in item["values"].items():
-            table.add_row(entity, key, number_text(value))
+            table.add_row(entity, key, quota_value_text(value))
     if not document["quotas"]:
         table.caption = "no quotas"
     print_table(stdout, table)
@@ -105,8 +106,3 @@ def entity_text(entity: dict[str, str | None]) -> str:
     return ", ".join(
         f"default {kind}" if name is None else f"{kind} {name!r}" for kind, name in entity.items()
     )
-
-
-def number_text(value: float) -> str:
-    """A quota value as people write it: ``1024``, ``12.5``."""
-    return str(int(value)) if value.is_integer() else repr(value)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import ConfigResource
 from ..desired import ApplyReport, OutcomeStatus, Plan, ResourceOutcome
-from ._main import ExitCode, say, say_lines
+from ._exit import ExitCode, say, say_lines
 from ._output import failures_lines, reason_line, resource_title, stderr
 from ._quotas import entity_text
 

@@ -15,24 +15,24 @@ Changes: ``--set k=v``, ``--delete k``, ``--append k=v``, ``--subtract k=v``, an
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from .. import (
     MAX_BROKER_ID,
     AlterConfigOp,
+    ClientQuotaEntity,
+    ClientQuotaFilter,
+    ClientQuotaFilterComponent,
     ConfigResource,
     InvalidArgumentError,
     OpType,
+    QuotaEntityType,
     ResourceType,
     is_broker_id,
 )
 from ..connect import parse_properties
-from ..desired import ResourceKind, kafka_string
-
-if TYPE_CHECKING:
-    from ._entities import QuotaSelection
+from ..desired import ResourceKind, kafka_string_for
 
 #: The kinds ``TYPE:NAME`` can name: those with configs (quotas: ``--entity-type``).
 _CONFIG_KINDS = tuple(kind for kind in ResourceKind if kind.is_config)
@@ -40,6 +40,59 @@ _CONFIG_KINDS = tuple(kind for kind in ResourceKind if kind.is_config)
 
 class UsageError(InvalidArgumentError):
     """A command line that cannot be carried out as given (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class QuotaSelection:
+    """The quota entity a command line names: per type a name, None (the default) or ANY.
+
+    ``names[kind]`` is missing for a type given without a name (describe: every entity).
+    """
+
+    kinds: tuple[QuotaEntityType, ...]
+    names: dict[QuotaEntityType, str | None] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return ", ".join(
+            f"{kind.value} {self.names[kind]!r}" if self.names.get(kind) is not None
+            else (f"default {kind.value}" if kind in self.names else f"every {kind.value}")
+            for kind in self.kinds
+        )  # fmt: skip
+
+    @property
+    def one_user(self) -> str | None:
+        """The user named when the entity is one named user (SCRAM credentials are theirs)."""
+        if self.kinds != (QuotaEntityType.USER,):
+            return None
+        return self.names.get(QuotaEntityType.USER)
+
+    @property
+    def has_scram(self) -> bool:
+        """Whether SCRAM credentials are described too: users only, not the default user."""
+        user = QuotaEntityType.USER
+        return self.kinds == (user,) and (user not in self.names or self.names[user] is not None)
+
+    def entity(self) -> ClientQuotaEntity:
+        """The one entity an alter changes; every type needs a name or ``--entity-default``."""
+        missing = [kind.value for kind in self.kinds if kind not in self.names]
+        if missing:
+            raise UsageError(
+                f"--entity-name or --entity-default must be given for each --entity-type to "
+                f"alter (missing for {', '.join(missing)})"
+            )
+        return ClientQuotaEntity({kind.value: self.names[kind] for kind in self.kinds})
+
+    def filter(self) -> ClientQuotaFilter:
+        """Entities of exactly these types, matching the names given (any name where none)."""
+        components = []
+        for kind in self.kinds:
+            if kind not in self.names:
+                components.append(ClientQuotaFilterComponent.any(kind))
+            elif self.names[kind] is None:
+                components.append(ClientQuotaFilterComponent.default(kind))
+            else:
+                components.append(ClientQuotaFilterComponent.exact(kind, str(self.names[kind])))
+        return ClientQuotaFilter.contains_only(components)
 
 
 @dataclass(frozen=True)
@@ -211,7 +264,7 @@ def _read_properties(path: Path) -> dict[str, str]:
 def _op(op: OpType, key: str, value: str | None) -> AlterConfigOp:
     if op is OpType.SET:
         try:  # human units on .ms and .bytes keys, as in a desired-state file: 7d, 1GiB
-            value = kafka_string(key, value)
+            value = kafka_string_for(key, value)
         except ValueError as error:
             raise UsageError(f"{key}={value}: {error}") from None
     return AlterConfigOp(key, value, op)

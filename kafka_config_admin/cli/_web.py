@@ -8,7 +8,7 @@ import click
 
 from ..connect import Connection, clusters_file_in_use, load_clusters_file
 from ._connect import resolve_connection
-from ._main import ExitCode
+from ._exit import ExitCode
 from ._options import ConnectionOptions
 from ._resources import UsageError
 

@@ -23,6 +23,7 @@ from .. import (
     InvalidArgumentError,
     QuotaEntityType,
     ResourceType,
+    quota_value_text,
 )
 from ._kinds import ResourceKind
 from ._references import has_reference
@@ -291,7 +292,7 @@ def quota_failure(
     value = values.get(rule.key)
     if value is None:
         return rule.failure(None, set_here=False, absent=_NO_QUOTA, unset=_NO_QUOTA), None
-    text = str(int(value)) if value.is_integer() else repr(value)
+    text = quota_value_text(value)
     entry = ConfigEntry(name=rule.key, value=text, type=ConfigType.DOUBLE)
     return rule.failure(entry, set_here=True), text
 

@@ -39,6 +39,7 @@ from enum import StrEnum
 from typing import Any
 
 from .. import Config, ConfigResource, ConfigSource, ResourceType
+from ._rows import ERROR_COLUMNS, RESOURCE_COLUMNS
 from ._state import override_source
 
 __all__ = [
@@ -210,10 +211,12 @@ class StateChange:
 
     def to_dict(self) -> dict[str, Any]:
         """The row as JSON-ready values (the time in ISO 8601)."""
+        resource_type, resource_name = RESOURCE_COLUMNS
+        error, error_message = ERROR_COLUMNS
         return {
             "cluster": self.cluster,
-            "resource_type": self.resource_type,
-            "resource_name": self.resource_name,
+            resource_type: self.resource_type,
+            resource_name: self.resource_name,
             "key": self.key,
             "change": self.change.value,
             "before_value": self.before_value,
@@ -222,8 +225,8 @@ class StateChange:
             "after_source": self.after_source,
             "config_type": self.config_type,
             "detected_time": self.detected_time.isoformat(),
-            "error": self.error,
-            "error_message": self.error_message,
+            error: self.error,
+            error_message: self.error_message,
         }
 
 

@@ -29,7 +29,7 @@ from ._patterns import UserPattern
 from ._quotas import QuotaSpec
 from ._rules import Rule
 from ._scram_users import ScramCredentialSpec
-from ._values import kafka_string
+from ._values import kafka_string_for
 
 __all__ = [
     "BROKER_THROTTLE_KEYS",
@@ -82,7 +82,7 @@ class ResourceSpec(BaseModel):
                 name = shorten(key) if isinstance(key, str) else repr(key)
                 raise ValueError(f"config name {name} must be a non-empty string without spaces")
             try:
-                converted[key] = kafka_string(key, value)
+                converted[key] = kafka_string_for(key, value)
             except ValueError as error:
                 raise ValueError(f"{key}: {error}") from None
         return converted

@@ -21,6 +21,7 @@ from .. import (
     KafkaTimeoutError,
     UnknownTopicOrPartitionError,
     UnsupportedVersionError,
+    quota_value_text,
 )
 from ._changes import (
     ENTITY_SOURCE,
@@ -36,6 +37,7 @@ from ._kinds import ResourceKind
 from ._listing import list_scope
 from ._patterns import PatternTimeoutError
 from ._read_state import read_scram_credentials
+from ._rows import error_values
 from ._scope import ResourceScope
 
 __all__ = ["observe_cluster", "observe_once"]
@@ -71,7 +73,7 @@ async def observe_cluster(
     except PatternTimeoutError:
         raise
     except Exception as error:  # the cluster itself failed: nothing of it is known this time
-        return ObservedState(cluster, time, error=_error(error), known=False)
+        return ObservedState(cluster, time, error=error_values(error), known=False)
     return ObservedState(cluster, time, observed, type_errors=type_errors)
 
 
@@ -102,9 +104,9 @@ async def observe_once(
     except PatternTimeoutError:
         raise
     except Exception as error:
-        return ObservedState(cluster, time, error=_error(error), known=False)
+        return ObservedState(cluster, time, error=error_values(error), known=False)
     late = KafkaTimeoutError(f"the cluster's poll did not end within {deadline}s")
-    return ObservedState(cluster, time, error=_error(late), known=False)
+    return ObservedState(cluster, time, error=error_values(late), known=False)
 
 
 async def _config_resources(admin: AdminClient, scope: ResourceScope) -> list[ConfigResource]:
@@ -138,7 +140,7 @@ async def _describe(
             continue  # deleted since it was listed, or not there: absent, not failed
         else:
             failures.append(error)
-            observed[key] = ResourceObservation(None, _error(error))
+            observed[key] = ResourceObservation(None, error_values(error))
     if len(failures) == len(resources) and isinstance(
         failures[0], KafkaConnectionError | KafkaTimeoutError
     ):
@@ -158,7 +160,9 @@ async def _read_entities(
         if kind == QUOTA:
             quotas = await admin.describe_client_quotas().all()
             entries = {
-                _entity_name(entity): {key: _number(value) for key, value in values.items()}
+                _entity_name(entity): {
+                    key: quota_value_text(value) for key, value in values.items()
+                }
                 for entity, values in quotas.items()
             }
         else:
@@ -167,7 +171,7 @@ async def _read_entities(
                 for user, infos in (await read_scram_credentials(admin, every=True)).items()
             }
     except (UnsupportedVersionError, AuthorizationError) as error:
-        type_errors[kind] = _error(error)
+        type_errors[kind] = error_values(error)
         return
     for name, values in entries.items():
         observed[(kind, name)] = ResourceObservation(
@@ -181,14 +185,3 @@ def _entity_name(entity: ClientQuotaEntity) -> str:
     return ",".join(
         f"{kind}={'<default>' if name is None else name}" for kind, name in entity.items()
     )
-
-
-def _number(value: float) -> str:
-    """A quota value as Kafka's tools print it: whole numbers without a fraction."""
-    return str(int(value)) if value == int(value) else repr(value)
-
-
-def _error(error: BaseException) -> tuple[str, str]:
-    """An error as its row shows it: its class and message. The SDK raises its own typed
-    errors (what the connections raise is translated there); anything else keeps its name."""
-    return type(error).__name__, str(error) or type(error).__name__

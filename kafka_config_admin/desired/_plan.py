@@ -29,6 +29,7 @@ from .. import (
     NewTopic,
     OpType,
     ResourceType,
+    quota_value_text,
 )
 from ._audit import Shadowed, find_shadowed
 from ._check import Problem, check_desired, unknown_key_warnings
@@ -391,9 +392,7 @@ def stale_quotas(plan: Plan, state: ClusterState) -> dict[ClientQuotaEntity, tup
 
 
 def _number(value: float | None) -> str | None:
-    if value is None:
-        return None
-    return str(int(value)) if value.is_integer() else repr(value)
+    return None if value is None else quota_value_text(value)
 
 
 class PlanDifference(BaseModel):

@@ -38,7 +38,7 @@ from ._quotas import QUOTA_KEYS
 from ._references import has_reference
 from ._state import is_override
 from ._types import parse_typed, same_value
-from ._values import kafka_string
+from ._values import kafka_string_for
 
 __all__ = [
     "Rule",
@@ -447,7 +447,7 @@ NOT_A_REFERENCE = "a plain value, not a config provider reference (${provider:pa
 
 
 def _operand_string(key: str, value: object) -> str:
-    text = kafka_string(key, value)
+    text = kafka_string_for(key, value)
     if text is None:
         raise ValueError("a rule's value may not be null")
     return text

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
-from .. import shorten
+from .. import kafka_string, shorten
 
 __all__ = [
     "DURATION_UNITS",
     "SIZE_UNITS",
     "human_units",
-    "kafka_string",
+    "kafka_string_for",
     "parse_duration_ms",
     "parse_size_bytes",
 ]
@@ -95,18 +95,6 @@ def _convert(text: str, units: Mapping[str, int], what: str, known: str) -> int:
     return amount.numerator
 
 
-def _scalar_string(key: str, value: object) -> str:
-    if isinstance(value, bool):  # before int: bool is an int
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, str):
-        return _with_units(key, value)
-    raise ValueError(f"expected a scalar (string, number or boolean), got {type(value).__name__}")
-
-
 def _with_units(key: str, value: str) -> str:
     """The value with a human unit converted, for keys ending in ``.ms`` or ``.bytes`` (and
     sizes for the ``*_byte_rate`` client quotas, bytes per second)."""
@@ -120,22 +108,26 @@ def _with_units(key: str, value: str) -> str:
     return value
 
 
-def kafka_string(key: str, value: object) -> str | None:
-    """The string Kafka takes for a value given in a desired-state file (None stays None).
+def kafka_string_for(key: str, value: object) -> str | None:
+    """The string Kafka takes for ``key``'s value as a user wrote it (None stays None).
 
-    Booleans become ``true``/``false``, numbers their decimal text, lists their members joined
-    with commas (a member may not contain a comma), and human units on ``.ms``/``.bytes`` keys
-    their exact number. Raises ValueError naming what is wrong.
+    Human units on ``.ms``/``.bytes`` keys (and the ``*_byte_rate`` quotas) become their exact
+    number, a list's members each; then the SDK's one rule, :func:`kafka_config_admin.kafka_string`:
+    booleans ``true``/``false``, numbers their decimal text, lists their members joined with
+    commas (a member may not contain a comma). Raises ValueError naming what is wrong.
     """
     if value is None:
         return None
-    if isinstance(value, list | tuple):
-        members = [_scalar_string(key, member) for member in value]
-        for member in members:
-            if "," in member:
-                raise ValueError(f"list member {shorten(member)} contains a comma")
-        return ",".join(members)
-    return _scalar_string(key, value)
+    try:
+        if isinstance(value, list | tuple):
+            return kafka_string([_units_of(key, member) for member in value])
+        return kafka_string(_units_of(key, value))
+    except TypeError as error:
+        raise ValueError(str(error)) from None
+
+
+def _units_of(key: str, value: object) -> object:
+    return _with_units(key, value) if isinstance(value, str) else value
 
 
 #: The most digits a value :func:`human_units` reads may have (a LONG has at most 19).

@@ -32,6 +32,7 @@ from .. import (
     NewPartitions,
     error_line,
     is_sensitive_name,
+    quota_value_text,
     shorten,
 )
 from ._plan import Plan, TopicCreation
@@ -187,7 +188,7 @@ async def ask_broker(admin: AdminClient, proposal: Proposal) -> BrokerVerdict:
         )
         for entity, error in errors.items():
             changes = [
-                (key, None if value is None else _number(value), False)
+                (key, None if value is None else quota_value_text(value), False)
                 for key, value in wanted[entity].items()
             ]
             quotas[entity] = _refusal(f"quotas of {entity}", changes, error)
@@ -281,7 +282,3 @@ def _refusal(
         for key, value, secret in changes
     )
     return Refusal(subject, keys, error, f"{type(error).__name__}: {message}")
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else repr(value)

@@ -15,6 +15,7 @@ configs lives in the SDK and in :mod:`kafka_config_admin.desired`::
 """
 
 from ._apply_ops import apply_ops
+from ._deprecated import fleet
 from ._feed import KafkaConfigChangesDataSource
 from ._pipeline import (
     FINDINGS_SCHEMA,
@@ -52,6 +53,7 @@ __all__ = [
     "apply_ops",
     "audit",
     "diff_snapshots",
+    "fleet",
     "read_snapshot",
     "register",
     "snapshot_ids",

@@ -1,7 +1,10 @@
 """The schemas of the pipeline's DataFrames: snapshot rows, alter ops and their outcomes.
 
 Each is written once, as an Arrow schema (``read()`` and the apply tasks produce Arrow
-batches); the Spark schema is derived from it, so the two cannot drift apart.
+batches); the Spark schema is derived from it, so the two cannot drift apart. The column names
+of a resource, a config entry, an error and an outcome are desired's rows
+(:mod:`kafka_config_admin.desired`'s ``*_COLUMNS``), the ones the CLI's JSON and the change
+feed use.
 """
 
 from __future__ import annotations
@@ -9,6 +12,14 @@ from __future__ import annotations
 import pyarrow as pa
 from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
+
+from ..desired import (
+    ENTRY_COLUMNS,
+    ERROR_COLUMNS,
+    OUTCOME_COLUMNS,
+    RESOURCE_COLUMNS,
+    SYNONYM_COLUMNS,
+)
 
 __all__ = [
     "CHANGES_ARROW_SCHEMA",
@@ -25,45 +36,46 @@ __all__ = [
 ]
 
 _TIME = pa.timestamp("us", tz="UTC")
-_SYNONYM = pa.struct([("name", pa.string()), ("value", pa.string()), ("source", pa.string())])
+_SYNONYM = pa.struct([(name, pa.string()) for name in SYNONYM_COLUMNS])
+#: The Arrow type of each config entry column (desired's ``ENTRY_COLUMNS``, in its order).
+_ENTRY_TYPES = {
+    "name": pa.string(),
+    "value": pa.string(),
+    "source": pa.string(),
+    "is_default": pa.bool_(),
+    "is_read_only": pa.bool_(),
+    "is_sensitive": pa.bool_(),
+    "config_type": pa.string(),
+    "documentation": pa.string(),
+    "synonyms": pa.list_(_SYNONYM),
+}
+
+
+def _strings(names: tuple[str, ...]) -> list[tuple[str, pa.DataType]]:
+    return [(name, pa.string()) for name in names]
+
 
 #: One row per (cluster, resource, config); a resource that failed is one row with its error.
+#: The columns are desired's rows: the resource's, the entry's, the error's.
 SNAPSHOT_ARROW_SCHEMA = pa.schema(
     [
         ("cluster", pa.string()),
-        ("resource_type", pa.string()),
-        ("resource_name", pa.string()),
-        ("name", pa.string()),
-        ("value", pa.string()),
-        ("source", pa.string()),
-        ("is_default", pa.bool_()),
-        ("is_read_only", pa.bool_()),
-        ("is_sensitive", pa.bool_()),
-        ("config_type", pa.string()),
-        ("documentation", pa.string()),
-        ("synonyms", pa.list_(_SYNONYM)),
+        *_strings(RESOURCE_COLUMNS),
+        *((name, _ENTRY_TYPES[name]) for name in ENTRY_COLUMNS),
         ("snapshot_time", _TIME),
-        ("error", pa.string()),
-        ("error_message", pa.string()),
+        *_strings(ERROR_COLUMNS),
     ]
 )
 
 #: The input of an apply: one alter op per row (value is null for DELETE).
-OPS_ARROW_SCHEMA = pa.schema(
-    [
-        (name, pa.string())
-        for name in ("cluster", "resource_type", "resource_name", "name", "op", "value")
-    ]
-)
+OPS_ARROW_SCHEMA = pa.schema(_strings(("cluster", *RESOURCE_COLUMNS, "name", "op", "value")))
 
-#: What became of each op row: status is a value of ``OutcomeStatus`` (applied, validated on a
-#: dry run, unconfirmed, failed or skipped).
+#: What became of each op row: status (an ``OutcomeStatus``: applied, validated on a dry run,
+#: unconfirmed, failed or skipped) and the error columns.
 OUTCOME_ARROW_SCHEMA = pa.schema(
     [
         *OPS_ARROW_SCHEMA,
-        ("status", pa.string()),
-        ("error", pa.string()),
-        ("error_message", pa.string()),
+        *_strings(OUTCOME_COLUMNS),
         ("dry_run", pa.bool_()),
         ("finished_time", _TIME),
     ]
@@ -75,8 +87,7 @@ OUTCOME_ARROW_SCHEMA = pa.schema(
 CHANGES_ARROW_SCHEMA = pa.schema(
     [
         ("cluster", pa.string()),
-        ("resource_type", pa.string()),
-        ("resource_name", pa.string()),
+        *_strings(RESOURCE_COLUMNS),
         ("key", pa.string()),
         ("change", pa.string()),
         ("before_value", pa.string()),
@@ -87,8 +98,7 @@ CHANGES_ARROW_SCHEMA = pa.schema(
         ("detected_time", _TIME),
         ("snapshot_id", pa.string()),
         ("poll", pa.int64()),
-        ("error", pa.string()),
-        ("error_message", pa.string()),
+        *_strings(ERROR_COLUMNS),
     ]
 )
 
@@ -98,8 +108,7 @@ CHANGES_ARROW_SCHEMA = pa.schema(
 DIFF_ARROW_SCHEMA = pa.schema(
     [
         ("cluster", pa.string()),
-        ("resource_type", pa.string()),
-        ("resource_name", pa.string()),
+        *_strings(RESOURCE_COLUMNS),
         ("name", pa.string()),
         ("change", pa.string()),
         ("before_value", pa.string()),

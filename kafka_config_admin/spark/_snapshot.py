@@ -26,6 +26,7 @@ from .. import (
     translate_error,
 )
 from ..connect import Connection
+from ..desired import error_values
 from ._schema import SNAPSHOT_ARROW_SCHEMA
 
 __all__ = ["Shard", "describe_shard", "error_batch"]
@@ -182,16 +183,12 @@ def _entry_columns(entries: Sequence[ConfigEntry]) -> dict[str, list[Any]]:
 
 
 def _error_of(outcome: Config | BaseException) -> tuple[str | None, str | None]:
-    """A resource's error column values: its error's name and message, or none."""
-    if isinstance(outcome, BaseException):
-        return _error_name(outcome), str(outcome)
-    return None, None
-
-
-def _error_name(error: BaseException) -> str:
-    if isinstance(error, Exception) and not isinstance(error, KafkaConfigAdminError):
-        error = translate_error(error, "the cluster")
-    return type(error).__name__
+    """A resource's error column values (desired's ``error_values``), or none."""
+    if not isinstance(outcome, BaseException):
+        return None, None
+    if isinstance(outcome, Exception) and not isinstance(outcome, KafkaConfigAdminError):
+        outcome = translate_error(outcome, "the cluster")
+    return error_values(outcome)
 
 
 def error_batch(

@@ -35,7 +35,7 @@ from pyspark.sql.types import StructType
 
 from .. import InvalidArgumentError, KafkaConfigAdminError, translate_error
 from ..connect import Connection, connections_from_options
-from ..desired import ScopeListing
+from ..desired import ScopeListing, error_values
 from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
 from ._feed import KafkaConfigChangesDataSource
 from ._inventory import read_inventory
@@ -174,7 +174,7 @@ def plan_shards(target: Connection, options: SnapshotOptions, selection: Selecti
             inventory = asyncio.run(read_inventory(target, scope, selected))
         except Exception as error:
             failure = translate_error(error, f"cluster {target.label!r}")
-            return [Shard(target, planning_error=(type(failure).__name__, str(failure)))]
+            return [Shard(target, planning_error=error_values(failure))]
     resources = scope.config_resources(
         listed_topics=inventory.topics,
         listed_brokers=inventory.brokers,

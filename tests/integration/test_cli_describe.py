@@ -17,17 +17,20 @@ def test_describe_json_shows_overrides_with_types(
     ran = run_cli(capsys, "describe", "-b", kafka_bootstrap, "--topic", name, "-o", "json")
     assert ran.code == 0, ran.err
     document = ran.json()
-    assert document["kind"] == "describe" and document["version"] == 1
+    assert document["kind"] == "describe" and document["version"] == 2
     [resource] = document["resources"]
-    assert resource["type"] == "TOPIC" and resource["name"] == name and resource["error"] is None
+    # The columns of the Spark snapshot and the change feed (desired's rows).
+    assert (resource["resource_type"], resource["resource_name"]) == ("TOPIC", name)
+    assert (resource["error"], resource["error_message"]) == (None, None)
     assert resource["configs"] == {
         "retention.ms": {
+            "name": "retention.ms",
             "value": "3600000",
             "source": "TOPIC_CONFIG",
-            "type": "LONG",
             "is_default": False,
             "is_read_only": False,
             "is_sensitive": False,
+            "config_type": "LONG",
         }
     }
 
@@ -54,11 +57,11 @@ def test_describe_yaml_with_all_docs_and_synonyms(
     [resource] = yaml.safe_load(ran.out)["resources"]
     retention = resource["configs"]["retention.ms"]
     assert set(resource["configs"]) == {"retention.ms", "cleanup.policy", "min.insync.replicas"}
-    assert retention["type"] == "LONG" and retention["is_default"] is True
+    assert retention["config_type"] == "LONG" and retention["is_default"] is True
     assert "retention" in retention["documentation"].lower()
     synonyms = resource["configs"]["min.insync.replicas"]["synonyms"]
     assert {"name": "min.insync.replicas", "value": "1", "source": "DEFAULT_CONFIG"} in synonyms
-    assert resource["configs"]["cleanup.policy"]["type"] == "LIST"
+    assert resource["configs"]["cleanup.policy"]["config_type"] == "LIST"
 
 
 def test_describe_table_as_a_subprocess_with_the_bootstrap_from_the_environment(
@@ -91,7 +94,8 @@ def test_a_resource_that_fails_gives_exit_1_and_the_others_are_shown(
     assert ran.code == 1
     found, missing = ran.json()["resources"]
     assert found["error"] is None
-    assert missing["error"]["type"] == "UnknownTopicOrPartitionError"
+    assert missing["error"] == "UnknownTopicOrPartitionError"
+    assert isinstance(missing["error_message"], str) and missing["error_message"]
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,7 @@ def test_match_selects_topics_by_whole_name(
     for name in names:
         settled(kafka_bootstrap, topic(name), "retention.ms", "7200000")
     ran = run_cli(capsys, "describe", "-b", kafka_bootstrap, "--match", pattern, "-o", "json")
-    assert sorted(item["name"] for item in ran.json()["resources"]) == sorted(names)
+    assert sorted(item["resource_name"] for item in ran.json()["resources"]) == sorted(names)
     ran = run_cli(capsys, "describe", "-b", kafka_bootstrap, "--match", "no-topic-is-named-so.*")
     assert ran.code == 0 and ran.out == ""
     assert f"no topic of {kafka_bootstrap} matches " in ran.err
@@ -86,7 +86,7 @@ def test_diff_against_a_saved_snapshot(
     ran = run_cli(capsys, "diff", "-b", kafka_bootstrap, "--against", str(snapshot), "-o", "json")
     assert ran.code == 3
     differences = ran.json()["differences"]
-    resource = {"type": "TOPIC", "name": name}
+    resource = {"resource_type": "TOPIC", "resource_name": name}
     assert differences == [
         {"resource": resource, "key": "retention.ms", "left": "7200000", "right": "3600000"},
         {"resource": resource, "key": "segment.ms", "left": "(not set)", "right": "3600000"},

@@ -313,9 +313,11 @@ def parsed_ours(document: dict[str, object]) -> Described:
     assert isinstance(resources, list)
     for resource in resources:
         assert resource["error"] is None, resource
-        described.add((resource["type"], resource["name"], "", ""))
+        described.add((resource["resource_type"], resource["resource_name"], "", ""))
         for key, entry in resource["configs"].items():
-            described.add((resource["type"], resource["name"], key, entry["value"]))
+            described.add(
+                (resource["resource_type"], resource["resource_name"], key, entry["value"])
+            )
     return described
 
 

@@ -16,9 +16,9 @@ from kafka_config_admin import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from kafka_config_admin.cli._entities import EntityOptions, QuotaSelection, entities, quota_changes
+from kafka_config_admin.cli._entities import EntityOptions, entities, quota_changes
 from kafka_config_admin.cli._options import selection_options
-from kafka_config_admin.cli._resources import Selection, UsageError
+from kafka_config_admin.cli._resources import QuotaSelection, Selection, UsageError
 
 
 def selected(*argv: str) -> Selection:

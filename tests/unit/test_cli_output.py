@@ -67,9 +67,10 @@ def test_without_all_only_values_set_on_the_resource_itself() -> None:
 def test_a_failed_resource_carries_its_error() -> None:
     document = describe_document("c", {TOPIC: ValueError("no  such\ntopic")}, DescribeView())
     assert document["resources"][0] == {
-        "type": "TOPIC",
-        "name": "orders",
-        "error": {"type": "ValueError", "message": "no such topic"},
+        "resource_type": "TOPIC",
+        "resource_name": "orders",
+        "error": "ValueError",
+        "error_message": "no such topic",
         "configs": {},
     }
 
@@ -99,19 +100,19 @@ def test_diff_compares_by_type_and_names_one_sided_keys_and_resources() -> None:
     )
     assert compare(left, right) == [
         {
-            "resource": {"type": "TOPIC", "name": "orders"},
+            "resource": {"resource_type": "TOPIC", "resource_name": "orders"},
             "key": "max.message.bytes",
             "left": "(not set)",
             "right": "2",
         },
         {
-            "resource": {"type": "TOPIC", "name": "orders"},
+            "resource": {"resource_type": "TOPIC", "resource_name": "orders"},
             "key": "segment.ms",
             "left": "1",
             "right": "(not set)",
         },
         {
-            "resource": {"type": "TOPIC", "name": "payments"},
+            "resource": {"resource_type": "TOPIC", "resource_name": "payments"},
             "key": None,
             "left": "(present)",
             "right": "(absent)",

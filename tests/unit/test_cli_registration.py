@@ -38,6 +38,7 @@ LIGHT = {
     "kafka_config_admin._exports",
     "kafka_config_admin.cli",
     "kafka_config_admin.cli._commands",
+    "kafka_config_admin.cli._exit",
     "kafka_config_admin.cli._main",
     "kafka_config_admin.cli._options",
 }

@@ -107,7 +107,7 @@ def describe_entry(value: str | None, *, sensitive: bool = False) -> dict[str, o
     return {
         "value": value,
         "source": "TOPIC_CONFIG",
-        "type": "LONG",
+        "config_type": "LONG",
         "is_sensitive": sensitive,
         "documentation": "How long [b]logs[/b] are kept: a long text " * 3,
         "synonyms": [{"name": "log.retention.ms", "value": value, "source": "DEFAULT_CONFIG"}],
@@ -118,8 +118,8 @@ DESCRIBED: dict[str, Any] = {
     "cluster": "prod [eu]",  # brackets: printed as they are, never read as markup
     "resources": [
         {
-            "type": "TOPIC",
-            "name": "orders",
+            "resource_type": "TOPIC",
+            "resource_name": "orders",
             "error": None,
             "configs": {
                 "retention.ms": describe_entry("3600000"),
@@ -127,8 +127,13 @@ DESCRIBED: dict[str, Any] = {
                 "cleanup.policy": describe_entry("compact,delete"),
             },
         },
-        {"type": "TOPIC", "name": "注文", "error": None, "configs": {}},
-        {"type": "BROKER", "name": "", "error": None, "configs": {"a": describe_entry("x:y")}},
+        {"resource_type": "TOPIC", "resource_name": "注文", "error": None, "configs": {}},
+        {
+            "resource_type": "BROKER",
+            "resource_name": "",
+            "error": None,
+            "configs": {"a": describe_entry("x:y")},
+        },
     ],
 }
 
@@ -139,7 +144,7 @@ def rich_describe_tables(console: Console, view: DescribeView) -> None:
     console.print("cluster prod [eu]", markup=False)
     for item in DESCRIBED["resources"]:
         made = Table(
-            title=resource_title(item["type"], item["name"]),
+            title=resource_title(item["resource_type"], item["resource_name"]),
             title_justify="left",
             show_lines=view.docs,
         )

@@ -153,7 +153,11 @@ def test_errors_name_file_line_and_key() -> None:
         ("topics:\n  - {name: a, pattern: b}\n", 2, "exactly one of name and pattern"),
         ("topics:\n  - {pattern: a, partitions: 1}\n", 2, "need a topic name"),
         ("topics:\n  - {name: a, pin: [x]}\n", 2, "pin names keys not in configs"),
-        ("groups:\n  g: {configs: {a: {b: 1}}}\n", 2, "scalar"),
+        (
+            "groups:\n  g: {configs: {a: {b: 1}}}\n",
+            2,
+            "expected a string, number, boolean or a list",
+        ),
         ("topics:\n  - {name: a, partitions: 0}\n", 2, "greater than or equal to 1"),
         ("brokers:\n  1: {configs: {a: !!int 0x1f}}\n", 2, "not a decimal integer"),
         ("rules:\n  - check: 'a >= b'\n", 2, "not a number"),

@@ -6,7 +6,7 @@ import pytest
 
 from kafka_config_admin.desired import (
     human_units,
-    kafka_string,
+    kafka_string_for,
     parse_duration_ms,
     parse_size_bytes,
 )
@@ -97,21 +97,21 @@ def test_size_unknown_unit_names_the_units() -> None:
     ],
 )
 def test_kafka_string(key: str, value: object, expected: str | None) -> None:
-    assert kafka_string(key, value) == expected
+    assert kafka_string_for(key, value) == expected
 
 
 def test_kafka_string_refuses_nested_values_and_commas_in_members() -> None:
-    with pytest.raises(ValueError, match="scalar"):
-        kafka_string("x", {"a": 1})
-    with pytest.raises(ValueError, match="scalar"):
-        kafka_string("x", [["a"]])
+    with pytest.raises(ValueError, match="expected a string, number, boolean or a list"):
+        kafka_string_for("x", {"a": 1})
+    with pytest.raises(ValueError, match="got list"):
+        kafka_string_for("x", [["a"]])
     with pytest.raises(ValueError, match="contains a comma"):
-        kafka_string("x", ["a,b"])
+        kafka_string_for("x", ["a,b"])
 
 
 def test_kafka_string_inexact_unit_is_an_error() -> None:
     with pytest.raises(ValueError, match="not a whole number"):
-        kafka_string("retention.ms", "1.5ms")
+        kafka_string_for("retention.ms", "1.5ms")
 
 
 @pytest.mark.parametrize(
@@ -148,5 +148,5 @@ def test_human_units_read_back_exactly() -> None:
 
 def test_a_number_of_thousands_of_digits_with_a_unit_is_refused_readably() -> None:
     with pytest.raises(ValueError, match="far beyond any number Kafka takes") as raised:
-        kafka_string("segment.bytes", "9" * 5000 + "MB")
+        kafka_string_for("segment.bytes", "9" * 5000 + "MB")
     assert "(5002 characters)" in str(raised.value) and len(str(raised.value)) < 200

@@ -36,24 +36,26 @@ def test_all_is_sorted_and_complete() -> None:
 
 @pytest.mark.parametrize("package", [kafka_config_admin, desired], ids=lambda p: p.__name__)
 def test_the_lazy_exports_and_the_typed_imports_name_the_same_things(package: ModuleType) -> None:
-    """Type checkers read the ``if TYPE_CHECKING:`` imports, the runtime reads ``_HOMES``: each
-    public name is in both, from the same module, under the same name."""
+    """The public names are written once, in ``_HOMES``: the runtime reads it and ``__all__``
+    is made from it. Type checkers read the ``if TYPE_CHECKING:`` imports instead: each public
+    name is there too, from the same module, as an explicit re-export (``X as X``, which
+    ``mypy --strict`` and pyright need, ``__all__`` being computed)."""
     assert package.__file__ is not None
     source = ast.parse(Path(package.__file__).read_text(encoding="utf-8"))
     checked = next(node for node in source.body if isinstance(node, ast.If))
-    typed = {
-        alias.asname or alias.name: ("." * node.level + (node.module or ""), alias.name)
+    imports = [
+        ("." * node.level + (node.module or ""), alias)
         for node in checked.body
         if isinstance(node, ast.ImportFrom)
         for alias in node.names
-    }
-    lazy = {
-        exported.partition("=")[0]: (module, exported.partition("=")[2] or exported)
-        for module, names in package._HOMES.items()
-        for exported in names
-    }
+    ]
+    assert [alias.name for _, alias in imports if alias.asname != alias.name] == []
+    typed = {(module, alias.name) for module, alias in imports}
+    lazy = {(module, name) for module, names in package._HOMES.items() for name in names}
     assert typed == lazy
-    assert set(lazy) == set(package.__all__) - {"__version__"}
+    assert len(imports) == len(typed)  # each name once
+    public = {name for names in package._HOMES.values() for name in names}
+    assert set(package.__all__) - {"__version__"} == public
 
 
 def test_importing_the_package_imports_none_of_the_sdk() -> None:

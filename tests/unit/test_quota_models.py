@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from kafka_config_admin import (
     InvalidArgumentError,
     QuotaEntityType,
     QuotaMatchType,
+    quota_value_text,
 )
 
 
@@ -117,3 +120,31 @@ def test_alteration_sets_and_removes() -> None:
 def test_bad_alterations_are_refused(entity: Any, ops: Any, message: str) -> None:
     with pytest.raises(InvalidArgumentError, match=message):
         ClientQuotaAlteration(entity, ops)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (1048576.0, "1048576"),
+        (1048576, "1048576"),
+        (12.5, "12.5"),
+        (0.001, "0.001"),
+        (1e20, "100000000000000000000"),
+        (2.0**63, "9223372036854775808"),
+        (float("inf"), "inf"),
+    ],
+)
+def test_a_quota_value_has_one_text(value: float, text: str) -> None:
+    assert quota_value_text(value) == text
+
+
+def test_no_module_formats_quota_numbers_its_own_way() -> None:
+    """The CLI, desired, the change feed, the web editor and Spark all call quota_value_text."""
+    package = Path(__file__).parents[2] / "kafka_config_admin"
+    own_way = re.compile(r"is_integer\(\)|== int\(value\)")
+    found = [
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if own_way.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == ["_models/quotas.py"]

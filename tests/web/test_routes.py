@@ -20,7 +20,7 @@ from kafka_config_admin import (
     ResourceType,
 )
 from kafka_config_admin.connect import Connection
-from kafka_config_admin.desired import parse_desired_state
+from kafka_config_admin.desired import OutcomeStatus, parse_desired_state
 from kafka_config_admin.testing import KafkaCluster
 from kafka_config_admin.web import WebSettings, create_app
 from kafka_config_admin.web._listings import Listings
@@ -706,6 +706,32 @@ async def test_desired_file_plan_audit_apply_and_the_change_log_json(
     assert broken.status_code == 400 and "Traceback" not in broken.text
     exported = json.loads((await web.get("/changes.json")).text)
     assert any(row["resource_name"] == topic for row in exported["changes"])
+
+
+async def test_a_scram_edit_logs_its_outcome_in_the_one_vocabulary(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    """The change log says what became of a SCRAM edit with ``OutcomeStatus`` values."""
+    user = unique_name("scram-user")
+    page = f"/c/{CLUSTER}/users"
+    form = {"user": user, "mechanism": "SCRAM-SHA-512", "iterations": "8192"}
+    added = await form_post(web, page, f"{page}/edit", {**form, "password": "pw-1"})
+    assert added.status_code == 303, added.text
+    # SCRAM-SHA-256 was never set for this user: the broker refuses its deletion.
+    refused = await form_post(
+        web, page, f"{page}/edit", {**form, "mechanism": "SCRAM-SHA-256", "action": "delete"}
+    )
+    assert refused.status_code == 502
+    rows = [
+        row
+        for row in (await web.get("/changes.json")).json()["changes"]
+        if row["resource_name"] == user
+    ]
+    outcomes = {row["key"]: row["outcome"] for row in rows}
+    assert outcomes == {
+        "SCRAM-SHA-512": OutcomeStatus.APPLIED.value,
+        "SCRAM-SHA-256": OutcomeStatus.FAILED.value,
+    }
 
 
 async def test_export_downloads_the_overrides_as_a_file_that_plans_nothing(

@@ -59,8 +59,16 @@ def reference_modules(config: MkDocsConfig) -> list[str]:
 
 
 def reference_page(module: str) -> str:
-    """The markdown of one module's reference page: its docstring, then every public name."""
-    return f"# `{module}`\n\n::: {module}\n    options:\n      show_root_heading: false\n"
+    """The markdown of one module's reference page: its docstring, then every public name.
+
+    The names are the module's ``__all__`` as it runs: the package root and ``desired`` make
+    theirs from one table (``_HOMES``), which the docs' static reader cannot evaluate.
+    """
+    members = "".join(f"\n        - {name}" for name in public_names(module))
+    return (
+        f"# `{module}`\n\n::: {module}\n    options:\n      show_root_heading: false\n"
+        f"      members:{members}\n"
+    )
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ... import AdminClient, ConfigResource, ResourceType, is_broker_id
-from ...desired import DesiredState, kafka_string
+from ...desired import DesiredState, kafka_string_for
 from .._render import KINDS, render
 from .._sessions import Session
 
@@ -92,7 +92,7 @@ def wanted_value(key: str, form: FormData) -> str:
     unit = form_text(form, "unit")
     if unit.lower() not in ("", "ms", "b") and text.strip():
         text = f"{text.strip()}{unit}"
-    converted = kafka_string(key, text)
+    converted = kafka_string_for(key, text)
     assert converted is not None
     return converted
 

@@ -21,9 +21,10 @@ from ... import (
     UserScramCredentialUpsertion,
     argument_error,
     error_line,
+    quota_value_text,
     shorten,
 )
-from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string
+from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string_for
 from .._render import render, resource_url
 from .base import cluster_client, cluster_name, edit_answer, form_text, require_writes, session
 
@@ -88,7 +89,7 @@ async def quotas(request: Request) -> Response:
         (
             _entity_label(entity),
             [
-                (key, _number(value), human_units(key, _number(value)))
+                (key, quota_value_text(value), human_units(key, quota_value_text(value)))
                 for key, value in sorted(values.items())
             ],
         )
@@ -96,10 +97,6 @@ async def quotas(request: Request) -> Response:
     ]
     keys = sorted({key for names in QUOTA_KEYS.values() for key in names})
     return render(request, "quotas.html", {"title": "Client quotas", "rows": rows, "keys": keys})
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if value.is_integer() else repr(value)
 
 
 async def edit_quota(request: Request) -> Response:
@@ -118,7 +115,7 @@ async def edit_quota(request: Request) -> Response:
         return edit_answer(request, subject, "entity type must be user, client-id or ip")
     try:
         # sizes with units for the *_byte_rate quotas, as a desired-state file takes them
-        value = None if remove else kafka_string(key, raw)
+        value = None if remove else kafka_string_for(key, raw)
         spec = QuotaSpec.model_validate({"entity": {kind: name}, "values": {key: value}})
     except ValidationError as error:  # said as the SDK says a bad argument: each problem
         return edit_answer(request, subject, error_line(argument_error("quota", error)))

@@ -24,6 +24,7 @@ from ... import (
     ConfigResource,
     UserScramCredentialAlteration,
     changeset,
+    quota_value_text,
 )
 from ...changeset import ChangeSet, review
 from ...desired import (
@@ -258,8 +259,8 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
                     resource_name=str(quota_plan.quota_entity),
                     key=quota_change.key,
                     op="SET" if quota_change.wanted is not None else "DELETE",
-                    old_value=_number(quota_change.current),
-                    new_value=_number(quota_change.wanted),
+                    old_value=_quota_text(quota_change.current),
+                    new_value=_quota_text(quota_change.wanted),
                     outcome=quota_outcome.status.value,
                     message=" ".join(message.split()),
                 )
@@ -285,10 +286,8 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
     return rows
 
 
-def _number(value: float | None) -> str | None:
-    if value is None:
-        return None
-    return str(int(value)) if value.is_integer() else repr(value)
+def _quota_text(value: float | None) -> str | None:
+    return None if value is None else quota_value_text(value)
 
 
 _DONE = (OutcomeStatus.APPLIED, OutcomeStatus.UNCONFIRMED, OutcomeStatus.SKIPPED)

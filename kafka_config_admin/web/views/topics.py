@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ... import ConfigResource, ResourceType
-from ...desired import kafka_string
+from ...desired import kafka_string_for
 from .._listings import Listings
 from .._patterns import matching
 from .._render import render
@@ -107,7 +107,7 @@ async def bulk(request: Request) -> Response:
     value: str | None = None
     if form_text(form, "action") != "reset":
         try:
-            value = kafka_string(key, form_text(form, "value"))
+            value = kafka_string_for(key, form_text(form, "value"))
         except ValueError as error:
             raise HTTPException(400, f"{key}: {error}") from None
     edits = session(request).edits_of(cluster)

@@ -711,26 +711,27 @@ async def test_desired_file_plan_audit_apply_and_the_change_log_json(
 async def test_a_scram_edit_logs_its_outcome_in_the_one_vocabulary(
     web: httpx.AsyncClient, admin_client: AdminClient
 ) -> None:
-    """The change log says what became of a SCRAM edit with ``OutcomeStatus`` values."""
-    user = unique_name("scram-user")
+    """The change log says what became of SCRAM edits applied from the plan with
+    ``OutcomeStatus`` values."""
+    added, never_set = unique_name("scram-user"), unique_name("scram-user")
     page = f"/c/{CLUSTER}/users"
-    form = {"user": user, "mechanism": "SCRAM-SHA-512", "iterations": "8192"}
-    added = await form_post(web, page, f"{page}/edit", {**form, "password": "pw-1"})
-    assert added.status_code == 303, added.text
+    form = {"mechanism": "SCRAM-SHA-512", "iterations": "8192"}
+    upsert = {**form, "user": added, "password": "pw-1"}
+    assert (await form_post(web, page, f"{page}/edit", upsert)).status_code == 303
     # SCRAM-SHA-256 was never set for this user: the broker refuses its deletion.
-    refused = await form_post(
-        web, page, f"{page}/edit", {**form, "mechanism": "SCRAM-SHA-256", "action": "delete"}
-    )
-    assert refused.status_code == 502
+    deletion = {**form, "user": never_set, "mechanism": "SCRAM-SHA-256", "action": "delete"}
+    assert (await form_post(web, page, f"{page}/edit", deletion)).status_code == 303
+    applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+    assert applied.status_code == 200, applied.text
     rows = [
         row
         for row in (await web.get("/changes.json")).json()["changes"]
-        if row["resource_name"] == user
+        if row["resource_name"] in (added, never_set)
     ]
-    outcomes = {row["key"]: row["outcome"] for row in rows}
+    outcomes = {(row["resource_name"], row["key"]): row["outcome"] for row in rows}
     assert outcomes == {
-        "SCRAM-SHA-512": OutcomeStatus.APPLIED.value,
-        "SCRAM-SHA-256": OutcomeStatus.FAILED.value,
+        (added, "SCRAM-SHA-512"): OutcomeStatus.APPLIED.value,
+        (never_set, "SCRAM-SHA-256"): OutcomeStatus.FAILED.value,
     }
 
 

@@ -94,3 +94,31 @@ def test_a_session_keeps_the_last_plans_it_showed_per_cluster() -> None:
     assert session.shown_plan("one", plans[0].digest) is None  # the oldest made room
     assert all(session.shown_plan("one", plan.digest) == plan for plan in plans[1:])
     assert session.shown_plan("two", plans[-1].digest) is None  # another cluster's page
+
+
+def test_the_apply_confirmation_counts_what_changes_by_kind() -> None:
+    from kafka_config_admin import ConfigResource, ResourceType
+    from kafka_config_admin.desired import QuotaPlan, ResourceAction, ResourcePlan, ScramPlan
+    from kafka_config_admin.web._summary import change_summary
+
+    def changed(kind: ResourceType, name: str, action: ResourceAction) -> ResourcePlan:
+        return ResourcePlan(resource=ConfigResource(kind, name), action=action)
+
+    plan = Plan(
+        resources=(
+            *(changed(ResourceType.TOPIC, f"t{i}", ResourceAction.ALTER) for i in range(11)),
+            changed(ResourceType.TOPIC, "new", ResourceAction.CREATE),
+            changed(ResourceType.TOPIC, "same", ResourceAction.UNCHANGED),
+            changed(ResourceType.BROKER, "1", ResourceAction.ALTER),
+            changed(ResourceType.BROKER, "", ResourceAction.ALTER),
+        ),
+        quotas=(
+            QuotaPlan(entity={"user": "a"}, changes=()),
+            QuotaPlan(entity={"client-id": None}, changes=()),
+        ),
+        scram=(ScramPlan(user="svc", changes=()),),
+    )
+    assert change_summary(plan) == (
+        "12 topics, 1 cluster default, 1 broker, 2 quota entities, 1 SCRAM user"
+    )
+    assert change_summary(Plan()) == "nothing"

@@ -24,7 +24,7 @@ from kafka_config_admin import (
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.web import PasswordLogin, WebSettings, hash_password
 
-from .browser import PATIENCE_MS, SCREENSHOTS, serving, with_admin
+from .browser import PATIENCE_MS, SCREENSHOTS, confirm_and_apply, serving, with_admin
 from .helpers import create_topics, restore_default_and_logger, topic_value, unique_name
 
 pytestmark = pytest.mark.integration
@@ -152,7 +152,13 @@ def test_edit_preview_check_apply_and_change_log(
     page.get_by_role("button", name="check with the broker").click()
     expect(page.locator("table.outcomes")).to_contain_text("validated")
     assert value_of(kafka_bootstrap, topic, "retention.ms") == "604800000"
+    # apply asks first, naming what will change and where: unticked, nothing is sent
+    confirmation = page.locator("form.confirm label")
+    expect(confirmation).to_have_text(f"change 1 topic on cluster {CLUSTER}")
     page.get_by_role("button", name="apply").click()
+    expect(page.locator("table.outcomes")).to_contain_text("validated")
+    assert value_of(kafka_bootstrap, topic, "retention.ms") == "604800000"
+    confirm_and_apply(page)
     expect(page.locator("table.outcomes")).to_contain_text("applied")
     shot(page, "applied")
     assert value_of(kafka_bootstrap, topic, "retention.ms") == "7200000"
@@ -175,7 +181,8 @@ def test_bulk_edit_100_topics(page: Page, editor: str, kafka_bootstrap: str) -> 
     page.get_by_label("value").fill("3d")
     page.get_by_role("button", name="set on all", exact=True).click()
     expect(page.locator("table.diff tbody tr")).to_have_count(100)
-    page.get_by_role("button", name="apply").click()
+    expect(page.locator("form.confirm label")).to_have_text(f"change 100 topics on cluster {CLUSTER}")
+    confirm_and_apply(page)
     expect(page.locator("table.outcomes tbody tr.applied")).to_have_count(100, timeout=60_000)
 
     async def values(admin: AdminClient) -> set[str | None]:
@@ -208,7 +215,7 @@ def test_edit_the_cluster_default_and_a_broker_logger(
         logger.get_by_role("button", name="add to plan").click()
         expect(logger.locator("output.status")).to_contain_text("added to the plan")
         page.locator("#pending").click()
-        page.get_by_role("button", name="apply").click()
+        confirm_and_apply(page)
         expect(page.locator("table.outcomes tr.applied")).to_have_count(2)
 
         async def read(admin: AdminClient) -> tuple[str | None, str | None]:
@@ -232,7 +239,7 @@ def test_edit_the_cluster_default_and_a_broker_logger(
         restore.get_by_role("button", name="add to plan").click()
         expect(restore.locator("output.status")).to_contain_text("added to the plan")
         page.locator("#pending").click()
-        page.get_by_role("button", name="apply").click()
+        confirm_and_apply(page)
         expect(page.locator("table.outcomes tr.applied")).to_have_count(2)
     finally:
         logger_name = name
@@ -259,7 +266,7 @@ def test_set_a_quota(page: Page, editor: str, kafka_bootstrap: str) -> None:
     expect(page.locator("#pending")).not_to_have_text("plan (0)")
     page.locator("#pending").click()
     expect(page.locator("table.diff")).to_contain_text("consumer_byte_rate")
-    page.get_by_role("button", name="apply").click()
+    confirm_and_apply(page)
     expect(page.locator("table.outcomes")).to_contain_text("applied")
 
     async def quotas(admin: AdminClient) -> dict[str, float]:
@@ -323,7 +330,7 @@ def test_a_sensitive_value_typed_never_comes_back(
         expect(page.locator("table.diff")).to_contain_text(
             "listener.name.plaintext.ssl.key.password"
         )
-        page.get_by_role("button", name="apply").click()
+        confirm_and_apply(page)
         expect(page.locator("table.outcomes")).to_be_visible()
         page.goto(f"{editor}/c/{CLUSTER}/users")
         svc = unique_name("svc")
@@ -336,7 +343,7 @@ def test_a_sensitive_value_typed_never_comes_back(
         page.locator("#pending").click()
         expect(page.locator("table.diff")).to_contain_text(f"scram user {svc}")
         # ... and is applied from it, with its outcome beside the others'
-        page.get_by_role("button", name="apply").click()
+        confirm_and_apply(page)
         expect(page.locator("table.outcomes")).to_contain_text(f"scram user {svc}")
         page.goto(f"{editor}/c/{CLUSTER}/r/broker/{broker}")
         page.goto(f"{editor}/changes")

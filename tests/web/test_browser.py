@@ -181,7 +181,9 @@ def test_bulk_edit_100_topics(page: Page, editor: str, kafka_bootstrap: str) -> 
     page.get_by_label("value").fill("3d")
     page.get_by_role("button", name="set on all", exact=True).click()
     expect(page.locator("table.diff tbody tr")).to_have_count(100)
-    expect(page.locator("form.confirm label")).to_have_text(f"change 100 topics on cluster {CLUSTER}")
+    expect(page.locator("form.confirm label")).to_have_text(
+        f"change 100 topics on cluster {CLUSTER}"
+    )
     confirm_and_apply(page)
     expect(page.locator("table.outcomes tbody tr.applied")).to_have_count(100, timeout=60_000)
 

@@ -131,9 +131,10 @@ def test_a_form_another_site_submits_is_refused_and_the_broker_unchanged(
         expect(page.locator("body")).to_contain_text("comes from another site")
     finally:
         site.close()
-    assert with_admin(
-        kafka_bootstrap, lambda admin: topic_value(admin, topic, "retention.ms")
-    ) == "604800000"
+    assert (
+        with_admin(kafka_bootstrap, lambda admin: topic_value(admin, topic, "retention.ms"))
+        == "604800000"
+    )
     page.goto(f"{editor}/c/{CLUSTER}/plan")
     expect(page.locator("#pending")).to_have_text("plan (1)")
     page.get_by_role("button", name="discard the edits").click()

@@ -484,7 +484,12 @@ async def test_a_bulk_pattern_matches_a_topic_created_a_second_before(
     assert "1 topic" in (await web.get(topics_page)).text  # the listing is kept from here
     await create_topics(admin_client, [f"{prefix}-new"])
     await anyio.sleep(1)
-    bulk = {"pattern": rf"{prefix}-.*", "key": "retention.ms", "value": "1d", "action": "set"}
+    bulk: dict[str, str | list[str]] = {
+        "pattern": rf"{prefix}-.*",
+        "key": "retention.ms",
+        "value": "1d",
+        "action": "set",
+    }
     added = await form_post(web, topics_page, f"/c/{CLUSTER}/bulk", bulk)
     assert added.status_code == 303
     plan = await web.get(f"/c/{CLUSTER}/plan")
@@ -492,7 +497,7 @@ async def test_a_bulk_pattern_matches_a_topic_created_a_second_before(
     said = re.search(r"matched 2 of the (\d+) topics listed (\d+\.\d) s ago", plan.text)
     assert said is not None and float(said[2]) < 1, plan.text
     assert "matched 2" not in (await web.get(f"/c/{CLUSTER}/plan")).text  # said once
-    none = {**bulk, "pattern": rf"{prefix}-none"}
+    none: dict[str, str | list[str]] = {**bulk, "pattern": rf"{prefix}-none"}
     refused = await form_post(web, topics_page, f"/c/{CLUSTER}/bulk", none)
     assert refused.status_code == 400
     assert re.search(r"no topic matches the pattern .* of the \d+ topics listed", refused.text)

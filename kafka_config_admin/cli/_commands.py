@@ -370,8 +370,9 @@ def watch(**options: Any) -> int:
     "allowed_hosts",
     metavar="NAME",
     multiple=True,
-    help="Also answer requests whose Host names NAME (a reverse proxy's name; repeatable). "
-    "Others than the address it listens on are refused (421), against DNS rebinding.",
+    help="Also answer requests whose Host names NAME (a reverse proxy's; NAME:PORT for that "
+    "port only; repeatable). Other names than the address it listens on are refused (421), "
+    "against DNS rebinding.",
 )
 @click.option(
     "--password-hash-env",

@@ -67,12 +67,12 @@ class HostGuard:
     arrived at, with the port it arrived at; for a loopback address also ``localhost``,
     ``127.0.0.1`` and ``[::1]``; bound to every address (``0.0.0.0``, ``::``), any IP
     address (a rebinding page always names a host by name). A name in ``allowed`` (a reverse
-    proxy's, say) is answered on any port."""
+    proxy's, say) is answered on any port; ``NAME:PORT`` there, on that port only."""
 
     def __init__(self, app: ASGIApp, bind_host: str, allowed: Collection[str] = ()) -> None:
         self.app = app
         self.bind_host = bind_host.strip("[]").lower()
-        self.allowed = frozenset(name.strip("[]").lower() for name in allowed)
+        self.allowed = frozenset(split_host(name) for name in allowed)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and not self.answers(scope):
@@ -94,7 +94,7 @@ class HostGuard:
         scheme = scope.get("scheme", "http")
         name, given_port = split_host(host)
         port = _port(given_port, scheme)
-        if name in self.allowed:
+        if (name, "") in self.allowed or (name, str(port)) in self.allowed:
             return True
         server = scope.get("server")  # the address the connection arrived at
         if not server:

@@ -143,6 +143,9 @@ def test_the_apply_confirmation_counts_what_changes_by_kind() -> None:
         ("::", ("10.0.0.5", 8080), "10.0.0.5:9999", False),
         ("127.0.0.1", ("127.0.0.1", 8080), "proxy.example", True),
         ("127.0.0.1", ("127.0.0.1", 8080), "proxy.example:8443", True),
+        ("127.0.0.1", ("127.0.0.1", 8080), "other.example:9443", True),
+        ("127.0.0.1", ("127.0.0.1", 8080), "other.example:9444", False),
+        ("127.0.0.1", ("127.0.0.1", 8080), "other.example", False),
         ("127.0.0.1", None, "127.0.0.1:8080", False),
     ],
 )
@@ -154,7 +157,7 @@ def test_the_editor_answers_only_to_its_own_names(
     async def app(scope: object, receive: object, send: object) -> None:
         raise AssertionError("not called")
 
-    guard = HostGuard(app, bind_host=bind, allowed=("Proxy.Example",))
+    guard = HostGuard(app, bind_host=bind, allowed=("Proxy.Example", "other.example:9443"))
     headers = [(b"host", host.encode())]
     scope = {"type": "http", "scheme": "http", "server": arrived, "headers": headers}
     assert guard.answers(scope) is answered

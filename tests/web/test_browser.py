@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -169,23 +170,30 @@ def test_edit_preview_check_apply_and_change_log(
     shot(page, "changes")
 
 
-def test_bulk_edit_100_topics(page: Page, editor: str, kafka_bootstrap: str) -> None:
+def test_bulk_edit_of_101_topics_one_created_a_second_before(
+    page: Page, editor: str, kafka_bootstrap: str
+) -> None:
     prefix = unique_name("bulk")
     names = [f"{prefix}-{i:03d}" for i in range(100)]
     make_topics(kafka_bootstrap, names)
     # made by another tool after the editor listed topics: a fresh listing shows them
     page.goto(f"{editor}/c/{CLUSTER}/topics?q={prefix}&refresh=1")
     expect(page.locator("p.count")).to_contain_text("100 topics")
+    # one more, created a second before the pattern is sent (the page's listing lacks it)
+    names.append(f"{prefix}-100")
+    make_topics(kafka_bootstrap, names[-1:])
+    time.sleep(1)
     page.get_by_label("pattern").fill(rf"{re.escape(prefix)}-\d+")
     page.get_by_label("key").fill("retention.ms")
     page.get_by_label("value").fill("3d")
     page.get_by_role("button", name="set on all", exact=True).click()
-    expect(page.locator("table.diff tbody tr")).to_have_count(100)
+    expect(page.locator("table.diff tbody tr")).to_have_count(101)
+    expect(page.locator("p.notice")).to_contain_text("matched 101 of the")
     expect(page.locator("form.confirm label")).to_have_text(
-        f"change 100 topics on cluster {CLUSTER}"
+        f"change 101 topics on cluster {CLUSTER}"
     )
     confirm_and_apply(page)
-    expect(page.locator("table.outcomes tbody tr.applied")).to_have_count(100, timeout=60_000)
+    expect(page.locator("table.outcomes tbody tr.applied")).to_have_count(101, timeout=60_000)
 
     async def values(admin: AdminClient) -> set[str | None]:
         resources = [ConfigResource(ResourceType.TOPIC, name) for name in names]

@@ -157,6 +157,8 @@ def test_edit_preview_check_apply_and_change_log(
     confirmation = page.locator("form.confirm label")
     expect(confirmation).to_have_text(f"change 1 topic on cluster {CLUSTER}")
     page.get_by_role("button", name="apply").click()
+    box = page.get_by_label("on cluster")
+    assert box.evaluate("box => box.required && box.validity.valueMissing")
     expect(page.locator("table.outcomes")).to_contain_text("validated")
     assert value_of(kafka_bootstrap, topic, "retention.ms") == "604800000"
     confirm_and_apply(page)

@@ -366,6 +366,15 @@ def watch(**options: Any) -> int:
 @click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
 @click.option("--allow-writes", is_flag=True, help="Allow changes (read-only without it).")
 @click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    metavar="NAME",
+    multiple=True,
+    help="Also answer requests whose Host names NAME (a reverse proxy's; NAME:PORT for that "
+    "port only; repeatable). Other names than the address it listens on are refused (421), "
+    "against DNS rebinding.",
+)
+@click.option(
     "--password-hash-env",
     metavar="VAR",
     help="Log in with the 'user:$argon2id$...' entry in this environment variable.",

@@ -7,7 +7,7 @@ same functions the CLI uses.
 
 Shape: one app (``_app``), its routes in one place (``_routes``), one module per kind of page
 (``views/``), templates and pinned static files beside them, and one module per security
-concern (``_auth``, ``_csrf``, ``_sessions``, ``_headers``, ``_errors``).
+concern (``_auth``, ``_hosts``, ``_csrf``, ``_sessions``, ``_headers``, ``_errors``).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from ._changelog import ChangeLog
 from ._clusters import Clusters
 from ._errors import EXCEPTION_HANDLERS
 from ._headers import secure
+from ._hosts import HostGuard
 from ._listings import Listings
 from ._render import render
 from ._routes import routes
@@ -96,7 +97,11 @@ def create_app(settings: WebSettings) -> Starlette:
 
     app = Starlette(
         routes=routes(),
-        middleware=[Middleware(Guard)],
+        # The Host check comes first: a misdirected request gets no session nor token.
+        middleware=[
+            Middleware(HostGuard, bind_host=settings.host, allowed=settings.allowed_hosts),
+            Middleware(Guard),
+        ],
         exception_handlers=dict(EXCEPTION_HANDLERS),
         lifespan=lifespan,
     )

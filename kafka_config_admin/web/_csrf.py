@@ -1,7 +1,9 @@
-"""CSRF: every request that may change something carries its session's token.
+"""CSRF: every request that may change something comes from the editor's own origin and
+carries its session's token.
 
-Forms send it as the ``csrf_token`` field, htmx requests as the ``X-CSRF-Token`` header (set
-once on the page's body). A request without the right token is refused before its view runs.
+Forms send the token as the ``csrf_token`` field, htmx requests as the ``X-CSRF-Token`` header
+(set once on the page's body). A request from another origin (:func:`._hosts.foreign_origin`),
+even with the right token, or without the right token is refused before its view runs.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ._hosts import foreign_origin
 from ._sessions import Session
 
 __all__ = ["FIELD", "HEADER", "SAFE_METHODS", "Endpoint", "protected", "token_matches"]
@@ -39,10 +42,18 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def protected(endpoint: Endpoint) -> Endpoint:
-    """``endpoint``, refusing (403) a request without its session's token."""
+    """``endpoint``, refusing (403) a request from another origin or without its session's
+    token."""
 
     @functools.wraps(endpoint)
     async def checked(request: Request) -> Response:
+        origin = foreign_origin(request.headers)
+        if origin is not None:
+            raise HTTPException(
+                403,
+                f"refused: this request comes from another site ({origin}), not from the "
+                "editor's own pages; nothing was changed",
+            )
         session = request.state.session
         if not await token_matches(request, session):
             raise HTTPException(

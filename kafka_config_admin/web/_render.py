@@ -86,8 +86,11 @@ def render(
     session = getattr(request.state, "session", None)
     cluster = request.path_params.get("cluster")
     pending = 0
+    notice = None
     if session is not None and isinstance(cluster, str):
         pending = len(session.edits_of(cluster)) if cluster in state.clusters.names else 0
+        if not request.headers.get("HX-Request"):  # a fragment would swallow it
+            notice = session.notices.pop(cluster, None)
     page = {
         "request": request,
         "csrf_token": session.csrf_token if session is not None else "",
@@ -96,6 +99,7 @@ def render(
         "clusters": state.clusters.names,
         "cluster": cluster,
         "pending": pending,
+        "notice": notice,
         **(context or {}),
     }
     html = _ENVIRONMENT.get_template(template).render(page)

@@ -40,6 +40,8 @@ class Session:
     shown: dict[str, dict[str, Plan]] = field(default_factory=dict)
     #: The desired-state file last planned per cluster, with its plan as shown.
     files: dict[str, tuple[DesiredState, Plan]] = field(default_factory=dict)
+    #: What the next full page of a cluster says first, once (what a bulk pattern matched).
+    notices: dict[str, str] = field(default_factory=dict)
 
     def edits_of(self, cluster: str) -> Edits:
         """The pending edits for ``cluster`` (made empty on first use)."""

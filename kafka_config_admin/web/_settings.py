@@ -40,6 +40,8 @@ class WebSettings:
         timeout: seconds each call to a cluster may take; None: each cluster's own
             (``Connection.timeout``, which a clusters file may set).
         page_size: topics per page of the topic list.
+        allowed_hosts: more names the editor answers to in a request's ``Host`` (a reverse
+            proxy's), besides the address it listens on (see :mod:`._hosts`).
     """
 
     clusters: Mapping[str, Connection]
@@ -51,6 +53,7 @@ class WebSettings:
     session_minutes: float = 30.0
     timeout: float | None = None
     page_size: int = 100
+    allowed_hosts: tuple[str, ...] = ()
 
     def problem(self) -> str | None:
         """Why the editor must not start with these settings, or None."""

@@ -94,3 +94,94 @@ def test_a_session_keeps_the_last_plans_it_showed_per_cluster() -> None:
     assert session.shown_plan("one", plans[0].digest) is None  # the oldest made room
     assert all(session.shown_plan("one", plan.digest) == plan for plan in plans[1:])
     assert session.shown_plan("two", plans[-1].digest) is None  # another cluster's page
+
+
+def test_the_apply_confirmation_counts_what_changes_by_kind() -> None:
+    from kafka_config_admin import ConfigResource, ResourceType
+    from kafka_config_admin.desired import QuotaPlan, ResourceAction, ResourcePlan, ScramPlan
+    from kafka_config_admin.web._summary import change_summary
+
+    def changed(kind: ResourceType, name: str, action: ResourceAction) -> ResourcePlan:
+        return ResourcePlan(resource=ConfigResource(kind, name), action=action)
+
+    plan = Plan(
+        resources=(
+            *(changed(ResourceType.TOPIC, f"t{i}", ResourceAction.ALTER) for i in range(11)),
+            changed(ResourceType.TOPIC, "new", ResourceAction.CREATE),
+            changed(ResourceType.TOPIC, "same", ResourceAction.UNCHANGED),
+            changed(ResourceType.BROKER, "1", ResourceAction.ALTER),
+            changed(ResourceType.BROKER, "", ResourceAction.ALTER),
+        ),
+        quotas=(
+            QuotaPlan(entity={"user": "a"}, changes=()),
+            QuotaPlan(entity={"client-id": None}, changes=()),
+        ),
+        scram=(ScramPlan(user="svc", changes=()),),
+    )
+    assert change_summary(plan) == (
+        "12 topics, 1 cluster default, 1 broker, 2 quota entities, 1 SCRAM user"
+    )
+    assert change_summary(Plan()) == "nothing"
+
+
+@pytest.mark.parametrize(
+    ("bind", "arrived", "host", "answered"),
+    [
+        ("127.0.0.1", ("127.0.0.1", 8080), "127.0.0.1:8080", True),
+        ("127.0.0.1", ("127.0.0.1", 8080), "LOCALHOST:8080", True),
+        ("127.0.0.1", ("127.0.0.1", 8080), "[::1]:8080", True),
+        ("127.0.0.1", ("127.0.0.1", 8080), "localhost:8081", False),
+        ("127.0.0.1", ("127.0.0.1", 8080), "localhost", False),
+        ("127.0.0.1", ("127.0.0.1", 8080), "rebind.evil.example:8080", False),
+        ("127.0.0.1", ("127.0.0.1", 8080), "localhost.:8080", False),
+        ("10.0.0.5", ("10.0.0.5", 443), "10.0.0.5:443", True),
+        ("10.0.0.5", ("10.0.0.5", 443), "localhost:443", False),
+        ("editor.internal", ("10.0.0.5", 8080), "editor.internal:8080", True),
+        ("0.0.0.0", ("10.0.0.5", 8080), "192.168.1.9:8080", True),
+        ("0.0.0.0", ("10.0.0.5", 8080), "[fd00::1]:8080", True),
+        ("0.0.0.0", ("10.0.0.5", 8080), "rebind.evil.example:8080", False),
+        ("::", ("10.0.0.5", 8080), "10.0.0.5:9999", False),
+        ("127.0.0.1", ("127.0.0.1", 8080), "proxy.example", True),
+        ("127.0.0.1", ("127.0.0.1", 8080), "proxy.example:8443", True),
+        ("127.0.0.1", ("127.0.0.1", 8080), "other.example:9443", True),
+        ("127.0.0.1", ("127.0.0.1", 8080), "other.example:9444", False),
+        ("127.0.0.1", ("127.0.0.1", 8080), "other.example", False),
+        ("127.0.0.1", None, "127.0.0.1:8080", False),
+    ],
+)
+def test_the_editor_answers_only_to_its_own_names(
+    bind: str, arrived: tuple[str, int] | None, host: str, answered: bool
+) -> None:
+    from kafka_config_admin.web._hosts import HostGuard
+
+    async def app(scope: object, receive: object, send: object) -> None:
+        raise AssertionError("not called")
+
+    guard = HostGuard(app, bind_host=bind, allowed=("Proxy.Example", "other.example:9443"))
+    headers = [(b"host", host.encode())]
+    scope = {"type": "http", "scheme": "http", "server": arrived, "headers": headers}
+    assert guard.answers(scope) is answered
+
+
+@pytest.mark.parametrize(
+    ("headers", "foreign"),
+    [
+        ({"host": "127.0.0.1:8080", "origin": "http://127.0.0.1:8080"}, False),
+        ({"host": "127.0.0.1:8080", "origin": "http://127.0.0.1:8081"}, True),
+        ({"host": "127.0.0.1:8080", "origin": "http://localhost:8080"}, True),
+        ({"host": "editor.example", "origin": "https://editor.example"}, False),
+        ({"host": "editor.example", "origin": "https://editor.example:8443"}, True),
+        ({"host": "e.example:80", "referer": "http://e.example/c/x/plan"}, False),
+        ({"host": "e.example:80", "referer": "http://attacker.example/"}, True),
+        ({"host": "e.example", "origin": "null"}, True),
+        ({"host": "e.example"}, False),
+    ],
+)
+def test_a_state_changing_request_from_another_origin_is_named(
+    headers: dict[str, str], foreign: bool
+) -> None:
+    from starlette.datastructures import Headers
+
+    from kafka_config_admin.web._hosts import foreign_origin
+
+    assert (foreign_origin(Headers(headers)) is not None) is foreign

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import uvicorn
+from playwright.sync_api import Page
 
 from kafka_config_admin import AdminClient
 from kafka_config_admin.web import WebSettings, create_app
@@ -52,6 +53,12 @@ def serving(settings: WebSettings) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def confirm_and_apply(page: Page) -> None:
+    """Tick the plan page's confirmation ("change 1 topic on cluster ...") and apply."""
+    page.get_by_label("on cluster").check()
+    page.get_by_role("button", name="apply").click()
 
 
 def with_admin(bootstrap: str, work: Callable[[AdminClient], Awaitable[T]]) -> T:

@@ -14,7 +14,7 @@ from kafka_config_admin.testing import KafkaCluster
 from kafka_config_admin.web import WebSettings
 
 from ..integration.rotation import PREFIX, rotation, served_serial, wait_for_serial
-from .browser import serving
+from .browser import confirm_and_apply, serving
 
 pytestmark = pytest.mark.integration
 
@@ -57,7 +57,7 @@ def test_rotate_a_listener_keystore_twice_in_the_browser(
         expect(page.locator("table.diff")).to_contain_text(f"{PREFIX}ssl.keystore.location")
         page.get_by_role("button", name="check with the broker").click()
         expect(page.locator("table.outcomes")).to_contain_text("validated")
-        page.get_by_role("button", name="apply").click()
+        confirm_and_apply(page)
         expect(page.locator("table.outcomes")).to_contain_text("applied")
         assert password not in page.content()
         now = wait_for_serial(kafka_tls_cluster, serial)

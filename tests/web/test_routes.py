@@ -475,6 +475,35 @@ async def test_bulk_edit_by_pattern_and_ticks(
     assert await topic_value(admin_client, names[5], "retention.ms") == "604800000"
 
 
+async def test_a_bulk_pattern_matches_a_topic_created_a_second_before(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    prefix = unique_name("fresh")
+    await create_topics(admin_client, [f"{prefix}-old"])
+    topics_page = f"/c/{CLUSTER}/topics?q={prefix}"
+    assert "1 topic" in (await web.get(topics_page)).text  # the listing is kept from here
+    await create_topics(admin_client, [f"{prefix}-new"])
+    await anyio.sleep(1)
+    bulk: dict[str, str | list[str]] = {
+        "pattern": rf"{prefix}-.*",
+        "key": "retention.ms",
+        "value": "1d",
+        "action": "set",
+    }
+    added = await form_post(web, topics_page, f"/c/{CLUSTER}/bulk", bulk)
+    assert added.status_code == 303
+    plan = await web.get(f"/c/{CLUSTER}/plan")
+    assert f"topic {prefix}-new" in plan.text and f"topic {prefix}-old" in plan.text
+    said = re.search(r"matched 2 of the (\d+) topics listed (\d+\.\d) s ago", plan.text)
+    assert said is not None and float(said[2]) < 1, plan.text
+    assert "matched 2" not in (await web.get(f"/c/{CLUSTER}/plan")).text  # said once
+    none: dict[str, str | list[str]] = {**bulk, "pattern": rf"{prefix}-none"}
+    refused = await form_post(web, topics_page, f"/c/{CLUSTER}/bulk", none)
+    assert refused.status_code == 400
+    assert re.search(r"no topic matches the pattern .* of the \d+ topics listed", refused.text)
+    await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/discard", {})
+
+
 async def test_a_pattern_that_backtracks_without_end_gets_a_message(
     web: httpx.AsyncClient, admin_client: AdminClient
 ) -> None:

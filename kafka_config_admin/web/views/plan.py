@@ -47,6 +47,7 @@ from ...desired import (
 from .._changelog import ChangeRow, now
 from .._edits import Edits
 from .._render import render
+from .._summary import change_summary
 from .base import cluster_client, kept_topics, require_writes, session, user
 
 __all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned"]
@@ -113,6 +114,7 @@ def _plan_page(
             "title": "Pending plan" if source == "edits" else "Plan of the desired-state file",
             "plan": plan.to_dict(),
             "has_changes": plan.has_changes,
+            "summary": change_summary(plan),
             "report": None if report is None else report.to_dict(),
             "stale": stale or {},
             "stale_quotas": stale_quotas or {},

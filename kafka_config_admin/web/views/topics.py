@@ -97,13 +97,21 @@ async def bulk(request: Request) -> Response:
         raise HTTPException(400, "name a config key (no spaces)")
     pattern = form_text(form, "pattern").strip()
     names = [name for name in form.getlist("topic") if isinstance(name, str)]
+    notice = None
     if pattern:
+        # Matched against the topics as they are now: a listing taken after this request
+        # arrived (the one kept is older, and may miss a topic created since).
         listings: Listings = request.app.state.listings
-        listing = await listings.of(cluster, admin)
-        topics = (topic.name for topic in listing.topics if not topic.is_internal)
-        names += await matching(pattern, topics, whole=True)
+        listing = await listings.of(cluster, admin, fresh=True)
+        topics = [topic.name for topic in listing.topics if not topic.is_internal]
+        matched = await matching(pattern, topics, whole=True)
+        listed = f"of the {len(topics)} topics listed {listing.age:.1f} s ago"
+        if not matched and not names:
+            raise HTTPException(400, f"no topic matches the pattern {pattern!r} {listed}")
+        notice = f"the pattern {pattern!r} matched {len(matched)} {listed}"
+        names += matched
     if not names:
-        raise HTTPException(400, "no topic chosen: tick topics or give a pattern that matches")
+        raise HTTPException(400, "no topic chosen: tick topics or give a pattern")
     value: str | None = None
     if form_text(form, "action") != "reset":
         try:
@@ -113,4 +121,6 @@ async def bulk(request: Request) -> Response:
     edits = session(request).edits_of(cluster)
     for name in dict.fromkeys(names):
         edits.set(ConfigResource(ResourceType.TOPIC, name), key, value)
+    if notice is not None:
+        session(request).notices[cluster] = notice
     return RedirectResponse(f"/c/{cluster}/plan", status_code=303)

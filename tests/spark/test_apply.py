@@ -275,7 +275,7 @@ def test_a_clusters_rule_refuses_its_resource_unless_overridden(
 
     (other,) = create_topics(kafka_bootstrap, [unique("rule")], {"min.insync.replicas": "2"})
 
-    def writer(*overrides: str) -> DataFrameWriter:
+    def writer(*overrides: tuple[str, str]) -> DataFrameWriter:
         ops = [("main", "topic", other, "min.insync.replicas", "SET", "1")]
         written = spark.createDataFrame(ops, OPS_SCHEMA).write.format("kafka-configs")
         for name, value in (("clusters.file", str(clusters)), *overrides):

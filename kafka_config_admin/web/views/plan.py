@@ -10,7 +10,7 @@ reviewed (the client's checks, the broker's dry run), applied and read back toge
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from starlette.exceptions import HTTPException
@@ -31,13 +31,18 @@ from ...desired import (
     ApplyReport,
     ClusterState,
     DesiredState,
+    FindingStatus,
     OutcomeStatus,
     Plan,
     PlanDifference,
     PlanRejectedError,
     ResourceAction,
+    Rule,
+    RuleCheck,
+    RuleRefusedError,
     StaleKey,
     apply_plan,
+    check_plan_rules,
     make_plan,
     plan_difference,
     read_state,
@@ -105,7 +110,13 @@ def _plan_page(
     stale_quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]] | None = None,
     difference: tuple[PlanDifference, ...] = (),
     source: str = "edits",
+    guard: RuleCheck | None = None,
+    refused: bool = False,
 ) -> Response:
+    guard = guard or RuleCheck()
+    breaking = dict.fromkeys(
+        f.rule.label for f in guard.findings if f.status is FindingStatus.BREAKS
+    )
     return render(
         request,
         "plan.html",
@@ -118,8 +129,12 @@ def _plan_page(
             "stale_quotas": stale_quotas or {},
             "difference": difference,
             "source": source,
+            "rules": guard.to_list(),
+            "breaking": list(breaking),
+            "overridden": {f.rule.label for f in guard.overridden},
+            "rule_refused": refused,
         },
-        status=409 if difference else 200,
+        status=409 if difference or refused else 200,
     )
 
 
@@ -132,7 +147,20 @@ async def plan(request: Request) -> Response:
     topics = await kept_topics(request, cluster, admin, desired)
     made = await planned(admin, desired, topics, edits.scram_changes())
     state.remember_plan(cluster, made)
-    return _plan_page(request, made)
+    return _plan_page(request, made, guard=_guard(request, cluster, made))
+
+
+def _rules(request: Request, cluster: str) -> tuple[Rule, ...]:
+    """The rules of the cluster's clusters-file entry."""
+    rules: tuple[Rule, ...] = request.app.state.clusters.rules(cluster)
+    return rules
+
+
+def _guard(
+    request: Request, cluster: str, plan: Plan, overrides: Collection[str] = ()
+) -> RuleCheck:
+    """What the cluster's rules say of ``plan``'s changes."""
+    return check_plan_rules(plan, _rules(request, cluster), overrides=overrides)
 
 
 async def dry_run(request: Request) -> Response:
@@ -142,19 +170,28 @@ async def dry_run(request: Request) -> Response:
     desired = edits.desired()
     topics = await kept_topics(request, cluster, admin, desired)
     made = await planned(admin, desired, topics, edits.scram_changes())
+    # The broker's verdict; the rules' findings are shown beside it, as on the plan page
     _, report = await through_pipeline(admin, made, edits, dry_run=True)
-    return _plan_page(request, made, report=report)
+    return _plan_page(request, made, report=report, guard=_guard(request, cluster, made))
 
 
 async def through_pipeline(
-    admin: AdminClient, plan: Plan, edits: Edits, *, dry_run: bool = False
+    admin: AdminClient,
+    plan: Plan,
+    edits: Edits,
+    *,
+    dry_run: bool = False,
+    rules: Sequence[Rule] = (),
+    overrides: Collection[str] = (),
 ) -> tuple[Plan, ApplyReport]:
-    """Review the edits' change set (the client's checks, the broker's dry run) and apply
-    it, or with ``dry_run`` have the broker validate it: the plan sent and its report. A
-    plan with problems sends nothing (:class:`PlanRejectedError`)."""
+    """Review the edits' change set (the client's checks, the broker's dry run, ``rules``
+    with the ``overrides`` the user confirmed) and apply it, or with ``dry_run`` have the
+    broker validate it: the plan sent and its report. A plan with problems sends nothing
+    (:class:`PlanRejectedError`), nor one that breaks a rule not overridden
+    (:class:`RuleRefusedError`)."""
     if plan.problems:
         raise PlanRejectedError(plan.problems)
-    reviewed = await review(admin, change_set(plan, edits))
+    reviewed = await review(admin, change_set(plan, edits), rules=rules, overrides=overrides)
     return reviewed.plan, await changeset.apply(admin, reviewed, dry_run=dry_run)
 
 
@@ -178,6 +215,9 @@ async def apply_checked(
     desired: DesiredState,
     shown: Plan,
     edits: Edits | None = None,
+    *,
+    rules: Sequence[Rule] = (),
+    overrides: Collection[str] = (),
 ) -> Applied:
     """Apply ``shown`` (the plan a page showed) when ``desired`` still makes it.
 
@@ -187,7 +227,8 @@ async def apply_checked(
     (:func:`stale_keys`) leave their resource out; the rest of ``shown`` is applied and every
     change logged with its outcome; so do quota entities (:func:`stale_quotas`). Pending
     ``edits`` go through the change pipeline, a desired-state file (``edits`` None) as
-    ``apply`` applies one.
+    ``apply`` applies one; either way a change that breaks one of ``rules`` not named by
+    ``overrides`` raises :class:`RuleRefusedError`, nothing sent.
     """
     scram = () if edits is None else edits.scram_changes()
     state, fresh = await _read_and_plan(admin, desired, scram=scram)
@@ -213,9 +254,9 @@ async def apply_checked(
         }
     )
     if edits is None:
-        report = await apply_plan(admin, sent)
+        report = await apply_plan(admin, sent, rules=rules, overrides=overrides)
     else:
-        sent, report = await through_pipeline(admin, sent, edits)
+        sent, report = await through_pipeline(admin, sent, edits, rules=rules, overrides=overrides)
     request.app.state.listings.drop(cluster)  # topics created, overrides changed
     request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
     return Applied(sent, report, stale, moved)
@@ -300,13 +341,22 @@ async def apply(request: Request) -> Response:
     cluster, admin = await cluster_client(request)
     state = session(request)
     edits = state.edits_of(cluster)
-    digest = (await request.form()).get("plan_digest")
+    form = await request.form()
+    digest = form.get("plan_digest")
     shown = state.shown_plan(cluster, digest) if isinstance(digest, str) else None
     if shown is None:
         raise HTTPException(
             409, "refused: the plan this page showed is not known any more; reload the plan"
         )
-    done = await apply_checked(request, cluster, admin, edits.desired(), shown, edits)
+    overrides = [name for name in form.getlist("override_rule") if isinstance(name, str)]
+    rules = _rules(request, cluster)
+    try:
+        done = await apply_checked(
+            request, cluster, admin, edits.desired(), shown, edits, rules=rules, overrides=overrides
+        )
+    except RuleRefusedError:
+        guard = check_plan_rules(shown, rules, overrides=overrides)
+        return _plan_page(request, shown, guard=guard, refused=True)
     if done.report is None:
         state.remember_plan(cluster, done.plan)
         return _plan_page(request, done.plan, difference=done.difference)
@@ -321,16 +371,27 @@ async def apply(request: Request) -> Response:
         {u for u in edits.scram if u not in failed_users},  # a salted password kept no longer
     )
     return _plan_page(
-        request, done.plan, report=done.report, stale=done.stale, stale_quotas=done.stale_quotas
+        request,
+        done.plan,
+        report=done.report,
+        stale=done.stale,
+        stale_quotas=done.stale_quotas,
+        guard=_guard(request, cluster, done.plan, overrides),
     )
 
 
 async def apply_desired(
     request: Request, cluster: str, admin: AdminClient, desired: DesiredState, before: Plan
 ) -> Response:
-    """Apply a desired-state file's plan (as shown), with the same stale check and log."""
+    """Apply a desired-state file's plan (as shown), with the same stale check and log, and
+    the same guard: the file's rules and the cluster's (a plan that breaks one is refused)."""
     require_writes(request)
-    done = await apply_checked(request, cluster, admin, desired, before)
+    rules = (*desired.rules, *_rules(request, cluster))
+    try:
+        done = await apply_checked(request, cluster, admin, desired, before, rules=rules)
+    except RuleRefusedError:
+        guard = check_plan_rules(before, rules)
+        return _plan_page(request, before, guard=guard, refused=True, source="file")
     return _plan_page(
         request,
         done.plan,

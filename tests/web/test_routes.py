@@ -697,8 +697,17 @@ async def test_desired_file_plan_audit_apply_and_the_change_log_json(
     assert planned.status_code == 200, planned.text
     assert "172800000" in planned.text
     assert "retention.ms" in planned.text and "No rule is violated" not in planned.text
-    applied = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired/apply", {})
+    # The file's rule guards its apply: 2d is farther from 30d than the default 7d.
+    label = "retention.ms &gt;= 2592000000"
+    assert f"refused by rule <strong>{label}</strong>" in planned.text
+    refused = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired/apply", {})
+    assert refused.status_code == 409 and "Not applied: the plan breaks rules" in refused.text
+    assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
+    await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": text})
+    override = {"override_rule": "retention.ms >= 2592000000"}
+    applied = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired/apply", override)
     assert ">applied<" in applied.text
+    assert "rule &#39;retention.ms &gt;= 2592000000&#39; overridden" in applied.text
     assert await topic_value(admin_client, topic, "retention.ms") == "172800000"
     broken = await form_post(
         web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": "topics: [1"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -52,9 +53,17 @@ from ...desired import (
 from .._changelog import ChangeRow, now
 from .._edits import Edits
 from .._render import render
-from .base import cluster_client, kept_topics, require_writes, session, user
+from .base import (
+    cluster_client,
+    cluster_rules,
+    kept_topics,
+    override_rules,
+    require_writes,
+    session,
+    user,
+)
 
-__all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned"]
+__all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned", "rules_context"]
 
 
 async def planned(
@@ -113,10 +122,6 @@ def _plan_page(
     guard: RuleCheck | None = None,
     refused: bool = False,
 ) -> Response:
-    guard = guard or RuleCheck()
-    breaking = dict.fromkeys(
-        f.rule.label for f in guard.findings if f.status is FindingStatus.BREAKS
-    )
     return render(
         request,
         "plan.html",
@@ -129,9 +134,7 @@ def _plan_page(
             "stale_quotas": stale_quotas or {},
             "difference": difference,
             "source": source,
-            "rules": guard.to_list(),
-            "breaking": list(breaking),
-            "overridden": {f.rule.label for f in guard.overridden},
+            **rules_context(guard or RuleCheck()),
             "rule_refused": refused,
         },
         status=409 if difference or refused else 200,
@@ -150,17 +153,24 @@ async def plan(request: Request) -> Response:
     return _plan_page(request, made, guard=_guard(request, cluster, made))
 
 
-def _rules(request: Request, cluster: str) -> tuple[Rule, ...]:
-    """The rules of the cluster's clusters-file entry."""
-    rules: tuple[Rule, ...] = request.app.state.clusters.rules(cluster)
-    return rules
+def rules_context(guard: RuleCheck) -> dict[str, Any]:
+    """What a page shows of the rules (``rules.html``): every finding, the labels of the rules
+    broken (one confirmation each in the apply form) and those the user overrode."""
+    breaking = dict.fromkeys(
+        f.rule.label for f in guard.findings if f.status is FindingStatus.BREAKS
+    )
+    return {
+        "rules": guard.to_list(),
+        "breaking": list(breaking),
+        "overridden": {f.rule.label for f in guard.overridden},
+    }
 
 
 def _guard(
     request: Request, cluster: str, plan: Plan, overrides: Collection[str] = ()
 ) -> RuleCheck:
     """What the cluster's rules say of ``plan``'s changes."""
-    return check_plan_rules(plan, _rules(request, cluster), overrides=overrides)
+    return check_plan_rules(plan, cluster_rules(request, cluster), overrides=overrides)
 
 
 async def dry_run(request: Request) -> Response:
@@ -348,8 +358,8 @@ async def apply(request: Request) -> Response:
         raise HTTPException(
             409, "refused: the plan this page showed is not known any more; reload the plan"
         )
-    overrides = [name for name in form.getlist("override_rule") if isinstance(name, str)]
-    rules = _rules(request, cluster)
+    overrides = override_rules(form)
+    rules = cluster_rules(request, cluster)
     try:
         done = await apply_checked(
             request, cluster, admin, edits.desired(), shown, edits, rules=rules, overrides=overrides
@@ -381,16 +391,24 @@ async def apply(request: Request) -> Response:
 
 
 async def apply_desired(
-    request: Request, cluster: str, admin: AdminClient, desired: DesiredState, before: Plan
+    request: Request,
+    cluster: str,
+    admin: AdminClient,
+    desired: DesiredState,
+    before: Plan,
+    overrides: Collection[str] = (),
 ) -> Response:
     """Apply a desired-state file's plan (as shown), with the same stale check and log, and
-    the same guard: the file's rules and the cluster's (a plan that breaks one is refused)."""
+    the same guard: the file's rules and the cluster's (a plan that breaks one is refused
+    unless ``overrides``, the confirmations ticked, name it)."""
     require_writes(request)
-    rules = (*desired.rules, *_rules(request, cluster))
+    rules = (*desired.rules, *cluster_rules(request, cluster))
     try:
-        done = await apply_checked(request, cluster, admin, desired, before, rules=rules)
+        done = await apply_checked(
+            request, cluster, admin, desired, before, rules=rules, overrides=overrides
+        )
     except RuleRefusedError:
-        guard = check_plan_rules(before, rules)
+        guard = check_plan_rules(before, rules, overrides=overrides)
         return _plan_page(request, before, guard=guard, refused=True, source="file")
     return _plan_page(
         request,

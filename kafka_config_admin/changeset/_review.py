@@ -196,8 +196,10 @@ async def apply(
     show within ``read_back_timeout`` seconds is ``UNCONFIRMED``.
     """
     plan = reviewed.plan
+    configs: dict[ConfigResource, tuple[StaleKey, ...]] = {}
+    quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]] = {}
     if not plan.problems:  # else apply_plan refuses it, reading nothing
-        check_plan_rules(plan, reviewed.rules, overrides=reviewed.overrides).raise_if_refused()
+        reviewed.guard.raise_if_refused()  # before the keys are read again
         plan, configs, quotas = await _without_moved(admin, plan, skip_stale=skip_stale)
     report = await apply_plan(
         admin,
@@ -208,9 +210,9 @@ async def apply(
         rules=reviewed.rules,
         overrides=reviewed.overrides,
     )
-    if plan is reviewed.plan:
-        return report
-    return replace(report, stale=configs, stale_quotas=quotas)
+    if configs or quotas:
+        return replace(report, stale=configs, stale_quotas=quotas)
+    return report
 
 
 async def _without_moved(

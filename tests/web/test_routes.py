@@ -704,7 +704,7 @@ async def test_desired_file_plan_audit_apply_and_the_change_log_json(
     assert refused.status_code == 409 and "Not applied: the plan breaks rules" in refused.text
     assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
     await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": text})
-    override = {"override_rule": "retention.ms >= 2592000000"}
+    override: dict[str, str | list[str]] = {"override_rule": "retention.ms >= 2592000000"}
     applied = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired/apply", override)
     assert ">applied<" in applied.text
     assert "rule &#39;retention.ms &gt;= 2592000000&#39; overridden" in applied.text

@@ -198,7 +198,9 @@ def test_alter_is_refused_by_the_clusters_rules_and_applied_when_overridden(
         kafka_bootstrap,
         f"{RULES}    match: {named}\n"
         f"  - {{name: producer-cap, resource: quota, entity: {{user: {user}}}, "
-        "check: producer_byte_rate <= 1MiB}\n",
+        "check: producer_byte_rate <= 1MiB}\n"
+        f"  - {{name: strong-scram, resource: scram_user, match: {user},\n"
+        "     check: iterations >= 8192}\n",
     )
     change = ("alter", named, "--set", "min.insync.replicas=1", *on_prod)
     for dry_run in ((), ("--dry-run",)):
@@ -211,7 +213,10 @@ def test_alter_is_refused_by_the_clusters_rules_and_applied_when_overridden(
 
     ran = run_process(*change, "--yes", "--override-rule", "min-ir")
     assert ran.code == 2, ran.err
-    assert "no rule named 'min-ir' to override (rules: 'min-isr', 'producer-cap')" in ran.err
+    assert (
+        "no rule named 'min-ir' to override (rules: 'min-isr', 'producer-cap', 'strong-scram')"
+        in ran.err
+    )
 
     ran = run_cli(capsys, *change, "--dry-run", "--override-rule", "min-isr")
     assert ran.code == 0, ran.err
@@ -236,6 +241,16 @@ def test_alter_is_refused_by_the_clusters_rules_and_applied_when_overridden(
     )
     assert ran.code == 0, ran.err
     assert f"applied: quotas of user {user!r} (rule 'producer-cap' overridden)" in ran.err
+
+    # And a SCRAM credential: too few iterations for the entry's rule.
+    weak = "SCRAM-SHA-256=[iterations=4096,password=pw-weak-secret]"
+    ran = run_cli(capsys, *quota, "--add-config", weak)
+    assert ran.code == 4, ran.err
+    assert "refused by rule: " in ran.err and "'strong-scram'" in ran.err
+    assert "pw-weak-secret" not in ran.err
+    ran = run_cli(capsys, *quota, "--add-config", weak, "--override-rule", "strong-scram")
+    assert ran.code == 0, ran.err
+    assert "(rule 'strong-scram' overridden)" in ran.err
 
 
 def test_alter_applies_nothing_when_a_key_moves_while_it_asks(

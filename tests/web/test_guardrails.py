@@ -59,6 +59,10 @@ async def test_an_edit_breaking_a_rule_is_refused_until_its_confirmation_is_tick
     assert 'name="override_rule" value="min-isr"' in plan
     form = {**plan_digest(plan), "csrf_token": csrf_token(plan)}
 
+    checked = await web.post(f"/c/{CLUSTER}/plan/check", data={"csrf_token": csrf_token(plan)})
+    assert ">validated<" in checked.text  # the broker's verdict, the rules beside it
+    assert "refused by rule <strong>min-isr</strong>" in checked.text
+
     refused = await web.post(f"/c/{CLUSTER}/plan/apply", data=form)
     assert refused.status_code == 409
     assert "Not applied: the plan breaks rules of this cluster" in refused.text

@@ -22,14 +22,22 @@ entity, SCRAM user and growing topic gets one outcome in one vocabulary
         for outcome in report.outcomes:
             print(outcome.resource, outcome.status)  # APPLIED, UNCONFIRMED, FAILED...
 
+Guardrails: ``review(admin, changes, rules=rules, overrides=["min-isr"])`` checks the rules
+(a desired-state file's, a clusters-file entry's: ``desired.connection_rules``) on the changes
+(``Review.guard``); :func:`apply` refuses a change set that breaks a rule not overridden
+(:class:`RuleRefusedError`, nothing sent) and says each override in the outcome's note.
+What was reviewed is what is applied: :func:`apply` reads the changed keys again just before
+sending and refuses those that moved since the review (:class:`StaleChangeError`, naming each
+with both values), or with ``skip_stale=True`` applies the rest only.
+
 The CLI's ``alter`` and its quota and SCRAM changes write through it; it is built over the
 desired-state pipeline (:mod:`kafka_config_admin.desired`: the plan, its checks, the broker's
 verdict and ``apply_plan``), so a change set and a desired-state file are applied alike.
 """
 
-from ..desired import ApplyReport, OutcomeStatus, PlanRejectedError
+from ..desired import ApplyReport, OutcomeStatus, PlanRejectedError, RuleRefusedError
 from ._changes import ChangeSet
-from ._review import Review, apply, review
+from ._review import Review, StaleChangeError, apply, review
 
 __all__ = [
     "ApplyReport",
@@ -37,6 +45,8 @@ __all__ = [
     "OutcomeStatus",
     "PlanRejectedError",
     "Review",
+    "RuleRefusedError",
+    "StaleChangeError",
     "apply",
     "review",
 ]

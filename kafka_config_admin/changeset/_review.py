@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 
 from .. import (
     AdminClient,
     ClientQuotaEntity,
     ClientQuotaFilter,
     ClientQuotaFilterComponent,
+    ConfigResource,
+    ConfigSource,
     DescribeConfigsResult,
+    InvalidArgumentError,
     ResourceType,
     TopicDescription,
     UserScramCredentialUpsertion,
@@ -24,15 +27,24 @@ from ..desired import (
     Plan,
     Problem,
     Proposal,
+    ResourceAction,
+    Rule,
+    RuleCheck,
+    StaleKey,
     apply_plan,
     ask_broker,
+    check_overrides,
+    check_plan_rules,
     describe_state,
     read_scram_credentials,
+    stale_keys,
+    stale_quotas,
+    without_stale,
 )
 from ._build import build_plan, upsertion_reference
 from ._changes import ChangeSet
 
-__all__ = ["Review", "apply", "review"]
+__all__ = ["Review", "StaleChangeError", "apply", "review"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +53,9 @@ class Review:
     value and source), what the cluster had, and the broker's verdict.
 
     ``verdict`` is None when the plan has problems: nothing was asked, and :func:`apply`
-    refuses it. The upserts' salted passwords are kept for :func:`apply` and never shown.
+    refuses it. ``guard`` is what the ``rules`` say of the plan's changes (a finding that
+    refuses it: :func:`apply` sends nothing), with the ``overrides`` the caller gave. The
+    upserts' salted passwords are kept for :func:`apply` and never shown.
     """
 
     changes: ChangeSet
@@ -49,6 +63,9 @@ class Review:
     state: ClusterState
     verdict: BrokerVerdict | None
     upsertions: Mapping[str, UserScramCredentialUpsertion] = field(default_factory=dict, repr=False)
+    rules: tuple[Rule, ...] = ()
+    overrides: tuple[str, ...] = ()
+    guard: RuleCheck = field(default_factory=RuleCheck)
 
     @property
     def problems(self) -> tuple[Problem, ...]:
@@ -66,12 +83,60 @@ class Review:
         """Whether the broker's dry run refused a change (apply would fail it)."""
         return self.verdict is not None and bool(self.verdict.refusals())
 
+    @property
+    def rule_refused(self) -> bool:
+        """Whether a change breaks a rule not overridden (:func:`apply` would send nothing)."""
+        return bool(self.guard.refusing)
+
+
+class StaleChangeError(InvalidArgumentError):
+    """Keys of a reviewed change set moved on the cluster between its review and its apply:
+    nothing was sent (applying them could undo someone else's change).
+
+    ``configs`` and ``quotas`` name each stale key per resource or quota entity, with the
+    value it was reviewed against (``planned``) and the value now (``now``; a sensitive key's
+    never shown). The message has one line per key.
+    """
+
+    def __init__(
+        self,
+        configs: Mapping[ConfigResource, tuple[StaleKey, ...]],
+        quotas: Mapping[ClientQuotaEntity, tuple[StaleKey, ...]],
+    ) -> None:
+        self.configs = dict(configs)
+        self.quotas = dict(quotas)
+        lines = [f"{len(self.lines())} key(s) changed since the review; nothing was sent:"]
+        lines += [f"  {line}" for line in self.lines()]
+        super().__init__("\n".join(lines))
+
+    def lines(self) -> list[str]:
+        """One line per stale key: ``topic 'orders': retention.ms was 86400000
+        (DYNAMIC_TOPIC_CONFIG) when reviewed, is 3600000 (DYNAMIC_TOPIC_CONFIG) now``."""
+        subjects: Iterable[tuple[str, tuple[StaleKey, ...]]] = [
+            *((f"{r.type.name.lower()} {r.name!r}", keys) for r, keys in self.configs.items()),
+            *((f"quotas of {entity}", keys) for entity, keys in self.quotas.items()),
+        ]
+        return [
+            f"{subject}: {key.key} was {_value_text(key.planned, key.planned_source)} when "
+            f"reviewed, is {_value_text(key.now, key.now_source)} now"
+            for subject, keys in subjects
+            for key in keys
+        ]
+
+
+def _value_text(value: str | None, source: ConfigSource) -> str:
+    """``604800000 (DEFAULT_CONFIG)``; ``none`` for no value; a quota's has no source."""
+    text = "none" if value is None else value
+    return text if source is ConfigSource.UNKNOWN else f"{text} ({source.name})"
+
 
 async def review(
     admin: AdminClient,
     changes: ChangeSet,
     *,
     settle: Callable[[DescribeConfigsResult], Awaitable[None]] | None = None,
+    rules: Iterable[Rule] = (),
+    overrides: Collection[str] = (),
 ) -> Review:
     """Read what ``changes`` are about, check them, and ask the broker's dry run.
 
@@ -81,17 +146,17 @@ async def review(
     (those certain for the broker's release: ``check_ops``, a DELETE of a key not set) and,
     when none failed, the broker's ``validate_only`` verdict on every change it can validate.
     Nothing is changed.
+
+    Guardrails: ``rules`` (a desired-state file's, the cluster's clusters-file entry's:
+    ``desired.connection_rules``) are checked on the plan's changes (``Review.guard``); a
+    change that breaks one not named by ``overrides`` (a rule's :attr:`Rule.label`) makes
+    :func:`apply` refuse the whole change set. An override naming no rule raises
+    :class:`~kafka_config_admin.desired.UnknownRuleError` before anything is read.
     """
+    rules, overrides = tuple(rules), tuple(overrides)
+    check_overrides(rules, overrides)  # a misspelt override: said before anything is read
     resources = list(changes.configs)
-    state = ClusterState()
-    if resources:  # the cluster default lists only what it sets: a broker's tells its keys
-        needs_schema = any(r.type is ResourceType.BROKER and not r.name for r in resources)
-        state = await describe_state(
-            admin,
-            resources,
-            schema_for=[ResourceType.BROKER] if needs_schema else [],
-            settle=settle,
-        )
+    state = await _read_configs(admin, resources, settle)
     topics = await _read_topics(admin, list(changes.partitions))
     quotas = await _read_quotas(admin, list(changes.quotas))
     users = list(dict.fromkeys(change.user for change in changes.scram))
@@ -103,7 +168,8 @@ async def review(
         for change in changes.scram
         if isinstance(change, UserScramCredentialUpsertion)
     }
-    return Review(changes, plan, state, verdict, upsertions)
+    guard = check_plan_rules(plan, rules, overrides=overrides)
+    return Review(changes, plan, state, verdict, upsertions, rules, overrides, guard)
 
 
 async def apply(
@@ -112,21 +178,82 @@ async def apply(
     *,
     dry_run: bool = False,
     read_back_timeout: float = DEFAULT_READ_BACK_TIMEOUT,
+    skip_stale: bool = False,
 ) -> ApplyReport:
-    """Apply the reviewed plan: validate on the broker, change, read back; one outcome per
-    resource, quota entity, SCRAM user and growing topic (:class:`ApplyReport`).
+    """Apply exactly the reviewed plan: validate on the broker, change, read back; one
+    outcome per resource, quota entity, SCRAM user and growing topic (:class:`ApplyReport`).
 
-    Raises :class:`~kafka_config_admin.desired.PlanRejectedError`, sending nothing, when the
-    review found problems. With ``dry_run`` the broker validates and nothing is changed (SCRAM
-    credentials, which Kafka cannot validate, are checked here). A change whose new value a
-    describe does not show within ``read_back_timeout`` seconds is ``UNCONFIRMED``.
+    Raises, sending nothing: :class:`~kafka_config_admin.desired.PlanRejectedError` when the
+    review found problems; :class:`~kafka_config_admin.desired.RuleRefusedError` when a change
+    breaks one of the review's rules it did not override (the outcome of a thing changed
+    despite a rule says ``rule 'X' overridden`` in its note); :class:`StaleChangeError` when a
+    config or quota key the plan changes moved since the review (read again just before
+    sending). With ``skip_stale`` the stale keys are left out and the rest applied; the
+    report's ``stale`` and ``stale_quotas`` name those left out.
+
+    With ``dry_run`` the broker validates and nothing is changed (SCRAM credentials, which
+    Kafka cannot validate, are checked here). A change whose new value a describe does not
+    show within ``read_back_timeout`` seconds is ``UNCONFIRMED``.
     """
-    return await apply_plan(
+    plan = reviewed.plan
+    configs: dict[ConfigResource, tuple[StaleKey, ...]] = {}
+    quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]] = {}
+    if not plan.problems:  # else apply_plan refuses it, reading nothing
+        reviewed.guard.raise_if_refused()  # before the keys are read again
+        plan, configs, quotas = await _without_moved(admin, plan, skip_stale=skip_stale)
+    report = await apply_plan(
         admin,
-        reviewed.plan,
+        plan,
         dry_run=dry_run,
         read_back_timeout=read_back_timeout,
         upsertions=reviewed.upsertions,
+        rules=reviewed.rules,
+        overrides=reviewed.overrides,
+    )
+    if configs or quotas:
+        return replace(report, stale=configs, stale_quotas=quotas)
+    return report
+
+
+async def _without_moved(
+    admin: AdminClient, plan: Plan, *, skip_stale: bool
+) -> tuple[
+    Plan,
+    dict[ConfigResource, tuple[StaleKey, ...]],
+    dict[ClientQuotaEntity, tuple[StaleKey, ...]],
+]:
+    """``plan`` as reviewed when none of its config and quota keys moved since (read again
+    now); else :class:`StaleChangeError`, or with ``skip_stale`` the plan without them."""
+    altered = [
+        item.resource
+        for item in plan.resources
+        if item.action is ResourceAction.ALTER and item.changes
+    ]
+    state = await _read_configs(admin, altered, None)
+    state = replace(state, quotas=await _read_quotas(admin, [q.quota_entity for q in plan.quotas]))
+    configs, quotas = stale_keys(plan, state), stale_quotas(plan, state)
+    if not (configs or quotas):
+        return plan, {}, {}
+    if not skip_stale:
+        raise StaleChangeError(configs, quotas)
+    return without_stale(plan, configs, quotas), configs, quotas
+
+
+async def _read_configs(
+    admin: AdminClient,
+    resources: list[ConfigResource],
+    settle: Callable[[DescribeConfigsResult], Awaitable[None]] | None,
+) -> ClusterState:
+    """The configs of ``resources`` with their types (the cluster default lists only what it
+    sets: a broker's describe tells its keys)."""
+    if not resources:
+        return ClusterState()
+    needs_schema = any(r.type is ResourceType.BROKER and not r.name for r in resources)
+    return await describe_state(
+        admin,
+        resources,
+        schema_for=[ResourceType.BROKER] if needs_schema else [],
+        settle=settle,
     )
 
 

@@ -16,10 +16,12 @@ from .. import (
     UserScramCredentialDeletion,
     quota_value_text,
 )
-from ..changeset import ChangeSet, Review, apply, review
-from ..desired import Plan, QuotaPlan
+from ..changeset import ChangeSet, Review, StaleChangeError, apply, review
+from ..desired import Plan, QuotaPlan, Rule
+from ._connect import resolve_connection
 from ._entities import QuotaChanges, quota_changes
-from ._exit import ExitCode
+from ._exit import ExitCode, say, say_lines
+from ._guard import guarding_rules, refused_by_rules
 from ._options import ConnectionOptions
 from ._output import (
     HIDDEN,
@@ -34,7 +36,7 @@ from ._progress import settle
 from ._quotas import entity_text
 from ._report import print_report
 from ._resources import QuotaSelection, Selection, UsageError
-from ._running import confirmed, open_client, run
+from ._running import client_for, confirmed, run
 from ._selection import selected_resources
 
 
@@ -44,6 +46,7 @@ def alter(
     ops: list[AlterConfigOp],
     dry_run: bool,
     yes: bool,
+    override_rules: tuple[str, ...],
     connection: ConnectionOptions,
 ) -> int:
     """The ``alter`` command's work (its options and help: :mod:`._commands`)."""
@@ -56,11 +59,21 @@ def alter(
         )
     if not ops:
         raise UsageError("nothing to change: give --set, --delete, --append or --subtract")
+    resolved, label = resolve_connection(connection)
+    rules = guarding_rules(resolved, (), override_rules)  # the cluster's clusters-file entry's
+    admin = client_for(resolved)
     if selection.quota is not None:
         changes = quota_changes(selection.quota, ops)
-        admin, label = open_client(connection)
-        return alter_quotas(admin, label, selection.quota, changes, dry_run=dry_run, yes=yes)
-    admin, label = open_client(connection)
+        return alter_quotas(
+            admin,
+            label,
+            selection.quota,
+            changes,
+            dry_run=dry_run,
+            yes=yes,
+            rules=rules,
+            overrides=override_rules,
+        )
 
     async def work() -> int:
         async with admin:
@@ -70,17 +83,23 @@ def alter(
                 return ExitCode.OK
             changes = ChangeSet(configs={resource: ops for resource in resources})
             reviewed = await review(
-                admin, changes, settle=partial(settle, doing="reading current configs")
+                admin,
+                changes,
+                settle=partial(settle, doing="reading current configs"),
+                rules=rules,
+                overrides=override_rules,
             )
             if reviewed.problems:
                 print_refusals(reviewed.problems)
                 return ExitCode.USAGE
             print_changes(reviewed.plan, label)
             print_warnings(reviewed.warnings)
+            if refused_by_rules(reviewed.guard):
+                return ExitCode.RULE_REFUSED
             if dry_run:
                 return _dry_run_verdict(reviewed, f"{len(resources)} resource(s)")
             return await _confirmed_and_applied(
-                admin, reviewed, yes, f"Alter {len(resources)} resource(s) on {label}?"
+                admin, reviewed, yes, f"Alter {len(resources)} resource(s) on {label}?", label
             )
 
     return run(work)
@@ -94,9 +113,11 @@ def alter_quotas(
     *,
     dry_run: bool,
     yes: bool,
+    rules: tuple[Rule, ...] = (),
+    overrides: tuple[str, ...] = (),
 ) -> int:
-    """Show the change of the entity's quotas or SCRAM credentials, confirm it, apply it and
-    read it back."""
+    """Show the change of the entity's quotas or SCRAM credentials, check it against the
+    cluster's rules, confirm it, apply it and read it back."""
     entity = selection.entity()
     change_set = ChangeSet(
         quotas={entity: changes.quotas} if changes.quotas else {}, scram=changes.scram
@@ -104,16 +125,20 @@ def alter_quotas(
 
     async def work() -> int:
         async with admin:
-            reviewed = await review(admin, change_set)
+            reviewed = await review(admin, change_set, rules=rules, overrides=overrides)
             if reviewed.plan.quotas:
                 _print_quota_changes(reviewed.plan.quotas[0], label)
             else:
                 _print_scram_changes(changes, label)
+            if refused_by_rules(reviewed.guard):
+                return ExitCode.RULE_REFUSED
             if dry_run and changes.quotas:
                 return _dry_run_verdict(reviewed, f"the quotas of {entity}")
             if dry_run:  # Kafka cannot validate a credential without changing it
                 return print_report(reviewed.plan, await apply(admin, reviewed, dry_run=True))
-            return await _confirmed_and_applied(admin, reviewed, yes, f"Alter {entity} on {label}?")
+            return await _confirmed_and_applied(
+                admin, reviewed, yes, f"Alter {entity} on {label}?", label
+            )
 
     return run(work)
 
@@ -124,12 +149,22 @@ def _dry_run_verdict(reviewed: Review, what: str) -> int:
 
 
 async def _confirmed_and_applied(
-    admin: AdminClient, reviewed: Review, yes: bool, question: str
+    admin: AdminClient, reviewed: Review, yes: bool, question: str, label: str
 ) -> int:
-    """Ask (unless ``yes``), then apply and print each outcome; exit 1 when any failed."""
+    """Ask (unless ``yes``), then apply and print each outcome; exit 1 when any failed, 5
+    when a key moved between the review and the apply (one line each; nothing sent)."""
     if not confirmed(yes, question):
         return ExitCode.FAILED
-    return print_report(reviewed.plan, await apply(admin, reviewed))
+    try:
+        report = await apply(admin, reviewed)
+    except StaleChangeError as stale:
+        say_lines(f"stale: {line}" for line in stale.lines())
+        say(
+            f"nothing applied: {len(stale.lines())} key(s) changed on {label} since they were "
+            "shown; run alter again to review them"
+        )
+        return ExitCode.STALE
+    return print_report(reviewed.plan, report)
 
 
 def print_changes(plan: Plan, label: str) -> None:

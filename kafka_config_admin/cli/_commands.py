@@ -46,8 +46,8 @@ _OVERRIDE_RULE = click.option(
     "override_rules",
     multiple=True,
     metavar="NAME",
-    help="Apply a change that breaks this rule (of FILE or of the cluster's clusters-file "
-    "entry) all the same, said in the outcome; NAME is the rule's name, else its check as the "
+    help="Apply a change that breaks this rule (of the cluster's clusters-file entry, or of "
+    "FILE) all the same, said in the outcome; NAME is the rule's name, else its check as the "
     "refusal prints it (repeatable).",
 )
 
@@ -103,6 +103,7 @@ def cli() -> None:
 @change_options
 @click.option("--dry-run", is_flag=True, help="Let the brokers validate the change; apply nothing.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@_OVERRIDE_RULE
 @connection_options
 def alter(**options: Any) -> int:
     """Change configs incrementally on one or many resources, or a quota entity's quotas or
@@ -111,6 +112,10 @@ def alter(**options: Any) -> int:
     Each change is checked against the types the broker reports before anything is sent
     (unknown keys, read-only keys, values that do not parse, APPEND/SUBTRACT on non-LIST keys).
     The plan is shown and confirmed unless --yes; without a terminal, --yes is required.
+
+    Exit 4, nothing sent: a change breaks a rule of the cluster's clusters-file entry that
+    --override-rule does not name (--dry-run too). Exit 5, nothing sent: a key changed on
+    the cluster between the table shown and the apply.
     """
     from ._alter import alter as work
 

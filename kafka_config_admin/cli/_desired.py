@@ -26,13 +26,11 @@ from .. import (
     cut_short,
     quota_value_text,
 )
-from ..connect import Connection
 from ..desired import (
     BrokerVerdict,
     ClusterState,
     ConfigWarning,
     DesiredState,
-    FindingStatus,
     Plan,
     Proposal,
     Refusal,
@@ -41,17 +39,13 @@ from ..desired import (
     ResourcePlan,
     Rule,
     RuleCheck,
-    RuleFinding,
     SavedPlanError,
     Shadowed,
     StaleKey,
-    UnknownRuleError,
     Violation,
     apply_plan,
     ask_broker,
-    check_overrides,
     check_plan_rules,
-    connection_rules,
     describe_state,
     evaluate_state,
     find_shadowed,
@@ -68,9 +62,11 @@ from ..desired import (
     stale_quotas,
     state_warnings,
     unlisted_brokers,
+    without_stale,
 )
 from ._connect import resolve_connection
 from ._exit import ExitCode, say, say_lines
+from ._guard import guarding_rules, print_rule_findings, refused_by_rules
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     CELL_LIMIT,
@@ -92,20 +88,6 @@ from ._report import changed_keys, print_report
 from ._running import client_for, confirmed, open_client, run
 
 T = TypeVar("T")
-
-
-def guarding_rules(
-    resolved: Connection, file_rules: Sequence[Rule], override_rules: tuple[str, ...]
-) -> tuple[Rule, ...]:
-    """``file_rules`` and the rules the cluster's clusters-file entry names (a rules file's
-    mistake is said before connecting); an ``--override-rule`` name none of them has is a
-    usage error."""
-    rules = (*file_rules, *connection_rules(resolved))
-    try:
-        check_overrides(rules, override_rules)
-    except UnknownRuleError as error:
-        raise click.BadParameter(str(error), param_hint="--override-rule") from None
-    return rules
 
 
 def with_state(
@@ -186,20 +168,6 @@ def save_plan(made: Plan, out: Path) -> None:
     except OSError as error:
         raise click.FileError(str(out), hint=error.strerror or str(error)) from None
     say(f"plan saved to {out} (digest {made.digest[:12]}); apply exactly it with: apply {out}")
-
-
-def print_rule_findings(guard: RuleCheck) -> None:
-    """Each rule finding on one line on stderr: ``refused by rule``, ``rule overridden``,
-    ``rule warning`` (broken before, not made worse) or ``rule not checked``."""
-    say_lines(f"{_finding_word(finding)}: {finding}" for finding in guard.findings)
-
-
-def _finding_word(finding: RuleFinding) -> str:
-    if finding.refuses:
-        return "refused by rule"
-    if finding.overridden:
-        return "rule overridden"
-    return "rule not checked" if finding.status is FindingStatus.UNCHECKED else "rule warning"
 
 
 def plan_verdict(
@@ -318,10 +286,7 @@ async def _apply_changes(
 ) -> int:
     """Refuse ``made`` when it breaks one of ``rules`` not in ``overrides`` (nothing sent),
     else confirm (unless ``yes`` or ``dry_run``), apply it and print its outcomes."""
-    guard = check_plan_rules(made, rules, overrides=overrides)
-    print_rule_findings(guard)
-    if guard.refusing:
-        say(refusal_summary(guard.refusing))
+    if refused_by_rules(check_plan_rules(made, rules, overrides=overrides)):
         return ExitCode.RULE_REFUSED
     if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
         return ExitCode.FAILED
@@ -426,28 +391,6 @@ def _stale_value(value: str | None, source: ConfigSource) -> str:
     """``604800000 (DEFAULT_CONFIG)``; ``none`` for no value; a quota's has no source."""
     text = "none" if value is None else value
     return text if source is ConfigSource.UNKNOWN else f"{text} ({source.name})"
-
-
-def without_stale(
-    made: Plan,
-    configs: Mapping[ConfigResource, tuple[StaleKey, ...]],
-    quotas: Mapping[ClientQuotaEntity, tuple[StaleKey, ...]],
-) -> Plan:
-    """``made`` without its stale keys (a resource or quota entity left with no change is
-    left out; a topic to create stays)."""
-    stale = {(resource, key.key) for resource, keys in configs.items() for key in keys}
-    resources = []
-    for item in made.resources:
-        changes = tuple(c for c in item.changes if (item.resource, c.key) not in stale)
-        if changes or item.action is not ResourceAction.ALTER:
-            resources.append(item.model_copy(update={"changes": changes}))
-    moved = {(entity, key.key) for entity, keys in quotas.items() for key in keys}
-    kept_quotas = []
-    for quota in made.quotas:
-        kept = tuple(c for c in quota.changes if (quota.quota_entity, c.key) not in moved)
-        if kept:
-            kept_quotas.append(quota.model_copy(update={"changes": kept}))
-    return made.model_copy(update={"resources": tuple(resources), "quotas": tuple(kept_quotas)})
 
 
 def audit(*, file: Path, output: OutputFormat, connection: ConnectionOptions) -> int:

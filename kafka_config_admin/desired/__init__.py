@@ -130,6 +130,7 @@ if _typing.TYPE_CHECKING:
     from ._plan import plan_difference as plan_difference
     from ._plan import stale_keys as stale_keys
     from ._plan import stale_quotas as stale_quotas
+    from ._plan import without_stale as without_stale
     from ._quotas import QUOTA_KEYS as QUOTA_KEYS
     from ._quotas import QuotaChange as QuotaChange
     from ._quotas import QuotaPlan as QuotaPlan
@@ -310,6 +311,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "plan_difference",
         "stale_keys",
         "stale_quotas",
+        "without_stale",
     ),
     "._saved": (
         "SAVED_PLAN_FORMAT",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar
 
@@ -34,7 +34,7 @@ from .. import (
 from ._check import Problem
 from ._guard import RuleCheck, check_plan_rules
 from ._outcomes import OutcomeStatus, status_dict
-from ._plan import Plan, ResourceAction, ResourcePlan
+from ._plan import Plan, ResourceAction, ResourcePlan, StaleKey
 from ._quotas import QuotaPlan
 from ._read_state import read_scram_credentials
 from ._reassign import (
@@ -134,13 +134,16 @@ class ScramOutcome:
 @dataclass(frozen=True)
 class ApplyReport:
     """Every resource's outcome of :func:`apply_plan`, in plan order, then every quota
-    entity's."""
+    entity's; ``stale`` and ``stale_quotas``: the keys left out, unsent, since they moved
+    after the review (``changeset.apply(..., skip_stale=True)``)."""
 
     outcomes: tuple[ResourceOutcome, ...] = ()
     dry_run: bool = False
     quotas: tuple[QuotaOutcome, ...] = ()
     scram: tuple[ScramOutcome, ...] = ()
     partitions: tuple[PartitionOutcome, ...] = ()
+    stale: Mapping[ConfigResource, tuple[StaleKey, ...]] = field(default_factory=dict)
+    stale_quotas: Mapping[ClientQuotaEntity, tuple[StaleKey, ...]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -170,6 +173,16 @@ class ApplyReport:
             "quotas": [outcome.to_dict() for outcome in self.quotas],
             "scram": [outcome.to_dict() for outcome in self.scram],
             "partitions": [outcome.to_dict() for outcome in self.partitions],
+            "stale": [
+                {"resource": {"type": r.type.name, "name": r.name}, **key.model_dump(mode="json")}
+                for r, keys in self.stale.items()
+                for key in keys
+            ],
+            "stale_quotas": [
+                {"entity": dict(entity), **key.model_dump(mode="json")}
+                for entity, keys in self.stale_quotas.items()
+                for key in keys
+            ],
         }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -65,6 +65,7 @@ __all__ = [
     "plan_difference",
     "stale_keys",
     "stale_quotas",
+    "without_stale",
 ]
 
 #: The ``format`` number of :meth:`Plan.to_dict`; it changes only when the shape does.
@@ -389,6 +390,28 @@ def stale_quotas(plan: Plan, state: ClusterState) -> dict[ClientQuotaEntity, tup
         if keys:
             stale[quota.quota_entity] = keys
     return stale
+
+
+def without_stale(
+    made: Plan,
+    configs: Mapping[ConfigResource, tuple[StaleKey, ...]],
+    quotas: Mapping[ClientQuotaEntity, tuple[StaleKey, ...]],
+) -> Plan:
+    """``made`` without its stale keys (:func:`stale_keys`, :func:`stale_quotas`): a resource
+    or quota entity left with no change is left out; a topic to create stays."""
+    stale = {(resource, key.key) for resource, keys in configs.items() for key in keys}
+    resources = []
+    for item in made.resources:
+        changes = tuple(c for c in item.changes if (item.resource, c.key) not in stale)
+        if changes or item.action is not ResourceAction.ALTER:
+            resources.append(item.model_copy(update={"changes": changes}))
+    moved = {(entity, key.key) for entity, keys in quotas.items() for key in keys}
+    kept_quotas = []
+    for quota in made.quotas:
+        kept = tuple(c for c in quota.changes if (quota.quota_entity, c.key) not in moved)
+        if kept:
+            kept_quotas.append(quota.model_copy(update={"changes": kept}))
+    return made.model_copy(update={"resources": tuple(resources), "quotas": tuple(kept_quotas)})
 
 
 def _number(value: float | None) -> str | None:

@@ -10,7 +10,7 @@ from pyspark.sql.functions import col
 
 from .. import InvalidArgumentError
 from ..connect import Connection
-from ._apply_rows import OP_COLUMNS, apply_op_rows
+from ._apply_rows import OP_COLUMNS, apply_op_rows, check_override_rules
 from ._schema import OPS_SCHEMA, OUTCOME_ARROW_SCHEMA, OUTCOME_SCHEMA
 
 __all__ = ["apply_ops"]
@@ -22,6 +22,7 @@ def apply_ops(
     *,
     dry_run: bool = False,
     partitions: int | None = None,
+    override_rules: Sequence[str] = (),
 ) -> DataFrame:
     """Apply alter ops (columns of ``OPS_SCHEMA``) and return one outcome row per op row.
 
@@ -30,11 +31,20 @@ def apply_ops(
     (default: the session's default parallelism). Each task writes through the change
     pipeline (:mod:`kafka_config_admin.changeset`): the client's checks (a value they refuse
     is never sent), the broker's dry run, the alter and the read back; each row's ``status``
-    is a value of ``OutcomeStatus``. ``dry_run`` asks the brokers to validate only. The
+    is a value of ``OutcomeStatus``. ``dry_run`` asks the brokers to validate only.
+
+    Guardrails: the rules each cluster's clusters-file entry names (``rules: FILE``) are
+    checked on its ops; the rows of a resource whose change breaks one fail with
+    ``RuleRefusedError``, naming the rule, and nothing of that resource is sent, unless
+    ``override_rules`` names the rule (its name, else its check): then the rows'
+    ``error_message`` says ``rule 'X' overridden``. An override naming no rule of the
+    clusters raises ``UnknownRuleError`` before anything runs. The
     outcomes (``OUTCOME_SCHEMA``) are computed once, right here, and returned as a DataFrame
     over them: reading it again never applies anything again.
     """
     targets = {target.label: target for target in _targets(clusters)}
+    overrides = tuple(override_rules)
+    check_override_rules(targets.values(), overrides)
     missing = [name for name in OP_COLUMNS if name not in ops.columns]
     if missing:
         raise InvalidArgumentError(
@@ -46,7 +56,7 @@ def apply_ops(
 
     def apply_partition(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         rows = [tuple(row.values()) for batch in batches for row in batch.to_pylist()]
-        outcomes = apply_op_rows(rows, targets, dry_run=dry_run)
+        outcomes = apply_op_rows(rows, targets, dry_run=dry_run, override_rules=overrides)
         columns = (
             list(zip(*outcomes, strict=True)) if outcomes else [()] * len(OUTCOME_ARROW_SCHEMA)
         )

@@ -10,12 +10,18 @@ dry run), unconfirmed (applied, not read back in time), failed with the typed er
 message (a value the client's checks refuse is ``PlanRejectedError`` and is never sent), or
 skipped because another op of the same resource was refused first. A failed resource never
 stops the others.
+
+Guardrails: the rules each cluster's clusters-file entry names (``rules: FILE``) are checked on
+its ops; the rows of a resource whose change breaks a rule not overridden (``overrideRules``)
+fail with :class:`~kafka_config_admin.desired.RuleRefusedError` naming the rule, and nothing of
+that resource is sent; a resource changed despite a rule says ``rule 'X' overridden`` in its
+rows' ``error_message``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -29,11 +35,18 @@ from .. import (
     changeset,
     translate_error,
 )
-from ..changeset import ChangeSet, OutcomeStatus, PlanRejectedError, review
+from ..changeset import ChangeSet, OutcomeStatus, PlanRejectedError, RuleRefusedError, review
 from ..connect import Connection
-from ..desired import Problem
+from ..desired import Problem, Rule, check_overrides, connection_rules
 
-__all__ = ["NOT_DONE", "OP_COLUMNS", "OUTCOME_STATUS", "Outcome", "apply_op_rows"]
+__all__ = [
+    "NOT_DONE",
+    "OP_COLUMNS",
+    "OUTCOME_STATUS",
+    "Outcome",
+    "apply_op_rows",
+    "check_override_rules",
+]
 
 #: The columns of an ops row, in order (see ``OPS_SCHEMA``).
 OP_COLUMNS = ("cluster", "resource_type", "resource_name", "name", "op", "value")
@@ -79,10 +92,22 @@ class _Settled:
     problems: tuple[Problem, ...] = ()
 
 
+def check_override_rules(clusters: Iterable[Connection], overrides: Collection[str]) -> None:
+    """Raise :class:`~kafka_config_admin.desired.UnknownRuleError` for an override that names
+    no rule of any of ``clusters`` (a typo would override nothing, silently); said on the
+    driver, before any task runs."""
+    check_overrides([rule for target in clusters for rule in connection_rules(target)], overrides)
+
+
 def apply_op_rows(
-    rows: Iterable[Sequence[Any]], clusters: Mapping[str, Connection], *, dry_run: bool
+    rows: Iterable[Sequence[Any]],
+    clusters: Mapping[str, Connection],
+    *,
+    dry_run: bool,
+    override_rules: Collection[str] = (),
 ) -> list[tuple[Any, ...]]:
-    """Apply op rows (in ``OP_COLUMNS`` order); one outcome tuple per row."""
+    """Apply op rows (in ``OP_COLUMNS`` order); one outcome tuple per row. Each cluster's
+    rules (its clusters-file entry's) guard its ops, but those ``override_rules`` name."""
     by_cluster: dict[str, list[tuple[Any, ...]]] = {}
     for row in rows:
         by_cluster.setdefault(row[0], []).append(tuple(row))
@@ -94,20 +119,22 @@ def apply_op_rows(
             error = InvalidArgumentError(f"cluster {cluster!r} is not configured (known: {known})")
             outcomes.extend(_failed(row, error) for row in cluster_rows)
             continue
-        outcomes.extend(asyncio.run(_apply_cluster(target, cluster_rows, dry_run)))
+        outcomes.extend(asyncio.run(_apply_cluster(target, cluster_rows, dry_run, override_rules)))
     finished = datetime.now(UTC)
     return [outcome.as_tuple(dry_run, finished) for outcome in outcomes]
 
 
 async def _apply_cluster(
-    target: Connection, rows: list[tuple[Any, ...]], dry_run: bool
+    target: Connection, rows: list[tuple[Any, ...]], dry_run: bool, overrides: Collection[str]
 ) -> list[Outcome]:
     pending, outcomes = _group(rows)
     sendable = {resource: p.ops for resource, p in pending.items() if not p.invalid}
     settled: dict[ConfigResource, _Settled] = {}
     try:
+        rules = connection_rules(target)
+        guard = _Guard(rules, tuple(name for name in overrides if name in _labels(rules)))
         async with target.admin_client() as admin:
-            settled = await _through_pipeline(admin, sendable, dry_run)
+            settled = await _through_pipeline(admin, sendable, dry_run, guard)
     except Exception as exception:
         error = translate_error(exception, f"cluster {target.label!r}")
         settled = dict.fromkeys(sendable, _Settled(OutcomeStatus.FAILED, error))
@@ -119,23 +146,48 @@ async def _apply_cluster(
     return outcomes
 
 
+@dataclass(frozen=True)
+class _Guard:
+    """A cluster's rules, and the overrides among ``overrideRules`` that name one of them."""
+
+    rules: tuple[Rule, ...]
+    overrides: tuple[str, ...]
+
+
+def _labels(rules: Iterable[Rule]) -> set[str]:
+    return {rule.label for rule in rules}
+
+
 async def _through_pipeline(
-    admin: AdminClient, ops: dict[ConfigResource, list[AlterConfigOp]], dry_run: bool
+    admin: AdminClient,
+    ops: dict[ConfigResource, list[AlterConfigOp]],
+    dry_run: bool,
+    guard: _Guard,
 ) -> dict[ConfigResource, _Settled]:
     """Review the ops as one change set and apply it (with ``dry_run``: the broker validates
-    it); each resource's outcome. The resources the client's checks refuse are left out and
-    the rest reviewed again, so that one bad value never holds back the others."""
+    it); each resource's outcome. The resources the client's checks or the cluster's rules
+    refuse are left out and the rest reviewed again, so that one bad value never holds back
+    the others."""
     settled: dict[ConfigResource, _Settled] = {}
     left = dict(ops)
     while left:
         try:
-            reviewed = await review(admin, ChangeSet(configs=left))
+            reviewed = await review(
+                admin, ChangeSet(configs=left), rules=guard.rules, overrides=guard.overrides
+            )
             if reviewed.problems:
                 for resource in {problem.resource for problem in reviewed.problems}:
                     failure = reviewed.state.errors.get(resource)  # a topic that is not there
                     mine = tuple(p for p in reviewed.problems if p.resource == resource)
                     settled[resource] = _Settled(OutcomeStatus.FAILED, failure, problems=mine)
                     del left[resource]
+                continue
+            refusing = reviewed.guard.refusing
+            if refusing:
+                for broken in [r for r in left if any(f.violation.resource == r for f in refusing)]:
+                    found = [f for f in refusing if f.violation.resource == broken]
+                    settled[broken] = _Settled(OutcomeStatus.FAILED, RuleRefusedError(found))
+                    del left[broken]
                 continue
             report = await changeset.apply(admin, reviewed, dry_run=dry_run)
         except InvalidArgumentError as error:
@@ -144,7 +196,7 @@ async def _through_pipeline(
             # The client refuses the whole call before sending (a resource it cannot name):
             # each resource alone, so that only the one at fault fails.
             for resource, resource_ops in left.items():
-                settled |= await _through_pipeline(admin, {resource: resource_ops}, dry_run)
+                settled |= await _through_pipeline(admin, {resource: resource_ops}, dry_run, guard)
             return settled
         for outcome in report.outcomes:
             settled[outcome.resource] = _Settled(outcome.status, outcome.error, outcome.note)

@@ -14,7 +14,7 @@ from .. import InvalidArgumentError
 from ..connect import Connection, connections_from_options
 from ..desired import ResourceKind, ResourceScope, UserPattern
 
-__all__ = ["SnapshotOptions", "parse_bool", "parse_scope"]
+__all__ = ["SnapshotOptions", "parse_bool", "parse_names", "parse_scope"]
 
 #: Topics described by one Spark partition unless ``topicsPerPartition`` says otherwise.
 TOPICS_PER_PARTITION = 1000
@@ -83,6 +83,11 @@ def parse_bool(options: Mapping[str, str], name: str, default: bool) -> bool:
     if lowered not in ("true", "false"):
         raise InvalidArgumentError(f"option {name} must be true or false, got {text!r}")
     return lowered == "true"
+
+
+def parse_names(options: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """An option that is a comma-separated list of names (``overrideRules``), or none."""
+    return _names(options.get(name, ""))
 
 
 def _names(text: str) -> tuple[str, ...]:

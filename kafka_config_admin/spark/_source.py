@@ -36,10 +36,10 @@ from pyspark.sql.types import StructType
 from .. import InvalidArgumentError, KafkaConfigAdminError, translate_error
 from ..connect import Connection, connections_from_options
 from ..desired import ScopeListing, error_values
-from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows
+from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows, check_override_rules
 from ._feed import KafkaConfigChangesDataSource
 from ._inventory import read_inventory
-from ._options import SnapshotOptions, parse_bool
+from ._options import SnapshotOptions, parse_bool, parse_names
 from ._schema import OPS_SCHEMA, SNAPSHOT_SCHEMA
 from ._selection import PUSHABLE_COLUMNS, Selection
 from ._snapshot import DescribeFlags, Shard, describe_shard, iter_batches
@@ -227,10 +227,15 @@ class OpsWriter(DataSourceWriter):
             )
         self.clusters = {target.label: target for target in connections_from_options(options)}
         self.dry_run = parse_bool(options, "dryRun", False)
+        self.override_rules = parse_names(options, "overrideRules")
+        check_override_rules(self.clusters.values(), self.override_rules)
 
     def write(self, iterator: Iterator[Row]) -> OpsCommitMessage:
         rows = [tuple(row[name] for name in OP_COLUMNS) for row in iterator]
-        return OpsCommitMessage(apply_op_rows(rows, self.clusters, dry_run=self.dry_run))
+        outcomes = apply_op_rows(
+            rows, self.clusters, dry_run=self.dry_run, override_rules=self.override_rules
+        )
+        return OpsCommitMessage(outcomes)
 
     def commit(self, messages: list[WriterCommitMessage | None]) -> None:
         outcomes = [

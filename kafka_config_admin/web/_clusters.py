@@ -9,6 +9,7 @@ import anyio
 
 from .. import AdminClient
 from ..connect import Connection
+from ..desired import Rule, connection_rules
 
 __all__ = ["Clusters"]
 
@@ -36,6 +37,11 @@ class Clusters:
         """Whether the cluster is reached through its KRaft controllers (KIP-919), which serve
         configs, log levels and the cluster default, but no topics or groups."""
         return bool(self._connections[name].bootstrap_controllers)
+
+    def rules(self, name: str) -> tuple[Rule, ...]:
+        """The rules the cluster's clusters-file entry names (``rules: FILE``, read now: an
+        edit of the file counts at the next plan), which guard every change to it."""
+        return connection_rules(self._connections[name])
 
     async def client(self, name: str) -> AdminClient:
         """The open client of cluster ``name`` (KeyError for an unknown name); raises the

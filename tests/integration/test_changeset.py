@@ -4,12 +4,15 @@ one outcome per resource, quota entity, SCRAM user and growing topic."""
 
 from __future__ import annotations
 
+import anyio
 import pytest
 
 from kafka_config_admin import (
     AdminClient,
     AlterConfigOp,
     ClientQuotaEntity,
+    ClientQuotaFilter,
+    ClientQuotaFilterComponent,
     ConfigResource,
     ConfigSource,
     OpType,
@@ -22,10 +25,12 @@ from kafka_config_admin.changeset import (
     ChangeSet,
     OutcomeStatus,
     PlanRejectedError,
+    RuleRefusedError,
+    StaleChangeError,
     apply,
     review,
 )
-from kafka_config_admin.desired import read_scram_credentials
+from kafka_config_admin.desired import UnknownRuleError, parse_desired_state, read_scram_credentials
 
 from .helpers import new_topic, unique_name
 
@@ -188,3 +193,86 @@ async def test_scram_credentials_are_upserted_read_back_and_deleted(
     report = await apply(admin_client, await review(admin_client, deletion))
     assert [s.status for s in report.scram] == [OutcomeStatus.APPLIED]
     assert await read_scram_credentials(admin_client, [user]) == {user: {}}
+
+
+async def test_apply_refuses_a_key_changed_since_the_review_unless_told_to_skip_it(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    named = await new_topic(admin_client, kafka_bootstrap, {"retention.ms": "3600000"})
+    other = await new_topic(admin_client, kafka_bootstrap)
+    entity = ClientQuotaEntity({"user": unique_name()})
+    changes = ChangeSet(
+        configs={
+            topic(named): [AlterConfigOp("retention.ms", "7200000")],
+            topic(other): [AlterConfigOp("retention.ms", "5400000")],
+        },
+        quotas={entity: {"producer_byte_rate": 1024.0}},
+    )
+    reviewed = await review(admin_client, changes)
+    # Someone else changes a reviewed key, and a quota, between the review and the apply.
+    moved = [AlterConfigOp("retention.ms", "60000")]
+    await admin_client.incremental_alter_configs({topic(named): moved}).all()
+    await admin_client.alter_client_quotas({entity: {"producer_byte_rate": 2048.0}}).all()
+    await _until_seen(admin_client, topic(named), entity)  # brokers apply it ms apart
+
+    with pytest.raises(StaleChangeError) as stale:
+        await apply(admin_client, reviewed)
+    assert stale.value.lines() == [
+        f"topic {named!r}: retention.ms was 3600000 (TOPIC_CONFIG) when reviewed, "
+        "is 60000 (TOPIC_CONFIG) now",
+        f"quotas of {entity}: producer_byte_rate was none when reviewed, is 2048 now",
+    ]
+    assert "2 key(s) changed since the review; nothing was sent" in str(stale.value)
+    assert (await overrides(admin_client, topic(named)))["retention.ms"] == "60000"
+    assert (await overrides(admin_client, topic(other))).get("retention.ms") is None
+
+    report = await apply(admin_client, reviewed, skip_stale=True)
+    assert [(o.resource, o.status) for o in report.outcomes] == [
+        (topic(other), OutcomeStatus.APPLIED)
+    ]
+    assert report.quotas == ()
+    assert [k.key for k in report.stale[topic(named)]] == ["retention.ms"]
+    assert report.to_dict()["stale"][0]["now"] == "60000"
+    assert [k.now for k in report.stale_quotas[entity]] == ["2048"]
+    assert (await overrides(admin_client, topic(named)))["retention.ms"] == "60000"
+    assert (await overrides(admin_client, topic(other)))["retention.ms"] == "5400000"
+
+
+async def test_apply_refuses_a_change_breaking_a_rule_unless_the_review_overrides_it(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    named = await new_topic(admin_client, kafka_bootstrap, {"min.insync.replicas": "2"})
+    rules = parse_desired_state(
+        "rules:\n  - name: min-isr\n    check: 'min.insync.replicas >= 2'\n"
+    ).rules
+    changes = ChangeSet(configs={topic(named): [AlterConfigOp("min.insync.replicas", "1")]})
+    reviewed = await review(admin_client, changes, rules=rules)
+    assert [f.rule.label for f in reviewed.guard.refusing] == ["min-isr"]
+    assert reviewed.rule_refused
+    with pytest.raises(RuleRefusedError, match="'min-isr'"):
+        await apply(admin_client, reviewed)
+    assert (await overrides(admin_client, topic(named)))["min.insync.replicas"] == "2"
+    with pytest.raises(UnknownRuleError, match="no rule named 'min-ir'"):
+        await review(admin_client, changes, rules=rules, overrides=["min-ir"])
+
+    reviewed = await review(admin_client, changes, rules=rules, overrides=["min-isr"])
+    assert not reviewed.rule_refused and [f.overridden for f in reviewed.guard.findings] == [True]
+    (outcome,) = (await apply(admin_client, reviewed)).outcomes
+    assert (outcome.status, outcome.note) == (OutcomeStatus.APPLIED, "rule 'min-isr' overridden")
+    assert (await overrides(admin_client, topic(named)))["min.insync.replicas"] == "1"
+
+
+async def _until_seen(
+    admin: AdminClient, resource: ConfigResource, entity: ClientQuotaEntity
+) -> None:
+    """Wait until a describe shows the topic's retention.ms and the entity's quota as changed."""
+    quota_filter = ClientQuotaFilter.contains_only(
+        [ClientQuotaFilterComponent.exact(kind, name) for kind, name in entity.items() if name]
+    )
+    with anyio.fail_after(10):
+        while True:
+            retention = (await overrides(admin, resource)).get("retention.ms")
+            quotas = await admin.describe_client_quotas(quota_filter).all()
+            if retention == "60000" and quotas.get(entity):
+                return
+            await anyio.sleep(0.05)

@@ -4,11 +4,13 @@ cluster's clusters-file entry's."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from kafka_config_admin import AdminClient
+from kafka_config_admin.cli import _alter as cli_alter
 from kafka_config_admin.desired import (
     OutcomeStatus,
     RuleRefusedError,
@@ -18,8 +20,8 @@ from kafka_config_admin.desired import (
     read_state,
 )
 
-from .cli_helpers import make_topic, overrides, run_cli, run_process, topic
-from .helpers import new_topic
+from .cli_helpers import make_topic, overrides, run_cli, run_process, settled, topic
+from .helpers import new_topic, unique_name
 
 pytestmark = pytest.mark.integration
 
@@ -174,3 +176,104 @@ def test_plan_says_a_brokers_refusal_first_and_the_rules_beside_it(
     assert f"refused by rule: topic {named!r}: min.insync.replicas = '1'" in ran.err
     assert f"refused by the broker: topic {named + '-wide'!r}" in ran.err
     assert "apply would refuse" not in ran.err
+
+
+def _clusters_with_rules(tmp_path: Path, bootstrap: str, rules: str) -> tuple[str, ...]:
+    """``--clusters-file FILE --cluster prod``: an entry naming a rules file of ``rules``."""
+    write(tmp_path / "prod-rules.yaml", rules)
+    clusters = write(
+        tmp_path / "clusters.yaml",
+        f"clusters:\n  prod:\n    bootstrap_servers: {bootstrap}\n    rules: prod-rules.yaml\n",
+    )
+    return ("--clusters-file", clusters, "--cluster", "prod")
+
+
+def test_alter_is_refused_by_the_clusters_rules_and_applied_when_overridden(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    named = make_topic(kafka_bootstrap, {"min.insync.replicas": "2"})
+    user = f"guarded-{unique_name()}"
+    on_prod = _clusters_with_rules(
+        tmp_path,
+        kafka_bootstrap,
+        f"{RULES}    match: {named}\n"
+        f"  - {{name: producer-cap, resource: quota, entity: {{user: {user}}}, "
+        "check: producer_byte_rate <= 1MiB}\n"
+        f"  - {{name: strong-scram, resource: scram_user, match: {user},\n"
+        "     check: iterations >= 8192}\n",
+    )
+    change = ("alter", named, "--set", "min.insync.replicas=1", *on_prod)
+    for dry_run in ((), ("--dry-run",)):
+        ran = run_process(*change, "--yes", *dry_run)
+        assert ran.code == 4, ran.err
+        assert f"refused by rule: topic {named!r}: min.insync.replicas = '1' (now '2')" in ran.err
+        assert "the plan breaks rule(s) 'min-isr' (1 change(s)); nothing was sent" in ran.err
+        assert "Traceback" not in ran.err
+    assert overrides(kafka_bootstrap, topic(named))["min.insync.replicas"] == "2"
+
+    ran = run_process(*change, "--yes", "--override-rule", "min-ir")
+    assert ran.code == 2, ran.err
+    assert (
+        "no rule named 'min-ir' to override (rules: 'min-isr', 'producer-cap', 'strong-scram')"
+        in ran.err
+    )
+
+    ran = run_cli(capsys, *change, "--dry-run", "--override-rule", "min-isr")
+    assert ran.code == 0, ran.err
+    assert "rule overridden: " in ran.err
+    ran = run_cli(capsys, *change, "--yes", "--override-rule", "min-isr")
+    assert ran.code == 0, ran.err
+    assert f"applied: topic {named} [alter] (rule 'min-isr' overridden)" in ran.err
+    assert overrides(kafka_bootstrap, topic(named))["min.insync.replicas"] == "1"
+
+    # A quota change too: the entry's quota rule refuses it, the override lets it through.
+    quota = ("alter", "--entity-type", "users", "--entity-name", user, *on_prod, "--yes")
+    ran = run_cli(capsys, *quota, "--add-config", "producer_byte_rate=4194304")
+    assert ran.code == 4, ran.err
+    assert "refused by rule: " in ran.err and "'producer-cap'" in ran.err
+    ran = run_cli(
+        capsys,
+        *quota,
+        "--add-config",
+        "producer_byte_rate=4194304",
+        "--override-rule",
+        "producer-cap",
+    )
+    assert ran.code == 0, ran.err
+    assert f"applied: quotas of user {user!r} (rule 'producer-cap' overridden)" in ran.err
+
+    # And a SCRAM credential: too few iterations for the entry's rule.
+    weak = "SCRAM-SHA-256=[iterations=4096,password=pw-weak-secret]"
+    ran = run_cli(capsys, *quota, "--add-config", weak)
+    assert ran.code == 4, ran.err
+    assert "refused by rule: " in ran.err and "'strong-scram'" in ran.err
+    assert "pw-weak-secret" not in ran.err
+    ran = run_cli(capsys, *quota, "--add-config", weak, "--override-rule", "strong-scram")
+    assert ran.code == 0, ran.err
+    assert "(rule 'strong-scram' overridden)" in ran.err
+
+
+def test_alter_applies_nothing_when_a_key_moves_while_it_asks(
+    kafka_bootstrap: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    named = make_topic(kafka_bootstrap, {"retention.ms": "3600000"})
+
+    def someone_else_changes_it(yes: bool, question: str) -> bool:
+        moved = run_process(
+            "alter", named, "-b", kafka_bootstrap, "--set", "retention.ms=60000", "--yes"
+        )
+        assert moved.code == 0, moved.err
+        with ThreadPoolExecutor(1) as thread:  # this thread runs the command's event loop
+            thread.submit(settled, kafka_bootstrap, topic(named), "retention.ms", "60000").result()
+        return True
+
+    monkeypatch.setattr(cli_alter, "confirmed", someone_else_changes_it)
+    ran = run_cli(capsys, "alter", named, "-b", kafka_bootstrap, "--set", "retention.ms=7200000")
+    assert ran.code == 5, ran.err
+    stale = [line for line in ran.err.splitlines() if line.startswith("stale: ")]
+    assert stale == [
+        f"stale: topic {named!r}: retention.ms was 3600000 (TOPIC_CONFIG) when reviewed, "
+        "is 60000 (TOPIC_CONFIG) now"
+    ]
+    assert "nothing applied: 1 key(s) changed on" in ran.err
+    assert overrides(kafka_bootstrap, topic(named))["retention.ms"] == "60000"

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, DataFrameWriter, SparkSession
 
-from kafka_config_admin.changeset import OutcomeStatus, PlanRejectedError
-from kafka_config_admin.connect import Connection
+from kafka_config_admin.changeset import OutcomeStatus, PlanRejectedError, RuleRefusedError
+from kafka_config_admin.connect import Connection, connections_from_options
+from kafka_config_admin.desired import UnknownRuleError
 from kafka_config_admin.spark import OPS_SCHEMA, apply_ops
 
 from .helpers import config_value, create_topics, topic, unique, wait_until
@@ -223,3 +226,65 @@ def test_the_writer_refuses_a_frame_without_the_op_columns(
         frame.write.format("kafka-configs").option("bootstrap.servers", kafka_bootstrap).mode(
             "append"
         ).save()
+
+
+RULES = "rules:\n  - name: min-isr\n    check: 'min.insync.replicas >= 2'\n"
+
+
+def test_a_clusters_rule_refuses_its_resource_unless_overridden(
+    spark: SparkSession, kafka_bootstrap: str, tmp_path: Path
+) -> None:
+    """The rules of a cluster's clusters-file entry guard apply_ops and the writer: the rows
+    of a resource whose change breaks one fail naming the rule (nothing of it sent), the other
+    resources apply; with the override (``override_rules`` / ``overrideRules``) it applies,
+    and its rows say the override."""
+    (tmp_path / "rules.yaml").write_text(RULES)
+    clusters = tmp_path / "clusters.yaml"
+    clusters.write_text(
+        f"clusters:\n  main:\n    bootstrap_servers: {kafka_bootstrap}\n    rules: rules.yaml\n"
+    )
+    (guarded,) = connections_from_options({"clusters.file": str(clusters)})
+    broken, fine = create_topics(
+        kafka_bootstrap, [unique("rule"), unique("rule")], {"min.insync.replicas": "2"}
+    )
+    rows = [
+        ("main", "topic", broken, "min.insync.replicas", "SET", "1"),
+        ("main", "topic", broken, "retention.ms", "SET", "7200000"),
+        ("main", "topic", fine, "retention.ms", "SET", "7200000"),
+    ]
+    outcomes = apply_ops(spark.createDataFrame(rows, OPS_SCHEMA), guarded).collect()
+    by_row = {(row.resource_name, row.name): row for row in outcomes}
+    for key in ("min.insync.replicas", "retention.ms"):
+        row = by_row[broken, key]
+        assert (row.status, row.error) == ("failed", RuleRefusedError.__name__)
+        assert "breaks rule min-isr" in row.error_message and "'min-isr'" in row.error_message
+    assert by_row[fine, "retention.ms"].status == "applied"
+    assert config_value(kafka_bootstrap, topic(broken), "min.insync.replicas") == "2"
+    assert config_value(kafka_bootstrap, topic(broken), "retention.ms") == "604800000"
+
+    with pytest.raises(UnknownRuleError, match="no rule named 'min-ir'"):
+        apply_ops(spark.createDataFrame(rows, OPS_SCHEMA), guarded, override_rules=["min-ir"])
+
+    outcomes = apply_ops(
+        spark.createDataFrame(rows[:2], OPS_SCHEMA), guarded, override_rules=["min-isr"]
+    ).collect()
+    assert [(row.status, row.error_message) for row in outcomes] == [
+        ("applied", "rule 'min-isr' overridden")
+    ] * 2
+    assert config_value(kafka_bootstrap, topic(broken), "min.insync.replicas") == "1"
+
+    (other,) = create_topics(kafka_bootstrap, [unique("rule")], {"min.insync.replicas": "2"})
+
+    def writer(*overrides: tuple[str, str]) -> DataFrameWriter:
+        ops = [("main", "topic", other, "min.insync.replicas", "SET", "1")]
+        written = spark.createDataFrame(ops, OPS_SCHEMA).write.format("kafka-configs")
+        for name, value in (("clusters.file", str(clusters)), *overrides):
+            written = written.option(name, value)
+        return written.mode("append")
+
+    with pytest.raises(Exception, match=r"RuleRefusedError") as failure:
+        writer().save()
+    assert "min-isr" in str(failure.value)
+    assert config_value(kafka_bootstrap, topic(other), "min.insync.replicas") == "2"
+    writer(("overrideRules", "min-isr")).save()
+    assert config_value(kafka_bootstrap, topic(other), "min.insync.replicas") == "1"

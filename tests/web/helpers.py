@@ -53,9 +53,10 @@ def csrf_token(html: str) -> str:
 
 
 def plan_digest(html: str) -> dict[str, str]:
-    """The hidden ``plan_digest`` field of a plan page's apply form (none on other pages)."""
+    """The hidden ``plan_digest`` field of a plan page's apply form and its confirmation,
+    ticked (none on other pages)."""
     found = _DIGEST.search(html)
-    return {} if found is None else {"plan_digest": found[1]}
+    return {} if found is None else {"plan_digest": found[1], "confirmed": "yes"}
 
 
 async def restore_default_and_logger(admin: AdminClient, broker: int, logger: str | None) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import anyio
@@ -40,7 +41,7 @@ pytestmark = pytest.mark.integration
 
 
 async def form_post(
-    web: httpx.AsyncClient, page: str, path: str, data: dict[str, str | list[str]]
+    web: httpx.AsyncClient, page: str, path: str, data: Mapping[str, str | list[str]]
 ) -> httpx.Response:
     """POST a form with the CSRF token of ``page``, as the browser would."""
     html = (await web.get(page)).text
@@ -300,10 +301,18 @@ async def test_apply_from_a_tab_whose_plan_the_edits_no_longer_make_is_refused(
     for topic in (first, second):  # nothing was sent, not even the edit tab one showed
         assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
     # a form without the digest of a plan the session showed applies nothing either
-    forged = {"csrf_token": csrf_token(tab_one.text), "plan_digest": "0" * 64}
+    forged = {"csrf_token": csrf_token(tab_one.text), "plan_digest": "0" * 64, "confirmed": "yes"}
     assert (await web.post(f"/c/{CLUSTER}/plan/apply", data=forged)).status_code == 409
-    # the second tab's plan, which the edits still make, applies both
+    # the second tab's plan without its confirmation ticked (a form sent around the
+    # browser's own check) applies nothing
     form = {"csrf_token": csrf_token(tab_two.text), **plan_digest(tab_two.text)}
+    unconfirmed = await web.post(
+        f"/c/{CLUSTER}/plan/apply", data={k: v for k, v in form.items() if k != "confirmed"}
+    )
+    assert unconfirmed.status_code == 400 and "tick the confirmation" in unconfirmed.text
+    for topic in (first, second):
+        assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
+    # the second tab's plan, which the edits still make, applies both
     applied = await web.post(f"/c/{CLUSTER}/plan/apply", data=form)
     assert applied.status_code == 200 and ">applied<" in applied.text, applied.text
     for topic in (first, second):
@@ -726,8 +735,17 @@ async def test_desired_file_plan_audit_apply_and_the_change_log_json(
     assert planned.status_code == 200, planned.text
     assert "172800000" in planned.text
     assert "retention.ms" in planned.text and "No rule is violated" not in planned.text
-    applied = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired/apply", {})
+    # The file's rule guards its apply: 2d is farther from 30d than the default 7d.
+    label = "retention.ms &gt;= 2592000000"
+    assert f"refused by rule <strong>{label}</strong>" in planned.text
+    refused = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired/apply", {})
+    assert refused.status_code == 409 and "Not applied: the plan breaks rules" in refused.text
+    assert await topic_value(admin_client, topic, "retention.ms") == "604800000"
+    await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": text})
+    override: dict[str, str | list[str]] = {"override_rule": "retention.ms >= 2592000000"}
+    applied = await form_post(web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired/apply", override)
     assert ">applied<" in applied.text
+    assert "rule &#39;retention.ms &gt;= 2592000000&#39; overridden" in applied.text
     assert await topic_value(admin_client, topic, "retention.ms") == "172800000"
     broken = await form_post(
         web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": "topics: [1"}

@@ -9,16 +9,18 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ... import AdminClient, ConfigResource, ResourceType, is_broker_id
-from ...desired import DesiredState, kafka_string_for
+from ...desired import DesiredState, Rule, kafka_string_for
 from .._render import KINDS, render
 from .._sessions import Session
 
 __all__ = [
     "cluster_client",
     "cluster_name",
+    "cluster_rules",
     "edit_answer",
     "form_text",
     "kept_topics",
+    "override_rules",
     "path_resource",
     "require_writes",
     "session",
@@ -40,6 +42,17 @@ async def cluster_client(request: Request) -> tuple[str, AdminClient]:
     """The cluster of the URL and its open client."""
     name = cluster_name(request)
     return name, await request.app.state.clusters.client(name)
+
+
+def cluster_rules(request: Request, cluster: str) -> tuple[Rule, ...]:
+    """The rules the cluster's clusters-file entry names, which guard every change to it."""
+    rules: tuple[Rule, ...] = request.app.state.clusters.rules(cluster)
+    return rules
+
+
+def override_rules(form: FormData) -> list[str]:
+    """The rules whose confirmation the user ticked (``override_rule``, one per rule)."""
+    return [name for name in form.getlist("override_rule") if isinstance(name, str)]
 
 
 def path_resource(request: Request) -> ConfigResource:

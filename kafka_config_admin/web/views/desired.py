@@ -14,6 +14,7 @@ from ...desired import (
     PatternTimeoutError,
     Proposal,
     ask_broker,
+    check_plan_rules,
     evaluate_state,
     make_plan,
     parse_desired_state,
@@ -21,8 +22,8 @@ from ...desired import (
     read_state,
 )
 from .._render import render
-from .base import cluster_client, form_text, session
-from .plan import apply_desired
+from .base import cluster_client, cluster_rules, form_text, override_rules, session
+from .plan import apply_desired, rules_context
 
 __all__ = ["apply_file", "export", "file_form", "file_plan"]
 
@@ -63,6 +64,7 @@ async def file_plan(request: Request) -> Response:
     # The brokers' verdict, as the CLI's plan asks it (validate_only; nothing changes).
     verdict = None if plan.problems else await ask_broker(admin, Proposal.of_plan(plan))
     session(request).files[cluster] = (desired, plan)
+    guard = check_plan_rules(plan, (*desired.rules, *cluster_rules(request, cluster)))
     return render(
         request,
         "desired.html",
@@ -73,6 +75,7 @@ async def file_plan(request: Request) -> Response:
             "has_changes": plan.has_changes,
             "verdict": None if verdict is None else verdict.to_dict(),
             "violations": [str(violation) for violation in violations],
+            **rules_context(guard),
         },
     )
 
@@ -84,8 +87,9 @@ async def apply_file(request: Request) -> Response:
     if remembered is None:
         raise HTTPException(400, "no file was planned in this session: paste it again")
     desired, before = remembered
+    overrides = override_rules(await request.form())
     try:
-        return await apply_desired(request, cluster, admin, desired, before)
+        return await apply_desired(request, cluster, admin, desired, before, overrides)
     except PatternTimeoutError as error:  # nothing was sent: the plan is made before
         return _refused(request, "", error)
 

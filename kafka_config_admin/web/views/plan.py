@@ -10,8 +10,9 @@ reviewed (the client's checks, the broker's dry run), applied and read back toge
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -31,13 +32,18 @@ from ...desired import (
     ApplyReport,
     ClusterState,
     DesiredState,
+    FindingStatus,
     OutcomeStatus,
     Plan,
     PlanDifference,
     PlanRejectedError,
     ResourceAction,
+    Rule,
+    RuleCheck,
+    RuleRefusedError,
     StaleKey,
     apply_plan,
+    check_plan_rules,
     make_plan,
     plan_difference,
     read_state,
@@ -48,9 +54,17 @@ from .._changelog import ChangeRow, now
 from .._edits import Edits
 from .._render import render
 from .._summary import change_summary
-from .base import cluster_client, kept_topics, require_writes, session, user
+from .base import (
+    cluster_client,
+    cluster_rules,
+    kept_topics,
+    override_rules,
+    require_writes,
+    session,
+    user,
+)
 
-__all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned"]
+__all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned", "rules_context"]
 
 
 async def planned(
@@ -106,6 +120,8 @@ def _plan_page(
     stale_quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]] | None = None,
     difference: tuple[PlanDifference, ...] = (),
     source: str = "edits",
+    guard: RuleCheck | None = None,
+    refused: bool = False,
 ) -> Response:
     return render(
         request,
@@ -120,8 +136,10 @@ def _plan_page(
             "stale_quotas": stale_quotas or {},
             "difference": difference,
             "source": source,
+            **rules_context(guard or RuleCheck()),
+            "rule_refused": refused,
         },
-        status=409 if difference else 200,
+        status=409 if difference or refused else 200,
     )
 
 
@@ -134,7 +152,27 @@ async def plan(request: Request) -> Response:
     topics = await kept_topics(request, cluster, admin, desired)
     made = await planned(admin, desired, topics, edits.scram_changes())
     state.remember_plan(cluster, made)
-    return _plan_page(request, made)
+    return _plan_page(request, made, guard=_guard(request, cluster, made))
+
+
+def rules_context(guard: RuleCheck) -> dict[str, Any]:
+    """What a page shows of the rules (``rules.html``): every finding, the labels of the rules
+    broken (one confirmation each in the apply form) and those the user overrode."""
+    breaking = dict.fromkeys(
+        f.rule.label for f in guard.findings if f.status is FindingStatus.BREAKS
+    )
+    return {
+        "rules": guard.to_list(),
+        "breaking": list(breaking),
+        "overridden": {f.rule.label for f in guard.overridden},
+    }
+
+
+def _guard(
+    request: Request, cluster: str, plan: Plan, overrides: Collection[str] = ()
+) -> RuleCheck:
+    """What the cluster's rules say of ``plan``'s changes."""
+    return check_plan_rules(plan, cluster_rules(request, cluster), overrides=overrides)
 
 
 async def dry_run(request: Request) -> Response:
@@ -144,19 +182,28 @@ async def dry_run(request: Request) -> Response:
     desired = edits.desired()
     topics = await kept_topics(request, cluster, admin, desired)
     made = await planned(admin, desired, topics, edits.scram_changes())
+    # The broker's verdict; the rules' findings are shown beside it, as on the plan page
     _, report = await through_pipeline(admin, made, edits, dry_run=True)
-    return _plan_page(request, made, report=report)
+    return _plan_page(request, made, report=report, guard=_guard(request, cluster, made))
 
 
 async def through_pipeline(
-    admin: AdminClient, plan: Plan, edits: Edits, *, dry_run: bool = False
+    admin: AdminClient,
+    plan: Plan,
+    edits: Edits,
+    *,
+    dry_run: bool = False,
+    rules: Sequence[Rule] = (),
+    overrides: Collection[str] = (),
 ) -> tuple[Plan, ApplyReport]:
-    """Review the edits' change set (the client's checks, the broker's dry run) and apply
-    it, or with ``dry_run`` have the broker validate it: the plan sent and its report. A
-    plan with problems sends nothing (:class:`PlanRejectedError`)."""
+    """Review the edits' change set (the client's checks, the broker's dry run, ``rules``
+    with the ``overrides`` the user confirmed) and apply it, or with ``dry_run`` have the
+    broker validate it: the plan sent and its report. A plan with problems sends nothing
+    (:class:`PlanRejectedError`), nor one that breaks a rule not overridden
+    (:class:`RuleRefusedError`)."""
     if plan.problems:
         raise PlanRejectedError(plan.problems)
-    reviewed = await review(admin, change_set(plan, edits))
+    reviewed = await review(admin, change_set(plan, edits), rules=rules, overrides=overrides)
     return reviewed.plan, await changeset.apply(admin, reviewed, dry_run=dry_run)
 
 
@@ -180,6 +227,9 @@ async def apply_checked(
     desired: DesiredState,
     shown: Plan,
     edits: Edits | None = None,
+    *,
+    rules: Sequence[Rule] = (),
+    overrides: Collection[str] = (),
 ) -> Applied:
     """Apply ``shown`` (the plan a page showed) when ``desired`` still makes it.
 
@@ -189,7 +239,8 @@ async def apply_checked(
     (:func:`stale_keys`) leave their resource out; the rest of ``shown`` is applied and every
     change logged with its outcome; so do quota entities (:func:`stale_quotas`). Pending
     ``edits`` go through the change pipeline, a desired-state file (``edits`` None) as
-    ``apply`` applies one.
+    ``apply`` applies one; either way a change that breaks one of ``rules`` not named by
+    ``overrides`` raises :class:`RuleRefusedError`, nothing sent.
     """
     scram = () if edits is None else edits.scram_changes()
     state, fresh = await _read_and_plan(admin, desired, scram=scram)
@@ -215,9 +266,9 @@ async def apply_checked(
         }
     )
     if edits is None:
-        report = await apply_plan(admin, sent)
+        report = await apply_plan(admin, sent, rules=rules, overrides=overrides)
     else:
-        sent, report = await through_pipeline(admin, sent, edits)
+        sent, report = await through_pipeline(admin, sent, edits, rules=rules, overrides=overrides)
     request.app.state.listings.drop(cluster)  # topics created, overrides changed
     request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
     return Applied(sent, report, stale, moved)
@@ -297,18 +348,33 @@ _DONE = (OutcomeStatus.APPLIED, OutcomeStatus.UNCONFIRMED, OutcomeStatus.SKIPPED
 
 async def apply(request: Request) -> Response:
     """``POST /c/{cluster}/plan/apply``: apply the plan the page showed (its ``plan_digest``
-    field), when the pending edits still make it (those not stale)."""
+    field), when the pending edits still make it (those not stale) and the user ticked the
+    confirmation that says what changes (``confirmed``: the browser requires it, and so does
+    the server, for a form sent any other way)."""
     require_writes(request)
     cluster, admin = await cluster_client(request)
     state = session(request)
     edits = state.edits_of(cluster)
-    digest = (await request.form()).get("plan_digest")
+    form = await request.form()
+    if form.get("confirmed") != "yes":
+        raise HTTPException(
+            400, "not applied: tick the confirmation that says what will change, then apply"
+        )
+    digest = form.get("plan_digest")
     shown = state.shown_plan(cluster, digest) if isinstance(digest, str) else None
     if shown is None:
         raise HTTPException(
             409, "refused: the plan this page showed is not known any more; reload the plan"
         )
-    done = await apply_checked(request, cluster, admin, edits.desired(), shown, edits)
+    overrides = override_rules(form)
+    rules = cluster_rules(request, cluster)
+    try:
+        done = await apply_checked(
+            request, cluster, admin, edits.desired(), shown, edits, rules=rules, overrides=overrides
+        )
+    except RuleRefusedError:
+        guard = check_plan_rules(shown, rules, overrides=overrides)
+        return _plan_page(request, shown, guard=guard, refused=True)
     if done.report is None:
         state.remember_plan(cluster, done.plan)
         return _plan_page(request, done.plan, difference=done.difference)
@@ -323,16 +389,35 @@ async def apply(request: Request) -> Response:
         {u for u in edits.scram if u not in failed_users},  # a salted password kept no longer
     )
     return _plan_page(
-        request, done.plan, report=done.report, stale=done.stale, stale_quotas=done.stale_quotas
+        request,
+        done.plan,
+        report=done.report,
+        stale=done.stale,
+        stale_quotas=done.stale_quotas,
+        guard=_guard(request, cluster, done.plan, overrides),
     )
 
 
 async def apply_desired(
-    request: Request, cluster: str, admin: AdminClient, desired: DesiredState, before: Plan
+    request: Request,
+    cluster: str,
+    admin: AdminClient,
+    desired: DesiredState,
+    before: Plan,
+    overrides: Collection[str] = (),
 ) -> Response:
-    """Apply a desired-state file's plan (as shown), with the same stale check and log."""
+    """Apply a desired-state file's plan (as shown), with the same stale check and log, and
+    the same guard: the file's rules and the cluster's (a plan that breaks one is refused
+    unless ``overrides``, the confirmations ticked, name it)."""
     require_writes(request)
-    done = await apply_checked(request, cluster, admin, desired, before)
+    rules = (*desired.rules, *cluster_rules(request, cluster))
+    try:
+        done = await apply_checked(
+            request, cluster, admin, desired, before, rules=rules, overrides=overrides
+        )
+    except RuleRefusedError:
+        guard = check_plan_rules(before, rules, overrides=overrides)
+        return _plan_page(request, before, guard=guard, refused=True, source="file")
     return _plan_page(
         request,
         done.plan,

@@ -33,9 +33,8 @@ from .. import (
 )
 from ._audit import Shadowed, find_shadowed
 from ._check import Problem, check_desired, unknown_key_warnings
+from ._deletions import kept_reason, pruned_keys
 from ._model import (
-    BROKER_THROTTLE_KEYS,
-    TOPIC_THROTTLE_KEYS,
     DesiredState,
     IgnoreSpec,
     ResourceSpec,
@@ -542,12 +541,9 @@ def _resource_plan(
     for key, wanted in spec.configs.items():
         if (resource, key) not in refused:
             diff.want(key, wanted)
-    # Every logger a broker lists is "set" (DYNAMIC_BROKER_LOGGER_CONFIG): pruning would reset
-    # every logger the file does not name, so loggers are never pruned.
-    if prune and resource.type is not ResourceType.BROKER_LOGGER:
-        for key in config:
-            if key not in spec.configs and not ignore.ignores(resource, key):
-                diff.prune(key)
+    if prune:
+        for key in pruned_keys(resource, spec, config, ignore):
+            diff.delete(key, config[key], kept_reason(state, resource, key))
     if diff.changes:
         action = ResourceAction.ALTER
     elif diff.skipped or diff.kept:
@@ -671,15 +667,6 @@ class _ResourceDiff:
             op, value = _list_op(current, wanted, set_like=is_set_like(key))
         self.add(key, op, value, wanted, entry)
 
-    def prune(self, key: str) -> None:
-        """Delete an override the file does not name, unless it is kept (see make_plan)."""
-        entry = self.config[key]
-        if is_override(self.resource, entry) and not entry.is_read_only:
-            reason = self.state.undeletable_reason(self.resource, key)
-            if reason is None and key in _PROTECTED.get(self.resource.type, ()):
-                reason = _THROTTLE_REASON
-            self.delete(key, entry, reason)
-
     def delete(self, key: str, entry: ConfigEntry, kept_because: str | None) -> None:
         """A DELETE of an override, or the override kept when there is a reason to."""
         if kept_because is None:
@@ -760,15 +747,6 @@ def _no_config() -> Config:
     of described resources never needs.
     """
     return Config()
-
-
-#: Overrides that tools other than this file set for a while (a reassignment's replication
-#: throttles): pruned only when the file names them.
-_PROTECTED = {ResourceType.TOPIC: TOPIC_THROTTLE_KEYS, ResourceType.BROKER: BROKER_THROTTLE_KEYS}
-_THROTTLE_REASON = (
-    "a replication throttle (reassignment tools set it for a while): pruned only when the "
-    "file names it"
-)
 
 
 def _list_op(current: str, wanted: str, *, set_like: bool = False) -> tuple[OpType, str]:

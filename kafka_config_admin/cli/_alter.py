@@ -158,8 +158,8 @@ def _print_quota_changes(plan: QuotaPlan, label: str) -> None:
             entity_text(dict(plan.entity)),
             change.key,
             "DELETE" if change.wanted is None else "SET",
-            "" if change.current is None else quota_value_text(change.current),
-            "" if change.wanted is None else quota_value_text(change.wanted),
+            quota_value_text(change.current) or "",
+            quota_value_text(change.wanted) or "",
         )
     print_table(stderr, table)
 

@@ -613,7 +613,7 @@ def print_plan(made: Plan, label: str, verdict: BrokerVerdict | None = None) -> 
         for quota_change in quota.changes:
             op = "DELETE" if quota_change.wanted is None else "SET"
             current, wanted = (
-                "" if value is None else quota_value_text(value)
+                quota_value_text(value) or ""
                 for value in (quota_change.current, quota_change.wanted)
             )
             verdict_cell = said.quota(quota.quota_entity)

@@ -381,17 +381,17 @@ def stale_quotas(plan: Plan, state: ClusterState) -> dict[ClientQuotaEntity, tup
     for quota in plan.quotas:
         values = state.quotas.get(quota.quota_entity, {})
         keys = tuple(
-            StaleKey(key=change.key, planned=_number(change.current), now=_number(now))
+            StaleKey(
+                key=change.key,
+                planned=quota_value_text(change.current),
+                now=quota_value_text(now),
+            )
             for change in quota.changes
             if (now := values.get(change.key)) != change.current
         )
         if keys:
             stale[quota.quota_entity] = keys
     return stale
-
-
-def _number(value: float | None) -> str | None:
-    return None if value is None else quota_value_text(value)
 
 
 class PlanDifference(BaseModel):
@@ -452,7 +452,7 @@ def _intents(
             continue
         entity = " ".join(f"{kind}={name!r}" for kind, name in sorted(quota.entity.items()))
         for quota_change in quota.changes:
-            wanted = _number(quota_change.wanted)
+            wanted = quota_value_text(quota_change.wanted)
             intents[f"quota {entity}", quota_change.key] = (
                 "DELETE" if wanted is None else f"SET {wanted}"
             )

@@ -259,8 +259,8 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
                     resource_name=str(quota_plan.quota_entity),
                     key=quota_change.key,
                     op="SET" if quota_change.wanted is not None else "DELETE",
-                    old_value=_quota_text(quota_change.current),
-                    new_value=_quota_text(quota_change.wanted),
+                    old_value=quota_value_text(quota_change.current),
+                    new_value=quota_value_text(quota_change.wanted),
                     outcome=quota_outcome.status.value,
                     message=" ".join(message.split()),
                 )
@@ -284,10 +284,6 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
             for scram_change in scram_plan.changes
         )
     return rows
-
-
-def _quota_text(value: float | None) -> str | None:
-    return None if value is None else quota_value_text(value)
 
 
 _DONE = (OutcomeStatus.APPLIED, OutcomeStatus.UNCONFIRMED, OutcomeStatus.SKIPPED)

@@ -69,8 +69,6 @@ __all__ = [
 #: The ``format`` number of :meth:`Plan.to_dict`; it changes only when the shape does.
 PLAN_FORMAT_VERSION = 1
 
-_DEFAULT_SOURCES = (ConfigSource.STATIC_BROKER_CONFIG, ConfigSource.DEFAULT_CONFIG)
-
 
 class ConfigChange(BaseModel):
     """One operation on one key: what is sent, and what the key shows before and after.
@@ -356,7 +354,7 @@ def stale_keys(plan: Plan, state: ClusterState) -> dict[ConfigResource, tuple[St
         config = state.configs.get(item.resource)
         keys = []
         for change in item.changes:
-            entry = None if config is None else _effective(item.resource, config, state, change.key)
+            entry = None if config is None else state.effective_entry(item.resource, change.key)
             now = (None, ConfigSource.UNKNOWN) if entry is None else (entry.value, entry.source)
             if config is not None and now == (change.current, change.current_source):
                 continue
@@ -647,7 +645,7 @@ class _ResourceDiff:
         self._facts: dict[str, tuple[ConfigType, bool]] = {}
 
     def want(self, key: str, wanted: str | None) -> None:
-        entry = self._effective_entry(key)
+        entry = self.state.effective_entry(self.resource, key)
         own = is_override(self.resource, entry)
         if wanted is None:
             if own:
@@ -717,23 +715,6 @@ class _ResourceDiff:
 
     def _sensitive(self, key: str) -> bool:
         return self._key_facts(key)[1]
-
-    def _effective_entry(self, key: str) -> ConfigEntry | None:
-        return _effective(self.resource, self.config, self.state, key)
-
-
-def _effective(
-    resource: ConfigResource, config: Config, state: ClusterState, key: str
-) -> ConfigEntry | None:
-    """The key's entry; for the cluster default, which lists only what it sets, a key it does
-    not set takes the static value or default a broker reports."""
-    entry = config.get(key)
-    if entry is not None or resource != _CLUSTER_DEFAULT:
-        return entry
-    schema_entry = state.key_info(resource, key)
-    if schema_entry is not None and schema_entry.source in _DEFAULT_SOURCES:
-        return schema_entry
-    return None
 
 
 _CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")

@@ -24,7 +24,6 @@ from ... import (
     ConfigResource,
     UserScramCredentialAlteration,
     changeset,
-    quota_value_text,
 )
 from ...changeset import ChangeSet, review
 from ...desired import (
@@ -250,6 +249,7 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
     for quota_plan, quota_outcome in zip(plan.quotas, report.quotas, strict=True):
         message = str(quota_outcome.error) if quota_outcome.error else quota_outcome.note
         for quota_change in quota_plan.changes:
+            old_value, new_value = quota_change.shown()
             rows.append(
                 ChangeRow(
                     time=stamp,
@@ -258,9 +258,9 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
                     resource_type="CLIENT_QUOTA",
                     resource_name=str(quota_plan.quota_entity),
                     key=quota_change.key,
-                    op="SET" if quota_change.wanted is not None else "DELETE",
-                    old_value=quota_value_text(quota_change.current),
-                    new_value=quota_value_text(quota_change.wanted),
+                    op=quota_change.op.name,
+                    old_value=old_value,
+                    new_value=new_value,
                     outcome=quota_outcome.status.value,
                     message=" ".join(message.split()),
                 )

@@ -711,27 +711,29 @@ async def test_desired_file_plan_audit_apply_and_the_change_log_json(
 async def test_a_scram_edit_logs_its_outcome_in_the_one_vocabulary(
     web: httpx.AsyncClient, admin_client: AdminClient
 ) -> None:
-    """The change log says what became of a SCRAM edit with ``OutcomeStatus`` values."""
-    user = unique_name("scram-user")
-    page = f"/c/{CLUSTER}/users"
-    form = {"user": user, "mechanism": "SCRAM-SHA-512", "iterations": "8192"}
-    added = await form_post(web, page, f"{page}/edit", {**form, "password": "pw-1"})
+    """The change log says what became of a SCRAM edit with ``OutcomeStatus`` values, once the
+    plan it joined is applied."""
+    applied_user, refused_user = unique_name("scram-user"), unique_name("scram-nobody")
+    page, plan = f"/c/{CLUSTER}/users", f"/c/{CLUSTER}/plan"
+    upsert = {"user": applied_user, "mechanism": "SCRAM-SHA-512", "iterations": "8192"}
+    added = await form_post(web, page, f"{page}/edit", {**upsert, "password": "pw-1"})
     assert added.status_code == 303, added.text
-    # SCRAM-SHA-256 was never set for this user: the broker refuses its deletion.
-    refused = await form_post(
-        web, page, f"{page}/edit", {**form, "mechanism": "SCRAM-SHA-256", "action": "delete"}
-    )
-    assert refused.status_code == 502
-    rows = [
-        row
-        for row in (await web.get("/changes.json")).json()["changes"]
-        if row["resource_name"] == user
-    ]
-    outcomes = {row["key"]: row["outcome"] for row in rows}
-    assert outcomes == {
-        "SCRAM-SHA-512": OutcomeStatus.APPLIED.value,
-        "SCRAM-SHA-256": OutcomeStatus.FAILED.value,
+    # This user never had a SCRAM-SHA-256 credential: the broker refuses its deletion.
+    delete = {"user": refused_user, "mechanism": "SCRAM-SHA-256", "action": "delete"}
+    queued = await form_post(web, page, f"{page}/edit", delete)
+    assert queued.status_code == 303, queued.text
+    await form_post(web, plan, f"{plan}/apply", {})
+    rows = (await web.get("/changes.json")).json()["changes"]
+    outcomes = {
+        (row["resource_name"], row["key"]): row["outcome"]
+        for row in rows
+        if row["resource_name"] in (applied_user, refused_user)
     }
+    assert outcomes == {
+        (applied_user, "SCRAM-SHA-512"): OutcomeStatus.APPLIED.value,
+        (refused_user, "SCRAM-SHA-256"): OutcomeStatus.FAILED.value,
+    }
+    await form_post(web, plan, f"{plan}/discard", {})  # the refused deletion stays pending
 
 
 async def test_export_downloads_the_overrides_as_a_file_that_plans_nothing(

@@ -715,11 +715,19 @@ async def test_a_scram_edit_logs_its_outcome_in_the_one_vocabulary(
     plan it joined is applied."""
     applied_user, refused_user = unique_name("scram-user"), unique_name("scram-nobody")
     page, plan = f"/c/{CLUSTER}/users", f"/c/{CLUSTER}/plan"
-    upsert = {"user": applied_user, "mechanism": "SCRAM-SHA-512", "iterations": "8192"}
+    upsert: dict[str, str | list[str]] = {
+        "user": applied_user,
+        "mechanism": "SCRAM-SHA-512",
+        "iterations": "8192",
+    }
     added = await form_post(web, page, f"{page}/edit", {**upsert, "password": "pw-1"})
     assert added.status_code == 303, added.text
     # This user never had a SCRAM-SHA-256 credential: the broker refuses its deletion.
-    delete = {"user": refused_user, "mechanism": "SCRAM-SHA-256", "action": "delete"}
+    delete: dict[str, str | list[str]] = {
+        "user": refused_user,
+        "mechanism": "SCRAM-SHA-256",
+        "action": "delete",
+    }
     queued = await form_post(web, page, f"{page}/edit", delete)
     assert queued.status_code == 303, queued.text
     await form_post(web, plan, f"{plan}/apply", {})

@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, overload
 
 from .._exceptions import InvalidArgumentError
 from .configs import NamedIntEnum, unknown_member
@@ -189,6 +189,14 @@ class ClientQuotaFilterComponent:
         return cls(entity_type, QuotaMatchType.DEFAULT)
 
     @classmethod
+    def named(
+        cls, entity_type: QuotaEntityType | str, name: str | None
+    ) -> ClientQuotaFilterComponent:
+        """Entities whose ``entity_type`` is ``name``, or the default one when ``name`` is
+        None (a :class:`ClientQuotaEntity`'s name for that type)."""
+        return cls.default(entity_type) if name is None else cls.exact(entity_type, name)
+
+    @classmethod
     def any(cls, entity_type: QuotaEntityType | str) -> ClientQuotaFilterComponent:
         """Entities with any name (the default too) for ``entity_type``."""
         return cls(entity_type, QuotaMatchType.ANY)
@@ -250,6 +258,13 @@ class ClientQuotaFilter:
     def contains_only(cls, components: Iterable[ClientQuotaFilterComponent]) -> ClientQuotaFilter:
         """Entities matching every component and having no other entity type."""
         return cls(components, strict=True)
+
+    @classmethod
+    def exactly(cls, entity: ClientQuotaEntity) -> ClientQuotaFilter:
+        """``entity`` alone: each of its types with its name (or the default), no other type."""
+        return cls.contains_only(
+            ClientQuotaFilterComponent.named(kind, name) for kind, name in entity.items()
+        )
 
     def __str__(self) -> str:
         if not self.components:
@@ -323,11 +338,21 @@ def check_quota_value(key: str, value: object, *, where: str | None = None) -> f
     return float(value)
 
 
-def quota_value_text(value: float) -> str:
+@overload
+def quota_value_text(value: float) -> str: ...
+
+
+@overload
+def quota_value_text(value: float | None) -> str | None: ...
+
+
+def quota_value_text(value: float | None) -> str | None:
     """A quota value as Kafka's tools and every face of this library write it: a whole number
     without a fraction (``1048576``, not ``1048576.0``), any other number in full
     (``12.5``, ``0.001``): the one format of the CLI, the desired state, the change feed, the
-    web editor and Spark."""
+    web editor and Spark. None (no value: a quota unset, or removed by a change) stays None."""
+    if value is None:
+        return None
     number = float(value)  # an int too: Python 3.11 ints have no is_integer
     return str(int(number)) if math.isfinite(number) and number.is_integer() else repr(number)
 

@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from .. import (
     AlterConfigOp,
     ClientQuotaEntity,
-    ConfigEntry,
     ConfigResource,
     ConfigSource,
     ConfigType,
@@ -44,9 +43,6 @@ from ..desired import (
 from ._changes import ChangeSet
 
 __all__ = ["build_plan", "deletes_of_keys_not_set", "upsertion_reference"]
-
-_CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
-_DEFAULT_SOURCES = (ConfigSource.STATIC_BROKER_CONFIG, ConfigSource.DEFAULT_CONFIG)
 
 
 def upsertion_reference(upsertion: UserScramCredentialUpsertion) -> str:
@@ -130,7 +126,7 @@ def _config_change(
     resource: ConfigResource, op: AlterConfigOp, state: ClusterState
 ) -> ConfigChange:
     kind, sensitive = state.key_facts(resource, op.name)
-    entry = _effective_entry(resource, op.name, state)
+    entry = state.effective_entry(resource, op.name)
     current = entry.value if entry is not None else None
     return ConfigChange(
         key=op.name,
@@ -142,19 +138,6 @@ def _config_change(
         type=kind,
         sensitive=sensitive or op.sensitive,
     )
-
-
-def _effective_entry(resource: ConfigResource, key: str, state: ClusterState) -> ConfigEntry | None:
-    """The key's entry; the cluster default lists only what it sets, so a key it does not set
-    shows the static value or default a broker reports."""
-    config = state.configs.get(resource)
-    entry = config.get(key) if config is not None else None
-    if entry is not None or resource != _CLUSTER_DEFAULT:
-        return entry
-    schema_entry = state.key_info(resource, key)
-    if schema_entry is not None and schema_entry.source in _DEFAULT_SOURCES:
-        return schema_entry
-    return None
 
 
 def _wanted(op: AlterConfigOp, current: str | None) -> str | None:

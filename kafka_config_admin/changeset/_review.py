@@ -9,7 +9,6 @@ from .. import (
     AdminClient,
     ClientQuotaEntity,
     ClientQuotaFilter,
-    ClientQuotaFilterComponent,
     ConfigResource,
     ConfigSource,
     DescribeConfigsResult,
@@ -276,18 +275,10 @@ async def _read_quotas(
     admin: AdminClient, entities: list[ClientQuotaEntity]
 ) -> dict[ClientQuotaEntity, Mapping[str, float]]:
     """Each entity's quota values now (asked at once, one filter each)."""
-    results = [admin.describe_client_quotas(_exactly(entity)) for entity in entities]
+    results = [
+        admin.describe_client_quotas(ClientQuotaFilter.exactly(entity)) for entity in entities
+    ]
     found: dict[ClientQuotaEntity, Mapping[str, float]] = {}
     for entity, result in zip(entities, results, strict=True):
         found[entity] = (await result.all()).get(entity, {})
     return found
-
-
-def _exactly(entity: ClientQuotaEntity) -> ClientQuotaFilter:
-    """The filter matching ``entity`` alone."""
-    return ClientQuotaFilter.contains_only(
-        ClientQuotaFilterComponent.default(kind)
-        if name is None
-        else ClientQuotaFilterComponent.exact(kind, name)
-        for kind, name in entity.items()
-    )

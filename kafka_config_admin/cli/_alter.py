@@ -14,7 +14,6 @@ from .. import (
     AlterConfigOp,
     OpType,
     UserScramCredentialDeletion,
-    quota_value_text,
 )
 from ..changeset import ChangeSet, Review, StaleChangeError, apply, review
 from ..desired import Plan, QuotaPlan, Rule
@@ -189,12 +188,9 @@ def _print_quota_changes(plan: QuotaPlan, label: str) -> None:
     for column in ("entity", "key", "op", "current", "new"):
         table.add_column(column, overflow="fold")
     for change in plan.changes:
+        current, wanted = change.shown()
         table.add_row(
-            entity_text(dict(plan.entity)),
-            change.key,
-            "DELETE" if change.wanted is None else "SET",
-            "" if change.current is None else quota_value_text(change.current),
-            "" if change.wanted is None else quota_value_text(change.wanted),
+            entity_text(dict(plan.entity)), change.key, change.op.name, current or "", wanted or ""
         )
     print_table(stderr, table)
 

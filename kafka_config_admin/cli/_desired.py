@@ -24,7 +24,6 @@ from .. import (
     ConfigSource,
     ResourceType,
     cut_short,
-    quota_value_text,
 )
 from ..desired import (
     BrokerVerdict,
@@ -554,11 +553,8 @@ def print_plan(made: Plan, label: str, verdict: BrokerVerdict | None = None) -> 
     for quota in made.quotas:
         title = entity_text(quota.entity)
         for quota_change in quota.changes:
-            op = "DELETE" if quota_change.wanted is None else "SET"
-            current, wanted = (
-                "" if value is None else quota_value_text(value)
-                for value in (quota_change.current, quota_change.wanted)
-            )
+            op = quota_change.op.name
+            current, wanted = (value or "" for value in quota_change.shown())
             verdict_cell = said.quota(quota.quota_entity)
             rows.append((title, "alter", quota_change.key, op, current, wanted, verdict_cell))
     for user in made.scram:

@@ -84,15 +84,12 @@ class QuotaSelection:
 
     def filter(self) -> ClientQuotaFilter:
         """Entities of exactly these types, matching the names given (any name where none)."""
-        components = []
-        for kind in self.kinds:
-            if kind not in self.names:
-                components.append(ClientQuotaFilterComponent.any(kind))
-            elif self.names[kind] is None:
-                components.append(ClientQuotaFilterComponent.default(kind))
-            else:
-                components.append(ClientQuotaFilterComponent.exact(kind, str(self.names[kind])))
-        return ClientQuotaFilter.contains_only(components)
+        return ClientQuotaFilter.contains_only(
+            ClientQuotaFilterComponent.named(kind, self.names[kind])
+            if kind in self.names
+            else ClientQuotaFilterComponent.any(kind)
+            for kind in self.kinds
+        )
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,8 @@ from .. import (
 )
 from ._audit import Shadowed, find_shadowed
 from ._check import Problem, check_desired, unknown_key_warnings
+from ._deletions import kept_reason, pruned_keys
 from ._model import (
-    BROKER_THROTTLE_KEYS,
-    TOPIC_THROTTLE_KEYS,
     DesiredState,
     IgnoreSpec,
     ResourceSpec,
@@ -70,8 +69,6 @@ __all__ = [
 
 #: The ``format`` number of :meth:`Plan.to_dict`; it changes only when the shape does.
 PLAN_FORMAT_VERSION = 1
-
-_DEFAULT_SOURCES = (ConfigSource.STATIC_BROKER_CONFIG, ConfigSource.DEFAULT_CONFIG)
 
 
 class ConfigChange(BaseModel):
@@ -358,7 +355,7 @@ def stale_keys(plan: Plan, state: ClusterState) -> dict[ConfigResource, tuple[St
         config = state.configs.get(item.resource)
         keys = []
         for change in item.changes:
-            entry = None if config is None else _effective(item.resource, config, state, change.key)
+            entry = None if config is None else state.effective_entry(item.resource, change.key)
             now = (None, ConfigSource.UNKNOWN) if entry is None else (entry.value, entry.source)
             if config is not None and now == (change.current, change.current_source):
                 continue
@@ -383,7 +380,11 @@ def stale_quotas(plan: Plan, state: ClusterState) -> dict[ClientQuotaEntity, tup
     for quota in plan.quotas:
         values = state.quotas.get(quota.quota_entity, {})
         keys = tuple(
-            StaleKey(key=change.key, planned=_number(change.current), now=_number(now))
+            StaleKey(
+                key=change.key,
+                planned=quota_value_text(change.current),
+                now=quota_value_text(now),
+            )
             for change in quota.changes
             if (now := values.get(change.key)) != change.current
         )
@@ -412,10 +413,6 @@ def without_stale(
         if kept:
             kept_quotas.append(quota.model_copy(update={"changes": kept}))
     return made.model_copy(update={"resources": tuple(resources), "quotas": tuple(kept_quotas)})
-
-
-def _number(value: float | None) -> str | None:
-    return None if value is None else quota_value_text(value)
 
 
 class PlanDifference(BaseModel):
@@ -476,7 +473,7 @@ def _intents(
             continue
         entity = " ".join(f"{kind}={name!r}" for kind, name in sorted(quota.entity.items()))
         for quota_change in quota.changes:
-            wanted = _number(quota_change.wanted)
+            wanted = quota_value_text(quota_change.wanted)
             intents[f"quota {entity}", quota_change.key] = (
                 "DELETE" if wanted is None else f"SET {wanted}"
             )
@@ -565,12 +562,9 @@ def _resource_plan(
     for key, wanted in spec.configs.items():
         if (resource, key) not in refused:
             diff.want(key, wanted)
-    # Every logger a broker lists is "set" (DYNAMIC_BROKER_LOGGER_CONFIG): pruning would reset
-    # every logger the file does not name, so loggers are never pruned.
-    if prune and resource.type is not ResourceType.BROKER_LOGGER:
-        for key in config:
-            if key not in spec.configs and not ignore.ignores(resource, key):
-                diff.prune(key)
+    if prune:
+        for key in pruned_keys(resource, spec, config, ignore):
+            diff.delete(key, config[key], kept_reason(state, resource, key))
     if diff.changes:
         action = ResourceAction.ALTER
     elif diff.skipped or diff.kept:
@@ -674,7 +668,7 @@ class _ResourceDiff:
         self._facts: dict[str, tuple[ConfigType, bool]] = {}
 
     def want(self, key: str, wanted: str | None) -> None:
-        entry = self._effective_entry(key)
+        entry = self.state.effective_entry(self.resource, key)
         own = is_override(self.resource, entry)
         if wanted is None:
             if own:
@@ -693,15 +687,6 @@ class _ResourceDiff:
         if own and kind is ConfigType.LIST and current is not None and not references:
             op, value = _list_op(current, wanted, set_like=is_set_like(key))
         self.add(key, op, value, wanted, entry)
-
-    def prune(self, key: str) -> None:
-        """Delete an override the file does not name, unless it is kept (see make_plan)."""
-        entry = self.config[key]
-        if is_override(self.resource, entry) and not entry.is_read_only:
-            reason = self.state.undeletable_reason(self.resource, key)
-            if reason is None and key in _PROTECTED.get(self.resource.type, ()):
-                reason = _THROTTLE_REASON
-            self.delete(key, entry, reason)
 
     def delete(self, key: str, entry: ConfigEntry, kept_because: str | None) -> None:
         """A DELETE of an override, or the override kept when there is a reason to."""
@@ -754,23 +739,6 @@ class _ResourceDiff:
     def _sensitive(self, key: str) -> bool:
         return self._key_facts(key)[1]
 
-    def _effective_entry(self, key: str) -> ConfigEntry | None:
-        return _effective(self.resource, self.config, self.state, key)
-
-
-def _effective(
-    resource: ConfigResource, config: Config, state: ClusterState, key: str
-) -> ConfigEntry | None:
-    """The key's entry; for the cluster default, which lists only what it sets, a key it does
-    not set takes the static value or default a broker reports."""
-    entry = config.get(key)
-    if entry is not None or resource != _CLUSTER_DEFAULT:
-        return entry
-    schema_entry = state.key_info(resource, key)
-    if schema_entry is not None and schema_entry.source in _DEFAULT_SOURCES:
-        return schema_entry
-    return None
-
 
 _CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
 
@@ -783,15 +751,6 @@ def _no_config() -> Config:
     of described resources never needs.
     """
     return Config()
-
-
-#: Overrides that tools other than this file set for a while (a reassignment's replication
-#: throttles): pruned only when the file names them.
-_PROTECTED = {ResourceType.TOPIC: TOPIC_THROTTLE_KEYS, ResourceType.BROKER: BROKER_THROTTLE_KEYS}
-_THROTTLE_REASON = (
-    "a replication throttle (reassignment tools set it for a while): pruned only when the "
-    "file names it"
-)
 
 
 def _list_op(current: str, wanted: str, *, set_like: bool = False) -> tuple[OpType, str]:

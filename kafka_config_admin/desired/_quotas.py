@@ -25,7 +25,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .. import ClientQuotaEntity, InvalidArgumentError, QuotaEntityType, check_quota_value
+from .. import (
+    ClientQuotaEntity,
+    InvalidArgumentError,
+    OpType,
+    QuotaEntityType,
+    check_quota_value,
+    quota_value_text,
+)
 
 __all__ = ["QUOTA_KEYS", "QuotaChange", "QuotaPlan", "QuotaSpec", "plan_quotas", "quota_keys"]
 
@@ -110,6 +117,16 @@ class QuotaChange(BaseModel):
     key: str
     current: float | None
     wanted: float | None
+
+    @property
+    def op(self) -> OpType:
+        """``SET``, or ``DELETE`` when no value is wanted (the entity's value is removed)."""
+        return OpType.DELETE if self.wanted is None else OpType.SET
+
+    def shown(self) -> tuple[str | None, str | None]:
+        """The current and wanted values as every face writes them (:func:`quota_value_text`;
+        None: no value)."""
+        return quota_value_text(self.current), quota_value_text(self.wanted)
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "current": self.current, "wanted": self.wanted}

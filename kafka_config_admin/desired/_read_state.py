@@ -29,9 +29,9 @@ from .. import (
     ResourceType,
     UnsupportedVersionError,
 )
+from ._deletions import planned_deletions
 from ._kinds import ResourceKind
 from ._model import DesiredState
-from ._plan import ResourceAction, make_plan
 from ._state import ClusterState, is_override, schema_resources
 
 __all__ = ["describe_state", "read_scram_credentials", "read_state"]
@@ -159,7 +159,8 @@ async def read_state(
 
     With a cluster default in the file, every broker is described too: a value a broker sets
     for itself shadows the cluster default there (``broker_overrides``). Each override a plan
-    would delete (every one the file does not name, with ``prune``; those it sets to null) is
+    would delete (every one the file does not name, with ``prune``; those it sets to null: the
+    one rule of :func:`planned_deletions`, asked without making a plan) is
     first offered to the broker with ``validate_only``: those it refuses to remove (Kafka 4's
     cluster-level ``min.insync.replicas`` while Eligible Leader Replicas is on, a policy) are
     in ``undeletable`` with the broker's reason, so that a plan keeps them instead of
@@ -229,13 +230,9 @@ async def read_state(
         **partitions,
     )
     if not (prune or desired.deletes_keys):
-        return state  # no plan of this file deletes: no need to plan it here first
-    deletions = {
-        plan.resource: [change.key for change in plan.changes if change.op is OpType.DELETE]
-        for plan in make_plan(desired, state, prune=prune).resources
-        if plan.action is ResourceAction.ALTER
-    }
-    undeletable = await _refused_deletions(admin, {r: k for r, k in deletions.items() if k})
+        return state  # no plan of this file deletes: nothing to offer the broker
+    deletions = planned_deletions(desired, state, prune=prune)
+    undeletable = await _refused_deletions(admin, deletions)
     return replace(state, undeletable=undeletable) if undeletable else state
 
 

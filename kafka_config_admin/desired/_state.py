@@ -32,6 +32,10 @@ __all__ = [
     "sensitive_key",
 ]
 
+_CLUSTER_DEFAULT = ConfigResource(ResourceType.BROKER, "")
+#: Where a broker's value of a key the cluster default does not set comes from.
+_DEFAULT_SOURCES = (ConfigSource.STATIC_BROKER_CONFIG, ConfigSource.DEFAULT_CONFIG)
+
 _OVERRIDE_SOURCE = {
     ResourceType.TOPIC: ConfigSource.TOPIC_CONFIG,
     ResourceType.BROKER_LOGGER: ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG,
@@ -134,6 +138,20 @@ class ClusterState:
         schema = self.schemas.get(resource.type)
         if schema is not None:
             return schema.get(key)
+        return None
+
+    def effective_entry(self, resource: ConfigResource, key: str) -> ConfigEntry | None:
+        """``key``'s entry on ``resource`` as described (None: not set there, or the resource
+        not described). The cluster default lists only what it sets, so there a key it does
+        not set takes the static value or the default a broker reports: the value a change
+        of the cluster default replaces, which plans and change sets compare with."""
+        config = self.configs.get(resource)
+        entry = config.get(key) if config is not None else None
+        if entry is not None or resource != _CLUSTER_DEFAULT:
+            return entry
+        schema_entry = self.key_info(resource, key)
+        if schema_entry is not None and schema_entry.source in _DEFAULT_SOURCES:
+            return schema_entry
         return None
 
     def knows_keys(self, resource: ConfigResource) -> bool:

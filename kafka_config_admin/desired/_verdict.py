@@ -188,8 +188,7 @@ async def ask_broker(admin: AdminClient, proposal: Proposal) -> BrokerVerdict:
         )
         for entity, error in errors.items():
             changes = [
-                (key, None if value is None else quota_value_text(value), False)
-                for key, value in wanted[entity].items()
+                (key, quota_value_text(value), False) for key, value in wanted[entity].items()
             ]
             quotas[entity] = _refusal(f"quotas of {entity}", changes, error)
 

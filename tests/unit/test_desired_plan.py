@@ -433,3 +433,21 @@ def test_stale_keys_name_what_changed_since_the_plan_was_made() -> None:
         ("retention.ms", None, ConfigSource.UNKNOWN),
         ("cleanup.policy", None, ConfigSource.UNKNOWN),
     }
+
+
+def test_a_keys_effective_entry_is_what_a_change_replaces() -> None:
+    """ClusterState.effective_entry, which plans and change sets both compare with: the
+    cluster default's unset key is a broker's default; elsewhere only what was described."""
+    state = ClusterState(
+        configs={DEFAULT: Config(), TOPIC: topic_config()},
+        schemas={ResourceType.BROKER: broker_config()},
+    )
+    threads = state.effective_entry(DEFAULT, "log.cleaner.threads")
+    assert threads is not None and (threads.value, threads.source) == (
+        "1",
+        ConfigSource.DEFAULT_CONFIG,
+    )
+    assert state.effective_entry(DEFAULT, "no.such.key") is None
+    assert state.effective_entry(BROKER, "log.cleaner.threads") is None  # not described
+    retention = state.effective_entry(TOPIC, "retention.ms")
+    assert retention is not None and retention.value == "604800000"

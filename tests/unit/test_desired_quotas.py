@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
-from kafka_config_admin import ClientQuotaEntity
+from kafka_config_admin import ClientQuotaEntity, OpType
 from kafka_config_admin.desired import (
     ClusterState,
     DesiredStateError,
@@ -182,3 +184,15 @@ def test_a_mechanism_twice_for_one_user_is_refused() -> None:
     entry = "{mechanism: SCRAM-SHA-256, password_env: P}"
     with pytest.raises(DesiredStateError, match="lists a mechanism twice"):
         parse_desired_state(f"scram_users:\n  alice:\n    - {entry}\n    - {entry}\n")
+
+
+def test_a_quota_change_says_its_op_and_values_one_way() -> None:
+    """The CLI's tables, the web editor's change log and the plan read a quota change's op and
+    values from QuotaChange, never each its own way."""
+    removed = QuotaChange(key="producer_byte_rate", current=1048576.0, wanted=None)
+    assert removed.op is OpType.DELETE and removed.shown() == ("1048576", None)
+    added = QuotaChange(key="request_percentage", current=None, wanted=12.5)
+    assert added.op is OpType.SET and added.shown() == (None, "12.5")
+    package = Path(__file__).parents[2] / "kafka_config_admin"
+    own_way = re.compile(r"\"DELETE\" if \w+\.wanted is None|\"SET\" if \w+\.wanted is not None")
+    assert [p for p in package.rglob("*.py") if own_way.search(p.read_text("utf-8"))] == []

@@ -138,6 +138,40 @@ def test_a_quota_value_has_one_text(value: float, text: str) -> None:
     assert quota_value_text(value) == text
 
 
+def test_no_quota_value_has_no_text() -> None:
+    """None (a quota unset, or removed by a change) stays None: no face wraps the call."""
+    assert quota_value_text(None) is None
+    package = Path(__file__).parents[2] / "kafka_config_admin"
+    wrapped = re.compile(r"is None else quota_value_text\(")
+    assert [p for p in package.rglob("*.py") if wrapped.search(p.read_text("utf-8"))] == []
+
+
+def test_a_filter_of_exactly_one_entity() -> None:
+    entity = ClientQuotaEntity({"user": "alice", "client-id": None})
+    only = ClientQuotaFilter.exactly(entity)
+    assert only == ClientQuotaFilter.contains_only(
+        [
+            ClientQuotaFilterComponent.exact("user", "alice"),
+            ClientQuotaFilterComponent.default("client-id"),
+        ]
+    )
+    assert ClientQuotaFilterComponent.named("ip", None) == ClientQuotaFilterComponent.default("ip")
+    assert ClientQuotaFilterComponent.named("ip", "10.0.0.1").match == "10.0.0.1"
+
+
+def test_no_module_writes_its_own_filter_of_one_entity() -> None:
+    """The change pipeline and the CLI build "this entity alone" from ClientQuotaFilter.exactly
+    and ClientQuotaFilterComponent.named, not each from .exact and .default."""
+    package = Path(__file__).parents[2] / "kafka_config_admin"
+    own_way = re.compile(r"ClientQuotaFilterComponent\.(exact|default)\(")
+    found = [
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if own_way.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
 def test_no_module_formats_quota_numbers_its_own_way() -> None:
     """The CLI, desired, the change feed, the web editor and Spark all call quota_value_text."""
     package = Path(__file__).parents[2] / "kafka_config_admin"

@@ -758,28 +758,37 @@ async def test_desired_file_plan_audit_apply_and_the_change_log_json(
 async def test_a_scram_edit_logs_its_outcome_in_the_one_vocabulary(
     web: httpx.AsyncClient, admin_client: AdminClient
 ) -> None:
-    """The change log says what became of SCRAM edits applied from the plan with
-    ``OutcomeStatus`` values."""
-    added, never_set = unique_name("scram-user"), unique_name("scram-user")
-    page = f"/c/{CLUSTER}/users"
-    form = {"mechanism": "SCRAM-SHA-512", "iterations": "8192"}
-    upsert = {**form, "user": added, "password": "pw-1"}
-    assert (await form_post(web, page, f"{page}/edit", upsert)).status_code == 303
-    # SCRAM-SHA-256 was never set for this user: the broker refuses its deletion.
-    deletion = {**form, "user": never_set, "mechanism": "SCRAM-SHA-256", "action": "delete"}
-    assert (await form_post(web, page, f"{page}/edit", deletion)).status_code == 303
-    applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
-    assert applied.status_code == 200, applied.text
-    rows = [
-        row
-        for row in (await web.get("/changes.json")).json()["changes"]
-        if row["resource_name"] in (added, never_set)
-    ]
-    outcomes = {(row["resource_name"], row["key"]): row["outcome"] for row in rows}
-    assert outcomes == {
-        (added, "SCRAM-SHA-512"): OutcomeStatus.APPLIED.value,
-        (never_set, "SCRAM-SHA-256"): OutcomeStatus.FAILED.value,
+    """The change log says what became of a SCRAM edit with ``OutcomeStatus`` values, once the
+    plan it joined is applied."""
+    applied_user, refused_user = unique_name("scram-user"), unique_name("scram-nobody")
+    page, plan = f"/c/{CLUSTER}/users", f"/c/{CLUSTER}/plan"
+    upsert: dict[str, str | list[str]] = {
+        "user": applied_user,
+        "mechanism": "SCRAM-SHA-512",
+        "iterations": "8192",
     }
+    added = await form_post(web, page, f"{page}/edit", {**upsert, "password": "pw-1"})
+    assert added.status_code == 303, added.text
+    # This user never had a SCRAM-SHA-256 credential: the broker refuses its deletion.
+    delete: dict[str, str | list[str]] = {
+        "user": refused_user,
+        "mechanism": "SCRAM-SHA-256",
+        "action": "delete",
+    }
+    queued = await form_post(web, page, f"{page}/edit", delete)
+    assert queued.status_code == 303, queued.text
+    await form_post(web, plan, f"{plan}/apply", {})
+    rows = (await web.get("/changes.json")).json()["changes"]
+    outcomes = {
+        (row["resource_name"], row["key"]): row["outcome"]
+        for row in rows
+        if row["resource_name"] in (applied_user, refused_user)
+    }
+    assert outcomes == {
+        (applied_user, "SCRAM-SHA-512"): OutcomeStatus.APPLIED.value,
+        (refused_user, "SCRAM-SHA-256"): OutcomeStatus.FAILED.value,
+    }
+    await form_post(web, plan, f"{plan}/discard", {})  # the refused deletion stays pending
 
 
 async def test_export_downloads_the_overrides_as_a_file_that_plans_nothing(

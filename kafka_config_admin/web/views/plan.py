@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -25,7 +26,6 @@ from ... import (
     ConfigResource,
     UserScramCredentialAlteration,
     changeset,
-    quota_value_text,
 )
 from ...changeset import ChangeSet, review
 from ...desired import (
@@ -37,10 +37,13 @@ from ...desired import (
     Plan,
     PlanDifference,
     PlanRejectedError,
+    QuotaOutcome,
     ResourceAction,
+    ResourceOutcome,
     Rule,
     RuleCheck,
     RuleRefusedError,
+    ScramOutcome,
     StaleKey,
     apply_plan,
     check_plan_rules,
@@ -276,55 +279,44 @@ async def apply_checked(
 
 def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[ChangeRow]:
     """The change log's rows for an applied plan (sensitive values as ``[hidden]``)."""
-    rows = []
+    rows: list[ChangeRow] = []
     outcomes = {outcome.resource: outcome for outcome in report.outcomes}
-    stamp = now()
+    row = partial(ChangeRow, time=now(), user=who, cluster=cluster)
     for resource_plan, item in zip(plan.resources, plan.to_dict()["resources"], strict=True):
         outcome = outcomes.get(resource_plan.resource)
         if outcome is None or resource_plan.action is not ResourceAction.ALTER:
             continue
-        message = str(outcome.error) if outcome.error is not None else outcome.note
-        for change in item["changes"]:
-            rows.append(
-                ChangeRow(
-                    time=stamp,
-                    user=who,
-                    cluster=cluster,
-                    resource_type=resource_plan.resource.type.name,
-                    resource_name=resource_plan.resource.name,
-                    key=change["key"],
-                    op=change["op"],
-                    old_value=change["current"],
-                    new_value=change["wanted"],
-                    outcome=outcome.status.value,
-                    message=" ".join(message.split()),
-                )
+        rows.extend(
+            row(
+                resource_type=resource_plan.resource.type.name,
+                resource_name=resource_plan.resource.name,
+                key=change["key"],
+                op=change["op"],
+                old_value=change["current"],
+                new_value=change["wanted"],
+                outcome=outcome.status.value,
+                message=_message(outcome),
             )
+            for change in item["changes"]
+        )
     for quota_plan, quota_outcome in zip(plan.quotas, report.quotas, strict=True):
-        message = str(quota_outcome.error) if quota_outcome.error else quota_outcome.note
         for quota_change in quota_plan.changes:
+            old_value, new_value = quota_change.shown()
             rows.append(
-                ChangeRow(
-                    time=stamp,
-                    user=who,
-                    cluster=cluster,
+                row(
                     resource_type="CLIENT_QUOTA",
                     resource_name=str(quota_plan.quota_entity),
                     key=quota_change.key,
-                    op="SET" if quota_change.wanted is not None else "DELETE",
-                    old_value=_quota_text(quota_change.current),
-                    new_value=_quota_text(quota_change.wanted),
+                    op=quota_change.op.name,
+                    old_value=old_value,
+                    new_value=new_value,
                     outcome=quota_outcome.status.value,
-                    message=" ".join(message.split()),
+                    message=_message(quota_outcome),
                 )
             )
     for scram_plan, scram_outcome in zip(plan.scram, report.scram, strict=True):
-        message = str(scram_outcome.error) if scram_outcome.error else scram_outcome.note
         rows.extend(
-            ChangeRow(
-                time=stamp,
-                user=who,
-                cluster=cluster,
+            row(
                 resource_type="SCRAM_USER",
                 resource_name=scram_plan.user,
                 key=scram_change.mechanism,
@@ -332,15 +324,17 @@ def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[Chang
                 old_value=None,
                 new_value=None if scram_change.op == "DELETE" else HIDDEN,
                 outcome=scram_outcome.status.value,
-                message=" ".join(message.split()),
+                message=_message(scram_outcome),
             )
             for scram_change in scram_plan.changes
         )
     return rows
 
 
-def _quota_text(value: float | None) -> str | None:
-    return None if value is None else quota_value_text(value)
+def _message(outcome: ResourceOutcome | QuotaOutcome | ScramOutcome) -> str:
+    """What a change log row says of an outcome, on one line: its error, else its note."""
+    said = str(outcome.error) if outcome.error is not None else outcome.note
+    return " ".join(said.split())
 
 
 _DONE = (OutcomeStatus.APPLIED, OutcomeStatus.UNCONFIRMED, OutcomeStatus.SKIPPED)

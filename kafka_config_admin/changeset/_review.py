@@ -17,6 +17,7 @@ from .. import (
 )
 from ..desired import (
     DEFAULT_READ_BACK_TIMEOUT,
+    ApplyRecorder,
     ApplyReport,
     BrokerVerdict,
     ClusterState,
@@ -112,6 +113,7 @@ async def apply(
     *,
     dry_run: bool = False,
     read_back_timeout: float = DEFAULT_READ_BACK_TIMEOUT,
+    recorder: ApplyRecorder | None = None,
 ) -> ApplyReport:
     """Apply the reviewed plan: validate on the broker, change, read back; one outcome per
     resource, quota entity, SCRAM user and growing topic (:class:`ApplyReport`).
@@ -120,6 +122,7 @@ async def apply(
     review found problems. With ``dry_run`` the broker validates and nothing is changed (SCRAM
     credentials, which Kafka cannot validate, are checked here). A change whose new value a
     describe does not show within ``read_back_timeout`` seconds is ``UNCONFIRMED``.
+    ``recorder`` (:class:`kafka_config_admin.journal.Recorder`) records the changes made.
     """
     return await apply_plan(
         admin,
@@ -127,6 +130,7 @@ async def apply(
         dry_run=dry_run,
         read_back_timeout=read_back_timeout,
         upsertions=reviewed.upsertions,
+        recorder=recorder,
     )
 
 

@@ -20,6 +20,7 @@ from ..changeset import ChangeSet, Review, apply, review
 from ..desired import Plan, QuotaPlan
 from ._entities import QuotaChanges, quota_changes
 from ._exit import ExitCode
+from ._journal import recorder
 from ._options import ConnectionOptions
 from ._output import (
     HIDDEN,
@@ -79,8 +80,8 @@ def alter(
             print_warnings(reviewed.warnings)
             if dry_run:
                 return _dry_run_verdict(reviewed, f"{len(resources)} resource(s)")
-            return await _confirmed_and_applied(
-                admin, reviewed, yes, f"Alter {len(resources)} resource(s) on {label}?"
+            return await confirmed_and_applied(
+                admin, reviewed, yes, label, f"Alter {len(resources)} resource(s) on {label}?"
             )
 
     return run(work)
@@ -113,7 +114,8 @@ def alter_quotas(
                 return _dry_run_verdict(reviewed, f"the quotas of {entity}")
             if dry_run:  # Kafka cannot validate a credential without changing it
                 return print_report(reviewed.plan, await apply(admin, reviewed, dry_run=True))
-            return await _confirmed_and_applied(admin, reviewed, yes, f"Alter {entity} on {label}?")
+            question = f"Alter {entity} on {label}?"
+            return await confirmed_and_applied(admin, reviewed, yes, label, question)
 
     return run(work)
 
@@ -123,13 +125,15 @@ def _dry_run_verdict(reviewed: Review, what: str) -> int:
     return report_verdict(reviewed.verdict, what)
 
 
-async def _confirmed_and_applied(
-    admin: AdminClient, reviewed: Review, yes: bool, question: str
+async def confirmed_and_applied(
+    admin: AdminClient, reviewed: Review, yes: bool, label: str, question: str, note: str = ""
 ) -> int:
-    """Ask (unless ``yes``), then apply and print each outcome; exit 1 when any failed."""
+    """Ask (unless ``yes``), then apply, record in the journal (with ``note``) and print each
+    outcome; exit 1 when any failed."""
     if not confirmed(yes, question):
         return ExitCode.FAILED
-    return print_report(reviewed.plan, await apply(admin, reviewed))
+    report = await apply(admin, reviewed, recorder=recorder(label, note=note))
+    return print_report(reviewed.plan, report)
 
 
 def print_changes(plan: Plan, label: str) -> None:

@@ -71,6 +71,7 @@ from ..desired import (
 )
 from ._connect import resolve_connection
 from ._exit import ExitCode, say, say_lines
+from ._journal import recorder
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     CELL_LIMIT,
@@ -336,6 +337,7 @@ async def _apply_changes(
                 progress=progress,
                 rules=rules,
                 overrides=overrides,
+                recorder=recorder(label),
             )
         )
     return print_report(made, report)

@@ -107,7 +107,7 @@ def alter_quotas(
         async with admin:
             reviewed = await review(admin, change_set)
             if reviewed.plan.quotas:
-                _print_quota_changes(reviewed.plan.quotas[0], label)
+                print_quota_changes(reviewed.plan.quotas[0], label)
             else:
                 _print_scram_changes(changes, label)
             if dry_run and changes.quotas:
@@ -153,7 +153,7 @@ def print_changes(plan: Plan, label: str) -> None:
     print_table(stderr, table)
 
 
-def _print_quota_changes(plan: QuotaPlan, label: str) -> None:
+def print_quota_changes(plan: QuotaPlan, label: str) -> None:
     table = Table(title=f"changes to {label}", title_justify="left")
     for column in ("entity", "key", "op", "current", "new"):
         table.add_column(column, overflow="fold")

@@ -114,6 +114,7 @@ class JournalEntry:
         """The row as JSON-ready data (time in ISO 8601, UTC)."""
         data = asdict(self)
         data["time"] = self.time.isoformat()
+        data["resource"] = self.resource
         return data
 
     def entity_json(self) -> str | None:

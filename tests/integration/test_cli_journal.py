@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ClientQuotaEntity
-
 from kafka_config_admin.desired import read_scram_credentials
 from kafka_config_admin.journal import journal_path
 
@@ -22,6 +21,9 @@ from .cli_helpers import make_topic, overrides, run_cli, settled, topic, with_ad
 from .helpers import unique_name
 
 pytestmark = pytest.mark.integration
+
+#: retention.ms when a topic does not set it (the broker's default).
+WEEK = "604800000"
 
 
 def history(capsys: pytest.CaptureFixture[str], *filters: str) -> list[dict[str, Any]]:
@@ -91,7 +93,10 @@ def test_alter_records_each_key_with_its_old_and_new_values(
 def test_apply_of_a_file_records_its_changes(
     kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    first, second = make_topic(kafka_bootstrap), make_topic(kafka_bootstrap, {"segment.ms": "1h"})
+    first, second = (
+        make_topic(kafka_bootstrap),
+        make_topic(kafka_bootstrap, {"segment.ms": "3600000"}),
+    )
     file = tmp_path / "desired.yaml"
     file.write_text(
         f"topics:\n  - {{name: {first}, configs: {{retention.ms: 2h}}}}\n"
@@ -109,7 +114,12 @@ def test_apply_of_a_file_records_its_changes(
 def test_undo_of_a_change_set_across_topics_and_of_one_change(
     kafka_bootstrap: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    before = [{}, {}, {"retention.ms": "1000000"}, {"retention.ms": "2000000", "segment.ms": "1h"}]
+    before = [
+        {},
+        {},
+        {"retention.ms": "1000000"},
+        {"retention.ms": "2000000", "segment.ms": "3600000"},
+    ]
     names = [make_topic(kafka_bootstrap, dict(configs)) for configs in before]
     wanted = [topic(name) for name in names]
     args = [arg for name in names for arg in ("--topic", name)]
@@ -122,11 +132,8 @@ def test_undo_of_a_change_set_across_topics_and_of_one_change(
     undone = run_cli(capsys, "undo", change_set, "--change-set", "-b", kafka_bootstrap, "--yes")
     assert undone.code == 0, undone.err
     for resource, configs in zip(wanted, before, strict=True):
-        settled(kafka_bootstrap, resource, "retention.ms", configs.get("retention.ms"))
-        assert overrides(kafka_bootstrap, resource) == {
-            key: str(int(value[:-1]) * 3600000) if value.endswith("h") else value
-            for key, value in configs.items()
-        }
+        settled(kafka_bootstrap, resource, "retention.ms", configs.get("retention.ms", WEEK))
+        assert overrides(kafka_bootstrap, resource) == configs
     # The undo is journaled too, as an undo.
     undo_rows = history(capsys, "--change-set", change_set_of(undone.err))
     assert len(undo_rows) == 4
@@ -155,7 +162,7 @@ def test_undo_of_a_change_set_across_topics_and_of_one_change(
     (retention,) = history(capsys, "--change-set", change_set_of(ran.err), "--key", "retention.ms")
     undone = run_cli(capsys, "undo", str(retention["id"]), "-b", kafka_bootstrap, "--yes")
     assert undone.code == 0, undone.err
-    settled(kafka_bootstrap, topic(name), "retention.ms", None)
+    settled(kafka_bootstrap, topic(name), "retention.ms", WEEK)
     assert overrides(kafka_bootstrap, topic(name)) == {"segment.ms": "14400000"}
 
 

@@ -13,7 +13,13 @@ from typing import Any
 
 import pytest
 
-from kafka_config_admin import AdminClient, AlterConfigOp, ClientQuotaEntity
+from kafka_config_admin import (
+    AdminClient,
+    AlterConfigOp,
+    ClientQuotaEntity,
+    ConfigResource,
+    ResourceType,
+)
 from kafka_config_admin.desired import read_scram_credentials
 from kafka_config_admin.journal import journal_path
 
@@ -37,6 +43,21 @@ def change_set_of(err: str) -> str:
     """The change set id ``alter``, ``apply`` and ``undo`` print."""
     line = next(line for line in err.splitlines() if "recorded in the journal" in line)
     return line.split("change set ")[1].split()[0]
+
+
+#: A sensitive broker key, set per broker on its listener.
+PASSWORD_KEY = "listener.name.plaintext.ssl.key.password"
+
+
+def broker_id(bootstrap: str) -> str:
+    async def read(admin: AdminClient) -> str:
+        return str(min(admin.broker_ids()))
+
+    return with_admin(bootstrap, read)
+
+
+def broker_resource(broker: str) -> ConfigResource:
+    return ConfigResource(ResourceType.BROKER, broker)
 
 
 def cluster_id(bootstrap: str) -> str:
@@ -319,6 +340,7 @@ def test_no_secret_in_any_row_nor_in_the_files_bytes(
         "-y",
     )
     assert scram.code == 0, scram.err
+    broker = broker_id(kafka_bootstrap)
     keyed = run_cli(
         capsys,
         "alter",
@@ -326,9 +348,10 @@ def test_no_secret_in_any_row_nor_in_the_files_bytes(
         kafka_bootstrap,
         "--entity-type",
         "brokers",
-        "--entity-default",
+        "--entity-name",
+        broker,
         "--set",
-        f"listener.name.external.ssl.key.password={secret}",
+        f"{PASSWORD_KEY}={secret}",
         "-y",
     )
     rows = history(capsys)
@@ -337,9 +360,11 @@ def test_no_secret_in_any_row_nor_in_the_files_bytes(
         ("SCRAM-SHA-256", "UPSERT", True)
     ]
     assert credential[0]["old_value"] is None and credential[0]["new_value"] is None
-    password_rows = [r for r in rows if r["key"] == "listener.name.external.ssl.key.password"]
-    assert password_rows or keyed.code == 2, keyed.err  # refused before sending: no row
-    assert all(r["sensitive"] and r["new_value"] is None for r in password_rows)
+    (password_row,) = [r for r in rows if r["key"] == PASSWORD_KEY]
+    assert password_row["resource"] == f"broker:{broker}"
+    assert password_row["sensitive"] is True
+    assert password_row["old_value"] is None and password_row["new_value"] is None
+    assert password_row["outcome"] == ("applied" if keyed.code == 0 else "failed"), keyed.err
     assert secret not in run_cli(capsys, "history", "-o", "json").out
     assert secret not in run_cli(capsys, "history", "-o", "yaml").out
     assert secret not in run_cli(capsys, "history").out
@@ -354,3 +379,7 @@ def test_no_secret_in_any_row_nor_in_the_files_bytes(
         return (await read_scram_credentials(admin, [user])).get(user)
 
     assert with_admin(kafka_bootstrap, credentials) in ({}, None)
+    if keyed.code == 0:  # the password set: its undo deletes it (none was set before)
+        undone = run_cli(capsys, "undo", str(password_row["id"]), "-b", kafka_bootstrap, "-y")
+        assert undone.code == 0, undone.err
+        assert PASSWORD_KEY not in overrides(kafka_bootstrap, broker_resource(broker))

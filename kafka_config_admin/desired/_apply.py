@@ -175,6 +175,8 @@ class ApplyReport:
             "quotas": [outcome.to_dict() for outcome in self.quotas],
             "scram": [outcome.to_dict() for outcome in self.scram],
             "partitions": [outcome.to_dict() for outcome in self.partitions],
+            "change_set_id": self.change_set_id,
+            "journal_error": self.journal_error,
         }
 
 

@@ -21,7 +21,7 @@ apply and its changes are recorded::
 :func:`plan_undo` makes the change set that puts recorded changes back.
 """
 
-from ._entries import JournalEntry, Origin
+from ._entries import JournalEntry, Origin, os_user
 from ._recorder import Recorder
 from ._store import Journal, JournalError, JournalQuery, journal_path
 from ._undo import LeftAlone, Undo, plan_undo
@@ -36,5 +36,6 @@ __all__ = [
     "Recorder",
     "Undo",
     "journal_path",
+    "os_user",
     "plan_undo",
 ]

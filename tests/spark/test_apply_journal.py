@@ -60,3 +60,25 @@ def test_a_journal_spark_cannot_write_is_said_in_each_row(
     assert row.status == "applied"
     assert row.error_message.startswith("not recorded in the journal: the journal ")
     assert config_value(kafka_bootstrap, topic(name), "segment.ms") == "3600000"
+
+
+def test_the_writer_is_journaled(spark: SparkSession, kafka_bootstrap: str, tmp_path: Path) -> None:
+    (name,) = create_topics(kafka_bootstrap, [unique("journal")])
+    journal = Journal.at(tmp_path / "writer-journal.sqlite")
+    (
+        spark.createDataFrame([("main", "topic", name, "segment.ms", "SET", "3600000")], OPS_SCHEMA)
+        .write.format("kafka-configs")
+        .option("bootstrap.servers", kafka_bootstrap)
+        .option("cluster", "main")
+        .option("journal", str(journal.path))
+        .mode("append")
+        .save()
+    )
+    (row,) = journal.entries(JournalQuery(resource=f"topic:{name}"))
+    assert (row.key, row.old_set, row.new_value, row.outcome) == (
+        "segment.ms",
+        False,
+        "3600000",
+        "applied",
+    )
+    assert row.face == "spark" and row.cluster == "main" and row.user

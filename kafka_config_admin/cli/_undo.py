@@ -34,8 +34,8 @@ def undo(
     async def work() -> int:
         async with admin:
             cluster_id = (await admin.describe_cluster()).cluster_id
-            for entry in entries:
-                if entry.cluster_id not in (None, cluster_id):
+            for entry in entries:  # the cluster named, by its id (else by its label)
+                if entry.cluster_id != cluster_id and (entry.cluster_id or entry.cluster != label):
                     raise UsageError(
                         f"{what} was made on cluster {entry.cluster} (id {entry.cluster_id}), "
                         f"and {label} has id {cluster_id}: nothing was changed"

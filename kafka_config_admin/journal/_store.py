@@ -207,8 +207,8 @@ class Journal:
             )
             with closing(connection):
                 connection.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-                connection.execute("PRAGMA journal_mode = WAL")
-                if create:
+                if create:  # WAL is kept in the file: a reader need not (and may not) set it
+                    connection.execute("PRAGMA journal_mode = WAL")
                     connection.executescript(_SCHEMA)
                 yield connection
         except (sqlite3.Error, OSError) as error:

@@ -14,7 +14,13 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from .. import ConfigResource, error_line, is_sensitive_name, quota_value_text
+from .. import (
+    ConfigResource,
+    InvalidArgumentError,
+    error_line,
+    is_sensitive_name,
+    quota_value_text,
+)
 from ..desired import (
     ApplyReport,
     OutcomeStatus,
@@ -50,6 +56,12 @@ class Origin:
     cluster: str
     application: str | None = None
     note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.face not in FACES:
+            raise InvalidArgumentError(
+                f"face {self.face!r}: a journal's face is one of {', '.join(FACES)}"
+            )
 
     @classmethod
     def of_process(cls, face: str, cluster: str, *, note: str = "") -> Origin:

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from kafka_config_admin import InvalidArgumentError
 from kafka_config_admin.journal import (
     Journal,
     JournalEntry,
     JournalError,
     JournalQuery,
+    Origin,
     journal_path,
 )
 
@@ -123,3 +125,9 @@ def test_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
         assert process.exitcode == 0
     written = {entry.change_set for entry in Journal.at(path).entries()}
     assert written == {f"w{w}-{i}" for w in range(writers) for i in range(each)}
+
+
+def test_an_origin_names_one_of_the_faces() -> None:
+    assert Origin(face="sdk", user="alice", cluster="prod").face == "sdk"
+    with pytest.raises(InvalidArgumentError, match="face 'mobile': a journal's face is one of"):
+        Origin(face="mobile", user="alice", cluster="prod")

@@ -108,7 +108,10 @@ def test_alter_records_each_key_with_its_old_and_new_values(
     assert history(capsys, "--change-set", change_set, "--since", "1h") != []
     assert history(capsys, "--change-set", change_set, "--until", "1h") == []
     table = run_cli(capsys, "history", "--change-set", change_set)
-    assert table.code == 0 and "retention.ms" in table.out and "604800000" in table.out
+    assert table.code == 0 and "retention.ms" in table.out
+    assert "(not set; 604800000)" in " ".join(table.out.split())  # segment.ms's default
+    limited = history(capsys, "--change-set", change_set, "--limit", "1")
+    assert len(limited) == 1
 
 
 def test_apply_of_a_file_records_its_changes(
@@ -367,7 +370,8 @@ def test_no_secret_in_any_row_nor_in_the_files_bytes(
     assert password_row["outcome"] == ("applied" if keyed.code == 0 else "failed"), keyed.err
     assert secret not in run_cli(capsys, "history", "-o", "json").out
     assert secret not in run_cli(capsys, "history", "-o", "yaml").out
-    assert secret not in run_cli(capsys, "history").out
+    table = run_cli(capsys, "history", "--resource", f"scram-user:{user}").out
+    assert secret not in table and "(secret, not recorded)" in " ".join(table.split())
     for path in journal_path().parent.iterdir():  # the file, its WAL and shared memory
         assert secret.encode() not in path.read_bytes()
     # Undo of a credential created: its deletion.
@@ -383,3 +387,21 @@ def test_no_secret_in_any_row_nor_in_the_files_bytes(
         undone = run_cli(capsys, "undo", str(password_row["id"]), "-b", kafka_bootstrap, "-y")
         assert undone.code == 0, undone.err
         assert PASSWORD_KEY not in overrides(kafka_bootstrap, broker_resource(broker))
+
+
+def test_a_guardrail_overridden_is_recorded_with_the_change(
+    kafka_bootstrap: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    named = make_topic(kafka_bootstrap, {"min.insync.replicas": "2"})
+    file = tmp_path / "kafka.yaml"
+    file.write_text(
+        f"topics:\n  - name: {named}\n    configs: {{min.insync.replicas: 1}}\n"
+        'rules:\n  - name: min-isr\n    check: "min.insync.replicas >= 2"\n'
+    )
+    ran = run_cli(
+        capsys, "apply", str(file), "-b", kafka_bootstrap, "--yes", "--override-rule", "min-isr"
+    )
+    assert ran.code == 0, ran.err
+    (row,) = history(capsys, "--change-set", change_set_of(ran.err))
+    assert (row["key"], row["old_value"], row["new_value"]) == ("min.insync.replicas", "2", "1")
+    assert row["note"] == "rule 'min-isr' overridden"

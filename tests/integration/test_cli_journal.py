@@ -135,15 +135,11 @@ def test_apply_of_a_file_records_its_changes(
     }
 
 
-def test_undo_of_a_change_set_across_topics_and_of_one_change(
+def test_undo_of_a_change_set_across_20_topics_and_of_one_change(
     kafka_bootstrap: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    before = [
-        {},
-        {},
-        {"retention.ms": "1000000"},
-        {"retention.ms": "2000000", "segment.ms": "3600000"},
-    ]
+    kinds = [{}, {"retention.ms": "1000000"}, {"retention.ms": "2000000", "segment.ms": "3600000"}]
+    before = [kinds[index % 3] for index in range(20)]  # 20 topics, three kinds of override
     names = [make_topic(kafka_bootstrap, dict(configs)) for configs in before]
     wanted = [topic(name) for name in names]
     args = [arg for name in names for arg in ("--topic", name)]
@@ -152,7 +148,7 @@ def test_undo_of_a_change_set_across_topics_and_of_one_change(
     )
     assert ran.code == 0, ran.err
     change_set = change_set_of(ran.err)
-    assert len(history(capsys, "--change-set", change_set)) == 4
+    assert len(history(capsys, "--change-set", change_set)) == 20
     undone = run_cli(capsys, "undo", change_set, "--change-set", "-b", kafka_bootstrap, "--yes")
     assert undone.code == 0, undone.err
     for resource, configs in zip(wanted, before, strict=True):
@@ -160,7 +156,7 @@ def test_undo_of_a_change_set_across_topics_and_of_one_change(
         assert overrides(kafka_bootstrap, resource) == configs
     # The undo is journaled too, as an undo.
     undo_rows = history(capsys, "--change-set", change_set_of(undone.err))
-    assert len(undo_rows) == 4
+    assert len(undo_rows) == 20
     assert all(r["note"] == f"undo of change set {change_set}" for r in undo_rows)
     assert {(r["op"], r["new_value"]) for r in undo_rows} == {
         ("DELETE", None),

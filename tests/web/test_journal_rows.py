@@ -3,6 +3,10 @@ cluster, each key's old and new values; the page says the change set (or why not
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import anyio
 import httpx
 import pytest
 
@@ -50,3 +54,31 @@ async def test_an_apply_of_the_editor_is_journaled(
     assert f"Recorded in the journal as change set <code>{retention.change_set}</code>" in (
         applied.text
     )
+
+
+async def test_two_cli_processes_and_the_editor_write_the_journal_at_once(
+    web: httpx.AsyncClient, admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    cli_topics = [[unique_name() for _ in range(3)] for _ in range(2)]
+    web_topic = unique_name()
+    await create_topics(admin_client, [web_topic, *(t for ts in cli_topics for t in ts)])
+    page, edit = f"/c/{CLUSTER}/r/topic/{web_topic}", f"/c/{CLUSTER}/edit/topic/{web_topic}"
+    await form_post(web, page, edit, {"key": "segment.ms", "value": "3600000", "action": "set"})
+    done: list[subprocess.CompletedProcess[bytes]] = []
+
+    async def cli_alter(names: list[str]) -> None:
+        topics = [arg for name in names for arg in ("--topic", name)]
+        command = [sys.executable, "-m", "kafka_config_admin", "alter", "-b", kafka_bootstrap]
+        command += [*topics, "--set", "segment.ms=7200000", "--yes"]
+        done.append(await anyio.run_process(command, check=False, stdin=subprocess.DEVNULL))
+
+    async with anyio.create_task_group() as group:
+        for names in cli_topics:
+            group.start_soon(cli_alter, names)
+        applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+    assert ">applied<" in applied.text
+    assert [process.returncode for process in done] == [0, 0], [p.stderr for p in done]
+    rows = Journal.at().entries(JournalQuery(key="segment.ms"))
+    recorded = {(row.resource_name, row.face) for row in rows}
+    wanted = {(name, "cli") for names in cli_topics for name in names} | {(web_topic, "web")}
+    assert wanted <= recorded

@@ -19,6 +19,7 @@ from .. import (
 )
 from ..desired import (
     DEFAULT_READ_BACK_TIMEOUT,
+    ApplyRecorder,
     ApplyReport,
     BrokerVerdict,
     ClusterState,
@@ -178,6 +179,7 @@ async def apply(
     dry_run: bool = False,
     read_back_timeout: float = DEFAULT_READ_BACK_TIMEOUT,
     skip_stale: bool = False,
+    recorder: ApplyRecorder | None = None,
 ) -> ApplyReport:
     """Apply exactly the reviewed plan: validate on the broker, change, read back; one
     outcome per resource, quota entity, SCRAM user and growing topic (:class:`ApplyReport`).
@@ -193,6 +195,7 @@ async def apply(
     With ``dry_run`` the broker validates and nothing is changed (SCRAM credentials, which
     Kafka cannot validate, are checked here). A change whose new value a describe does not
     show within ``read_back_timeout`` seconds is ``UNCONFIRMED``.
+    ``recorder`` (:class:`kafka_config_admin.journal.Recorder`) records the changes made.
     """
     plan = reviewed.plan
     configs: dict[ConfigResource, tuple[StaleKey, ...]] = {}
@@ -208,6 +211,7 @@ async def apply(
         upsertions=reviewed.upsertions,
         rules=reviewed.rules,
         overrides=reviewed.overrides,
+        recorder=recorder,
     )
     if configs or quotas:
         return replace(report, stale=configs, stale_quotas=quotas)

@@ -21,6 +21,7 @@ from ._connect import resolve_connection
 from ._entities import QuotaChanges, quota_changes
 from ._exit import ExitCode, say, say_lines
 from ._guard import guarding_rules, refused_by_rules
+from ._journal import recorder
 from ._options import ConnectionOptions
 from ._output import (
     HIDDEN,
@@ -97,8 +98,8 @@ def alter(
                 return ExitCode.RULE_REFUSED
             if dry_run:
                 return _dry_run_verdict(reviewed, f"{len(resources)} resource(s)")
-            return await _confirmed_and_applied(
-                admin, reviewed, yes, f"Alter {len(resources)} resource(s) on {label}?", label
+            return await confirmed_and_applied(
+                admin, reviewed, yes, label, f"Alter {len(resources)} resource(s) on {label}?"
             )
 
     return run(work)
@@ -126,7 +127,7 @@ def alter_quotas(
         async with admin:
             reviewed = await review(admin, change_set, rules=rules, overrides=overrides)
             if reviewed.plan.quotas:
-                _print_quota_changes(reviewed.plan.quotas[0], label)
+                print_quota_changes(reviewed.plan.quotas[0], label)
             else:
                 _print_scram_changes(changes, label)
             if refused_by_rules(reviewed.guard):
@@ -135,9 +136,8 @@ def alter_quotas(
                 return _dry_run_verdict(reviewed, f"the quotas of {entity}")
             if dry_run:  # Kafka cannot validate a credential without changing it
                 return print_report(reviewed.plan, await apply(admin, reviewed, dry_run=True))
-            return await _confirmed_and_applied(
-                admin, reviewed, yes, f"Alter {entity} on {label}?", label
-            )
+            question = f"Alter {entity} on {label}?"
+            return await confirmed_and_applied(admin, reviewed, yes, label, question)
 
     return run(work)
 
@@ -147,15 +147,16 @@ def _dry_run_verdict(reviewed: Review, what: str) -> int:
     return report_verdict(reviewed.verdict, what)
 
 
-async def _confirmed_and_applied(
-    admin: AdminClient, reviewed: Review, yes: bool, question: str, label: str
+async def confirmed_and_applied(
+    admin: AdminClient, reviewed: Review, yes: bool, label: str, question: str, note: str = ""
 ) -> int:
-    """Ask (unless ``yes``), then apply and print each outcome; exit 1 when any failed, 5
-    when a key moved between the review and the apply (one line each; nothing sent)."""
+    """Ask (unless ``yes``), then apply, record in the journal (with ``note``) and print each
+    outcome; exit 1 when any failed, 5 when a key moved between the review and the apply
+    (one line each; nothing sent)."""
     if not confirmed(yes, question):
         return ExitCode.FAILED
     try:
-        report = await apply(admin, reviewed)
+        report = await apply(admin, reviewed, recorder=recorder(label, note=note))
     except StaleChangeError as stale:
         say_lines(f"stale: {line}" for line in stale.lines())
         say(
@@ -183,7 +184,7 @@ def print_changes(plan: Plan, label: str) -> None:
     print_table(stderr, table)
 
 
-def _print_quota_changes(plan: QuotaPlan, label: str) -> None:
+def print_quota_changes(plan: QuotaPlan, label: str) -> None:
     table = Table(title=f"changes to {label}", title_justify="left")
     for column in ("entity", "key", "op", "current", "new"):
         table.add_column(column, overflow="fold")

@@ -36,6 +36,8 @@ WATCH_INTERVAL = 10.0
 #: this module does not import so that ``--help`` loads none of the SDK; a test keeps them equal).
 WATCH_BROKER_GONE_AFTER = 86400.0
 
+_TIME = "ISO 8601 time (no zone: UTC), or a duration ago: 30m, 2h, 7d"
+
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 _PRUNE = click.option(
     "--prune", is_flag=True, help="Also delete overrides of the file's resources it does not name."
@@ -274,6 +276,37 @@ def export(**options: Any) -> int:
 
 
 @cli.command()
+@click.option("--cluster", metavar="NAME", help="Only changes to this cluster (label or id).")
+@click.option(
+    "--resource",
+    metavar="TYPE:NAME",
+    help="Only changes of this resource: topic:orders, broker:1, broker: (the cluster "
+    "default), quota:user=alice, scram-user:alice (a bare name is a topic).",
+)
+@click.option("--key", metavar="KEY", help="Only changes of this key.")
+@click.option("--user", metavar="USER", help="Only changes made by this user.")
+@click.option(
+    "--face", type=click.Choice(["cli", "web", "spark", "sdk"]), help="Only changes from here."
+)
+@click.option("--change-set", metavar="ID", help="Only the changes of this change set.")
+@click.option("--since", metavar="TIME", help=f"Only changes at or after TIME ({_TIME}).")
+@click.option("--until", metavar="TIME", help=f"Only changes before TIME ({_TIME}).")
+@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="Only the N newest changes.")
+@output_option(OutputFormat.TABLE, OutputFormat.JSON, OutputFormat.YAML)
+def history(**options: Any) -> int:
+    """Show the journal: every change made through this tool (CLI, web editor, Spark, SDK),
+    oldest first, with who made it, from where, the old and new values and the outcome.
+
+    The journal is KAFKA_CONFIG_ADMIN_JOURNAL, else $XDG_DATA_HOME/kafka-config-admin/
+    journal.sqlite (~/.local/share when XDG_DATA_HOME is unset). A sensitive key's values are
+    never recorded.
+    """
+    from ._history import history as work
+
+    return work(**options)
+
+
+@cli.command()
 @click.argument("file", type=_FILE)
 @_PRUNE
 @click.option(
@@ -302,6 +335,29 @@ def plan(**options: Any) -> int:
     1: the cluster could not be read or the brokers could not be asked.
     """
     from ._desired import plan as work
+
+    return work(**options)
+
+
+@cli.command()
+@click.argument("change_id", metavar="ID")
+@click.option(
+    "--change-set", "whole_set", is_flag=True, help="ID is a change set: undo all its changes."
+)
+@click.option("--force", is_flag=True, help="Also put back keys changed since (by anyone).")
+@click.option("--dry-run", is_flag=True, help="Let the brokers validate the undo; apply nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@connection_options
+def undo(**options: Any) -> int:
+    """Put back what a recorded change (or, with --change-set, a whole change set) changed:
+    old values set again, keys that were not set deleted, quotas restored, SCRAM credentials
+    it created deleted (no password is kept: other SCRAM changes cannot be undone).
+
+    Name the cluster the change was made on (checked by its id). A key whose value is no
+    longer the one the change left is shown and left alone unless --force. The undo is shown,
+    confirmed unless --yes, applied, read back and recorded in the journal itself.
+    """
+    from ._undo import undo as work
 
     return work(**options)
 

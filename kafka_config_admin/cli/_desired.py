@@ -66,6 +66,7 @@ from ..desired import (
 from ._connect import resolve_connection
 from ._exit import ExitCode, say, say_lines
 from ._guard import guarding_rules, print_rule_findings, refused_by_rules
+from ._journal import recorder
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     CELL_LIMIT,
@@ -300,6 +301,7 @@ async def _apply_changes(
                 progress=progress,
                 rules=rules,
                 overrides=overrides,
+                recorder=recorder(label),
             )
         )
     return print_report(made, report)

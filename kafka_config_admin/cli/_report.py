@@ -7,6 +7,7 @@ from __future__ import annotations
 from .. import ConfigResource
 from ..desired import ApplyReport, OutcomeStatus, Plan, ResourceOutcome
 from ._exit import ExitCode, say, say_lines
+from ._journal import say_recorded
 from ._output import failures_lines, reason_line, resource_title, stderr
 from ._quotas import entity_text
 
@@ -36,7 +37,7 @@ def outcome_line(outcome: ResourceOutcome) -> str:
 
 def print_report(made: Plan, report: ApplyReport) -> int:
     """Each resource's outcome; exit 1 when any failed (each failure on one line: resource,
-    keys, reason).
+    keys, reason) or when the journal could not record the changes made.
 
     Plain lines in one write (``say_lines``), not rich's: rich lays out each line on its own,
     which for 2,000 resources took longer than the broker took to apply them.
@@ -80,4 +81,5 @@ def print_report(made: Plan, report: ApplyReport) -> int:
         parts.append(f"SCRAM users: {len(report.scram) - failed} {verb}, {failed} failed")
     tally = "; ".join(parts)
     stderr.print(tally)
-    return ExitCode.OK if report.ok else ExitCode.FAILED
+    recorded = say_recorded(report)
+    return ExitCode.OK if report.ok and recorded == ExitCode.OK else ExitCode.FAILED

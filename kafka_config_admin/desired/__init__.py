@@ -44,6 +44,7 @@ from .._exports import lazy_exports as _lazy_exports
 
 if _typing.TYPE_CHECKING:
     from ._apply import DEFAULT_READ_BACK_TIMEOUT as DEFAULT_READ_BACK_TIMEOUT
+    from ._apply import ApplyRecorder as ApplyRecorder
     from ._apply import ApplyReport as ApplyReport
     from ._apply import PlanRejectedError as PlanRejectedError
     from ._apply import QuotaOutcome as QuotaOutcome
@@ -207,6 +208,7 @@ if _typing.TYPE_CHECKING:
 _HOMES: dict[str, tuple[str, ...]] = {
     "._apply": (
         "DEFAULT_READ_BACK_TIMEOUT",
+        "ApplyRecorder",
         "ApplyReport",
         "PlanRejectedError",
         "QuotaOutcome",

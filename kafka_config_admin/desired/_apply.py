@@ -14,7 +14,7 @@ import os
 from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import anyio
 
@@ -50,6 +50,7 @@ from ._verdict import Proposal, Refusal, ask_broker
 
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
+    "ApplyRecorder",
     "ApplyReport",
     "PlanRejectedError",
     "QuotaOutcome",
@@ -144,6 +145,10 @@ class ApplyReport:
     partitions: tuple[PartitionOutcome, ...] = ()
     stale: Mapping[ConfigResource, tuple[StaleKey, ...]] = field(default_factory=dict)
     stale_quotas: Mapping[ClientQuotaEntity, tuple[StaleKey, ...]] = field(default_factory=dict)
+    #: The id under which the apply's recorder (the journal) recorded these changes.
+    change_set_id: str | None = None
+    #: Why the recorder could not record them (the changes were made all the same).
+    journal_error: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -183,7 +188,20 @@ class ApplyReport:
                 for entity, keys in self.stale_quotas.items()
                 for key in keys
             ],
+            "change_set_id": self.change_set_id,
+            "journal_error": self.journal_error,
         }
+
+
+class ApplyRecorder(Protocol):
+    """What records an apply's changes once they are made (the journal,
+    :class:`kafka_config_admin.journal.Recorder`): :func:`apply_plan` hands it the plan and
+    the report, and returns the report it gives back (with ``change_set_id``, or
+    ``journal_error`` when it could not record: a recorder never raises for that)."""
+
+    async def record(self, admin: AdminClient, plan: Plan, report: ApplyReport) -> ApplyReport:
+        """Record what ``report`` says became of ``plan``'s changes."""
+        ...
 
 
 async def apply_plan(
@@ -199,6 +217,7 @@ async def apply_plan(
     rules: Iterable[Rule] = (),
     overrides: Collection[str] = (),
     upsertions: Mapping[str, UserScramCredentialUpsertion] | None = None,
+    recorder: ApplyRecorder | None = None,
 ) -> ApplyReport:
     """Apply ``plan``: validate every change on the broker, make those that pass, read back.
 
@@ -232,6 +251,10 @@ async def apply_plan(
     ``upsertions`` are SCRAM upserts the caller made (their passwords already salted), by the
     ``password_env`` their :class:`ScramChange` names: those are sent as they are; every other
     upsert reads its password from the environment variable it names.
+
+    ``recorder`` (the journal: :mod:`kafka_config_admin.journal`) records every change sent,
+    with its outcome, once the apply is done (never for a dry run); the report it returns
+    says the change set's id, or why it could not record.
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
@@ -284,13 +307,16 @@ async def apply_plan(
         progress=progress,
         wait_for_metadata=wait_for_metadata,
     )
-    return ApplyReport(
+    report = ApplyReport(
         outcomes=tuple(_noted(outcomes[p.resource], guard, p.resource) for p in plan.resources),
         dry_run=dry_run,
         quotas=tuple(_noted(quota, guard, quota.entity) for quota in quotas),
         scram=tuple(_noted(user, guard, user.user) for user in scram),
         partitions=partitions,
     )
+    if recorder is None or dry_run:
+        return report
+    return await recorder.record(admin, plan, report)
 
 
 #: An outcome of a resource, a quota entity or a SCRAM user.

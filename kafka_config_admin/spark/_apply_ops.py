@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 
 import pyarrow as pa
@@ -10,7 +11,8 @@ from pyspark.sql.functions import col
 
 from .. import InvalidArgumentError
 from ..connect import Connection
-from ._apply_rows import OP_COLUMNS, apply_op_rows, check_override_rules
+from ..journal import Journal, Origin
+from ._apply_rows import OP_COLUMNS, Journaling, apply_op_rows, check_override_rules
 from ._schema import OPS_SCHEMA, OUTCOME_ARROW_SCHEMA, OUTCOME_SCHEMA
 
 __all__ = ["apply_ops"]
@@ -23,6 +25,7 @@ def apply_ops(
     dry_run: bool = False,
     partitions: int | None = None,
     override_rules: Sequence[str] = (),
+    journal: str | os.PathLike[str] | None = None,
 ) -> DataFrame:
     """Apply alter ops (columns of ``OPS_SCHEMA``) and return one outcome row per op row.
 
@@ -41,6 +44,12 @@ def apply_ops(
     clusters raises ``UnknownRuleError`` before anything runs. The
     outcomes (``OUTCOME_SCHEMA``) are computed once, right here, and returned as a DataFrame
     over them: reading it again never applies anything again.
+
+    Every change made is recorded in the journal (:mod:`kafka_config_admin.journal`) as the
+    Spark application's (``face`` spark, its id, the Spark user), in ``journal`` (else the
+    path :func:`~kafka_config_admin.journal.journal_path` gives on the driver; each executor
+    writes that path on its own machine, so on a cluster name a shared file system's path). A
+    change made but not recorded says so in its row's ``error_message``.
     """
     targets = {target.label: target for target in _targets(clusters)}
     overrides = tuple(override_rules)
@@ -53,10 +62,19 @@ def apply_ops(
         )
     spark = ops.sparkSession
     count = partitions or spark.sparkContext.defaultParallelism
+    context = spark.sparkContext
+    journaling = Journaling(
+        Journal.at(journal),
+        Origin(
+            face="spark", user=context.sparkUser(), cluster="", application=context.applicationId
+        ),
+    )
 
     def apply_partition(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         rows = [tuple(row.values()) for batch in batches for row in batch.to_pylist()]
-        outcomes = apply_op_rows(rows, targets, dry_run=dry_run, override_rules=overrides)
+        outcomes = apply_op_rows(
+            rows, targets, dry_run=dry_run, override_rules=overrides, journaling=journaling
+        )
         columns = (
             list(zip(*outcomes, strict=True)) if outcomes else [()] * len(OUTCOME_ARROW_SCHEMA)
         )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,11 +38,13 @@ from .. import (
 from ..changeset import ChangeSet, OutcomeStatus, PlanRejectedError, RuleRefusedError, review
 from ..connect import Connection
 from ..desired import Problem, Rule, check_overrides, connection_rules
+from ..journal import Journal, Origin, Recorder
 
 __all__ = [
     "NOT_DONE",
     "OP_COLUMNS",
     "OUTCOME_STATUS",
+    "Journaling",
     "Outcome",
     "apply_op_rows",
     "check_override_rules",
@@ -99,15 +101,31 @@ def check_override_rules(clusters: Iterable[Connection], overrides: Collection[s
     check_overrides([rule for target in clusters for rule in connection_rules(target)], overrides)
 
 
+@dataclass(frozen=True)
+class Journaling:
+    """Where the executors record the changes (the journal's file, as the driver named it)
+    and whose they are (the Spark application and its user; the cluster is each target's)."""
+
+    journal: Journal
+    origin: Origin
+
+    def recorder(self, target: Connection) -> Recorder:
+        """The recorder of the changes to ``target``."""
+        return Recorder(self.journal, replace(self.origin, cluster=target.label))
+
+
 def apply_op_rows(
     rows: Iterable[Sequence[Any]],
     clusters: Mapping[str, Connection],
     *,
     dry_run: bool,
     override_rules: Collection[str] = (),
+    journaling: Journaling | None = None,
 ) -> list[tuple[Any, ...]]:
     """Apply op rows (in ``OP_COLUMNS`` order); one outcome tuple per row. Each cluster's
-    rules (its clusters-file entry's) guard its ops, but those ``override_rules`` name."""
+    rules (its clusters-file entry's) guard its ops, but those ``override_rules`` name; the
+    changes made are recorded as ``journaling`` says (a failure to record is said in each
+    row's message)."""
     by_cluster: dict[str, list[tuple[Any, ...]]] = {}
     for row in rows:
         by_cluster.setdefault(row[0], []).append(tuple(row))
@@ -119,13 +137,20 @@ def apply_op_rows(
             error = InvalidArgumentError(f"cluster {cluster!r} is not configured (known: {known})")
             outcomes.extend(_failed(row, error) for row in cluster_rows)
             continue
-        outcomes.extend(asyncio.run(_apply_cluster(target, cluster_rows, dry_run, override_rules)))
+        recorder = None if journaling is None else journaling.recorder(target)
+        outcomes.extend(
+            asyncio.run(_apply_cluster(target, cluster_rows, dry_run, override_rules, recorder))
+        )
     finished = datetime.now(UTC)
     return [outcome.as_tuple(dry_run, finished) for outcome in outcomes]
 
 
 async def _apply_cluster(
-    target: Connection, rows: list[tuple[Any, ...]], dry_run: bool, overrides: Collection[str]
+    target: Connection,
+    rows: list[tuple[Any, ...]],
+    dry_run: bool,
+    overrides: Collection[str],
+    recorder: Recorder | None,
 ) -> list[Outcome]:
     pending, outcomes = _group(rows)
     sendable = {resource: p.ops for resource, p in pending.items() if not p.invalid}
@@ -134,7 +159,7 @@ async def _apply_cluster(
         rules = connection_rules(target)
         guard = _Guard(rules, tuple(name for name in overrides if name in _labels(rules)))
         async with target.admin_client() as admin:
-            settled = await _through_pipeline(admin, sendable, dry_run, guard)
+            settled = await _through_pipeline(admin, sendable, dry_run, guard, recorder)
     except Exception as exception:
         error = translate_error(exception, f"cluster {target.label!r}")
         settled = dict.fromkeys(sendable, _Settled(OutcomeStatus.FAILED, error))
@@ -163,6 +188,7 @@ async def _through_pipeline(
     ops: dict[ConfigResource, list[AlterConfigOp]],
     dry_run: bool,
     guard: _Guard,
+    recorder: Recorder | None,
 ) -> dict[ConfigResource, _Settled]:
     """Review the ops as one change set and apply it (with ``dry_run``: the broker validates
     it); each resource's outcome. The resources the client's checks or the cluster's rules
@@ -189,17 +215,22 @@ async def _through_pipeline(
                     settled[broken] = _Settled(OutcomeStatus.FAILED, RuleRefusedError(found))
                     del left[broken]
                 continue
-            report = await changeset.apply(admin, reviewed, dry_run=dry_run)
+            report = await changeset.apply(admin, reviewed, dry_run=dry_run, recorder=recorder)
         except InvalidArgumentError as error:
             if len(left) == 1:
                 return settled | dict.fromkeys(left, _Settled(OutcomeStatus.FAILED, error))
             # The client refuses the whole call before sending (a resource it cannot name):
             # each resource alone, so that only the one at fault fails.
             for resource, resource_ops in left.items():
-                settled |= await _through_pipeline(admin, {resource: resource_ops}, dry_run, guard)
+                alone = {resource: resource_ops}
+                settled |= await _through_pipeline(admin, alone, dry_run, guard, recorder)
             return settled
+        unrecorded = (
+            f"not recorded in the journal: {report.journal_error}" if report.journal_error else ""
+        )
         for outcome in report.outcomes:
-            settled[outcome.resource] = _Settled(outcome.status, outcome.error, outcome.note)
+            note = "; ".join(part for part in (outcome.note, unrecorded) if part)
+            settled[outcome.resource] = _Settled(outcome.status, outcome.error, note)
         return settled
     return settled
 

@@ -12,6 +12,7 @@ session (and the ``filterPushdown`` option can choose explicitly).
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,7 +37,15 @@ from pyspark.sql.types import StructType
 from .. import InvalidArgumentError, KafkaConfigAdminError, translate_error
 from ..connect import Connection, connections_from_options
 from ..desired import ScopeListing, error_values
-from ._apply_rows import NOT_DONE, OP_COLUMNS, OUTCOME_STATUS, apply_op_rows, check_override_rules
+from ..journal import Journal, Origin, os_user
+from ._apply_rows import (
+    NOT_DONE,
+    OP_COLUMNS,
+    OUTCOME_STATUS,
+    Journaling,
+    apply_op_rows,
+    check_override_rules,
+)
 from ._feed import KafkaConfigChangesDataSource
 from ._inventory import read_inventory
 from ._options import SnapshotOptions, parse_bool, parse_names
@@ -229,11 +238,21 @@ class OpsWriter(DataSourceWriter):
         self.dry_run = parse_bool(options, "dryRun", False)
         self.override_rules = parse_names(options, "overrideRules")
         check_override_rules(self.clusters.values(), self.override_rules)
+        # The journal's file as the option names it, else as the default resolves here.
+        self.journal = Journal.at(options.get("journal"))
 
     def write(self, iterator: Iterator[Row]) -> OpsCommitMessage:
         rows = [tuple(row[name] for name in OP_COLUMNS) for row in iterator]
+        # The task's user: Spark's, as it runs the executor (the application's id is not
+        # known to a data source's task).
+        user = os.environ.get("SPARK_USER") or os_user()
+        journaling = Journaling(self.journal, Origin(face="spark", user=user, cluster=""))
         outcomes = apply_op_rows(
-            rows, self.clusters, dry_run=self.dry_run, override_rules=self.override_rules
+            rows,
+            self.clusters,
+            dry_run=self.dry_run,
+            override_rules=self.override_rules,
+            journaling=journaling,
         )
         return OpsCommitMessage(outcomes)
 

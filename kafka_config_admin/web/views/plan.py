@@ -53,6 +53,7 @@ from ...desired import (
     stale_keys,
     stale_quotas,
 )
+from ...journal import Journal, Origin, Recorder
 from .._changelog import ChangeRow, now
 from .._edits import Edits
 from .._render import render
@@ -198,16 +199,18 @@ async def through_pipeline(
     dry_run: bool = False,
     rules: Sequence[Rule] = (),
     overrides: Collection[str] = (),
+    recorder: Recorder | None = None,
 ) -> tuple[Plan, ApplyReport]:
     """Review the edits' change set (the client's checks, the broker's dry run, ``rules``
-    with the ``overrides`` the user confirmed) and apply it, or with ``dry_run`` have the
-    broker validate it: the plan sent and its report. A plan with problems sends nothing
-    (:class:`PlanRejectedError`), nor one that breaks a rule not overridden
-    (:class:`RuleRefusedError`)."""
+    with the ``overrides`` the user confirmed) and apply it (recorded by ``recorder``), or
+    with ``dry_run`` have the broker validate it: the plan sent and its report. A plan with
+    problems sends nothing (:class:`PlanRejectedError`), nor one that breaks a rule not
+    overridden (:class:`RuleRefusedError`)."""
     if plan.problems:
         raise PlanRejectedError(plan.problems)
     reviewed = await review(admin, change_set(plan, edits), rules=rules, overrides=overrides)
-    return reviewed.plan, await changeset.apply(admin, reviewed, dry_run=dry_run)
+    report = await changeset.apply(admin, reviewed, dry_run=dry_run, recorder=recorder)
+    return reviewed.plan, report
 
 
 @dataclass(frozen=True)
@@ -268,10 +271,14 @@ async def apply_checked(
             "quotas": tuple(q for q in shown.quotas if q.quota_entity not in moved),
         }
     )
+    # The journal: the signed-in user's changes, from the web face, to this cluster.
+    recorder = Recorder(Journal.at(), Origin(face="web", user=user(request), cluster=cluster))
     if edits is None:
-        report = await apply_plan(admin, sent, rules=rules, overrides=overrides)
+        report = await apply_plan(admin, sent, rules=rules, overrides=overrides, recorder=recorder)
     else:
-        sent, report = await through_pipeline(admin, sent, edits, rules=rules, overrides=overrides)
+        sent, report = await through_pipeline(
+            admin, sent, edits, rules=rules, overrides=overrides, recorder=recorder
+        )
     request.app.state.listings.drop(cluster)  # topics created, overrides changed
     request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
     return Applied(sent, report, stale, moved)

@@ -1,0 +1,116 @@
+"""``history``: the journal's changes, filtered, as a table, JSON or YAML."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+from rich.table import Table
+
+from ..journal import Journal, JournalEntry, JournalQuery
+from ._exit import ExitCode
+from ._options import OutputFormat
+from ._output import print_document, print_table, stdout
+from ._resources import UsageError
+
+#: The ``version`` of ``history``'s JSON and YAML document.
+HISTORY_VERSION = 1
+
+_AGO = re.compile(r"(\d+)\s*([smhdw])")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def history(
+    *,
+    cluster: str | None,
+    resource: str | None,
+    key: str | None,
+    user: str | None,
+    face: str | None,
+    change_set: str | None,
+    since: str | None,
+    until: str | None,
+    limit: int | None,
+    output: OutputFormat,
+) -> int:
+    """The ``history`` command's work (its options and help: :mod:`._commands`)."""
+    query = JournalQuery(
+        cluster=cluster,
+        resource=resource,
+        key=key,
+        user=user,
+        face=face,
+        change_set=change_set,
+        since=None if since is None else parse_time(since, "--since"),
+        until=None if until is None else parse_time(until, "--until"),
+        limit=limit,
+    )
+    journal = Journal.at()
+    entries = journal.entries(query)
+    if output is OutputFormat.TABLE:
+        print_table(stdout, history_table(entries, str(journal.path)))
+    else:
+        document = {
+            "version": HISTORY_VERSION,
+            "journal": str(journal.path),
+            "changes": [entry.to_dict() for entry in entries],
+        }
+        print_document(document, output)
+    return ExitCode.OK
+
+
+def parse_time(text: str, option: str) -> datetime:
+    """An ISO 8601 time (UTC when it names no zone), or ``30m``/``2h``/``7d``/``1w`` ago."""
+    ago = _AGO.fullmatch(text.strip())
+    if ago is not None:
+        amount, unit = int(ago.group(1)), _UNITS[ago.group(2)]
+        return datetime.now(UTC) - timedelta(**{unit: amount})
+    try:
+        time = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(
+            f"{option} {text!r}: not a time (2026-11-27T06:00:00Z, 2026-11-27) nor a "
+            "duration ago (30m, 2h, 7d, 1w)"
+        ) from None
+    return time if time.tzinfo is not None else time.replace(tzinfo=UTC)
+
+
+def history_table(entries: list[JournalEntry], where: str) -> Table:
+    """One row per change, oldest first."""
+    table = Table(title=f"journal {where}", title_justify="left")
+    columns = ("id", "time (UTC)", "change set", "who", "cluster", "resource", "key", "op")
+    for column in (*columns, "old", "new", "outcome"):
+        table.add_column(column, overflow="fold")
+    for entry in entries:
+        who = f"{entry.user} ({entry.face})"
+        if entry.application:
+            who += f" {entry.application}"
+        outcome = entry.outcome + (f": {entry.message}" if entry.message else "")
+        if entry.note:
+            outcome += f" ({entry.note})"
+        table.add_row(
+            str(entry.id),
+            entry.time.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S"),
+            entry.change_set,
+            who,
+            entry.cluster,
+            entry.resource,
+            entry.key,
+            entry.op,
+            value_text(entry, entry.old_value, entry.old_set),
+            value_text(entry, entry.new_value, entry.new_set),
+            outcome,
+        )
+    if not entries:
+        table.caption = "no changes"
+    return table
+
+
+def value_text(entry: JournalEntry, value: str | None, was_set: bool) -> str:
+    """A value as the table shows it: ``(not set)``, ``(secret, not recorded)``, a default
+    the key inherited in parentheses."""
+    if entry.sensitive:
+        return "(secret, not recorded)" if was_set else "(not set)"
+    if not was_set:
+        return "(not set)" if value is None else f"(not set; {value})"
+    return "" if value is None else value

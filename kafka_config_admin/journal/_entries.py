@@ -1,0 +1,288 @@
+"""What one journal row says of one change, and the rows of an applied plan.
+
+A row never holds a secret: a sensitive config key and a SCRAM credential are recorded as
+changed, with no value, and ``sensitive`` set.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from .. import (
+    ConfigResource,
+    InvalidArgumentError,
+    error_line,
+    is_sensitive_name,
+)
+from ..desired import (
+    ApplyReport,
+    OutcomeStatus,
+    Plan,
+    QuotaPlan,
+    ResourcePlan,
+    ScramPlan,
+    override_source,
+)
+
+__all__ = ["JournalEntry", "Origin", "entries_of", "resource_type_name"]
+
+#: The faces a change can come from.
+FACES = ("cli", "web", "spark", "sdk")
+
+#: ``resource_type`` of a quota entity's rows and of a SCRAM user's rows.
+QUOTA = "quota"
+SCRAM_USER = "scram-user"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Who made the changes an apply records, from where, to which cluster.
+
+    ``face``: ``cli``, ``web``, ``spark`` or ``sdk``; ``user``: the OS user (CLI, SDK), the
+    web editor's signed-in user, the Spark job's user; ``application``: the Spark
+    application's id; ``cluster``: the cluster's label (its clusters-file name, else its
+    bootstrap servers); ``note``: what the change was for (``undo of change set ...``).
+    """
+
+    face: str
+    user: str
+    cluster: str
+    application: str | None = None
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.face not in FACES:
+            raise InvalidArgumentError(
+                f"face {self.face!r}: a journal's face is one of {', '.join(FACES)}"
+            )
+
+    @classmethod
+    def of_process(cls, face: str, cluster: str, *, note: str = "") -> Origin:
+        """This process's OS user, as ``face`` (``cli``, ``sdk``), on ``cluster``."""
+        return cls(face=face, user=os_user(), cluster=cluster, note=note)
+
+
+def os_user() -> str:
+    """The OS user running this process (its uid when it has no name)."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return f"uid {os.getuid()}"
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One change as the journal recorded it.
+
+    ``resource_type`` is a config resource's type (``topic``, ``broker``, ``broker-logger``,
+    ``group``, ``client-metrics``), ``quota`` (``entity`` holds the quota entity) or
+    ``scram-user`` (``key`` is the mechanism). ``old_set`` / ``new_set`` say whether the key
+    was set on the resource itself before and after (``old_value`` may be a default it
+    inherited); a ``sensitive`` row has no values. ``outcome`` is an :class:`OutcomeStatus`
+    value, ``message`` the broker's refusal when it failed, ``note`` the outcome's note (a
+    guardrail overridden) and the origin's.
+    """
+
+    id: int | None
+    change_set: str
+    time: datetime
+    user: str
+    face: str
+    application: str | None
+    cluster: str
+    cluster_id: str | None
+    resource_type: str
+    resource_name: str
+    entity: dict[str, str | None] | None
+    key: str
+    op: str
+    old_value: str | None
+    old_set: bool
+    new_value: str | None
+    new_set: bool
+    sensitive: bool
+    outcome: str
+    message: str
+    note: str
+
+    @property
+    def resource(self) -> str:
+        """``topic:orders``, ``broker:`` (the cluster default), ``quota:user=alice``."""
+        return f"{self.resource_type}:{self.resource_name}"
+
+    @property
+    def applied(self) -> bool:
+        """Whether the change was made (read back, or made but not read back in time)."""
+        return self.outcome in (OutcomeStatus.APPLIED.value, OutcomeStatus.UNCONFIRMED.value)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row as JSON-ready data (time in ISO 8601, UTC)."""
+        data = asdict(self)
+        data["time"] = self.time.isoformat()
+        data["resource"] = self.resource
+        return data
+
+    def entity_json(self) -> str | None:
+        """The quota entity as stored."""
+        return None if self.entity is None else json.dumps(self.entity, sort_keys=True)
+
+
+def resource_type_name(resource: ConfigResource) -> str:
+    """``topic``, ``broker-logger``...: a config resource's type as rows and filters say it."""
+    return resource.type.name.lower().replace("_", "-")
+
+
+def entity_name(entity: dict[str, str | None]) -> str:
+    """``user=alice,client-id=<default>``: a quota entity as rows and filters say it."""
+    return ",".join(
+        f"{kind}={'<default>' if name is None else name}" for kind, name in entity.items()
+    )
+
+
+@dataclass(frozen=True)
+class _Row:
+    """What a row knows of its change, before the origin and the outcome are added."""
+
+    resource_type: str
+    resource_name: str
+    entity: dict[str, str | None] | None
+    key: str
+    op: str
+    old_value: str | None
+    old_set: bool
+    new_value: str | None
+    new_set: bool
+    sensitive: bool
+
+
+def entries_of(
+    plan: Plan,
+    report: ApplyReport,
+    *,
+    origin: Origin,
+    cluster_id: str | None,
+    change_set: str,
+    time: datetime,
+) -> list[JournalEntry]:
+    """A row per change ``report`` says was sent (skipped resources send nothing)."""
+    entries: list[JournalEntry] = []
+
+    def add(row: _Row, status: OutcomeStatus, error: BaseException | None, note: str) -> None:
+        notes = "; ".join(part for part in (note, origin.note) if part)
+        entries.append(
+            JournalEntry(
+                id=None,
+                change_set=change_set,
+                time=time,
+                user=origin.user,
+                face=origin.face,
+                application=origin.application,
+                cluster=origin.cluster,
+                cluster_id=cluster_id,
+                outcome=status.value,
+                message="" if error is None else error_line(error),
+                note=notes,
+                **asdict(row),
+            )
+        )
+
+    for outcome in report.outcomes:
+        if outcome.status is OutcomeStatus.SKIPPED:
+            continue
+        resource_plan = plan.get(outcome.resource)
+        if resource_plan is None:
+            continue
+        for row in _config_rows(outcome.resource, resource_plan):
+            add(row, outcome.status, outcome.error, outcome.note)
+    quota_plans = {plan_.quota_entity: plan_ for plan_ in plan.quotas}
+    for quota in report.quotas:
+        for row in _quota_rows(quota_plans[quota.entity]):
+            add(row, quota.status, quota.error, quota.note)
+    scram_plans = {plan_.user: plan_ for plan_ in plan.scram}
+    for user in report.scram:
+        for row in _scram_rows(scram_plans[user.user]):
+            add(row, user.status, user.error, user.note)
+    partition_plans = {plan_.topic: plan_ for plan_ in plan.partition_plans()}
+    for moved in report.partitions:
+        growing = partition_plans.get(moved.topic)
+        if growing is not None and growing.wanted_partitions != growing.current_partitions:
+            row = _Row(
+                "topic",
+                moved.topic,
+                None,
+                "partitions",
+                "ADD_PARTITIONS",
+                str(growing.current_partitions),
+                True,
+                str(growing.wanted_partitions),
+                True,
+                False,
+            )
+            add(row, moved.status, moved.error, moved.note)
+    return entries
+
+
+def _config_rows(resource: ConfigResource, resource_plan: ResourcePlan) -> Iterator[_Row]:
+    kind, name = resource_type_name(resource), resource.name
+    creation = resource_plan.create
+    if creation is not None:  # the topic's configs are sent with it, not as changes
+        yield _Row(kind, name, None, "", "CREATE", None, False, None, True, False)
+        for key, value in creation.configs.items():
+            hidden = is_sensitive_name(key)
+            shown = None if hidden else value
+            yield _Row(kind, name, None, key, "SET", None, False, shown, True, hidden)
+        return
+    for change in resource_plan.changes:
+        hidden = change.sensitive
+        yield _Row(
+            kind,
+            name,
+            None,
+            change.key,
+            change.op.name,
+            None if hidden else change.current,
+            change.current_source is override_source(resource),
+            None if hidden else change.wanted,
+            change.wanted is not None,
+            hidden,
+        )
+
+
+def _quota_rows(quota_plan: QuotaPlan) -> Iterator[_Row]:
+    entity = dict(quota_plan.entity)
+    for change in quota_plan.changes:
+        current, wanted = change.shown()
+        yield _Row(
+            QUOTA,
+            entity_name(entity),
+            entity,
+            change.key,
+            change.op.name,
+            current,
+            change.current is not None,
+            wanted,
+            change.wanted is not None,
+            False,
+        )
+
+
+def _scram_rows(scram_plan: ScramPlan) -> Iterator[_Row]:
+    for change in scram_plan.changes:
+        yield _Row(
+            SCRAM_USER,
+            scram_plan.user,
+            None,
+            change.mechanism,
+            change.op,
+            None,
+            change.current_iterations is not None,
+            None,
+            change.op == "UPSERT",
+            True,
+        )

@@ -1,0 +1,53 @@
+"""The journal's hook in the change pipeline: what ``apply_plan`` calls once it is done."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+import anyio
+
+from .. import AdminClient, KafkaConfigAdminError
+from ..desired import ApplyReport, Plan
+from ._entries import Origin, entries_of
+from ._store import Journal, JournalError
+
+__all__ = ["Recorder"]
+
+
+@dataclass(frozen=True)
+class Recorder:
+    """Records every change an apply sent in ``journal``, said to come from ``origin``
+    (a :class:`~kafka_config_admin.desired.ApplyRecorder`: hand it to ``changeset.apply``
+    or ``desired.apply_plan`` as ``recorder``)."""
+
+    journal: Journal
+    origin: Origin
+
+    async def record(self, admin: AdminClient, plan: Plan, report: ApplyReport) -> ApplyReport:
+        """Write a row per change sent; the report with the change set's id, or with
+        ``journal_error`` saying why nothing could be written (never raised: the changes
+        were made, and their outcomes are the caller's to report)."""
+        change_set = uuid.uuid4().hex[:12]
+        entries = entries_of(
+            plan,
+            report,
+            origin=self.origin,
+            cluster_id=plan.cluster_id or await _cluster_id(admin),
+            change_set=change_set,
+            time=datetime.now(UTC),
+        )
+        try:
+            await anyio.to_thread.run_sync(self.journal.record, entries)
+        except JournalError as error:
+            return replace(report, journal_error=str(error))
+        return replace(report, change_set_id=change_set)
+
+
+async def _cluster_id(admin: AdminClient) -> str | None:
+    """The cluster's id, or None when it cannot be read (the label still names it)."""
+    try:
+        return (await admin.describe_cluster()).cluster_id
+    except KafkaConfigAdminError:
+        return None

@@ -1,0 +1,84 @@
+"""The web editor's applies are recorded in the journal: the signed-in user, face ``web``, the
+cluster, each key's old and new values; the page says the change set (or why not recorded)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import anyio
+import httpx
+import pytest
+
+from kafka_config_admin import AdminClient
+from kafka_config_admin.journal import Journal, JournalQuery
+
+from .conftest import CLUSTER
+from .helpers import create_topics, csrf_token, plan_digest, topic_value, unique_name
+
+pytestmark = pytest.mark.integration
+
+
+async def form_post(
+    web: httpx.AsyncClient, page: str, path: str, data: dict[str, str]
+) -> httpx.Response:
+    html = (await web.get(page)).text
+    return await web.post(path, data={**plan_digest(html), **data, "csrf_token": csrf_token(html)})
+
+
+async def test_an_apply_of_the_editor_is_journaled(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    topic = unique_name()
+    await create_topics(admin_client, [topic], {"retention.ms": "3600000"})
+    page, edit = f"/c/{CLUSTER}/r/topic/{topic}", f"/c/{CLUSTER}/edit/topic/{topic}"
+    await form_post(web, page, edit, {"key": "retention.ms", "value": "7200000", "action": "set"})
+    await form_post(web, page, edit, {"key": "segment.ms", "value": "3600000", "action": "set"})
+    applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+    assert applied.status_code == 200 and ">applied<" in applied.text
+    assert await topic_value(admin_client, topic, "retention.ms") == "7200000"
+    rows = {r.key: r for r in Journal.at().entries(JournalQuery(resource=f"topic:{topic}"))}
+    assert set(rows) == {"retention.ms", "segment.ms"}
+    retention, segment = rows["retention.ms"], rows["segment.ms"]
+    assert (retention.old_value, retention.old_set, retention.new_value) == (
+        "3600000",
+        True,
+        "7200000",
+    )
+    assert (segment.old_set, segment.new_value) == (False, "3600000")
+    log = (await web.get("/changes.json")).json()["changes"]
+    (logged_user,) = {row["user"] for row in log if row["resource_name"] == topic}
+    for row in rows.values():
+        assert row.face == "web" and row.user == logged_user and row.cluster == CLUSTER
+        assert row.outcome == "applied" and row.cluster_id
+    assert f"Recorded in the journal as change set <code>{retention.change_set}</code>" in (
+        applied.text
+    )
+
+
+async def test_two_cli_processes_and_the_editor_write_the_journal_at_once(
+    web: httpx.AsyncClient, admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    cli_topics = [[unique_name() for _ in range(3)] for _ in range(2)]
+    web_topic = unique_name()
+    await create_topics(admin_client, [web_topic, *(t for ts in cli_topics for t in ts)])
+    page, edit = f"/c/{CLUSTER}/r/topic/{web_topic}", f"/c/{CLUSTER}/edit/topic/{web_topic}"
+    await form_post(web, page, edit, {"key": "segment.ms", "value": "3600000", "action": "set"})
+    done: list[subprocess.CompletedProcess[bytes]] = []
+
+    async def cli_alter(names: list[str]) -> None:
+        topics = [arg for name in names for arg in ("--topic", name)]
+        command = [sys.executable, "-m", "kafka_config_admin", "alter", "-b", kafka_bootstrap]
+        command += [*topics, "--set", "segment.ms=7200000", "--yes"]
+        done.append(await anyio.run_process(command, check=False, stdin=subprocess.DEVNULL))
+
+    async with anyio.create_task_group() as group:
+        for names in cli_topics:
+            group.start_soon(cli_alter, names)
+        applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+    assert ">applied<" in applied.text
+    assert [process.returncode for process in done] == [0, 0], [p.stderr for p in done]
+    rows = Journal.at().entries(JournalQuery(key="segment.ms"))
+    recorded = {(row.resource_name, row.face) for row in rows}
+    wanted = {(name, "cli") for names in cli_topics for name in names} | {(web_topic, "web")}
+    assert wanted <= recorded

@@ -21,6 +21,8 @@ if _typing.TYPE_CHECKING:
     from ._exceptions import ChangeApplied as ChangeApplied
     from ._exceptions import ClientClosedError as ClientClosedError
     from ._exceptions import ClusterAuthorizationFailedError as ClusterAuthorizationFailedError
+    from ._exceptions import CoordinatorLoadInProgressError as CoordinatorLoadInProgressError
+    from ._exceptions import CoordinatorNotAvailableError as CoordinatorNotAvailableError
     from ._exceptions import DuplicateResourceError as DuplicateResourceError
     from ._exceptions import GroupAuthorizationFailedError as GroupAuthorizationFailedError
     from ._exceptions import InvalidArgumentError as InvalidArgumentError
@@ -162,6 +164,8 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "ChangeApplied",
         "ClientClosedError",
         "ClusterAuthorizationFailedError",
+        "CoordinatorLoadInProgressError",
+        "CoordinatorNotAvailableError",
         "DuplicateResourceError",
         "GroupAuthorizationFailedError",
         "InvalidArgumentError",

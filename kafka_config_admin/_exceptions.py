@@ -293,6 +293,24 @@ class NetworkError(BrokerError):
     change_applied = "maybe"
 
 
+class CoordinatorLoadInProgressError(BrokerError):
+    """The broker is still loading its group coordinator's state (after a start or a move of
+    the coordinator): a group listing or describe is answered once it is loaded."""
+
+    code = 14
+    error_name = "COORDINATOR_LOAD_IN_PROGRESS"
+    retriable = True
+
+
+class CoordinatorNotAvailableError(BrokerError):
+    """The broker's group coordinator is not available yet (it is starting, or its internal
+    offsets topic is being created)."""
+
+    code = 15
+    error_name = "COORDINATOR_NOT_AVAILABLE"
+    retriable = True
+
+
 class InvalidTopicError(BrokerError):
     """The topic name is not valid."""
 
@@ -467,6 +485,8 @@ _BY_CODE: dict[int, type[BrokerError]] = {
         RequestTimedOutError,
         BrokerNotAvailableError,
         NetworkError,
+        CoordinatorLoadInProgressError,
+        CoordinatorNotAvailableError,
         InvalidTopicError,
         TopicAuthorizationFailedError,
         GroupAuthorizationFailedError,

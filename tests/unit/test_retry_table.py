@@ -34,6 +34,8 @@ EXPECTED: dict[str, tuple[bool, str]] = {
     "RequestTimedOutError": (True, "maybe"),
     "BrokerNotAvailableError": (False, "no"),
     "NetworkError": (True, "maybe"),
+    "CoordinatorLoadInProgressError": (True, "no"),
+    "CoordinatorNotAvailableError": (True, "no"),
     "InvalidTopicError": (False, "no"),
     "AuthorizationError": (False, "no"),
     "TopicAuthorizationFailedError": (False, "no"),

@@ -76,8 +76,25 @@ def os_user() -> str:
         return f"uid {os.getuid()}"
 
 
-@dataclass(frozen=True)
-class JournalEntry:
+@dataclass(frozen=True, kw_only=True)
+class _RecordedChange:
+    """What a journal row says of its change itself, before the origin and the outcome are
+    added (see :class:`JournalEntry`)."""
+
+    resource_type: str
+    resource_name: str
+    entity: dict[str, str | None] | None
+    key: str
+    op: str
+    old_value: str | None
+    old_set: bool
+    new_value: str | None
+    new_set: bool
+    sensitive: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class JournalEntry(_RecordedChange):
     """One change as the journal recorded it.
 
     ``resource_type`` is a config resource's type (``topic``, ``broker``, ``broker-logger``,
@@ -97,16 +114,6 @@ class JournalEntry:
     application: str | None
     cluster: str
     cluster_id: str | None
-    resource_type: str
-    resource_name: str
-    entity: dict[str, str | None] | None
-    key: str
-    op: str
-    old_value: str | None
-    old_set: bool
-    new_value: str | None
-    new_set: bool
-    sensitive: bool
     outcome: str
     message: str
     note: str
@@ -145,22 +152,6 @@ def entity_name(entity: dict[str, str | None]) -> str:
     )
 
 
-@dataclass(frozen=True)
-class _Row:
-    """What a row knows of its change, before the origin and the outcome are added."""
-
-    resource_type: str
-    resource_name: str
-    entity: dict[str, str | None] | None
-    key: str
-    op: str
-    old_value: str | None
-    old_set: bool
-    new_value: str | None
-    new_set: bool
-    sensitive: bool
-
-
 def entries_of(
     plan: Plan,
     report: ApplyReport,
@@ -173,7 +164,9 @@ def entries_of(
     """A row per change ``report`` says was sent (skipped resources send nothing)."""
     entries: list[JournalEntry] = []
 
-    def add(row: _Row, status: OutcomeStatus, error: BaseException | None, note: str) -> None:
+    def add(
+        row: _RecordedChange, status: OutcomeStatus, error: BaseException | None, note: str
+    ) -> None:
         notes = "; ".join(part for part in (note, origin.note) if part)
         entries.append(
             JournalEntry(
@@ -212,77 +205,101 @@ def entries_of(
     for moved in report.partitions:
         growing = partition_plans.get(moved.topic)
         if growing is not None and growing.wanted_partitions != growing.current_partitions:
-            row = _Row(
-                "topic",
-                moved.topic,
-                None,
-                "partitions",
-                "ADD_PARTITIONS",
-                str(growing.current_partitions),
-                True,
-                str(growing.wanted_partitions),
-                True,
-                False,
+            row = _RecordedChange(
+                resource_type="topic",
+                resource_name=moved.topic,
+                entity=None,
+                key="partitions",
+                op="ADD_PARTITIONS",
+                old_value=str(growing.current_partitions),
+                old_set=True,
+                new_value=str(growing.wanted_partitions),
+                new_set=True,
+                sensitive=False,
             )
             add(row, moved.status, moved.error, moved.note)
     return entries
 
 
-def _config_rows(resource: ConfigResource, resource_plan: ResourcePlan) -> Iterator[_Row]:
+def _config_rows(
+    resource: ConfigResource, resource_plan: ResourcePlan
+) -> Iterator[_RecordedChange]:
     kind, name = resource_type_name(resource), resource.name
     creation = resource_plan.create
     if creation is not None:  # the topic's configs are sent with it, not as changes
-        yield _Row(kind, name, None, "", "CREATE", None, False, None, True, False)
+        yield _RecordedChange(
+            resource_type=kind,
+            resource_name=name,
+            entity=None,
+            key="",
+            op="CREATE",
+            old_value=None,
+            old_set=False,
+            new_value=None,
+            new_set=True,
+            sensitive=False,
+        )
         for key, value in creation.configs.items():
             hidden = is_sensitive_name(key)
             shown = None if hidden else value
-            yield _Row(kind, name, None, key, "SET", None, False, shown, True, hidden)
+            yield _RecordedChange(
+                resource_type=kind,
+                resource_name=name,
+                entity=None,
+                key=key,
+                op="SET",
+                old_value=None,
+                old_set=False,
+                new_value=shown,
+                new_set=True,
+                sensitive=hidden,
+            )
         return
     for change in resource_plan.changes:
         hidden = change.sensitive
-        yield _Row(
-            kind,
-            name,
-            None,
-            change.key,
-            change.op.name,
-            None if hidden else change.current,
-            change.current_source is override_source(resource),
-            None if hidden else change.wanted,
-            change.wanted is not None,
-            hidden,
+        yield _RecordedChange(
+            resource_type=kind,
+            resource_name=name,
+            entity=None,
+            key=change.key,
+            op=change.op.name,
+            old_value=None if hidden else change.current,
+            old_set=change.current_source is override_source(resource),
+            new_value=None if hidden else change.wanted,
+            new_set=change.wanted is not None,
+            sensitive=hidden,
         )
 
 
-def _quota_rows(quota_plan: QuotaPlan) -> Iterator[_Row]:
+def _quota_rows(quota_plan: QuotaPlan) -> Iterator[_RecordedChange]:
     entity = dict(quota_plan.entity)
     for change in quota_plan.changes:
         current, wanted = change.shown()
-        yield _Row(
-            QUOTA,
-            entity_name(entity),
-            entity,
-            change.key,
-            change.op.name,
-            current,
-            change.current is not None,
-            wanted,
-            change.wanted is not None,
-            False,
+        yield _RecordedChange(
+            resource_type=QUOTA,
+            resource_name=entity_name(entity),
+            entity=entity,
+            key=change.key,
+            op=change.op.name,
+            old_value=current,
+            old_set=change.current is not None,
+            new_value=wanted,
+            new_set=change.wanted is not None,
+            sensitive=False,
         )
 
 
-def _scram_rows(scram_plan: ScramPlan) -> Iterator[_Row]:
+def _scram_rows(scram_plan: ScramPlan) -> Iterator[_RecordedChange]:
     for change in scram_plan.changes:
-        yield _Row(
-            SCRAM_USER,
-            scram_plan.user,
-            None,
-            change.mechanism,
-            change.op,
-            None,
-            change.current_iterations is not None,
-            None,
-            change.op == "UPSERT",
-            True,
+        yield _RecordedChange(
+            resource_type=SCRAM_USER,
+            resource_name=scram_plan.user,
+            entity=None,
+            key=change.mechanism,
+            op=change.op,
+            old_value=None,
+            old_set=change.current_iterations is not None,
+            new_value=None,
+            new_set=change.op == "UPSERT",
+            sensitive=True,
         )

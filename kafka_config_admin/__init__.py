@@ -62,6 +62,7 @@ if _typing.TYPE_CHECKING:
     from ._models.catalog import ConfigCatalog as ConfigCatalog
     from ._models.catalog import UpdateMode as UpdateMode
     from ._models.catalog import ValidValues as ValidValues
+    from ._models.catalog import ValueRule as ValueRule
     from ._models.catalog import catalog_releases as catalog_releases
     from ._models.catalog import load_catalog as load_catalog
     from ._models.catalog import match_catalog as match_catalog
@@ -207,6 +208,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "ConfigCatalog",
         "UpdateMode",
         "ValidValues",
+        "ValueRule",
         "catalog_releases",
         "load_catalog",
         "match_catalog",

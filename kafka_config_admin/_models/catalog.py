@@ -31,6 +31,7 @@ __all__ = [
     "ConfigCatalog",
     "UpdateMode",
     "ValidValues",
+    "ValueRule",
     "catalog_releases",
     "config_types_lacking",
     "load_catalog",
@@ -211,6 +212,48 @@ _PER_LISTENER_ONLY = frozenset(
     }
 )
 
+
+class ValueRule(StrEnum):
+    """How a release's broker parses a value beyond the key's validator (where the catalog
+    keeps only the validator's words, or the key has none), refusing what does not parse."""
+
+    #: ``compression.type`` of a broker: one of BrokerCompressionCodec's names, in any case.
+    BROKER_COMPRESSION = "broker-compression"
+    #: ``message.format.version``: a version ApiVersion knows, or its short form (``2.5``).
+    API_VERSION = "api-version"
+    #: ``listeners``, ``advertised.listeners``: at least one ``NAME://host:port`` endpoint.
+    ENDPOINTS = "endpoints"
+    #: ``max.connections.per.ip.overrides``: ``host:count`` entries, each with a colon.
+    CSV_MAP = "csv-map"
+    #: ``listener.security.protocol.map``: at least one ``NAME:PROTOCOL`` entry, each
+    #: protocol one Kafka has.
+    PROTOCOL_MAP = "protocol-map"
+    #: ``leader/follower.replication.throttled.replicas``: ``*``, or ``partition:broker``s.
+    THROTTLED_REPLICAS = "throttled-replicas"
+
+
+#: The value rules read from a release's own sources (KafkaConfig's construction and
+#: ``validateValues``, CoreUtils' maps and lists, EndPoint, ApiVersion, ConfigHandler's
+#: throttled-replica validator), per release: a release not listed has none until its sources
+#: are read. A broker key's rule holds for one broker id (its own values stand last); on the
+#: cluster default a broker's own value may stand instead, so the broker judges there.
+_VALUE_RULES: Mapping[str, Mapping[tuple[ResourceType, str], ValueRule]] = {
+    "2.5.1": {
+        (ResourceType.BROKER, "compression.type"): ValueRule.BROKER_COMPRESSION,
+        (ResourceType.BROKER, "listeners"): ValueRule.ENDPOINTS,
+        (ResourceType.BROKER, "advertised.listeners"): ValueRule.ENDPOINTS,
+        (ResourceType.BROKER, "max.connections.per.ip.overrides"): ValueRule.CSV_MAP,
+        (ResourceType.BROKER, "listener.security.protocol.map"): ValueRule.PROTOCOL_MAP,
+        (ResourceType.TOPIC, "message.format.version"): ValueRule.API_VERSION,
+        (ResourceType.TOPIC, "leader.replication.throttled.replicas"): (
+            ValueRule.THROTTLED_REPLICAS
+        ),
+        (ResourceType.TOPIC, "follower.replication.throttled.replicas"): (
+            ValueRule.THROTTLED_REPLICAS
+        ),
+    },
+}
+
 #: Thread pools Kafka resizes at run time only within half and double the current size.
 _RESIZE_LIMITED = frozenset(
     {
@@ -350,6 +393,11 @@ class ConfigCatalog:
         if rule is None or self.get(resource_type, name) is None:
             return None
         return rule
+
+    def value_rule(self, resource_type: ResourceType, name: str) -> ValueRule | None:
+        """How this release's broker parses a value of key ``name`` beyond its validator
+        (:class:`ValueRule`), or None: no rule read from this release's sources."""
+        return _VALUE_RULES.get(self.release, {}).get((resource_type, name))
 
     @property
     def broker_refuses_a_member_twice(self) -> bool:

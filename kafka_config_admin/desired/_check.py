@@ -6,6 +6,7 @@ everything to fix; callers send nothing while any problem is left.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict
@@ -22,6 +23,7 @@ from .. import (
     ResourceType,
     UpdateMode,
     ValidValues,
+    ValueRule,
     cut_short,
     releases_with_key,
     shorten,
@@ -137,6 +139,7 @@ def check_value(
         _broker_rules(state, resource, key, parsed, op)
         or _twice_on_a_broker(state, resource, valid, parsed, op)
         or _outside_allowed_range(state, resource, key, parsed, op)
+        or _value_rule_problem(state, resource, key, value, op)
     )
     return None if rule is None else problem(rule)
 
@@ -167,6 +170,133 @@ def _outside_allowed_range(
     if rule is None or rule[0] <= parsed <= rule[1]:
         return None
     return rule[2]
+
+
+def _value_rule_problem(
+    state: ClusterState, resource: ConfigResource, key: str, value: str, op: OpType
+) -> str | None:
+    """What the broker's own parsing of a SET value refuses beyond the key's validator, where
+    the catalog of its exact release has the rule (:meth:`ConfigCatalog.value_rule`), or None.
+    A broker key's rule is checked for one broker id only: on the cluster default a broker's
+    own value of the key may stand instead of the default's while the broker validates it."""
+    match = state.catalog
+    if op is not OpType.SET or match is None or not match.exact:
+        return None
+    if resource.type is ResourceType.BROKER and resource.name == "":
+        return None
+    rule = match.catalog.value_rule(resource.type, key)
+    if rule is None:
+        return None
+    text = java_trim(value)
+    if rule is ValueRule.API_VERSION:
+        spec = state.catalog_key(resource, key)
+        return _api_version_problem(text, spec, match.catalog.release)
+    return _VALUE_RULES[rule](text)
+
+
+#: Java's ``\s*,\s*`` (Java's ``\s`` is ASCII whitespace only).
+_JAVA_COMMA = re.compile(r"[ \t\n\x0b\f\r]*,[ \t\n\x0b\f\r]*")
+#: Kafka's EndPoint: ``NAME://host:port``, the host possibly in brackets (matched whole).
+_ENDPOINT = re.compile(r"(.*)://\[?([0-9a-zA-Z\-%._:]*)\]?:(-?[0-9]+)")
+#: BrokerCompressionCodec's names, compared in lower case.
+_BROKER_COMPRESSION = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
+#: SecurityProtocol's names, compared in upper case.
+_SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+
+
+def _java_split(text: str, pattern: re.Pattern[str]) -> list[str]:
+    """Java's ``String.split(regex)``: the trailing empty strings dropped (``""`` is ``[""]``)."""
+    if not text:
+        return [""]
+    parts = pattern.split(text)
+    while parts and not parts[-1]:
+        parts.pop()
+    return parts
+
+
+def _compression_problem(text: str) -> str | None:
+    if text.lower() in _BROKER_COMPRESSION:
+        return None
+    return f"a broker's compression type is one of {', '.join(_BROKER_COMPRESSION)} (any case)"
+
+
+def _endpoints_problem(text: str) -> str | None:
+    """CoreUtils.listenerListToEndPoints: empty members dropped, each an EndPoint, and a
+    broker with no endpoint fails its inter-broker listener (or its listeners') check."""
+    endpoints = [member for member in _java_split(text, _JAVA_COMMA) if member]
+    if not endpoints:
+        return "a broker needs at least one listener (NAME://host:port)"
+    for endpoint in endpoints:
+        if not _ENDPOINT.fullmatch(endpoint):
+            return f"{shorten(endpoint)!r} is not a listener endpoint (NAME://host:port)"
+    return None
+
+
+def _map_entries(text: str) -> tuple[list[str], str | None]:
+    """CoreUtils.parseCsvMap's entries, or the problem with one (an entry with no colon)."""
+    if not text:
+        return [], None
+    entries = _java_split(text, _JAVA_COMMA)
+    for entry in entries:
+        if ":" not in entry:
+            return entries, f"{shorten(entry)!r} has no ':' (entries are NAME:VALUE)"
+    return entries, None
+
+
+def _csv_map_problem(text: str) -> str | None:
+    return _map_entries(text)[1]
+
+
+def _protocol_map_problem(text: str) -> str | None:
+    """KafkaConfig.listenerSecurityProtocolMap: every listener needs its protocol, so the map
+    is never empty, and each protocol is one Kafka has (in any case)."""
+    entries, problem = _map_entries(text)
+    if problem is not None:
+        return problem
+    if not entries:
+        return "a broker needs a security protocol for its listeners: the map cannot be empty"
+    for entry in entries:
+        protocol = java_trim(entry[entry.rindex(":") + 1 :])
+        if protocol.upper() not in _SECURITY_PROTOCOLS:
+            return (
+                f"{shorten(protocol)!r} is not a security protocol "
+                f"(one of {', '.join(_SECURITY_PROTOCOLS)}, any case)"
+            )
+    return None
+
+
+def _throttled_replicas_problem(text: str) -> str | None:
+    """ConfigHandler's ThrottledReplicaListValidator over the LIST's members: ``*`` first, or
+    every member ``partitionId:brokerId`` (or empty)."""
+    members = [java_trim(member) for member in _JAVA_COMMA.split(text)] if text else []
+    if (members and members[0] == "*") or all(
+        re.fullmatch(r"(?:[0-9]+:[0-9]+)?", member) for member in members
+    ):
+        return None
+    return "throttled replicas are '*' or partitionId:brokerId members"
+
+
+def _api_version_problem(text: str, spec: CatalogKey | None, release: str) -> str | None:
+    """ApiVersion.apply: the version's first segments (three for ``0.x``, else two) must name
+    a version of the release (``2.5-IV0``) or its short form (``2.5``)."""
+    if spec is None or spec.valid is None or spec.valid.text is None:
+        return None
+    versions = spec.valid.text.strip("[]").split(", ")
+    known = {*versions, *(version.split("-")[0] for version in versions)}
+    segments = _java_split(text, re.compile(r"\."))
+    key = ".".join(segments[: 3 if text.startswith("0.") else 2])
+    if key in known:
+        return None
+    return f"not a version Kafka {release} knows: one of {spec.valid.text} or its short form"
+
+
+_VALUE_RULES = {
+    ValueRule.BROKER_COMPRESSION: _compression_problem,
+    ValueRule.ENDPOINTS: _endpoints_problem,
+    ValueRule.CSV_MAP: _csv_map_problem,
+    ValueRule.PROTOCOL_MAP: _protocol_map_problem,
+    ValueRule.THROTTLED_REPLICAS: _throttled_replicas_problem,
+}
 
 
 def _twice_on_a_broker(

@@ -327,3 +327,89 @@ def test_no_warning_without_the_catalog_of_the_exact_release() -> None:
     assert unknown_key_warnings({BROKER: [op]}, near) == []
     assert unknown_key_warnings({BROKER: [op]}, ClusterState()) == []
     assert warned("4.4.0", TOPIC, op) == []  # a topic's unknown key is the checks' refusal
+
+
+# Kafka 2.5.1's own parsing beyond the validators (ConfigCatalog.value_rule): each value
+# refused is one the 2.5.1 broker refuses, each accepted one a value it takes (or another
+# rule's to refuse); the cluster default and other releases are left to the broker.
+REFUSED_ON_2_5_1 = [
+    (BROKER, "compression.type", "x"),
+    (BROKER, "compression.type", ""),
+    (BROKER, "compression.type", "producer\xa0"),
+    (BROKER, "listeners", "x"),
+    (BROKER, "listeners", " "),
+    (BROKER, "listeners", " , "),
+    (BROKER, "advertised.listeners", "PLAINTEXT://:9092,x"),
+    (BROKER, "advertised.listeners", ""),
+    (BROKER, "max.connections.per.ip.overrides", "x"),
+    (BROKER, "max.connections.per.ip.overrides", "\xa0"),
+    (BROKER, "max.connections.per.ip.overrides", "a:1,,b:2"),
+    (BROKER, "listener.security.protocol.map", "x"),
+    (BROKER, "listener.security.protocol.map", ""),
+    (BROKER, "listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,SSL:SSL\xa0"),
+    (BROKER, "listener.security.protocol.map", "PLAINTEXT:TLS"),
+    (TOPIC, "message.format.version", "x"),
+    (TOPIC, "message.format.version", ""),
+    (TOPIC, "message.format.version", "2.5-IV0\xa0"),
+    (TOPIC, "message.format.version", "2.6"),
+    (TOPIC, "message.format.version", "2..5"),
+    (TOPIC, "leader.replication.throttled.replicas", "0:x"),
+    (TOPIC, "follower.replication.throttled.replicas", "nonsense-member"),
+    (TOPIC, "follower.replication.throttled.replicas", "0:1,*"),
+]
+
+TAKEN_ON_2_5_1 = [
+    (BROKER, "compression.type", "GZIP"),
+    (BROKER, "compression.type", " zstd\t"),
+    (BROKER, "listeners", "PLAINTEXT://:9092, SSL://[::1]:9093,"),
+    (BROKER, "advertised.listeners", "PLAINTEXT://broker-1.example.com:9092"),
+    (BROKER, "max.connections.per.ip.overrides", ""),
+    (BROKER, "max.connections.per.ip.overrides", " "),
+    (BROKER, "max.connections.per.ip.overrides", "host1:10, 10.0.0.1:5,"),
+    (BROKER, "max.connections.per.ip.overrides", ","),
+    (BROKER, "listener.security.protocol.map", "PLAINTEXT:plaintext, CONTROLLER:sasl_ssl"),
+    (TOPIC, "message.format.version", "2.5"),
+    (TOPIC, "message.format.version", "2.5.1"),
+    (TOPIC, "message.format.version", "2.5."),
+    (TOPIC, "message.format.version", "0.10.0"),
+    (TOPIC, "message.format.version", "0.10.0.1"),
+    (TOPIC, "message.format.version", " 1.0-IV0 "),
+    (TOPIC, "leader.replication.throttled.replicas", "*"),
+    (TOPIC, "leader.replication.throttled.replicas", "*,x"),
+    (TOPIC, "leader.replication.throttled.replicas", "0:1, 1:2,"),
+    (TOPIC, "leader.replication.throttled.replicas", ""),
+]
+
+
+@pytest.mark.parametrize(("resource", "key", "value"), REFUSED_ON_2_5_1)
+def test_kafka_2_5_1_refuses_what_its_broker_cannot_parse(
+    resource: ConfigResource, key: str, value: str
+) -> None:
+    assert refusal(key, value, resource, release="2.5.1") is not None
+
+
+@pytest.mark.parametrize(("resource", "key", "value"), TAKEN_ON_2_5_1)
+def test_kafka_2_5_1_takes_what_its_broker_parses(
+    resource: ConfigResource, key: str, value: str
+) -> None:
+    assert refusal(key, value, resource, release="2.5.1") is None
+
+
+@pytest.mark.parametrize(("resource", "key", "value"), REFUSED_ON_2_5_1)
+def test_the_2_5_1_rules_hold_for_2_5_1_only_and_never_on_the_cluster_default(
+    resource: ConfigResource, key: str, value: str
+) -> None:
+    catalog = load_catalog("2.5.1")
+    assert catalog.value_rule(resource.type, key) is not None
+    assert load_catalog("2.8.2").value_rule(resource.type, key) is None
+    rule = check_value(state("2.5.1"), resource, key, value)
+    assert rule is not None
+    inexact = ClusterState(
+        configs=state("2.5.1").configs,
+        schemas=state("2.5.1").schemas,
+        catalog=CatalogMatch(catalog=catalog, exact=False),
+    )
+    elsewhere = [check_value(inexact, resource, key, value)]
+    if resource == BROKER:  # a broker's own value may stand instead of the default's
+        elsewhere.append(check_value(state("2.5.1"), DEFAULT, key, value))
+    assert all(problem is None or problem.message != rule.message for problem in elsewhere)

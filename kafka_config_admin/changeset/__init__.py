@@ -30,13 +30,18 @@ What was reviewed is what is applied: :func:`apply` reads the changed keys again
 sending and refuses those that moved since the review (:class:`StaleChangeError`, naming each
 with both values), or with ``skip_stale=True`` applies the rest only.
 
+A DELETE of a config key the resource does not set is a review problem by default (as
+kafka-configs.sh refuses it); ``ChangeSet(..., unset_deletes=UnsetDeletes.SKIP)`` leaves it
+out instead, with its reason in ``Review.skipped``, and sends the rest (Spark's ``apply_ops``).
+
 The CLI's ``alter`` and its quota and SCRAM changes write through it; it is built over the
 desired-state pipeline (:mod:`kafka_config_admin.desired`: the plan, its checks, the broker's
 verdict and ``apply_plan``), so a change set and a desired-state file are applied alike.
 """
 
 from ..desired import ApplyReport, OutcomeStatus, PlanRejectedError, RuleRefusedError
-from ._changes import ChangeSet
+from ._build import SkippedChange
+from ._changes import ChangeSet, UnsetDeletes
 from ._review import Review, StaleChangeError, apply, review
 
 __all__ = [
@@ -46,7 +51,9 @@ __all__ = [
     "PlanRejectedError",
     "Review",
     "RuleRefusedError",
+    "SkippedChange",
     "StaleChangeError",
+    "UnsetDeletes",
     "apply",
     "review",
 ]

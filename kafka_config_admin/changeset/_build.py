@@ -10,6 +10,7 @@ partition increase a :class:`PartitionPlan`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from .. import (
     AlterConfigOp,
@@ -40,9 +41,18 @@ from ..desired import (
     parse_typed,
     unknown_key_warnings,
 )
-from ._changes import ChangeSet
+from ._changes import ChangeSet, UnsetDeletes
 
-__all__ = ["build_plan", "deletes_of_keys_not_set", "upsertion_reference"]
+__all__ = ["SkippedChange", "build_plan", "deletes_of_keys_not_set", "upsertion_reference"]
+
+
+@dataclass(frozen=True)
+class SkippedChange:
+    """A change of a change set left out, never sent, and why (``reason``, one line)."""
+
+    resource: ConfigResource
+    key: str
+    reason: str
 
 
 def upsertion_reference(upsertion: UserScramCredentialUpsertion) -> str:
@@ -57,18 +67,28 @@ def build_plan(
     topics: Mapping[str, TopicDescription | BaseException],
     quotas: Mapping[ClientQuotaEntity, Mapping[str, float]],
     scram: Mapping[str, Mapping[str, int]],
-) -> Plan:
+) -> tuple[Plan, tuple[SkippedChange, ...]]:
     """The plan of ``changes`` against what the cluster has: ``state`` (the configs of the
     resources changed, with types), the ``topics`` whose partitions grow (each described, or
     why not), the ``quotas`` of the entities and the ``scram`` credentials of the users
-    changed. Every problem the client can be sure of is in ``Plan.problems``."""
+    changed. Every problem the client can be sure of is in ``Plan.problems``; a DELETE of a
+    key not set is one, or with ``changes.unset_deletes`` SKIP a change left out (returned
+    beside the plan, which sends nothing of a resource all of whose changes are)."""
     problems = check_ops(changes.configs, state)
-    problems += deletes_of_keys_not_set(changes.configs, state, problems)
+    unset = deletes_of_keys_not_set(changes.configs, state, problems)
+    skipped: list[SkippedChange] = []
+    if changes.unset_deletes is UnsetDeletes.SKIP:
+        skipped = [_skipped(problem) for problem in unset]
+    else:
+        problems += unset
     refused = {(problem.resource, problem.key) for problem in problems}
+    left_out = refused | {(change.resource, change.key) for change in skipped}
     plans: dict[ConfigResource, ResourcePlan] = {}
     for resource, ops in changes.configs.items():
         if ops and (resource, None) not in refused:
-            kept = [op for op in ops if (resource, op.name) not in refused]
+            kept = [op for op in ops if (resource, op.name) not in left_out]
+            if not kept and any(change.resource == resource for change in skipped):
+                continue
             plans[resource] = ResourcePlan(
                 resource=resource,
                 action=ResourceAction.ALTER,
@@ -82,12 +102,22 @@ def build_plan(
                 resource=resource, action=ResourceAction.ALTER
             )
             plans[resource] = plan.model_copy(update={"partitions": partitions})
-    return Plan(
+    built = Plan(
         resources=tuple(plans.values()),
         problems=tuple(problems),
         warnings=tuple(unknown_key_warnings(changes.configs, state)),
         quotas=tuple(_quota_plan(e, v, quotas.get(e, {})) for e, v in changes.quotas.items()),
         scram=_scram_plans(changes, scram),
+    )
+    return built, tuple(skipped)
+
+
+def _skipped(unset: Problem) -> SkippedChange:
+    assert unset.key is not None
+    return SkippedChange(
+        resource=unset.resource,
+        key=unset.key,
+        reason=f"not sent: {unset.key} {unset.message}; the state the DELETE asks for holds",
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .. import (
     AlterConfigOp,
@@ -16,7 +17,19 @@ from .. import (
 )
 from ..desired import QUOTA_KEYS
 
-__all__ = ["ChangeSet"]
+__all__ = ["ChangeSet", "UnsetDeletes"]
+
+
+class UnsetDeletes(StrEnum):
+    """What a change set does with a DELETE of a config key the resource does not set (its
+    value is a default, or it has none): the broker takes such a DELETE and changes nothing."""
+
+    #: A review problem, so nothing of the change set is sent (as kafka-configs.sh refuses
+    #: it: "Invalid config(s)"); the CLI and the web editor.
+    REFUSE = "refuse"
+    #: Left out with its reason (``Review.skipped``), since the state it asks for already
+    #: holds; the resource's other changes are sent. Spark's ``apply_ops``.
+    SKIP = "skip"
 
 
 @dataclass(frozen=True)
@@ -26,7 +39,9 @@ class ChangeSet:
     - ``configs``: alter operations per resource (as for ``incremental_alter_configs``);
     - ``quotas``: quota values per client quota entity (None removes a value);
     - ``scram``: SCRAM credential upserts and deletions (their passwords already salted);
-    - ``partitions``: the partition count each topic grows to.
+    - ``partitions``: the partition count each topic grows to;
+    - ``unset_deletes``: what a DELETE of a key the resource does not set becomes
+      (:class:`UnsetDeletes`: refused, the default, or skipped with its reason).
 
     A key changed twice on one resource, a quota key the entity does not take, a quota value
     Kafka refuses, a partition count below 1 or two changes of one user's mechanism raise
@@ -38,6 +53,7 @@ class ChangeSet:
     quotas: Mapping[ClientQuotaEntity, Mapping[str, float | None]] = field(default_factory=dict)
     scram: Sequence[UserScramCredentialAlteration] = ()
     partitions: Mapping[str, int] = field(default_factory=dict)
+    unset_deletes: UnsetDeletes = UnsetDeletes.REFUSE
 
     def __post_init__(self) -> None:
         for resource, ops in self.configs.items():

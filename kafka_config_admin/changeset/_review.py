@@ -41,7 +41,7 @@ from ..desired import (
     stale_quotas,
     without_stale,
 )
-from ._build import build_plan, upsertion_reference
+from ._build import SkippedChange, build_plan, upsertion_reference
 from ._changes import ChangeSet
 
 __all__ = ["Review", "StaleChangeError", "apply", "review"]
@@ -66,6 +66,7 @@ class Review:
     rules: tuple[Rule, ...] = ()
     overrides: tuple[str, ...] = ()
     guard: RuleCheck = field(default_factory=RuleCheck)
+    skipped: tuple[SkippedChange, ...] = ()
 
     @property
     def problems(self) -> tuple[Problem, ...]:
@@ -143,7 +144,8 @@ async def review(
     The configs of the resources changed are described with their types (``settle`` is
     handed the describe, to show its progress), the topics that grow, the quotas of the
     entities and the credentials of the users changed are read; then the client's checks
-    (those certain for the broker's release: ``check_ops``, a DELETE of a key not set) and,
+    (those certain for the broker's release: ``check_ops``, a DELETE of a key not set, or
+    with ``changes.unset_deletes`` SKIP that DELETE left out: ``Review.skipped``) and,
     when none failed, the broker's ``validate_only`` verdict on every change it can validate.
     Nothing is changed.
 
@@ -161,7 +163,7 @@ async def review(
     quotas = await _read_quotas(admin, list(changes.quotas))
     users = list(dict.fromkeys(change.user for change in changes.scram))
     scram = await read_scram_credentials(admin, users)
-    plan = build_plan(changes, state, topics, quotas, scram)
+    plan, skipped = build_plan(changes, state, topics, quotas, scram)
     verdict = None if plan.problems else await ask_broker(admin, Proposal.of_plan(plan))
     upsertions = {
         upsertion_reference(change): change
@@ -169,7 +171,7 @@ async def review(
         if isinstance(change, UserScramCredentialUpsertion)
     }
     guard = check_plan_rules(plan, rules, overrides=overrides)
-    return Review(changes, plan, state, verdict, upsertions, rules, overrides, guard)
+    return Review(changes, plan, state, verdict, upsertions, rules, overrides, guard, skipped)
 
 
 async def apply(
@@ -192,6 +194,10 @@ async def apply(
     sending). With ``skip_stale`` the stale keys are left out and the rest applied; the
     report's ``stale`` and ``stale_quotas`` name those left out.
 
+    The broker's dry run is asked once: the review's verdict stands when none of the plan's
+    keys moved since and the broker answered every change; else it is asked again before
+    anything changes.
+
     With ``dry_run`` the broker validates and nothing is changed (SCRAM credentials, which
     Kafka cannot validate, are checked here). A change whose new value a describe does not
     show within ``read_back_timeout`` seconds is ``UNCONFIRMED``.
@@ -212,10 +218,21 @@ async def apply(
         rules=reviewed.rules,
         overrides=reviewed.overrides,
         recorder=recorder,
+        verdict=_fresh_verdict(reviewed, plan),
     )
     if configs or quotas:
         return replace(report, stale=configs, stale_quotas=quotas)
     return report
+
+
+def _fresh_verdict(reviewed: Review, plan: Plan) -> BrokerVerdict | None:
+    """The review's broker verdict when it still judges what is sent: the plan is the one
+    reviewed (no key moved since, none left out) and the broker answered every change (a
+    change it could not be asked about is asked again). Else None: ``apply_plan`` asks."""
+    verdict = reviewed.verdict
+    if verdict is None or plan is not reviewed.plan or verdict.unknown():
+        return None
+    return verdict
 
 
 async def _without_moved(

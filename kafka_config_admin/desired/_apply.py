@@ -46,7 +46,7 @@ from ._reassign import (
 )
 from ._rules import Rule
 from ._scram_users import ScramChange, ScramPlan
-from ._verdict import Proposal, Refusal, ask_broker
+from ._verdict import BrokerVerdict, Proposal, Refusal, ask_broker
 
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
@@ -218,6 +218,7 @@ async def apply_plan(
     overrides: Collection[str] = (),
     upsertions: Mapping[str, UserScramCredentialUpsertion] | None = None,
     recorder: ApplyRecorder | None = None,
+    verdict: BrokerVerdict | None = None,
 ) -> ApplyReport:
     """Apply ``plan``: validate every change on the broker, make those that pass, read back.
 
@@ -255,6 +256,11 @@ async def apply_plan(
     ``recorder`` (the journal: :mod:`kafka_config_admin.journal`) records every change sent,
     with its outcome, once the apply is done (never for a dry run); the report it returns
     says the change set's id, or why it could not record.
+
+    ``verdict`` is the broker's dry run of this very plan when the caller has it fresh
+    (``changeset.apply`` passes its review's when none of the plan's keys moved since): the
+    broker is not asked again, and what it refused fails as it would. Without it the broker
+    is asked here.
     """
     if plan.problems:
         raise PlanRejectedError(plan.problems)
@@ -269,7 +275,8 @@ async def apply_plan(
             to_send[resource_plan.resource] = resource_plan
         else:
             outcomes[resource_plan.resource] = _skipped(resource_plan)
-    verdict = await ask_broker(admin, Proposal.of_plan(plan))
+    if verdict is None:
+        verdict = await ask_broker(admin, Proposal.of_plan(plan))
     for resource, resource_plan in to_send.items():
         refusal = verdict.configs.get(resource)
         if resource_plan.create is not None:

@@ -8,8 +8,10 @@ and the read back. Every input row gets exactly one outcome, in the one status v
 (:class:`~kafka_config_admin.desired.OutcomeStatus`): applied (and read back), validated (on a
 dry run), unconfirmed (applied, not read back in time), failed with the typed error and its
 message (a value the client's checks refuse is ``PlanRejectedError`` and is never sent), or
-skipped because another op of the same resource was refused first. A failed resource never
-stops the others.
+skipped: a DELETE of a key the resource does not set (never sent, its reason in
+``error_message``: the state it asks for already holds, and the resource's other ops are
+applied), or an op of a resource another op of which was refused first. A failed resource
+never stops the others.
 
 Guardrails: the rules each cluster's clusters-file entry names (``rules: FILE``) are checked on
 its ops; the rows of a resource whose change breaks a rule not overridden (``overrideRules``)
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,7 +37,14 @@ from .. import (
     changeset,
     translate_error,
 )
-from ..changeset import ChangeSet, OutcomeStatus, PlanRejectedError, RuleRefusedError, review
+from ..changeset import (
+    ChangeSet,
+    OutcomeStatus,
+    PlanRejectedError,
+    RuleRefusedError,
+    UnsetDeletes,
+    review,
+)
 from ..connect import Connection
 from ..desired import Problem, Rule, check_overrides, connection_rules
 from ..journal import Journal, Origin, Recorder
@@ -86,12 +95,14 @@ class _Pending:
 @dataclass(frozen=True)
 class _Settled:
     """What became of one resource sent to the pipeline: its outcome, or the client's
-    problems with some of its ops (then nothing of it was sent)."""
+    problems with some of its ops (then nothing of it was sent); ``skipped``: the keys of its
+    ops left out, never sent, with their reasons."""
 
     status: OutcomeStatus
     error: BaseException | None = None
     note: str = ""
     problems: tuple[Problem, ...] = ()
+    skipped: Mapping[str, str] = field(default_factory=dict)
 
 
 def check_override_rules(clusters: Iterable[Connection], overrides: Collection[str]) -> None:
@@ -198,9 +209,8 @@ async def _through_pipeline(
     left = dict(ops)
     while left:
         try:
-            reviewed = await review(
-                admin, ChangeSet(configs=left), rules=guard.rules, overrides=guard.overrides
-            )
+            changes = ChangeSet(configs=left, unset_deletes=UnsetDeletes.SKIP)
+            reviewed = await review(admin, changes, rules=guard.rules, overrides=guard.overrides)
             if reviewed.problems:
                 for resource in {problem.resource for problem in reviewed.problems}:
                     failure = reviewed.state.errors.get(resource)  # a topic that is not there
@@ -228,9 +238,17 @@ async def _through_pipeline(
         unrecorded = (
             f"not recorded in the journal: {report.journal_error}" if report.journal_error else ""
         )
+        skipped: dict[ConfigResource, dict[str, str]] = {}
+        for change in reviewed.skipped:
+            skipped.setdefault(change.resource, {})[change.key] = change.reason
+        for resource, reasons in skipped.items():  # all its ops left out, unless it has an outcome
+            settled[resource] = _Settled(OutcomeStatus.SKIPPED, skipped=reasons)
         for outcome in report.outcomes:
             note = "; ".join(part for part in (outcome.note, unrecorded) if part)
-            settled[outcome.resource] = _Settled(outcome.status, outcome.error, note)
+            reasons = skipped.get(outcome.resource, {})
+            settled[outcome.resource] = _Settled(
+                outcome.status, outcome.error, note, skipped=reasons
+            )
         return settled
     return settled
 
@@ -239,7 +257,17 @@ def _settled_rows(
     resource: ConfigResource, rows: list[tuple[Any, ...]], settled: _Settled
 ) -> list[Outcome]:
     """The outcome of each op row of a resource the pipeline settled: its typed error, the
-    client's problem with the row's op (the resource's other rows skipped), or its status."""
+    client's problem with the row's op (the resource's other rows skipped), or its status;
+    the rows of ops left out unsent are skipped with their reason."""
+    if settled.skipped:
+        sent = [row for row in rows if row[3] not in settled.skipped]
+        done = iter(_settled_rows(resource, sent, replace(settled, skipped={})))
+        return [
+            Outcome(row, OutcomeStatus.SKIPPED, None, settled.skipped[row[3]])
+            if row[3] in settled.skipped
+            else next(done)
+            for row in rows
+        ]
     if settled.error is not None:
         return [_failed(row, settled.error) for row in rows]
     if settled.problems:

@@ -4,6 +4,8 @@ one outcome per resource, quota entity, SCRAM user and growing topic."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import anyio
 import pytest
 
@@ -30,7 +32,12 @@ from kafka_config_admin.changeset import (
     apply,
     review,
 )
-from kafka_config_admin.desired import UnknownRuleError, parse_desired_state, read_scram_credentials
+from kafka_config_admin.desired import (
+    UnknownRuleError,
+    apply_plan,
+    parse_desired_state,
+    read_scram_credentials,
+)
 
 from .helpers import new_topic, unique_name
 
@@ -276,3 +283,93 @@ async def _until_seen(
             if retention == "60000" and quotas.get(entity):
                 return
             await anyio.sleep(0.05)
+
+
+class DryRunCounter:
+    """Counts the calls the real client makes with ``validate_only`` (the broker's dry run),
+    by wrapping its four validating methods on the instance."""
+
+    METHODS = (
+        "incremental_alter_configs",
+        "create_topics",
+        "create_partitions",
+        "alter_client_quotas",
+    )
+
+    def __init__(self, admin: AdminClient, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls: list[str] = []
+        for name in self.METHODS:
+            monkeypatch.setattr(admin, name, self._counting(name, getattr(admin, name)))
+
+    def _counting(self, name: str, method: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if kwargs.get("validate_only"):
+                self.calls.append(name)
+            return method(*args, **kwargs)
+
+        return call
+
+    def taken(self) -> list[str]:
+        calls, self.calls = self.calls, []
+        return calls
+
+
+async def test_apply_of_a_fresh_review_asks_the_brokers_dry_run_once_and_still_refuses(
+    admin_client: AdminClient, kafka_bootstrap: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review asks the broker's dry run; an apply of it whose keys did not move uses that
+    verdict (no validate_only call) and fails what the broker refused, sending it nothing.
+    When the plan changed since (a stale key left out), or for ``apply_plan`` without a
+    review, the broker is asked before anything changes."""
+    refused = await new_topic(admin_client, kafka_bootstrap)
+    accepted = await new_topic(admin_client, kafka_bootstrap, {"retention.ms": "3600000"})
+    entity = ClientQuotaEntity({"user": unique_name()})
+    changes = ChangeSet(
+        configs={
+            topic(refused): [AlterConfigOp("retention.ms", "30000")],  # the test policy's no
+            topic(accepted): [AlterConfigOp("retention.ms", "7200000")],
+        },
+        quotas={entity: {"producer_byte_rate": 1024.0}},
+    )
+    counter = DryRunCounter(admin_client, monkeypatch)
+    reviewed = await review(admin_client, changes)
+    assert sorted(counter.taken()) == ["alter_client_quotas", "incremental_alter_configs"]
+    assert reviewed.verdict is not None and set(reviewed.verdict.configs) == {topic(refused)}
+
+    report = await apply(admin_client, reviewed)
+    assert counter.taken() == []  # the review's verdict stands: not asked again
+    statuses = {o.resource.name: o.status for o in report.outcomes}
+    assert statuses == {refused: OutcomeStatus.FAILED, accepted: OutcomeStatus.APPLIED}
+    assert isinstance(report.failed[0].error, PolicyViolationError)
+    assert [q.status for q in report.quotas] == [OutcomeStatus.APPLIED]
+    assert await overrides(admin_client, topic(refused)) == {}
+    assert await overrides(admin_client, topic(accepted)) == {"retention.ms": "7200000"}
+
+    # A key moved since the review: the rest is a new plan, and the broker is asked again.
+    changes = ChangeSet(
+        configs={
+            topic(accepted): [AlterConfigOp("retention.ms", "5400000")],
+            topic(refused): [AlterConfigOp("segment.ms", "7200000")],
+        }
+    )
+    reviewed = await review(admin_client, changes)
+    counter.taken()
+    await admin_client.incremental_alter_configs(
+        {topic(accepted): [AlterConfigOp("retention.ms", "60000")]}
+    ).all()
+    await _until_seen(admin_client, topic(accepted), entity)
+    report = await apply(admin_client, reviewed, skip_stale=True)
+    assert counter.taken() == ["incremental_alter_configs"]
+    assert [(o.resource, o.status) for o in report.outcomes] == [
+        (topic(refused), OutcomeStatus.APPLIED)
+    ]
+
+    # apply_plan without a review asks the broker itself, and fails what it refuses.
+    reviewed = await review(
+        admin_client, ChangeSet(configs={topic(accepted): [AlterConfigOp("retention.ms", "30000")]})
+    )
+    counter.taken()
+    report = await apply_plan(admin_client, reviewed.plan)
+    assert counter.taken() == ["incremental_alter_configs"]
+    assert [o.status for o in report.outcomes] == [OutcomeStatus.FAILED]
+    assert (await overrides(admin_client, topic(accepted)))["retention.ms"] == "60000"

@@ -81,7 +81,7 @@ def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_rea
             ("main", "topic", good, "retention.ms", "SET", "7200000"),
             ("main", "topic", listed, "cleanup.policy", "APPEND", "compact"),
             ("main", "topic", listed, "retention.ms", "APPEND", "1"),
-            # as kafka-configs.sh refuses it: the broker would change nothing and say done
+            # the key is not set: what the DELETE asks for holds already, so it is skipped
             ("main", "topic", unset, "retention.ms", "DELETE", None),
         ],
         OPS_SCHEMA,
@@ -103,7 +103,7 @@ def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_rea
     assert "APPEND needs a LIST config" in append.error_message
     assert rows[(listed, "cleanup.policy")].status == OutcomeStatus.SKIPPED
     delete = rows[(unset, "retention.ms")]
-    assert (delete.status, delete.error) == (OutcomeStatus.FAILED, CLIENT_CHECK_ERROR)
+    assert (delete.status, delete.error) == (OutcomeStatus.SKIPPED, None)
     assert "is not set on it, so there is nothing to delete" in delete.error_message
     done = OutcomeStatus.VALIDATED if dry_run else OutcomeStatus.APPLIED
     assert (rows[(good, "retention.ms")].status, rows[(good, "retention.ms")].error) == (done, None)
@@ -116,6 +116,57 @@ def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_rea
     assert config_value(kafka_bootstrap, topic(bad), "segment.ms") == "604800000"
     assert config_value(kafka_bootstrap, topic(bad), "retention.ms") == "604800000"
     assert config_value(kafka_bootstrap, topic(listed), "cleanup.policy") == "delete"
+
+
+@pytest.mark.parametrize("dry_run", [False, True], ids=["apply", "dry-run"])
+def test_a_delete_of_a_key_not_set_is_skipped_with_its_reason_and_the_rest_applied(
+    spark: SparkSession, kafka_bootstrap: str, target: Connection, dry_run: bool
+) -> None:
+    """The broker takes a DELETE of a key the topic does not set and changes nothing: Spark's
+    change sets skip it (``UnsetDeletes.SKIP``), saying the key was not set, and send the
+    resource's other ops, which are applied and read back; a resource whose only op is such a
+    DELETE sends nothing. A DELETE of a key the topic does set is applied."""
+    mixed, alone = create_topics(
+        kafka_bootstrap, [unique("unset"), unique("unset")], {"segment.ms": "3600000"}
+    )
+    ops = spark.createDataFrame(
+        [
+            ("main", "topic", mixed, "retention.ms", "DELETE", None),  # not set
+            ("main", "topic", mixed, "max.message.bytes", "SET", "2000000"),
+            ("main", "topic", mixed, "segment.ms", "DELETE", None),  # set: deleted
+            ("main", "topic", alone, "cleanup.policy", "DELETE", None),  # not set
+        ],
+        OPS_SCHEMA,
+    )
+    rows = {
+        (row.resource_name, row.name): row
+        for row in apply_ops(ops, target, dry_run=dry_run).collect()
+    }
+    assert len(rows) == 4
+    for key in [(mixed, "retention.ms"), (alone, "cleanup.policy")]:
+        skipped = rows[key]
+        assert (skipped.status, skipped.error) == (OutcomeStatus.SKIPPED, None)
+        assert f"{key[1]} is not set on it, so there is nothing to delete" in (
+            skipped.error_message
+        )
+        assert "DEFAULT_CONFIG" in skipped.error_message
+    done = OutcomeStatus.VALIDATED if dry_run else OutcomeStatus.APPLIED
+    for key in [(mixed, "max.message.bytes"), (mixed, "segment.ms")]:
+        assert (rows[key].status, rows[key].error) == (done, None)
+    if dry_run:
+        assert config_value(kafka_bootstrap, topic(mixed), "segment.ms") == "3600000"
+        assert config_value(kafka_bootstrap, topic(mixed), "max.message.bytes") != "2000000"
+    else:
+        wait_until(
+            lambda: config_value(kafka_bootstrap, topic(mixed), "max.message.bytes") == "2000000",
+            "set",
+        )
+        wait_until(
+            lambda: config_value(kafka_bootstrap, topic(mixed), "segment.ms") == "604800000",
+            "delete",
+        )
+    assert config_value(kafka_bootstrap, topic(mixed), "retention.ms") == "604800000"
+    assert config_value(kafka_bootstrap, topic(alone), "cleanup.policy") == "delete"
 
 
 def test_a_dry_run_changes_nothing(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from kafka_config_admin import (
@@ -14,7 +16,7 @@ from kafka_config_admin import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from kafka_config_admin.changeset import ChangeSet
+from kafka_config_admin.changeset import ChangeSet, UnsetDeletes
 from kafka_config_admin.changeset._build import build_plan
 from kafka_config_admin.desired import ClusterState, ConfigChange, Plan
 
@@ -32,7 +34,7 @@ STATE = ClusterState(
 
 
 def plan_of(changes: ChangeSet, state: ClusterState = STATE) -> Plan:
-    return build_plan(changes, state, {}, {}, {})
+    return build_plan(changes, state, {}, {}, {})[0]
 
 
 def changes_of(plan: Plan) -> dict[str, ConfigChange]:
@@ -82,6 +84,43 @@ def test_a_client_check_refusal_is_a_problem_and_a_delete_of_a_key_not_set_is_on
     assert [problem.key for problem in plan.problems] == ["retention.ms", "min.insync.replicas"]
 
 
+def test_a_change_set_that_skips_a_delete_of_a_key_not_set_leaves_it_out_with_its_reason() -> None:
+    unset = AlterConfigOp("min.insync.replicas", None, OpType.DELETE)
+    changes = ChangeSet(
+        configs={
+            TOPIC: [unset, AlterConfigOp("max.message.bytes", "2000000")],
+            BROKER: [AlterConfigOp("log.cleaner.threads", None, OpType.DELETE)],
+        },
+        unset_deletes=UnsetDeletes.SKIP,
+    )
+    plan, skipped = build_plan(changes, STATE, {}, {}, {})
+    assert not plan.problems
+    # the broker, all of whose ops are left out, sends nothing; the topic sends the rest
+    [item] = plan.resources
+    assert item.resource == TOPIC and [c.key for c in item.changes] == ["max.message.bytes"]
+    assert [(s.resource, s.key) for s in skipped] == [
+        (TOPIC, "min.insync.replicas"),
+        (BROKER, "log.cleaner.threads"),
+    ]
+    reason = skipped[0].reason
+    assert reason.startswith("not sent: min.insync.replicas is not set on it")
+    assert "DEFAULT_CONFIG" in reason
+    # refused by default, as kafka-configs.sh: a problem, nothing skipped
+    refused, none = build_plan(
+        replace(changes, unset_deletes=UnsetDeletes.REFUSE), STATE, {}, {}, {}
+    )
+    assert [p.key for p in refused.problems] == ["min.insync.replicas", "log.cleaner.threads"]
+    assert none == ()
+    assert ChangeSet().unset_deletes is UnsetDeletes.REFUSE
+
+
+def test_a_skipped_delete_never_hides_a_problem_of_the_same_key() -> None:
+    unknown = AlterConfigOp("retention.msx", None, OpType.DELETE)
+    changes = ChangeSet(configs={TOPIC: [unknown]}, unset_deletes=UnsetDeletes.SKIP)
+    plan, skipped = build_plan(changes, STATE, {}, {}, {})
+    assert [p.key for p in plan.problems] == ["retention.msx"] and skipped == ()
+
+
 def test_a_sensitive_key_is_hidden_in_the_plan() -> None:
     op = AlterConfigOp("listener.name.x.ssl.key.password", "s3cret-pw")
     plan = plan_of(ChangeSet(configs={BROKER: [op]}))
@@ -93,7 +132,7 @@ def test_a_sensitive_key_is_hidden_in_the_plan() -> None:
 def test_quotas_are_sent_as_asked_even_when_equal_to_what_the_entity_has() -> None:
     alice = ClientQuotaEntity({"user": "alice"})
     changes = ChangeSet(quotas={alice: {"producer_byte_rate": 1024.0, "consumer_byte_rate": None}})
-    plan = build_plan(changes, STATE, {}, {alice: {"producer_byte_rate": 1024.0}}, {})
+    plan, _ = build_plan(changes, STATE, {}, {alice: {"producer_byte_rate": 1024.0}}, {})
     [quota] = plan.quotas
     assert quota.alteration() == {"producer_byte_rate": 1024.0, "consumer_byte_rate": None}
     assert [change.current for change in quota.changes] == [1024.0, None]
@@ -102,7 +141,7 @@ def test_quotas_are_sent_as_asked_even_when_equal_to_what_the_entity_has() -> No
 def test_scram_changes_are_planned_per_user_and_no_password_shows() -> None:
     upsert = UserScramCredentialUpsertion("alice", "SCRAM-SHA-256", "pw-secret", iterations=8192)
     changes = ChangeSet(scram=[upsert, UserScramCredentialDeletion("alice", "SCRAM-SHA-512")])
-    plan = build_plan(changes, STATE, {}, {}, {"alice": {"SCRAM-SHA-256": 8192}})
+    plan, _ = build_plan(changes, STATE, {}, {}, {"alice": {"SCRAM-SHA-256": 8192}})
     [user] = plan.scram
     assert [(c.op, c.current_iterations, c.iterations) for c in user.changes] == [
         ("UPSERT", 8192, 8192),  # sent all the same: the password may be new

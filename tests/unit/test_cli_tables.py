@@ -217,7 +217,7 @@ def test_the_changes_table_shows_hidden_and_bracketed_values_as_they_are(
         AlterConfigOp("listener.name.ssl.ssl.keystore.password", "s3cret-pw", OpType.SET),
         AlterConfigOp("sasl.enabled.mechanisms", "[PLAIN]", OpType.SET),
     ]
-    plan = build_plan(ChangeSet(configs={broker: ops}), ClusterState(configs={}), {}, {}, {})
+    plan, _ = build_plan(ChangeSet(configs={broker: ops}), ClusterState(configs={}), {}, {}, {})
     _alter.print_changes(plan, "one")
     shown = printed.getvalue()
     assert "[hidden]" in shown and "[PLAIN]" in shown and "s3cret-pw" not in shown

@@ -168,3 +168,20 @@ def test_a_change_set_refuses_what_is_certain_at_once() -> None:
                 UserScramCredentialDeletion("alice", "SCRAM-SHA-256"),
             ]
         )
+
+
+def test_apply_keeps_the_reviews_verdict_only_for_the_plan_reviewed_and_fully_answered() -> None:
+    """``changeset.apply`` hands ``apply_plan`` the review's verdict (no second dry run) only
+    when it judges what is sent: the very plan reviewed, every change answered by the broker.
+    A change the broker could not be asked about (a timeout) is asked again."""
+    from kafka_config_admin.changeset._review import Review, _fresh_verdict
+    from kafka_config_admin.desired import BrokerVerdict, Refusal
+
+    changes = ChangeSet(configs={TOPIC: [AlterConfigOp("max.message.bytes", "2000000")]})
+    plan = plan_of(changes)
+    refused = BrokerVerdict(configs={TOPIC: Refusal("topic", (), InvalidArgumentError("no"), "no")})
+    timed_out = BrokerVerdict(configs={TOPIC: Refusal("topic", (), TimeoutError(), "late")})
+    assert _fresh_verdict(Review(changes, plan, STATE, refused), plan) is refused
+    assert _fresh_verdict(Review(changes, plan, STATE, BrokerVerdict()), plan_of(changes)) is None
+    assert _fresh_verdict(Review(changes, plan, STATE, timed_out), plan) is None
+    assert _fresh_verdict(Review(changes, plan, STATE, None), plan) is None

@@ -16,6 +16,7 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 
 from kafka_config_admin import AdminClient, NewTopic
 from kafka_config_admin.journal import journal_path
+from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import make_topic, overrides, run_cli, run_process, settled, topic, with_admin
 from .helpers import unique_name
@@ -233,3 +234,31 @@ def test_a_journal_on_a_cluster_that_is_down_is_one_line_and_exit_1(
     assert line.startswith("error: the journal topic journal on cluster team cannot be read: ")
     ran = run_cli(capsys, "undo", "1", "--cluster", "team", "-y")
     assert ran.code == 1 and len(ran.err.splitlines()) == 1, ran.err
+
+
+@pytest.mark.kafka(sasl=True)
+def test_a_journal_topic_without_rights_is_one_line_and_exit_1(
+    kafka_cluster: KafkaCluster,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    alice = kafka_cluster.alice_user  # no ACLs: refused every topic
+    assert alice is not None and kafka_cluster.sasl_bootstrap_servers is not None
+    path = clusters_file(tmp_path, kafka_cluster.sasl_bootstrap_servers, {"topic": "journal"})
+    text = json.loads(path.read_text())
+    text["clusters"]["team"] |= {
+        "security_protocol": "SASL_PLAINTEXT",
+        "sasl_mechanism": "SCRAM-SHA-256",
+        "username": alice.username,
+        "password": alice.password,
+    }
+    path.write_text(json.dumps(text))
+    monkeypatch.setenv("KAFKA_CONFIG_ADMIN_CLUSTERS", str(path))
+    ran = run_cli(capsys, "history", "--cluster", "team")
+    assert ran.code == 1
+    (line,) = ran.err.splitlines()
+    assert line.startswith(
+        "error: the journal topic journal on cluster team cannot be read: no rights: "
+    )
+    assert alice.password not in ran.err

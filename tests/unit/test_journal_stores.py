@@ -11,10 +11,18 @@ import pytest
 
 from kafka_config_admin.connect import (
     DEFAULT_JOURNAL_RETENTION_MS,
+    Connection,
     ConnectionConfigError,
+    JournalTopic,
     parse_clusters_file,
 )
-from kafka_config_admin.journal import Journal, JournalQuery, TopicJournal, journal_of
+from kafka_config_admin.journal import (
+    Journal,
+    JournalQuery,
+    JournalTopicError,
+    TopicJournal,
+    journal_of,
+)
 
 from .test_journal_store import ENTRY
 
@@ -102,3 +110,34 @@ def test_a_bad_journal_entry_is_refused_naming_it(tmp_path: Path, journal: str, 
     text = f"clusters: {{t: {{bootstrap_servers: k:1, journal: {journal}}}}}"
     with pytest.raises(ConnectionConfigError, match=said.replace(".", r"\.")):
         parse_clusters_file(text, source="clusters.yaml", base_dir=tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("connection", "said"),
+    [
+        (
+            Connection(name="quorum", bootstrap_controllers="127.0.0.1:1"),
+            "its cluster is named by its controllers, which hold no topics",
+        ),
+        (
+            Connection(
+                name="quorum",
+                bootstrap_servers="127.0.0.1:1",
+                security_protocol="SASL_PLAINTEXT",
+                sasl_mechanism="OAUTHBEARER",
+                oauth_token_env="JOURNAL_TEST_TOKEN",
+            ),
+            "a journal topic is not reached with OAUTHBEARER yet",
+        ),
+    ],
+)
+def test_a_journal_topic_it_cannot_reach_so_is_refused_before_connecting(
+    connection: Connection, said: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JOURNAL_TEST_TOKEN", "a-token")
+    journal = TopicJournal(connection, JournalTopic(topic="journal"))
+    for call in (journal.entries, lambda: journal.record([ENTRY]), lambda: journal.entry(1)):
+        with pytest.raises(JournalTopicError) as raised:
+            call()
+        assert str(raised.value).endswith(said)
+        assert str(raised.value).startswith("the journal topic journal on cluster quorum cannot be")

@@ -226,7 +226,6 @@ def apply(
 ) -> int:
     """The ``apply`` command's work (its options and help: :mod:`._commands`)."""
     rate = throttle_rate(throttle)
-    journal = journal_for(connection)
     saved = read_saved_plan(_text_of(file), str(file))
     if saved is not None:
         if prune:
@@ -242,7 +241,7 @@ def apply(
             reassignment_timeout=reassignment_timeout,
             rules=guarding_rules(resolve_connection(connection)[0], (), override_rules),
             overrides=override_rules,
-            journal=journal,
+            journal=journal_for(connection),
         )
         return apply_saved(saved, file, work, skip_stale=skip_stale, connection=connection)
     if skip_stale:
@@ -268,7 +267,7 @@ def apply(
             reassignment_timeout=reassignment_timeout,
             rules=desired.rules,
             overrides=override_rules,
-            journal=journal,
+            journal=journal_for(connection),
         )
 
     return with_state(

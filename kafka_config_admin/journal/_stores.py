@@ -35,9 +35,10 @@ class JournalStore(Protocol):
         ...
 
 
-def journal_of(connection: Connection | None) -> JournalStore:
+def journal_of(connection: Connection | None, file: Journal | None = None) -> JournalStore:
     """The journal of the cluster ``connection`` reaches: the topic its clusters-file entry
-    names (``journal: {topic: NAME}``), else the SQLite file (:func:`journal_path`)."""
+    names (``journal: {topic: NAME}``), else ``file``, else the SQLite file
+    (:func:`journal_path`)."""
     if connection is not None and connection.journal is not None:
         return TopicJournal(connection, connection.journal)
-    return Journal.at()
+    return file or Journal.at()

@@ -110,3 +110,25 @@ def test_options_that_name_no_one_journal_are_refused(
 ) -> None:
     with pytest.raises(Exception, match=said):
         spark.read.format("kafka-config-journal").options(**options).load().collect()
+
+
+def test_apply_ops_records_in_the_targets_journal_topic(
+    spark: SparkSession, kafka_bootstrap: str, tmp_path: Path
+) -> None:
+    name = unique("journal-ops")
+    target = Connection(
+        name="main", bootstrap_servers=kafka_bootstrap, journal=JournalTopic(topic=name)
+    )
+    (changed,) = create_topics(
+        kafka_bootstrap, [unique("journal-ops")], {"retention.ms": "3600000"}
+    )
+    ops = spark.createDataFrame(
+        [("main", "topic", changed, "retention.ms", "SET", "7200000")], OPS_SCHEMA
+    )
+    file = tmp_path / "journal.sqlite"
+    assert [row.status for row in apply_ops(ops, target, journal=file).collect()] == ["applied"]
+    assert not file.exists()  # the target's topic, not the file
+    rows = read_rows(spark, **{"bootstrap.servers": kafka_bootstrap, "topic": name})
+    assert [(r["face"], r["resource"], r["old_value"], r["new_value"]) for r in rows] == [
+        ("spark", f"topic:{changed}", "3600000", "7200000")
+    ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from rich.table import Table
 
@@ -24,6 +25,7 @@ _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks
 def history(
     *,
     cluster: str | None,
+    clusters_file: Path | None,
     resource: str | None,
     key: str | None,
     user: str | None,
@@ -46,7 +48,7 @@ def history(
         until=None if until is None else parse_time(until, "--until"),
         limit=limit,
     )
-    journal = journal_named_by(cluster)
+    journal = journal_named_by(cluster, clusters_file)
     entries = journal.entries(query)
     if output is OutputFormat.TABLE:
         print_table(stdout, history_table(entries, journal.where))
@@ -60,10 +62,10 @@ def history(
     return ExitCode.OK
 
 
-def journal_named_by(cluster: str | None) -> JournalStore:
+def journal_named_by(cluster: str | None, clusters_file: Path | None) -> JournalStore:
     """The journal of ``--cluster``: the topic its clusters-file entry names (``journal:``),
     else the SQLite file (a cluster the clusters file does not have is a filter only)."""
-    file = clusters_file_in_use()
+    file = clusters_file_in_use(clusters_file)
     if cluster is None or file is None:
         return journal_of(None)
     return journal_of(load_clusters_file(file).clusters.get(cluster))

@@ -5,6 +5,7 @@ secret reaches its bytes, and a topic that cannot be used is one line and exit 1
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -135,6 +136,14 @@ def test_history_and_undo_read_the_topic(
     assert history("--cluster", "team", "--resource", f"topic:{name}", "--face", "web") == []
     table = run_cli(capsys, "history", "--cluster", "team", "--resource", name)
     assert f"journal topic {journal_topic} on cluster team" in " ".join(table.out.split())
+    # The clusters file given as an option instead of the variable: the same topic.
+    file = Path(os.environ.pop("KAFKA_CONFIG_ADMIN_CLUSTERS"))
+    try:
+        named = history("--cluster", "team", "--clusters-file", str(file), "--resource", name)
+        assert named == [change]
+        assert history("--cluster", "team", "--resource", name) == []  # the file: no such rows
+    finally:
+        os.environ["KAFKA_CONFIG_ADMIN_CLUSTERS"] = str(file)
     undone = run_cli(capsys, "undo", str(change["id"]), "--cluster", "team", "-y")
     assert undone.code == 0, undone.err
     assert settled(kafka_bootstrap, topic(name), "retention.ms", HOUR_MS).value == HOUR_MS

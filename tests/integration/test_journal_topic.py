@@ -13,7 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
-from aiokafka import AIOKafkaConsumer, TopicPartition
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
 from kafka_config_admin import AdminClient, NewTopic
 from kafka_config_admin.journal import journal_path
@@ -271,3 +271,24 @@ def test_a_journal_topic_without_rights_is_one_line_and_exit_1(
         "error: the journal topic journal on cluster team cannot be read: no rights: "
     )
     assert alice.password not in ran.err
+
+
+def test_a_record_that_is_not_a_change_is_one_line_naming_its_offset(
+    kafka_bootstrap: str, journal_topic: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def produce() -> None:
+        producer = AIOKafkaProducer(bootstrap_servers=kafka_bootstrap)
+        await producer.start()
+        try:
+            await producer.send_and_wait(journal_topic, b'{"not": "a change"}')
+        finally:
+            await producer.stop()
+
+    anyio.run(produce)
+    ran = run_cli(capsys, "history", "--cluster", "team")
+    assert ran.code == 1
+    (line,) = ran.err.splitlines()
+    assert line.startswith(
+        f"error: the journal topic {journal_topic} on cluster team cannot be read: the record "
+        "at offset 0 is not a change: "
+    )

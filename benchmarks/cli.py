@@ -42,8 +42,13 @@ of the N topics (``sdk_steps.py describe``), the SDK's reads as ``plan`` asks th
 Where ``plan``'s fixed cost goes (imports layer by layer, the file, the plan, the table), on a
 fake cluster state, no broker: ``--part breakdown`` (:mod:`benchmarks.cli_breakdown`).
 
+What the journal adds to ``apply`` of N topics (issue 31: at most 5%): ``--part journal``,
+``--repeats`` times, ``apply`` with the journal and without, alternated
+(:mod:`benchmarks.cli_journal`).
+
 Options: ``--topics N`` (2000), ``--sample N`` (50, spread over the rounds), ``--rounds N`` (3),
-``--repeats N`` (5), ``--part faces|kafka-configs|breakdown|verdict|all`` (all), ``--out DIR``.
+``--repeats N`` (5), ``--part faces|kafka-configs|breakdown|verdict|journal|all`` (all),
+``--out DIR``.
 """
 
 from __future__ import annotations
@@ -66,7 +71,7 @@ from typing import Any
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 from kafka_config_admin.testing._artifacts import config_command
 
-from . import cli_breakdown, dataset
+from . import cli_breakdown, cli_journal, dataset
 
 HERE = Path(__file__).parent
 PATTERN = "bench-.*"
@@ -80,12 +85,15 @@ def timed(command: Sequence[str], expect: int = 0) -> float:
     return measured(command, expect)[0]
 
 
-def measured(command: Sequence[str], expect: int = 0) -> tuple[float, float, str]:
+def measured(
+    command: Sequence[str], expect: int = 0, env_update: dict[str, str] | None = None
+) -> tuple[float, float, str]:
     """One command's wall seconds, CPU seconds (user + system) and output; fails unless it
-    exits with ``expect``."""
+    exits with ``expect``. ``env_update``: variables set for it beside :data:`ENV`."""
+    env = {**ENV, **(env_update or {})}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False, env=ENV)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -414,6 +422,8 @@ def write(results: dict[str, Any], out: Path) -> str:
         lines += cli_breakdown.markdown(results["breakdown"])
     if "verdict" in results:
         lines += verdict_markdown(results["verdict"])
+    if "journal" in results:
+        lines += cli_journal.markdown(results["journal"])
     if "kafka_configs" in results:
         lines += kafka_configs_markdown(results["kafka_configs"])
     text = "\n".join(lines)
@@ -438,7 +448,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument(
         "--part",
-        choices=["faces", "kafka-configs", "breakdown", "verdict", "all"],
+        choices=["faces", "kafka-configs", "breakdown", "verdict", "journal", "all"],
         default="all",
     )
     parser.add_argument("--out", type=Path, default=HERE / "results")
@@ -485,6 +495,22 @@ def main(argv: Sequence[str] | None = None) -> None:
                 print(f"[verdict {index + 1}/{args.repeats}] ...", flush=True)
                 repeats.append(verdict_round(bootstrap, topics, index, Path(tmp)))
             results["verdict"] = {
+                **context,
+                "load_before": load_before,
+                "load_after": load_average(),
+                "runs": repeats,
+            }
+        if args.part in ("journal", "all"):
+            load_before = load_average()
+            repeats = []
+            for index in range(args.repeats):
+                print(f"[journal {index + 1}/{args.repeats}] ...", flush=True)
+                repeats.append(
+                    cli_journal.journal_round(
+                        bootstrap, topics, index, Path(tmp), measured, desired_file
+                    )
+                )
+            results["journal"] = {
                 **context,
                 "load_before": load_before,
                 "load_after": load_average(),

@@ -87,9 +87,11 @@ __all__ = [
     "BOOTSTRAP_SERVERS_ENV",
     "CLUSTERS_FILE_ENV",
     "DEFAULT_CLUSTERS_FILE",
+    "DEFAULT_JOURNAL_RETENTION_MS",
     "ClustersFile",
     "Connection",
     "ConnectionConfigError",
+    "JournalTopic",
     "clusters_file_in_use",
     "clusters_file_path",
     "connection_from_properties",
@@ -137,6 +139,27 @@ class _RefusesWithOurErrors(ModelMetaclass):
                 ) from None
 
 
+#: The journal topic's retention when a clusters file sets none: 90 days.
+DEFAULT_JOURNAL_RETENTION_MS = 90 * 24 * 60 * 60 * 1000
+
+
+class JournalTopic(BaseModel, metaclass=_RefusesWithOurErrors):
+    """A Kafka topic of the cluster as its journal (a clusters file's ``journal: {topic: ...}``),
+    shared by everyone whose clusters file names it; read by ``journal.journal_of``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+
+    topic: str = Field(min_length=1, max_length=249, pattern=r"^[A-Za-z0-9._-]+$")
+    retention_ms: int = Field(
+        default=DEFAULT_JOURNAL_RETENTION_MS,
+        ge=-1,
+        description="The topic's retention.ms when it is created (-1: kept for ever).",
+    )
+    replication_factor: int | None = Field(
+        default=None, ge=1, description="When the topic is created; None: the broker's default."
+    )
+
+
 class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
     """How to reach one cluster: bootstrap servers, security protocol, SASL and SSL settings.
 
@@ -176,6 +199,10 @@ class Connection(BaseModel, metaclass=_RefusesWithOurErrors):
             "A rules file (YAML, ``rules:`` as in a desired-state file) every change to this "
             "cluster is checked against; read by ``desired.connection_rules``."
         ),
+    )
+    journal: JournalTopic | None = Field(
+        default=None,
+        description="A topic of this cluster as the journal of its changes, instead of SQLite.",
     )
 
     @model_validator(mode="before")

@@ -17,6 +17,7 @@ from .. import (
 )
 from ..changeset import ChangeSet, Review, StaleChangeError, apply, review
 from ..desired import Plan, QuotaPlan, Rule
+from ..journal import JournalStore, journal_of
 from ._connect import resolve_connection
 from ._entities import QuotaChanges, quota_changes
 from ._exit import ExitCode, say, say_lines
@@ -62,6 +63,7 @@ def alter(
     resolved, label = resolve_connection(connection)
     rules = guarding_rules(resolved, (), override_rules)  # the cluster's clusters-file entry's
     admin = client_for(resolved)
+    journal = journal_of(resolved)
     if selection.quota is not None:
         changes = quota_changes(selection.quota, ops)
         return alter_quotas(
@@ -73,6 +75,7 @@ def alter(
             yes=yes,
             rules=rules,
             overrides=override_rules,
+            journal=journal,
         )
 
     async def work() -> int:
@@ -98,9 +101,8 @@ def alter(
                 return ExitCode.RULE_REFUSED
             if dry_run:
                 return _dry_run_verdict(reviewed, f"{len(resources)} resource(s)")
-            return await confirmed_and_applied(
-                admin, reviewed, yes, label, f"Alter {len(resources)} resource(s) on {label}?"
-            )
+            question = f"Alter {len(resources)} resource(s) on {label}?"
+            return await confirmed_and_applied(admin, reviewed, yes, label, question, journal)
 
     return run(work)
 
@@ -115,6 +117,7 @@ def alter_quotas(
     yes: bool,
     rules: tuple[Rule, ...] = (),
     overrides: tuple[str, ...] = (),
+    journal: JournalStore,
 ) -> int:
     """Show the change of the entity's quotas or SCRAM credentials, check it against the
     cluster's rules, confirm it, apply it and read it back."""
@@ -137,7 +140,7 @@ def alter_quotas(
             if dry_run:  # Kafka cannot validate a credential without changing it
                 return print_report(reviewed.plan, await apply(admin, reviewed, dry_run=True))
             question = f"Alter {entity} on {label}?"
-            return await confirmed_and_applied(admin, reviewed, yes, label, question)
+            return await confirmed_and_applied(admin, reviewed, yes, label, question, journal)
 
     return run(work)
 
@@ -148,7 +151,13 @@ def _dry_run_verdict(reviewed: Review, what: str) -> int:
 
 
 async def confirmed_and_applied(
-    admin: AdminClient, reviewed: Review, yes: bool, label: str, question: str, note: str = ""
+    admin: AdminClient,
+    reviewed: Review,
+    yes: bool,
+    label: str,
+    question: str,
+    journal: JournalStore,
+    note: str = "",
 ) -> int:
     """Ask (unless ``yes``), then apply, record in the journal (with ``note``) and print each
     outcome; exit 1 when any failed, 5 when a key moved between the review and the apply
@@ -156,7 +165,7 @@ async def confirmed_and_applied(
     if not confirmed(yes, question):
         return ExitCode.FAILED
     try:
-        report = await apply(admin, reviewed, recorder=recorder(label, note=note))
+        report = await apply(admin, reviewed, recorder=recorder(journal, label, note=note))
     except StaleChangeError as stale:
         say_lines(f"stale: {line}" for line in stale.lines())
         say(

@@ -276,7 +276,19 @@ def export(**options: Any) -> int:
 
 
 @cli.command()
-@click.option("--cluster", metavar="NAME", help="Only changes to this cluster (label or id).")
+@click.option(
+    "--cluster",
+    metavar="NAME",
+    help="Only changes to this cluster (label or id); a cluster whose clusters-file entry names "
+    "a journal topic is read from that topic.",
+)
+@click.option(
+    "--clusters-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="PATH",
+    help="The clusters file naming --cluster's journal topic [else $KAFKA_CONFIG_ADMIN_CLUSTERS, "
+    "else ~/.config/kafka-config-admin/clusters.yaml].",
+)
 @click.option(
     "--resource",
     metavar="TYPE:NAME",
@@ -298,7 +310,8 @@ def history(**options: Any) -> int:
     oldest first, with who made it, from where, the old and new values and the outcome.
 
     The journal is KAFKA_CONFIG_ADMIN_JOURNAL, else $XDG_DATA_HOME/kafka-config-admin/
-    journal.sqlite (~/.local/share when XDG_DATA_HOME is unset). A sensitive key's values are
+    journal.sqlite (~/.local/share when XDG_DATA_HOME is unset); with --cluster NAME whose
+    clusters-file entry says journal: {topic: ...}, that topic. A sensitive key's values are
     never recorded.
     """
     from ._history import history as work

@@ -63,10 +63,11 @@ from ..desired import (
     unlisted_brokers,
     without_stale,
 )
+from ..journal import JournalStore
 from ._connect import resolve_connection
 from ._exit import ExitCode, say, say_lines
 from ._guard import guarding_rules, print_rule_findings, refused_by_rules
-from ._journal import recorder
+from ._journal import journal_for, recorder
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     CELL_LIMIT,
@@ -240,6 +241,7 @@ def apply(
             reassignment_timeout=reassignment_timeout,
             rules=guarding_rules(resolve_connection(connection)[0], (), override_rules),
             overrides=override_rules,
+            journal=journal_for(connection),
         )
         return apply_saved(saved, file, work, skip_stale=skip_stale, connection=connection)
     if skip_stale:
@@ -265,6 +267,7 @@ def apply(
             reassignment_timeout=reassignment_timeout,
             rules=desired.rules,
             overrides=override_rules,
+            journal=journal_for(connection),
         )
 
     return with_state(
@@ -283,6 +286,7 @@ async def _apply_changes(
     reassignment_timeout: float,
     rules: Sequence[Rule],
     overrides: tuple[str, ...],
+    journal: JournalStore,
 ) -> int:
     """Refuse ``made`` when it breaks one of ``rules`` not in ``overrides`` (nothing sent),
     else confirm (unless ``yes`` or ``dry_run``), apply it and print its outcomes."""
@@ -301,7 +305,7 @@ async def _apply_changes(
                 progress=progress,
                 rules=rules,
                 overrides=overrides,
-                recorder=recorder(label),
+                recorder=recorder(journal, label),
             )
         )
     return print_report(made, report)

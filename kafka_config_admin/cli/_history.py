@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from rich.table import Table
 
-from ..journal import Journal, JournalEntry, JournalQuery
+from ..connect import clusters_file_in_use, load_clusters_file
+from ..journal import JournalEntry, JournalQuery, JournalStore, journal_of
 from ._exit import ExitCode
 from ._options import OutputFormat
 from ._output import print_document, print_table, stdout
@@ -23,6 +25,7 @@ _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks
 def history(
     *,
     cluster: str | None,
+    clusters_file: Path | None,
     resource: str | None,
     key: str | None,
     user: str | None,
@@ -45,18 +48,27 @@ def history(
         until=None if until is None else parse_time(until, "--until"),
         limit=limit,
     )
-    journal = Journal.at()
+    journal = journal_named_by(cluster, clusters_file)
     entries = journal.entries(query)
     if output is OutputFormat.TABLE:
-        print_table(stdout, history_table(entries, str(journal.path)))
+        print_table(stdout, history_table(entries, journal.where))
     else:
         document = {
             "version": HISTORY_VERSION,
-            "journal": str(journal.path),
+            "journal": journal.where,
             "changes": [entry.to_dict() for entry in entries],
         }
         print_document(document, output)
     return ExitCode.OK
+
+
+def journal_named_by(cluster: str | None, clusters_file: Path | None) -> JournalStore:
+    """The journal of ``--cluster``: the topic its clusters-file entry names (``journal:``),
+    else the SQLite file (a cluster the clusters file does not have is a filter only)."""
+    file = clusters_file_in_use(clusters_file)
+    if cluster is None or file is None:
+        return journal_of(None)
+    return journal_of(load_clusters_file(file).clusters.get(cluster))
 
 
 def parse_time(text: str, option: str) -> datetime:

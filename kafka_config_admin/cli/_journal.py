@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 from ..desired import ApplyReport
-from ..journal import Journal, Origin, Recorder
+from ..journal import JournalStore, Origin, Recorder, journal_of
+from ._connect import resolve_connection
 from ._exit import ExitCode, say
+from ._options import ConnectionOptions
 
 
-def recorder(label: str, *, note: str = "") -> Recorder:
-    """What records a command's changes to cluster ``label`` in the journal
-    (``KAFKA_CONFIG_ADMIN_JOURNAL``, else the XDG data directory)."""
-    return Recorder(Journal.at(), Origin.of_process("cli", label, note=note))
+def journal_for(options: ConnectionOptions) -> JournalStore:
+    """The journal of the cluster the options name: the topic its clusters-file entry names
+    (``journal:``), else the SQLite file (``KAFKA_CONFIG_ADMIN_JOURNAL``, else the XDG data
+    directory)."""
+    return journal_of(resolve_connection(options)[0])
+
+
+def recorder(journal: JournalStore, label: str, *, note: str = "") -> Recorder:
+    """What records a command's changes to cluster ``label`` in ``journal``."""
+    return Recorder(journal, Origin.of_process("cli", label, note=note))
 
 
 def say_recorded(report: ApplyReport) -> int:

@@ -7,14 +7,15 @@ from rich.table import Table
 from rich.text import Text
 
 from ..changeset import review
-from ..journal import Journal, JournalEntry, JournalQuery, LeftAlone, plan_undo
+from ..journal import JournalEntry, JournalQuery, JournalStore, LeftAlone, journal_of, plan_undo
 from ._alter import confirmed_and_applied, print_changes, print_quota_changes
+from ._connect import resolve_connection
 from ._exit import ExitCode, say, say_lines
 from ._history import value_text
 from ._options import ConnectionOptions
 from ._output import print_refusals, print_table, print_warnings, report_verdict, stderr
 from ._resources import UsageError
-from ._running import open_client, run
+from ._running import client_for, run
 
 
 def undo(
@@ -27,8 +28,10 @@ def undo(
     connection: ConnectionOptions,
 ) -> int:
     """The ``undo`` command's work (its options and help: :mod:`._commands`)."""
-    entries = recorded(Journal.at(), change_id, whole_set)
-    admin, label = open_client(connection)
+    resolved, label = resolve_connection(connection)
+    journal = journal_of(resolved)
+    entries = recorded(journal, change_id, whole_set)
+    admin = client_for(resolved)
     what = f"change set {change_id}" if whole_set else f"change {change_id}"
 
     async def work() -> int:
@@ -61,19 +64,19 @@ def undo(
                 return report_verdict(reviewed.verdict, f"the undo of {what}")
             question = f"Undo {len(planned.undone)} change(s) of {what} on {label}?"
             code = await confirmed_and_applied(
-                admin, reviewed, yes, label, question, note=f"undo of {what}"
+                admin, reviewed, yes, label, question, journal, note=f"undo of {what}"
             )
             return ExitCode.FAILED if planned.changed_since else code
 
     return run(work)
 
 
-def recorded(journal: Journal, change_id: str, whole_set: bool) -> list[JournalEntry]:
+def recorded(journal: JournalStore, change_id: str, whole_set: bool) -> list[JournalEntry]:
     """The changes ``change_id`` names in ``journal`` (a usage error when there are none)."""
     if whole_set:
         entries = journal.entries(JournalQuery(change_set=change_id))
         if not entries:
-            raise UsageError(f"no change set {change_id!r} in the journal {journal.path}")
+            raise UsageError(f"no change set {change_id!r} in the journal {journal.where}")
         return entries
     if not change_id.isdigit():
         raise UsageError(
@@ -82,7 +85,7 @@ def recorded(journal: Journal, change_id: str, whole_set: bool) -> list[JournalE
         )
     entry = journal.entry(int(change_id))
     if entry is None:
-        raise UsageError(f"no change {change_id} in the journal {journal.path}")
+        raise UsageError(f"no change {change_id} in the journal {journal.where}")
     return [entry]
 
 

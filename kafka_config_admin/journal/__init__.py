@@ -8,7 +8,9 @@ sensitive key and a SCRAM credential are recorded with no value, and ``sensitive
 
 The journal is an SQLite file (:class:`Journal`; :func:`journal_path`: the
 ``KAFKA_CONFIG_ADMIN_JOURNAL`` variable, else ``$XDG_DATA_HOME/kafka-config-admin/``),
-safe for several processes writing at once. Hand a :class:`Recorder` to the pipeline's
+safe for several processes writing at once; or a Kafka topic a clusters-file entry names
+(:class:`TopicJournal`), shared by a team. Both are a :class:`JournalStore`, and
+:func:`journal_of` chooses a cluster's. Hand a :class:`Recorder` to the pipeline's
 apply and its changes are recorded::
 
     from kafka_config_admin.changeset import apply, review
@@ -24,6 +26,8 @@ apply and its changes are recorded::
 from ._entries import JournalEntry, Origin, os_user
 from ._recorder import Recorder
 from ._store import Journal, JournalError, JournalQuery, journal_path
+from ._stores import JournalStore, journal_of
+from ._topic import JournalTopicError, TopicJournal
 from ._undo import LeftAlone, Undo, plan_undo
 
 __all__ = [
@@ -31,10 +35,14 @@ __all__ = [
     "JournalEntry",
     "JournalError",
     "JournalQuery",
+    "JournalStore",
+    "JournalTopicError",
     "LeftAlone",
     "Origin",
     "Recorder",
+    "TopicJournal",
     "Undo",
+    "journal_of",
     "journal_path",
     "os_user",
     "plan_undo",

@@ -11,7 +11,8 @@ import anyio
 from .. import AdminClient, KafkaConfigAdminError
 from ..desired import ApplyReport, Plan
 from ._entries import Origin, entries_of
-from ._store import Journal, JournalError
+from ._store import JournalError
+from ._stores import JournalStore
 
 __all__ = ["Recorder"]
 
@@ -22,7 +23,7 @@ class Recorder:
     (a :class:`~kafka_config_admin.desired.ApplyRecorder`: hand it to ``changeset.apply``
     or ``desired.apply_plan`` as ``recorder``)."""
 
-    journal: Journal
+    journal: JournalStore
     origin: Origin
 
     async def record(self, admin: AdminClient, plan: Plan, report: ApplyReport) -> ApplyReport:

@@ -144,6 +144,26 @@ class JournalQuery:
             values.append(_time_text(self.until))
         return (" AND ".join(terms) or "1"), values
 
+    def matches(self, entry: JournalEntry) -> bool:
+        """Whether ``entry`` is among the rows :meth:`where` selects (``limit`` aside): the
+        same condition, for a journal read whole (a topic's)."""
+        if self.cluster is not None and self.cluster not in (entry.cluster, entry.cluster_id):
+            return False
+        if self.resource is not None:
+            kind, colon, name = self.resource.partition(":")
+            if not colon:
+                kind, name = "topic", self.resource
+            if (entry.resource_type, entry.resource_name) != (kind.strip().lower(), name.strip()):
+                return False
+        for column in ("key", "user", "face", "change_set"):
+            value = getattr(self, column)
+            if value is not None and getattr(entry, column) != value:
+                return False
+        time = _time_text(entry.time)
+        if self.since is not None and time < _time_text(self.since):
+            return False
+        return self.until is None or time < _time_text(self.until)
+
 
 @dataclass(frozen=True)
 class Journal:
@@ -155,6 +175,11 @@ class Journal:
     """
 
     path: Path
+
+    @property
+    def where(self) -> str:
+        """The file's path, as messages and documents name the journal."""
+        return str(self.path)
 
     @classmethod
     def at(cls, path: str | os.PathLike[str] | None = None) -> Journal:

@@ -17,6 +17,7 @@ configs lives in the SDK and in :mod:`kafka_config_admin.desired`::
 from ._apply_ops import apply_ops
 from ._deprecated import fleet
 from ._feed import KafkaConfigChangesDataSource
+from ._journal_source import KafkaConfigJournalDataSource
 from ._pipeline import (
     FINDINGS_SCHEMA,
     AuditResult,
@@ -28,7 +29,14 @@ from ._pipeline import (
     take_snapshot,
     write_report,
 )
-from ._schema import CHANGES_SCHEMA, DIFF_SCHEMA, OPS_SCHEMA, OUTCOME_SCHEMA, SNAPSHOT_SCHEMA
+from ._schema import (
+    CHANGES_SCHEMA,
+    DIFF_SCHEMA,
+    JOURNAL_SCHEMA,
+    OPS_SCHEMA,
+    OUTCOME_SCHEMA,
+    SNAPSHOT_SCHEMA,
+)
 from ._source import (
     PUSHDOWN_SETTING,
     ApplyFailedError,
@@ -41,6 +49,7 @@ __all__ = [
     "CHANGES_SCHEMA",
     "DIFF_SCHEMA",
     "FINDINGS_SCHEMA",
+    "JOURNAL_SCHEMA",
     "OPS_SCHEMA",
     "OUTCOME_SCHEMA",
     "PUSHDOWN_SETTING",
@@ -48,6 +57,7 @@ __all__ = [
     "ApplyFailedError",
     "AuditResult",
     "KafkaConfigChangesDataSource",
+    "KafkaConfigJournalDataSource",
     "KafkaConfigsDataSource",
     "KafkaConfigsDataSourceWithoutPushdown",
     "apply_ops",

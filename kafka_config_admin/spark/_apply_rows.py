@@ -47,7 +47,7 @@ from ..changeset import (
 )
 from ..connect import Connection
 from ..desired import Problem, Rule, check_overrides, connection_rules
-from ..journal import Journal, Origin, Recorder
+from ..journal import Journal, Origin, Recorder, journal_of
 
 __all__ = [
     "NOT_DONE",
@@ -114,15 +114,17 @@ def check_override_rules(clusters: Iterable[Connection], overrides: Collection[s
 
 @dataclass(frozen=True)
 class Journaling:
-    """Where the executors record the changes (the journal's file, as the driver named it)
-    and whose they are (the Spark application and its user; the cluster is each target's)."""
+    """Where the executors record the changes (a target's journal topic, else the journal's
+    file, as the driver named it) and whose they are (the Spark application and its user;
+    the cluster is each target's)."""
 
     journal: Journal
     origin: Origin
 
     def recorder(self, target: Connection) -> Recorder:
         """The recorder of the changes to ``target``."""
-        return Recorder(self.journal, replace(self.origin, cluster=target.label))
+        journal = journal_of(target, self.journal)
+        return Recorder(journal, replace(self.origin, cluster=target.label))
 
 
 def apply_op_rows(

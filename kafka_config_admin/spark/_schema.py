@@ -26,6 +26,8 @@ __all__ = [
     "CHANGES_SCHEMA",
     "DIFF_ARROW_SCHEMA",
     "DIFF_SCHEMA",
+    "JOURNAL_ARROW_SCHEMA",
+    "JOURNAL_SCHEMA",
     "OPS_ARROW_SCHEMA",
     "OPS_SCHEMA",
     "OUTCOME_ARROW_SCHEMA",
@@ -134,3 +136,34 @@ OPS_SCHEMA = spark_schema(OPS_ARROW_SCHEMA)
 OUTCOME_SCHEMA = spark_schema(OUTCOME_ARROW_SCHEMA)
 CHANGES_SCHEMA = spark_schema(CHANGES_ARROW_SCHEMA)
 DIFF_SCHEMA = spark_schema(DIFF_ARROW_SCHEMA)
+
+
+_TEXT = pa.string()
+#: One row per recorded change: the journal's columns (docs/journal.md), ``resource`` beside.
+JOURNAL_ARROW_SCHEMA = pa.schema(
+    [
+        ("id", pa.int64()),
+        ("change_set", _TEXT),
+        ("time", pa.timestamp("us", tz="UTC")),
+        ("user", _TEXT),
+        ("face", _TEXT),
+        ("application", _TEXT),
+        ("cluster", _TEXT),
+        ("cluster_id", _TEXT),
+        ("resource_type", _TEXT),
+        ("resource_name", _TEXT),
+        ("resource", _TEXT),
+        ("entity", pa.map_(_TEXT, _TEXT)),
+        ("key", _TEXT),
+        ("op", _TEXT),
+        ("old_value", _TEXT),
+        ("old_set", pa.bool_()),
+        ("new_value", _TEXT),
+        ("new_set", pa.bool_()),
+        ("sensitive", pa.bool_()),
+        ("outcome", _TEXT),
+        ("message", _TEXT),
+        ("note", _TEXT),
+    ]
+)
+JOURNAL_SCHEMA = spark_schema(JOURNAL_ARROW_SCHEMA)

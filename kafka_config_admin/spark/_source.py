@@ -48,6 +48,7 @@ from ._apply_rows import (
 )
 from ._feed import KafkaConfigChangesDataSource
 from ._inventory import read_inventory
+from ._journal_source import KafkaConfigJournalDataSource
 from ._options import SnapshotOptions, parse_bool, parse_names
 from ._schema import OPS_SCHEMA, SNAPSHOT_SCHEMA
 from ._selection import PUSHABLE_COLUMNS, Selection
@@ -94,12 +95,14 @@ class KafkaConfigsDataSourceWithoutPushdown(KafkaConfigsDataSource):
 
 
 def register(spark: SparkSession) -> None:
-    """Register the ``kafka-configs`` data source and the ``kafka-config-changes`` stream on a
-    session (call it again after changing ``spark.sql.python.filterPushdown.enabled``)."""
+    """Register the ``kafka-configs`` data source, the ``kafka-config-changes`` stream and the
+    ``kafka-config-journal`` source on a session (call it again after changing
+    ``spark.sql.python.filterPushdown.enabled``)."""
     enabled = (spark.conf.get(PUSHDOWN_SETTING, "false") or "false").lower() == "true"
     source = KafkaConfigsDataSource if enabled else KafkaConfigsDataSourceWithoutPushdown
     spark.dataSource.register(source)
     spark.dataSource.register(KafkaConfigChangesDataSource)
+    spark.dataSource.register(KafkaConfigJournalDataSource)
 
 
 # --- read -------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import anyio
 from .. import AdminClient
 from ..connect import Connection
 from ..desired import Rule, connection_rules
+from ..journal import JournalStore, journal_of
 
 __all__ = ["Clusters"]
 
@@ -42,6 +43,11 @@ class Clusters:
         """The rules the cluster's clusters-file entry names (``rules: FILE``, read now: an
         edit of the file counts at the next plan), which guard every change to it."""
         return connection_rules(self._connections[name])
+
+    def journal(self, name: str) -> JournalStore:
+        """Where changes to the cluster are recorded: the topic its clusters-file entry names
+        (``journal:``), else the SQLite file."""
+        return journal_of(self._connections[name])
 
     async def client(self, name: str) -> AdminClient:
         """The open client of cluster ``name`` (KeyError for an unknown name); raises the

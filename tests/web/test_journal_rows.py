@@ -82,3 +82,8 @@ async def test_two_cli_processes_and_the_editor_write_the_journal_at_once(
     recorded = {(row.resource_name, row.face) for row in rows}
     wanted = {(name, "cli") for names in cli_topics for name in names} | {(web_topic, "web")}
     assert wanted <= recorded
+    ours = [row for row in rows if (row.resource_name, row.face) in wanted]
+    assert len(ours) == len(wanted)  # one row per change: none lost, none twice
+    for row in ours:  # the value before (the default), and the one the cluster reads back
+        assert (row.old_value, row.old_set, row.outcome) == ("604800000", False, "applied")
+        assert row.new_value == await topic_value(admin_client, row.resource_name, "segment.ms")

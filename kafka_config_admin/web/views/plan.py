@@ -53,7 +53,7 @@ from ...desired import (
     stale_keys,
     stale_quotas,
 )
-from ...journal import Journal, Origin, Recorder
+from ...journal import Origin, Recorder
 from .._changelog import ChangeRow, now
 from .._edits import Edits
 from .._render import render
@@ -272,7 +272,8 @@ async def apply_checked(
         }
     )
     # The journal: the signed-in user's changes, from the web face, to this cluster.
-    recorder = Recorder(Journal.at(), Origin(face="web", user=user(request), cluster=cluster))
+    journal = request.app.state.clusters.journal(cluster)
+    recorder = Recorder(journal, Origin(face="web", user=user(request), cluster=cluster))
     if edits is None:
         report = await apply_plan(admin, sent, rules=rules, overrides=overrides, recorder=recorder)
     else:

@@ -111,6 +111,7 @@ ANSWERS = {
     "TopicListing",
     "UserScramCredentialsDescription",
     "ValidValues",
+    "ValueRule",
 }
 ENUMS = [ConfigSource, ConfigType, OpType, QuotaEntityType, QuotaMatchType, ResourceType]
 ENUMS += [ScramMechanism, UpdateMode]

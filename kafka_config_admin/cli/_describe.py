@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import html
-import re
-
 from .. import (
     CatalogKey,
     CatalogMatch,
@@ -17,7 +14,13 @@ from .. import (
     catalog_releases,
     releases_with_key,
 )
-from ..desired import key_rules, nearest_keys, upcoming_changes, update_mode_words
+from ..desired import (
+    documentation_text,
+    key_rules,
+    nearest_keys,
+    upcoming_changes,
+    update_mode_words,
+)
 from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
@@ -208,22 +211,14 @@ def _docs_lines(
     lines += [("warning", change.describe()) for change in upcoming_changes(kind, key)]
     if entry is not None:
         lines.append(("read-only", str(entry.is_read_only).lower()))
-        lines.append(("", _plain_text(entry.documentation) or "(no documentation from the broker)"))
+        lines.append(
+            ("", documentation_text(entry.documentation) or "(no documentation from the broker)")
+        )
     elif resource is None:
         lines.append(("", f"(no {_kind_name(kind)} to describe it on: no live documentation)"))
     else:
         lines.append(("", "(the broker does not describe this key)"))
     return lines
-
-
-def _plain_text(documentation: str | None) -> str | None:
-    """Kafka's documentation (HTML: <code>, <a>, entities) as plain text."""
-    if documentation is None:
-        return None
-    return html.unescape(_HTML_TAG.sub("", documentation))
-
-
-_HTML_TAG = re.compile(r"<[^>]+>")
 
 
 def _kind_name(kind: ResourceType) -> str:

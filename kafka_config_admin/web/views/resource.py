@@ -181,11 +181,14 @@ async def page(request: Request) -> Response:
     config = await described.values[resource]
     match = await admin.config_catalog()
     edits = session(request).edits_of(cluster)
-    rows = [
-        row_of(resource, entry, edits, match)
-        for entry in sorted(config.values(), key=lambda entry: entry.name)
-        if not modified or is_override(resource, entry)
-    ]
+    rows = sorted(
+        (
+            row_of(resource, entry, edits, match)
+            for entry in config.values()
+            if not modified or is_override(resource, entry)
+        ),
+        key=lambda row: (not row.override, row.name),  # what is set here first
+    )
     return render(
         request,
         "resource.html",

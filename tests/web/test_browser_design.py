@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from kafka_config_admin import AdminClient, ConfigResource, ResourceType
+from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, ResourceType
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.web import PasswordLogin, WebSettings, hash_password
 
-from .browser import PATIENCE_MS, SCREENSHOTS, confirm_and_apply, serving, with_admin
+from .browser import PATIENCE_MS, confirm_and_apply, serving, shot, with_admin
 from .helpers import create_topics, unique_name
 
 pytestmark = pytest.mark.integration
@@ -184,7 +184,8 @@ def test_titles_say_what_happened_and_the_stale_page_shows_the_wanted_value(
     resource = ConfigResource(ResourceType.TOPIC, topic)
 
     async def change(admin: AdminClient) -> None:
-        await admin.incremental_alter_configs({resource: {"retention.ms": "18000000"}}).all()
+        change = AlterConfigOp(name="retention.ms", value="18000000")
+        await admin.incremental_alter_configs({resource: [change]}).all()
 
     with_admin(kafka_bootstrap, change)
     confirm_and_apply(page)
@@ -211,7 +212,7 @@ def test_the_dark_theme(browser: Browser, editor: str, long_topic: str) -> None:
     )
     assert luminance(background) < 0.1 < 0.6 < luminance(ink), (background, ink)
     assert_accessible(page, "the topic page, dark")
-    page.screenshot(path=str(SCREENSHOTS / "topic-dark.png"))
+    shot(page, "topic-dark")
     context.close()
 
 
@@ -273,3 +274,9 @@ def test_no_log_out_button_without_a_login(page: Page, editor: str) -> None:
     page.goto(editor)
     expect(page.locator("header .user")).to_be_visible()
     expect(page.get_by_role("button", name="log out")).to_have_count(0)
+
+
+def test_the_accessibility_check_finds_what_it_looks_for(page: Page) -> None:
+    # A button with no name and an image with no text: axe-core calls both critical.
+    page.set_content('<html lang="en"><title>t</title><main><button></button></main></html>')
+    assert [found["id"] for found in axe_violations(page)] == ["button-name"]

@@ -280,3 +280,28 @@ def test_the_accessibility_check_finds_what_it_looks_for(page: Page) -> None:
     # A button with no name and an image with no text: axe-core calls both critical.
     page.set_content('<html lang="en"><title>t</title><main><button></button></main></html>')
     assert [found["id"] for found in axe_violations(page)] == ["button-name"]
+
+
+def test_keyboard_reaches_the_content_and_its_controls(
+    page: Page, editor: str, long_topic: str
+) -> None:
+    page.goto(f"{editor}/c/{CLUSTER}/r/topic/{long_topic}")
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="skip to the content")
+    expect(skip).to_be_focused()
+    assert skip.evaluate("link => getComputedStyle(link).outlineStyle") != "none"
+    page.keyboard.press("Enter")
+    assert page.url.endswith("#content")
+    # from the content, Tab reaches the first key's documentation and its edit field
+    retention = page.locator('tr.entry[data-key="retention.ms"]')
+    field = retention.get_by_label("retention.ms", exact=True)
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        if field.evaluate("field => field === document.activeElement"):
+            break
+    expect(field).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    summary = retention.locator("summary")
+    expect(summary).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(retention.locator("p.doc")).to_be_visible()

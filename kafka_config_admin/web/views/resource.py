@@ -49,6 +49,7 @@ from .._edits import Edits
 from .._render import render, resource_title, resource_url, source_words
 from .base import (
     cluster_client,
+    edit_answer,
     form_text,
     kept_topics,
     path_resource,
@@ -365,7 +366,8 @@ def keystore_settings(form: Any) -> dict[str, str | None]:
 
 async def rotate_keystore(request: Request) -> Response:
     """``POST .../rotate/broker/{id}``: a listener's new key store (location, type,
-    passwords) checked by the broker as one change set, then added to the plan together."""
+    passwords) checked by the broker as one change set, then added to the plan together; a
+    refusal is said beside the form under htmx (what was typed kept), else on a page (400)."""
     require_writes(request)
     cluster, admin = await cluster_client(request)
     resource = path_resource(request)
@@ -381,5 +383,7 @@ async def rotate_keystore(request: Request) -> Response:
         edits = session(request).edits_of(cluster)
         for key, value in settings.items():
             edits.set(resource, key, value)
+    if reason is None and not request.headers.get("HX-Request"):
         return RedirectResponse(resource_url(cluster, resource), status_code=303)
-    raise HTTPException(400, f"{resource_title(resource)}, key store: refused: {reason}")
+    # under htmx, said beside the form, which keeps what was typed; else a page (400)
+    return edit_answer(request, f"{resource_title(resource)}, key store", reason)

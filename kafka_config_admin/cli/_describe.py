@@ -16,6 +16,7 @@ from .. import (
 )
 from ..desired import (
     documentation_text,
+    human_units,
     key_rules,
     nearest_keys,
     upcoming_changes,
@@ -193,13 +194,17 @@ def _docs_lines(
     ):
         shown = resource_title(resource.type.name, resource.name)
         value = shown_value(entry.value, entry.sensitive)
+        value = _with_words(key, value, entry.value if not entry.sensitive else None)
         lines.append((f"value on {shown}", f"{value} ({entry.source.name})"))
     if spec is not None:
         assert match is not None
         release = f"Kafka {match.catalog.release}"
         secret = spec.type is ConfigType.PASSWORD
         default = "(none: required)" if spec.required else spec.default
-        lines.append(("default", "null" if default is None else HIDDEN if secret else default))
+        if default is None:
+            lines.append(("default", "null"))
+        else:
+            lines.append(("default", HIDDEN if secret else _with_words(key, default, default)))
         if spec.valid is not None and spec.valid.describe():
             lines.append(("valid values", spec.valid.describe()))
         lines.append(("importance", spec.importance.lower()))
@@ -219,6 +224,13 @@ def _docs_lines(
     else:
         lines.append(("", "(the broker does not describe this key)"))
     return lines
+
+
+def _with_words(key: str, shown: str, value: str | None) -> str:
+    """A value with its human units or words, as the web editor shows it too
+    (``604800000 = 1 week``, ``9223372036854775807 = never``)."""
+    words = human_units(key, value)
+    return shown if words is None else f"{shown} = {words}"
 
 
 def _kind_name(kind: ResourceType) -> str:

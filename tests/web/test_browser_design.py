@@ -305,3 +305,25 @@ def test_keyboard_reaches_the_content_and_its_controls(
     expect(summary).to_be_focused()
     page.keyboard.press("Enter")
     expect(retention.locator("p.doc")).to_be_visible()
+
+
+def test_a_desired_state_plan_opens_with_its_summary_and_apply(
+    page: Page, editor: str, long_topic: str
+) -> None:
+    page.goto(f"{editor}/c/{CLUSTER}/desired")
+    text = f"topics:\n  - name: {long_topic}\n    configs:\n      flush.ms: 1w\n"
+    page.get_by_label("paste a desired-state file").fill(text)
+    page.get_by_role("button", name="plan and audit").click()
+    summary = page.locator("p.summary")
+    expect(summary).to_have_text(f"The file changes 1 topic on cluster {CLUSTER}: 1 change.")
+    row = page.locator("table.diff tbody tr")
+    expect(row.locator("td.old")).to_contain_text("never")
+    expect(row.locator("td.old")).to_contain_text("Kafka's default")
+    expect(row.locator("td.new")).to_contain_text("1 week")
+    # the apply button comes before the table, not after a long plan
+    assert page.evaluate(
+        """() => document.querySelector('button.apply').compareDocumentPosition(
+            document.querySelector('table.diff')) & Node.DOCUMENT_POSITION_FOLLOWING"""
+    )
+    assert_inside_the_window(page)
+    assert_accessible(page, "a desired-state file's plan")

@@ -57,7 +57,7 @@ from ...journal import Journal, Origin, Recorder
 from .._changelog import ChangeRow, now
 from .._edits import Edits
 from .._render import render
-from .._summary import change_summary
+from .._summary import change_count, change_summary
 from .base import (
     cluster_client,
     cluster_rules,
@@ -198,9 +198,7 @@ def _plan_page(
             "stale": stale,
             "stale_quotas": stale_quotas,
             "wanted": _wanted(shown or plan),
-            "change_count": sum(len(item.changes) for item in plan.resources)
-            + sum(len(item.changes) for item in plan.quotas)
-            + sum(len(item.changes) for item in plan.scram),
+            "change_count": change_count(plan),
             "difference": difference,
             "source": source,
             **rules_context(guard or RuleCheck()),

@@ -143,6 +143,13 @@ def test_values_in_words_overrides_first_and_marked(
             document.querySelector(`tr.entry[data-key="${key}"] td.value`)).color)"""
     )
     assert colours[0] != colours[1]
+    # Kafka's documentation is HTML: its <i> and <code> are rendered, never shown as text
+    isr = page.locator('tr.entry[data-key="min.insync.replicas"]')
+    isr.get_by_text("documentation").click()
+    doc = isr.locator("p.doc")
+    expect(doc.locator("i").first).to_have_text("minimum")
+    expect(doc.locator("code").first).to_have_text("acks")
+    expect(doc).not_to_contain_text("<code>")
 
 
 def test_a_refusal_is_said_beside_its_field_with_what_was_typed_kept(

@@ -114,9 +114,10 @@ def test_a_249_character_name_stays_inside_the_window(
     page.locator("#pending").click()
     expect(page.locator("table.diff")).to_contain_text(long_topic)
     assert_inside_the_window(page)
-    # a narrow window too (a laptop's half screen)
+    # a narrow window too (a laptop's half screen), and the messages that name a long name
     page.set_viewport_size({"width": 800, "height": 900})
-    for path in (f"topics?q={long_topic}", f"r/topic/{long_topic}", "plan"):
+    missing = "y" * LONGEST_TOPIC
+    for path in (f"topics?q={long_topic}", f"r/topic/{long_topic}", f"r/topic/{missing}", "plan"):
         page.goto(f"{editor}/c/{CLUSTER}/{path}")
         assert_inside_the_window(page)
     page.get_by_role("button", name="discard the edits").click()

@@ -102,6 +102,14 @@ def web_demo(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def screenshots(session: nox.Session) -> None:
+    """Retake docs/images/web/*.png: the browser tests that take them, on one broker."""
+    session.install("-e", ".[test,cli,web]")
+    shots = ["tests/web/test_browser.py", "tests/web/test_browser_design.py"]
+    session.run("pytest", *shots, "-q", "--kafka-brokers=1", *session.posargs)
+
+
+@nox.session(python=PYTHON)
 def pipeline(session: nox.Session) -> None:
     """The Spark audit end to end: two embedded clusters, planted violations, report, apply."""
     session.install("-e", ".[spark]")

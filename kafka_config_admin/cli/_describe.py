@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import html
-import re
-
 from .. import (
     CatalogKey,
     CatalogMatch,
@@ -17,7 +14,14 @@ from .. import (
     catalog_releases,
     releases_with_key,
 )
-from ..desired import key_rules, nearest_keys, upcoming_changes, update_mode_words
+from ..desired import (
+    documentation_text,
+    human_units,
+    key_rules,
+    nearest_keys,
+    upcoming_changes,
+    update_mode_words,
+)
 from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
@@ -190,13 +194,17 @@ def _docs_lines(
     ):
         shown = resource_title(resource.type.name, resource.name)
         value = shown_value(entry.value, entry.sensitive)
+        value = _with_words(key, value, entry.value if not entry.sensitive else None)
         lines.append((f"value on {shown}", f"{value} ({entry.source.name})"))
     if spec is not None:
         assert match is not None
         release = f"Kafka {match.catalog.release}"
         secret = spec.type is ConfigType.PASSWORD
         default = "(none: required)" if spec.required else spec.default
-        lines.append(("default", "null" if default is None else HIDDEN if secret else default))
+        if default is None:
+            lines.append(("default", "null"))
+        else:
+            lines.append(("default", HIDDEN if secret else _with_words(key, default, default)))
         if spec.valid is not None and spec.valid.describe():
             lines.append(("valid values", spec.valid.describe()))
         lines.append(("importance", spec.importance.lower()))
@@ -208,7 +216,9 @@ def _docs_lines(
     lines += [("warning", change.describe()) for change in upcoming_changes(kind, key)]
     if entry is not None:
         lines.append(("read-only", str(entry.is_read_only).lower()))
-        lines.append(("", _plain_text(entry.documentation) or "(no documentation from the broker)"))
+        lines.append(
+            ("", documentation_text(entry.documentation) or "(no documentation from the broker)")
+        )
     elif resource is None:
         lines.append(("", f"(no {_kind_name(kind)} to describe it on: no live documentation)"))
     else:
@@ -216,14 +226,11 @@ def _docs_lines(
     return lines
 
 
-def _plain_text(documentation: str | None) -> str | None:
-    """Kafka's documentation (HTML: <code>, <a>, entities) as plain text."""
-    if documentation is None:
-        return None
-    return html.unescape(_HTML_TAG.sub("", documentation))
-
-
-_HTML_TAG = re.compile(r"<[^>]+>")
+def _with_words(key: str, shown: str, value: str | None) -> str:
+    """A value with its human units or words, as the web editor shows it too
+    (``604800000 = 1 week``, ``9223372036854775807 = never``)."""
+    words = human_units(key, value)
+    return shown if words is None else f"{shown} = {words}"
 
 
 def _kind_name(kind: ResourceType) -> str:

@@ -36,7 +36,7 @@ from rich.text import Text
 
 from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType, cut_short, error_line
-from ..desired import entry_row, error_row, override_source, resource_row
+from ..desired import documentation_text, entry_row, error_row, override_source, resource_row
 from ._exit import ExitCode, say, say_lines
 from ._options import OutputFormat
 
@@ -178,7 +178,7 @@ def _describe_row(key: str, entry: Mapping[str, Any], view: DescribeView) -> lis
             )
         )
     if view.docs:
-        row.append(entry["documentation"] or "")
+        row.append(documentation_text(entry["documentation"]) or "")
     return row
 
 

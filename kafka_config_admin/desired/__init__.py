@@ -75,6 +75,8 @@ if _typing.TYPE_CHECKING:
     from ._check import key_hint as key_hint
     from ._check import unknown_key_warnings as unknown_key_warnings
     from ._deprecated import kafka_string as kafka_string
+    from ._documentation import documentation_html as documentation_html
+    from ._documentation import documentation_text as documentation_text
     from ._export import Export as Export
     from ._export import ExportFailedError as ExportFailedError
     from ._export import export_document as export_document
@@ -395,6 +397,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     ),
     "._warning": ("ConfigWarning",),
     "._deprecated": ("kafka_string",),
+    "._documentation": ("documentation_html", "documentation_text"),
     "._values": (
         "DURATION_UNITS",
         "SIZE_UNITS",

@@ -152,26 +152,45 @@ _SIZE_WORDS: tuple[tuple[int, str, str], ...] = (
 )
 
 
+#: Kafka's largest LONG, which its ``.ms`` and ``.bytes`` keys take as "no end" (``flush.ms``,
+#: ``max.compaction.lag.ms``) and a quota's rate as no limit (``9.223372036854776E18``).
+_LONG_MAX = 2**63 - 1
+#: Keys that read -1 as no limit at all (Kafka's docs: "-1 ... no time limit / no size limit").
+_UNLIMITED_AT_MINUS_ONE = ("retention.ms", "retention.bytes")
+#: Tiered storage's local retention at -2: the same as the topic's whole retention.
+_LOCAL_RETENTION = ("local.retention.ms", "local.retention.bytes")
+
+
 def human_units(key: str, value: str | None) -> str | None:
-    """A ``.ms`` or ``.bytes`` key's value as people read it (``604800000`` -> ``7 days``,
-    ``1073741824`` -> ``1 GiB``), or None when there is nothing to add (another key, a value
-    that is not a whole number, or one already in its plainest unit).
+    """A ``.ms`` or ``.bytes`` key's value as people read it (``604800000`` -> ``1 week``,
+    ``1073741824`` -> ``1 GiB``, Kafka's largest LONG -> ``never`` for a duration and
+    ``unlimited`` for a size or a quota's rate, ``-1`` -> ``unlimited`` for a retention), or
+    None when there is nothing to add (another key, a value that is not a whole number, or
+    one already in its plainest unit). The CLI and the web editor both show these words.
 
     The largest unit that divides the value exactly is used; when none above the base unit
     does, the nearest value in the largest unit below it, marked with ``~`` (``~1.5 days``).
-    Negative values (``-1``: no limit, for ``retention.ms``) are left alone, and so are numbers
-    too long for any Kafka number (a value of thousands of digits says nothing in days).
+    Other negative values are left alone, and so are numbers too long for any Kafka number (a
+    value of thousands of digits says nothing in days).
     """
-    digits = None if value is None else value.strip()
-    if digits is None or not digits.isdecimal() or len(digits) > _MAX_DIGITS:
+    text = None if value is None else value.strip()
+    if text is None:
         return None
     if key.endswith(".ms"):
-        units = _DURATION_WORDS
+        units, endless = _DURATION_WORDS, "never"
     elif key.endswith((".bytes", "_byte_rate")):
-        units = _SIZE_WORDS
+        units, endless = _SIZE_WORDS, "unlimited"
     else:
         return None
-    number = int(digits)
+    if text == "-1" and key.endswith(_UNLIMITED_AT_MINUS_ONE):
+        return "unlimited"
+    if text == "-2" and key.endswith(_LOCAL_RETENTION):
+        return "as " + key.removeprefix("log.").replace("local.", "", 1)
+    number = _whole_number(text)
+    if number is None:
+        return None
+    if number >= _LONG_MAX:
+        return endless
     for factor, singular, plural in units:
         if factor == 1:
             return None
@@ -181,3 +200,15 @@ def human_units(key: str, value: str | None) -> str | None:
                 return f"{whole} {singular if whole == 1 else plural}"
             return f"~{number / factor:.3g} {plural}"
     return None
+
+
+def _whole_number(text: str) -> int | None:
+    """A whole number written as digits, or as a quota's double (``1048576.0``,
+    ``9.223372036854776E18``); None for anything else."""
+    if text.isdecimal():
+        return int(text) if len(text) <= _MAX_DIGITS else None
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return int(number) if number.is_integer() and 0 <= number < 2**64 else None

@@ -2,19 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from .. import HIDDEN, ConfigResource, ConfigSource, ResourceType
-from ..desired import ResourceKind
+from .. import HIDDEN, ConfigResource, ConfigSource, ResourceType, quota_value_text
+from ..desired import ResourceKind, documentation_html, human_units
+from ._auth import PasswordLogin
 from ._headers import secure
 
-__all__ = ["KINDS", "TEMPLATES", "kind_of", "render", "resource_title", "resource_url"]
+__all__ = [
+    "KINDS",
+    "TEMPLATES",
+    "entity_words",
+    "kind_of",
+    "render",
+    "resource_title",
+    "resource_url",
+]
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -57,9 +68,29 @@ def resource_title(resource: ConfigResource) -> str:
     return f"{kind_of(resource.type)} {resource.name}"
 
 
-def source_words(source: ConfigSource) -> str:
-    """Where a value comes from, in words."""
+def source_words(source: ConfigSource | str | None) -> str:
+    """Where a value comes from, in words (a plan gives its source by name: ``TOPIC_CONFIG``)."""
+    if source is None:
+        return "not set"
+    if isinstance(source, str):
+        known = ConfigSource.__members__.get(source)
+        if known is None:
+            return source.lower().replace("_", " ")
+        source = known
     return _SOURCE_WORDS.get(source, source.name)
+
+
+def entity_words(entity: Mapping[str, str | None]) -> str:
+    """A quota entity as people read it: ``user alice, client-id app``, ``default user``."""
+    return ", ".join(
+        f"default {kind}" if name is None else f"{kind} {name}" for kind, name in entity.items()
+    )
+
+
+def _documentation(text: str | None) -> Markup | None:
+    """Kafka's documentation as the few harmless tags it uses, everything else escaped."""
+    shown = documentation_html(text)
+    return None if shown is None else Markup(shown)
 
 
 _ENVIRONMENT = Environment(
@@ -73,9 +104,13 @@ _ENVIRONMENT.globals.update(
     resource_url=resource_url,
     resource_title=resource_title,
     source_words=source_words,
+    entity_words=entity_words,
+    human_units=human_units,
+    quota_text=quota_value_text,
     kind_of=kind_of,
     quote=lambda text: quote(text, safe=""),
 )
+_ENVIRONMENT.filters["documentation"] = _documentation
 
 
 def render(
@@ -95,6 +130,7 @@ def render(
         "request": request,
         "csrf_token": session.csrf_token if session is not None else "",
         "user": getattr(request.state, "user", None),
+        "can_log_out": isinstance(state.settings.auth, PasswordLogin),
         "allow_writes": state.settings.allow_writes,
         "clusters": state.clusters.names,
         "cluster": cluster,

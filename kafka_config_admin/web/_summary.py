@@ -8,7 +8,7 @@ from collections import Counter
 from .. import ResourceType
 from ..desired import Plan, ResourceAction
 
-__all__ = ["change_summary"]
+__all__ = ["change_count", "change_summary"]
 
 #: Each kind's words, one and many, in the order the summary names them.
 _WORDS: dict[str, tuple[str, str]] = {
@@ -47,3 +47,12 @@ def change_summary(plan: Plan) -> str:
         if counts[kind]
     ]
     return ", ".join(parts) or "nothing"
+
+
+def change_count(plan: Plan) -> int:
+    """How many changes ``plan`` makes: config keys, quota keys and SCRAM credentials."""
+    return (
+        sum(len(item.changes) for item in plan.resources)
+        + sum(len(item.changes) for item in plan.quotas)
+        + sum(len(item.changes) for item in plan.scram)
+    )

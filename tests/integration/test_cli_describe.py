@@ -121,3 +121,16 @@ def test_an_unreachable_cluster_is_one_line_and_exit_1(capsys: pytest.CaptureFix
     ran = run_cli(capsys, "describe", "-b", "127.0.0.1:1", "orders", "--timeout", "5")
     assert ran.code == 1
     assert ran.err.startswith("error: ") and len(ran.err.strip().splitlines()) == 1
+
+
+def test_describe_table_prints_the_documentation_as_plain_text(
+    kafka_bootstrap: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = make_topic(kafka_bootstrap)
+    ran = run_cli(
+        capsys, "describe", "-b", kafka_bootstrap, name, "--all", "--docs",
+        "--keys", "min.insync.replicas",
+    )  # fmt: skip
+    assert ran.code == 0, ran.err
+    # Kafka's documentation of min.insync.replicas is HTML (<code>acks</code>, <i>...</i>)
+    assert "acks" in ran.out and "<code>" not in ran.out and "<i>" not in ran.out, ran.out

@@ -54,6 +54,12 @@ def test_docs_prints_type_and_documentation_from_the_broker(
     assert "compact" in ran.out  # from the documentation
     ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "consumer.session.timeout.ms")
     assert "(group config)" in ran.out and "type: INT" in ran.out
+    # Kafka's documentation is HTML (min.insync.replicas': <code>, <i>): the terminal reads text
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "min.insync.replicas")
+    assert "acks" in ran.out and "<code>" not in ran.out and "<i>" not in ran.out, ran.out
+    # values in words, as the web editor shows them: Kafka's largest LONG is "never"
+    ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "flush.ms")
+    assert "default: 9223372036854775807 = never" in ran.out, ran.out
     ran = run_cli(capsys, "docs", "-b", kafka_bootstrap, "no.such.key")
     assert ran.code == 2
     assert ran.err.strip() == (

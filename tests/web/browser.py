@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import uvicorn
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from kafka_config_admin import AdminClient
@@ -32,6 +33,25 @@ CHROMIUM_ARGS = [
 #: reads back, which takes seconds on a shared, loaded machine (Playwright's default is 5 s).
 PATIENCE_MS = 30_000
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "images" / "web"
+
+
+#: Tries at a screenshot: Chromium refuses a capture ("Unable to capture screenshot") while a
+#: frame is not yet composited, which a loaded machine makes likelier; the next frame succeeds.
+SHOT_TRIES = 5
+
+
+def shot(page: Page, name: str) -> None:
+    """Save the page as docs/images/web/``name``.png once it has loaded and painted."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_load_state("load")
+    for attempt in range(1, SHOT_TRIES + 1):
+        try:
+            page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
+            return
+        except PlaywrightError:
+            if attempt == SHOT_TRIES:
+                raise
+            page.wait_for_timeout(200 * attempt)
 
 
 @contextmanager

@@ -17,7 +17,8 @@ from kafka_config_admin import (
 )
 
 _counter = itertools.count()
-_TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+#: A page's CSRF token: its forms', or the one the page gives htmx (a page may have no form).
+_TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRF-Token": "([^"]+)"')
 _DIGEST = re.compile(r'name="plan_digest" value="([0-9a-f]{64})"')
 _PLAN_ROW = re.compile(r"<tr><td>(.*?)</tr>", re.S)
 _PROBLEM = re.compile(r'<li class="refused">(.*?)</li>', re.S)
@@ -48,8 +49,8 @@ async def topic_value(admin: AdminClient, topic: str, key: str) -> str | None:
 def csrf_token(html: str) -> str:
     """The CSRF token of a page's forms."""
     found = _TOKEN.search(html)
-    assert found is not None, "the page has no form with a CSRF token"
-    return found[1]
+    assert found is not None, "the page has no CSRF token"
+    return found[1] or found[2]
 
 
 def plan_digest(html: str) -> dict[str, str]:

@@ -4,6 +4,7 @@ on the way."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -12,7 +13,6 @@ from collections.abc import Iterator
 import pytest
 from aiokafka import AIOKafkaConsumer, TopicPartition
 from playwright.sync_api import Browser, Page, expect
-from playwright.sync_api import Error as PlaywrightError
 
 from kafka_config_admin import (
     AdminClient,
@@ -25,7 +25,7 @@ from kafka_config_admin import (
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.web import PasswordLogin, WebSettings, hash_password
 
-from .browser import PATIENCE_MS, SCREENSHOTS, confirm_and_apply, serving, with_admin
+from .browser import PATIENCE_MS, confirm_and_apply, serving, shot, with_admin
 from .helpers import create_topics, restore_default_and_logger, topic_value, unique_name
 
 pytestmark = pytest.mark.integration
@@ -48,25 +48,6 @@ def settings(kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> 
 def editor(settings: WebSettings) -> Iterator[str]:
     with serving(settings) as url:
         yield url
-
-
-#: Tries at a screenshot: Chromium refuses a capture ("Unable to capture screenshot") while a
-#: frame is not yet composited, which a loaded machine makes likelier; the next frame succeeds.
-SHOT_TRIES = 5
-
-
-def shot(page: Page, name: str) -> None:
-    """Save the page as docs/images/web/``name``.png once it has loaded and painted."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_load_state("load")
-    for attempt in range(1, SHOT_TRIES + 1):
-        try:
-            page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=False)
-            return
-        except PlaywrightError:
-            if attempt == SHOT_TRIES:
-                raise
-            page.wait_for_timeout(200 * attempt)
 
 
 def make_topics(bootstrap: str, names: list[str], configs: dict[str, str] | None = None) -> None:
@@ -353,10 +334,10 @@ def test_a_sensitive_value_typed_never_comes_back(
         expect(page.locator("#status-user")).to_contain_text(f"added to the plan: user {svc}")
         expect(page.get_by_label("password")).to_have_value(scram_password)
         page.locator("#pending").click()
-        expect(page.locator("table.diff")).to_contain_text(f"scram user {svc}")
+        expect(page.locator("table.diff")).to_contain_text(f"SCRAM user {svc}")
         # ... and is applied from it, with its outcome beside the others'
         confirm_and_apply(page)
-        expect(page.locator("table.outcomes")).to_contain_text(f"scram user {svc}")
+        expect(page.locator("table.outcomes")).to_contain_text(f"SCRAM user {svc}")
         page.goto(f"{editor}/c/{CLUSTER}/r/broker/{broker}")
         page.goto(f"{editor}/changes")
         expect(page.locator("table.changes")).to_contain_text("ssl.key.password")
@@ -393,8 +374,10 @@ def test_read_only_mode_refuses_a_change(
         page.goto(f"{url}/c/{CLUSTER}/r/topic/{topic}")
         expect(page.locator("header .mode")).to_have_text("read-only")
         expect(page.get_by_role("button", name="add to plan")).to_have_count(0)
-        token = page.locator('input[name="csrf_token"]').first.get_attribute("value")
-        assert token is not None
+        # a read-only page has no form: the token is the one the page gives htmx
+        headers = page.locator("body").get_attribute("hx-headers")
+        assert headers is not None
+        token = json.loads(headers)["X-CSRF-Token"]
         refused = page.request.post(
             f"{url}/c/{CLUSTER}/edit/topic/{topic}",
             form={"key": "retention.ms", "value": "1000", "action": "set", "csrf_token": token},

@@ -103,6 +103,13 @@ async def test_a_key_store_the_broker_cannot_load_never_joins_the_plan(
     assert refused.status_code == 400
     assert "the broker refuses it" in refused.text and "keystore" in refused.text
     assert wrong not in refused.text
+    # from the page (htmx): said beside the form, which keeps what was typed
+    beside = await tls_web.post(
+        f"/c/{CLUSTER}/rotate/broker/{broker}", data=form, headers={"HX-Request": "true"}
+    )
+    assert beside.status_code == 200 and 'role="alert"' in beside.text
+    assert "the broker refuses it" in beside.text and "<html" not in beside.text
+    assert wrong not in beside.text
     plan = await tls_web.get(f"/c/{CLUSTER}/plan")
     assert "rotated-web-refused.p12" not in plan.text
     assert served_serial(kafka_tls_cluster) != serial

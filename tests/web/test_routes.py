@@ -502,7 +502,7 @@ async def test_a_bulk_pattern_matches_a_topic_created_a_second_before(
     added = await form_post(web, topics_page, f"/c/{CLUSTER}/bulk", bulk)
     assert added.status_code == 303
     plan = await web.get(f"/c/{CLUSTER}/plan")
-    assert f"topic {prefix}-new" in plan.text and f"topic {prefix}-old" in plan.text
+    assert f">{prefix}-new</span>" in plan.text and f">{prefix}-old</span>" in plan.text
     said = re.search(r"matched 2 of the (\d+) topics listed (\d+\.\d) s ago", plan.text)
     assert said is not None and float(said[2]) < 1, plan.text
     assert "matched 2" not in (await web.get(f"/c/{CLUSTER}/plan")).text  # said once

@@ -108,14 +108,24 @@ async def test_a_credential_joins_the_plan_and_is_applied_with_the_other_edits(
     shown = await web.get(PLAN)
     bodies += [added.text, shown.text]
     diff = shown.text.split('<table class="diff">')[1]
-    assert f"scram user {user}" in diff and "SCRAM-SHA-256" in diff and "UPSERT" in diff
-    assert f"topic {topic}" in diff and "86400000" in diff
+    assert (
+        f'SCRAM user <span class="name">{user}</span>' in diff
+        and "SCRAM-SHA-256" in diff
+        and "UPSERT" in diff
+    )
+    assert f'topic <span class="name" title="{topic}">{topic}</span>' in diff and "86400000" in diff
     assert "[hidden]" in diff
     applied = await form_post(web, PLAN, f"{PLAN}/apply", {})
     bodies.append(applied.text)
     outcomes = applied.text.split('<table class="outcomes">')[1].split("</table>")[0]
-    assert f'<tr class="applied"><td>scram user {user}</td><td>applied</td>' in outcomes
-    assert f'<tr class="applied"><td>topic {topic}</td><td>applied</td>' in outcomes
+    assert (
+        f'<tr class="applied"><td>SCRAM user <span class="name">{user}</span></td><td>applied</td>'
+        in outcomes
+    )
+    assert (
+        f'<tr class="applied"><td>topic <span class="name" title="{topic}">{topic}</span></td>'
+        "<td>applied</td>" in outcomes
+    )
     assert await credentials(admin_client, user) == {"SCRAM-SHA-256": 8192}
     assert await topic_value(admin_client, topic, "retention.ms") == "86400000"
     assert len(pending(web, web_app)) == 0  # applied: the salted credential is dropped
@@ -143,12 +153,18 @@ async def test_a_deletion_the_broker_refuses_fails_on_the_plan_page_and_stays_pe
     edit = {"key": "retention.ms", "value": "7200000", "action": "set"}
     await form_post(web, f"/c/{CLUSTER}/r/topic/{topic}", f"/c/{CLUSTER}/edit/topic/{topic}", edit)
     shown = await web.get(PLAN)
-    assert f"scram user {user}" in shown.text and "DELETE" in shown.text
+    assert f'SCRAM user <span class="name">{user}</span>' in shown.text and "DELETE" in shown.text
     applied = await form_post(web, PLAN, f"{PLAN}/apply", {})
     outcomes = applied.text.split('<table class="outcomes">')[1].split("</table>")[0]
-    assert f'<tr class="failed"><td>scram user {user}</td><td>failed</td>' in outcomes
+    assert (
+        f'<tr class="failed"><td>SCRAM user <span class="name">{user}</span></td><td>failed</td>'
+        in outcomes
+    )
     assert "ResourceNotFoundError" in outcomes
-    assert f'<tr class="applied"><td>topic {topic}</td><td>applied</td>' in outcomes
+    assert (
+        f'<tr class="applied"><td>topic <span class="name" title="{topic}">{topic}</span></td>'
+        "<td>applied</td>" in outcomes
+    )
     assert await topic_value(admin_client, topic, "retention.ms") == "7200000"
     edits = pending(web, web_app)
     assert len(edits) == 1 and user in repr(edits.scram)  # kept for another try
@@ -206,9 +222,14 @@ async def test_an_accepted_edit_says_so_beside_the_form_and_counts_in_the_plan_l
     # Kafka cannot validate a credential without changing it: the check says so, sends nothing
     checked = await form_post(web, PLAN, f"{PLAN}/check", {})
     outcomes = checked.text.split('<table class="outcomes">')[1].split("</table>")[0]
-    assert f'<tr class="validated"><td>scram user {user}</td><td>validated</td>' in outcomes
+    assert (
+        f'<tr class="validated"><td>SCRAM user <span class="name">{user}</span></td>'
+        "<td>validated</td>" in outcomes
+    )
     assert "checked here" in outcomes and password not in checked.text
-    assert f'<tr class="validated"><td>quota user={user} </td>' in outcomes
+    assert (
+        f'<tr class="validated"><td>quota of <span class="name">user {user}</span></td>' in outcomes
+    )
     assert await credentials(admin_client, user) == {}
     await form_post(web, PLAN, f"{PLAN}/discard", {})
     assert len(pending(web, web_app)) == 0

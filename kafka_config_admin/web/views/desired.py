@@ -22,6 +22,7 @@ from ...desired import (
     read_state,
 )
 from .._render import render
+from .._summary import change_count, change_summary
 from .base import cluster_client, cluster_rules, form_text, override_rules, session
 from .plan import apply_desired, rules_context
 
@@ -37,17 +38,18 @@ async def file_form(request: Request) -> Response:
 
 
 async def _file_text(request: Request) -> str:
-    form = await request.form()
-    upload = form.get("file")
-    if isinstance(upload, UploadFile) and upload.filename:
+    # closed on the way out: an upload (even an empty file field) is a temporary file
+    async with request.form() as form:
+        upload = form.get("file")
+        if not (isinstance(upload, UploadFile) and upload.filename):
+            return form_text(form, "text")
         data = await upload.read(MAX_FILE + 1)
-        if len(data) > MAX_FILE:
-            raise HTTPException(400, f"the file is larger than {MAX_FILE} bytes")
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise HTTPException(400, "the file is not UTF-8 text") from None
-    return form_text(form, "text")
+    if len(data) > MAX_FILE:
+        raise HTTPException(400, f"the file is larger than {MAX_FILE} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise HTTPException(400, "the file is not UTF-8 text") from None
 
 
 async def file_plan(request: Request) -> Response:
@@ -73,6 +75,8 @@ async def file_plan(request: Request) -> Response:
             "text": text,
             "plan": plan.to_dict(),
             "has_changes": plan.has_changes,
+            "summary": change_summary(plan),
+            "change_count": change_count(plan),
             "verdict": None if verdict is None else verdict.to_dict(),
             "violations": [str(violation) for violation in violations],
             **rules_context(guard),

@@ -10,7 +10,6 @@ from starlette.responses import RedirectResponse, Response
 
 from ... import (
     AdminClient,
-    ClientQuotaEntity,
     ConfigResource,
     KafkaConfigAdminError,
     QuotaEntityType,
@@ -25,7 +24,7 @@ from ... import (
     shorten,
 )
 from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string_for
-from .._render import render, resource_url
+from .._render import entity_words, render, resource_url
 from .base import cluster_client, cluster_name, edit_answer, form_text, require_writes, session
 
 #: The iterations the users form offers (and takes when the field is left empty).
@@ -77,17 +76,13 @@ async def client_metrics(request: Request) -> Response:
     )
 
 
-def _entity_label(entity: ClientQuotaEntity) -> str:
-    return str(entity)
-
-
 async def quotas(request: Request) -> Response:
     """``GET /c/{cluster}/quotas``: every entity's quotas, and the form to set one."""
     _, admin = await cluster_client(request)
     described = await admin.describe_client_quotas().all()
     rows = [
         (
-            _entity_label(entity),
+            entity_words(entity),
             [
                 (key, quota_value_text(value), human_units(key, quota_value_text(value)))
                 for key, value in sorted(values.items())

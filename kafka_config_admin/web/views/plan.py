@@ -57,7 +57,7 @@ from ...journal import Origin, Recorder
 from .._changelog import ChangeRow, now
 from .._edits import Edits
 from .._render import render
-from .._summary import change_summary
+from .._summary import change_count, change_summary
 from .base import (
     cluster_client,
     cluster_rules,
@@ -115,6 +115,58 @@ def change_set(plan: Plan, edits: Edits) -> ChangeSet:
     )
 
 
+def _count(number: int, what: str) -> str:
+    return f"{number} {what}{'' if number == 1 else 's'}"
+
+
+def _applied_changes(plan: Plan, report: ApplyReport) -> tuple[int, int]:
+    """How many of ``plan``'s changes ``report`` says were made, and how many failed."""
+    made = (OutcomeStatus.APPLIED, OutcomeStatus.UNCONFIRMED)
+    changes = {item.resource: len(item.changes) for item in plan.resources}
+    quotas = {item.quota_entity: len(item.changes) for item in plan.quotas}
+    users = {item.user: len(item.changes) for item in plan.scram}
+    counted = [
+        *((o.status, changes.get(o.resource, 0)) for o in report.outcomes),
+        *((o.status, quotas.get(o.entity, 0)) for o in report.quotas),
+        *((o.status, users.get(o.user, 0)) for o in report.scram),
+    ]
+    applied = sum(number for status, number in counted if status in made)
+    failed = sum(number for status, number in counted if status is OutcomeStatus.FAILED)
+    return applied, failed
+
+
+def _title(
+    plan: Plan, source: str, report: ApplyReport | None, moved: int, *, refused: bool
+) -> str:
+    """What the page says happened: "Applied 120 changes", "Not applied: changed by someone
+    else", or what waits ("Pending plan")."""
+    if refused:
+        return "Not applied: the plan breaks rules of this cluster"
+    if report is None:
+        return "Pending plan" if source == "edits" else "Plan of the desired-state file"
+    if report.dry_run:
+        return "Checked with the broker (validate_only): nothing was changed"
+    applied, failed = _applied_changes(plan, report)
+    said = [f"Applied {_count(applied, 'change')}"] if applied or not (failed or moved) else []
+    if failed:
+        said.append(f"{_count(failed, 'change')} failed")
+    if moved:
+        stale = "Not applied" if not said else f"{_count(moved, 'change')} not applied"
+        said.append(f"{stale}: changed by someone else")
+    return "; ".join(said)
+
+
+def _wanted(shown: Plan) -> dict[Any, dict[str, str | None]]:
+    """The values the user wanted, by resource (or quota entity) and key, as shown."""
+    wanted: dict[Any, dict[str, str | None]] = {
+        item.resource: {change.key: change.wanted for change in item.changes}
+        for item in shown.resources
+    }
+    for quota in shown.quotas:
+        wanted[quota.quota_entity] = {change.key: change.shown()[1] for change in quota.changes}
+    return wanted
+
+
 def _plan_page(
     request: Request,
     plan: Plan,
@@ -122,22 +174,31 @@ def _plan_page(
     report: ApplyReport | None = None,
     stale: dict[ConfigResource, tuple[StaleKey, ...]] | None = None,
     stale_quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]] | None = None,
+    shown: Plan | None = None,
     difference: tuple[PlanDifference, ...] = (),
     source: str = "edits",
     guard: RuleCheck | None = None,
     refused: bool = False,
 ) -> Response:
+    stale, stale_quotas = stale or {}, stale_quotas or {}
+    moved = sum(map(len, stale.values())) + sum(map(len, stale_quotas.values()))
+    if difference:
+        title = "Not applied: the plan changed since you saw it"
+    else:
+        title = _title(plan, source, report, moved, refused=refused)
     return render(
         request,
         "plan.html",
         {
-            "title": "Pending plan" if source == "edits" else "Plan of the desired-state file",
+            "title": title,
             "plan": plan.to_dict(),
             "has_changes": plan.has_changes,
             "summary": change_summary(plan),
             "report": None if report is None else report.to_dict(),
-            "stale": stale or {},
-            "stale_quotas": stale_quotas or {},
+            "stale": stale,
+            "stale_quotas": stale_quotas,
+            "wanted": _wanted(shown or plan),
+            "change_count": change_count(plan),
             "difference": difference,
             "source": source,
             **rules_context(guard or RuleCheck()),
@@ -396,6 +457,7 @@ async def apply(request: Request) -> Response:
         report=done.report,
         stale=done.stale,
         stale_quotas=done.stale_quotas,
+        shown=shown,
         guard=_guard(request, cluster, done.plan, overrides),
     )
 
@@ -426,6 +488,7 @@ async def apply_desired(
         report=done.report,
         stale=done.stale,
         stale_quotas=done.stale_quotas,
+        shown=before,
         difference=done.difference,
         source="file",
     )

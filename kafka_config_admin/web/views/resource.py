@@ -49,6 +49,7 @@ from .._edits import Edits
 from .._render import render, resource_title, resource_url, source_words
 from .base import (
     cluster_client,
+    edit_answer,
     form_text,
     kept_topics,
     path_resource,
@@ -181,11 +182,14 @@ async def page(request: Request) -> Response:
     config = await described.values[resource]
     match = await admin.config_catalog()
     edits = session(request).edits_of(cluster)
-    rows = [
-        row_of(resource, entry, edits, match)
-        for entry in sorted(config.values(), key=lambda entry: entry.name)
-        if not modified or is_override(resource, entry)
-    ]
+    rows = sorted(
+        (
+            row_of(resource, entry, edits, match)
+            for entry in config.values()
+            if not modified or is_override(resource, entry)
+        ),
+        key=lambda row: (not row.override, row.name),  # what is set here first
+    )
     return render(
         request,
         "resource.html",
@@ -362,7 +366,8 @@ def keystore_settings(form: Any) -> dict[str, str | None]:
 
 async def rotate_keystore(request: Request) -> Response:
     """``POST .../rotate/broker/{id}``: a listener's new key store (location, type,
-    passwords) checked by the broker as one change set, then added to the plan together."""
+    passwords) checked by the broker as one change set, then added to the plan together; a
+    refusal is said beside the form under htmx (what was typed kept), else on a page (400)."""
     require_writes(request)
     cluster, admin = await cluster_client(request)
     resource = path_resource(request)
@@ -378,5 +383,7 @@ async def rotate_keystore(request: Request) -> Response:
         edits = session(request).edits_of(cluster)
         for key, value in settings.items():
             edits.set(resource, key, value)
+    if reason is None and not request.headers.get("HX-Request"):
         return RedirectResponse(resource_url(cluster, resource), status_code=303)
-    raise HTTPException(400, f"{resource_title(resource)}, key store: refused: {reason}")
+    # under htmx, said beside the form, which keeps what was typed; else a page (400)
+    return edit_answer(request, f"{resource_title(resource)}, key store", reason)

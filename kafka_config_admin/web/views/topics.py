@@ -5,7 +5,7 @@ picked by pattern or ticked."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -16,7 +16,14 @@ from ...desired import kafka_string_for
 from .._listings import Listings
 from .._patterns import matching
 from .._render import render
-from .base import cluster_client, form_text, require_writes, session
+from .base import (
+    cluster_client,
+    cluster_name,
+    edit_answer,
+    form_text,
+    require_writes,
+    session,
+)
 
 __all__ = ["bulk", "topics"]
 
@@ -88,8 +95,24 @@ async def topics(request: Request) -> Response:
 
 async def bulk(request: Request) -> Response:
     """``POST /c/{cluster}/bulk``: set or reset a key on the ticked topics or on every topic
-    whose whole name matches a pattern; the edits join the pending plan."""
+    whose whole name matches a pattern; the edits join the pending plan, which is shown next.
+    Under htmx a refusal is said beside the form, which keeps what was typed; without it, on
+    a page of its own (400)."""
     require_writes(request)
+    cluster = cluster_name(request)
+    try:
+        await _bulk_edit(request)
+    except HTTPException as error:
+        if error.status_code != 400 or not request.headers.get("HX-Request"):
+            raise
+        return edit_answer(request, "bulk edit", error.detail)
+    plan_url = f"/c/{quote(cluster, safe='')}/plan"
+    if request.headers.get("HX-Request"):
+        return Response(status_code=204, headers={"HX-Redirect": plan_url})
+    return RedirectResponse(plan_url, status_code=303)
+
+
+async def _bulk_edit(request: Request) -> None:
     cluster, admin = await cluster_client(request)
     form = await request.form()
     key = form_text(form, "key").strip()
@@ -123,4 +146,3 @@ async def bulk(request: Request) -> Response:
         edits.set(ConfigResource(ResourceType.TOPIC, name), key, value)
     if notice is not None:
         session(request).notices[cluster] = notice
-    return RedirectResponse(f"/c/{cluster}/plan", status_code=303)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
-from .. import kafka_string, shorten
+from .. import kafka_string, quota_value_text, shorten
 
 __all__ = [
     "DURATION_UNITS",
@@ -211,4 +211,7 @@ def _whole_number(text: str) -> int | None:
         number = float(text)
     except ValueError:
         return None
-    return int(number) if number.is_integer() and 0 <= number < 2**64 else None
+    if not 0 <= number < 2**64:
+        return None
+    whole = quota_value_text(number)  # the one format of a quota: no fraction when whole
+    return int(whole) if whole is not None and whole.isdecimal() else None

@@ -340,29 +340,6 @@ def plan(**options: Any) -> int:
 
 
 @cli.command()
-@click.argument("change_id", metavar="ID")
-@click.option(
-    "--change-set", "whole_set", is_flag=True, help="ID is a change set: undo all its changes."
-)
-@click.option("--force", is_flag=True, help="Also put back keys changed since (by anyone).")
-@click.option("--dry-run", is_flag=True, help="Let the brokers validate the undo; apply nothing.")
-@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
-@connection_options
-def undo(**options: Any) -> int:
-    """Put back what a recorded change (or, with --change-set, a whole change set) changed:
-    old values set again, keys that were not set deleted, quotas restored, SCRAM credentials
-    it created deleted (no password is kept: other SCRAM changes cannot be undone).
-
-    Name the cluster the change was made on (checked by its id). A key whose value is no
-    longer the one the change left is shown and left alone unless --force. The undo is shown,
-    confirmed unless --yes, applied, read back and recorded in the journal itself.
-    """
-    from ._undo import undo as work
-
-    return work(**options)
-
-
-@cli.command()
 @click.option(
     "--at", "at", required=True, metavar="TIME", help=f"The time to go back to ({_TIME})."
 )
@@ -395,6 +372,29 @@ def restore(**options: Any) -> int:
     restore is shown, confirmed unless --yes, applied, read back and recorded in the journal.
     """
     from ._restore import restore as work
+
+    return work(**options)
+
+
+@cli.command()
+@click.argument("change_id", metavar="ID")
+@click.option(
+    "--change-set", "whole_set", is_flag=True, help="ID is a change set: undo all its changes."
+)
+@click.option("--force", is_flag=True, help="Also put back keys changed since (by anyone).")
+@click.option("--dry-run", is_flag=True, help="Let the brokers validate the undo; apply nothing.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@connection_options
+def undo(**options: Any) -> int:
+    """Put back what a recorded change (or, with --change-set, a whole change set) changed:
+    old values set again, keys that were not set deleted, quotas restored, SCRAM credentials
+    it created deleted (no password is kept: other SCRAM changes cannot be undone).
+
+    Name the cluster the change was made on (checked by its id). A key whose value is no
+    longer the one the change left is shown and left alone unless --force. The undo is shown,
+    confirmed unless --yes, applied, read back and recorded in the journal itself.
+    """
+    from ._undo import undo as work
 
     return work(**options)
 

@@ -4,11 +4,9 @@ apply, read back), recorded in the journal itself."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-
-from rich.table import Table
-from rich.text import Text
 
 from .. import AdminClient, ResourceType
 from ..changeset import review
@@ -18,14 +16,7 @@ from ._alter import confirmed_and_applied, print_changes
 from ._exit import ExitCode, say, say_lines
 from ._history import parse_time
 from ._options import ConnectionOptions
-from ._output import (
-    print_refusals,
-    print_table,
-    print_warnings,
-    report_verdict,
-    resource_title,
-    stderr,
-)
+from ._output import print_refusals, print_warnings, report_verdict, resource_title
 from ._resources import Selection, UsageError
 from ._running import open_client, run
 from ._selection import selected_resources
@@ -60,7 +51,7 @@ def restore(
             planned = await plan_restore(admin, resources, time, journal=recorded, feed=feed or ())
             if feed is None:
                 say("without --feed-table, only changes made through kafka-config-admin are known")
-            print_unknown(planned.unknown)
+            say_lines(unknown_lines(planned.unknown))
             say_lines(
                 f"{resource_title(item.resource.type.name, item.resource.name)} {item.key}: "
                 f"{'not set' if item.value is None else item.value} then ({item.told_by})"
@@ -125,14 +116,9 @@ async def _of_this_cluster(
     ]
 
 
-def print_unknown(unknown: tuple[Unknown, ...]) -> None:
-    """What restore cannot tell, on stderr: each resource or key, and why."""
-    if not unknown:
-        return
-    table = Table(title="unknown: left as it is", title_justify="left")
-    for column in ("resource", "key", "why"):
-        table.add_column(column, overflow="fold")
+def unknown_lines(unknown: tuple[Unknown, ...]) -> Iterator[str]:
+    """What restore cannot tell, one line each: the resource (and key), and why."""
     for item in unknown:
         title = resource_title(item.resource.type.name, item.resource.name)
-        table.add_row(*(Text(cell) for cell in (title, item.key or "(all)", item.reason)))
-    print_table(stderr, table)
+        key = "" if item.key is None else f" {item.key}"
+        yield f"unknown, left as it is: {title}{key}: {item.reason}"

@@ -184,11 +184,17 @@ def test_what_neither_source_can_tell_is_listed_unknown_and_left_alone(
         "-y",
     )
     assert ran.code == 1, ran.err  # something could not be told: not all is as it was
-    said = " ".join(ran.err.split())
-    assert "unknown: left as it is" in said
-    assert "neither the journal nor the feed saw" in said
-    assert "did not exist then" in said
-    assert "segment.ms: 7200000 then (journal change" in said
+    lines = ran.err.splitlines()
+    unknown = [line for line in lines if line.startswith("unknown, left as it is: ")]
+    assert len(unknown) == 2, ran.err
+    assert unknown[0].startswith(
+        f"unknown, left as it is: topic {moved} retention.ms: something neither the journal "
+        "nor the feed saw changed it between "
+    )
+    assert unknown[1].startswith(
+        f"unknown, left as it is: topic {created}: it did not exist then (created "
+    )
+    assert f"topic {kept} segment.ms: 7200000 then (journal change" in ran.err
     settled(kafka_bootstrap, topic(kept), "segment.ms", "7200000")
     assert overrides(kafka_bootstrap, topic(moved)) == {"retention.ms": "4000000"}
     assert overrides(kafka_bootstrap, topic(created)) == {"segment.ms": "3600000"}

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .. import KafkaConfigAdminError
+from .. import InvalidArgumentError
 from ..desired import ChangeKind, StateChange
 
 __all__ = ["FeedTableError", "read_feed_table"]
@@ -24,8 +24,9 @@ __all__ = ["FeedTableError", "read_feed_table"]
 _PARQUET_MAGIC = b"PAR1"
 
 
-class FeedTableError(KafkaConfigAdminError):
-    """The feed's table cannot be read: missing, Parquet, or a row that is not the feed's."""
+class FeedTableError(InvalidArgumentError):
+    """The feed's table cannot be used: missing, Parquet, or a row that is not the feed's (a
+    user's file, named with the problem: the CLI's exit code 2)."""
 
 
 def read_feed_table(path: Path) -> list[StateChange]:

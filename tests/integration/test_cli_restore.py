@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kafka_config_admin import AdminClient, AlterConfigOp
+from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
 
 from .cli_helpers import make_topic, overrides, run_cli, settled, topic, with_admin
 from .helpers import unique_name
@@ -127,9 +127,22 @@ def test_restore_to_a_time_before_three_changes_one_seen_only_by_the_feed(
         "cleanup.policy": "compact",
     }
 
-    # With the feed's table: the other tool's change too; the journal's are taken once.
+    # With the feed's table: the other tool's change too; the journal's are taken once. The
+    # feed named the cluster "main" here (as a clusters file would): --feed-cluster says so.
+    renamed = tmp_path / "main.jsonl"
+    rows = [json.loads(line) for line in table.read_text().splitlines() if line]
+    renamed.write_text("".join(json.dumps({**row, "cluster": "main"}) + "\n" for row in rows))
+    wrong = run_cli(
+        capsys, "restore", "--at", at.isoformat(), *selection, "--feed-table", str(renamed)
+    )
+    assert wrong.code == 2 and "has no rows of cluster" in wrong.err and "'main'" in wrong.err
     ran = run_cli(
-        capsys, "restore", "--at", at.isoformat(), *selection, "--feed-table", str(table), "-y"
+        capsys,
+        "restore",
+        "--at",
+        at.isoformat(),
+        *selection,
+        *("--feed-table", str(renamed), "--feed-cluster", "main", "-y"),
     )
     assert ran.code == 0, ran.err
     said = " ".join(ran.err.split())
@@ -137,13 +150,13 @@ def test_restore_to_a_time_before_three_changes_one_seen_only_by_the_feed(
     assert "cleanup.policy: not set then (feed row of" in said
     settled(kafka_bootstrap, topic(name), "retention.ms", "1000000")
     assert overrides(kafka_bootstrap, topic(name)) == {"retention.ms": "1000000"}
-    rows = history(capsys, "--change-set", change_set_of(ran.err))
-    assert {(r["key"], r["op"], r["new_value"]) for r in rows} == {
+    restored = history(capsys, "--change-set", change_set_of(ran.err))
+    assert {(r["key"], r["op"], r["new_value"]) for r in restored} == {
         ("retention.ms", "SET", "1000000"),
         ("segment.ms", "DELETE", None),
         ("cleanup.policy", "DELETE", None),
     }
-    assert all(r["note"] == f"restore to {at.isoformat()}" for r in rows)
+    assert all(r["note"] == f"restore to {at.isoformat()}" for r in restored)
     # Done again: nothing is left to restore.
     again = run_cli(
         capsys, "restore", "--at", at.isoformat(), *selection, "--feed-table", str(table), "-y"
@@ -173,6 +186,7 @@ def test_what_neither_source_can_tell_is_listed_unknown_and_left_alone(
     assert applied.code == 0, applied.err
     settled(kafka_bootstrap, topic(created), "segment.ms", "3600000")
 
+    missing = unique_name()  # never created
     ran = run_cli(
         capsys,
         "restore",
@@ -180,13 +194,13 @@ def test_what_neither_source_can_tell_is_listed_unknown_and_left_alone(
         at.isoformat(),
         "-b",
         kafka_bootstrap,
-        *("--topic", moved, "--topic", kept, "--topic", created),
+        *("--topic", moved, "--topic", kept, "--topic", created, "--topic", missing),
         "-y",
     )
     assert ran.code == 1, ran.err  # something could not be told: not all is as it was
     lines = ran.err.splitlines()
     unknown = [line for line in lines if line.startswith("unknown, left as it is: ")]
-    assert len(unknown) == 2, ran.err
+    assert len(unknown) == 3, ran.err
     assert unknown[0].startswith(
         f"unknown, left as it is: topic {moved} retention.ms: something neither the journal "
         "nor the feed saw changed it between "
@@ -194,7 +208,50 @@ def test_what_neither_source_can_tell_is_listed_unknown_and_left_alone(
     assert unknown[1].startswith(
         f"unknown, left as it is: topic {created}: it did not exist then (created "
     )
+    assert unknown[2].startswith(
+        f"unknown, left as it is: topic {missing}: it cannot be read now: "
+    )
     assert f"topic {kept} segment.ms: 7200000 then (journal change" in ran.err
     settled(kafka_bootstrap, topic(kept), "segment.ms", "7200000")
     assert overrides(kafka_bootstrap, topic(moved)) == {"retention.ms": "4000000"}
     assert overrides(kafka_bootstrap, topic(created)) == {"segment.ms": "3600000"}
+
+
+BACKOFF = "log.cleaner.backoff.ms"
+
+
+def test_restore_of_the_brokers_and_the_cluster_default(
+    kafka_bootstrap: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broker = with_admin(kafka_bootstrap, lambda admin: _first_broker(admin))
+    default, own = (
+        ConfigResource(ResourceType.BROKER, ""),
+        ConfigResource(ResourceType.BROKER, broker),
+    )
+    target = ["-b", kafka_bootstrap, "--entity-type", "brokers"]
+
+    def alter(resource: str, value: str) -> None:
+        ran = run_cli(capsys, "alter", *target[:2], resource, "--set", f"{BACKOFF}={value}", "-y")
+        assert ran.code == 0, ran.err
+
+    try:
+        alter("broker:", "16000")
+        at = a_moment()
+        alter("broker:", "17000")
+        alter(f"broker:{broker}", "18000")
+        ran = run_cli(capsys, "restore", "--at", at.isoformat(), *target, "-y")
+        assert ran.code == 0, ran.err
+        settled(kafka_bootstrap, default, BACKOFF, "16000")
+        assert overrides(kafka_bootstrap, default).get(BACKOFF) == "16000"
+        assert BACKOFF not in overrides(kafka_bootstrap, own)
+    finally:
+        with_admin(kafka_bootstrap, lambda admin: _forget(admin, [default, own]))
+
+
+async def _first_broker(admin: AdminClient) -> str:
+    return str(min(admin.broker_ids()))
+
+
+async def _forget(admin: AdminClient, resources: list[ConfigResource]) -> None:
+    delete = [AlterConfigOp(BACKOFF, op=OpType.DELETE)]
+    await admin.incremental_alter_configs({resource: delete for resource in resources}).all()

@@ -215,3 +215,13 @@ def test_a_parquet_table_is_refused_before_the_cluster_is_reached(
     (table / "part-00000.snappy.parquet").write_bytes(b"PAR1")
     code, err = run(capsys, "--at", "2h", "--topic", "t", "--feed-table", str(table))
     assert code == 2 and "is Parquet" in err and "format('json')" in err, err
+
+
+def test_a_resource_the_feed_or_the_journal_saw_created_is_dated() -> None:
+    appeared = StateChange("prod", "TOPIC", "orders", None, ChangeKind.ADDED, T0)
+    created: dict[ConfigResource, datetime] = {}
+    assert list(_feed_changes([appeared], {ORDERS}, created)) == []
+    assert created == {ORDERS: T0}
+    again = replace(ENTRY, op="CREATE", key="", time=T0 + timedelta(hours=1))
+    assert list(_journal_changes([again], {ORDERS}, created)) == []
+    assert created == {ORDERS: T0 + timedelta(hours=1)}  # deleted and created again: the latest

@@ -2,18 +2,22 @@
 
 The feed writes one JSON object per change: ``kafka-config-admin watch --output json`` as
 lines on stdout, the streaming source through Spark's ``json`` sink as a directory of part
-files (Spark leaves out a null column, and a batch it retried may have left its rows in a
-second file: identical rows are the same change, kept once). A Parquet table is refused by
-name: reading it would take pyarrow, which the command line does not install.
+files. Of a Spark sink's directory only the files its log (``_spark_metadata``) says were
+committed are read, as Spark's own reader does: a file still being written, or left by a batch
+that failed, is not the table's. Spark leaves out a null column; identical rows are the same
+change, kept once. A Parquet table is refused by name: reading it would take pyarrow, which
+the command line does not install.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlparse
 
 from .. import InvalidArgumentError
 from ..desired import ChangeKind, StateChange
@@ -22,6 +26,10 @@ __all__ = ["FeedTableError", "read_feed_table"]
 
 #: The first bytes of a Parquet file.
 _PARQUET_MAGIC = b"PAR1"
+#: A Spark file sink's log of committed files, in the sink's directory.
+_SINK_LOG = "_spark_metadata"
+#: A log file's name: a batch id, or the batch id a compaction ends with.
+_LOG_FILE = re.compile(r"(\d+)(\.compact)?")
 
 
 class FeedTableError(InvalidArgumentError):
@@ -44,7 +52,9 @@ def _files(path: Path) -> list[Path]:
         raise FeedTableError(f"the feed table {path} does not exist")
     if path.is_file():
         files = [path]
-    else:  # Spark's own files (_spark_metadata, _SUCCESS, .crc) start with _ or .
+    elif (path / _SINK_LOG).is_dir():
+        files = _committed(path / _SINK_LOG)
+    else:  # files written otherwise; Spark's own (_SUCCESS, .crc) start with _ or .
         files = sorted(
             file
             for file in path.rglob("*")
@@ -59,6 +69,54 @@ def _files(path: Path) -> list[Path]:
                 "convert it: spark.read.parquet(TABLE).write.json(OUT)"
             )
     return files
+
+
+def _committed(log: Path) -> list[Path]:
+    """The files a Spark sink's log says its committed batches wrote: those of its latest
+    compaction (``N.compact``: every file up to batch N), then of each later batch."""
+    batches: dict[int, Path] = {}
+    for file in log.iterdir():
+        named = _LOG_FILE.fullmatch(file.name)
+        if named is not None:
+            batch = int(named.group(1))
+            if named.group(2) or batch not in batches:
+                batches[batch] = file
+    compactions = [batch for batch, file in batches.items() if file.suffix == ".compact"]
+    start = max(compactions, default=-1)
+    added: dict[str, None] = {}
+    for batch in sorted(b for b in batches if b >= start):
+        for number, line in _lines(batches[batch]):
+            if number == 1:  # the log's version: v1
+                continue
+            entry = _log_entry(line, batches[batch], number)
+            if entry.get("action") == "delete":
+                added.pop(str(entry.get("path")), None)
+            else:
+                added[str(entry.get("path"))] = None
+    return [_local(uri, log) for uri in added]
+
+
+def _log_entry(line: str, file: Path, number: int) -> dict[str, Any]:
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise FeedTableError(
+            f"{file}:{number}: not an entry of Spark's sink log: {error}"
+        ) from None
+    if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+        raise FeedTableError(f"{file}:{number}: not an entry of Spark's sink log (no path)")
+    return entry
+
+
+def _local(uri: str, log: Path) -> Path:
+    """A committed file's path on this machine (the log names it by its URI)."""
+    parsed = urlparse(uri)
+    if parsed.scheme not in ("", "file"):
+        raise FeedTableError(
+            f"the feed table's log {log} names {uri}: only files on this machine can be read "
+            "(copy the table here)"
+        )
+    return Path(unquote(parsed.path))
 
 
 def _starts_with(file: Path, magic: bytes) -> bool:

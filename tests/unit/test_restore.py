@@ -145,18 +145,44 @@ def test_a_json_lines_table_and_a_spark_json_directory_read_back(tmp_path: Path)
     lines = tmp_path / "feed.jsonl"
     lines.write_text(json.dumps(row.to_dict()) + "\n\n")
     assert read_feed_table(lines) == [row]
-    # Spark's json sink: part files, null columns left out, a retried batch's rows twice,
-    # its own metadata and markers beside them.
+    # A directory of JSON files written otherwise: each file, a row in two of them once.
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "a.json").write_text(json.dumps(row.to_dict()))
+    (plain / "b.json").write_text(json.dumps(row.to_dict()))
+    (plain / "_SUCCESS").write_text("")
+    assert read_feed_table(plain) == [row]
+
+
+def test_of_a_spark_sink_only_the_committed_files_are_read(tmp_path: Path) -> None:
     table = tmp_path / "table"
-    (table / "_spark_metadata").mkdir(parents=True)
-    (table / "_spark_metadata" / "0").write_text("v1\n{}\n")
-    (table / "_SUCCESS").write_text("")
-    spark_row = {k: v for k, v in row.to_dict().items() if v is not None}
-    spark_row["detected_time"] = "2026-11-27T06:01:00.000Z"
-    text = json.dumps(spark_row) + "\n"
-    (table / "part-00000-a.json").write_text(text)
-    (table / "part-00000-b.json").write_text(text)
-    assert read_feed_table(table) == [row]
+    log = table / "_spark_metadata"
+    log.mkdir(parents=True)
+    rows = [feed_row(minutes, "1000", str(minutes)) for minutes in (1, 2, 3)]
+    # Spark's json sink: null columns left out, times with a Z.
+    for name, row in zip(("old", "kept", "later"), rows, strict=True):
+        spark_row = {k: v for k, v in row.to_dict().items() if v is not None}
+        spark_row["detected_time"] = row.detected_time.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        (table / f"part-{name}.json").write_text(json.dumps(spark_row) + "\n")
+    (table / "part-failed.json").write_text('{"cluster": "prod", "chan')  # never committed
+
+    def entries(*names: str, action: str = "add") -> str:
+        return "v1\n" + "".join(
+            json.dumps({"path": (table / f"part-{name}.json").as_uri(), "action": action}) + "\n"
+            for name in names
+        )
+
+    (log / "0").write_text(entries("old"))
+    (log / "1.compact").write_text(entries("kept"))  # the files up to batch 1: not "old"
+    (log / "1").write_text(entries("old"))  # superseded by its compaction
+    (log / "2").write_text(entries("later"))
+    (log / ".2.crc").write_text("")
+    assert read_feed_table(table) == rows[1:]
+    (log / "3").write_text(entries("later", action="delete"))
+    assert read_feed_table(table) == rows[1:2]
+    (log / "4").write_text("v1\n" + json.dumps({"path": "hdfs://nn/t/part-x.json"}) + "\n")
+    with pytest.raises(FeedTableError, match="only files on this machine"):
+        read_feed_table(table)
 
 
 @pytest.mark.parametrize(

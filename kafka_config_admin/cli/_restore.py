@@ -37,6 +37,8 @@ def restore(
     if time > datetime.now(UTC):
         raise UsageError(f"--at {at!r} is in the future ({time.isoformat()})")
     _check_selection(selection)
+    if feed_cluster is not None and feed_table is None:
+        raise UsageError("--feed-cluster names the cluster in the feed's rows: give --feed-table")
     rows = None if feed_table is None else read_feed_table(feed_table)
     journal = Journal.at()
     entries = journal.entries()

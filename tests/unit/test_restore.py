@@ -223,6 +223,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
         (["--at", "2h", "--entity-type", "users", "--entity-name", "a"], "put back by undo"),
         (["--at", "2h", "broker-logger:1"], "does not put back broker loggers"),
         (["--at", "2h", "--topic", "t", "--feed-table", "/nonexistent"], "does not exist"),
+        (["--at", "2h", "--topic", "t", "--feed-cluster", "main"], "give --feed-table"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(

@@ -104,12 +104,12 @@ async def plan_restore(
     rows and ``feed``'s rows of this cluster (the caller chooses them: ``admin`` is the
     cluster they were recorded on), after reading what the cluster has now."""
     wanted = set(resources)
-    changes: dict[_Subject, list[_Change]] = {}
+    changes: dict[ConfigResource, dict[str, list[_Change]]] = {}
     created: dict[ConfigResource, datetime] = {}
     journal_changes = list(_journal_changes(journal, wanted, created))
     feed_changes = list(_feed_changes(feed, wanted, created))
-    for subject, change in _once(journal_changes, feed_changes):
-        changes.setdefault(subject, []).append(change)
+    for (resource, key), change in _once(journal_changes, feed_changes):
+        changes.setdefault(resource, {}).setdefault(key, []).append(change)
     state = await describe_state(admin, list(wanted))
     unknown: list[Unknown] = []
     restored: list[Restored] = []
@@ -126,8 +126,8 @@ async def plan_restore(
             when = created[resource].isoformat()
             unknown.append(Unknown(resource, None, f"it did not exist then (created {when})"))
             continue
-        for key in sorted(key for (r, key) in changes if r == resource):
-            known = sorted(changes[(resource, key)], key=lambda change: change.time)
+        for key, of_key in sorted(changes.get(resource, {}).items()):
+            known = sorted(of_key, key=lambda change: change.time)
             outcome = _value_then(known, at)
             if outcome is None:
                 continue
@@ -254,19 +254,20 @@ def _once(
     is the journal's change when the journal has one of the same key, from the same value to
     the same value, at or before the poll that saw it (the latest such, each used once)."""
     yield from journal
-    used: set[int] = set()
+    unmatched: dict[_Subject, list[_Change]] = {}
+    for subject, change in journal:
+        unmatched.setdefault(subject, []).append(change)
     for subject, seen in feed:
+        candidates = unmatched.get(subject, [])
         matches = [
-            index
-            for index, (other, change) in enumerate(journal)
-            if other == subject
-            and index not in used
-            and change.time <= seen.time
+            change
+            for change in candidates
+            if change.time <= seen.time
             and change.before.same(seen.before)
             and change.after.same(seen.after)
         ]
         if matches:
-            used.add(max(matches, key=lambda index: journal[index][1].time))
+            candidates.remove(max(matches, key=lambda change: change.time))
             continue
         yield subject, seen
 

@@ -12,8 +12,8 @@ after TIME is left as it is.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from .. import (
     AdminClient,
@@ -90,6 +90,10 @@ class _Change:
 
 
 _Subject = tuple[ConfigResource, str]
+
+#: How long before a journal row's time the feed may have seen its change: the row's time is
+#: when its apply ended, and an apply reads its changes back before it ends.
+APPLY_SLACK = timedelta(minutes=1)
 
 
 async def plan_restore(
@@ -250,26 +254,38 @@ def _keep_latest(
 def _once(
     journal: Sequence[tuple[_Subject, _Change]], feed: Sequence[tuple[_Subject, _Change]]
 ) -> Iterable[tuple[_Subject, _Change]]:
-    """Every journal change, and the feed's changes the journal does not explain: a feed row
-    is the journal's change when the journal has one of the same key, from the same value to
-    the same value, at or before the poll that saw it (the latest such, each used once)."""
-    yield from journal
-    unmatched: dict[_Subject, list[_Change]] = {}
-    for subject, change in journal:
-        unmatched.setdefault(subject, []).append(change)
-    for subject, seen in feed:
-        candidates = unmatched.get(subject, [])
-        matches = [
-            change
-            for change in candidates
-            if change.time <= seen.time
-            and change.before.same(seen.before)
-            and change.after.same(seen.after)
+    """Every journal change, and the feed's changes the journal does not explain.
+
+    A feed row (in time order) is a journal change of the same key, from the same value to the
+    same value, made after the feed's row before it of that key and at most
+    :data:`APPLY_SLACK` after the row (a journal row's time is when its apply ended, after the
+    read back: the feed may have polled in between); the earliest such, each used once. The
+    change is then dated by the earlier of the two times: both are when it had been made.
+    """
+    changes = [change for _, change in journal]
+    open_by_subject: dict[_Subject, list[int]] = {}
+    for index, (subject, _) in enumerate(journal):
+        open_by_subject.setdefault(subject, []).append(index)
+    previous: dict[_Subject, datetime] = {}
+    for subject, seen in sorted(feed, key=lambda item: item[1].time):
+        after = previous.get(subject)
+        previous[subject] = seen.time
+        candidates = [
+            index
+            for index in open_by_subject.get(subject, [])
+            if (after is None or changes[index].time > after)
+            and changes[index].time - APPLY_SLACK <= seen.time
+            and changes[index].before.same(seen.before)
+            and changes[index].after.same(seen.after)
         ]
-        if matches:
-            candidates.remove(max(matches, key=lambda change: change.time))
+        if not candidates:
+            yield subject, seen
             continue
-        yield subject, seen
+        index = min(candidates, key=lambda index: changes[index].time)
+        open_by_subject[subject].remove(index)
+        changes[index] = replace(changes[index], time=min(changes[index].time, seen.time))
+    for (subject, _), change in zip(journal, changes, strict=True):
+        yield subject, change
 
 
 def _resource(kind: str) -> ResourceType | None:

@@ -252,3 +252,23 @@ def test_a_resource_the_feed_or_the_journal_saw_created_is_dated() -> None:
     again = replace(ENTRY, op="CREATE", key="", time=T0 + timedelta(hours=1))
     assert list(_journal_changes([again], {ORDERS}, created)) == []
     assert created == {ORDERS: T0 + timedelta(hours=1)}  # deleted and created again: the latest
+
+
+def test_a_feed_row_seen_before_the_journals_time_is_the_same_change_dated_by_the_feed() -> None:
+    # The journal's time is when the apply ended (after its read back); the feed polled 5 s
+    # before: one change, made by then.
+    seen_first = feed_row(-5 / 60, "1000", "2000")
+    assert value_at(T0 - timedelta(seconds=10), [ENTRY], [seen_first]) == (
+        _Value(True, "1000"),
+        "journal change 1",
+    )
+    between = T0 - timedelta(seconds=2)  # after the feed saw it: the change was made
+    assert value_at(between, [ENTRY], [seen_first]) is None
+    # The same values an hour before the journal's change: another change, not this one.
+    long_before = feed_row(-60, "1000", "2000")
+    assert value_at(T0 - timedelta(hours=2), [ENTRY], [long_before]) == (
+        _Value(True, "1000"),
+        f"feed row of {long_before.detected_time.isoformat()}",
+    )
+    unknown = value_at(T0 - timedelta(minutes=30), [ENTRY], [long_before])
+    assert isinstance(unknown, str) and "neither the journal nor the feed saw" in unknown

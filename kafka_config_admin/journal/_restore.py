@@ -3,10 +3,10 @@
 What a key was at TIME is the value its first known change after TIME found. The changes
 are the journal's (every face of this tool, each dated when its apply ended) and, when given,
 the change feed's rows (which see other tools too, dated by the poll that saw them). A change
-both saw is taken once, from the journal, dated by the earlier of the two times. What neither can tell is :class:`Unknown`, never guessed:
-a secret's value (never recorded), a key whose known changes do not join up (something
-neither saw moved it), a resource that did not exist at TIME. A key with no known change
-after TIME is left as it is.
+both saw is taken once, from the journal, dated by the earlier of the two times. What neither
+can tell is :class:`Unknown`, never guessed: a secret's value (never recorded), a key whose
+known changes do not join up (something neither saw moved it), a resource that did not exist
+at TIME. A key with no known change after TIME is left as it is.
 """
 
 from __future__ import annotations

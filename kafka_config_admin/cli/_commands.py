@@ -353,6 +353,43 @@ def plan(**options: Any) -> int:
 
 
 @cli.command()
+@click.option(
+    "--at", "at", required=True, metavar="TIME", help=f"The time to go back to ({_TIME})."
+)
+@selection_options()
+@click.option(
+    "--feed-table",
+    type=click.Path(path_type=Path),
+    metavar="PATH",
+    help="The change feed's rows as JSON lines (watch --output json, or the stream written "
+    "with format('json')): changes made by other tools too.",
+)
+@click.option(
+    "--feed-cluster",
+    metavar="NAME",
+    help="The cluster's name in the feed's rows [default: the cluster's label here].",
+)
+@click.option(
+    "--dry-run", is_flag=True, help="Let the brokers validate the restore; apply nothing."
+)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@connection_options
+def restore(**options: Any) -> int:
+    """Put the overrides of the resources named (topics, --match REGEX, brokers, the cluster
+    default, groups, client-metrics) back as they were at TIME.
+
+    What each key was is read from the journal (changes made through this tool) and, with
+    --feed-table, from the change feed's rows (changes made by any tool). A key with no known
+    change since TIME is left as it is; what neither can tell (a secret's value, a change
+    neither saw, a resource created since) is listed as unknown and left alone (exit 1). The
+    restore is shown, confirmed unless --yes, applied, read back and recorded in the journal.
+    """
+    from ._restore import restore as work
+
+    return work(**options)
+
+
+@cli.command()
 @click.argument("change_id", metavar="ID")
 @click.option(
     "--change-set", "whole_set", is_flag=True, help="ID is a change set: undo all its changes."

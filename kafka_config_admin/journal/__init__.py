@@ -20,17 +20,22 @@ apply and its changes are recorded::
     report = await apply(admin, await review(admin, changes), recorder=recorder)
     report.change_set_id  # or report.journal_error: why it could not be recorded
 
-:func:`plan_undo` makes the change set that puts recorded changes back.
+:func:`plan_undo` makes the change set that puts recorded changes back; :func:`plan_restore`
+the one that puts resources' overrides back as they were at a time (from the journal and the
+change feed's rows: :func:`read_feed_table`).
 """
 
 from ._entries import JournalEntry, Origin, os_user
+from ._feed_table import FeedTableError, read_feed_table
 from ._recorder import Recorder
+from ._restore import Restore, Restored, Unknown, plan_restore
 from ._store import Journal, JournalError, JournalQuery, journal_path
 from ._stores import JournalStore, journal_of
 from ._topic import JournalTopicError, TopicJournal
 from ._undo import LeftAlone, Undo, plan_undo
 
 __all__ = [
+    "FeedTableError",
     "Journal",
     "JournalEntry",
     "JournalError",
@@ -40,10 +45,15 @@ __all__ = [
     "LeftAlone",
     "Origin",
     "Recorder",
+    "Restore",
+    "Restored",
     "TopicJournal",
     "Undo",
+    "Unknown",
     "journal_of",
     "journal_path",
     "os_user",
+    "plan_restore",
     "plan_undo",
+    "read_feed_table",
 ]

@@ -196,7 +196,13 @@ def test_each_command_hands_its_work_every_option_by_name(
         for param in cli.commands[name].params
         if isinstance(param, click.Argument) and param.required
     ]
-    cli.main([name, *arguments], standalone_mode=False)
+    required = [  # each required option, given a word
+        word
+        for param in cli.commands[name].params
+        if isinstance(param, click.Option) and param.required
+        for word in (param.opts[0], "x")
+    ]
+    cli.main([name, *arguments, *required], standalone_mode=False)
     assert [set(options) for options in given] == [set(taken)]
 
 

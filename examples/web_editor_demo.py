@@ -106,7 +106,6 @@ def main() -> None:
             clusters={"demo": Connection(bootstrap_servers=cluster.bootstrap_servers)},
             allow_writes=True,
             port=options.port,
-            changelog=Path(work) / "changes.sqlite3",
         )
         if options.check:
             check(settings)

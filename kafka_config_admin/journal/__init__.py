@@ -23,7 +23,7 @@ apply and its changes are recorded::
 
 from ._entries import JournalEntry, Origin, os_user
 from ._recorder import Recorder
-from ._store import Journal, JournalError, JournalQuery, journal_path
+from ._store import Journal, JournalError, JournalQuery, journal_path, parse_time
 from ._undo import LeftAlone, Undo, plan_undo
 
 __all__ = [
@@ -37,5 +37,6 @@ __all__ = [
     "Undo",
     "journal_path",
     "os_user",
+    "parse_time",
     "plan_undo",
 ]

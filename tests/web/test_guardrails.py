@@ -34,7 +34,6 @@ def web_settings(kafka_bootstrap: str, tmp_path: Path) -> WebSettings:
     return WebSettings(
         clusters={CLUSTER: load_clusters_file(clusters).connection(CLUSTER)},
         allow_writes=True,
-        changelog=tmp_path / "changes.sqlite3",
         timeout=30,
     )
 
@@ -72,6 +71,6 @@ async def test_an_edit_breaking_a_rule_is_refused_until_its_confirmation_is_tick
     assert applied.status_code == 200, applied.text
     assert ">applied<" in applied.text and "rule &#39;min-isr&#39; overridden" in applied.text
     assert await topic_value(admin_client, topic, "min.insync.replicas") == "1"
-    log = (await web.get("/changes.json")).json()["changes"]
+    log = (await web.get("/history.json")).json()["changes"]
     (row,) = [row for row in log if row["resource_name"] == topic]
-    assert (row["outcome"], row["message"]) == ("applied", "rule 'min-isr' overridden")
+    assert (row["outcome"], row["note"]) == ("applied", "rule 'min-isr' overridden")

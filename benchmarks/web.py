@@ -75,6 +75,7 @@ async def measure(bootstrap: str, topics: list[str], reps: int, sample: int) -> 
         settings = WebSettings(
             clusters={CLUSTER: Connection(bootstrap_servers=bootstrap)},
             allow_writes=True,
+            journal=Path(tmp) / "journal.sqlite",
             timeout=120,
         )
         app = create_app(settings)

@@ -106,6 +106,7 @@ def main() -> None:
             clusters={"demo": Connection(bootstrap_servers=cluster.bootstrap_servers)},
             allow_writes=True,
             port=options.port,
+            journal=Path(work) / "journal.sqlite",
         )
         if options.check:
             check(settings)

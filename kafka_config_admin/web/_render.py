@@ -96,6 +96,7 @@ def render(
         "csrf_token": session.csrf_token if session is not None else "",
         "user": getattr(request.state, "user", None),
         "allow_writes": state.settings.allow_writes,
+        "live_interval": state.settings.live_interval,
         "clusters": state.clusters.names,
         "cluster": cluster,
         "pending": pending,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
+from urllib.parse import quote
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -58,8 +59,7 @@ async def live(request: Request) -> Response:
     context = {
         "title": f"Live changes of {topic}" if topic else f"Live changes of {cluster}",
         "topic": topic,
-        "interval": request.app.state.settings.live_interval,
-        "events": f"/c/{cluster}/live/events{query}",
+        "events": f"/c/{quote(cluster, safe='')}/live/events{query}",
     }
     return render(request, "live.html", context)
 

@@ -4,6 +4,11 @@ by Playwright, on the session's real Kafka cluster: every undo is read back from
 
 from __future__ import annotations
 
+import re
+import signal
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -292,6 +297,48 @@ def test_the_live_stream_for_a_read_only_user_ends_on_disconnect_and_on_stop(
     finally:
         if not streams.stopping:
             server.__exit__(None, None, None)
+
+
+def test_the_web_command_stops_on_sigterm_with_a_live_stream_open(kafka_bootstrap: str) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "kafka_config_admin", "web", "-b", kafka_bootstrap]
+    command += ["--port", str(port), "--live-interval", "1"]
+    process = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            index = _when_up(client, process)
+            found = re.search(r'href="(/c/[^"/]+)"', index)
+            assert found is not None, index
+            with client.stream("GET", f"{found[1]}/live/events") as stream:
+                _until_ready(stream.iter_lines())
+                stopping = time.monotonic()
+                process.send_signal(signal.SIGTERM)
+                code = process.wait(timeout=30)
+                stopped = time.monotonic() - stopping
+        assert code == 0 and stopped < 5, (code, stopped)
+        print(f"web: SIGTERM with a live stream open, stopped in {stopped:.2f} s")
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        assert process.stdout is not None
+        process.stdout.close()
+
+
+def _when_up(client: httpx.Client, process: subprocess.Popen[bytes]) -> str:
+    """The editor's index page, once the process serves it (60 s at most)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the editor ended before it served a page"
+        try:
+            return client.get("/").text
+        except httpx.TransportError:
+            time.sleep(0.2)
+    raise AssertionError("the editor did not answer within 60 s")
 
 
 def _until_ready(lines: Iterator[str]) -> str:

@@ -16,6 +16,7 @@ from kafka_config_admin.changeset import ChangeSet, apply, review
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.journal import Journal, JournalEntry, JournalQuery, Origin, Recorder
 from kafka_config_admin.web import WebSettings, create_app
+from kafka_config_admin.web.views.history import PAGE_ROWS
 
 from .conftest import CLUSTER
 from .helpers import csrf_token, plan_digest, unique_name
@@ -156,3 +157,41 @@ async def test_history_never_shows_a_secret_and_the_old_addresses_lead_to_it(
     assert [(r["sensitive"], r["old_value"], r["new_value"]) for r in rows] == [(True, None, None)]
     bad = await web.get("/history.json", params={"until": "soon"})
     assert bad.status_code == 400 and "until" in bad.json()["errors"]
+
+
+async def test_history_shows_the_newest_rows_and_no_undo_for_another_editors_cluster(
+    web: httpx.AsyncClient,
+) -> None:
+    user = unique_name("many")
+    row = JournalEntry(
+        id=None,
+        change_set=unique_name("set"),
+        time=datetime.now(UTC),
+        user=user,
+        face="sdk",
+        application=None,
+        cluster="not-one-of-the-editors",
+        cluster_id="elsewhere",
+        resource_type="topic",
+        resource_name="orders",
+        entity=None,
+        key="retention.ms",
+        op="SET",
+        old_value="1",
+        old_set=True,
+        new_value="2",
+        new_set=True,
+        sensitive=False,
+        outcome="applied",
+        message="",
+        note="",
+    )
+    Journal.at().record([replace(row, new_value=str(n)) for n in range(PAGE_ROWS + 1)])
+    page = await web.get("/history", params={"user": user})
+    assert page.text.count('<tr class="applied"') == PAGE_ROWS
+    assert "narrow the filters to see older ones" in page.text
+    assert f'<td class="new">{PAGE_ROWS}</td>' in page.text  # the newest
+    assert '<td class="new">0</td>' not in page.text  # the oldest, left out
+    assert "/undo" not in page.text  # not a cluster of this editor: no undo button
+    exported = (await web.get("/history.json", params={"user": user})).json()["changes"]
+    assert len(exported) == PAGE_ROWS + 1

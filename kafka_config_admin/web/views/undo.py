@@ -19,7 +19,14 @@ from starlette.responses import Response
 
 from ... import AdminClient, changeset
 from ...changeset import Review, StaleChangeError, review
-from ...desired import ApplyReport, RuleCheck, RuleRefusedError, plan_difference
+from ...desired import (
+    ApplyReport,
+    Plan,
+    PlanDifference,
+    RuleCheck,
+    RuleRefusedError,
+    plan_difference,
+)
 from ...journal import JournalEntry, JournalQuery, Undo, plan_undo
 from .._render import render
 from .._summary import change_summary
@@ -104,19 +111,35 @@ async def undo_apply(request: Request) -> Response:
     overrides = override_rules(form)
     planned, reviewed = await _planned(request, cluster, admin, entries, target, overrides)
     if reviewed is None or reviewed.plan.digest != shown.digest:
-        difference = plan_difference(shown, reviewed.plan) if reviewed is not None else ()
-        if reviewed is not None:
-            session(request).remember_plan(cluster, reviewed.plan)
-        return _page(request, target, entries, planned, reviewed, moved=difference or True)
+        return _outdated(request, cluster, target, entries, planned, reviewed, shown)
     recorder = web_recorder(request, cluster, note=f"undo of {target.what}")
     try:
         report = await changeset.apply(admin, reviewed, recorder=recorder)
-    except StaleChangeError:
-        return _page(request, target, entries, planned, reviewed, moved=True)
+    except StaleChangeError:  # a key moved between this review and the send: plan again
+        planned, reviewed = await _planned(request, cluster, admin, entries, target, overrides)
+        return _outdated(request, cluster, target, entries, planned, reviewed, shown)
     except RuleRefusedError:
-        return _page(request, target, entries, planned, reviewed, status=409)
+        return _page(request, target, entries, planned, reviewed, rule_refused=True)
     request.app.state.listings.drop(cluster)
     return _page(request, target, entries, planned, reviewed, report=report)
+
+
+def _outdated(
+    request: Request,
+    cluster: str,
+    target: Target,
+    entries: Sequence[JournalEntry],
+    planned: Undo,
+    reviewed: Review | None,
+    shown: Plan,
+) -> Response:
+    """Nothing sent: undo plans otherwise now than the page showed; the plan now (kept, so
+    that it can be applied), and what differs."""
+    difference: tuple[PlanDifference, ...] = ()
+    if reviewed is not None:
+        difference = plan_difference(shown, reviewed.plan)
+        session(request).remember_plan(cluster, reviewed.plan)
+    return _page(request, target, entries, planned, reviewed, moved=True, difference=difference)
 
 
 async def _recorded(
@@ -169,12 +192,13 @@ def _page(
     reviewed: Review | None,
     *,
     report: ApplyReport | None = None,
-    moved: object = (),
-    status: int = 200,
+    moved: bool = False,
+    difference: tuple[PlanDifference, ...] = (),
+    rule_refused: bool = False,
 ) -> Response:
     """The undo page: the recorded changes, those left alone, the plan and its form, or what
-    became of the apply. ``moved``: the apply was refused, the cluster having changed since
-    the preview (the plan's differences, or True)."""
+    became of the apply. ``moved``: nothing sent, undo planning otherwise than the page
+    showed (``difference``); ``rule_refused``: nothing sent, a rule broken not overridden."""
     plan = None if reviewed is None else reviewed.plan
     context: dict[str, Any] = {
         "title": _title(target, report, moved),
@@ -185,21 +209,21 @@ def _page(
             (item, item.entry.value_text(item.entry.new_value, item.entry.new_set))
             for item in planned.left
         ],
-        "changed_since": bool(planned.changed_since) or (target.force and bool(planned.undone)),
+        "changed_since": bool(planned.changed_since) or target.force,
         "undone": len(planned.undone),
         "plan": None if plan is None else plan.to_dict(),
         "summary": "" if plan is None else change_summary(plan),
         "verdict": None if reviewed is None or reviewed.verdict is None else reviewed.verdict,
         "report": None if report is None else report.to_dict(),
-        "difference": moved if isinstance(moved, tuple) else (),
-        "moved": bool(moved),
+        "difference": difference,
+        "moved": moved,
         **rules_context(reviewed.guard if reviewed is not None else RuleCheck()),
-        "rule_refused": status == 409 and not moved,
+        "rule_refused": rule_refused,
     }
-    return render(request, "undo.html", context, status=409 if moved else status)
+    return render(request, "undo.html", context, status=409 if moved or rule_refused else 200)
 
 
-def _title(target: Target, report: ApplyReport | None, moved: object) -> str:
+def _title(target: Target, report: ApplyReport | None, moved: bool) -> str:
     if moved:
         return f"Not applied: {target.what} would now be undone differently"
     if report is not None:

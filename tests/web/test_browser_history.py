@@ -274,17 +274,19 @@ def test_the_live_stream_for_a_read_only_user_ends_on_disconnect_and_on_stop(
             assert '<script src="/static/live.js"></script>' in shown.text
             assert "script-src 'self';" in shown.headers["content-security-policy"]
             events = f"/c/{CLUSTER}/live/events"
-            with client.stream("GET", events) as stream:
-                assert stream.headers["content-type"].startswith("text/event-stream")
-                lines = stream.iter_lines()  # kept: a reader dropped closes the connection
-                assert "event: ready" in _until_ready(lines)
+            with client.stream("GET", events) as first, client.stream("GET", events) as second:
+                assert first.headers["content-type"].startswith("text/event-stream")
+                # kept: a reader dropped closes its connection
+                first_lines, second_lines = first.iter_lines(), second.iter_lines()
+                assert "event: ready" in _until_ready(first_lines)
+                assert "event: ready" in _until_ready(second_lines)
                 time.sleep(0.5)
-                assert streams.open == 1
+                assert (streams.open, streams.polling) == (2, 1)  # one poll loop for both
             closed = time.monotonic()
-            while streams.open and time.monotonic() - closed < 10:
+            while (streams.open or streams.polling) and time.monotonic() - closed < 10:
                 time.sleep(0.05)
-            assert streams.open == 0
-            print(f"live: stream ended {time.monotonic() - closed:.2f} s after the client left")
+            assert (streams.open, streams.polling) == (0, 0)
+            print(f"live: all ended {time.monotonic() - closed:.2f} s after the clients went")
             with client.stream("GET", events) as stream:
                 lines = stream.iter_lines()
                 _until_ready(lines)
@@ -297,6 +299,33 @@ def test_the_live_stream_for_a_read_only_user_ends_on_disconnect_and_on_stop(
     finally:
         if not streams.stopping:
             server.__exit__(None, None, None)
+
+
+def test_a_stream_keeps_its_changes_when_the_stream_polling_for_it_goes(
+    editor: str, kafka_bootstrap: str
+) -> None:
+    """Two pages follow one topic with one poll; the first (which ran the polls) closes; the
+    second runs them from then on and still sees another tool's change."""
+    topic = unique_name("livehandover")
+    make_topics(kafka_bootstrap, [topic], {"retention.ms": "3600000"})
+    events = f"/c/{CLUSTER}/live/events?topic={topic}"
+    with httpx.Client(base_url=editor, timeout=(INTERVAL + POLL_SLACK) * 2) as client:
+        first = client.send(client.build_request("GET", events), stream=True)
+        first_lines = first.iter_lines()
+        _until_ready(first_lines)  # the first stream has read the baseline: it polls
+        with client.stream("GET", events) as second:
+            second_lines = second.iter_lines()
+            _until_ready(second_lines)
+            first.close()
+            started = time.monotonic()
+            other_tool_sets(kafka_bootstrap, topic, "retention.ms", "7200000")
+            for line in second_lines:
+                if line.startswith("data:") and '"retention.ms"' in line:
+                    assert '"after_value": "7200000"' in line, line
+                    break
+            seen = time.monotonic() - started
+    assert seen <= INTERVAL + POLL_SLACK, seen
+    print(f"live: after a hand-over, a change shown after {seen:.2f} s")
 
 
 def test_the_web_command_stops_on_sigterm_with_a_live_stream_open(kafka_bootstrap: str) -> None:

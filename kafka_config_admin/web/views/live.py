@@ -30,7 +30,7 @@ from ...desired import (
     next_state,
     observe_cluster,
 )
-from .._live import LiveStreams
+from .._live import LiveStreams, Poll
 from .._render import render
 from .base import cluster_client, cluster_name
 
@@ -67,36 +67,43 @@ async def live(request: Request) -> Response:
 async def live_events(request: Request) -> Response:
     """``GET /c/{cluster}/live/events`` (``?topic=NAME``): the event stream."""
     cluster, admin = await cluster_client(request)
-    scope, _ = _scope(request.query_params)
+    scope, topic = _scope(request.query_params)
     streams: LiveStreams = request.app.state.live
     interval: float = request.app.state.settings.live_interval
     return StreamingResponse(
-        _events(streams, admin, scope, cluster, interval),
+        _events(streams, (cluster, topic), _poll(admin, scope, cluster, interval), interval),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
 
 
 async def _events(
-    streams: LiveStreams, admin: AdminClient, scope: ResourceScope, cluster: str, interval: float
+    streams: LiveStreams, key: tuple[str, str | None], poll: Poll, interval: float
 ) -> AsyncIterator[str]:
-    """The stream: a ``ready`` event once the baseline is read, then the changes of every
-    poll, until the client goes (Starlette cancels it) or the app stops."""
-    with streams.streaming():
-        # A browser that lost the stream asks again after this long (milliseconds).
-        yield f"retry: {int(interval * 1000)}\n\n"
-        state: ObservedState | None = None
-        while not streams.stopping:
-            observed = await observe_cluster(admin, scope, cluster)
-            after = next_state(state, observed)
-            for change in diff_states(state, after):
-                kind = "problem" if change.change is ChangeKind.ERROR else "change"
-                yield _event(kind, change.to_dict())
-            if (state is None or not state.known) and after.known:
-                yield _event("ready", {"resources": len(after.resources), "interval": interval})
-            state = after
-            if not await streams.pause(interval):
-                break
+    """The stream: the browser's reconnection delay, then the events of the poll loop every
+    page of ``key`` shares, until the client goes (Starlette cancels it) or the app stops."""
+    yield f"retry: {int(interval * 1000)}\n\n"  # milliseconds
+    async for event in streams.stream(key, poll, interval):
+        yield event
+
+
+def _poll(admin: AdminClient, scope: ResourceScope, cluster: str, interval: float) -> Poll:
+    """One read of ``scope`` and what changed since the state kept: a ``ready`` event once the
+    baseline is read, then a ``change`` (or ``problem``) event per row of the feed."""
+
+    async def poll(state: ObservedState | None) -> tuple[ObservedState, list[str], str | None]:
+        observed = await observe_cluster(admin, scope, cluster)
+        after = next_state(state, observed)
+        events = [
+            _event("problem" if change.change is ChangeKind.ERROR else "change", change.to_dict())
+            for change in diff_states(state, after)
+        ]
+        ready = None
+        if (state is None or not state.known) and after.known:
+            ready = _event("ready", {"resources": len(after.resources), "interval": interval})
+        return after, events, ready
+
+    return poll
 
 
 def _event(kind: str, data: dict[str, Any]) -> str:

@@ -75,7 +75,7 @@ async def measure(bootstrap: str, topics: list[str], reps: int, sample: int) -> 
         settings = WebSettings(
             clusters={CLUSTER: Connection(bootstrap_servers=bootstrap)},
             allow_writes=True,
-            changelog=Path(tmp) / "changes.sqlite3",
+            journal=Path(tmp) / "journal.sqlite",
             timeout=120,
         )
         app = create_app(settings)

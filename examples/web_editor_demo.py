@@ -106,7 +106,7 @@ def main() -> None:
             clusters={"demo": Connection(bootstrap_servers=cluster.bootstrap_servers)},
             allow_writes=True,
             port=options.port,
-            changelog=Path(work) / "changes.sqlite3",
+            journal=Path(work) / "journal.sqlite",
         )
         if options.check:
             check(settings)

@@ -501,10 +501,18 @@ def watch(**options: Any) -> int:
     help="A reverse proxy authenticates users and names them in this header.",
 )
 @click.option(
-    "--changelog",
+    "--journal",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="The change log's SQLite file [default: ~/.local/share/kafka-config-admin/"
-    "changes.sqlite3].",
+    help="The journal's SQLite file, where applies are recorded and the history page reads "
+    "[default: $KAFKA_CONFIG_ADMIN_JOURNAL, else $XDG_DATA_HOME/kafka-config-admin/"
+    "journal.sqlite].",
+)
+@click.option(
+    "--live-interval",
+    type=click.FloatRange(min=0.5),
+    default=5.0,
+    show_default=True,
+    help="Seconds between two reads of a cluster for its live page.",
 )
 @click.option(
     "--session-minutes",

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.table import Table
 
+from .. import InvalidArgumentError
 from ..connect import clusters_file_in_use, load_clusters_file
 from ..journal import JournalEntry, JournalQuery, JournalStore, journal_of
+from ..journal import parse_time as parse_journal_time
 from ._exit import ExitCode
 from ._options import OutputFormat
 from ._output import print_document, print_table, stdout
@@ -17,9 +18,6 @@ from ._resources import UsageError
 
 #: The ``version`` of ``history``'s JSON and YAML document.
 HISTORY_VERSION = 1
-
-_AGO = re.compile(r"(\d+)\s*([smhdw])")
-_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
 def history(
@@ -72,19 +70,11 @@ def journal_named_by(cluster: str | None, clusters_file: Path | None) -> Journal
 
 
 def parse_time(text: str, option: str) -> datetime:
-    """An ISO 8601 time (UTC when it names no zone), or ``30m``/``2h``/``7d``/``1w`` ago."""
-    ago = _AGO.fullmatch(text.strip())
-    if ago is not None:
-        amount, unit = int(ago.group(1)), _UNITS[ago.group(2)]
-        return datetime.now(UTC) - timedelta(**{unit: amount})
+    """:func:`~kafka_config_admin.journal.parse_time`, a usage error naming ``option``."""
     try:
-        time = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(
-            f"{option} {text!r}: not a time (2026-11-27T06:00:00Z, 2026-11-27) nor a "
-            "duration ago (30m, 2h, 7d, 1w)"
-        ) from None
-    return time if time.tzinfo is not None else time.replace(tzinfo=UTC)
+        return parse_journal_time(text)
+    except InvalidArgumentError as error:
+        raise UsageError(f"{option} {error}") from None
 
 
 def history_table(entries: list[JournalEntry], where: str) -> Table:
@@ -119,10 +109,5 @@ def history_table(entries: list[JournalEntry], where: str) -> Table:
 
 
 def value_text(entry: JournalEntry, value: str | None, was_set: bool) -> str:
-    """A value as the table shows it: ``(not set)``, ``(secret, not recorded)``, a default
-    the key inherited in parentheses."""
-    if entry.sensitive:
-        return "(secret, not recorded)" if was_set else "(not set)"
-    if not was_set:
-        return "(not set)" if value is None else f"(not set; {value})"
-    return "" if value is None else value
+    """A value as the table shows it (:meth:`JournalEntry.value_text`)."""
+    return entry.value_text(value, was_set)

@@ -29,7 +29,7 @@ from ._entries import JournalEntry, Origin, os_user
 from ._feed_table import FeedTableError, read_feed_table
 from ._recorder import Recorder
 from ._restore import Restore, Restored, Unknown, plan_restore
-from ._store import Journal, JournalError, JournalQuery, journal_path
+from ._store import Journal, JournalError, JournalQuery, journal_path, parse_time
 from ._stores import JournalStore, journal_of
 from ._topic import JournalTopicError, TopicJournal
 from ._undo import LeftAlone, Undo, plan_undo
@@ -53,6 +53,7 @@ __all__ = [
     "journal_of",
     "journal_path",
     "os_user",
+    "parse_time",
     "plan_restore",
     "plan_undo",
     "read_feed_table",

@@ -128,6 +128,15 @@ class JournalEntry(_RecordedChange):
         """Whether the change was made (read back, or made but not read back in time)."""
         return self.outcome in (OutcomeStatus.APPLIED.value, OutcomeStatus.UNCONFIRMED.value)
 
+    def value_text(self, value: str | None, was_set: bool) -> str:
+        """``old_value`` or ``new_value`` as people read it: ``(not set)``, ``(secret, not
+        recorded)``, a value the key inherited after ``(not set; ``."""
+        if self.sensitive:
+            return "(secret, not recorded)" if was_set else "(not set)"
+        if not was_set:
+            return "(not set)" if value is None else f"(not set; {value})"
+        return "" if value is None else value
+
     def to_dict(self) -> dict[str, Any]:
         """The row as JSON-ready data (time in ISO 8601, UTC)."""
         data = asdict(self)

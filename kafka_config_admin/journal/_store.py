@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .. import KafkaConfigAdminError
+from .. import InvalidArgumentError, KafkaConfigAdminError
 from ._entries import JournalEntry
 
-__all__ = ["ENV_VAR", "Journal", "JournalError", "JournalQuery", "journal_path"]
+__all__ = ["ENV_VAR", "Journal", "JournalError", "JournalQuery", "journal_path", "parse_time"]
 
 #: The environment variable naming the journal's file (over the XDG data directory).
 ENV_VAR = "KAFKA_CONFIG_ADMIN_JOURNAL"
@@ -79,6 +80,27 @@ CREATE INDEX IF NOT EXISTS changes_by_change_set ON changes (change_set);
 CREATE INDEX IF NOT EXISTS changes_by_time ON changes (time);
 CREATE INDEX IF NOT EXISTS changes_by_resource ON changes (resource_type, resource_name, key);
 """
+
+
+_AGO = re.compile(r"(\d+)\s*([smhdw])")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+def parse_time(text: str) -> datetime:
+    """A time as a user types it for ``since`` and ``until``: ISO 8601 (UTC when it names no
+    zone), or ``30m``/``2h``/``7d``/``1w`` ago; :class:`InvalidArgumentError` names the text."""
+    ago = _AGO.fullmatch(text.strip())
+    if ago is not None:
+        amount, unit = int(ago.group(1)), _UNITS[ago.group(2)]
+        return datetime.now(UTC) - timedelta(**{unit: amount})
+    try:
+        time = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise InvalidArgumentError(
+            f"{text!r}: not a time (2026-11-27T06:00:00Z, 2026-11-27) nor a "
+            "duration ago (30m, 2h, 7d, 1w)"
+        ) from None
+    return time if time.tzinfo is not None else time.replace(tzinfo=UTC)
 
 
 class JournalError(KafkaConfigAdminError):

@@ -24,10 +24,11 @@ from ._auth import (
     hash_password,
     load_password_entries,
 )
-from ._settings import DEFAULT_CHANGELOG, WebSettings, is_loopback
+from ._live import LiveStreams
+from ._settings import DEFAULT_LIVE_INTERVAL, WebSettings, is_loopback
 
 __all__ = [
-    "DEFAULT_CHANGELOG",
+    "DEFAULT_LIVE_INTERVAL",
     "Authenticator",
     "PasswordLogin",
     "ProxyUserHeader",
@@ -48,8 +49,9 @@ def serve(settings: WebSettings) -> None:
 async def _serve(settings: WebSettings) -> None:
     import uvicorn
 
+    app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings),
+        app,
         host=settings.host,
         port=settings.port,
         log_level="info",
@@ -62,6 +64,12 @@ async def _serve(settings: WebSettings) -> None:
     # closing midway.
     server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]
     loop = asyncio.get_running_loop()
+    live: LiveStreams = app.state.live
+
+    def stop() -> None:  # the live pages' streams end too: uvicorn waits for open responses
+        server.should_exit = True
+        live.stop()
+
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, setattr, server, "should_exit", True)
+        loop.add_signal_handler(signum, stop)
     await server.serve()

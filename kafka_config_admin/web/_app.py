@@ -15,12 +15,12 @@ from starlette.responses import RedirectResponse, Response
 
 from ..desired import match_budget
 from ._auth import ProxyUserHeader
-from ._changelog import ChangeLog
 from ._clusters import Clusters
 from ._errors import EXCEPTION_HANDLERS
 from ._headers import secure
 from ._hosts import HostGuard
 from ._listings import Listings
+from ._live import LiveStreams
 from ._render import render
 from ._routes import routes
 from ._sessions import COOKIE, SessionStore
@@ -93,6 +93,7 @@ def create_app(settings: WebSettings) -> Starlette:
         try:
             yield
         finally:
+            app.state.live.stop()  # a stream still open ends rather than use a closed client
             await clusters.aclose()
 
     app = Starlette(
@@ -108,7 +109,7 @@ def create_app(settings: WebSettings) -> Starlette:
     app.state.settings = settings
     app.state.clusters = clusters
     app.state.sessions = SessionStore(settings.session_minutes * 60)
-    app.state.changelog = ChangeLog(settings.changelog)
+    app.state.live = LiveStreams()
     app.state.listings = Listings()
     app.state.local_user = _local_user()
     return app

@@ -10,7 +10,7 @@ import anyio
 from .. import AdminClient
 from ..connect import Connection
 from ..desired import Rule, connection_rules
-from ..journal import JournalStore, journal_of
+from ..journal import Journal, JournalStore, journal_of
 
 __all__ = ["Clusters"]
 
@@ -44,10 +44,10 @@ class Clusters:
         edit of the file counts at the next plan), which guard every change to it."""
         return connection_rules(self._connections[name])
 
-    def journal(self, name: str) -> JournalStore:
+    def journal(self, name: str, file: Journal) -> JournalStore:
         """Where changes to the cluster are recorded: the topic its clusters-file entry names
-        (``journal:``), else the SQLite file."""
-        return journal_of(self._connections[name])
+        (``journal:``), else ``file``."""
+        return journal_of(self._connections[name], file)
 
     async def client(self, name: str) -> AdminClient:
         """The open client of cluster ``name`` (KeyError for an unknown name); raises the

@@ -132,6 +132,7 @@ def render(
         "user": getattr(request.state, "user", None),
         "can_log_out": isinstance(state.settings.auth, PasswordLogin),
         "allow_writes": state.settings.allow_writes,
+        "live_interval": state.settings.live_interval,
         "clusters": state.clusters.names,
         "cluster": cluster,
         "pending": pending,

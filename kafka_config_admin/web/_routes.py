@@ -8,7 +8,7 @@ from starlette.staticfiles import StaticFiles
 
 from ._csrf import Endpoint, protected
 from ._render import TEMPLATES
-from .views import changes, clusters, desired, entities, login, plan, resource, topics
+from .views import clusters, desired, entities, history, live, login, plan, resource, topics, undo
 
 __all__ = ["routes"]
 
@@ -27,8 +27,10 @@ def routes() -> list[BaseRoute]:
         Route("/login", login.login_form),
         _post("/login", login.login),
         _post("/logout", login.logout),
-        Route("/changes", changes.changes),
-        Route("/changes.json", changes.changes_json),
+        Route("/history", history.history),
+        Route("/history.json", history.history_json),
+        Route("/changes", history.changes),
+        Route("/changes.json", history.changes),
         Route("/c/{cluster}", clusters.cluster),
         Route("/c/{cluster}/topics", topics.topics),
         _post("/c/{cluster}/bulk", topics.bulk),
@@ -46,6 +48,10 @@ def routes() -> list[BaseRoute]:
         _post("/c/{cluster}/plan/check", plan.dry_run),
         _post("/c/{cluster}/plan/apply", plan.apply),
         _post("/c/{cluster}/plan/discard", plan.discard),
+        Route("/c/{cluster}/undo", undo.undo_preview),
+        _post("/c/{cluster}/undo", undo.undo_apply),
+        Route("/c/{cluster}/live", live.live),
+        Route("/c/{cluster}/live/events", live.live_events),
         Route("/c/{cluster}/export", desired.export),
         Route("/c/{cluster}/desired", desired.file_form),
         _post("/c/{cluster}/desired", desired.file_plan),

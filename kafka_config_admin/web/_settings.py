@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..connect import Connection
 from ._auth import Authenticator
 
-__all__ = ["DEFAULT_CHANGELOG", "WebSettings", "is_loopback"]
+__all__ = ["DEFAULT_LIVE_INTERVAL", "WebSettings", "is_loopback"]
 
-#: Where the change log is kept unless told otherwise.
-DEFAULT_CHANGELOG = Path("~/.local/share/kafka-config-admin/changes.sqlite3")
+#: Seconds between two reads of a cluster for its live page, unless told otherwise.
+DEFAULT_LIVE_INTERVAL = 5.0
 
 
 def is_loopback(host: str) -> bool:
@@ -35,7 +35,11 @@ class WebSettings:
         allow_writes: whether changes may be sent at all; without it the editor is read-only.
         host, port: where it listens.
         auth: how users log in; None only when bound to a loopback address.
-        changelog: the SQLite file of the change log.
+        journal: the journal's SQLite file, where every apply is recorded and the history
+            page reads; None: :func:`kafka_config_admin.journal.journal_path`'s choice (the
+            ``KAFKA_CONFIG_ADMIN_JOURNAL`` variable, else the XDG data directory), made when
+            used.
+        live_interval: seconds between two reads of a cluster for its live page.
         session_minutes: how long a session lasts without a request.
         timeout: seconds each call to a cluster may take; None: each cluster's own
             (``Connection.timeout``, which a clusters file may set).
@@ -49,7 +53,8 @@ class WebSettings:
     host: str = "127.0.0.1"
     port: int = 8080
     auth: Authenticator | None = None
-    changelog: Path = field(default_factory=lambda: DEFAULT_CHANGELOG.expanduser())
+    journal: Path | None = None
+    live_interval: float = DEFAULT_LIVE_INTERVAL
     session_minutes: float = 30.0
     timeout: float | None = None
     page_size: int = 100
@@ -57,6 +62,8 @@ class WebSettings:
 
     def problem(self) -> str | None:
         """Why the editor must not start with these settings, or None."""
+        if not self.live_interval > 0:
+            return f"the live page's poll interval must be above 0 s, not {self.live_interval}"
         if not self.clusters:
             return "no cluster to show: give --bootstrap-server or a clusters file"
         if self.auth is None and not is_loopback(self.host):

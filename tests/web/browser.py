@@ -13,6 +13,7 @@ from typing import TypeVar
 import uvicorn
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
+from starlette.applications import Starlette
 
 from kafka_config_admin import AdminClient
 from kafka_config_admin.web import WebSettings, create_app
@@ -55,9 +56,11 @@ def shot(page: Page, name: str) -> None:
 
 
 @contextmanager
-def serving(settings: WebSettings) -> Iterator[str]:
-    """The editor with ``settings`` on a free loopback port until the block ends; its URL."""
-    app = create_app(settings)
+def serving(settings: WebSettings, app: Starlette | None = None) -> Iterator[str]:
+    """The editor with ``settings`` (``app``: one made of them already) on a free loopback
+    port until the block ends; its URL. It is stopped as ``kafka-config-admin web`` stops on
+    Ctrl-C (the live pages' streams ended too), and must stop within 30 s."""
+    app = app or create_app(settings)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="web-editor", daemon=True)
@@ -72,7 +75,10 @@ def serving(settings: WebSettings) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
+        app.state.live.stop()
         thread.join(30)
+        if thread.is_alive():
+            raise RuntimeError("the editor did not stop within 30 s")
 
 
 def confirm_and_apply(page: Page) -> None:

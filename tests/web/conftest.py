@@ -26,7 +26,6 @@ def web_settings(kafka_bootstrap: str, tmp_path: Path) -> WebSettings:
     return WebSettings(
         clusters={CLUSTER: Connection(bootstrap_servers=kafka_bootstrap)},
         allow_writes=True,
-        changelog=tmp_path / "changes.sqlite3",
         timeout=30,
     )
 

@@ -39,7 +39,6 @@ def settings(kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> 
     return WebSettings(
         clusters={CLUSTER: Connection(bootstrap_servers=kafka_bootstrap)},
         allow_writes=True,
-        changelog=tmp_path_factory.mktemp("web") / "changes.sqlite3",
         timeout=30,
     )
 
@@ -146,11 +145,11 @@ def test_edit_preview_check_apply_and_change_log(
     expect(page.locator("table.outcomes")).to_contain_text("applied")
     shot(page, "applied")
     assert value_of(kafka_bootstrap, topic, "retention.ms") == "7200000"
-    page.get_by_role("link", name="change log").click()
+    page.get_by_role("link", name="history", exact=True).click()
     logged = page.locator("table.changes tr", has_text=topic)
     expect(logged).to_contain_text("7200000")
     expect(logged).to_contain_text("applied")
-    shot(page, "changes")
+    shot(page, "history")
 
 
 def test_bulk_edit_of_101_topics_one_created_a_second_before(
@@ -339,10 +338,10 @@ def test_a_sensitive_value_typed_never_comes_back(
         confirm_and_apply(page)
         expect(page.locator("table.outcomes")).to_contain_text(f"SCRAM user {svc}")
         page.goto(f"{editor}/c/{CLUSTER}/r/broker/{broker}")
-        page.goto(f"{editor}/changes")
+        page.goto(f"{editor}/history")
         expect(page.locator("table.changes")).to_contain_text("ssl.key.password")
         expect(page.locator("table.changes")).to_contain_text("SCRAM-SHA-256")
-        bodies.append(page.request.get(f"{editor}/changes.json").text())
+        bodies.append(page.request.get(f"{editor}/history.json").text())
     finally:
         root.removeHandler(collected)
         root.setLevel(previous)

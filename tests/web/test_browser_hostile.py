@@ -29,7 +29,6 @@ def editor(kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> It
     settings = WebSettings(
         clusters={CLUSTER: Connection(bootstrap_servers=kafka_bootstrap)},
         allow_writes=True,
-        changelog=tmp_path_factory.mktemp("web") / "changes.sqlite3",
         timeout=30,
     )
     with serving(settings) as url:

@@ -28,7 +28,6 @@ def editor(
     settings = WebSettings(
         clusters={CLUSTER: Connection(bootstrap_servers=kafka_tls_cluster.bootstrap_servers)},
         allow_writes=True,
-        changelog=tmp_path_factory.mktemp("web") / "changes.sqlite3",
         timeout=30,
     )
     with serving(settings) as url:

@@ -10,8 +10,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kafka_config_admin import AdminClient
+from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, ResourceType
+from kafka_config_admin.changeset import ChangeSet, apply, review
 from kafka_config_admin.connect import load_clusters_file
+from kafka_config_admin.journal import Journal, JournalQuery, Origin, Recorder
 from kafka_config_admin.web import WebSettings
 
 from .conftest import CLUSTER
@@ -34,7 +36,6 @@ def web_settings(kafka_bootstrap: str, tmp_path: Path) -> WebSettings:
     return WebSettings(
         clusters={CLUSTER: load_clusters_file(clusters).connection(CLUSTER)},
         allow_writes=True,
-        changelog=tmp_path / "changes.sqlite3",
         timeout=30,
     )
 
@@ -72,6 +73,36 @@ async def test_an_edit_breaking_a_rule_is_refused_until_its_confirmation_is_tick
     assert applied.status_code == 200, applied.text
     assert ">applied<" in applied.text and "rule &#39;min-isr&#39; overridden" in applied.text
     assert await topic_value(admin_client, topic, "min.insync.replicas") == "1"
-    log = (await web.get("/changes.json")).json()["changes"]
+    log = (await web.get("/history.json")).json()["changes"]
     (row,) = [row for row in log if row["resource_name"] == topic]
-    assert (row["outcome"], row["message"]) == ("applied", "rule 'min-isr' overridden")
+    assert (row["outcome"], row["note"]) == ("applied", "rule 'min-isr' overridden")
+
+
+async def test_an_undo_breaking_a_rule_is_refused_until_its_confirmation_is_ticked(
+    web: httpx.AsyncClient, admin_client: AdminClient
+) -> None:
+    topic = unique_name("rule-undo")
+    await create_topics(admin_client, [topic], {"min.insync.replicas": "1"})
+    resource = ConfigResource(ResourceType.TOPIC, topic)
+    changes = ChangeSet(configs={resource: [AlterConfigOp("min.insync.replicas", "2")]})
+    origin = Origin(face="cli", user="alice", cluster=CLUSTER)
+    recorder = Recorder(Journal.at(), origin)
+    report = await apply(admin_client, await review(admin_client, changes), recorder=recorder)
+    (row,) = Journal.at().entries(JournalQuery(change_set=report.change_set_id))
+    preview = await web.get(f"/c/{CLUSTER}/undo", params={"change": str(row.id)})
+    assert "refused by rule <strong>min-isr</strong>" in preview.text
+    form = {"change": str(row.id), **plan_digest(preview.text)}
+    form["csrf_token"] = csrf_token(preview.text)
+    refused = await web.post(f"/c/{CLUSTER}/undo", data=form)
+    assert refused.status_code == 409
+    assert "Not applied: the undo breaks rules of this cluster" in refused.text
+    assert await topic_value(admin_client, topic, "min.insync.replicas") == "2"
+    undone = await web.post(f"/c/{CLUSTER}/undo", data={**form, "override_rule": "min-isr"})
+    assert undone.status_code == 200 and "Undone: change" in undone.text, undone.text
+    assert await topic_value(admin_client, topic, "min.insync.replicas") == "1"
+    (undo_row,) = [
+        e
+        for e in Journal.at().entries(JournalQuery(key="min.insync.replicas"))
+        if e.resource_name == topic and e.face == "web"
+    ]
+    assert undo_row.note == f"rule 'min-isr' overridden; undo of change {row.id}"

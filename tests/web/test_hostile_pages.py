@@ -67,8 +67,10 @@ def test_the_cli_passes_allowed_hosts(monkeypatch: pytest.MonkeyPatch, tmp_path:
             "web",
             "--bootstrap-server",
             "127.0.0.1:9092",
-            "--changelog",
-            str(tmp_path / "log.sqlite3"),
+            "--journal",
+            str(tmp_path / "journal.sqlite"),
+            "--live-interval",
+            "2",
             "--allowed-host",
             "a.example",
             "--allowed-host",
@@ -77,6 +79,7 @@ def test_the_cli_passes_allowed_hosts(monkeypatch: pytest.MonkeyPatch, tmp_path:
     )
     assert result.exit_code == 0, result.output
     assert served[0].allowed_hosts == ("a.example", "b.example")
+    assert served[0].journal == tmp_path / "journal.sqlite" and served[0].live_interval == 2.0
 
 
 async def test_a_cross_origin_post_is_refused_even_with_its_token(

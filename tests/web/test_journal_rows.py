@@ -46,7 +46,7 @@ async def test_an_apply_of_the_editor_is_journaled(
         "7200000",
     )
     assert (segment.old_set, segment.new_value) == (False, "3600000")
-    log = (await web.get("/changes.json")).json()["changes"]
+    log = (await web.get("/history.json")).json()["changes"]
     (logged_user,) = {row["user"] for row in log if row["resource_name"] == topic}
     for row in rows.values():
         assert row.face == "web" and row.user == logged_user and row.cluster == CLUSTER

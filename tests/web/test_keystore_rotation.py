@@ -32,7 +32,6 @@ async def tls_web(
     settings = WebSettings(
         clusters={CLUSTER: Connection(bootstrap_servers=kafka_tls_cluster.bootstrap_servers)},
         allow_writes=True,
-        changelog=tmp_path / "changes.sqlite3",
         timeout=30,
     )
     app = create_app(settings)
@@ -73,7 +72,7 @@ async def test_rotate_a_listener_keystore_twice_in_the_editor(
         assert now == serial and now != before, (round_, before, now, serial)
         before = now
         after = await tls_web.get(page)
-        log = await tls_web.get("/changes.json")
+        log = await tls_web.get("/history.json")
         for response in (shown, plan, verdict, applied, after, log):
             assert password not in response.text
         # set now, the listener's keys are described read-only, yet stay editable

@@ -239,13 +239,13 @@ async def test_edit_plan_check_apply_and_change_log(
     assert applied.status_code == 200 and ">applied<" in applied.text
     assert await topic_value(admin_client, topic, "retention.ms") == "7200000"
     assert await topic_value(admin_client, topic, "cleanup.policy") == "delete,compact"
-    log = (await web.get("/changes.json")).json()["changes"]
+    log = (await web.get("/history.json")).json()["changes"]
     mine = {row["key"]: row for row in log if row["resource_name"] == topic}
     assert mine["retention.ms"]["old_value"] == "604800000"
     assert mine["retention.ms"]["new_value"] == "7200000"
     assert mine["retention.ms"]["outcome"] == "applied"
     assert mine["cleanup.policy"]["op"] == "APPEND"
-    assert topic in (await web.get("/changes")).text
+    assert topic in (await web.get("/history")).text
     assert "plan (0)" in (await web.get(f"/c/{CLUSTER}/plan")).text
 
 
@@ -751,7 +751,7 @@ async def test_desired_file_plan_audit_apply_and_the_change_log_json(
         web, f"/c/{CLUSTER}/desired", f"/c/{CLUSTER}/desired", {"text": "topics: [1"}
     )
     assert broken.status_code == 400 and "Traceback" not in broken.text
-    exported = json.loads((await web.get("/changes.json")).text)
+    exported = json.loads((await web.get("/history.json")).text)
     assert any(row["resource_name"] == topic for row in exported["changes"])
 
 
@@ -778,7 +778,7 @@ async def test_a_scram_edit_logs_its_outcome_in_the_one_vocabulary(
     queued = await form_post(web, page, f"{page}/edit", delete)
     assert queued.status_code == 303, queued.text
     await form_post(web, plan, f"{plan}/apply", {})
-    rows = (await web.get("/changes.json")).json()["changes"]
+    rows = (await web.get("/history.json")).json()["changes"]
     outcomes = {
         (row["resource_name"], row["key"]): row["outcome"]
         for row in rows
@@ -816,7 +816,6 @@ def test_refuses_another_address_without_auth(tmp_path: Path) -> None:
     settings = WebSettings(
         clusters={"c": Connection(bootstrap_servers="127.0.0.1:9092")},
         host="0.0.0.0",
-        changelog=tmp_path / "log.sqlite3",
     )
     with pytest.raises(ValueError, match="without authentication"):
         create_app(settings)
@@ -836,7 +835,7 @@ async def test_web_with_a_clusters_file_serves_its_clusters_whatever_the_variabl
     )
     clusters = _clusters(ConnectionOptions(clusters_file=clusters_file))
     assert list(clusters) == ["from-file"]
-    settings = WebSettings(clusters=clusters, changelog=tmp_path / "log.sqlite3", timeout=30)
+    settings = WebSettings(clusters=clusters, timeout=30)
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

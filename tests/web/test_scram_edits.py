@@ -130,15 +130,15 @@ async def test_a_credential_joins_the_plan_and_is_applied_with_the_other_edits(
     assert await topic_value(admin_client, topic, "retention.ms") == "86400000"
     assert len(pending(web, web_app)) == 0  # applied: the salted credential is dropped
     assert await logs_in(kafka_cluster, user, password)  # the password typed is the one set
-    log = await web.get("/changes.json", params={"cluster": CLUSTER})
+    log = await web.get("/history.json", params={"cluster": CLUSTER})
     bodies += [log.text, (await web.get(USERS)).text, (await web.get(PLAN)).text]
     (logged,) = [row for row in log.json()["changes"] if row["resource_name"] == user]
     assert (logged["resource_type"], logged["key"], logged["op"]) == (
-        "SCRAM_USER",
+        "scram-user",
         "SCRAM-SHA-256",
         "UPSERT",
     )
-    assert (logged["new_value"], logged["outcome"]) == ("[hidden]", "applied")
+    assert (logged["new_value"], logged["sensitive"], logged["outcome"]) == (None, True, "applied")
     assert not [body for body in bodies if password in body]
 
 

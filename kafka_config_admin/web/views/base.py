@@ -10,6 +10,7 @@ from starlette.responses import RedirectResponse, Response
 
 from ... import AdminClient, ConfigResource, ResourceType, is_broker_id
 from ...desired import DesiredState, Rule, kafka_string_for
+from ...journal import Journal, JournalStore, Origin, Recorder
 from .._render import KINDS, render
 from .._sessions import Session
 
@@ -19,6 +20,7 @@ __all__ = [
     "cluster_rules",
     "edit_answer",
     "form_text",
+    "journal",
     "kept_topics",
     "override_rules",
     "path_resource",
@@ -26,6 +28,7 @@ __all__ = [
     "session",
     "user",
     "wanted_value",
+    "web_recorder",
 ]
 
 
@@ -82,6 +85,21 @@ def user(request: Request) -> str:
     name = request.state.user
     assert isinstance(name, str)
     return name
+
+
+def journal(request: Request, cluster: str | None = None) -> JournalStore:
+    """The journal the editor records its applies in and its history page reads: the topic
+    ``cluster``'s clusters-file entry names (``journal:``), else the settings' file, else the
+    one :func:`~kafka_config_admin.journal.journal_path` names now."""
+    file = Journal.at(request.app.state.settings.journal)
+    return file if cluster is None else request.app.state.clusters.journal(cluster, file)
+
+
+def web_recorder(request: Request, cluster: str, *, note: str = "") -> Recorder:
+    """What records an apply of ``cluster``: the signed-in user's changes, from the web face,
+    in :func:`journal` (``note``: what the changes were for, ``undo of change 12``)."""
+    origin = Origin(face="web", user=user(request), cluster=cluster, note=note)
+    return Recorder(journal(request, cluster), origin)
 
 
 def require_writes(request: Request) -> None:

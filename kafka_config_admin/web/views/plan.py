@@ -2,7 +2,8 @@
 (validate_only), and the apply of the plan on the page (its digest in the form), with a
 check just before it (the pending edits still make that plan; keys changed by someone else
 left out) and every resource's outcome (applied and read back, or failed with its typed
-error) written to the change log.
+error) recorded in the journal (:mod:`kafka_config_admin.journal`), which the history page
+reads.
 
 The edits go through the change pipeline (:mod:`kafka_config_admin.changeset`) as one change
 set: the config operations of their diff, their quota values and SCRAM credential changes are
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -20,7 +20,6 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ... import (
-    HIDDEN,
     AdminClient,
     ClientQuotaEntity,
     ConfigResource,
@@ -37,13 +36,9 @@ from ...desired import (
     Plan,
     PlanDifference,
     PlanRejectedError,
-    QuotaOutcome,
-    ResourceAction,
-    ResourceOutcome,
     Rule,
     RuleCheck,
     RuleRefusedError,
-    ScramOutcome,
     StaleKey,
     apply_plan,
     check_plan_rules,
@@ -53,8 +48,7 @@ from ...desired import (
     stale_keys,
     stale_quotas,
 )
-from ...journal import Origin, Recorder
-from .._changelog import ChangeRow, now
+from ...journal import Recorder
 from .._edits import Edits
 from .._render import render
 from .._summary import change_count, change_summary
@@ -65,7 +59,7 @@ from .base import (
     override_rules,
     require_writes,
     session,
-    user,
+    web_recorder,
 )
 
 __all__ = ["apply", "apply_desired", "discard", "dry_run", "plan", "planned", "rules_context"]
@@ -304,7 +298,7 @@ async def apply_checked(
     ``shown`` (an edit made or applied in another tab), nothing is sent: the difference is
     said and the fresh plan shown. Keys whose value moved since ``shown`` was made
     (:func:`stale_keys`) leave their resource out; the rest of ``shown`` is applied and every
-    change logged with its outcome; so do quota entities (:func:`stale_quotas`). Pending
+    change journaled with its outcome; so do quota entities (:func:`stale_quotas`). Pending
     ``edits`` go through the change pipeline, a desired-state file (``edits`` None) as
     ``apply`` applies one; either way a change that breaks one of ``rules`` not named by
     ``overrides`` raises :class:`RuleRefusedError`, nothing sent.
@@ -332,9 +326,7 @@ async def apply_checked(
             "quotas": tuple(q for q in shown.quotas if q.quota_entity not in moved),
         }
     )
-    # The journal: the signed-in user's changes, from the web face, to this cluster.
-    journal = request.app.state.clusters.journal(cluster)
-    recorder = Recorder(journal, Origin(face="web", user=user(request), cluster=cluster))
+    recorder = web_recorder(request, cluster)
     if edits is None:
         report = await apply_plan(admin, sent, rules=rules, overrides=overrides, recorder=recorder)
     else:
@@ -342,68 +334,7 @@ async def apply_checked(
             admin, sent, edits, rules=rules, overrides=overrides, recorder=recorder
         )
     request.app.state.listings.drop(cluster)  # topics created, overrides changed
-    request.app.state.changelog.record(_rows(user(request), cluster, sent, report))
     return Applied(sent, report, stale, moved)
-
-
-def _rows(who: str, cluster: str, plan: Plan, report: ApplyReport) -> list[ChangeRow]:
-    """The change log's rows for an applied plan (sensitive values as ``[hidden]``)."""
-    rows: list[ChangeRow] = []
-    outcomes = {outcome.resource: outcome for outcome in report.outcomes}
-    row = partial(ChangeRow, time=now(), user=who, cluster=cluster)
-    for resource_plan, item in zip(plan.resources, plan.to_dict()["resources"], strict=True):
-        outcome = outcomes.get(resource_plan.resource)
-        if outcome is None or resource_plan.action is not ResourceAction.ALTER:
-            continue
-        rows.extend(
-            row(
-                resource_type=resource_plan.resource.type.name,
-                resource_name=resource_plan.resource.name,
-                key=change["key"],
-                op=change["op"],
-                old_value=change["current"],
-                new_value=change["wanted"],
-                outcome=outcome.status.value,
-                message=_message(outcome),
-            )
-            for change in item["changes"]
-        )
-    for quota_plan, quota_outcome in zip(plan.quotas, report.quotas, strict=True):
-        for quota_change in quota_plan.changes:
-            old_value, new_value = quota_change.shown()
-            rows.append(
-                row(
-                    resource_type="CLIENT_QUOTA",
-                    resource_name=str(quota_plan.quota_entity),
-                    key=quota_change.key,
-                    op=quota_change.op.name,
-                    old_value=old_value,
-                    new_value=new_value,
-                    outcome=quota_outcome.status.value,
-                    message=_message(quota_outcome),
-                )
-            )
-    for scram_plan, scram_outcome in zip(plan.scram, report.scram, strict=True):
-        rows.extend(
-            row(
-                resource_type="SCRAM_USER",
-                resource_name=scram_plan.user,
-                key=scram_change.mechanism,
-                op=scram_change.op,
-                old_value=None,
-                new_value=None if scram_change.op == "DELETE" else HIDDEN,
-                outcome=scram_outcome.status.value,
-                message=_message(scram_outcome),
-            )
-            for scram_change in scram_plan.changes
-        )
-    return rows
-
-
-def _message(outcome: ResourceOutcome | QuotaOutcome | ScramOutcome) -> str:
-    """What a change log row says of an outcome, on one line: its error, else its note."""
-    said = str(outcome.error) if outcome.error is not None else outcome.note
-    return " ".join(said.split())
 
 
 _DONE = (OutcomeStatus.APPLIED, OutcomeStatus.UNCONFIRMED, OutcomeStatus.SKIPPED)

@@ -1,0 +1,380 @@
+"""The history page (the journal, filtered, with undo per change and per change set) and the
+live page (the cluster's changes pushed with server-sent events), in Debian's Chromium driven
+by Playwright, on the session's real Kafka cluster: every undo is read back from the broker."""
+
+from __future__ import annotations
+
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
+from kafka_config_admin.changeset import ChangeSet, apply, review
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.journal import Journal, JournalEntry, JournalQuery, Origin, Recorder
+from kafka_config_admin.web import WebSettings, create_app
+
+from .browser import serving, with_admin
+from .helpers import create_topics, topic_value, unique_name
+
+pytestmark = pytest.mark.integration
+
+CLUSTER = "hist"
+#: The live page's poll interval in these tests (seconds).
+INTERVAL = 2.0
+#: What a poll of one topic may take on a shared, loaded machine, on top of the interval.
+POLL_SLACK = 3.0
+
+
+@pytest.fixture(scope="module")
+def settings(kafka_bootstrap: str) -> WebSettings:
+    return WebSettings(
+        clusters={CLUSTER: Connection(bootstrap_servers=kafka_bootstrap)},
+        allow_writes=True,
+        live_interval=INTERVAL,
+        timeout=30,
+    )
+
+
+@pytest.fixture(scope="module")
+def editor(settings: WebSettings) -> Iterator[str]:
+    with serving(settings) as url:
+        yield url
+
+
+def make_topics(bootstrap: str, names: list[str], configs: dict[str, str]) -> None:
+    async def work(admin: AdminClient) -> None:
+        await create_topics(admin, names, configs)
+
+    with_admin(bootstrap, work)
+
+
+def journaled_change(
+    bootstrap: str, changes: dict[str, dict[str, str]], origin: Origin
+) -> list[JournalEntry]:
+    """Set ``changes`` (topic -> key -> value) through the change pipeline, journaled as
+    ``origin`` (another face's change, as the CLI or Spark record theirs); its rows."""
+
+    async def work(admin: AdminClient) -> str:
+        configs = {
+            ConfigResource(ResourceType.TOPIC, topic): [
+                AlterConfigOp(key, value, OpType.SET) for key, value in keys.items()
+            ]
+            for topic, keys in changes.items()
+        }
+        reviewed = await review(admin, ChangeSet(configs=configs))
+        report = await apply(admin, reviewed, recorder=Recorder(Journal.at(), origin))
+        assert report.ok and report.change_set_id is not None, report
+        return report.change_set_id
+
+    change_set = with_admin(bootstrap, work)
+    return Journal.at().entries(JournalQuery(change_set=change_set))
+
+
+def other_tool_sets(bootstrap: str, topic: str, key: str, value: str) -> None:
+    """A raw AdminClient alter: another tool's change, which the journal never sees."""
+
+    async def work(admin: AdminClient) -> None:
+        resource = ConfigResource(ResourceType.TOPIC, topic)
+        op = AlterConfigOp(key, value, OpType.SET)
+        await admin.incremental_alter_configs({resource: [op]}).all()
+
+    with_admin(bootstrap, work)
+
+
+def value_of(bootstrap: str, topic: str, key: str) -> str | None:
+    async def work(admin: AdminClient) -> str | None:
+        return await topic_value(admin, topic, key)
+
+    return with_admin(bootstrap, work)
+
+
+def cli(user: str = "alice", face: str = "cli") -> Origin:
+    return Origin(face=face, user=user, cluster=CLUSTER)
+
+
+def confirm_undo(page: Page) -> None:
+    page.get_by_label("on cluster").check()
+    page.get_by_role("button", name="apply the undo").click()
+
+
+def test_undo_of_one_change_from_history(page: Page, editor: str, kafka_bootstrap: str) -> None:
+    topic = unique_name("hist")
+    make_topics(kafka_bootstrap, [topic], {"retention.ms": "3600000"})
+    rows = journaled_change(
+        kafka_bootstrap, {topic: {"retention.ms": "7200000", "segment.ms": "600000"}}, cli()
+    )
+    retention = next(row for row in rows if row.key == "retention.ms")
+    page.goto(f"{editor}/history?resource=topic:{topic}")
+    row = page.locator(f"#change-{retention.id}")
+    expect(row).to_contain_text("alice (cli)")
+    expect(row.locator("td.old")).to_have_text("3600000")
+    expect(row.locator("td.new")).to_have_text("7200000")
+    page.get_by_role("button", name=f"undo change {retention.id}", exact=True).click()
+    # the preview: what undo sends, the confirmation naming the cluster; nothing sent yet
+    expect(page.locator("h1")).to_have_text(f"Undo change {retention.id}")
+    expect(page.locator("table.diff")).to_contain_text("3600000")
+    expect(page.locator("form.confirm label")).to_contain_text(f"1 topic on cluster {CLUSTER}")
+    assert value_of(kafka_bootstrap, topic, "retention.ms") == "7200000"
+    confirm_undo(page)
+    expect(page.locator("h1")).to_have_text(f"Undone: change {retention.id}")
+    expect(page.locator("table.outcomes")).to_contain_text("applied")
+    assert value_of(kafka_bootstrap, topic, "retention.ms") == "3600000"
+    assert value_of(kafka_bootstrap, topic, "segment.ms") == "600000"  # not undone: its own row
+    # the undo is in the journal too: the web face, a note naming what it undid
+    (undone,) = [
+        e for e in Journal.at().entries(JournalQuery(resource=f"topic:{topic}")) if e.face == "web"
+    ]
+    assert (undone.key, undone.new_value, undone.note) == (
+        "retention.ms",
+        "3600000",
+        f"undo of change {retention.id}",
+    )
+
+
+def test_undo_of_a_change_set_from_history(page: Page, editor: str, kafka_bootstrap: str) -> None:
+    topics = [unique_name("histset") for _ in range(3)]
+    make_topics(kafka_bootstrap, topics, {"retention.ms": "3600000"})
+    rows = journaled_change(
+        kafka_bootstrap, {topic: {"retention.ms": "7200000"} for topic in topics}, cli("bob")
+    )
+    change_set = rows[0].change_set
+    page.goto(f"{editor}/history?change_set={change_set}")
+    expect(page.locator("table.history tbody tr")).to_have_count(3)
+    page.get_by_role("button", name=f"undo change set {change_set}", exact=True).click()
+    expect(page.locator("table.diff tbody tr")).to_have_count(3)
+    expect(page.locator("form.confirm label")).to_contain_text(f"3 topics on cluster {CLUSTER}")
+    confirm_undo(page)
+    expect(page.locator("table.outcomes tbody tr.applied")).to_have_count(3)
+    for topic in topics:
+        assert value_of(kafka_bootstrap, topic, "retention.ms") == "3600000"
+
+
+def test_undo_leaves_a_key_changed_since_alone_unless_forced(
+    page: Page, editor: str, kafka_bootstrap: str
+) -> None:
+    topic = unique_name("histsince")
+    make_topics(kafka_bootstrap, [topic], {"retention.ms": "3600000"})
+    (row,) = journaled_change(kafka_bootstrap, {topic: {"retention.ms": "7200000"}}, cli())
+    other_tool_sets(kafka_bootstrap, topic, "retention.ms", "9000000")
+    page.goto(f"{editor}/history?resource=topic:{topic}")
+    page.get_by_role("button", name=f"undo change {row.id}", exact=True).click()
+    left = page.locator("table.left-alone tbody tr")
+    expect(left).to_contain_text("changed since")
+    expect(left).to_contain_text("9000000")  # what the cluster shows now
+    expect(page.get_by_role("button", name="apply the undo")).to_have_count(0)
+    assert value_of(kafka_bootstrap, topic, "retention.ms") == "9000000"
+    # ticked: undone all the same, through the same preview and confirmation
+    page.get_by_label("undo the keys changed since all the same").check()
+    page.get_by_role("button", name="plan the undo again").click()
+    expect(page.locator("table.diff")).to_contain_text("9000000")
+    expect(page.locator("table.diff")).to_contain_text("3600000")
+    assert value_of(kafka_bootstrap, topic, "retention.ms") == "9000000"
+    confirm_undo(page)
+    expect(page.locator("table.outcomes")).to_contain_text("applied")
+    assert value_of(kafka_bootstrap, topic, "retention.ms") == "3600000"
+
+
+def test_an_undo_shown_then_outdated_sends_nothing(
+    page: Page, editor: str, kafka_bootstrap: str
+) -> None:
+    """The key moves between the preview and the apply: the apply plans again, finds it
+    changed since, and sends nothing."""
+    topic = unique_name("histmoved")
+    make_topics(kafka_bootstrap, [topic], {"retention.ms": "3600000"})
+    (row,) = journaled_change(kafka_bootstrap, {topic: {"retention.ms": "7200000"}}, cli())
+    page.goto(f"{editor}/c/{CLUSTER}/undo?change={row.id}")
+    expect(page.locator("table.diff")).to_contain_text("3600000")
+    other_tool_sets(kafka_bootstrap, topic, "retention.ms", "8000000")
+    confirm_undo(page)
+    expect(page.locator("h1")).to_contain_text("Not applied")
+    expect(page.locator("table.left-alone")).to_contain_text("8000000")
+    assert value_of(kafka_bootstrap, topic, "retention.ms") == "8000000"
+
+
+def test_history_filters_keep_what_was_typed(page: Page, editor: str, kafka_bootstrap: str) -> None:
+    topic = unique_name("histfilter")
+    make_topics(kafka_bootstrap, [topic], {})
+    journaled_change(kafka_bootstrap, {topic: {"retention.ms": "7200000"}}, cli("carol"))
+    journaled_change(kafka_bootstrap, {topic: {"segment.ms": "600000"}}, cli("dave", "spark"))
+    page.goto(f"{editor}/history")
+    page.get_by_label("resource", exact=True).fill(f"topic:{topic}")
+    page.get_by_label("user", exact=True).fill("dave")
+    page.get_by_role("button", name="filter").click()
+    rows = page.locator("table.history tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("dave (spark)")
+    expect(rows).to_contain_text("segment.ms")
+    expect(page.get_by_label("user", exact=True)).to_have_value("dave")
+    page.goto(f"{editor}/history?resource=topic:{topic}&face=cli&key=retention.ms")
+    expect(rows).to_have_count(1)
+    expect(rows).to_contain_text("carol (cli)")
+    page.goto(f"{editor}/history?resource=topic:{topic}&since=1h&until=2000-01-01")
+    expect(rows).to_have_count(0)
+    page.goto(f"{editor}/history?resource=topic:{topic}&since=1h")
+    expect(rows).to_have_count(2)
+    # a time that does not parse: said beside its field, what was typed kept
+    page.get_by_label("since", exact=True).fill("last tuesday")
+    page.get_by_role("button", name="filter").click()
+    expect(page.locator("#error-since")).to_contain_text("'last tuesday': not a time")
+    expect(page.get_by_label("since", exact=True)).to_have_value("last tuesday")
+    expect(page.get_by_label("resource", exact=True)).to_have_value(f"topic:{topic}")
+    exported = page.request.get(f"{editor}/history.json?resource=topic:{topic}&user=carol")
+    (only,) = exported.json()["changes"]
+    assert (only["user"], only["key"], only["new_value"]) == ("carol", "retention.ms", "7200000")
+
+
+@pytest.mark.parametrize("scope", ["topic page", "live page of the topic", "live page"])
+def test_a_change_by_another_tool_appears_on_the_live_page(
+    page: Page, editor: str, kafka_bootstrap: str, scope: str
+) -> None:
+    topic = unique_name("live")
+    make_topics(kafka_bootstrap, [topic], {"retention.ms": "3600000"})
+    paths = {
+        "topic page": f"/c/{CLUSTER}/r/topic/{topic}",
+        "live page of the topic": f"/c/{CLUSTER}/live?topic={topic}",
+        "live page": f"/c/{CLUSTER}/live",
+    }
+    page.goto(editor + paths[scope])
+    expect(page.locator("#live-status")).to_have_attribute("data-ready", "yes")
+    started = time.monotonic()
+    other_tool_sets(kafka_bootstrap, topic, "retention.ms", "7200000")
+    row = page.locator("#live-changes tr", has_text=topic)
+    expect(row).to_contain_text("retention.ms", timeout=(INTERVAL + POLL_SLACK) * 1000)
+    seen = time.monotonic() - started
+    expect(row).to_contain_text("3600000")
+    expect(row).to_contain_text("7200000")
+    print(f"live ({scope}): a change by another tool shown after {seen:.2f} s")
+
+
+def test_the_live_stream_for_a_read_only_user_ends_on_disconnect_and_on_stop(
+    kafka_bootstrap: str,
+) -> None:
+    settings = WebSettings(
+        clusters={CLUSTER: Connection(bootstrap_servers=kafka_bootstrap)},
+        live_interval=INTERVAL,
+        timeout=30,
+    )
+    app = create_app(settings)
+    streams = app.state.live
+    server = serving(settings, app)
+    url = server.__enter__()
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            shown = client.get(f"/c/{CLUSTER}/live")
+            assert shown.status_code == 200 and "read-only" in shown.text
+            assert '<script src="/static/live.js"></script>' in shown.text
+            assert "script-src 'self';" in shown.headers["content-security-policy"]
+            events = f"/c/{CLUSTER}/live/events"
+            with client.stream("GET", events) as first, client.stream("GET", events) as second:
+                assert first.headers["content-type"].startswith("text/event-stream")
+                # kept: a reader dropped closes its connection
+                first_lines, second_lines = first.iter_lines(), second.iter_lines()
+                assert "event: ready" in _until_ready(first_lines)
+                assert "event: ready" in _until_ready(second_lines)
+                time.sleep(0.5)
+                assert (streams.open, streams.polling) == (2, 1)  # one poll loop for both
+            closed = time.monotonic()
+            while (streams.open or streams.polling) and time.monotonic() - closed < 10:
+                time.sleep(0.05)
+            assert (streams.open, streams.polling) == (0, 0)
+            print(f"live: all ended {time.monotonic() - closed:.2f} s after the clients went")
+            with client.stream("GET", events) as stream:
+                lines = stream.iter_lines()
+                _until_ready(lines)
+                stopping = time.monotonic()
+                server.__exit__(None, None, None)  # raises unless stopped within 30 s
+                stopped = time.monotonic() - stopping
+                list(lines)  # returns: the server ended the stream
+        assert streams.open == 0 and stopped < 5, stopped
+        print(f"live: server with an open stream stopped in {stopped:.2f} s")
+    finally:
+        if not streams.stopping:
+            server.__exit__(None, None, None)
+
+
+def test_a_stream_keeps_its_changes_when_the_stream_polling_for_it_goes(
+    editor: str, kafka_bootstrap: str
+) -> None:
+    """Two pages follow one topic with one poll; the first (which ran the polls) closes; the
+    second runs them from then on and still sees another tool's change."""
+    topic = unique_name("livehandover")
+    make_topics(kafka_bootstrap, [topic], {"retention.ms": "3600000"})
+    events = f"/c/{CLUSTER}/live/events?topic={topic}"
+    with httpx.Client(base_url=editor, timeout=(INTERVAL + POLL_SLACK) * 2) as client:
+        first = client.send(client.build_request("GET", events), stream=True)
+        first_lines = first.iter_lines()
+        _until_ready(first_lines)  # the first stream has read the baseline: it polls
+        with client.stream("GET", events) as second:
+            second_lines = second.iter_lines()
+            _until_ready(second_lines)
+            first.close()
+            started = time.monotonic()
+            other_tool_sets(kafka_bootstrap, topic, "retention.ms", "7200000")
+            for line in second_lines:
+                if line.startswith("data:") and '"retention.ms"' in line:
+                    assert '"after_value": "7200000"' in line, line
+                    break
+            seen = time.monotonic() - started
+    assert seen <= INTERVAL + POLL_SLACK, seen
+    print(f"live: after a hand-over, a change shown after {seen:.2f} s")
+
+
+def test_the_web_command_stops_on_sigterm_with_a_live_stream_open(kafka_bootstrap: str) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-m", "kafka_config_admin", "web", "-b", kafka_bootstrap]
+    command += ["--port", str(port), "--live-interval", "1"]
+    process = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+            index = _when_up(client, process)
+            found = re.search(r'href="(/c/[^"/]+)"', index)
+            assert found is not None, index
+            with client.stream("GET", f"{found[1]}/live/events") as stream:
+                _until_ready(stream.iter_lines())
+                stopping = time.monotonic()
+                process.send_signal(signal.SIGTERM)
+                code = process.wait(timeout=30)
+                stopped = time.monotonic() - stopping
+        assert code == 0 and stopped < 5, (code, stopped)
+        print(f"web: SIGTERM with a live stream open, stopped in {stopped:.2f} s")
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        assert process.stdout is not None
+        process.stdout.close()
+
+
+def _when_up(client: httpx.Client, process: subprocess.Popen[bytes]) -> str:
+    """The editor's index page, once the process serves it (60 s at most)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        assert process.poll() is None, "the editor ended before it served a page"
+        try:
+            return client.get("/").text
+        except httpx.TransportError:
+            time.sleep(0.2)
+    raise AssertionError("the editor did not answer within 60 s")
+
+
+def _until_ready(lines: Iterator[str]) -> str:
+    """What the stream sent up to its ``ready`` event (the baseline read)."""
+    read = ""
+    for line in lines:
+        read += line + "\n"
+        if line == "event: ready":
+            return read
+    raise AssertionError(f"the stream ended before its baseline: {read!r}")

@@ -428,7 +428,9 @@ class AdminClient:
         answer still not fillable after that (its broker restarted in between, a key gone) is
         described with documentation, as the broker would answer it.
         """
-        futures, answered = result.values, asked.answerers or {}
+        futures, answered = result.values, asked.answerers
+        if answered is None:  # every describe made here records them
+            answered = {}
         try:
             await undocumented.wait()
             answers = {}

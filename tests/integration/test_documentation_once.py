@@ -9,6 +9,7 @@ answer to a describe with documentation, sent as it was before (``uncached``).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from functools import partial
 
 import pytest
@@ -22,7 +23,7 @@ from .helpers import alter_topic, new_topic, settled_entry
 
 pytestmark = pytest.mark.integration
 
-Wanted = list[ConfigResource] | dict[ConfigResource, list[str] | None]
+Wanted = list[ConfigResource] | Mapping[ConfigResource, list[str] | None]
 
 
 async def uncached(admin: AdminClient, resources: Wanted) -> dict[ConfigResource, Config]:
@@ -79,7 +80,7 @@ async def test_named_keys_and_a_key_held_for_one_type_only(
     topic = ConfigResource(ResourceType.TOPIC, await new_topic(admin_client, kafka_bootstrap))
     broker = ConfigResource(ResourceType.BROKER, str(admin_client.broker_ids()[0]))
     async with AdminClient(kafka_bootstrap, timeout=30) as client:
-        one_key = {topic: ["retention.ms"]}
+        one_key: Wanted = {topic: ["retention.ms"]}
         assert await documented(client, one_key) == await uncached(client, one_key)
         # A new key of a type partly held, and a type held for nothing yet.
         wanted: dict[ConfigResource, list[str] | None] = {topic: None, broker: ["log.retention.ms"]}

@@ -14,7 +14,10 @@ from kafka_config_admin._protocol import Answerer
 TOPIC = ResourceType.TOPIC
 BROKER_1 = Answerer(node_id=1, session=10)
 BROKER_2 = Answerer(node_id=2, session=11)
-DOCS = {"retention.ms": "How long to keep a log.", "cleanup.policy": "delete or compact."}
+DOCS: dict[str, str | None] = {
+    "retention.ms": "How long to keep a log.",
+    "cleanup.policy": "delete or compact.",
+}
 
 
 def config(

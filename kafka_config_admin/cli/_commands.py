@@ -405,6 +405,12 @@ def undo(**options: Any) -> int:
     help="Seconds a broker may be missing from the metadata (stopped, restarting) before it "
     "is reported removed; until then it is an error line and its keys are kept.",
 )
+@click.option(
+    "--stats",
+    is_flag=True,
+    help="After each poll, print on stderr what it cost: its time, the requests it sent and "
+    "the bytes it received, and the resources it read.",
+)
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @connection_options
 def watch(**options: Any) -> int:

@@ -70,6 +70,7 @@ class _Plan:
     output: OutputFormat
     give_up: bool
     broker_gone_after: float
+    stats: bool = False
 
 
 def _client(connection: Connection) -> AdminClient:
@@ -99,6 +100,7 @@ def watch(
     interval: float,
     keep_going: bool,
     broker_gone_after: float,
+    stats: bool,
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
@@ -118,7 +120,9 @@ def watch(
     names = ", ".join(target.label for target in watched)
     what = ", ".join(kind.value for kind in scope.kinds)
     stderr.print(f"watching {what} on {names} every {interval:g}s; Ctrl-C to stop", markup=False)
-    plan = _Plan(scope, interval, output, len(watched) == 1 and not keep_going, broker_gone_after)
+    plan = _Plan(
+        scope, interval, output, len(watched) == 1 and not keep_going, broker_gone_after, stats
+    )
     return run(lambda: _watch(watched, plan))
 
 
@@ -155,11 +159,16 @@ async def _follow(target: _Target, plan: _Plan, end: Callable[[BaseException], N
     failed = 0
     while True:
         started = anyio.current_time()
+        clients: list[AdminClient] = []  # the poll's client, for --stats
         try:
-            observed = await observe_once(target.client, plan.scope, target.label)
+            observed = await observe_once(
+                partial(_kept, target.client, clients), plan.scope, target.label
+            )
         except PatternTimeoutError as error:  # --match is at fault: no poll could succeed
             end(error)
             return
+        if plan.stats:
+            _print_cost(target.label, anyio.current_time() - started, clients, observed)
         after = next_state(state, observed, broker_gone_after=plan.broker_gone_after)
         failed = 0 if observed.error is None else failed + 1
         if (
@@ -176,6 +185,25 @@ async def _follow(target: _Target, plan: _Plan, end: Callable[[BaseException], N
             stderr.print(f"{target.label}: baseline of {count} resources", markup=False)
         state = after
         await anyio.sleep(max(0.0, plan.interval - (anyio.current_time() - started)))
+
+
+def _kept(make: Callable[[], AdminClient], clients: list[AdminClient]) -> AdminClient:
+    """A client from ``make``, kept in ``clients`` so that its traffic can be read after."""
+    clients.append(make())
+    return clients[-1]
+
+
+def _print_cost(
+    label: str, seconds: float, clients: Sequence[AdminClient], observed: ObservedState
+) -> None:
+    """``--stats``: what one poll cost, on stderr (the changes stay a clean stream)."""
+    requests = sum(admin.traffic().requests for admin in clients)
+    received = sum(admin.traffic().bytes_received for admin in clients)
+    stderr.print(
+        f"{label}: poll {seconds:.2f}s, {requests} requests, {received:,} bytes received, "
+        f"{len(observed.resources)} resources read",
+        markup=False,
+    )
 
 
 def _gave_up(label: str, error: tuple[str, str], failed: int, known: bool) -> click.ClickException:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import signal
 import socket
 import subprocess
@@ -160,6 +161,28 @@ def test_watch_prints_a_change_made_by_another_process(
     assert len(watcher.out_lines) == 2, watcher.out_lines
     assert watcher.err_lines[-1] == "interrupted"
     assert not any("Traceback" in line for line in watcher.err_lines)
+
+
+def test_watch_stats_says_what_each_poll_cost(
+    kafka_bootstrap: str, watchers: list[Watcher]
+) -> None:
+    name = with_admin(kafka_bootstrap, lambda admin: new_topic(admin, kafka_bootstrap))
+    watcher = Watcher("-b", kafka_bootstrap, "--topic", name, "--interval", "1", "--stats")
+    watchers.append(watcher)
+    watcher.wait_for("err", "baseline of 1 resources")
+    line = watcher.wait_for("err", "bytes received")
+    match = re.fullmatch(
+        r"(\S+): poll ([\d.]+)s, (\d+) requests, ([\d,]+) bytes received, 1 resources read",
+        line.strip(),
+    )
+    assert match is not None, line
+    assert match[1] == kafka_bootstrap
+    assert int(match[3]) >= 1  # its describe (a named topic needs no listing)
+    # One topic's configs without documentation or synonyms: a few kB, not the tens of kB
+    # its documentation would add.
+    assert 0 < int(match[4].replace(",", "")) < 20_000
+    assert watcher.interrupt() == 130
+    assert watcher.out_lines == []  # the costs stay off the changes' stream
 
 
 def test_watch_a_fleet_with_a_cluster_down(

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
+from kafka_config_admin.cli._commands import WATCH_INTERVAL
 from kafka_config_admin.desired import (
     ObservedState,
     ResourceScope,
@@ -336,6 +337,8 @@ def write(results: dict[str, Any], out: Path) -> str:
         if quiet
         else "| the stream's micro-batch on local[2] | not run | | | | | |",
         "",
+        per_minute(results),
+        "",
         f"One cluster's state as the stream keeps it: {results['state_bytes'] / 2**20:.1f} MiB "
         "of JSON per poll.",
         "",
@@ -353,6 +356,20 @@ def write(results: dict[str, Any], out: Path) -> str:
     text = "\n".join(lines) + "\n"
     (out / "feed.md").write_text(text)
     return text
+
+
+def per_minute(results: dict[str, Any]) -> str:
+    """What polling costs per 1,000 topics a minute at ``watch``'s default interval."""
+    polls = 60 / WATCH_INTERVAL
+    thousands = 2 * results["topics"] / 1000  # both clusters' topics
+    poll = results["poll"]
+    return (
+        f"At `watch`'s default interval ({WATCH_INTERVAL:g} s: {polls:g} polls a minute), from "
+        f"the poll's medians: each 1,000 topics cost "
+        f"{poll['bytes'] / thousands * polls / 1e6:.2f} MB received, "
+        f"{poll['broker_cpu_s'] / thousands * polls:.2f} broker CPU seconds and "
+        f"{poll['wall_s'] / thousands * polls:.1f} s of polling a minute."
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

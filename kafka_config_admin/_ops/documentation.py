@@ -34,17 +34,19 @@ class _Held:
     def __init__(self, session: int) -> None:
         self.session = session
         self.docs: dict[str, str | None] = {}
-        # Entries and configs are shared models (``EntryCache``): each is filled once. The
-        # originals are kept beside their copies so that an id is never reused while held.
+        # Entries are shared models (``EntryCache``): each is filled once. The originals are
+        # kept beside their copies so that an id is never reused while held.
         self.entries: dict[int, tuple[ConfigEntry, ConfigEntry]] = {}
-        self.configs: dict[int, tuple[Config, Config]] = {}
+        # Byte-identical configs in a row are one Config (``EntryCache``): the last one, filled.
+        self.last: tuple[Config | None, Config | None] = (None, None)
 
 
 class Documentation:
     """Each broker process's documentation of config keys, per resource type, for one client.
 
     Never global: a client holds its own, so nothing learned of one cluster fills another's
-    answers. Memory is bounded: past ``limit`` filled entries, a broker's copies start again.
+    answers. Memory is bounded: one documentation per key, and past ``limit`` filled entries a
+    broker's copies start again.
     """
 
     def __init__(self, limit: int = 10_000) -> None:
@@ -79,12 +81,10 @@ class Documentation:
         held = self._for(answerer, resource_type)
         if held is None:
             return None
-        known = held.configs.get(id(config))
-        if known is not None:
-            return known[1]
+        if held.last[0] is config:
+            return held.last[1]
         if len(held.entries) > self.limit:
             held.entries.clear()
-            held.configs.clear()
         docs, entries = held.docs, held.entries
         filled = []
         for entry in config.entries:
@@ -95,7 +95,7 @@ class Documentation:
                 done = entries[id(entry)] = (entry, _documented(entry, docs[entry.name]))
             filled.append(done[1])
         documented = config_of(tuple(filled))
-        held.configs[id(config)] = (config, documented)
+        held.last = (config, documented)
         return documented
 
     def follow_ups(

@@ -335,7 +335,8 @@ def write(results: dict[str, Any], out: Path) -> str:
         f"{statistics.median(quiet):.2f} | {statistics.median(quiet) / plain['wall_s']:.2f} "
         "| | | | |"
         if quiet
-        else "| the stream's micro-batch on local[2] | not run | | | | | |",
+        else "| the stream's micro-batch on local[2] | "
+        f"{'no batch without a change' if stream else 'not run (--no-stream)'} | | | | | |",
         "",
         per_minute(results),
         "",
@@ -366,9 +367,8 @@ def per_minute(results: dict[str, Any]) -> str:
     return (
         f"At `watch`'s default interval ({WATCH_INTERVAL:g} s: {polls:g} polls a minute), from "
         f"the poll's medians: each 1,000 topics cost "
-        f"{poll['bytes'] / thousands * polls / 1e6:.2f} MB received, "
-        f"{poll['broker_cpu_s'] / thousands * polls:.2f} broker CPU seconds and "
-        f"{poll['wall_s'] / thousands * polls:.1f} s of polling a minute."
+        f"{poll['bytes'] / thousands * polls / 1e6:.2f} MB received and "
+        f"{poll['broker_cpu_s'] / thousands * polls:.2f} broker CPU seconds a minute."
     )
 
 

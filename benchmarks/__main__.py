@@ -1,4 +1,5 @@
-"""``python -m benchmarks`` (``nox -s bench``): every client on one real broker, then the CLI.
+"""``python -m benchmarks`` (``nox -s bench``): every client on one real broker, W1 with and
+without documentation, then the CLI.
 
 ``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]`` only
 the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``python -m benchmarks load
@@ -70,7 +71,10 @@ def main() -> None:
     elif part == "peers":
         peers_main(arguments)
     else:
+        from . import documentation
+
         peers_main(sys.argv[1:])
+        documentation.main([])
         cli.main([])
 
 

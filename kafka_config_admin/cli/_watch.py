@@ -28,6 +28,7 @@ from ..desired import (
     ChangeKind,
     ObservedState,
     PatternTimeoutError,
+    ReadRotation,
     ResourceKind,
     ResourceScope,
     StateChange,
@@ -71,6 +72,7 @@ class _Plan:
     give_up: bool
     broker_gone_after: float
     stats: bool = False
+    max_per_poll: int | None = None
 
 
 def _client(connection: Connection) -> AdminClient:
@@ -100,6 +102,7 @@ def watch(
     interval: float,
     keep_going: bool,
     broker_gone_after: float,
+    max_per_poll: int | None,
     stats: bool,
     output: OutputFormat,
     connection: ConnectionOptions,
@@ -121,7 +124,13 @@ def watch(
     what = ", ".join(kind.value for kind in scope.kinds)
     stderr.print(f"watching {what} on {names} every {interval:g}s; Ctrl-C to stop", markup=False)
     plan = _Plan(
-        scope, interval, output, len(watched) == 1 and not keep_going, broker_gone_after, stats
+        scope,
+        interval,
+        output,
+        len(watched) == 1 and not keep_going,
+        broker_gone_after,
+        stats,
+        max_per_poll,
     )
     return run(lambda: _watch(watched, plan))
 
@@ -157,18 +166,25 @@ async def _follow(target: _Target, plan: _Plan, end: Callable[[BaseException], N
     ``--match`` is at fault, or (``plan.give_up``) when the cluster cannot be read."""
     state: ObservedState | None = None
     failed = 0
+    rotation = None if plan.max_per_poll is None else ReadRotation(plan.max_per_poll)
     while True:
         started = anyio.current_time()
         clients: list[AdminClient] = []  # the poll's client, for --stats
         try:
             observed = await observe_once(
-                partial(_kept, target.client, clients), plan.scope, target.label
+                partial(_kept, target.client, clients),
+                plan.scope,
+                target.label,
+                rotation=rotation,
+                before=state,
             )
         except PatternTimeoutError as error:  # --match is at fault: no poll could succeed
             end(error)
             return
         if plan.stats:
-            _print_cost(target.label, anyio.current_time() - started, clients, observed)
+            read = len(observed.resources) if rotation is None else rotation.last_read
+            read = 0 if observed.error is not None else read
+            _print_cost(target.label, anyio.current_time() - started, clients, read)
         after = next_state(state, observed, broker_gone_after=plan.broker_gone_after)
         failed = 0 if observed.error is None else failed + 1
         if (
@@ -193,15 +209,13 @@ def _kept(make: Callable[[], AdminClient], clients: list[AdminClient]) -> AdminC
     return clients[-1]
 
 
-def _print_cost(
-    label: str, seconds: float, clients: Sequence[AdminClient], observed: ObservedState
-) -> None:
+def _print_cost(label: str, seconds: float, clients: Sequence[AdminClient], read: int) -> None:
     """``--stats``: what one poll cost, on stderr (the changes stay a clean stream)."""
     requests = sum(admin.traffic().requests for admin in clients)
     received = sum(admin.traffic().bytes_received for admin in clients)
     stderr.print(
         f"{label}: poll {seconds:.2f}s, {requests} requests, {received:,} bytes received, "
-        f"{len(observed.resources)} resources read",
+        f"{read} resources read",
         markup=False,
     )
 

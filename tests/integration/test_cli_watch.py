@@ -185,6 +185,32 @@ def test_watch_stats_says_what_each_poll_cost(
     assert watcher.out_lines == []  # the costs stay off the changes' stream
 
 
+def test_watch_max_per_poll_reads_in_turn_and_still_sees_each_change(
+    kafka_bootstrap: str, watchers: list[Watcher]
+) -> None:
+    names = [
+        with_admin(kafka_bootstrap, lambda admin: new_topic(admin, kafka_bootstrap))
+        for _ in range(3)
+    ]
+    topics = [arg for name in names for arg in ("--topic", name)]
+    watcher = Watcher(
+        "-b", kafka_bootstrap, *topics, "--interval", "1", "--max-per-poll", "1", "--stats"
+    )
+    watchers.append(watcher)
+    watcher.wait_for("err", "baseline of 3 resources")
+    assert "3 resources read" in watcher.wait_for("err", "resources read")  # the baseline
+    assert "1 resources read" in watcher.wait_for("err", "1 resources read")
+
+    for name in names:  # whichever topic's turn it is, each change is seen, once
+        set_retention(kafka_bootstrap, name, "7200000")
+        assert f"topic '{name}' retention.ms added" in watcher.wait_for("out", name, timeout=60)
+    assert watcher.interrupt() == 130
+    assert len(watcher.out_lines) == 3, watcher.out_lines
+    reads = [line for line in watcher.err_lines if "resources read" in line]
+    assert all(line.endswith("1 resources read") for line in reads[1:]), reads
+    assert not any("Traceback" in line for line in watcher.err_lines)
+
+
 def test_watch_a_fleet_with_a_cluster_down(
     kafka_bootstrap: str, watchers: list[Watcher], tmp_path: Path
 ) -> None:

@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
     command = "python -m benchmarks documentation" + (f" {' '.join(argv)}" if argv else "")
-    load_before = load()
+    load_before, commit = load(), machine()["commit"]  # the code that runs, not a later one
     with start_cluster(brokers=1) as cluster:
         bootstrap = cluster.bootstrap_servers
         names = asyncio.run(dataset.create(bootstrap, args.topics))
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
         "kafka": KAFKA_VERSION,
         "topics": args.topics,
         "reps": args.reps,
-        "commit": machine()["commit"],
+        "commit": commit,
         "load_before": load_before,
         "load_after": load(),
         "same_answers": same,

@@ -383,7 +383,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     command = "python -m benchmarks feed" + (f" {' '.join(argv)}" if argv else "")
-    load_before = load()
+    load_before, commit = load(), machine()["commit"]  # the code that runs, not a later one
     with (
         start_cluster(brokers=1) as first,
         start_cluster(brokers=1) as second,
@@ -412,7 +412,7 @@ def main(argv: list[str] | None = None) -> None:
         "topics": args.topics,
         "reps": args.reps,
         "command": command,
-        "commit": machine()["commit"],
+        "commit": commit,
         "time": datetime.now(UTC).isoformat(),
         "load_before": load_before,
         "load_after": load(),

@@ -58,7 +58,7 @@ from ._ops.configs import (
     ListConfigResources,
     ListedResources,
 )
-from ._ops.documentation import Documentation
+from ._ops.documentation import Documentation, FollowUp
 from ._ops.groups import ListGroups, ListGroupsResult
 from ._ops.quotas import (
     AlterClientQuotas,
@@ -235,6 +235,8 @@ class AdminClient:
         self._host: TaskGroupHost | None = None
         self._entries = EntryCache()  # identical entries are one model across calls
         self._documentation = Documentation()  # each broker's, asked once (never shared)
+        #: Describes asking for documentation now: a describe that needs some waits for them.
+        self._learning: list[anyio.Event] = []
         self._catalog: tuple[CatalogMatch | None] | None = None  # read once, when asked
 
     async def __aenter__(self) -> Self:
@@ -441,26 +443,18 @@ class AdminClient:
                 elif answerer is not None:
                     answers[resource] = (answerer, future.result())
             for _ in range(2):  # once more if a broker restarted between the two answers
+                for learning in list(self._learning):  # calls made at once ask only once
+                    await learning.wait()
                 asks = self._documentation.follow_ups(answers)
                 if not asks:
                     break
-                learned: dict[ConfigResource, Answerer] = {}
-                documented = self._engine.call(
-                    partial(
-                        DescribeConfigs.build,
-                        {resource: ask.names for resource, ask in asks.items()},
-                        include_synonyms=False,
-                        include_documentation=True,
-                        answerers=learned,
-                        pinned={resource: ask.node_id for resource, ask in asks.items()},
-                    ),
-                    DescribeConfigsResult,
-                    max(expires - anyio.current_time(), 0.0),
-                )
-                await documented.wait()
-                for resource, future in documented.values.items():
-                    if future._exception is None and resource in learned:
-                        self._documentation.learn(learned[resource], resource.type, future.result())
+                learning = anyio.Event()
+                self._learning.append(learning)
+                try:
+                    await self._learn(asks, expires)
+                finally:
+                    self._learning.remove(learning)
+                    learning.set()
             for resource, (answerer, config) in answers.items():
                 filled = self._documentation.fill(answerer, resource.type, config)
                 if filled is not None:
@@ -474,6 +468,26 @@ class AdminClient:
             for future in futures.values():
                 future._set_exception(closed)
             raise
+
+    async def _learn(self, asks: dict[ConfigResource, FollowUp], expires: float) -> None:
+        """Describe with documentation what ``asks`` names, and keep what the answers say."""
+        learned: dict[ConfigResource, Answerer] = {}
+        documented = self._engine.call(
+            partial(
+                DescribeConfigs.build,
+                {resource: ask.names for resource, ask in asks.items()},
+                include_synonyms=False,
+                include_documentation=True,
+                answerers=learned,
+                pinned={resource: ask.node_id for resource, ask in asks.items()},
+            ),
+            DescribeConfigsResult,
+            max(expires - anyio.current_time(), 0.0),
+        )
+        await documented.wait()
+        for resource, future in documented.values.items():
+            if future._exception is None and resource in learned:
+                self._documentation.learn(learned[resource], resource.type, future.result())
 
     async def _describe_documented(
         self, result: DescribeConfigsResult, asked: DescribeConfigs, expires: float

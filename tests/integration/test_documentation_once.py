@@ -120,6 +120,35 @@ async def test_documentation_is_received_once_per_broker(
     assert later <= plain * 1.1
 
 
+async def test_describes_made_at_once_by_a_new_client_ask_for_documentation_once(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    names = await asyncio.gather(*(new_topic(admin_client, kafka_bootstrap) for _ in range(10)))
+    topics = [ConfigResource(ResourceType.TOPIC, name) for name in names]
+
+    async def each_alone(client: AdminClient, documentation: bool) -> int:
+        await client.describe_cluster()  # connected before the count starts
+        before = client.traffic().bytes_received
+        results = [
+            client.describe_configs([topic], include_documentation=documentation)
+            for topic in topics
+        ]
+        for result in results:
+            await result.all()
+        return client.traffic().bytes_received - before
+
+    async with AdminClient(kafka_bootstrap, timeout=30) as client:
+        plain = await each_alone(client, False)
+        before = client.traffic().bytes_received
+        await uncached(client, topics[:1])
+        one_topic_documented = client.traffic().bytes_received - before
+    async with AdminClient(kafka_bootstrap, timeout=30) as new:
+        documented_at_once = await each_alone(new, True)
+    # Each broker that answered was asked for one topic's documentation, not one per call.
+    brokers = len(admin_client.broker_ids())
+    assert documented_at_once < plain + brokers * one_topic_documented * 1.2
+
+
 async def test_a_restarted_broker_is_asked_again(
     admin_client: AdminClient, kafka_cluster: KafkaCluster, kafka_bootstrap: str
 ) -> None:

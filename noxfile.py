@@ -181,8 +181,10 @@ def bench(session: nox.Session) -> None:
 
     ``nox -s bench -- spark`` runs the Spark snapshot benchmark instead (one broker, and a fleet
     of three clusters on local[2] and on a standalone cluster), ``nox -s bench -- feed``
-    the change feed's poll cost and detection latency (two clusters), ``nox -s bench -- cli``
-    only the CLI against kafka-configs.sh, ``nox -s bench -- peers`` only the clients,
+    the change feed's poll cost and detection latency (two clusters), ``nox -s bench --
+    documentation`` W1 with documentation against W1 without it (bytes, broker CPU, wall; the
+    default run makes it too), ``nox -s bench -- cli`` only the CLI against kafka-configs.sh,
+    ``nox -s bench -- peers`` only the clients,
     ``nox -s bench -- load`` concurrent alters and describes (600 and 200, for 20 s each, from
     one client and from four), ``nox -s bench -- web`` the web editor's pages over 10,000
     topics on 3 brokers, ``nox -s bench -- scale`` (slow: about an hour on two cores) W1 for

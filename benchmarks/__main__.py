@@ -1,4 +1,5 @@
-"""``python -m benchmarks`` (``nox -s bench``): every client on one real broker, then the CLI.
+"""``python -m benchmarks`` (``nox -s bench``): every client on one real broker, W1 with and
+without documentation, then the CLI.
 
 ``python -m benchmarks peers [...]`` runs only the clients, ``python -m benchmarks cli [...]`` only
 the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``python -m benchmarks load
@@ -10,7 +11,9 @@ the web editor's pages server-side (``benchmarks/web.py``), ``python -m benchmar
 plan-trees --before TREE`` ``plan`` with two source trees side by side
 (:mod:`benchmarks.plan_trees`), ``python -m benchmarks feed [--topics N] [--reps N]
 [--changes N]`` the change feed's poll cost and detection latency on two clusters
-(``benchmarks/feed.py``), ``python -m benchmarks scale [--sizes 1000,5000,20000] [--brokers
+(``benchmarks/feed.py``), ``python -m benchmarks documentation [--topics N] [--reps N]`` W1
+with documentation against W1 without it: bytes received, the broker's CPU, wall time
+(``benchmarks/documentation.py``), ``python -m benchmarks scale [--sizes 1000,5000,20000] [--brokers
 1,3]`` W1 for every client at ten times the scale, time and memory (:mod:`benchmarks.scale`;
 slow: about an hour). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
 (3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``, ``--before TREE`` (our
@@ -49,6 +52,10 @@ def main() -> None:
         from . import feed
 
         feed.main(arguments)
+    elif part == "documentation":
+        from . import documentation
+
+        documentation.main(arguments)
     elif part == "scale":
         from . import scale
 
@@ -64,7 +71,10 @@ def main() -> None:
     elif part == "peers":
         peers_main(arguments)
     else:
+        from . import documentation
+
         peers_main(sys.argv[1:])
+        documentation.main([])
         cli.main([])
 
 

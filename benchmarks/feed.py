@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
+from kafka_config_admin.cli._commands import WATCH_INTERVAL
 from kafka_config_admin.desired import (
     ObservedState,
     ResourceScope,
@@ -41,7 +42,7 @@ from kafka_config_admin.desired import (
 )
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
-from . import dataset, machine
+from . import cpu_between, dataset, machine, tree_cpu_seconds
 
 if TYPE_CHECKING:
     from pyspark.sql.streaming.query import StreamingQuery
@@ -64,17 +65,18 @@ def load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-def poll_both(bootstraps: dict[str, str], states: dict[str, ObservedState | None]) -> int:
-    """One poll of every cluster at once, as ``watch`` makes it; the number of change rows."""
+def poll_both(
+    bootstraps: dict[str, str], states: dict[str, ObservedState | None]
+) -> tuple[int, int]:
+    """One poll of every cluster at once, as ``watch`` makes it: the number of change rows,
+    and the bytes the poll received."""
+    clients = {name: AdminClient(bootstrap, timeout=120) for name, bootstrap in bootstraps.items()}
 
     async def run() -> list[ObservedState]:
         scope = ResourceScope()
         return list(
             await asyncio.gather(
-                *(
-                    observe_once(AdminClient(bootstrap, timeout=120), scope, name)
-                    for name, bootstrap in bootstraps.items()
-                )
+                *(observe_once(admin, scope, name) for name, admin in clients.items())
             )
         )
 
@@ -85,17 +87,20 @@ def poll_both(bootstraps: dict[str, str], states: dict[str, ObservedState | None
         after = next_state(states[observed.cluster], observed)
         rows += len(diff_states(states[observed.cluster], after))
         states[observed.cluster] = after
-    return rows
+    return rows, sum(admin.traffic().bytes_received for admin in clients.values())
 
 
-def describe_both(bootstraps: dict[str, str], names: list[str]) -> int:
-    """A plain describe of every topic of both clusters at once; the number of configs."""
+def describe_both(bootstraps: dict[str, str], names: list[str], *, full: bool = False) -> int:
+    """A describe of every topic of both clusters at once (``full``: with synonyms and
+    documentation, as W1); the bytes it received."""
 
     async def one(bootstrap: str) -> int:
         async with AdminClient(bootstrap, timeout=120) as admin:
             resources = [ConfigResource(ResourceType.TOPIC, name) for name in names]
-            configs = await admin.describe_configs(resources).all()
-            return sum(len(config) for config in configs.values())
+            await admin.describe_configs(
+                resources, include_synonyms=full, include_documentation=full
+            ).all()
+            return admin.traffic().bytes_received
 
     async def run() -> int:
         return sum(await asyncio.gather(*(one(b) for b in bootstraps.values())))
@@ -103,14 +108,22 @@ def describe_both(bootstraps: dict[str, str], names: list[str]) -> int:
     return asyncio.run(run())
 
 
-def median_wall(run: Callable[[], int], reps: int) -> dict[str, Any]:
-    run()  # warm-up (and, for the poll, the baseline)
-    walls = []
+def measured(run: Callable[[], int], reps: int) -> dict[str, Any]:
+    """Medians of ``reps`` runs after a warm-up (for the poll, the baseline): the wall time,
+    the bytes received (what ``run`` returns) and the CPU seconds the brokers used."""
+    run()
+    walls, received, broker_cpu = [], [], []
     for _ in range(reps):
-        start = time.perf_counter()
-        run()
+        before, start = tree_cpu_seconds(), time.perf_counter()
+        received.append(run())
         walls.append(time.perf_counter() - start)
-    return {"wall_s": statistics.median(walls), "walls_s": walls}
+        broker_cpu.append(cpu_between(before, tree_cpu_seconds())["brokers"])
+    return {
+        "wall_s": statistics.median(walls),
+        "walls_s": walls,
+        "bytes": statistics.median(received),
+        "broker_cpu_s": statistics.median(broker_cpu),
+    }
 
 
 def set_retention(bootstrap: str) -> float:
@@ -148,7 +161,7 @@ def watch_latency(bootstraps: dict[str, str], bootstrap: str, changes: int) -> l
         states: dict[str, ObservedState | None] = dict.fromkeys(bootstraps)
         while not stop.is_set():
             started = time.monotonic()
-            if poll_both(bootstraps, states):
+            if poll_both(bootstraps, states)[0]:
                 seen.append(time.time())
             stop.wait(max(0.0, INTERVAL - (time.monotonic() - started)))
 
@@ -291,27 +304,41 @@ def state_bytes(bootstrap: str) -> int:
 def write(results: dict[str, Any], out: Path) -> str:
     out.mkdir(parents=True, exist_ok=True)
     (out / "feed.json").write_text(json.dumps(results, indent=2) + "\n")
-    poll, plain = results["poll"], results["plain_describe"]
+    poll, plain, full = results["poll"], results["plain_describe"], results["full_describe"]
     stream = results["stream"]
-    quiet = stream["quiet_batch_s"]
+    quiet = stream["quiet_batch_s"] if stream else []
+
+    def row(what: str, run: dict[str, Any]) -> str:
+        return (
+            f"| {what} | {run['wall_s']:.2f} | {run['wall_s'] / plain['wall_s']:.2f} | "
+            f"{run['bytes'] / 1e6:.2f} | {run['bytes'] / plain['bytes']:.2f} | "
+            f"{run['broker_cpu_s']:.2f} | {run['broker_cpu_s'] / plain['broker_cpu_s']:.2f} |"
+        )
+
     lines = [
         "# Change feed benchmark",
         "",
         f"Kafka {results['kafka']}, two one-broker clusters with {results['topics']} topics "
         f"each; `{results['command']}` (what `nox -s bench -- feed` runs) at commit "
         f"{results.get('commit', 'unknown')}, machine load {results['load_before']} before and "
-        f"{results['load_after']} after (1, 5, 15 min).",
+        f"{results['load_after']} after (1, 5, 15 min). Medians of {results['reps']} runs; "
+        "bytes are what the clients received, broker CPU what the two brokers' JVMs used "
+        "(`/proc/<pid>/stat`).",
         "",
-        "| One poll of both clusters, nothing changed | Wall (s) | vs a plain describe |",
-        "|---|---:|---:|",
-        f"| plain `describe_configs` of every topic (no listing, no diff) | "
-        f"{plain['wall_s']:.2f} | 1.00 |",
-        f"| `watch`'s poll: list, describe, diff (median of {results['reps']}) | "
-        f"{poll['wall_s']:.2f} | {poll['wall_s'] / plain['wall_s']:.2f} |",
+        "| One poll of both clusters, nothing changed | Wall (s) | vs a plain describe | "
+        "Received (MB) | vs a plain describe | Broker CPU (s) | vs a plain describe |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+        row("plain `describe_configs` of every topic (no listing, no diff)", plain),
+        row("full describe: with synonyms and documentation (W1)", full),
+        row("`watch`'s poll: list, describe, diff", poll),
         f"| the stream's micro-batch on local[2] (median of {len(quiet)}) | "
-        f"{statistics.median(quiet):.2f} | {statistics.median(quiet) / plain['wall_s']:.2f} |"
+        f"{statistics.median(quiet):.2f} | {statistics.median(quiet) / plain['wall_s']:.2f} "
+        "| | | | |"
         if quiet
-        else "| the stream's micro-batch on local[2] | no quiet batch | |",
+        else "| the stream's micro-batch on local[2] | "
+        f"{'no batch without a change' if stream else 'not run (--no-stream)'} | | | | | |",
+        "",
+        per_minute(results),
         "",
         f"One cluster's state as the stream keeps it: {results['state_bytes'] / 2**20:.1f} MiB "
         "of JSON per poll.",
@@ -322,14 +349,27 @@ def write(results: dict[str, Any], out: Path) -> str:
         "| Where | Median (s) | Max (s) |",
         "|---|---:|---:|",
     ]
-    for name, latencies in (
-        ("`watch`'s loop", results["watch_latency_s"]),
-        ("the stream, local[2]", stream["latency_s"]),
-    ):
+    runs = [("`watch`'s loop", results["watch_latency_s"])]
+    if stream:
+        runs.append(("the stream, local[2]", stream["latency_s"]))
+    for name, latencies in runs:
         lines.append(f"| {name} | {statistics.median(latencies):.2f} | {max(latencies):.2f} |")
     text = "\n".join(lines) + "\n"
     (out / "feed.md").write_text(text)
     return text
+
+
+def per_minute(results: dict[str, Any]) -> str:
+    """What polling costs per 1,000 topics a minute at ``watch``'s default interval."""
+    polls = 60 / WATCH_INTERVAL
+    thousands = 2 * results["topics"] / 1000  # both clusters' topics
+    poll = results["poll"]
+    return (
+        f"At `watch`'s default interval ({WATCH_INTERVAL:g} s: {polls:g} polls a minute), from "
+        f"the poll's medians: each 1,000 topics cost "
+        f"{poll['bytes'] / thousands * polls / 1e6:.2f} MB received and "
+        f"{poll['broker_cpu_s'] / thousands * polls:.2f} broker CPU seconds a minute."
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -338,9 +378,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--changes", type=int, default=5)
     parser.add_argument("--out", type=Path, default=HERE / "results")
+    parser.add_argument(
+        "--no-stream", action="store_true", help="leave out the Spark stream (poll and watch only)"
+    )
     args = parser.parse_args(argv)
     command = "python -m benchmarks feed" + (f" {' '.join(argv)}" if argv else "")
-    load_before = load()
+    load_before, commit = load(), machine()["commit"]  # the code that runs, not a later one
     with (
         start_cluster(brokers=1) as first,
         start_cluster(brokers=1) as second,
@@ -352,25 +395,29 @@ def main(argv: list[str] | None = None) -> None:
             print(f"creating {args.topics} topics on {bootstrap} ...", flush=True)
             names = asyncio.run(dataset.create(bootstrap, args.topics))
         print("plain describe ...", flush=True)
-        plain = median_wall(lambda: describe_both(bootstraps, names), args.reps)
+        plain = measured(lambda: describe_both(bootstraps, names), args.reps)
+        full = measured(lambda: describe_both(bootstraps, names, full=True), args.reps)
         print("watch's poll ...", flush=True)
         states: dict[str, ObservedState | None] = dict.fromkeys(bootstraps)
-        poll = median_wall(lambda: poll_both(bootstraps, states), args.reps)
+        poll = measured(lambda: poll_both(bootstraps, states)[1], args.reps)
         print("watch's latency ...", flush=True)
         watch = watch_latency(bootstraps, bootstraps["one"], args.changes)
-        print("the stream ...", flush=True)
-        stream = stream_runs(bootstraps, args.changes, Path(tmp))
+        stream = None
+        if not args.no_stream:
+            print("the stream ...", flush=True)
+            stream = stream_runs(bootstraps, args.changes, Path(tmp))
         size = state_bytes(bootstraps["one"])
     results = {
         "kafka": KAFKA_VERSION,
         "topics": args.topics,
         "reps": args.reps,
         "command": command,
-        "commit": machine()["commit"],
+        "commit": commit,
         "time": datetime.now(UTC).isoformat(),
         "load_before": load_before,
         "load_after": load(),
         "plain_describe": plain,
+        "full_describe": full,
         "poll": poll,
         "state_bytes": size,
         "watch_latency_s": watch,

@@ -70,6 +70,7 @@ if _typing.TYPE_CHECKING:
     from ._models.cluster import ClusterDescription as ClusterDescription
     from ._models.cluster import ClusterNode as ClusterNode
     from ._models.cluster import EndpointType as EndpointType
+    from ._models.cluster import WireTraffic as WireTraffic
     from ._models.configs import HIDDEN as HIDDEN
     from ._models.configs import AlterConfigOp as AlterConfigOp
     from ._models.configs import Config as Config
@@ -214,7 +215,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "match_catalog",
         "releases_with_key",
     ),
-    "._models.cluster": ("ClusterDescription", "ClusterNode", "EndpointType"),
+    "._models.cluster": ("ClusterDescription", "ClusterNode", "EndpointType", "WireTraffic"),
     "._models.listing": ("ConfigResourceListing",),
     "._models.configs": (
         "HIDDEN",

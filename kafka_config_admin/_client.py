@@ -30,7 +30,7 @@ from ._exceptions import (
     error_for_code,
 )
 from ._models.catalog import CatalogMatch, catalog_releases, config_types_lacking, match_catalog
-from ._models.cluster import ClusterDescription
+from ._models.cluster import ClusterDescription, WireTraffic
 from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
 from ._models.listing import LISTABLE_TYPES, ConfigResourceListing
 from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
@@ -58,6 +58,7 @@ from ._ops.configs import (
     ListConfigResources,
     ListedResources,
 )
+from ._ops.documentation import Documentation, FollowUp
 from ._ops.groups import ListGroups, ListGroupsResult
 from ._ops.quotas import (
     AlterClientQuotas,
@@ -90,7 +91,7 @@ from ._ops.topics import (
     ListPartitionReassignments,
     ListTopics,
 )
-from ._protocol import API_VERSIONS
+from ._protocol import API_VERSIONS, Answerer
 
 __all__ = ["AdminClient"]
 
@@ -233,6 +234,9 @@ class AdminClient:
         )
         self._host: TaskGroupHost | None = None
         self._entries = EntryCache()  # identical entries are one model across calls
+        self._documentation = Documentation()  # each broker's, asked once (never shared)
+        #: Describes asking for documentation now: a describe that needs some waits for them.
+        self._learning: list[anyio.Event] = []
         self._catalog: tuple[CatalogMatch | None] | None = None  # read once, when asked
 
     async def __aenter__(self) -> Self:
@@ -284,6 +288,13 @@ class AdminClient:
         client's latest metadata lists them."""
         self.broker_ids()  # the same check that the client is open
         return self._transport.broker_racks()
+
+    def traffic(self) -> WireTraffic:
+        """What this client's requests carried so far: requests, responses and their bytes."""
+        counted = self._transport.traffic
+        return WireTraffic(
+            counted.requests, counted.bytes_sent, counted.responses, counted.bytes_received
+        )
 
     # --- public calls ---------------------------------------------------------------------
 
@@ -362,16 +373,146 @@ class AdminClient:
         mapping of resource to the config names wanted (None: all). Names the broker does not
         know are left out of the answer, not reported. Each entry's ``type`` comes from brokers
         that speak DescribeConfigs v3 (Kafka 2.6); ``include_documentation`` also fills in its
-        ``documentation`` (several times the bytes of the rest of the answer).
+        ``documentation``. That text is several times the bytes of the rest of an answer and
+        the same for every resource of a type on one broker, so the client asks each broker
+        for it once per key and resource type (again after the broker restarts) and fills
+        every entry from what it holds: the entries are the ones the broker would send.
         """
-        build = partial(
-            DescribeConfigs.build,
-            resources,
-            include_synonyms=include_synonyms,
-            include_documentation=include_documentation,
-            entries=self._entries,
+        if not include_documentation:
+            return self._call(
+                partial(
+                    DescribeConfigs.build,
+                    resources,
+                    include_synonyms=include_synonyms,
+                    include_documentation=False,
+                    entries=self._entries,
+                ),
+                DescribeConfigsResult,
+                timeout,
+            )
+        seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
+        answered: dict[ConfigResource, Answerer] = {}
+        operations: list[DescribeConfigs] = []
+
+        def build() -> DescribeConfigs:
+            operations.append(
+                DescribeConfigs.build(
+                    resources,
+                    include_synonyms=include_synonyms,
+                    include_documentation=False,
+                    entries=self._entries,
+                    answerers=answered,
+                )
+            )
+            return operations[0]
+
+        undocumented = self._call(build, DescribeConfigsResult, seconds)
+        result = DescribeConfigsResult(list(undocumented.values))
+        self._engine.spawn(
+            self._document,
+            undocumented,
+            operations[0],
+            result,
+            anyio.current_time() + seconds,
         )
-        return self._call(build, DescribeConfigsResult, timeout)
+        return result
+
+    async def _document(
+        self,
+        undocumented: DescribeConfigsResult,
+        asked: DescribeConfigs,
+        result: DescribeConfigsResult,
+        expires: float,
+    ) -> None:
+        """Settle ``result``: the undocumented answers filled with each key's documentation.
+
+        Keys not held yet are asked of the broker that answered (``Documentation``); an
+        answer still not fillable after that (its broker restarted in between, a key gone) is
+        described with documentation, as the broker would answer it.
+        """
+        futures, answered = result.values, asked.answerers
+        if answered is None:  # every describe made here records them
+            answered = {}
+        try:
+            await undocumented.wait()
+            answers = {}
+            for resource, future in undocumented.values.items():
+                error, answerer = future._exception, answered.get(resource)
+                if error is not None:
+                    futures[resource]._set_exception(error)
+                elif answerer is not None:
+                    answers[resource] = (answerer, future.result())
+            for _ in range(2):  # once more if a broker restarted between the two answers
+                for learning in list(self._learning):  # calls made at once ask only once
+                    await learning.wait()
+                asks = self._documentation.follow_ups(answers)
+                if not asks:
+                    break
+                learning = anyio.Event()
+                self._learning.append(learning)
+                try:
+                    await self._learn(asks, expires)
+                finally:
+                    self._learning.remove(learning)
+                    learning.set()
+            for resource, (answerer, config) in answers.items():
+                filled = self._documentation.fill(answerer, resource.type, config)
+                if filled is not None:
+                    futures[resource]._set_result(filled)
+            await self._describe_documented(result, asked, expires)
+        except Exception as error:  # a bug reaches the caller, not the client's task group
+            for future in futures.values():
+                future._set_exception(error)
+        except BaseException:
+            closed = ClientClosedError("the client was closed before the describe ended")
+            for future in futures.values():
+                future._set_exception(closed)
+            raise
+
+    async def _learn(self, asks: dict[ConfigResource, FollowUp], expires: float) -> None:
+        """Describe with documentation what ``asks`` names, and keep what the answers say."""
+        learned: dict[ConfigResource, Answerer] = {}
+        documented = self._engine.call(
+            partial(
+                DescribeConfigs.build,
+                {resource: ask.names for resource, ask in asks.items()},
+                include_synonyms=False,
+                include_documentation=True,
+                answerers=learned,
+                pinned={resource: ask.node_id for resource, ask in asks.items()},
+            ),
+            DescribeConfigsResult,
+            max(expires - anyio.current_time(), 0.0),
+        )
+        await documented.wait()
+        for resource, future in documented.values.items():
+            if future._exception is None and resource in learned:
+                self._documentation.learn(learned[resource], resource.type, future.result())
+
+    async def _describe_documented(
+        self, result: DescribeConfigsResult, asked: DescribeConfigs, expires: float
+    ) -> None:
+        """Settle what is left of ``result`` by describing it with documentation."""
+        left = {r: asked.keys[r] for r, future in result.values.items() if not future.done()}
+        if not left:
+            return
+        described = self._engine.call(
+            partial(
+                DescribeConfigs.build,
+                left,
+                include_synonyms=asked.include_synonyms,
+                include_documentation=True,
+                entries=self._entries,
+            ),
+            DescribeConfigsResult,
+            max(expires - anyio.current_time(), 0.0),
+        )
+        await described.wait()
+        for resource, future in described.values.items():
+            if future._exception is not None:
+                result.values[resource]._set_exception(future._exception)
+            else:
+                result.values[resource]._set_result(future.result())
 
     def incremental_alter_configs(
         self,

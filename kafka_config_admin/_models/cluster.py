@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["ClusterDescription", "ClusterNode", "EndpointType"]
+__all__ = ["ClusterDescription", "ClusterNode", "EndpointType", "WireTraffic"]
 
 #: Which nodes a description lists: the brokers, or a KRaft controller quorum (KIP-919).
 EndpointType = Literal["brokers", "controllers"]
@@ -52,3 +52,23 @@ class ClusterDescription:
     controller_id: int | None
     nodes: tuple[ClusterNode, ...]
     fenced_listed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WireTraffic:
+    """What a client's own requests carried since it was made (``AdminClient.traffic``).
+
+    Bytes are whole frames (length prefix and header included) as written and read, before
+    TLS; what each connection exchanges by itself (ApiVersions, SASL, metadata) is not counted.
+
+    Attributes:
+        requests: requests written.
+        bytes_sent: their bytes.
+        responses: responses read.
+        bytes_received: their bytes.
+    """
+
+    requests: int
+    bytes_sent: int
+    responses: int
+    bytes_received: int

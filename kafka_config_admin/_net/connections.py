@@ -24,6 +24,7 @@ exceptions (``translate_error``).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import ssl
 from collections.abc import Awaitable, Callable, Collection, Mapping
@@ -114,6 +115,10 @@ class _Hidden:
         return f"<{name} {HIDDEN}>"
 
 
+#: Numbers the connections (``BrokerConnection.session``).
+_SESSIONS = itertools.count(1)
+
+
 class BrokerConnection(AIOKafkaConnection):  # type: ignore[misc]  # aiokafka is untyped
     """aiokafka's connection, whose SASL exchange never shows in a log record.
 
@@ -123,6 +128,14 @@ class BrokerConnection(AIOKafkaConnection):  # type: ignore[misc]  # aiokafka is
 
     #: "connecting" (TCP and TLS), "versions" (ApiVersions), "sasl", then "ready".
     stage = "connecting"
+    #: This connection's number among every connection of the process: a broker that
+    #: restarted (perhaps with another release) is only reached again on a new one.
+    session: int
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.session = next(_SESSIONS)
+
     #: Whether ``connect`` has ended (connected or not): until then its socket may be opening.
     settled = False
 

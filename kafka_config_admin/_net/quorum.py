@@ -22,7 +22,7 @@ from .connections import (
     Nodes,
     translate_error,
 )
-from .wire import WireRequest
+from .wire import Traffic, WireRequest
 
 __all__ = ["quorum_discovery"]
 
@@ -59,6 +59,7 @@ async def _describe_quorum(conn: BrokerConnection, wait: float) -> Nodes:
         answered_at={},
         throttle_from_version=0,
         throttled=lambda node, ms: None,
+        traffic=Traffic(),  # the connection's discovery, not one of the client's requests
         controller=True,
     )
     try:

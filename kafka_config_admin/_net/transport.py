@@ -35,7 +35,7 @@ from .quorum import quorum_discovery
 from .security import SecurityOptions
 from .security_protocols import uses_tls
 from .throttle import Throttles
-from .wire import AnswerCallback, BodyBuilder, WireRequest
+from .wire import AnswerCallback, BodyBuilder, Traffic, WireRequest
 
 __all__ = ["FORWARDED_WAIT", "Transport"]
 
@@ -87,6 +87,8 @@ class Transport:
         #: The pool :meth:`start` made last (what :meth:`silence` reads once a deadline ended it).
         self._starting: ConnectionPool | None = None
         self._throttles = Throttles()
+        #: What this client's requests carried (counted by each ``WireRequest``).
+        self.traffic = Traffic()
         self.choice = BrokerChoice(
             self.broker_ids, self._is_open, self.controller_id if controllers else None
         )
@@ -196,6 +198,7 @@ class Transport:
             answered_at=self.choice.answered_at,
             throttle_from_version=throttle_from_version,
             throttled=self._throttles.hold,
+            traffic=self.traffic,
             controller=self.controllers,
         )
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from io import BytesIO
 from typing import Any, NamedTuple
 
@@ -23,7 +24,14 @@ from .._exceptions import (
     UnsupportedEndpointTypeError,
     UnsupportedVersionError,
 )
-from .._protocol import ApiCodec, Memo, decode_response_header, encode_request_header
+from .._protocol import (
+    ANSWERED_BY,
+    Answerer,
+    ApiCodec,
+    Memo,
+    decode_response_header,
+    encode_request_header,
+)
 from .connections import translate_error
 from .gc import gc_paused
 
@@ -31,6 +39,7 @@ __all__ = [
     "AnswerCallback",
     "AnswerLostError",
     "BodyBuilder",
+    "Traffic",
     "WireRequest",
     "negotiate_version",
 ]
@@ -47,6 +56,25 @@ class AnswerLostError(KafkaConnectionError):
 
     The broker may have received and acted on it: for a change, its outcome is unknown.
     """
+
+
+@dataclass
+class Traffic:
+    """What one client's own requests carried, counted where each of them passes.
+
+    Bytes are the frames as written and read, with their 4-byte length prefix, headers
+    included (TLS adds its own on top). What the connections exchange by themselves
+    (ApiVersions, SASL, aiokafka's Metadata) is not counted.
+    """
+
+    requests: int = 0
+    bytes_sent: int = 0
+    responses: int = 0
+    bytes_received: int = 0
+
+
+#: The length prefix aiokafka writes before, and reads before, every frame.
+_FRAME_PREFIX = 4
 
 
 class _ResponseHeader(NamedTuple):
@@ -84,6 +112,7 @@ class WireRequest:
         answered_at: dict[int, float],
         throttle_from_version: int,
         throttled: Callable[[int, int], None],
+        traffic: Traffic,
         controller: bool = False,
     ) -> None:
         self.API_KEY = codec.api_key
@@ -102,6 +131,10 @@ class WireRequest:
         self._throttle_from_version = throttle_from_version
         self._throttled = throttled
         self._timer: asyncio.TimerHandle | None = None
+        self._traffic = traffic
+        #: Set when written: the connection's ``session`` (see ``Answerer``).
+        self._session = 0
+        self._header_size = 0
 
     def prepare(self, versions: Mapping[int, tuple[int, int]]) -> WireRequest:
         self.API_VERSION = negotiate_version(
@@ -117,15 +150,20 @@ class WireRequest:
         return self._codec.is_flexible(self.API_VERSION)
 
     def build_request_header(self, correlation_id: int, client_id: str) -> _EncodedHeader:
-        return _EncodedHeader(
-            encode_request_header(
-                self.API_KEY, self.API_VERSION, correlation_id, client_id, flexible=self._flexible
-            )
+        header = encode_request_header(
+            self.API_KEY, self.API_VERSION, correlation_id, client_id, flexible=self._flexible
         )
+        self._header_size = len(header)
+        return _EncodedHeader(header)
 
     def encode(self) -> bytes:
         with gc_paused():  # a body of thousands of resources is made of short-lived containers
-            return self._codec.encode_request(self.API_VERSION, self._build_body(self.API_VERSION))
+            body = self._codec.encode_request(self.API_VERSION, self._build_body(self.API_VERSION))
+        traffic = self._traffic
+        traffic.requests += 1
+        # aiokafka writes the header (its correlation id and our client id) before the body.
+        traffic.bytes_sent += _FRAME_PREFIX + self._header_size + len(body)
+        return body
 
     def parse_response_header(self, buffer: BytesIO) -> _ResponseHeader:
         flexible = self._codec.is_response_header_flexible(self.API_VERSION)
@@ -142,6 +180,9 @@ class WireRequest:
         decode is the answer instead. aiokafka's own future gets None, and nobody reads it.
         """
         self._answered_at[self._node_id] = time.monotonic()
+        traffic = self._traffic
+        traffic.responses += 1
+        traffic.bytes_received += _FRAME_PREFIX + len(buffer.getbuffer())
         with gc_paused():  # decoding and shaping make many objects, but no cycles
             self._answer(self._decoded(buffer))
 
@@ -159,10 +200,12 @@ class WireRequest:
         throttle_ms: int = body["throttle_time_ms"]
         if throttle_ms > 0 and self._throttle_from_version <= self.API_VERSION:
             self._throttled(self._node_id, throttle_ms)
-        return body
+        # Decoded bodies are never mutated (their items may be shared): a new top level.
+        return {**body, ANSWERED_BY: Answerer(self._node_id, self._session)}
 
     def send_on(self, conn: AIOKafkaConnection) -> None:
         """Write the request on ``conn`` now; its answer comes to ``on_answer``."""
+        self._session = getattr(conn, "session", 0)  # a BrokerConnection's number
         waiter = conn.send(self)
         # aiokafka's waiter would need a task to await it; the request answers by itself.
         waiter.close()

@@ -36,9 +36,11 @@ from .._models.validation import (
 )
 from .._protocol import (
     ALTER_CONFIGS,
+    ANSWERED_BY,
     DESCRIBE_CONFIGS,
     INCREMENTAL_ALTER_CONFIGS,
     LIST_CONFIG_RESOURCES,
+    Answerer,
     Memo,
 )
 from .base import Operation
@@ -356,6 +358,10 @@ class DescribeConfigs(SharedConfigOperation[Config]):
     include_synonyms: bool
     include_documentation: bool
     entries: EntryCache = field(default_factory=EntryCache, repr=False, compare=False)
+    #: Where each resource's answer came from is written here (``Answerer``), when given.
+    answerers: dict[ConfigResource, Answerer] | None = field(default=None, repr=False)
+    #: Resources to ask of one node only, whichever broker could answer them.
+    pinned: Mapping[ConfigResource, int] | None = None
 
     codec = DESCRIBE_CONFIGS
     hedged = True
@@ -371,6 +377,8 @@ class DescribeConfigs(SharedConfigOperation[Config]):
         include_synonyms: bool,
         include_documentation: bool,
         entries: EntryCache | None = None,
+        answerers: dict[ConfigResource, Answerer] | None = None,
+        pinned: Mapping[ConfigResource, int] | None = None,
     ) -> DescribeConfigs:
         if isinstance(resources, ConfigResource | str | bytes) or not isinstance(
             resources, Iterable
@@ -396,9 +404,23 @@ class DescribeConfigs(SharedConfigOperation[Config]):
             include_synonyms=check_flag("include_synonyms", include_synonyms),
             include_documentation=check_flag("include_documentation", include_documentation),
             entries=entries or EntryCache(),
+            answerers=answerers,
+            pinned=pinned,
         )
 
     shares_a_resource = True
+
+    def destination(self, resource: ConfigResource) -> int | None:
+        node = None if self.pinned is None else self.pinned.get(resource)
+        return super().destination(resource) if node is None else node
+
+    def outcomes(
+        self, resources: Sequence[ConfigResource], response: Mapping[str, Any]
+    ) -> Iterator[tuple[ConfigResource, Config | BrokerError]]:
+        answerer = response.get(ANSWERED_BY)
+        if self.answerers is not None and answerer is not None:
+            self.answerers.update(dict.fromkeys(resources, answerer))
+        return super().outcomes(resources, response)
 
     @property
     def resources(self) -> list[ConfigResource]:

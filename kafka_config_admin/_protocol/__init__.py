@@ -41,12 +41,14 @@ from . import (
 )
 from ._header import decode_response_header, encode_request_header
 from ._schema import Memo, Message
+from .answered_by import ANSWERED_BY, Answerer
 
 __all__ = [
     "ALTER_CLIENT_QUOTAS",
     "ALTER_CONFIGS",
     "ALTER_PARTITION_REASSIGNMENTS",
     "ALTER_USER_SCRAM_CREDENTIALS",
+    "ANSWERED_BY",
     "API_VERSIONS",
     "CREATE_PARTITIONS",
     "CREATE_TOPICS",
@@ -59,6 +61,7 @@ __all__ = [
     "LIST_GROUPS",
     "LIST_PARTITION_REASSIGNMENTS",
     "METADATA",
+    "Answerer",
     "ApiCodec",
     "Memo",
     "decode_response_header",

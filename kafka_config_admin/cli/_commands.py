@@ -455,6 +455,20 @@ def undo(**options: Any) -> int:
     help="Seconds a broker may be missing from the metadata (stopped, restarting) before it "
     "is reported removed; until then it is an error line and its keys are kept.",
 )
+@click.option(
+    "--max-per-poll",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Describe at most N resources a poll, in turn (new ones and ones whose last read "
+    "failed first); the others keep their last values until their turn: fresher with more, "
+    "cheaper with fewer. Default: every resource at every poll.",
+)
+@click.option(
+    "--stats",
+    is_flag=True,
+    help="After each poll, print on stderr what it cost: its time, the requests it sent and "
+    "the bytes it received, and the resources it read.",
+)
 @output_option(OutputFormat.TABLE, OutputFormat.JSON)
 @connection_options
 def watch(**options: Any) -> int:

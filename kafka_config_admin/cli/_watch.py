@@ -28,6 +28,7 @@ from ..desired import (
     ChangeKind,
     ObservedState,
     PatternTimeoutError,
+    ReadRotation,
     ResourceKind,
     ResourceScope,
     StateChange,
@@ -70,6 +71,8 @@ class _Plan:
     output: OutputFormat
     give_up: bool
     broker_gone_after: float
+    stats: bool = False
+    max_per_poll: int | None = None
 
 
 def _client(connection: Connection) -> AdminClient:
@@ -99,6 +102,8 @@ def watch(
     interval: float,
     keep_going: bool,
     broker_gone_after: float,
+    max_per_poll: int | None,
+    stats: bool,
     output: OutputFormat,
     connection: ConnectionOptions,
 ) -> int:
@@ -118,7 +123,15 @@ def watch(
     names = ", ".join(target.label for target in watched)
     what = ", ".join(kind.value for kind in scope.kinds)
     stderr.print(f"watching {what} on {names} every {interval:g}s; Ctrl-C to stop", markup=False)
-    plan = _Plan(scope, interval, output, len(watched) == 1 and not keep_going, broker_gone_after)
+    plan = _Plan(
+        scope,
+        interval,
+        output,
+        len(watched) == 1 and not keep_going,
+        broker_gone_after,
+        stats,
+        max_per_poll,
+    )
     return run(lambda: _watch(watched, plan))
 
 
@@ -153,13 +166,25 @@ async def _follow(target: _Target, plan: _Plan, end: Callable[[BaseException], N
     ``--match`` is at fault, or (``plan.give_up``) when the cluster cannot be read."""
     state: ObservedState | None = None
     failed = 0
+    rotation = None if plan.max_per_poll is None else ReadRotation(plan.max_per_poll)
     while True:
         started = anyio.current_time()
+        clients: list[AdminClient] = []  # the poll's client, for --stats
         try:
-            observed = await observe_once(target.client, plan.scope, target.label)
+            observed = await observe_once(
+                partial(_kept, target.client, clients),
+                plan.scope,
+                target.label,
+                rotation=rotation,
+                before=state,
+            )
         except PatternTimeoutError as error:  # --match is at fault: no poll could succeed
             end(error)
             return
+        if plan.stats:
+            read = len(observed.resources) if rotation is None else rotation.last_read
+            read = 0 if observed.error is not None else read
+            _print_cost(target.label, anyio.current_time() - started, clients, read)
         after = next_state(state, observed, broker_gone_after=plan.broker_gone_after)
         failed = 0 if observed.error is None else failed + 1
         if (
@@ -176,6 +201,23 @@ async def _follow(target: _Target, plan: _Plan, end: Callable[[BaseException], N
             stderr.print(f"{target.label}: baseline of {count} resources", markup=False)
         state = after
         await anyio.sleep(max(0.0, plan.interval - (anyio.current_time() - started)))
+
+
+def _kept(make: Callable[[], AdminClient], clients: list[AdminClient]) -> AdminClient:
+    """A client from ``make``, kept in ``clients`` so that its traffic can be read after."""
+    clients.append(make())
+    return clients[-1]
+
+
+def _print_cost(label: str, seconds: float, clients: Sequence[AdminClient], read: int) -> None:
+    """``--stats``: what one poll cost, on stderr (the changes stay a clean stream)."""
+    requests = sum(admin.traffic().requests for admin in clients)
+    received = sum(admin.traffic().bytes_received for admin in clients)
+    stderr.print(
+        f"{label}: poll {seconds:.2f}s, {requests} requests, {received:,} bytes received, "
+        f"{read} resources read",
+        markup=False,
+    )
 
 
 def _gave_up(label: str, error: tuple[str, str], failed: int, known: bool) -> click.ClickException:

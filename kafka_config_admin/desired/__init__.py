@@ -146,6 +146,7 @@ if _typing.TYPE_CHECKING:
     from ._reassign import PartitionOutcome as PartitionOutcome
     from ._references import has_reference as has_reference
     from ._references import is_reference as is_reference
+    from ._rotation import ReadRotation as ReadRotation
     from ._rows import ENTRY_COLUMNS as ENTRY_COLUMNS
     from ._rows import ERROR_COLUMNS as ERROR_COLUMNS
     from ._rows import OUTCOME_COLUMNS as OUTCOME_COLUMNS
@@ -346,6 +347,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "has_reference",
         "is_reference",
     ),
+    "._rotation": ("ReadRotation",),
     "._rows": (
         "ENTRY_COLUMNS",
         "ERROR_COLUMNS",

@@ -37,6 +37,7 @@ from ._kinds import ResourceKind
 from ._listing import list_scope
 from ._patterns import PatternTimeoutError
 from ._read_state import read_scram_credentials
+from ._rotation import ReadRotation
 from ._rows import error_values
 from ._scope import ResourceScope
 
@@ -50,9 +51,14 @@ async def observe_cluster(
     *,
     include_documentation: bool = False,
     time: datetime | None = None,
+    rotation: ReadRotation | None = None,
+    before: ObservedState | None = None,
 ) -> ObservedState:
     """Read the resources ``scope`` names from an open client's cluster, now (with each
     config's documentation when asked).
+
+    With ``rotation``, only the resources it picks are described; the others listed keep
+    their values from ``before`` (the state this cluster's feed holds), unchanged.
 
     Topics, brokers, groups and client-metrics resources not named are listed on every call
     (``list_scope``), so that ones that appear or
@@ -64,7 +70,15 @@ async def observe_cluster(
     time = time or datetime.now(UTC)
     try:
         resources = await _config_resources(admin, scope)
-        observed = await _describe(admin, resources, include_documentation)
+        read = resources if rotation is None else rotation.pick(resources, before)
+        observed = await _describe(admin, read, include_documentation)
+        if before is not None and len(read) < len(resources):
+            picked = set(read)  # the others were read before: their values stand
+            observed.update(
+                ((r.type.name, r.name), before.resources[(r.type.name, r.name)])
+                for r in resources
+                if r not in picked
+            )
         type_errors: dict[str, tuple[str, str]] = {}
         if ResourceKind.QUOTA in scope.kinds:
             await _read_entities(admin, observed, type_errors, QUOTA)
@@ -85,8 +99,11 @@ async def observe_once(
     include_documentation: bool = False,
     time: datetime | None = None,
     deadline: float | None = None,
+    rotation: ReadRotation | None = None,
+    before: ObservedState | None = None,
 ) -> ObservedState:
-    """Open ``client``, read the cluster as :func:`observe_cluster` does, and close it.
+    """Open ``client``, read the cluster as :func:`observe_cluster` does (``rotation`` and
+    ``before`` included), and close it.
 
     ``client`` may be a function that makes the client: a client that cannot be made (a bad
     address or setting) or opened gives a state with ``error`` set, as an unreachable cluster
@@ -99,7 +116,13 @@ async def observe_once(
         with anyio.move_on_after(deadline):
             async with client if isinstance(client, AdminClient) else client() as admin:
                 return await observe_cluster(
-                    admin, scope, cluster, include_documentation=include_documentation, time=time
+                    admin,
+                    scope,
+                    cluster,
+                    include_documentation=include_documentation,
+                    time=time,
+                    rotation=rotation,
+                    before=before,
                 )
     except PatternTimeoutError:
         raise

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import signal
 import socket
 import subprocess
@@ -159,6 +160,54 @@ def test_watch_prints_a_change_made_by_another_process(
     # Each change printed once, nothing else on stdout; stderr ends with one clean line.
     assert len(watcher.out_lines) == 2, watcher.out_lines
     assert watcher.err_lines[-1] == "interrupted"
+    assert not any("Traceback" in line for line in watcher.err_lines)
+
+
+def test_watch_stats_says_what_each_poll_cost(
+    kafka_bootstrap: str, watchers: list[Watcher]
+) -> None:
+    name = with_admin(kafka_bootstrap, lambda admin: new_topic(admin, kafka_bootstrap))
+    watcher = Watcher("-b", kafka_bootstrap, "--topic", name, "--interval", "1", "--stats")
+    watchers.append(watcher)
+    watcher.wait_for("err", "baseline of 1 resources")
+    line = watcher.wait_for("err", "bytes received")
+    match = re.fullmatch(
+        r"(\S+): poll ([\d.]+)s, (\d+) requests, ([\d,]+) bytes received, 1 resources read",
+        line.strip(),
+    )
+    assert match is not None, line
+    assert match[1] == kafka_bootstrap
+    assert int(match[3]) >= 1  # its describe (a named topic needs no listing)
+    # One topic's configs without documentation or synonyms: a few kB, not the tens of kB
+    # its documentation would add.
+    assert 0 < int(match[4].replace(",", "")) < 20_000
+    assert watcher.interrupt() == 130
+    assert watcher.out_lines == []  # the costs stay off the changes' stream
+
+
+def test_watch_max_per_poll_reads_in_turn_and_still_sees_each_change(
+    kafka_bootstrap: str, watchers: list[Watcher]
+) -> None:
+    names = [
+        with_admin(kafka_bootstrap, lambda admin: new_topic(admin, kafka_bootstrap))
+        for _ in range(3)
+    ]
+    topics = [arg for name in names for arg in ("--topic", name)]
+    watcher = Watcher(
+        "-b", kafka_bootstrap, *topics, "--interval", "1", "--max-per-poll", "1", "--stats"
+    )
+    watchers.append(watcher)
+    watcher.wait_for("err", "baseline of 3 resources")
+    assert "3 resources read" in watcher.wait_for("err", "resources read")  # the baseline
+    assert "1 resources read" in watcher.wait_for("err", "1 resources read")
+
+    for name in names:  # whichever topic's turn it is, each change is seen, once
+        set_retention(kafka_bootstrap, name, "7200000")
+        assert f"topic '{name}' retention.ms added" in watcher.wait_for("out", name, timeout=60)
+    assert watcher.interrupt() == 130
+    assert len(watcher.out_lines) == 3, watcher.out_lines
+    reads = [line for line in watcher.err_lines if "resources read" in line]
+    assert all(line.endswith("1 resources read") for line in reads[1:]), reads
     assert not any("Traceback" in line for line in watcher.err_lines)
 
 

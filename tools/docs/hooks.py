@@ -340,6 +340,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "benchmark-results": benchmark_results,
     "cli-benchmark": committed_markdown("cli"),
     "compat-versions": compat_versions,
+    "documentation-benchmark": committed_markdown("documentation"),
     "exception-tree": exception_tree,
     "feed-benchmark": committed_markdown("feed"),
     "kafka-version": kafka_version,

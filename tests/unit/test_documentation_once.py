@@ -1,0 +1,131 @@
+"""The documentation a client holds per broker process and resource type (``_ops.documentation``).
+
+Pure logic: which keys a describe must still ask for, of which node, and entries filled from
+what was learned. Against a broker: tests/integration/test_documentation_once.py.
+"""
+
+from __future__ import annotations
+
+from kafka_config_admin import ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
+from kafka_config_admin._models.configs import Config, config_of
+from kafka_config_admin._ops.documentation import Documentation, FollowUp
+from kafka_config_admin._protocol import Answerer
+
+TOPIC = ResourceType.TOPIC
+BROKER_1 = Answerer(node_id=1, session=10)
+BROKER_2 = Answerer(node_id=2, session=11)
+DOCS: dict[str, str | None] = {
+    "retention.ms": "How long to keep a log.",
+    "cleanup.policy": "delete or compact.",
+}
+
+
+def config(
+    docs: dict[str, str | None] | None = None, names: tuple[str, ...] = tuple(DOCS)
+) -> Config:
+    """A topic's config as a broker sends it, with ``docs`` or without documentation."""
+    return config_of(
+        tuple(
+            ConfigEntry(
+                name=name,
+                value="1",
+                source=ConfigSource.DEFAULT_CONFIG,
+                is_default=True,
+                type=ConfigType.STRING,
+                documentation=None if docs is None else docs[name],
+            )
+            for name in names
+        )
+    )
+
+
+def topic(name: str) -> ConfigResource:
+    return ConfigResource(TOPIC, name)
+
+
+def test_nothing_held_asks_one_resource_of_the_broker_that_answered_for_every_key() -> None:
+    held = Documentation()
+    answers = {topic(f"t{i}"): (BROKER_1, config()) for i in range(50)}
+    assert held.fill(BROKER_1, TOPIC, config()) is None
+    asks = held.follow_ups(answers)
+    assert list(asks.values()) == [FollowUp(1, sorted(DOCS))]
+
+
+def test_filled_entries_equal_the_documented_answer_and_are_shared() -> None:
+    held = Documentation()
+    held.learn(BROKER_1, TOPIC, config(DOCS))
+    plain = config()
+    filled = held.fill(BROKER_1, TOPIC, plain)
+    assert filled == config(DOCS)
+    assert held.fill(BROKER_1, TOPIC, plain) is filled  # one model for a repeated config
+    assert held.follow_ups({topic("a"): (BROKER_1, plain)}) == {}
+
+
+def test_a_key_documented_as_none_is_held_as_none() -> None:
+    held = Documentation()
+    held.learn(BROKER_1, TOPIC, config({"retention.ms": None}, names=("retention.ms",)))
+    filled = held.fill(BROKER_1, TOPIC, config(names=("retention.ms",)))
+    assert filled is not None and filled["retention.ms"].documentation is None
+
+
+def test_a_new_key_is_asked_alone() -> None:
+    held = Documentation()
+    held.learn(BROKER_1, TOPIC, config(DOCS))
+    with_new_key = config(names=(*DOCS, "new.key"))
+    assert held.fill(BROKER_1, TOPIC, with_new_key) is None
+    asks = held.follow_ups({topic("a"): (BROKER_1, config()), topic("b"): (BROKER_1, with_new_key)})
+    assert asks == {topic("b"): FollowUp(1, ["new.key"])}
+
+
+def test_another_broker_is_asked_for_itself() -> None:
+    held = Documentation()
+    held.learn(BROKER_1, TOPIC, config(DOCS))
+    assert held.fill(BROKER_2, TOPIC, config()) is None
+    assert held.follow_ups({topic("a"): (BROKER_2, config())}) == {
+        topic("a"): FollowUp(2, sorted(DOCS))
+    }
+
+
+def test_a_restarted_broker_is_asked_again_and_its_old_documentation_dropped() -> None:
+    held = Documentation()
+    held.learn(BROKER_1, TOPIC, config(DOCS))
+    restarted = BROKER_1._replace(session=99)  # a new connection to node 1
+    assert held.fill(restarted, TOPIC, config()) is None
+    held.learn(restarted, TOPIC, config({**DOCS, "retention.ms": "Another release's text."}))
+    filled = held.fill(restarted, TOPIC, config())
+    assert filled is not None and filled["retention.ms"].documentation == "Another release's text."
+    assert held.fill(BROKER_1, TOPIC, config()) is None  # the old process's answers: not filled
+
+
+def test_each_resource_type_is_held_apart() -> None:
+    held = Documentation()
+    held.learn(BROKER_1, TOPIC, config(DOCS))
+    assert held.fill(BROKER_1, ResourceType.BROKER, config()) is None
+    broker = ConfigResource(ResourceType.BROKER, "1")
+    assert held.follow_ups({broker: (BROKER_1, config())}) == {broker: FollowUp(1, sorted(DOCS))}
+
+
+def test_keys_spread_over_resources_are_covered_by_the_fewest() -> None:
+    held = Documentation()
+    answers = {
+        topic("a"): (BROKER_1, config(names=("x",))),
+        topic("b"): (BROKER_1, config(names=("x", "y", "z"))),
+        topic("c"): (BROKER_1, config(names=("w", "x"))),
+    }
+    assert held.follow_ups(answers) == {
+        topic("b"): FollowUp(1, ["x", "y", "z"]),
+        topic("c"): FollowUp(1, ["w"]),
+    }
+
+
+def test_two_clients_never_share_what_they_hold() -> None:
+    one, other = Documentation(), Documentation()
+    one.learn(BROKER_1, TOPIC, config(DOCS))
+    assert other.fill(BROKER_1, TOPIC, config()) is None
+
+
+def test_past_the_limit_filled_copies_start_again_and_stay_correct() -> None:
+    held = Documentation(limit=1)
+    held.learn(BROKER_1, TOPIC, config(DOCS))
+    for _ in range(3):
+        assert held.fill(BROKER_1, TOPIC, config()) == config(DOCS)

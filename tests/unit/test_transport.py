@@ -51,12 +51,14 @@ def test_security_options_never_show_the_password() -> None:
 
 
 def _choice(brokers: list[int], open_: set[int] | None = None) -> BrokerChoice:
-    return BrokerChoice(lambda: brokers, lambda node: node in (brokers if open_ is None else open_))
+    return BrokerChoice(
+        lambda: brokers, lambda node, lane: node in (brokers if open_ is None else open_)
+    )
 
 
 def test_each_lane_keeps_its_broker_while_its_connection_is_open() -> None:
     connected = {1, 2, 3}
-    choice = BrokerChoice(lambda: [1, 2, 3], connected.__contains__)
+    choice = BrokerChoice(lambda: [1, 2, 3], lambda node, lane: node in connected)
     reads = choice.any_broker(READS)
     assert all(choice.any_broker(READS) == reads for _ in range(20))
     connected.discard(reads)
@@ -75,6 +77,19 @@ def test_reads_and_changes_go_to_different_brokers_while_there_are_two(seed: int
 
 def test_a_connected_broker_is_chosen_before_one_without_a_connection() -> None:
     assert {_choice([1, 2, 3], open_={2}).any_broker(READS) for _ in range(20)} == {2}
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_lane_without_a_connection_avoids_the_broker_another_lane_is_connected_to(
+    seed: int,
+) -> None:
+    """Each lane has its own connections: the reads' open connection to the bootstrap broker is
+    no reason for the changes to go there too (they did, and reads waited behind them)."""
+    random.seed(seed)
+    connected = {(2, READS)}
+    choice = BrokerChoice(lambda: [1, 2, 3], lambda node, lane: (node, lane) in connected)
+    assert choice.any_broker(READS) == 2
+    assert choice.any_broker(CHANGES) in {1, 3}
 
 
 def test_no_broker_in_the_metadata_is_a_connection_error() -> None:

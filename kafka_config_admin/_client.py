@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from functools import partial
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import anyio
 
@@ -29,12 +29,7 @@ from ._exceptions import (
     UnsupportedVersionError,
     error_for_code,
 )
-from ._models.catalog import CatalogMatch, catalog_releases, config_types_lacking, match_catalog
-from ._models.cluster import ClusterDescription
 from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
-from ._models.listing import LISTABLE_TYPES, ConfigResourceListing
-from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
-from ._models.scram import UserScramCredentialAlteration
 from ._models.topics import (
     NewPartitions,
     NewTopic,
@@ -49,7 +44,6 @@ from ._net.security import SecurityOptions
 from ._net.security_protocols import SaslMechanism, SecurityProtocol
 from ._net.transport import Transport
 from ._ops.base import Operation
-from ._ops.cluster import DescribeCluster
 from ._ops.configs import (
     AlterConfigs,
     DescribeConfigs,
@@ -57,13 +51,6 @@ from ._ops.configs import (
     IncrementalAlterConfigs,
     ListConfigResources,
     ListedResources,
-)
-from ._ops.groups import ListGroups, ListGroupsResult
-from ._ops.quotas import (
-    AlterClientQuotas,
-    AlterClientQuotasResult,
-    DescribeClientQuotas,
-    DescribeClientQuotasResult,
 )
 from ._ops.results import (
     AlterConfigsResult,
@@ -75,12 +62,6 @@ from ._ops.results import (
     ResourceFuture,
     _Result,
 )
-from ._ops.scram import (
-    AlterUserScramCredentials,
-    AlterUserScramCredentialsResult,
-    DescribeUserScramCredentials,
-    DescribeUserScramCredentialsResult,
-)
 from ._ops.topics import (
     AlterPartitionReassignments,
     CreatePartitions,
@@ -91,6 +72,19 @@ from ._ops.topics import (
     ListTopics,
 )
 from ._protocol import API_VERSIONS
+
+# What only some calls need is imported by them, on first use: a program that imports the
+# client pays for the areas it calls (``nox -s bench -- cli``: the import against a bare
+# ``import aiokafka, pydantic``).
+if TYPE_CHECKING:
+    from ._models.catalog import CatalogMatch
+    from ._models.cluster import ClusterDescription
+    from ._models.listing import ConfigResourceListing
+    from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
+    from ._models.scram import UserScramCredentialAlteration
+    from ._ops.groups import ListGroupsResult
+    from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult
+    from ._ops.scram import AlterUserScramCredentialsResult, DescribeUserScramCredentialsResult
 
 __all__ = ["AdminClient"]
 
@@ -298,6 +292,9 @@ class AdminClient:
         stopped broker, once its session has expired), each ``fenced``, where the broker can
         (DescribeCluster v2, Kafka 4.0+, KIP-1073): ``fenced_listed`` says whether it did.
         """
+        from ._models.cluster import ClusterDescription
+        from ._ops.cluster import DescribeCluster
+
         build = partial(
             DescribeCluster.build,
             controllers=self._transport.controllers,
@@ -331,6 +328,8 @@ class AdminClient:
             if answer["error_code"]:
                 raise error_for_code(answer["error_code"], f"ApiVersions from broker {broker}")
             versions = {api["api_key"]: api["max_version"] for api in answer["api_keys"]}
+            from ._models.catalog import catalog_releases, match_catalog
+
             match = match_catalog(versions)
             if match is None:
                 log.warning(
@@ -605,6 +604,8 @@ class AdminClient:
         is taken to have them (the broker is the judge). Every reader that describes groups or
         client-metrics resources asks here first: such a broker fails a describe of one.
         """
+        from ._models.catalog import config_types_lacking
+
         return config_types_lacking(await self.config_catalog(), types)
 
     async def list_config_resources(
@@ -643,6 +644,8 @@ class AdminClient:
         if ResourceType.GROUP in wanted:
             found += await self._listed_groups(unseen, configs_listed=listed.version >= 1)
         resources = sorted(set(found), key=lambda pair: (pair[0].value, pair[1]))
+        from ._models.listing import ConfigResourceListing
+
         return ConfigResourceListing(
             tuple(ConfigResource(kind, name) for kind, name in resources), unseen
         )
@@ -690,6 +693,8 @@ class AdminClient:
         One broker failing fails only its own future: ``await result.valid()`` lists the
         groups of the brokers that answered.
         """
+        from ._ops.groups import ListGroups, ListGroupsResult
+
         build = partial(ListGroups.build, self.broker_ids(), states=states, types=types)
         return self._call(build, ListGroupsResult, timeout)
 
@@ -700,6 +705,8 @@ class AdminClient:
 
         ``await result.all()`` maps each :class:`ClientQuotaEntity` to its quota values.
         """
+        from ._ops.quotas import DescribeClientQuotas, DescribeClientQuotasResult
+
         build = partial(DescribeClientQuotas.build, quota_filter)
         return self._call(build, DescribeClientQuotasResult, timeout)
 
@@ -717,6 +724,8 @@ class AdminClient:
         of :class:`ClientQuotaAlteration`. Each entity succeeds or fails on its own;
         ``validate_only`` asks the broker to check the change and apply nothing.
         """
+        from ._ops.quotas import AlterClientQuotas, AlterClientQuotasResult
+
         build = partial(AlterClientQuotas.build, alterations, validate_only=validate_only)
         return self._call(build, AlterClientQuotasResult, timeout)
 
@@ -728,6 +737,8 @@ class AdminClient:
         Never a secret. A user without credentials fails only its own
         ``await result.description(user)`` (with :class:`ResourceNotFoundError`).
         """
+        from ._ops.scram import DescribeUserScramCredentials, DescribeUserScramCredentialsResult
+
         build = partial(DescribeUserScramCredentials.build, users)
         return self._call(build, DescribeUserScramCredentialsResult, timeout)
 
@@ -742,6 +753,8 @@ class AdminClient:
         A :class:`UserScramCredentialUpsertion` carries a salt and the salted password, never
         the password itself (RFC 5802).
         """
+        from ._ops.scram import AlterUserScramCredentials, AlterUserScramCredentialsResult
+
         build = partial(AlterUserScramCredentials.build, alterations)
         return self._call(build, AlterUserScramCredentialsResult, timeout)
 
@@ -779,6 +792,8 @@ _SETTLE_PAUSE_MAX = 1.0
 
 def _listable(types: Iterable[ResourceType] | None) -> list[ResourceType]:
     """The resource types asked for, each once, checked: LISTABLE_TYPES when None."""
+    from ._models.listing import LISTABLE_TYPES
+
     if types is None:
         return list(LISTABLE_TYPES)
     if isinstance(types, str | ResourceType) or not isinstance(types, Iterable):

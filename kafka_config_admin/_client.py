@@ -30,13 +30,6 @@ from ._exceptions import (
     error_for_code,
 )
 from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
-from ._models.topics import (
-    NewPartitions,
-    NewTopic,
-    PartitionReassignment,
-    TopicListing,
-    TopicPartition,
-)
 from ._models.validation import check_seconds
 from ._net.addresses import check_bootstrap_server
 from ._net.oauth import TokenProvider
@@ -62,15 +55,6 @@ from ._ops.results import (
     ResourceFuture,
     _Result,
 )
-from ._ops.topics import (
-    AlterPartitionReassignments,
-    CreatePartitions,
-    CreateTopics,
-    DescribeTopics,
-    DescribeTopicsOn,
-    ListPartitionReassignments,
-    ListTopics,
-)
 from ._protocol import API_VERSIONS
 
 # What only some calls need is imported by them, on first use: a program that imports the
@@ -82,6 +66,13 @@ if TYPE_CHECKING:
     from ._models.listing import ConfigResourceListing
     from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
     from ._models.scram import UserScramCredentialAlteration
+    from ._models.topics import (
+        NewPartitions,
+        NewTopic,
+        PartitionReassignment,
+        TopicListing,
+        TopicPartition,
+    )
     from ._ops.groups import ListGroupsResult
     from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult
     from ._ops.scram import AlterUserScramCredentialsResult, DescribeUserScramCredentialsResult
@@ -435,6 +426,9 @@ class AdminClient:
         Kafka's internal topics (``__consumer_offsets``...) are left out unless
         ``include_internal``. One Metadata request to any broker.
         """
+        from ._models.topics import TopicListing
+        from ._ops.topics import ListTopics
+
         build = partial(ListTopics.build, pattern, include_internal=include_internal)
         result = self._call(build, _Result[None, list[TopicListing]], timeout)
         return result.values[None]
@@ -455,6 +449,8 @@ class AdminClient:
         nothing is sent. The request goes to the controller the metadata names (a
         ZooKeeper-era broker takes it from no other; in KRaft that broker forwards it).
         """
+        from ._ops.topics import CreateTopics
+
         seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             CreateTopics.build,
@@ -473,6 +469,8 @@ class AdminClient:
         One future per topic name; a topic the cluster lacks fails alone with
         :class:`UnknownTopicOrPartitionError`. One Metadata request to any broker.
         """
+        from ._ops.topics import DescribeTopics
+
         build = partial(DescribeTopics.build, topics)
         return self._call(build, DescribeTopicsResult, timeout)
 
@@ -521,6 +519,8 @@ class AdminClient:
     async def _forget_seen(self, broker: int, wanted: dict[str, int], seconds: float) -> None:
         """Remove from ``wanted`` the topics ``broker``'s metadata shows with their partitions
         (one that fails or is not there yet stays: it is asked again)."""
+        from ._ops.topics import DescribeTopicsOn
+
         described = self._call(
             partial(DescribeTopicsOn.on, broker, list(wanted)), DescribeTopicsResult, seconds
         )
@@ -542,6 +542,8 @@ class AdminClient:
         current one fails with :class:`InvalidPartitionsError`). ``validate_only`` asks the
         controller to check and change nothing.
         """
+        from ._ops.topics import CreatePartitions
+
         seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             CreatePartitions.build,
@@ -565,6 +567,8 @@ class AdminClient:
         leader. One future per partition, done once the controller accepted the move (the
         data moves afterwards: follow it with :meth:`list_partition_reassignments`).
         """
+        from ._ops.topics import AlterPartitionReassignments
+
         seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             AlterPartitionReassignments.build,
@@ -585,6 +589,9 @@ class AdminClient:
         ``moving = await admin.list_partition_reassignments()``; a partition not moving is
         not in the mapping.
         """
+        from ._models.topics import PartitionReassignment, TopicPartition
+        from ._ops.topics import ListPartitionReassignments
+
         seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             ListPartitionReassignments.build,

@@ -74,7 +74,8 @@ def test_importing_the_package_imports_none_of_the_sdk() -> None:
 
 def test_importing_the_client_leaves_the_areas_it_does_not_call_unloaded() -> None:
     """``from kafka_config_admin import AdminClient`` loads what every config call needs; the
-    quotas, SCRAM, groups, cluster, listing and catalog modules wait for their first call."""
+    topics, quotas, SCRAM, groups, cluster, listing and catalog modules wait for their first
+    call."""
     script = (
         "import sys; from kafka_config_admin import AdminClient; "
         "print(sorted(m for m in sys.modules if m.startswith('kafka_config_admin.')))"
@@ -83,11 +84,13 @@ def test_importing_the_client_leaves_the_areas_it_does_not_call_unloaded() -> No
         [sys.executable, "-c", script], check=True, capture_output=True, text=True
     ).stdout
     for area in (
+        "_models.topics",
         "_models.quotas",
         "_models.scram",
         "_models.catalog",
         "_models.cluster",
         "_models.listing",
+        "_ops.topics",
         "_ops.quotas",
         "_ops.scram",
         "_ops.groups",

@@ -209,3 +209,54 @@ async def test_a_silent_server_is_said_whatever_the_call_timeout(seconds: float)
         f"accepted the connection and sent nothing in {seconds:g}s (no answer to ApiVersions): "
         "a broker that is frozen or overloaded, or a server that is not a Kafka listener"
     )
+
+
+# --- the pool: a connection per broker and lane ----------------------------------------------
+
+
+class _FakeConnection:
+    """A connection that opens at once; the pool needs no more of it here."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.open = False
+
+    async def connect(self) -> None:
+        self.open = True
+
+    def connected(self) -> bool:
+        return self.open
+
+
+def _pool_of(brokers: dict[int, BrokerAddress]) -> ConnectionPool:
+    pool = ConnectionPool("unused:9092", {})
+    pool.brokers = dict(brokers)
+    pool.new = _FakeConnection  # type: ignore[assignment,method-assign]
+    return pool
+
+
+def test_reads_and_changes_have_their_own_connection_to_one_broker() -> None:
+    """A broker answers one connection's requests in order: a read on the connection of a
+    change forwarded to the controller would wait for it."""
+    pool = _pool_of({1: BrokerAddress("b1", 9092)})
+
+    async def main() -> None:
+        reads = await pool.connection(1, READS)
+        changes = await pool.connection(1, CHANGES)
+        assert reads is not changes
+        assert await pool.connection(1, READS) is reads  # each lane keeps its own
+        assert pool.open_connection(1, CHANGES) is changes
+        assert len(pool.connections()) == 2
+
+    anyio.run(main)
+
+
+def test_a_lane_opens_nothing_for_another_lane() -> None:
+    pool = _pool_of({1: BrokerAddress("b1", 9092), 2: BrokerAddress("b2", 9092)})
+
+    async def main() -> None:
+        await pool.connection(2, READS)
+        assert pool.open_connection(2, CHANGES) is None
+        assert pool.open_connection(1, READS) is None
+
+    anyio.run(main)

@@ -5,8 +5,8 @@ each lane has its own connection to a broker (``ConnectionPool``), so that where
 broker, a broker's own configs) they still do not share one. A broker answers one connection's
 requests one at a time, and a describe must not wait behind hundreds of alters that the
 controller handles slowly, nor behind a change forwarded to a frozen controller (held by the
-broker for its own 30 s). When each broker last answered tells
-a busy broker (it answers others' requests meanwhile) from a silent one, for hedging.
+broker for its own 30 s). When each broker last answered tells a busy broker (it answers
+others' requests meanwhile) from a silent one, for hedging.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from functools import partial
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import anyio
 
@@ -29,19 +29,7 @@ from ._exceptions import (
     UnsupportedVersionError,
     error_for_code,
 )
-from ._models.catalog import CatalogMatch, catalog_releases, config_types_lacking, match_catalog
-from ._models.cluster import ClusterDescription, WireTraffic
 from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
-from ._models.listing import LISTABLE_TYPES, ConfigResourceListing
-from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
-from ._models.scram import UserScramCredentialAlteration
-from ._models.topics import (
-    NewPartitions,
-    NewTopic,
-    PartitionReassignment,
-    TopicListing,
-    TopicPartition,
-)
 from ._models.validation import check_seconds
 from ._net.addresses import check_bootstrap_server
 from ._net.oauth import TokenProvider
@@ -49,7 +37,6 @@ from ._net.security import SecurityOptions
 from ._net.security_protocols import SaslMechanism, SecurityProtocol
 from ._net.transport import Transport
 from ._ops.base import Operation
-from ._ops.cluster import DescribeCluster
 from ._ops.configs import (
     AlterConfigs,
     DescribeConfigs,
@@ -59,13 +46,6 @@ from ._ops.configs import (
     ListedResources,
 )
 from ._ops.documentation import Documentation, FollowUp
-from ._ops.groups import ListGroups, ListGroupsResult
-from ._ops.quotas import (
-    AlterClientQuotas,
-    AlterClientQuotasResult,
-    DescribeClientQuotas,
-    DescribeClientQuotasResult,
-)
 from ._ops.results import (
     AlterConfigsResult,
     AlterPartitionReassignmentsResult,
@@ -76,22 +56,27 @@ from ._ops.results import (
     ResourceFuture,
     _Result,
 )
-from ._ops.scram import (
-    AlterUserScramCredentials,
-    AlterUserScramCredentialsResult,
-    DescribeUserScramCredentials,
-    DescribeUserScramCredentialsResult,
-)
-from ._ops.topics import (
-    AlterPartitionReassignments,
-    CreatePartitions,
-    CreateTopics,
-    DescribeTopics,
-    DescribeTopicsOn,
-    ListPartitionReassignments,
-    ListTopics,
-)
 from ._protocol import API_VERSIONS, Answerer
+
+# What only some calls need is imported by them, on first use: a program that imports the
+# client pays for the areas it calls (``nox -s bench -- cli``: the import against a bare
+# ``import aiokafka, pydantic``).
+if TYPE_CHECKING:
+    from ._models.catalog import CatalogMatch
+    from ._models.cluster import ClusterDescription, WireTraffic
+    from ._models.listing import ConfigResourceListing
+    from ._models.quotas import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
+    from ._models.scram import UserScramCredentialAlteration
+    from ._models.topics import (
+        NewPartitions,
+        NewTopic,
+        PartitionReassignment,
+        TopicListing,
+        TopicPartition,
+    )
+    from ._ops.groups import ListGroupsResult
+    from ._ops.quotas import AlterClientQuotasResult, DescribeClientQuotasResult
+    from ._ops.scram import AlterUserScramCredentialsResult, DescribeUserScramCredentialsResult
 
 __all__ = ["AdminClient"]
 
@@ -291,6 +276,8 @@ class AdminClient:
 
     def traffic(self) -> WireTraffic:
         """What this client's requests carried so far: requests, responses and their bytes."""
+        from ._models.cluster import WireTraffic
+
         counted = self._transport.traffic
         return WireTraffic(
             counted.requests, counted.bytes_sent, counted.responses, counted.bytes_received
@@ -309,6 +296,9 @@ class AdminClient:
         stopped broker, once its session has expired), each ``fenced``, where the broker can
         (DescribeCluster v2, Kafka 4.0+, KIP-1073): ``fenced_listed`` says whether it did.
         """
+        from ._models.cluster import ClusterDescription
+        from ._ops.cluster import DescribeCluster
+
         build = partial(
             DescribeCluster.build,
             controllers=self._transport.controllers,
@@ -342,6 +332,8 @@ class AdminClient:
             if answer["error_code"]:
                 raise error_for_code(answer["error_code"], f"ApiVersions from broker {broker}")
             versions = {api["api_key"]: api["max_version"] for api in answer["api_keys"]}
+            from ._models.catalog import catalog_releases, match_catalog
+
             match = match_catalog(versions)
             if match is None:
                 log.warning(
@@ -577,6 +569,9 @@ class AdminClient:
         Kafka's internal topics (``__consumer_offsets``...) are left out unless
         ``include_internal``. One Metadata request to any broker.
         """
+        from ._models.topics import TopicListing
+        from ._ops.topics import ListTopics
+
         build = partial(ListTopics.build, pattern, include_internal=include_internal)
         result = self._call(build, _Result[None, list[TopicListing]], timeout)
         return result.values[None]
@@ -597,6 +592,8 @@ class AdminClient:
         nothing is sent. The request goes to the controller the metadata names (a
         ZooKeeper-era broker takes it from no other; in KRaft that broker forwards it).
         """
+        from ._ops.topics import CreateTopics
+
         seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             CreateTopics.build,
@@ -615,6 +612,8 @@ class AdminClient:
         One future per topic name; a topic the cluster lacks fails alone with
         :class:`UnknownTopicOrPartitionError`. One Metadata request to any broker.
         """
+        from ._ops.topics import DescribeTopics
+
         build = partial(DescribeTopics.build, topics)
         return self._call(build, DescribeTopicsResult, timeout)
 
@@ -663,6 +662,8 @@ class AdminClient:
     async def _forget_seen(self, broker: int, wanted: dict[str, int], seconds: float) -> None:
         """Remove from ``wanted`` the topics ``broker``'s metadata shows with their partitions
         (one that fails or is not there yet stays: it is asked again)."""
+        from ._ops.topics import DescribeTopicsOn
+
         described = self._call(
             partial(DescribeTopicsOn.on, broker, list(wanted)), DescribeTopicsResult, seconds
         )
@@ -684,6 +685,8 @@ class AdminClient:
         current one fails with :class:`InvalidPartitionsError`). ``validate_only`` asks the
         controller to check and change nothing.
         """
+        from ._ops.topics import CreatePartitions
+
         seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             CreatePartitions.build,
@@ -707,6 +710,8 @@ class AdminClient:
         leader. One future per partition, done once the controller accepted the move (the
         data moves afterwards: follow it with :meth:`list_partition_reassignments`).
         """
+        from ._ops.topics import AlterPartitionReassignments
+
         seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             AlterPartitionReassignments.build,
@@ -727,6 +732,9 @@ class AdminClient:
         ``moving = await admin.list_partition_reassignments()``; a partition not moving is
         not in the mapping.
         """
+        from ._models.topics import PartitionReassignment, TopicPartition
+        from ._ops.topics import ListPartitionReassignments
+
         seconds, broker_wait_ms = self._deadline_and_broker_wait(timeout)
         build = partial(
             ListPartitionReassignments.build,
@@ -746,6 +754,8 @@ class AdminClient:
         is taken to have them (the broker is the judge). Every reader that describes groups or
         client-metrics resources asks here first: such a broker fails a describe of one.
         """
+        from ._models.catalog import config_types_lacking
+
         return config_types_lacking(await self.config_catalog(), types)
 
     async def list_config_resources(
@@ -784,6 +794,8 @@ class AdminClient:
         if ResourceType.GROUP in wanted:
             found += await self._listed_groups(unseen, configs_listed=listed.version >= 1)
         resources = sorted(set(found), key=lambda pair: (pair[0].value, pair[1]))
+        from ._models.listing import ConfigResourceListing
+
         return ConfigResourceListing(
             tuple(ConfigResource(kind, name) for kind, name in resources), unseen
         )
@@ -831,6 +843,8 @@ class AdminClient:
         One broker failing fails only its own future: ``await result.valid()`` lists the
         groups of the brokers that answered.
         """
+        from ._ops.groups import ListGroups, ListGroupsResult
+
         build = partial(ListGroups.build, self.broker_ids(), states=states, types=types)
         return self._call(build, ListGroupsResult, timeout)
 
@@ -841,6 +855,8 @@ class AdminClient:
 
         ``await result.all()`` maps each :class:`ClientQuotaEntity` to its quota values.
         """
+        from ._ops.quotas import DescribeClientQuotas, DescribeClientQuotasResult
+
         build = partial(DescribeClientQuotas.build, quota_filter)
         return self._call(build, DescribeClientQuotasResult, timeout)
 
@@ -858,6 +874,8 @@ class AdminClient:
         of :class:`ClientQuotaAlteration`. Each entity succeeds or fails on its own;
         ``validate_only`` asks the broker to check the change and apply nothing.
         """
+        from ._ops.quotas import AlterClientQuotas, AlterClientQuotasResult
+
         build = partial(AlterClientQuotas.build, alterations, validate_only=validate_only)
         return self._call(build, AlterClientQuotasResult, timeout)
 
@@ -869,6 +887,8 @@ class AdminClient:
         Never a secret. A user without credentials fails only its own
         ``await result.description(user)`` (with :class:`ResourceNotFoundError`).
         """
+        from ._ops.scram import DescribeUserScramCredentials, DescribeUserScramCredentialsResult
+
         build = partial(DescribeUserScramCredentials.build, users)
         return self._call(build, DescribeUserScramCredentialsResult, timeout)
 
@@ -883,6 +903,8 @@ class AdminClient:
         A :class:`UserScramCredentialUpsertion` carries a salt and the salted password, never
         the password itself (RFC 5802).
         """
+        from ._ops.scram import AlterUserScramCredentials, AlterUserScramCredentialsResult
+
         build = partial(AlterUserScramCredentials.build, alterations)
         return self._call(build, AlterUserScramCredentialsResult, timeout)
 
@@ -920,6 +942,8 @@ _SETTLE_PAUSE_MAX = 1.0
 
 def _listable(types: Iterable[ResourceType] | None) -> list[ResourceType]:
     """The resource types asked for, each once, checked: LISTABLE_TYPES when None."""
+    from ._models.listing import LISTABLE_TYPES
+
     if types is None:
         return list(LISTABLE_TYPES)
     if isinstance(types, str | ResourceType) or not isinstance(types, Iterable):

@@ -1,10 +1,12 @@
 """Broker choice: which broker a request that any broker can answer goes to, and its hedges.
 
-Requests are kept in lanes: reads and changes each prefer a broker the other does not use. A
-broker answers one connection's requests one at a time, and a describe must not wait behind
-hundreds of alters that the controller handles slowly, nor behind a change forwarded to a
-frozen controller (held by the broker for its own 30 s). When each broker last answered tells
-a busy broker (it answers others' requests meanwhile) from a silent one, for hedging.
+Requests are kept in lanes: reads and changes each prefer a broker the other does not use, and
+each lane has its own connection to a broker (``ConnectionPool``), so that where they meet (one
+broker, a broker's own configs) they still do not share one. A broker answers one connection's
+requests one at a time, and a describe must not wait behind hundreds of alters that the
+controller handles slowly, nor behind a change forwarded to a frozen controller (held by the
+broker for its own 30 s). When each broker last answered tells a busy broker (it answers
+others' requests meanwhile) from a silent one, for hedging.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ def lane_of(mutates: bool) -> int:
 
 
 class BrokerChoice:
-    """Chooses brokers among ``broker_ids()``, preferring those ``is_open`` says we are
-    connected to.
+    """Chooses brokers among ``broker_ids()``, preferring those ``is_open(node, lane)`` says
+    the lane is connected to.
 
     With ``leader`` (a controller quorum's active controller, when known), changes go to it:
     only the active controller commits a change, the others answer NOT_CONTROLLER.
@@ -40,7 +42,7 @@ class BrokerChoice:
     def __init__(
         self,
         broker_ids: Callable[[], list[int]],
-        is_open: Callable[[int], bool],
+        is_open: Callable[[int, int], bool],
         leader: Callable[[], int | None] | None = None,
     ) -> None:
         self._broker_ids = broker_ids
@@ -63,12 +65,12 @@ class BrokerChoice:
             self.chosen[lane] = leader  # so that the other lanes keep off it
             return leader
         last = self.chosen[lane]
-        if last is not None and self._is_open(last):
+        if last is not None and self._is_open(last, lane):
             return last
         ids = self._broker_ids()
         if not ids:
             raise KafkaConnectionError("the cluster metadata lists no brokers")
-        connected = [node for node in ids if self._is_open(node)]
+        connected = [node for node in ids if self._is_open(node, lane)]
         candidates = connected or ids
         taken = self._taken_by_other_lanes(lane)
         chosen = random.choice([node for node in candidates if node not in taken] or candidates)

@@ -2,12 +2,13 @@
 
 aiokafka's ``AIOKafkaConnection`` does the socket work (TLS, SASL, ApiVersions, framing). Which
 connections exist is decided here, by a pool each transport owns (``ConnectionPool``): the
-bootstrap servers' connections, then one per node, opened when first needed; the cluster's
-nodes as the pool's ``Discovery`` reads them (the brokers from Metadata, or a controller
-quorum's nodes from DescribeCluster: ``quorum``). Nothing of aiokafka's is changed: its module
-attributes and its loggers stay as they are, for this library's connections and for every
-other aiokafka client of the program alike. What aiokafka logs about our connections goes to its
-own loggers, where the program's logging configuration decides what shows.
+bootstrap servers' connections, then one per node for each lane of requests (reads, changes),
+opened when first needed; the cluster's nodes as the pool's ``Discovery`` reads them (the
+brokers from Metadata, or a controller quorum's nodes from DescribeCluster: ``quorum``).
+Nothing of aiokafka's is changed: its module attributes and its loggers stay as they are, for
+this library's connections and for every other aiokafka client of the program alike. What
+aiokafka logs about our connections goes to its own loggers, where the program's logging
+configuration decides what shows.
 
 No secret can reach those records: aiokafka logs every request and response at DEBUG, and the
 bytes of a SASL exchange hold the password (PLAIN), a proof derived from it (SCRAM) or the token
@@ -46,6 +47,7 @@ from .._exceptions import (
     UnsupportedVersionError,
 )
 from .._models.configs import HIDDEN
+from .brokers import READS
 from .security_protocols import uses_sasl, uses_tls
 from .tls import tls_error
 
@@ -161,8 +163,16 @@ class BrokerConnection(AIOKafkaConnection):  # type: ignore[misc]  # aiokafka is
         self.stage = "ready"
 
 
+#: A node's connection for one lane of requests (``READS``, ``CHANGES``): (node id, lane).
+ConnectionKey = tuple[int, int]
+
+
 class ConnectionPool:
-    """One transport's connections: to the bootstrap servers, then one per node.
+    """One transport's connections: to the bootstrap servers, then one per node and lane.
+
+    A broker answers one connection's requests one at a time, in order, so each lane of
+    requests (reads, changes) has a connection of its own to a node: a describe never waits
+    behind a change the broker has forwarded to the controller on the same connection.
 
     ``brokers`` is the cluster's nodes as the latest answer of ``discover`` lists them
     (``racks`` their racks, ``controller`` the controller it names); ``registered`` every node
@@ -187,8 +197,8 @@ class ConnectionPool:
         #: The broker the latest Metadata names as controller (KRaft: one that forwards
         #: changes to the quorum's leader), None when it names none.
         self.controller: int | None = None
-        self._conns: dict[int, BrokerConnection] = {}
-        self._opening: dict[int, asyncio.Lock] = {}
+        self._conns: dict[ConnectionKey, BrokerConnection] = {}
+        self._opening: dict[ConnectionKey, asyncio.Lock] = {}
         #: Every connection opened whose socket may still be open.
         self._opened: set[BrokerConnection] = set()
         self._refreshing: asyncio.Future[None] | None = None
@@ -247,10 +257,12 @@ class ConnectionPool:
         return connection_failure(TimeoutError(), conn, f"{conn.host}:{conn.port}", seconds=seconds)
 
     def _adopt(self, conn: BrokerConnection) -> None:
-        """Keep a bootstrap connection as its broker's, if Metadata lists its address."""
+        """Keep a bootstrap connection as its broker's (for reads), if Metadata lists its
+        address."""
         for node_id, address in self.brokers.items():
-            if address == (conn.host, conn.port) and node_id not in self._conns:
-                self._conns[node_id] = conn
+            key = (node_id, READS)
+            if address == (conn.host, conn.port) and key not in self._conns:
+                self._conns[key] = conn
                 return
         conn.close(reason=CloseReason.SHUTDOWN)
 
@@ -259,9 +271,9 @@ class ConnectionPool:
         brokers = nodes.addresses
         if not brokers:
             raise KafkaConnectionError(f"{conn.host}:{conn.port} answered with no nodes")
-        for node_id, conn_of in list(self._conns.items()):
-            if brokers.get(node_id) != (conn_of.host, conn_of.port):
-                del self._conns[node_id]  # gone, or moved: the next request reconnects
+        for key, conn_of in list(self._conns.items()):
+            if brokers.get(key[0]) != (conn_of.host, conn_of.port):
+                del self._conns[key]  # gone, or moved: the next request reconnects
         self.brokers = brokers
         self.registered.update(brokers)
         self.racks = nodes.racks
@@ -307,15 +319,17 @@ class ConnectionPool:
             return
         raise failure or KafkaConnectionError("no broker to ask for metadata")
 
-    def open_connection(self, node_id: int) -> BrokerConnection | None:
-        """The broker's connection if it is open."""
-        conn = self._conns.get(node_id)
+    def open_connection(self, node_id: int, lane: int) -> BrokerConnection | None:
+        """The broker's connection for ``lane`` if it is open."""
+        conn = self._conns.get((node_id, lane))
         return conn if conn is not None and conn.connected() else None
 
-    async def connection(self, node_id: int) -> BrokerConnection:
-        """The broker's connection, opened if needed (one opening per broker at a time)."""
-        async with self._opening.setdefault(node_id, asyncio.Lock()):
-            conn = self.open_connection(node_id)
+    async def connection(self, node_id: int, lane: int) -> BrokerConnection:
+        """The broker's connection for ``lane``, opened if needed (one opening per broker and
+        lane at a time)."""
+        key = (node_id, lane)
+        async with self._opening.setdefault(key, asyncio.Lock()):
+            conn = self.open_connection(node_id, lane)
             if conn is None:
                 address = self.brokers[node_id]
                 conn = self.new(*address)
@@ -324,13 +338,8 @@ class ConnectionPool:
                 except Exception as error:
                     where = f"broker {node_id} ({address.host}:{address.port})"
                     raise connection_failure(error, conn, where) from error
-                self._conns[node_id] = conn
+                self._conns[key] = conn
             return conn
-
-    def drop(self, node_id: int, conn: BrokerConnection) -> None:
-        """Forget the broker's connection (closed by the caller); the next request reopens."""
-        if self._conns.get(node_id) is conn:
-            del self._conns[node_id]
 
     def connections(self) -> list[BrokerConnection]:
         """The brokers' open connections."""

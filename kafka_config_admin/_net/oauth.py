@@ -182,23 +182,23 @@ class TokenChecks:
 
     def __init__(self) -> None:
         self._accepted: weakref.WeakSet[AIOKafkaConnection] = weakref.WeakSet()
-        #: One check at a time per broker.
-        self._locks: dict[int, asyncio.Lock] = {}
+        #: One check at a time per connection (broker and lane).
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
 
     def accepted(self, conn: AIOKafkaConnection) -> bool:
         """Whether the broker is known to have accepted the connection's token."""
         return conn in self._accepted
 
-    async def check(self, pool: ConnectionPool, node_id: int) -> None:
-        """Fail at once if the broker refused the token of its open connection.
+    async def check(self, pool: ConnectionPool, node_id: int, lane: int) -> None:
+        """Fail at once if the broker refused the token of its open connection for ``lane``.
 
         aiokafka may have written a metadata request first, which a refusing broker fails by
         closing the connection: the check is then made again on a connection of its own.
         """
         # One check per connection, however many calls wait for it; a broker that does not
         # answer holds up the calls to it only.
-        async with self._locks.setdefault(node_id, asyncio.Lock()):
-            conn = pool.open_connection(node_id)
+        async with self._locks.setdefault((node_id, lane), asyncio.Lock()):
+            conn = pool.open_connection(node_id, lane)
             if conn is None or conn in self._accepted:
                 return
             where = f"broker {node_id} ({conn.host}:{conn.port})"

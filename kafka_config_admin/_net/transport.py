@@ -1,6 +1,6 @@
 """The transport: aiokafka's connections carrying this library's own codecs.
 
-aiokafka does what it does well here (one connection per broker, SASL and SSL, ApiVersions);
+aiokafka does what it does well here (framing, SASL and SSL, ApiVersions);
 the config APIs are encoded and decoded by ``_protocol``, and each request answers through a
 callback the moment its response is read. The transport composes the parts of ``_net`` that
 each do one job: ``bootstrap`` (reaching the cluster, or saying why not), ``connections`` (the
@@ -28,7 +28,7 @@ from .._exceptions import (
 from .._models.validation import check_string, shorten
 from .._protocol import ApiCodec, Memo
 from .bootstrap import bootstrap
-from .brokers import BrokerChoice
+from .brokers import BrokerChoice, lane_of
 from .connections import BrokerConnection, ConnectionPool, translate_error
 from .oauth import TokenChecks, TokenSource
 from .quorum import quorum_discovery
@@ -181,11 +181,12 @@ class Transport:
         exactly once with the decoded body or the error that ended the request (a broken
         connection, or no answer within ``request_timeout``), right where it happens: the
         caller needs no task of its own to wait. A ``forwarded`` request (a change, which
-        the broker forwards to the controller) waits at least ``FORWARDED_WAIT``.
+        the broker forwards to the controller) waits at least ``FORWARDED_WAIT``, and goes on
+        the broker's connection for changes: reads have their own, and never queue behind it.
         """
         if self._throttles.holds(node_id):
             return False
-        conn = self._open_connection(node_id)
+        conn = self._open_connection(node_id, lane_of(forwarded))
         if conn is None:
             return False
         request = WireRequest(
@@ -235,7 +236,7 @@ class Transport:
 
         while True:
             await self._throttles.wait(node_id)
-            await self._connect(node_id)
+            await self._connect(node_id, lane_of(forwarded))
             if self.submit(
                 node_id,
                 codec,
@@ -253,15 +254,15 @@ class Transport:
             raise outcome
         return outcome
 
-    async def _connect(self, node_id: int) -> None:
-        """Open the broker's connection, with its token accepted (OAUTHBEARER)."""
+    async def _connect(self, node_id: int, lane: int) -> None:
+        """Open the broker's connection for ``lane``, with its token accepted (OAUTHBEARER)."""
         pool = self._require_pool()
         if node_id not in pool.brokers:
             await self._require_broker(node_id)
-        if pool.open_connection(node_id) is None:
-            await pool.connection(node_id)
+        if pool.open_connection(node_id, lane) is None:
+            await pool.connection(node_id, lane)
         if self._token_checks is not None:
-            await self._token_checks.check(pool, node_id)
+            await self._token_checks.check(pool, node_id, lane)
 
     async def _require_broker(self, node_id: int) -> None:
         """Fail at once for a broker id the cluster never had, after one refresh.
@@ -295,15 +296,15 @@ class Transport:
             raise KafkaConnectionError("the client is not connected")
         return self._pool
 
-    def _open_connection(self, node_id: int) -> BrokerConnection | None:
-        """The broker's connection, if it is open and ready for our requests (with
-        OAUTHBEARER: once its token is known to be accepted)."""
-        conn = self._require_pool().open_connection(node_id)
+    def _open_connection(self, node_id: int, lane: int) -> BrokerConnection | None:
+        """The broker's connection for ``lane``, if it is open and ready for our requests
+        (with OAUTHBEARER: once its token is known to be accepted)."""
+        conn = self._require_pool().open_connection(node_id, lane)
         if conn is None:
             return None
         if self._token_checks is not None and not self._token_checks.accepted(conn):
             return None
         return conn
 
-    def _is_open(self, node_id: int) -> bool:
-        return self._open_connection(node_id) is not None
+    def _is_open(self, node_id: int, lane: int) -> bool:
+        return self._open_connection(node_id, lane) is not None

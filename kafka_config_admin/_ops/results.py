@@ -10,10 +10,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .._models.configs import Config, ConfigResource
-from .._models.topics import CreatedTopic, TopicDescription, TopicPartition
+
+# The topic models load with the first topic call, not with the client: the result classes
+# below name them as strings (ruff does not read a string in a base class as a use).
+if TYPE_CHECKING:
+    from .._models.topics import (  # noqa: F401
+        CreatedTopic,
+        TopicDescription,
+        TopicPartition,
+    )
 
 __all__ = [
     "AlterConfigsResult",
@@ -193,12 +201,12 @@ class CreatePartitionsResult(_ChangeResult[str]):
     """The result of :meth:`AdminClient.create_partitions`, keyed by topic name."""
 
 
-class AlterPartitionReassignmentsResult(_ChangeResult[TopicPartition]):
+class AlterPartitionReassignmentsResult(_ChangeResult["TopicPartition"]):
     """The result of :meth:`AdminClient.alter_partition_reassignments`, keyed by
     :class:`TopicPartition`."""
 
 
-class DescribeTopicsResult(_ValuesResult[str, TopicDescription]):
+class DescribeTopicsResult(_ValuesResult[str, "TopicDescription"]):
     """The result of :meth:`AdminClient.describe_topics`, keyed by topic name.
 
     ``values[name]`` is a :class:`ResourceFuture` of that topic's :class:`TopicDescription`
@@ -206,7 +214,7 @@ class DescribeTopicsResult(_ValuesResult[str, TopicDescription]):
     """
 
 
-class CreateTopicsResult(_ValuesResult[str, CreatedTopic]):
+class CreateTopicsResult(_ValuesResult[str, "CreatedTopic"]):
     """The result of :meth:`AdminClient.create_topics`, keyed by topic name.
 
     ``values[name]`` is a :class:`ResourceFuture` of that topic's :class:`CreatedTopic`;

@@ -137,8 +137,8 @@ async def _use_brokers(
     with anyio.fail_after(30):
         while True:
             try:
-                for node in lanes.values():
-                    await transport._connect(node)
+                for lane, node in lanes.items():
+                    await transport._connect(node, lane)
             # Just restarted or resumed: not in the metadata yet, or fenced until it registers.
             except (KafkaConnectionError, BrokerIdNotRegisteredError):
                 await transport.refresh_metadata()

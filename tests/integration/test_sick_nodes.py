@@ -73,7 +73,7 @@ async def send_changes_to(admin: AdminClient, node: int, topic: ConfigResource) 
     with anyio.fail_after(20):
         while True:
             try:
-                await admin._transport._connect(node)
+                await admin._transport._connect(node, CHANGES)
             # A broker just restarted or resumed: not in the metadata yet, or fenced until it
             # registers again.
             except (KafkaConnectionError, BrokerIdNotRegisteredError):

@@ -96,7 +96,7 @@ def test_on_a_quorum_a_describe_goes_to_the_node_it_names() -> None:
 
 def test_the_changes_lane_of_a_quorum_is_its_leader_and_reads_may_go_elsewhere() -> None:
     leader: list[int | None] = [1002]
-    choice = BrokerChoice(lambda: [1001, 1002, 1003], lambda node: True, lambda: leader[0])
+    choice = BrokerChoice(lambda: [1001, 1002, 1003], lambda node, lane: True, lambda: leader[0])
     assert {choice.any_broker(CHANGES) for _ in range(20)} == {1002}
     assert choice.any_broker(READS) in (1001, 1003)  # a lane of its own while there is one
     leader[0] = None  # not known (yet): any node, as for brokers

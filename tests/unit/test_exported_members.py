@@ -8,6 +8,8 @@ import subprocess
 import sys
 import typing
 from collections.abc import Callable, Iterator
+from functools import cache
+from importlib import import_module
 from pathlib import Path
 from types import ModuleType
 
@@ -68,6 +70,34 @@ def test_importing_the_package_imports_none_of_the_sdk() -> None:
         [sys.executable, "-c", script], check=True, capture_output=True, text=True
     ).stdout
     assert loaded.strip() == "['kafka_config_admin._exports']"
+
+
+def test_importing_the_client_leaves_the_areas_it_does_not_call_unloaded() -> None:
+    """``from kafka_config_admin import AdminClient`` loads what every config call needs; the
+    topics, quotas, SCRAM, groups, cluster, listing and catalog modules wait for their first
+    call."""
+    script = (
+        "import sys; from kafka_config_admin import AdminClient; "
+        "print(sorted(m for m in sys.modules if m.startswith('kafka_config_admin.')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True
+    ).stdout
+    for area in (
+        "_models.topics",
+        "_models.quotas",
+        "_models.scram",
+        "_models.catalog",
+        "_models.cluster",
+        "_models.listing",
+        "_ops.topics",
+        "_ops.quotas",
+        "_ops.scram",
+        "_ops.groups",
+        "_ops.cluster",
+    ):
+        assert f"'kafka_config_admin.{area}'" not in loaded, area
+    assert "'kafka_config_admin._client'" in loaded
 
 
 def test_public_names_show_their_public_module() -> None:
@@ -169,17 +199,36 @@ def _names_in(annotation: object) -> Iterator[str]:
                 yield node.id
 
 
+@cache
+def _annotation_namespace(module_name: str) -> dict[str, object]:
+    """The names a module's annotations may use: its globals, and what its ``if
+    TYPE_CHECKING:`` block imports (names a call imports only when it runs)."""
+    module = sys.modules[module_name]
+    namespace = dict(vars(module))
+    for node in ast.walk(ast.parse(inspect.getsource(module))):
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            for statement in node.body:
+                if isinstance(statement, ast.ImportFrom):
+                    source = import_module(
+                        "." * statement.level + (statement.module or ""), module.__package__
+                    )
+                    for alias in statement.names:
+                        namespace[alias.asname or alias.name] = getattr(source, alias.name)
+    return namespace
+
+
 def _hidden_types(where: str, function: Callable[..., object]) -> Iterator[str]:
     """The types ``function``'s signature uses that the package does not export: by the name
     the signature spells (type aliases too) and, resolved, every class inside it."""
     exported = set(kafka_config_admin.__all__)
+    namespace = _annotation_namespace(function.__module__)
     for parameter, annotation in function.__annotations__.items():
         for name in _names_in(annotation):
-            value = function.__globals__.get(name)
+            value = namespace.get(name)
             ours = getattr(value, "__module__", "").startswith("kafka_config_admin")
             if ours and not isinstance(value, typing.TypeVar) and name not in exported:
                 yield f"{where}({parameter}): {name}"
-    for parameter, hint in typing.get_type_hints(function).items():
+    for parameter, hint in typing.get_type_hints(function, globalns=namespace).items():
         for cls in _classes_in(hint):
             ours = cls.__module__.startswith("kafka_config_admin")
             if ours and getattr(kafka_config_admin, cls.__name__, None) is not cls:

@@ -51,12 +51,14 @@ def test_security_options_never_show_the_password() -> None:
 
 
 def _choice(brokers: list[int], open_: set[int] | None = None) -> BrokerChoice:
-    return BrokerChoice(lambda: brokers, lambda node: node in (brokers if open_ is None else open_))
+    return BrokerChoice(
+        lambda: brokers, lambda node, lane: node in (brokers if open_ is None else open_)
+    )
 
 
 def test_each_lane_keeps_its_broker_while_its_connection_is_open() -> None:
     connected = {1, 2, 3}
-    choice = BrokerChoice(lambda: [1, 2, 3], connected.__contains__)
+    choice = BrokerChoice(lambda: [1, 2, 3], lambda node, lane: node in connected)
     reads = choice.any_broker(READS)
     assert all(choice.any_broker(READS) == reads for _ in range(20))
     connected.discard(reads)
@@ -75,6 +77,19 @@ def test_reads_and_changes_go_to_different_brokers_while_there_are_two(seed: int
 
 def test_a_connected_broker_is_chosen_before_one_without_a_connection() -> None:
     assert {_choice([1, 2, 3], open_={2}).any_broker(READS) for _ in range(20)} == {2}
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_lane_without_a_connection_avoids_the_broker_another_lane_is_connected_to(
+    seed: int,
+) -> None:
+    """Each lane has its own connections: the reads' open connection to the bootstrap broker is
+    no reason for the changes to go there too (they did, and reads waited behind them)."""
+    random.seed(seed)
+    connected = {(2, READS)}
+    choice = BrokerChoice(lambda: [1, 2, 3], lambda node, lane: (node, lane) in connected)
+    assert choice.any_broker(READS) == 2
+    assert choice.any_broker(CHANGES) in {1, 3}
 
 
 def test_no_broker_in_the_metadata_is_a_connection_error() -> None:
@@ -194,3 +209,54 @@ async def test_a_silent_server_is_said_whatever_the_call_timeout(seconds: float)
         f"accepted the connection and sent nothing in {seconds:g}s (no answer to ApiVersions): "
         "a broker that is frozen or overloaded, or a server that is not a Kafka listener"
     )
+
+
+# --- the pool: a connection per broker and lane ----------------------------------------------
+
+
+class _FakeConnection:
+    """A connection that opens at once; the pool needs no more of it here."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.open = False
+
+    async def connect(self) -> None:
+        self.open = True
+
+    def connected(self) -> bool:
+        return self.open
+
+
+def _pool_of(brokers: dict[int, BrokerAddress]) -> ConnectionPool:
+    pool = ConnectionPool("unused:9092", {})
+    pool.brokers = dict(brokers)
+    pool.new = _FakeConnection  # type: ignore[assignment,method-assign]
+    return pool
+
+
+def test_reads_and_changes_have_their_own_connection_to_one_broker() -> None:
+    """A broker answers one connection's requests in order: a read on the connection of a
+    change forwarded to the controller would wait for it."""
+    pool = _pool_of({1: BrokerAddress("b1", 9092)})
+
+    async def main() -> None:
+        reads = await pool.connection(1, READS)
+        changes = await pool.connection(1, CHANGES)
+        assert reads is not changes
+        assert await pool.connection(1, READS) is reads  # each lane keeps its own
+        assert pool.open_connection(1, CHANGES) is changes
+        assert len(pool.connections()) == 2
+
+    anyio.run(main)
+
+
+def test_a_lane_opens_nothing_for_another_lane() -> None:
+    pool = _pool_of({1: BrokerAddress("b1", 9092), 2: BrokerAddress("b2", 9092)})
+
+    async def main() -> None:
+        await pool.connection(2, READS)
+        assert pool.open_connection(2, CHANGES) is None
+        assert pool.open_connection(1, READS) is None
+
+    anyio.run(main)

@@ -11,14 +11,15 @@ from pathlib import Path
 from .. import AdminClient, ResourceType
 from ..changeset import review
 from ..desired import StateChange
-from ..journal import Journal, JournalEntry, Unknown, plan_restore, read_feed_table
+from ..journal import JournalEntry, Unknown, journal_of, plan_restore, read_feed_table
 from ._alter import confirmed_and_applied, print_changes
+from ._connect import resolve_connection
 from ._exit import ExitCode, say, say_lines
 from ._history import parse_time
 from ._options import ConnectionOptions
 from ._output import print_refusals, print_warnings, report_verdict, resource_title
 from ._resources import Selection, UsageError
-from ._running import open_client, run
+from ._running import client_for, run
 from ._selection import selected_resources
 
 
@@ -40,9 +41,10 @@ def restore(
     if feed_cluster is not None and feed_table is None:
         raise UsageError("--feed-cluster names the cluster in the feed's rows: give --feed-table")
     rows = None if feed_table is None else read_feed_table(feed_table)
-    journal = Journal.at()
+    resolved, label = resolve_connection(connection)
+    journal = journal_of(resolved)
     entries = journal.entries()
-    admin, label = open_client(connection)
+    admin = client_for(resolved)
     feed = None if rows is None else _of_cluster(rows, feed_cluster or label, feed_table)
     what = f"the overrides as they were at {time.isoformat(timespec='seconds')}"
 
@@ -73,7 +75,13 @@ def restore(
                 return report_verdict(reviewed.verdict, f"the restore of {what}") or unknown
             question = f"Restore {len(planned.restored)} key(s) on {label} to {what}?"
             code = await confirmed_and_applied(
-                admin, reviewed, yes, label, question, note=f"restore to {time.isoformat()}"
+                admin,
+                reviewed,
+                yes,
+                label,
+                question,
+                journal,
+                note=f"restore to {time.isoformat()}",
             )
             return code or unknown
 

@@ -112,6 +112,7 @@ ANSWERS = {
     "UserScramCredentialsDescription",
     "ValidValues",
     "ValueRule",
+    "WireTraffic",
 }
 ENUMS = [ConfigSource, ConfigType, OpType, QuotaEntityType, QuotaMatchType, ResourceType]
 ENUMS += [ScramMechanism, UpdateMode]

@@ -35,7 +35,7 @@ def settings(kafka_bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> 
     return WebSettings(
         clusters={CLUSTER: Connection(bootstrap_servers=kafka_bootstrap)},
         allow_writes=True,
-        changelog=tmp_path_factory.mktemp("design") / "changes.sqlite3",
+        journal=tmp_path_factory.mktemp("design") / "journal.sqlite3",
         timeout=30,
     )
 

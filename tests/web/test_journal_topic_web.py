@@ -28,7 +28,7 @@ def web_settings(kafka_bootstrap: str, tmp_path: Path) -> WebSettings:
     return WebSettings(
         clusters={CLUSTER: cluster},
         allow_writes=True,
-        changelog=tmp_path / "changes.sqlite3",
+        journal=tmp_path / "journal.sqlite3",
         timeout=30,
     )
 

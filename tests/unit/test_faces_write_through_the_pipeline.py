@@ -47,6 +47,7 @@ READ_MEMBERS = frozenset(
         "list_groups",
         "list_partition_reassignments",
         "list_topics",
+        "traffic",
         "wait_for_topics",
     }
 )

@@ -17,32 +17,20 @@ from .. import (
     TopicDescription,
     UserScramCredentialUpsertion,
 )
-from ..desired import (
-    DEFAULT_READ_BACK_TIMEOUT,
-    ApplyRecorder,
-    ApplyReport,
-    BrokerVerdict,
+from ..desired import Plan, ResourceAction, StaleKey, stale_keys, stale_quotas, without_stale
+from ..state import (
     ClusterState,
     ConfigWarning,
-    Plan,
     Problem,
-    Proposal,
-    ResourceAction,
     Rule,
-    RuleCheck,
-    StaleKey,
-    apply_plan,
-    ask_broker,
-    check_overrides,
-    check_plan_rules,
     describe_state,
     read_scram_credentials,
-    stale_keys,
-    stale_quotas,
-    without_stale,
 )
+from ._apply import DEFAULT_READ_BACK_TIMEOUT, ApplyRecorder, ApplyReport, apply_plan
 from ._build import build_plan, upsertion_reference
 from ._changes import ChangeSet
+from ._guard import RuleCheck, check_overrides, check_plan_rules
+from ._verdict import BrokerVerdict, Proposal, ask_broker
 
 __all__ = ["Review", "StaleChangeError", "apply", "review"]
 

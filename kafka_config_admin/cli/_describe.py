@@ -17,7 +17,7 @@ from .. import (
     catalog_releases,
     releases_with_key,
 )
-from ..desired import key_rules, nearest_keys, upcoming_changes, update_mode_words
+from ..state import key_rules, nearest_keys, upcoming_changes, update_mode_words
 from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..desired import ApplyReport
+from ..changeset import ApplyReport
 from ..journal import Journal, Origin, Recorder
 from ._exit import ExitCode, say
 

@@ -32,7 +32,7 @@ from .. import (
     is_broker_id,
 )
 from ..connect import parse_properties
-from ..desired import ResourceKind, kafka_string_for
+from ..state import ResourceKind, kafka_string_for
 
 #: The kinds ``TYPE:NAME`` can name: those with configs (quotas: ``--entity-type``).
 _CONFIG_KINDS = tuple(kind for kind in ResourceKind if kind.is_config)

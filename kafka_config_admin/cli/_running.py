@@ -12,7 +12,7 @@ import click
 
 from .. import AdminClient
 from ..connect import Connection
-from ..desired import match_budget
+from ..state import match_budget
 from ._connect import resolve_connection
 from ._options import ConnectionOptions
 from ._output import stderr

@@ -24,18 +24,8 @@ from rich.text import Text
 
 from .. import AdminClient, InvalidArgumentError, error_line
 from ..connect import Connection, clusters_file_path, load_clusters_file
-from ..desired import (
-    ChangeKind,
-    ObservedState,
-    PatternTimeoutError,
-    ResourceKind,
-    ResourceScope,
-    StateChange,
-    UserPattern,
-    diff_states,
-    next_state,
-    observe_once,
-)
+from ..feed import ChangeKind, ObservedState, StateChange, diff_states, next_state, observe_once
+from ..state import PatternTimeoutError, ResourceKind, ResourceScope, UserPattern
 from ._connect import resolve_connection
 from ._options import ConnectionOptions, OutputFormat
 from ._output import stderr, stdout

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import warnings
 
-from ._values import kafka_string_for
+from ..state._values import kafka_string_for
 
 __all__ = ["kafka_string"]
 

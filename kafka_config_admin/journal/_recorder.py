@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 import anyio
 
 from .. import AdminClient, KafkaConfigAdminError
-from ..desired import ApplyReport, Plan
+from ..changeset import ApplyReport
+from ..desired import Plan
 from ._entries import Origin, entries_of
 from ._store import Journal, JournalError
 

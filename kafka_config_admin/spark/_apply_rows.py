@@ -35,10 +35,18 @@ from .. import (
     changeset,
     translate_error,
 )
-from ..changeset import ChangeSet, OutcomeStatus, PlanRejectedError, RuleRefusedError, review
+from ..changeset import (
+    ChangeSet,
+    OutcomeStatus,
+    PlanRejectedError,
+    RuleRefusedError,
+    check_overrides,
+    review,
+)
 from ..connect import Connection
-from ..desired import Problem, Rule, check_overrides, connection_rules
+from ..desired import connection_rules
 from ..journal import Journal, Origin, Recorder
+from ..state import Problem, Rule
 
 __all__ = [
     "NOT_DONE",

@@ -45,15 +45,15 @@ from pyspark.sql.types import StructType
 
 from .. import InvalidArgumentError, check_seconds
 from ..connect import Connection, connections_from_options
-from ..desired import (
+from ..feed import (
     BROKER_GONE_AFTER,
     ObservedState,
-    ResourceScope,
     StateChange,
     diff_states,
     next_state,
     observe_once,
 )
+from ..state import ResourceScope
 from ._options import parse_bool, parse_scope
 from ._schema import CHANGES_ARROW_SCHEMA, CHANGES_SCHEMA
 

@@ -26,14 +26,8 @@ from .. import (
     KafkaConfigAdminError,
     ResourceType,
 )
-from ..desired import (
-    ClusterState,
-    DesiredState,
-    ResourceAction,
-    evaluate_state,
-    make_plan,
-    schema_resources,
-)
+from ..desired import ResourceAction, evaluate_state, make_plan
+from ..state import ClusterState, DesiredState, schema_resources
 
 __all__ = ["FINDINGS_ARROW_SCHEMA", "cluster_findings", "cluster_state"]
 

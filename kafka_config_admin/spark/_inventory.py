@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from .. import ResourceType
 from ..connect import Connection
-from ..desired import ResourceScope, ScopeListing, list_scope
+from ..state import ResourceScope, ScopeListing, list_scope
 
 __all__ = ["read_inventory"]
 

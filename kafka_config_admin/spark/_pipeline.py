@@ -23,14 +23,8 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from .. import InvalidArgumentError
-from ..desired import (
-    ChangeKind,
-    DesiredState,
-    ObservedState,
-    diff_states,
-    next_state,
-    observed_state,
-)
+from ..feed import ChangeKind, ObservedState, diff_states, next_state, observed_state
+from ..state import DesiredState
 from ._findings import FINDINGS_ARROW_SCHEMA, cluster_findings, cluster_state
 from ._schema import DIFF_ARROW_SCHEMA, DIFF_SCHEMA, spark_schema
 

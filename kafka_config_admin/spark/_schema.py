@@ -13,7 +13,7 @@ import pyarrow as pa
 from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
-from ..desired import (
+from ..state import (
     ENTRY_COLUMNS,
     ERROR_COLUMNS,
     OUTCOME_COLUMNS,

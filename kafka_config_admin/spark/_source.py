@@ -36,8 +36,8 @@ from pyspark.sql.types import StructType
 
 from .. import InvalidArgumentError, KafkaConfigAdminError, translate_error
 from ..connect import Connection, connections_from_options
-from ..desired import ScopeListing, error_values
 from ..journal import Journal, Origin, os_user
+from ..state import ScopeListing, error_values
 from ._apply_rows import (
     NOT_DONE,
     OP_COLUMNS,

@@ -9,7 +9,8 @@ import anyio
 
 from .. import AdminClient
 from ..connect import Connection
-from ..desired import Rule, connection_rules
+from ..desired import connection_rules
+from ..state import Rule
 
 __all__ = ["Clusters"]
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from starlette.exceptions import HTTPException
 
-from ..desired import PatternTimeoutError, UserPattern, find_matching, match_budget
+from ..state import PatternTimeoutError, UserPattern, find_matching, match_budget
 
 __all__ = ["matching"]
 

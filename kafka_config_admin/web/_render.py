@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from .. import HIDDEN, ConfigResource, ConfigSource, ResourceType
-from ..desired import ResourceKind
+from ..state import ResourceKind
 from ._headers import secure
 
 __all__ = ["KINDS", "TEMPLATES", "kind_of", "render", "resource_title", "resource_url"]

@@ -14,7 +14,7 @@ import anyio
 import pytest
 
 from kafka_config_admin import AdminClient, BrokerNotAvailableError, ConfigResource, ResourceType
-from kafka_config_admin.desired import unlisted_brokers
+from kafka_config_admin.state import unlisted_brokers
 from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import run_process

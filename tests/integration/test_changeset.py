@@ -27,10 +27,12 @@ from kafka_config_admin.changeset import (
     PlanRejectedError,
     RuleRefusedError,
     StaleChangeError,
+    UnknownRuleError,
     apply,
     review,
 )
-from kafka_config_admin.desired import UnknownRuleError, parse_desired_state, read_scram_credentials
+from kafka_config_admin.desired import parse_desired_state
+from kafka_config_admin.state import read_scram_credentials
 
 from .helpers import new_topic, unique_name
 

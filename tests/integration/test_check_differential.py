@@ -27,13 +27,8 @@ from kafka_config_admin import (
     NewTopic,
     ResourceType,
 )
-from kafka_config_admin.desired import (
-    ClusterState,
-    Proposal,
-    ask_broker,
-    check_value,
-    describe_state,
-)
+from kafka_config_admin.changeset import Proposal, ask_broker
+from kafka_config_admin.state import ClusterState, check_value, describe_state
 from kafka_config_admin.testing import KafkaCluster
 
 from .check_triples import Triple, generate

@@ -8,9 +8,13 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, DataFrameWriter, SparkSession
 
-from kafka_config_admin.changeset import OutcomeStatus, PlanRejectedError, RuleRefusedError
+from kafka_config_admin.changeset import (
+    OutcomeStatus,
+    PlanRejectedError,
+    RuleRefusedError,
+    UnknownRuleError,
+)
 from kafka_config_admin.connect import Connection, connections_from_options
-from kafka_config_admin.desired import UnknownRuleError
 from kafka_config_admin.spark import OPS_SCHEMA, apply_ops
 
 from .helpers import config_value, create_topics, topic, unique, wait_until

@@ -16,7 +16,8 @@ from kafka_config_admin import (
 )
 from kafka_config_admin.changeset import ChangeSet
 from kafka_config_admin.changeset._build import build_plan
-from kafka_config_admin.desired import ClusterState, ConfigChange, Plan
+from kafka_config_admin.desired import ConfigChange, Plan
+from kafka_config_admin.state import ClusterState
 
 from .desired_helpers import BROKER, TOPIC, T, broker_config, entry, topic_config
 

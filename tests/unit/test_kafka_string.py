@@ -8,7 +8,7 @@ from enum import IntEnum
 import pytest
 
 from kafka_config_admin import AlterConfigOp, InvalidArgumentError, NewTopic, kafka_string
-from kafka_config_admin.desired import kafka_string_for
+from kafka_config_admin.state import kafka_string_for
 
 
 class _Level(IntEnum):

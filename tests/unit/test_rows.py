@@ -22,13 +22,12 @@ from kafka_config_admin import (
 from kafka_config_admin.cli._diff import load_snapshot
 from kafka_config_admin.cli._output import DescribeView, describe_document
 from kafka_config_admin.cli._resources import UsageError
-from kafka_config_admin.desired import (
+from kafka_config_admin.feed import ChangeKind, StateChange
+from kafka_config_admin.state import (
     ENTRY_COLUMNS,
     ERROR_COLUMNS,
     RESOURCE_COLUMNS,
     SYNONYM_COLUMNS,
-    ChangeKind,
-    StateChange,
     entry_row,
     error_row,
     error_values,

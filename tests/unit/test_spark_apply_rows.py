@@ -14,8 +14,8 @@ from kafka_config_admin import (
     UnknownTopicOrPartitionError,
 )
 from kafka_config_admin.changeset import OutcomeStatus
-from kafka_config_admin.desired import Problem
 from kafka_config_admin.spark._apply_rows import _Settled, _settled_rows
+from kafka_config_admin.state import Problem
 
 TOPIC = ConfigResource(ResourceType.TOPIC, "orders")
 ROWS = [

@@ -27,33 +27,32 @@ from ... import (
     UserScramCredentialAlteration,
     changeset,
 )
-from ...changeset import ChangeSet, review
-from ...desired import (
+from ...changeset import (
     ApplyReport,
-    ClusterState,
-    DesiredState,
+    ChangeSet,
     FindingStatus,
-    OutcomeStatus,
-    Plan,
-    PlanDifference,
     PlanRejectedError,
     QuotaOutcome,
-    ResourceAction,
     ResourceOutcome,
-    Rule,
     RuleCheck,
     RuleRefusedError,
     ScramOutcome,
-    StaleKey,
     apply_plan,
     check_plan_rules,
+    review,
+)
+from ...desired import (
+    Plan,
+    PlanDifference,
+    ResourceAction,
+    StaleKey,
     make_plan,
     plan_difference,
-    read_state,
     stale_keys,
     stale_quotas,
 )
 from ...journal import Journal, Origin, Recorder
+from ...state import ClusterState, DesiredState, OutcomeStatus, Rule, read_state
 from .._changelog import ChangeRow, now
 from .._edits import Edits
 from .._render import render

@@ -23,6 +23,14 @@ from .. import (
     UnsupportedVersionError,
     quota_value_text,
 )
+from ..state import (
+    PatternTimeoutError,
+    ResourceKind,
+    ResourceScope,
+    error_values,
+    list_scope,
+    read_scram_credentials,
+)
 from ._changes import (
     ENTITY_SOURCE,
     QUOTA,
@@ -33,12 +41,6 @@ from ._changes import (
     ResourceObservation,
     observed_values,
 )
-from ._kinds import ResourceKind
-from ._listing import list_scope
-from ._patterns import PatternTimeoutError
-from ._read_state import read_scram_credentials
-from ._rows import error_values
-from ._scope import ResourceScope
 
 __all__ = ["observe_cluster", "observe_once"]
 

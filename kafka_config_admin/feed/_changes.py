@@ -39,8 +39,7 @@ from enum import StrEnum
 from typing import Any
 
 from .. import Config, ConfigResource, ConfigSource, ResourceType
-from ._rows import ERROR_COLUMNS, RESOURCE_COLUMNS
-from ._state import override_source
+from ..state import ERROR_COLUMNS, RESOURCE_COLUMNS, override_source
 
 __all__ = [
     "BROKER_GONE_AFTER",

@@ -1,8 +1,8 @@
 """``watch``: print config changes as they happen, on one cluster or a whole clusters file.
 
 The same poll and diff as the Spark ``kafka-config-changes`` stream
-(:func:`~kafka_config_admin.desired.observe_once`, :func:`~kafka_config_admin.desired.next_state`,
-:func:`~kafka_config_admin.desired.diff_states`), with the states kept in memory.
+(:func:`~kafka_config_admin.feed.observe_once`, :func:`~kafka_config_admin.feed.next_state`,
+:func:`~kafka_config_admin.feed.diff_states`), with the states kept in memory.
 
 Every cluster is checked before the first poll (a bad address or setting is one line and exit
 code 2), then followed in a loop of its own: a cluster that hangs delays no other cluster's

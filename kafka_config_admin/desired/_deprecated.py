@@ -15,7 +15,7 @@ def kafka_string(key: str, value: object) -> str | None:
     :func:`kafka_config_admin.kafka_string` is the one function of that name)."""
     warnings.warn(
         "kafka_config_admin.desired.kafka_string is deprecated: use "
-        "kafka_config_admin.desired.kafka_string_for (same arguments)",
+        "kafka_config_admin.state.kafka_string_for (same arguments)",
         DeprecationWarning,
         stacklevel=2,
     )

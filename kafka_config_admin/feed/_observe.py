@@ -2,7 +2,7 @@
 
 Used on its own by the CLI's ``watch`` and on Spark's executors by the ``kafka-config-changes``
 stream. Nothing here raises for a cluster or a resource that fails: the state says what failed,
-and :func:`~kafka_config_admin.desired.next_state` keeps the last known values in its place.
+and :func:`~kafka_config_admin.feed.next_state` keeps the last known values in its place.
 """
 
 from __future__ import annotations

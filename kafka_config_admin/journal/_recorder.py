@@ -20,8 +20,8 @@ __all__ = ["Recorder"]
 @dataclass(frozen=True)
 class Recorder:
     """Records every change an apply sent in ``journal``, said to come from ``origin``
-    (a :class:`~kafka_config_admin.desired.ApplyRecorder`: hand it to ``changeset.apply``
-    or ``desired.apply_plan`` as ``recorder``)."""
+    (a :class:`~kafka_config_admin.changeset.ApplyRecorder`: hand it to ``changeset.apply``
+    or ``changeset.apply_plan`` as ``recorder``)."""
 
     journal: Journal
     origin: Origin

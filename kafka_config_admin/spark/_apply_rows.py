@@ -5,7 +5,7 @@ through the change pipeline (:mod:`kafka_config_admin.changeset`) as one change 
 per cluster in its own event loop: the client's checks (only what is certain for the broker's
 release), the broker's dry run, the alter (each resource's ops together, atomic on the broker)
 and the read back. Every input row gets exactly one outcome, in the one status vocabulary
-(:class:`~kafka_config_admin.desired.OutcomeStatus`): applied (and read back), validated (on a
+(:class:`~kafka_config_admin.state.OutcomeStatus`): applied (and read back), validated (on a
 dry run), unconfirmed (applied, not read back in time), failed with the typed error and its
 message (a value the client's checks refuse is ``PlanRejectedError`` and is never sent), or
 skipped because another op of the same resource was refused first. A failed resource never
@@ -13,7 +13,7 @@ stops the others.
 
 Guardrails: the rules each cluster's clusters-file entry names (``rules: FILE``) are checked on
 its ops; the rows of a resource whose change breaks a rule not overridden (``overrideRules``)
-fail with :class:`~kafka_config_admin.desired.RuleRefusedError` naming the rule, and nothing of
+fail with :class:`~kafka_config_admin.changeset.RuleRefusedError` naming the rule, and nothing of
 that resource is sent; a resource changed despite a rule says ``rule 'X' overridden`` in its
 rows' ``error_message``.
 """
@@ -103,7 +103,7 @@ class _Settled:
 
 
 def check_override_rules(clusters: Iterable[Connection], overrides: Collection[str]) -> None:
-    """Raise :class:`~kafka_config_admin.desired.UnknownRuleError` for an override that names
+    """Raise :class:`~kafka_config_admin.changeset.UnknownRuleError` for an override that names
     no rule of any of ``clusters`` (a typo would override nothing, silently); said on the
     driver, before any task runs."""
     check_overrides([rule for target in clusters for rule in connection_rules(target)], overrides)

@@ -1,5 +1,5 @@
 """What a cluster has: its topics, brokers, groups and client-metrics resources, asked once at
-planning time, as the scope needs them (``desired.list_scope``, the change feed's listing too).
+planning time, as the scope needs them (``state.list_scope``, the change feed's listing too).
 """
 
 from __future__ import annotations

@@ -188,7 +188,7 @@ def summary_table(result: AuditResult, *, limit: int = 50) -> str:
 
 def diff_snapshots(before: DataFrame, after: DataFrame) -> DataFrame:
     """What changed between two snapshots, per cluster: the change feed's diff
-    (:func:`~kafka_config_admin.desired.diff_states`, as the ``kafka-config-changes`` stream
+    (:func:`~kafka_config_admin.feed.diff_states`, as the ``kafka-config-changes`` stream
     and ``watch`` report it).
 
     One row per key ``added`` (now set on the resource itself), ``removed`` (no longer) or

@@ -137,7 +137,7 @@ def test_a_dry_run_changes_nothing(
 def test_a_dry_run_gives_the_brokers_verdict_as_plan_does(
     spark: SparkSession, kafka_bootstrap: str, target: Connection
 ) -> None:
-    """The dry run asks ``desired.ask_broker``, as ``plan`` and ``alter --dry-run`` do: the
+    """The dry run asks ``changeset.ask_broker``, as ``plan`` and ``alter --dry-run`` do: the
     test policy refuses a retention.ms below 60 s; the other resource is validated."""
     refused, accepted = create_topics(kafka_bootstrap, [unique("dry"), unique("dry")])
     ops = spark.createDataFrame(

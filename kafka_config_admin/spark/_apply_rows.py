@@ -21,6 +21,7 @@ rows' ``error_message``.
 from __future__ import annotations
 
 import asyncio
+import warnings
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -46,7 +47,7 @@ from ..changeset import (
 from ..connect import Connection
 from ..desired import connection_rules
 from ..journal import Journal, Origin, Recorder
-from ..state import Problem, Rule
+from ..state import KEY_COLUMN, RESOURCE_COLUMNS, Problem, Rule
 
 __all__ = [
     "NOT_DONE",
@@ -56,10 +57,30 @@ __all__ = [
     "Outcome",
     "apply_op_rows",
     "check_override_rules",
+    "op_columns",
 ]
 
 #: The columns of an ops row, in order (see ``OPS_SCHEMA``).
-OP_COLUMNS = ("cluster", "resource_type", "resource_name", "name", "op", "value")
+OP_COLUMNS = ("cluster", *RESOURCE_COLUMNS, KEY_COLUMN, "op", "value")
+
+#: The config key's column of an ops row before it was ``key`` (as every other row names it).
+_OLD_KEY_COLUMN = "name"
+
+
+def op_columns(present: Sequence[str]) -> tuple[str, ...]:
+    """The columns to read ops rows from, in ``OP_COLUMNS`` order: a DataFrame whose config
+    key is still in a ``name`` column (``OPS_SCHEMA`` named it so before) is read, with a
+    warning, for one release."""
+    if KEY_COLUMN in present or _OLD_KEY_COLUMN not in present:
+        return OP_COLUMNS
+    warnings.warn(
+        f"the ops' config key column is now {KEY_COLUMN!r} (OPS_SCHEMA); a "
+        f"{_OLD_KEY_COLUMN!r} column is read as it until the release after next: rename it",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return tuple(_OLD_KEY_COLUMN if name == KEY_COLUMN else name for name in OP_COLUMNS)
+
 
 #: Statuses of rows whose op did not take effect (or pass validation, on a dry run).
 NOT_DONE = frozenset({OutcomeStatus.FAILED, OutcomeStatus.SKIPPED})

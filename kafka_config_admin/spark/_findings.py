@@ -27,7 +27,7 @@ from .. import (
     ResourceType,
 )
 from ..desired import ResourceAction, evaluate_state, make_plan
-from ..state import ClusterState, DesiredState, schema_resources
+from ..state import KEY_COLUMN, ClusterState, DesiredState, schema_resources
 
 __all__ = ["FINDINGS_ARROW_SCHEMA", "cluster_findings", "cluster_state"]
 
@@ -41,7 +41,7 @@ FINDINGS_ARROW_SCHEMA = pa.schema(
         ("cluster", pa.string()),
         ("resource_type", pa.string()),
         ("resource_name", pa.string()),
-        ("key", pa.string()),
+        (KEY_COLUMN, pa.string()),
         ("actual", pa.string()),
         ("expected", pa.string()),
         ("op", pa.string()),

@@ -71,6 +71,7 @@ if _typing.TYPE_CHECKING:
     from ._references import is_reference as is_reference
     from ._rows import ENTRY_COLUMNS as ENTRY_COLUMNS
     from ._rows import ERROR_COLUMNS as ERROR_COLUMNS
+    from ._rows import KEY_COLUMN as KEY_COLUMN
     from ._rows import OUTCOME_COLUMNS as OUTCOME_COLUMNS
     from ._rows import RESOURCE_COLUMNS as RESOURCE_COLUMNS
     from ._rows import SYNONYM_COLUMNS as SYNONYM_COLUMNS
@@ -155,6 +156,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "._rows": (
         "ENTRY_COLUMNS",
         "ERROR_COLUMNS",
+        "KEY_COLUMN",
         "OUTCOME_COLUMNS",
         "RESOURCE_COLUMNS",
         "SYNONYM_COLUMNS",

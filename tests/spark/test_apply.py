@@ -34,7 +34,7 @@ CLIENT_CHECK_ERROR = PlanRejectedError.__name__
 
 def outcomes_by_row(frame: DataFrame) -> dict[tuple[str, str], tuple[str, str | None]]:
     rows = frame.collect()
-    return {(row.resource_name, row.name): (row.status, row.error) for row in rows}
+    return {(row.resource_name, row.key): (row.status, row.error) for row in rows}
 
 
 def test_written_ops_read_back_from_the_broker(
@@ -91,7 +91,7 @@ def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_rea
         OPS_SCHEMA,
     )
     rows = {
-        (row.resource_name, row.name): row
+        (row.resource_name, row.key): row
         for row in apply_ops(ops, target, dry_run=dry_run).collect()
     }
     assert len(rows) == 6
@@ -132,6 +132,24 @@ def test_a_dry_run_changes_nothing(
     (row,) = apply_ops(ops, target, dry_run=True).collect()
     assert (row.status, row.dry_run, row.error) == ("validated", True, None)
     assert config_value(kafka_bootstrap, topic(name), "retention.ms") == "604800000"
+
+
+def test_ops_with_the_old_name_column_warn_and_apply(
+    spark: SparkSession, kafka_bootstrap: str, target: Connection
+) -> None:
+    """``OPS_SCHEMA``'s config key column was ``name``; such a DataFrame still applies, for
+    one release, with a warning, and its outcome rows name the key ``key``."""
+    (name,) = create_topics(kafka_bootstrap, [unique("old-column")])
+    ops = spark.createDataFrame(
+        [("main", "topic", name, "retention.ms", "SET", "7200000")],
+        "cluster STRING, resource_type STRING, resource_name STRING, name STRING, op STRING, "
+        "value STRING",
+    )
+    with pytest.warns(DeprecationWarning, match="config key column is now 'key'"):
+        outcomes = apply_ops(ops, target)
+    (row,) = outcomes.collect()
+    assert (row.key, row.status, row.error) == ("retention.ms", "applied", None)
+    assert config_value(kafka_bootstrap, topic(name), "retention.ms") == "7200000"
 
 
 def test_a_dry_run_gives_the_brokers_verdict_as_plan_does(
@@ -257,7 +275,7 @@ def test_a_clusters_rule_refuses_its_resource_unless_overridden(
         ("main", "topic", fine, "retention.ms", "SET", "7200000"),
     ]
     outcomes = apply_ops(spark.createDataFrame(rows, OPS_SCHEMA), guarded).collect()
-    by_row = {(row.resource_name, row.name): row for row in outcomes}
+    by_row = {(row.resource_name, row.key): row for row in outcomes}
     for key in ("min.insync.replicas", "retention.ms"):
         row = by_row[broken, key]
         assert (row.status, row.error) == ("failed", RuleRefusedError.__name__)

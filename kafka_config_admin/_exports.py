@@ -8,10 +8,11 @@ that table. A module is imported when one of its names is first read, so that
 table: they read the package's ``if TYPE_CHECKING:`` imports (``from M import X as X``, an
 explicit re-export), which tests/unit/test_exported_members.py keeps equal to the table.
 
-A name that moved to another package stays readable from its old one for a release: the old
-package lists it in ``moved`` (name to the package it lives in now), and reading it there
-warns (``DeprecationWarning``) and gives the very object of its new home. It is neither in
-the old package's ``__all__`` nor in its namespace, so every read warns.
+A public name that moved to another package, or was renamed, stays readable under its old
+name for a release: the old package lists it in ``moved`` (old name to the new one in full,
+``"kafka_config_admin.state.ResourceKind"``), and reading it there warns
+(``DeprecationWarning``) and gives the very object of its new home. It is neither in the old
+package's ``__all__`` nor in its namespace, so every read warns.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ def lazy_exports(
 
     Reading a name imports its module and sets every public name of that module in
     ``namespace`` (the package's globals). ``show_as_package``: classes show the package as
-    their module rather than their private one. ``moved``: names that moved away, each to the
-    package (absolute) it lives in now, read from there with a ``DeprecationWarning``.
+    their module rather than their private one. ``moved``: old names, each to what it is now
+    (``package.name``, in full), read from there with a ``DeprecationWarning``.
     """
     package = namespace["__name__"]
     module_of = {name: module for module, names in homes.items() for name in names}
@@ -71,12 +72,13 @@ def lazy_exports(
     return __getattr__, __dir__
 
 
-def _moved(package: str, name: str, home: str) -> object:
-    """A name that moved from ``package`` to ``home``, read with a warning naming its home."""
+def _moved(package: str, name: str, now: str) -> object:
+    """An old name of ``package``, read as ``now`` (``module.name``) with a warning naming it."""
+    home, _, new_name = now.rpartition(".")
     warnings.warn(
-        f"{package}.{name} moved to {home}.{name}: import it from {home} "
+        f"{package}.{name} moved to {now}: import it from {home} "
         f"(the old name is removed in the release after next)",
         DeprecationWarning,
         stacklevel=3,
     )
-    return getattr(import_module(home), name)
+    return getattr(import_module(home), new_name)

@@ -68,10 +68,11 @@ _OLD_KEY_COLUMN = "name"
 
 
 def op_columns(present: Sequence[str]) -> tuple[str, ...]:
-    """The columns to read ops rows from, in ``OP_COLUMNS`` order: a DataFrame whose config
-    key is still in a ``name`` column (``OPS_SCHEMA`` named it so before) is read, with a
-    warning, for one release."""
-    if KEY_COLUMN in present or _OLD_KEY_COLUMN not in present:
+    """The columns to read ops rows from, in ``OP_COLUMNS`` order: a DataFrame of ops whose
+    config key is still in a ``name`` column (``OPS_SCHEMA`` named it so before) is read, with
+    a warning, for one release; any other lack is the caller's missing-column error."""
+    old = tuple(_OLD_KEY_COLUMN if name == KEY_COLUMN else name for name in OP_COLUMNS)
+    if KEY_COLUMN in present or not set(old) <= set(present):
         return OP_COLUMNS
     warnings.warn(
         f"the ops' config key column is now {KEY_COLUMN!r} (OPS_SCHEMA); a "
@@ -79,7 +80,7 @@ def op_columns(present: Sequence[str]) -> tuple[str, ...]:
         DeprecationWarning,
         stacklevel=3,
     )
-    return tuple(_OLD_KEY_COLUMN if name == KEY_COLUMN else name for name in OP_COLUMNS)
+    return old
 
 
 #: Statuses of rows whose op did not take effect (or pass validation, on a dry run).

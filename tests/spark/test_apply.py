@@ -240,6 +240,22 @@ def test_the_writer_applies_and_fails_the_job_naming_what_did_not_apply(
     )
 
 
+def test_the_writer_reads_ops_with_the_old_name_column(
+    spark: SparkSession, kafka_bootstrap: str
+) -> None:
+    (name,) = create_topics(kafka_bootstrap, [unique("w-old")])
+    spark.createDataFrame(
+        [("main", "topic", name, "retention.ms", "SET", "7200000")],
+        "cluster STRING, resource_type STRING, resource_name STRING, name STRING, op STRING, "
+        "value STRING",
+    ).write.format("kafka-configs").option("bootstrap.servers", kafka_bootstrap).option(
+        "cluster", "main"
+    ).mode("append").save()
+    wait_until(
+        lambda: config_value(kafka_bootstrap, topic(name), "retention.ms") == "7200000", "write"
+    )
+
+
 def test_the_writer_refuses_a_frame_without_the_op_columns(
     spark: SparkSession, kafka_bootstrap: str
 ) -> None:

@@ -77,5 +77,6 @@ def test_ops_with_the_old_name_column_are_read_with_a_warning() -> None:
         assert op_columns(old) == tuple(old)
 
 
-def test_ops_missing_both_key_columns_are_left_to_the_missing_column_error() -> None:
+def test_a_frame_that_is_not_ops_is_left_to_the_missing_column_error() -> None:
     assert op_columns(["cluster", "op"]) == OP_COLUMNS
+    assert op_columns(["name"]) == OP_COLUMNS  # no warning: not an old ops frame either

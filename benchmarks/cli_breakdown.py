@@ -101,7 +101,8 @@ def steps(file: Path) -> dict[str, float]:
     )
     from kafka_config_admin.cli._desired import print_plan
     from kafka_config_admin.cli._main import fewer_collections
-    from kafka_config_admin.desired import ClusterState, Plan, load_desired_state, make_plan
+    from kafka_config_admin.desired import Plan, load_desired_state, make_plan
+    from kafka_config_admin.state import ClusterState
 
     found: dict[str, float] = {}
 

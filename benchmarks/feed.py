@@ -33,13 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
 from kafka_config_admin.cli._commands import WATCH_INTERVAL
-from kafka_config_admin.desired import (
-    ObservedState,
-    ResourceScope,
-    diff_states,
-    next_state,
-    observe_once,
-)
+from kafka_config_admin.feed import ObservedState, diff_states, next_state, observe_once
+from kafka_config_admin.state import ResourceScope
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
 from . import cpu_between, dataset, machine, tree_cpu_seconds

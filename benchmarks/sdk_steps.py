@@ -3,7 +3,7 @@ measured against (``benchmarks/cli.py``), process start included.
 
 ``python benchmarks/sdk_steps.py plan BOOTSTRAP TOPICS_FILE``: what ``plan`` of a file setting
 ``retention.ms`` on those topics asks (the topic list, then each topic's ``retention.ms``, as
-``desired.read_state`` asks for a file without rules). ``... describe BOOTSTRAP TOPICS_FILE``:
+``state.read_state`` asks for a file without rules). ``... describe BOOTSTRAP TOPICS_FILE``:
 what ``describe --match`` asks (the topic list, then every config of each topic, without
 documentation). ``... validate BOOTSTRAP TOPICS_FILE RETENTION_MS``: what ``plan`` asks
 when it asks the broker (plan's reads, then ``retention.ms`` SET on every topic with

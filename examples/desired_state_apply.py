@@ -24,16 +24,15 @@ import sys
 from pathlib import Path
 
 from kafka_config_admin import AdminClient
+from kafka_config_admin.changeset import ApplyReport, apply_plan
 from kafka_config_admin.desired import (
-    ApplyReport,
     DesiredStateError,
     Plan,
-    apply_plan,
     evaluate_state,
     load_desired_state,
     make_plan,
-    read_state,
 )
+from kafka_config_admin.state import read_state
 
 DEMO = Path(__file__).with_name("desired-state.yaml")
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pyspark.sql import SparkSession
 
 from kafka_config_admin.connect import load_clusters_file
-from kafka_config_admin.desired import DesiredState, load_desired_state
+from kafka_config_admin.desired import load_desired_state
 from kafka_config_admin.spark import (
     AuditResult,
     apply_ops,
@@ -41,6 +41,7 @@ from kafka_config_admin.spark import (
     take_snapshot,
     write_report,
 )
+from kafka_config_admin.state import DesiredState
 
 #: Brokers apply a committed change a moment apart: the second audit looks again a few times.
 SETTLE_ATTEMPTS = 5

@@ -7,7 +7,7 @@ makes the client's checks (only those certain for the broker's release) and asks
 dry run (``validate_only``); nothing is changed. :func:`apply` sends the reviewed plan: the
 broker validates again, the changes it takes are made and read back, and every resource, quota
 entity, SCRAM user and growing topic gets one outcome in one vocabulary
-(:class:`~kafka_config_admin.desired.OutcomeStatus`)::
+(:class:`~kafka_config_admin.state.OutcomeStatus`)::
 
     from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, ResourceType
     from kafka_config_admin.changeset import ChangeSet, apply, review
@@ -34,26 +34,89 @@ A DELETE of a config key the resource does not set is a review problem by defaul
 kafka-configs.sh refuses it); ``ChangeSet(..., unset_deletes=UnsetDeletes.SKIP)`` leaves it
 out instead, with its reason in ``Review.skipped``, and sends the rest (Spark's ``apply_ops``).
 
-The CLI's ``alter`` and its quota and SCRAM changes write through it; it is built over the
-desired-state pipeline (:mod:`kafka_config_admin.desired`: the plan, its checks, the broker's
-verdict and ``apply_plan``), so a change set and a desired-state file are applied alike.
+Every face writes through it. The steps are public too, for a plan made otherwise (a
+desired-state file's, :func:`kafka_config_admin.desired.make_plan`): the broker's verdict
+(:func:`ask_broker`), the rules a plan's changes break (:func:`check_plan_rules`), applying it
+(:func:`apply_plan`: validate, change, read back, one outcome per resource) and a plan saved
+and applied as it was approved (:func:`saved_plan_document`, :func:`read_saved_plan`); so a
+change set and a desired-state file are applied alike. These steps moved here from
+:mod:`kafka_config_admin.desired`, where they stay readable, with a ``DeprecationWarning``,
+for one release.
 """
 
-from ..desired import ApplyReport, OutcomeStatus, PlanRejectedError, RuleRefusedError
+from ..state import OutcomeStatus
+from ._apply import (
+    DEFAULT_READ_BACK_TIMEOUT,
+    ApplyRecorder,
+    ApplyReport,
+    PlanRejectedError,
+    QuotaOutcome,
+    ResourceOutcome,
+    ScramOutcome,
+    apply_plan,
+)
 from ._build import SkippedChange
 from ._changes import ChangeSet, UnsetDeletes
+from ._guard import (
+    FindingStatus,
+    RuleCheck,
+    RuleFinding,
+    RuleRefusedError,
+    UnknownRuleError,
+    check_overrides,
+    check_plan_rules,
+    refusal_summary,
+)
+from ._reassign import DEFAULT_REASSIGNMENT_TIMEOUT, PartitionOutcome
 from ._review import Review, StaleChangeError, apply, review
+from ._saved import (
+    SAVED_PLAN_FORMAT,
+    SAVED_PLAN_KIND,
+    SavedPlanError,
+    desired_state_of,
+    plan_desired_state,
+    read_saved_plan,
+    saved_plan_document,
+)
+from ._verdict import BrokerVerdict, Proposal, Refusal, ask_broker, is_refusal
 
 __all__ = [
+    "DEFAULT_READ_BACK_TIMEOUT",
+    "DEFAULT_REASSIGNMENT_TIMEOUT",
+    "SAVED_PLAN_FORMAT",
+    "SAVED_PLAN_KIND",
+    "ApplyRecorder",
     "ApplyReport",
+    "BrokerVerdict",
     "ChangeSet",
+    "FindingStatus",
     "OutcomeStatus",
+    "PartitionOutcome",
     "PlanRejectedError",
+    "Proposal",
+    "QuotaOutcome",
+    "Refusal",
+    "ResourceOutcome",
     "Review",
+    "RuleCheck",
+    "RuleFinding",
     "RuleRefusedError",
+    "SavedPlanError",
+    "ScramOutcome",
     "SkippedChange",
     "StaleChangeError",
+    "UnknownRuleError",
     "UnsetDeletes",
     "apply",
+    "apply_plan",
+    "ask_broker",
+    "check_overrides",
+    "check_plan_rules",
+    "desired_state_of",
+    "is_refusal",
+    "plan_desired_state",
+    "read_saved_plan",
+    "refusal_summary",
     "review",
+    "saved_plan_document",
 ]

@@ -24,16 +24,12 @@ from .. import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from ..desired import (
+from ..desired import ConfigChange, PartitionPlan, Plan, ResourceAction, ResourcePlan
+from ..state import (
     ClusterState,
-    ConfigChange,
-    PartitionPlan,
-    Plan,
     Problem,
     QuotaChange,
     QuotaPlan,
-    ResourceAction,
-    ResourcePlan,
     ScramChange,
     ScramPlan,
     check_ops,

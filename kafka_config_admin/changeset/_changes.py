@@ -15,7 +15,7 @@ from .. import (
     UserScramCredentialAlteration,
     check_quota_value,
 )
-from ..desired import QUOTA_KEYS
+from ..state import QUOTA_KEYS
 
 __all__ = ["ChangeSet", "UnsetDeletes"]
 

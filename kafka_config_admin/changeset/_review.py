@@ -17,32 +17,20 @@ from .. import (
     TopicDescription,
     UserScramCredentialUpsertion,
 )
-from ..desired import (
-    DEFAULT_READ_BACK_TIMEOUT,
-    ApplyRecorder,
-    ApplyReport,
-    BrokerVerdict,
+from ..desired import Plan, ResourceAction, StaleKey, stale_keys, stale_quotas, without_stale
+from ..state import (
     ClusterState,
     ConfigWarning,
-    Plan,
     Problem,
-    Proposal,
-    ResourceAction,
     Rule,
-    RuleCheck,
-    StaleKey,
-    apply_plan,
-    ask_broker,
-    check_overrides,
-    check_plan_rules,
     describe_state,
     read_scram_credentials,
-    stale_keys,
-    stale_quotas,
-    without_stale,
 )
+from ._apply import DEFAULT_READ_BACK_TIMEOUT, ApplyRecorder, ApplyReport, apply_plan
 from ._build import SkippedChange, build_plan, upsertion_reference
 from ._changes import ChangeSet
+from ._guard import RuleCheck, check_overrides, check_plan_rules
+from ._verdict import BrokerVerdict, Proposal, ask_broker
 
 __all__ = ["Review", "StaleChangeError", "apply", "review"]
 
@@ -153,7 +141,7 @@ async def review(
     ``desired.connection_rules``) are checked on the plan's changes (``Review.guard``); a
     change that breaks one not named by ``overrides`` (a rule's :attr:`Rule.label`) makes
     :func:`apply` refuse the whole change set. An override naming no rule raises
-    :class:`~kafka_config_admin.desired.UnknownRuleError` before anything is read.
+    :class:`~kafka_config_admin.changeset.UnknownRuleError` before anything is read.
     """
     rules, overrides = tuple(rules), tuple(overrides)
     check_overrides(rules, overrides)  # a misspelt override: said before anything is read
@@ -186,8 +174,8 @@ async def apply(
     """Apply exactly the reviewed plan: validate on the broker, change, read back; one
     outcome per resource, quota entity, SCRAM user and growing topic (:class:`ApplyReport`).
 
-    Raises, sending nothing: :class:`~kafka_config_admin.desired.PlanRejectedError` when the
-    review found problems; :class:`~kafka_config_admin.desired.RuleRefusedError` when a change
+    Raises, sending nothing: :class:`~kafka_config_admin.changeset.PlanRejectedError` when the
+    review found problems; :class:`~kafka_config_admin.changeset.RuleRefusedError` when a change
     breaks one of the review's rules it did not override (the outcome of a thing changed
     despite a rule says ``rule 'X' overridden`` in its note); :class:`StaleChangeError` when a
     config or quota key the plan changes moved since the review (read again just before

@@ -1,4 +1,4 @@
-"""The ``kafka-config-admin`` command line, thin over the SDK and :mod:`kafka_config_admin.desired`.
+"""The ``kafka-config-admin`` command: thin over the SDK, ``state``, ``desired``, ``changeset``.
 
 Needs the ``cli`` extra: ``pip install 'kafka-config-admin[cli]'``. See docs/cli.md. The commands
 are declared in ``_commands`` (click alone) and import their work when they run, so ``--help`` and

@@ -16,8 +16,9 @@ from .. import (
     UserScramCredentialDeletion,
 )
 from ..changeset import ChangeSet, Review, StaleChangeError, apply, review
-from ..desired import Plan, QuotaPlan, Rule
+from ..desired import Plan
 from ..journal import JournalStore, journal_of
+from ..state import QuotaPlan, Rule
 from ._connect import resolve_connection
 from ._entities import QuotaChanges, quota_changes
 from ._exit import ExitCode, say, say_lines

@@ -32,7 +32,7 @@ from ._options import (
 
 #: Seconds between the polls of ``watch`` unless ``--interval`` says otherwise.
 WATCH_INTERVAL = 10.0
-#: ``watch --broker-gone-after``'s default: the feed's (``desired.BROKER_GONE_AFTER``, which
+#: ``watch --broker-gone-after``'s default: the feed's (``feed.BROKER_GONE_AFTER``, which
 #: this module does not import so that ``--help`` loads none of the SDK; a test keeps them equal).
 WATCH_BROKER_GONE_AFTER = 86400.0
 

@@ -14,7 +14,7 @@ from .. import (
     catalog_releases,
     releases_with_key,
 )
-from ..desired import (
+from ..state import (
     documentation_text,
     human_units,
     key_rules,

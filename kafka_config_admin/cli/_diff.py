@@ -17,7 +17,7 @@ from .. import (
     KafkaConfigAdminError,
     ResourceType,
 )
-from ..desired import RESOURCE_COLUMNS, is_override, resource_row, same_value
+from ..state import RESOURCE_COLUMNS, is_override, resource_row, same_value
 from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (

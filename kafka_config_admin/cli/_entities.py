@@ -31,7 +31,7 @@ from .. import (
     UserScramCredentialUpsertion,
     check_quota_value,
 )
-from ..desired import QUOTA_KEYS, ResourceKind
+from ..state import QUOTA_KEYS, ResourceKind
 from ._resources import QuotaSelection, UsageError, resource
 
 QUOTA_TYPES = {

@@ -8,17 +8,17 @@ from collections.abc import Sequence
 
 import click
 
-from ..connect import Connection
-from ..desired import (
+from ..changeset import (
     FindingStatus,
-    Rule,
     RuleCheck,
     RuleFinding,
     UnknownRuleError,
     check_overrides,
-    connection_rules,
     refusal_summary,
 )
+from ..connect import Connection
+from ..desired import connection_rules
+from ..state import Rule
 from ._exit import say, say_lines
 
 __all__ = ["guarding_rules", "print_rule_findings", "refused_by_rules"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..desired import ApplyReport
+from ..changeset import ApplyReport
 from ..journal import JournalStore, Origin, Recorder, journal_of
 from ._connect import resolve_connection
 from ._exit import ExitCode, say

@@ -22,7 +22,7 @@ T = TypeVar("T")
 #: Values of the SDK the help shows, written here so that the help loads none of the SDK
 #: (tests/unit/test_cli_registration.py checks each against the SDK's own).
 SDK_DEFAULT_TIMEOUT = 60.0  # kafka_config_admin.DEFAULT_TIMEOUT
-REASSIGNMENT_TIMEOUT = 600.0  # kafka_config_admin.desired.DEFAULT_REASSIGNMENT_TIMEOUT
+REASSIGNMENT_TIMEOUT = 600.0  # kafka_config_admin.changeset.DEFAULT_REASSIGNMENT_TIMEOUT
 ENTITY_TYPES = (  # _entities.ENTITY_TYPES: kafka-configs.sh's entity types
     "users",
     "clients",
@@ -33,7 +33,7 @@ ENTITY_TYPES = (  # _entities.ENTITY_TYPES: kafka-configs.sh's entity types
     "groups",
     "client-metrics",
 )
-RESOURCE_KINDS = (  # kafka_config_admin.desired.ResourceKind's values
+RESOURCE_KINDS = (  # kafka_config_admin.state.ResourceKind's values
     "topic",
     "broker",
     "cluster_default",

@@ -36,12 +36,13 @@ from rich.text import Text
 
 from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType, cut_short, error_line
-from ..desired import documentation_text, entry_row, error_row, override_source, resource_row
+from ..state import documentation_text, entry_row, error_row, override_source, resource_row
 from ._exit import ExitCode, say, say_lines
 from ._options import OutputFormat
 
 if TYPE_CHECKING:
-    from ..desired import BrokerVerdict, ConfigWarning
+    from ..changeset import BrokerVerdict
+    from ..state import ConfigWarning
 
 #: 2: the columns of the Spark snapshot and the change feed (``resource_type``,
 #: ``resource_name``, ``config_type``, ``error``/``error_message``; ``diff`` reads 1 too).

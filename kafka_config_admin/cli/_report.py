@@ -5,7 +5,9 @@ topic, in the one outcome vocabulary (``applied``, ``validated``, ``unconfirmed`
 from __future__ import annotations
 
 from .. import ConfigResource
-from ..desired import ApplyReport, OutcomeStatus, Plan, ResourceOutcome
+from ..changeset import ApplyReport, ResourceOutcome
+from ..desired import Plan
+from ..state import OutcomeStatus
 from ._exit import ExitCode, say, say_lines
 from ._journal import say_recorded
 from ._output import failures_lines, reason_line, resource_title, stderr

@@ -2,7 +2,7 @@
 
 Resources: ``TYPE:NAME`` arguments (``topic:orders``, ``broker:1``, ``broker:`` or
 ``cluster-default:`` for the cluster default, ``broker-logger:1``, ``group:g``,
-``client-metrics:m``; TYPE in any spelling :class:`~kafka_config_admin.desired.ResourceKind`
+``client-metrics:m``; TYPE in any spelling :class:`~kafka_config_admin.state.ResourceKind`
 reads; a bare name is a topic) and the
 ``kafka-configs.sh`` shortcuts (``--topic``, ``--broker``, ``--broker-logger``, ``--group``,
 ``--client-metrics``, ``--entity-default``).
@@ -32,7 +32,7 @@ from .. import (
     is_broker_id,
 )
 from ..connect import parse_properties
-from ..desired import ResourceKind, kafka_string_for
+from ..state import ResourceKind, kafka_string_for
 
 #: The kinds ``TYPE:NAME`` can name: those with configs (quotas: ``--entity-type``).
 _CONFIG_KINDS = tuple(kind for kind in ResourceKind if kind.is_config)

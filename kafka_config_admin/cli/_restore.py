@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .. import AdminClient, ResourceType
 from ..changeset import review
-from ..desired import StateChange
+from ..feed import StateChange
 from ..journal import JournalEntry, Unknown, journal_of, plan_restore, read_feed_table
 from ._alter import confirmed_and_applied, print_changes
 from ._connect import resolve_connection

@@ -12,7 +12,7 @@ import click
 
 from .. import AdminClient
 from ..connect import Connection
-from ..desired import match_budget
+from ..state import match_budget
 from ._connect import resolve_connection
 from ._options import ConnectionOptions
 from ._output import stderr
@@ -24,7 +24,7 @@ T = TypeVar("T")
 def run(work: Callable[[], Awaitable[T]]) -> T:
     """Run a command's async work on a fresh event loop. A user's regular expression (a file's
     topic patterns, ignore entries and rule selectors, ``--match``) that backtracks without end
-    is stopped after :data:`~kafka_config_admin.desired.MATCH_SECONDS` of processor time in
+    is stopped after :data:`~kafka_config_admin.state.MATCH_SECONDS` of processor time in
     one match and named in the error (exit code 2), instead of running until Ctrl-C."""
     with match_budget(per_match=True):
         return anyio.run(work)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import AdminClient, ConfigResource, ResourceType
-from ..desired import list_matching_topics
+from ..state import list_matching_topics
 from ._resources import Selection
 
 

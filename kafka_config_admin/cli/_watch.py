@@ -1,8 +1,8 @@
 """``watch``: print config changes as they happen, on one cluster or a whole clusters file.
 
 The same poll and diff as the Spark ``kafka-config-changes`` stream
-(:func:`~kafka_config_admin.desired.observe_once`, :func:`~kafka_config_admin.desired.next_state`,
-:func:`~kafka_config_admin.desired.diff_states`), with the states kept in memory.
+(:func:`~kafka_config_admin.feed.observe_once`, :func:`~kafka_config_admin.feed.next_state`,
+:func:`~kafka_config_admin.feed.diff_states`), with the states kept in memory.
 
 Every cluster is checked before the first poll (a bad address or setting is one line and exit
 code 2), then followed in a loop of its own: a cluster that hangs delays no other cluster's
@@ -24,19 +24,16 @@ from rich.text import Text
 
 from .. import AdminClient, InvalidArgumentError, error_line
 from ..connect import Connection, clusters_file_path, load_clusters_file
-from ..desired import (
+from ..feed import (
     ChangeKind,
     ObservedState,
-    PatternTimeoutError,
     ReadRotation,
-    ResourceKind,
-    ResourceScope,
     StateChange,
-    UserPattern,
     diff_states,
     next_state,
     observe_once,
 )
+from ..state import PatternTimeoutError, ResourceKind, ResourceScope, UserPattern
 from ._connect import resolve_connection
 from ._options import ConnectionOptions, OutputFormat
 from ._output import stderr, stdout

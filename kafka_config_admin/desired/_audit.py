@@ -25,9 +25,9 @@ from .. import (
     ResourceType,
     quota_value_text,
 )
-from ._kinds import ResourceKind
-from ._references import has_reference
-from ._rules import (
+from ..state._kinds import ResourceKind
+from ..state._references import has_reference
+from ..state._rules import (
     NOT_A_REFERENCE,
     SCRAM_RULE_KEYS,
     SENSITIVE_KEYS,
@@ -36,10 +36,10 @@ from ._rules import (
     Violation,
     evaluate_rules,
 )
-from ._state import ClusterState, is_override
+from ..state._state import ClusterState, is_override
 
 if TYPE_CHECKING:
-    from ._model import DesiredState
+    from ..state._model import DesiredState
 
 __all__ = [
     "Shadowed",

@@ -24,8 +24,8 @@ from .. import (
     ResourceType,
     UnsupportedVersionError,
 )
-from ._patterns import list_matching_topics
-from ._state import is_override
+from ..state._patterns import list_matching_topics
+from ..state._state import is_override
 
 __all__ = ["Export", "ExportFailedError", "export_document", "quota_entries", "read_export"]
 

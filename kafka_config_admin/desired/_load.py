@@ -21,8 +21,8 @@ from pydantic import ValidationError
 
 from .. import InvalidArgumentError, decoding_problem, shorten
 from ..connect import Connection
-from ._model import DesiredState
-from ._rules import Rule
+from ..state._model import DesiredState
+from ..state._rules import Rule
 
 __all__ = [
     "DesiredStateError",

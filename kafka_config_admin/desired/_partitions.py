@@ -22,7 +22,7 @@ from .. import (
     TopicDescription,
     TopicPartition,
 )
-from ._check import Problem
+from ..state._check import Problem
 
 __all__ = ["PartitionPlan", "place_replicas", "plan_partitions"]
 

@@ -31,23 +31,18 @@ from .. import (
     ResourceType,
     quota_value_text,
 )
+from ..state._check import Problem, check_desired, unknown_key_warnings
+from ..state._deletions import kept_reason, pruned_keys
+from ..state._model import DesiredState, IgnoreSpec, ResourceSpec, TopicSpec
+from ..state._quotas import QuotaPlan, plan_quotas
+from ..state._references import has_reference, is_reference
+from ..state._scram_users import ScramPlan, plan_scram
+from ..state._state import ClusterState, is_override
+from ..state._types import is_set_like, parse_typed, same_value
+from ..state._upcoming import desired_warnings
+from ..state._warning import ConfigWarning
 from ._audit import Shadowed, find_shadowed
-from ._check import Problem, check_desired, unknown_key_warnings
-from ._deletions import kept_reason, pruned_keys
-from ._model import (
-    DesiredState,
-    IgnoreSpec,
-    ResourceSpec,
-    TopicSpec,
-)
 from ._partitions import PartitionPlan, plan_partitions
-from ._quotas import QuotaPlan, plan_quotas
-from ._references import has_reference, is_reference
-from ._scram_users import ScramPlan, plan_scram
-from ._state import ClusterState, is_override
-from ._types import is_set_like, parse_typed, same_value
-from ._upcoming import desired_warnings
-from ._warning import ConfigWarning
 
 __all__ = [
     "PLAN_FORMAT_VERSION",

@@ -20,15 +20,9 @@ from .. import (
     error_line,
     is_sensitive_name,
 )
-from ..desired import (
-    ApplyReport,
-    OutcomeStatus,
-    Plan,
-    QuotaPlan,
-    ResourcePlan,
-    ScramPlan,
-    override_source,
-)
+from ..changeset import ApplyReport
+from ..desired import Plan, ResourcePlan
+from ..state import OutcomeStatus, QuotaPlan, ScramPlan, override_source
 
 __all__ = ["JournalEntry", "Origin", "entries_of", "resource_type_name"]
 

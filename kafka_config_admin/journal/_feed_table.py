@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from .. import InvalidArgumentError
-from ..desired import ChangeKind, StateChange
+from ..feed import ChangeKind, StateChange
 
 __all__ = ["FeedTableError", "read_feed_table"]
 

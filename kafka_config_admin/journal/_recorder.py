@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 import anyio
 
 from .. import AdminClient, KafkaConfigAdminError
-from ..desired import ApplyReport, Plan
+from ..changeset import ApplyReport
+from ..desired import Plan
 from ._entries import Origin, entries_of
 from ._store import JournalError
 from ._stores import JournalStore
@@ -20,8 +21,8 @@ __all__ = ["Recorder"]
 @dataclass(frozen=True)
 class Recorder:
     """Records every change an apply sent in ``journal``, said to come from ``origin``
-    (a :class:`~kafka_config_admin.desired.ApplyRecorder`: hand it to ``changeset.apply``
-    or ``desired.apply_plan`` as ``recorder``)."""
+    (a :class:`~kafka_config_admin.changeset.ApplyRecorder`: hand it to ``changeset.apply``
+    or ``changeset.apply_plan`` as ``recorder``)."""
 
     journal: JournalStore
     origin: Origin

@@ -25,8 +25,9 @@ from .. import (
     error_line,
 )
 from ..changeset import ChangeSet
-from ..desired import ChangeKind, StateChange, describe_state, is_override, same_value
-from ..desired import override_source as own_source
+from ..feed import ChangeKind, StateChange
+from ..state import describe_state, is_override, same_value
+from ..state import override_source as own_source
 from ._entries import JournalEntry
 
 __all__ = ["Restore", "Restored", "Unknown", "plan_restore"]

@@ -24,7 +24,7 @@ from .. import (
     quota_value_text,
 )
 from ..changeset import ChangeSet
-from ..desired import describe_state, is_override, read_scram_credentials, same_value
+from ..state import describe_state, is_override, read_scram_credentials, same_value
 from ._entries import QUOTA, SCRAM_USER, JournalEntry
 
 __all__ = ["LeftAlone", "Undo", "plan_undo"]

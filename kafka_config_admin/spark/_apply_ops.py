@@ -12,7 +12,7 @@ from pyspark.sql.functions import col
 from .. import InvalidArgumentError
 from ..connect import Connection
 from ..journal import Journal, Origin
-from ._apply_rows import OP_COLUMNS, Journaling, apply_op_rows, check_override_rules
+from ._apply_rows import Journaling, apply_op_rows, check_override_rules, op_columns
 from ._schema import OPS_SCHEMA, OUTCOME_ARROW_SCHEMA, OUTCOME_SCHEMA
 
 __all__ = ["apply_ops"]
@@ -54,7 +54,8 @@ def apply_ops(
     targets = {target.label: target for target in _targets(clusters)}
     overrides = tuple(override_rules)
     check_override_rules(targets.values(), overrides)
-    missing = [name for name in OP_COLUMNS if name not in ops.columns]
+    columns = op_columns(ops.columns)
+    missing = [name for name in columns if name not in ops.columns]
     if missing:
         raise InvalidArgumentError(
             f"apply_ops needs the columns {OPS_SCHEMA.simpleString()}; missing: "
@@ -87,7 +88,7 @@ def apply_ops(
         )
 
     outcomes = (
-        ops.select(*(col(name).cast("string") for name in OP_COLUMNS))
+        ops.select(*(col(name).cast("string") for name in columns))
         .repartition(count, "cluster", "resource_type", "resource_name")
         .mapInArrow(apply_partition, OUTCOME_SCHEMA)
         .collect()

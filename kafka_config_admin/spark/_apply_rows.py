@@ -5,7 +5,7 @@ through the change pipeline (:mod:`kafka_config_admin.changeset`) as one change 
 per cluster in its own event loop: the client's checks (only what is certain for the broker's
 release), the broker's dry run, the alter (each resource's ops together, atomic on the broker)
 and the read back. Every input row gets exactly one outcome, in the one status vocabulary
-(:class:`~kafka_config_admin.desired.OutcomeStatus`): applied (and read back), validated (on a
+(:class:`~kafka_config_admin.state.OutcomeStatus`): applied (and read back), validated (on a
 dry run), unconfirmed (applied, not read back in time), failed with the typed error and its
 message (a value the client's checks refuse is ``PlanRejectedError`` and is never sent), or
 skipped: a DELETE of a key the resource does not set (never sent, its reason in
@@ -15,7 +15,7 @@ never stops the others.
 
 Guardrails: the rules each cluster's clusters-file entry names (``rules: FILE``) are checked on
 its ops; the rows of a resource whose change breaks a rule not overridden (``overrideRules``)
-fail with :class:`~kafka_config_admin.desired.RuleRefusedError` naming the rule, and nothing of
+fail with :class:`~kafka_config_admin.changeset.RuleRefusedError` naming the rule, and nothing of
 that resource is sent; a resource changed despite a rule says ``rule 'X' overridden`` in its
 rows' ``error_message``.
 """
@@ -23,6 +23,7 @@ rows' ``error_message``.
 from __future__ import annotations
 
 import asyncio
+import warnings
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -43,11 +44,13 @@ from ..changeset import (
     PlanRejectedError,
     RuleRefusedError,
     UnsetDeletes,
+    check_overrides,
     review,
 )
 from ..connect import Connection
-from ..desired import Problem, Rule, check_overrides, connection_rules
+from ..desired import connection_rules
 from ..journal import Journal, Origin, Recorder, journal_of
+from ..state import KEY_COLUMN, RESOURCE_COLUMNS, Problem, Rule
 
 __all__ = [
     "NOT_DONE",
@@ -57,10 +60,31 @@ __all__ = [
     "Outcome",
     "apply_op_rows",
     "check_override_rules",
+    "op_columns",
 ]
 
 #: The columns of an ops row, in order (see ``OPS_SCHEMA``).
-OP_COLUMNS = ("cluster", "resource_type", "resource_name", "name", "op", "value")
+OP_COLUMNS = ("cluster", *RESOURCE_COLUMNS, KEY_COLUMN, "op", "value")
+
+#: The config key's column of an ops row before it was ``key`` (as every other row names it).
+_OLD_KEY_COLUMN = "name"
+
+
+def op_columns(present: Sequence[str]) -> tuple[str, ...]:
+    """The columns to read ops rows from, in ``OP_COLUMNS`` order: a DataFrame of ops whose
+    config key is still in a ``name`` column (``OPS_SCHEMA`` named it so before) is read, with
+    a warning, for one release; any other lack is the caller's missing-column error."""
+    old = tuple(_OLD_KEY_COLUMN if name == KEY_COLUMN else name for name in OP_COLUMNS)
+    if KEY_COLUMN in present or not set(old) <= set(present):
+        return OP_COLUMNS
+    warnings.warn(
+        f"the ops' config key column is now {KEY_COLUMN!r} (OPS_SCHEMA); a "
+        f"{_OLD_KEY_COLUMN!r} column is read as it until the release after next: rename it",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return old
+
 
 #: Statuses of rows whose op did not take effect (or pass validation, on a dry run).
 NOT_DONE = frozenset({OutcomeStatus.FAILED, OutcomeStatus.SKIPPED})
@@ -106,7 +130,7 @@ class _Settled:
 
 
 def check_override_rules(clusters: Iterable[Connection], overrides: Collection[str]) -> None:
-    """Raise :class:`~kafka_config_admin.desired.UnknownRuleError` for an override that names
+    """Raise :class:`~kafka_config_admin.changeset.UnknownRuleError` for an override that names
     no rule of any of ``clusters`` (a typo would override nothing, silently); said on the
     driver, before any task runs."""
     check_overrides([rule for target in clusters for rule in connection_rules(target)], overrides)

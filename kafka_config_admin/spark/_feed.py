@@ -5,7 +5,7 @@ a new poll once ``interval`` seconds have passed, and a micro-batch ``(start, en
 partition per cluster. On an executor, ``read()`` loads the cluster's state of poll ``start``
 from the state location, reads the cluster (once: the state of poll ``end`` is written there
 the first time and read back by any retry), and emits
-:func:`~kafka_config_admin.desired.diff_states`
+:func:`~kafka_config_admin.feed.diff_states`
 of the two. So a batch replayed after a failure gives the same rows, and the first batch after
 a restart compares the cluster with the last state committed: nothing twice, nothing missed.
 ``commit`` removes the states no batch can need again.
@@ -45,15 +45,15 @@ from pyspark.sql.types import StructType
 
 from .. import InvalidArgumentError, check_seconds
 from ..connect import Connection, connections_from_options
-from ..desired import (
+from ..feed import (
     BROKER_GONE_AFTER,
     ObservedState,
-    ResourceScope,
     StateChange,
     diff_states,
     next_state,
     observe_once,
 )
+from ..state import ResourceScope
 from ._options import parse_bool, parse_scope
 from ._schema import CHANGES_ARROW_SCHEMA, CHANGES_SCHEMA
 

@@ -26,14 +26,8 @@ from .. import (
     KafkaConfigAdminError,
     ResourceType,
 )
-from ..desired import (
-    ClusterState,
-    DesiredState,
-    ResourceAction,
-    evaluate_state,
-    make_plan,
-    schema_resources,
-)
+from ..desired import ResourceAction, evaluate_state, make_plan
+from ..state import KEY_COLUMN, ClusterState, DesiredState, schema_resources
 
 __all__ = ["FINDINGS_ARROW_SCHEMA", "cluster_findings", "cluster_state"]
 
@@ -47,7 +41,7 @@ FINDINGS_ARROW_SCHEMA = pa.schema(
         ("cluster", pa.string()),
         ("resource_type", pa.string()),
         ("resource_name", pa.string()),
-        ("key", pa.string()),
+        (KEY_COLUMN, pa.string()),
         ("actual", pa.string()),
         ("expected", pa.string()),
         ("op", pa.string()),

@@ -1,5 +1,5 @@
 """What a cluster has: its topics, brokers, groups and client-metrics resources, asked once at
-planning time, as the scope needs them (``desired.list_scope``, the change feed's listing too).
+planning time, as the scope needs them (``state.list_scope``, the change feed's listing too).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from .. import ResourceType
 from ..connect import Connection
-from ..desired import ResourceScope, ScopeListing, list_scope
+from ..state import ResourceScope, ScopeListing, list_scope
 
 __all__ = ["read_inventory"]
 

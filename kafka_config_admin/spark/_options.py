@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .. import InvalidArgumentError
 from ..connect import Connection, connections_from_options
-from ..desired import ResourceKind, ResourceScope, UserPattern
+from ..state import ResourceKind, ResourceScope, UserPattern
 
 __all__ = ["SnapshotOptions", "parse_bool", "parse_names", "parse_scope"]
 

@@ -23,14 +23,8 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from .. import InvalidArgumentError
-from ..desired import (
-    ChangeKind,
-    DesiredState,
-    ObservedState,
-    diff_states,
-    next_state,
-    observed_state,
-)
+from ..feed import ChangeKind, ObservedState, diff_states, next_state, observed_state
+from ..state import KEY_COLUMN, DesiredState
 from ._findings import FINDINGS_ARROW_SCHEMA, cluster_findings, cluster_state
 from ._schema import DIFF_ARROW_SCHEMA, DIFF_SCHEMA, spark_schema
 
@@ -131,7 +125,7 @@ def audit(snapshot: DataFrame, desired: DesiredState, *, prune: bool = False) ->
             "cluster",
             "resource_type",
             "resource_name",
-            F.col("key").alias("name"),
+            KEY_COLUMN,
             "op",
             "value",
             "actual",
@@ -194,12 +188,12 @@ def summary_table(result: AuditResult, *, limit: int = 50) -> str:
 
 def diff_snapshots(before: DataFrame, after: DataFrame) -> DataFrame:
     """What changed between two snapshots, per cluster: the change feed's diff
-    (:func:`~kafka_config_admin.desired.diff_states`, as the ``kafka-config-changes`` stream
+    (:func:`~kafka_config_admin.feed.diff_states`, as the ``kafka-config-changes`` stream
     and ``watch`` report it).
 
     One row per key ``added`` (now set on the resource itself), ``removed`` (no longer) or
-    ``changed`` (value or source moved), and one row with a null ``name`` per resource that
-    appears or goes. Columns (``DIFF_SCHEMA``): cluster, resource_type, resource_name, name,
+    ``changed`` (value or source moved), and one row with a null ``key`` per resource that
+    appears or goes. Columns (``DIFF_SCHEMA``): cluster, resource_type, resource_name, key,
     change, before_value, after_value (null when sensitive), before_source, after_source,
     config_type, before_time, after_time (the two snapshots' times). A resource that failed
     to describe in ``after`` is compared with its last keys, never reported removed; a
@@ -234,7 +228,7 @@ def _cluster_changes(rows: pa.Table) -> pa.Table:
                 "cluster": change.cluster,
                 "resource_type": change.resource_type,
                 "resource_name": change.resource_name,
-                "name": change.key,
+                KEY_COLUMN: change.key,
                 "change": change.change.value,
                 "before_value": change.before_value,
                 "after_value": change.after_value,

@@ -2,9 +2,9 @@
 
 Each is written once, as an Arrow schema (``read()`` and the apply tasks produce Arrow
 batches); the Spark schema is derived from it, so the two cannot drift apart. The column names
-of a resource, a config entry, an error and an outcome are desired's rows
-(:mod:`kafka_config_admin.desired`'s ``*_COLUMNS``), the ones the CLI's JSON and the change
-feed use.
+of a resource, a config key, a config entry, an error and an outcome are the shared rows'
+(:mod:`kafka_config_admin.state`'s ``*_COLUMNS`` and ``KEY_COLUMN``), the ones the CLI's JSON
+and the change feed use.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import pyarrow as pa
 from pyspark.sql.pandas.types import from_arrow_schema
 from pyspark.sql.types import StructType
 
-from ..desired import (
+from ..state import (
     ENTRY_COLUMNS,
     ERROR_COLUMNS,
+    KEY_COLUMN,
     OUTCOME_COLUMNS,
     RESOURCE_COLUMNS,
     SYNONYM_COLUMNS,
@@ -70,7 +71,7 @@ SNAPSHOT_ARROW_SCHEMA = pa.schema(
 )
 
 #: The input of an apply: one alter op per row (value is null for DELETE).
-OPS_ARROW_SCHEMA = pa.schema(_strings(("cluster", *RESOURCE_COLUMNS, "name", "op", "value")))
+OPS_ARROW_SCHEMA = pa.schema(_strings(("cluster", *RESOURCE_COLUMNS, KEY_COLUMN, "op", "value")))
 
 #: What became of each op row: status (an ``OutcomeStatus``: applied, validated on a dry run,
 #: unconfirmed, failed or skipped) and the error columns.
@@ -90,7 +91,7 @@ CHANGES_ARROW_SCHEMA = pa.schema(
     [
         ("cluster", pa.string()),
         *_strings(RESOURCE_COLUMNS),
-        ("key", pa.string()),
+        (KEY_COLUMN, pa.string()),
         ("change", pa.string()),
         ("before_value", pa.string()),
         ("after_value", pa.string()),
@@ -106,12 +107,12 @@ CHANGES_ARROW_SCHEMA = pa.schema(
 
 
 #: ``diff_snapshots``: one row per change between two snapshots, as the change feed names them
-#: (``name`` is the key; null on a row about a whole resource).
+#: (``key`` is null on a row about a whole resource).
 DIFF_ARROW_SCHEMA = pa.schema(
     [
         ("cluster", pa.string()),
         *_strings(RESOURCE_COLUMNS),
-        ("name", pa.string()),
+        (KEY_COLUMN, pa.string()),
         ("change", pa.string()),
         ("before_value", pa.string()),
         ("after_value", pa.string()),

@@ -1,6 +1,6 @@
 """The narrowing of a snapshot by the filters Spark pushes down.
 
-The options choose clusters and a :class:`~kafka_config_admin.desired.ResourceScope`; the
+The options choose clusters and a :class:`~kafka_config_admin.state.ResourceScope`; the
 filters narrow them further. :class:`Selection` holds the narrowing, and the scope's
 ``config_resources`` applies it to what a cluster lists, so "a query for three topics describes
 three topics". Nothing here talks to a broker.

@@ -26,7 +26,7 @@ from .. import (
     translate_error,
 )
 from ..connect import Connection
-from ..desired import error_values
+from ..state import error_values
 from ._schema import SNAPSHOT_ARROW_SCHEMA
 
 __all__ = ["Shard", "describe_shard", "error_batch"]

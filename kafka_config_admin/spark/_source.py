@@ -36,15 +36,15 @@ from pyspark.sql.types import StructType
 
 from .. import InvalidArgumentError, KafkaConfigAdminError, translate_error
 from ..connect import Connection, connections_from_options
-from ..desired import ScopeListing, error_values
 from ..journal import Journal, Origin, os_user
+from ..state import ScopeListing, error_values
 from ._apply_rows import (
     NOT_DONE,
-    OP_COLUMNS,
     OUTCOME_STATUS,
     Journaling,
     apply_op_rows,
     check_override_rules,
+    op_columns,
 )
 from ._feed import KafkaConfigChangesDataSource
 from ._inventory import read_inventory
@@ -231,7 +231,8 @@ class OpsWriter(DataSourceWriter):
     """
 
     def __init__(self, options: Any, schema: StructType) -> None:
-        missing = [name for name in OP_COLUMNS if name not in schema.fieldNames()]
+        self.columns = op_columns(schema.fieldNames())
+        missing = [name for name in self.columns if name not in schema.fieldNames()]
         if missing:
             raise InvalidArgumentError(
                 f"kafka-configs writes alter ops: the DataFrame lacks {', '.join(missing)} "
@@ -245,7 +246,7 @@ class OpsWriter(DataSourceWriter):
         self.journal = Journal.at(options.get("journal"))
 
     def write(self, iterator: Iterator[Row]) -> OpsCommitMessage:
-        rows = [tuple(row[name] for name in OP_COLUMNS) for row in iterator]
+        rows = [tuple(row[name] for name in self.columns) for row in iterator]
         # The task's user: Spark's, as it runs the executor (the application's id is not
         # known to a data source's task).
         user = os.environ.get("SPARK_USER") or os_user()

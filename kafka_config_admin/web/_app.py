@@ -13,7 +13,7 @@ from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoin
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ..desired import match_budget
+from ..state import match_budget
 from ._auth import ProxyUserHeader
 from ._clusters import Clusters
 from ._errors import EXCEPTION_HANDLERS

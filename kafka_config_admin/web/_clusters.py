@@ -9,8 +9,9 @@ import anyio
 
 from .. import AdminClient
 from ..connect import Connection
-from ..desired import Rule, connection_rules
+from ..desired import connection_rules
 from ..journal import Journal, JournalStore, journal_of
+from ..state import Rule
 
 __all__ = ["Clusters"]
 

@@ -20,7 +20,8 @@ from .. import (
     ScramMechanism,
     UserScramCredentialAlteration,
 )
-from ..desired import DesiredState, desired_state_of
+from ..changeset import desired_state_of
+from ..state import DesiredState
 
 __all__ = ["Edits"]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import anyio
 
 from .. import AdminClient, ConfigResource, ResourceType, TopicListing
-from ..desired import is_override
+from ..state import is_override
 
 __all__ = ["LISTING_SECONDS", "Listing", "Listings"]
 

@@ -1,7 +1,7 @@
 """Users' regular expressions (the topic search, a bulk edit's pattern) matched against topic
 names as desired-state files' patterns are: within the request's time budget (see
-:func:`kafka_config_admin.desired.match_budget`), in a worker thread
-(:func:`kafka_config_admin.desired.find_matching`), so a pattern that backtracks without end,
+:func:`kafka_config_admin.state.match_budget`), in a worker thread
+(:func:`kafka_config_admin.state.find_matching`), so a pattern that backtracks without end,
 such as ``(a|aa)+z``, gets a message instead of stalling the editor for every user."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from starlette.exceptions import HTTPException
 
-from ..desired import PatternTimeoutError, UserPattern, find_matching, match_budget
+from ..state import PatternTimeoutError, UserPattern, find_matching, match_budget
 
 __all__ = ["matching"]
 

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from .. import HIDDEN, ConfigResource, ConfigSource, ResourceType, quota_value_text
-from ..desired import ResourceKind, documentation_html, human_units
+from ..state import ResourceKind, documentation_html, human_units
 from ._auth import PasswordLogin
 from ._headers import secure
 

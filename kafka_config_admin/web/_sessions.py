@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..desired import DesiredState, Plan
+from ..desired import Plan
+from ..state import DesiredState
 from ._edits import Edits
 
 __all__ = ["COOKIE", "Session", "SessionStore"]

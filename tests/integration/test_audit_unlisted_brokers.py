@@ -2,7 +2,7 @@
 
 The metadata lists live brokers only, so rules about brokers would pass over a stopped one in
 silence. From Kafka 4.0 DescribeCluster lists the fenced brokers too (KIP-1073):
-``desired.unlisted_brokers`` finds the broker the cluster has and the metadata does not list,
+``state.unlisted_brokers`` finds the broker the cluster has and the metadata does not list,
 and ``audit`` reports it as a failure (exit 1), never as a pass.
 """
 
@@ -14,7 +14,7 @@ import anyio
 import pytest
 
 from kafka_config_admin import AdminClient, BrokerNotAvailableError, ConfigResource, ResourceType
-from kafka_config_admin.desired import unlisted_brokers
+from kafka_config_admin.state import unlisted_brokers
 from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import run_process

@@ -29,15 +29,13 @@ from kafka_config_admin.changeset import (
     PlanRejectedError,
     RuleRefusedError,
     StaleChangeError,
+    UnknownRuleError,
     apply,
+    apply_plan,
     review,
 )
-from kafka_config_admin.desired import (
-    UnknownRuleError,
-    apply_plan,
-    parse_desired_state,
-    read_scram_credentials,
-)
+from kafka_config_admin.desired import parse_desired_state
+from kafka_config_admin.state import read_scram_credentials
 
 from .helpers import new_topic, unique_name
 

@@ -8,7 +8,7 @@ source (a column: ``check_value``, and ``plan``) is compared with the broker's a
 may never refuse what the broker accepts (a false refusal); what ``check_value`` accepts and
 the broker refuses (a false accept) is left to the broker's dry run, and its rate is printed
 per release. ``plan``'s verdict is the checks' and then the broker's, asked through the dry run
-every face shares (``desired.ask_broker``): it may disagree with the broker on nothing.
+every face shares (``changeset.ask_broker``): it may disagree with the broker on nothing.
 """
 
 from __future__ import annotations
@@ -27,13 +27,8 @@ from kafka_config_admin import (
     NewTopic,
     ResourceType,
 )
-from kafka_config_admin.desired import (
-    ClusterState,
-    Proposal,
-    ask_broker,
-    check_value,
-    describe_state,
-)
+from kafka_config_admin.changeset import Proposal, ask_broker
+from kafka_config_admin.state import ClusterState, check_value, describe_state
 from kafka_config_admin.testing import KafkaCluster
 
 from .check_triples import Triple, generate

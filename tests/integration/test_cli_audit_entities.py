@@ -20,7 +20,8 @@ from kafka_config_admin import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from kafka_config_admin.desired import evaluate_state, parse_desired_state, read_state
+from kafka_config_admin.desired import evaluate_state, parse_desired_state
+from kafka_config_admin.state import read_state
 from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import Ran, run_cli, with_admin

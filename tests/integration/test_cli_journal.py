@@ -20,8 +20,8 @@ from kafka_config_admin import (
     ConfigResource,
     ResourceType,
 )
-from kafka_config_admin.desired import read_scram_credentials
 from kafka_config_admin.journal import journal_path
+from kafka_config_admin.state import read_scram_credentials
 
 from .cli_helpers import make_topic, overrides, run_cli, settled, topic, with_admin
 from .helpers import unique_name

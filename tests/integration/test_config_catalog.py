@@ -18,13 +18,9 @@ from kafka_config_admin import (
     ResourceType,
     catalog_releases,
 )
-from kafka_config_admin.desired import (
-    PlanRejectedError,
-    apply_plan,
-    make_plan,
-    parse_desired_state,
-    read_state,
-)
+from kafka_config_admin.changeset import PlanRejectedError, apply_plan
+from kafka_config_admin.desired import make_plan, parse_desired_state
+from kafka_config_admin.state import read_state
 from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import make_topic, run_cli

@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from kafka_config_admin import AdminClient, ConfigResource, ResourceType
-from kafka_config_admin.desired import ResourceKind, ResourceScope, list_scope, observe_cluster
+from kafka_config_admin.feed import observe_cluster
+from kafka_config_admin.state import ResourceKind, ResourceScope, list_scope
 
 from .cli_helpers import run_cli, with_admin
 from .test_list_config_resources import group_with_offsets

@@ -18,17 +18,14 @@ from kafka_config_admin import (
     PolicyViolationError,
     ResourceType,
 )
+from kafka_config_admin.changeset import PlanRejectedError, apply_plan
 from kafka_config_admin.desired import (
-    OutcomeStatus,
-    PlanRejectedError,
     ResourceAction,
-    apply_plan,
-    check_ops,
     evaluate_state,
     make_plan,
     parse_desired_state,
-    read_state,
 )
+from kafka_config_admin.state import OutcomeStatus, check_ops, read_state
 
 from .helpers import new_topic, settled_entry
 

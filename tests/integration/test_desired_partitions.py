@@ -26,14 +26,9 @@ from kafka_config_admin import (
     TopicDescription,
     TopicPartition,
 )
-from kafka_config_admin.desired import (
-    BROKER_THROTTLE_KEYS,
-    TOPIC_THROTTLE_KEYS,
-    apply_plan,
-    make_plan,
-    parse_desired_state,
-    read_state,
-)
+from kafka_config_admin.changeset import apply_plan
+from kafka_config_admin.desired import make_plan, parse_desired_state
+from kafka_config_admin.state import BROKER_THROTTLE_KEYS, TOPIC_THROTTLE_KEYS, read_state
 from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import run_cli, with_admin

@@ -18,15 +18,15 @@ from aiokafka.client import AIOKafkaClient
 from aiokafka.protocol.admin import CreateAclsRequest, DeleteAclsRequest
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, ResourceType
-from kafka_config_admin.desired import (
+from kafka_config_admin.feed import (
     ChangeKind,
     ObservedState,
-    ResourceScope,
     StateChange,
     diff_states,
     next_state,
     observe_once,
 )
+from kafka_config_admin.state import ResourceScope
 from kafka_config_admin.testing import KafkaCluster
 
 from .helpers import new_topic

@@ -18,16 +18,15 @@ import anyio
 import pytest
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
-from kafka_config_admin.desired import (
+from kafka_config_admin.feed import (
     ChangeKind,
     ObservedState,
-    ResourceKind,
-    ResourceScope,
     StateChange,
     diff_states,
     next_state,
     observe_once,
 )
+from kafka_config_admin.state import ResourceKind, ResourceScope
 from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import run_process

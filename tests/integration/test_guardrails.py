@@ -10,15 +10,10 @@ from pathlib import Path
 import pytest
 
 from kafka_config_admin import AdminClient
+from kafka_config_admin.changeset import RuleRefusedError, apply_plan
 from kafka_config_admin.cli import _alter as cli_alter
-from kafka_config_admin.desired import (
-    OutcomeStatus,
-    RuleRefusedError,
-    apply_plan,
-    make_plan,
-    parse_desired_state,
-    read_state,
-)
+from kafka_config_admin.desired import make_plan, parse_desired_state
+from kafka_config_admin.state import OutcomeStatus, read_state
 
 from .cli_helpers import make_topic, overrides, run_cli, run_process, settled, topic
 from .helpers import new_topic, unique_name

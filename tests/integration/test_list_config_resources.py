@@ -21,7 +21,8 @@ from kafka_config_admin import (
     ConfigResourceListing,
     ResourceType,
 )
-from kafka_config_admin.desired import ResourceKind, ResourceScope, list_scope, observe_cluster
+from kafka_config_admin.feed import observe_cluster
+from kafka_config_admin.state import ResourceKind, ResourceScope, list_scope
 
 from .cli_helpers import run_cli, with_admin
 from .helpers import new_topic, unique_name

@@ -17,13 +17,9 @@ from kafka_config_admin import (
     OpType,
     ResourceType,
 )
-from kafka_config_admin.desired import (
-    OutcomeStatus,
-    apply_plan,
-    make_plan,
-    parse_desired_state,
-    read_state,
-)
+from kafka_config_admin.changeset import apply_plan
+from kafka_config_admin.desired import make_plan, parse_desired_state
+from kafka_config_admin.state import OutcomeStatus, read_state
 
 from .cli_helpers import make_topic, run_cli, settled, topic
 from .helpers import new_topic, unique_name

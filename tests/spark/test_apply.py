@@ -8,9 +8,13 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, DataFrameWriter, SparkSession
 
-from kafka_config_admin.changeset import OutcomeStatus, PlanRejectedError, RuleRefusedError
+from kafka_config_admin.changeset import (
+    OutcomeStatus,
+    PlanRejectedError,
+    RuleRefusedError,
+    UnknownRuleError,
+)
 from kafka_config_admin.connect import Connection, connections_from_options
-from kafka_config_admin.desired import UnknownRuleError
 from kafka_config_admin.spark import OPS_SCHEMA, apply_ops
 
 from .helpers import config_value, create_topics, topic, unique, wait_until
@@ -30,7 +34,7 @@ CLIENT_CHECK_ERROR = PlanRejectedError.__name__
 
 def outcomes_by_row(frame: DataFrame) -> dict[tuple[str, str], tuple[str, str | None]]:
     rows = frame.collect()
-    return {(row.resource_name, row.name): (row.status, row.error) for row in rows}
+    return {(row.resource_name, row.key): (row.status, row.error) for row in rows}
 
 
 def test_written_ops_read_back_from_the_broker(
@@ -87,7 +91,7 @@ def test_a_bad_value_is_refused_by_the_client_check_and_the_rest_applied_and_rea
         OPS_SCHEMA,
     )
     rows = {
-        (row.resource_name, row.name): row
+        (row.resource_name, row.key): row
         for row in apply_ops(ops, target, dry_run=dry_run).collect()
     }
     assert len(rows) == 6
@@ -181,10 +185,28 @@ def test_a_dry_run_changes_nothing(
     assert config_value(kafka_bootstrap, topic(name), "retention.ms") == "604800000"
 
 
+def test_ops_with_the_old_name_column_warn_and_apply(
+    spark: SparkSession, kafka_bootstrap: str, target: Connection
+) -> None:
+    """``OPS_SCHEMA``'s config key column was ``name``; such a DataFrame still applies, for
+    one release, with a warning, and its outcome rows name the key ``key``."""
+    (name,) = create_topics(kafka_bootstrap, [unique("old-column")])
+    ops = spark.createDataFrame(
+        [("main", "topic", name, "retention.ms", "SET", "7200000")],
+        "cluster STRING, resource_type STRING, resource_name STRING, name STRING, op STRING, "
+        "value STRING",
+    )
+    with pytest.warns(DeprecationWarning, match="config key column is now 'key'"):
+        outcomes = apply_ops(ops, target)
+    (row,) = outcomes.collect()
+    assert (row.key, row.status, row.error) == ("retention.ms", "applied", None)
+    assert config_value(kafka_bootstrap, topic(name), "retention.ms") == "7200000"
+
+
 def test_a_dry_run_gives_the_brokers_verdict_as_plan_does(
     spark: SparkSession, kafka_bootstrap: str, target: Connection
 ) -> None:
-    """The dry run asks ``desired.ask_broker``, as ``plan`` and ``alter --dry-run`` do: the
+    """The dry run asks ``changeset.ask_broker``, as ``plan`` and ``alter --dry-run`` do: the
     test policy refuses a retention.ms below 60 s; the other resource is validated."""
     refused, accepted = create_topics(kafka_bootstrap, [unique("dry"), unique("dry")])
     ops = spark.createDataFrame(
@@ -269,6 +291,22 @@ def test_the_writer_applies_and_fails_the_job_naming_what_did_not_apply(
     )
 
 
+def test_the_writer_reads_ops_with_the_old_name_column(
+    spark: SparkSession, kafka_bootstrap: str
+) -> None:
+    (name,) = create_topics(kafka_bootstrap, [unique("w-old")])
+    spark.createDataFrame(
+        [("main", "topic", name, "retention.ms", "SET", "7200000")],
+        "cluster STRING, resource_type STRING, resource_name STRING, name STRING, op STRING, "
+        "value STRING",
+    ).write.format("kafka-configs").option("bootstrap.servers", kafka_bootstrap).option(
+        "cluster", "main"
+    ).mode("append").save()
+    wait_until(
+        lambda: config_value(kafka_bootstrap, topic(name), "retention.ms") == "7200000", "write"
+    )
+
+
 def test_the_writer_refuses_a_frame_without_the_op_columns(
     spark: SparkSession, kafka_bootstrap: str
 ) -> None:
@@ -304,7 +342,7 @@ def test_a_clusters_rule_refuses_its_resource_unless_overridden(
         ("main", "topic", fine, "retention.ms", "SET", "7200000"),
     ]
     outcomes = apply_ops(spark.createDataFrame(rows, OPS_SCHEMA), guarded).collect()
-    by_row = {(row.resource_name, row.name): row for row in outcomes}
+    by_row = {(row.resource_name, row.key): row for row in outcomes}
     for key in ("min.insync.replicas", "retention.ms"):
         row = by_row[broken, key]
         assert (row.status, row.error) == ("failed", RuleRefusedError.__name__)

@@ -91,7 +91,7 @@ def test_audit_finds_the_planted_violations_and_its_plan_fixes_them(
     changes = diff_snapshots(
         stored.where(stored.snapshot_id == before), stored.where(stored.snapshot_id == after)
     ).collect()
-    changed = {(r.resource_name, r.name, r.before_value, r.after_value) for r in changes}
+    changed = {(r.resource_name, r.key, r.before_value, r.after_value) for r in changes}
     assert (f"{prefix}-a", "retention.ms", "3600000", "259200000") in changed
     assert (f"{prefix}-b", "max.message.bytes", "500000", "2000000") in changed
     assert {r.resource_name for r in changes} == {f"{prefix}-a", f"{prefix}-b", f"{prefix}-c"}

@@ -16,7 +16,7 @@ from kafka_config_admin import (
     TopicAuthorizationFailedError,
 )
 from kafka_config_admin.cli._commands import WATCH_BROKER_GONE_AFTER
-from kafka_config_admin.desired import (
+from kafka_config_admin.feed import (
     BROKER_GONE_AFTER,
     ChangeKind,
     ObservedState,
@@ -27,7 +27,7 @@ from kafka_config_admin.desired import (
     observed_state,
     observed_values,
 )
-from kafka_config_admin.desired._observe import _entity_name
+from kafka_config_admin.feed._observe import _entity_name
 
 T0 = datetime(2026, 11, 24, 18, 0, tzinfo=UTC)
 T1 = T0 + timedelta(seconds=30)

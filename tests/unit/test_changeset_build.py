@@ -18,7 +18,8 @@ from kafka_config_admin import (
 )
 from kafka_config_admin.changeset import ChangeSet, UnsetDeletes
 from kafka_config_admin.changeset._build import build_plan
-from kafka_config_admin.desired import ClusterState, ConfigChange, Plan
+from kafka_config_admin.desired import ConfigChange, Plan
+from kafka_config_admin.state import ClusterState
 
 from .desired_helpers import BROKER, TOPIC, T, broker_config, entry, topic_config
 
@@ -174,8 +175,8 @@ def test_apply_keeps_the_reviews_verdict_only_for_the_plan_reviewed_and_fully_an
     """``changeset.apply`` hands ``apply_plan`` the review's verdict (no second dry run) only
     when it judges what is sent: the very plan reviewed, every change answered by the broker.
     A change the broker could not be asked about (a timeout) is asked again."""
+    from kafka_config_admin.changeset import BrokerVerdict, Refusal
     from kafka_config_admin.changeset._review import Review, _fresh_verdict
-    from kafka_config_admin.desired import BrokerVerdict, Refusal
 
     changes = ChangeSet(configs={TOPIC: [AlterConfigOp("max.message.bytes", "2000000")]})
     plan = plan_of(changes)

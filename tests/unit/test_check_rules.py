@@ -16,7 +16,7 @@ from kafka_config_admin import (
     load_catalog,
 )
 from kafka_config_admin import ResourceType as RT
-from kafka_config_admin.desired import (
+from kafka_config_admin.state import (
     ClusterState,
     check_value,
     is_locked,

@@ -226,7 +226,7 @@ def test_deleting_a_key_not_set_on_the_resource_is_refused_as_kafka_configs_does
     itself; a key set on it is deleted; a key already refused is not said twice."""
     from kafka_config_admin import AlterConfigOp, ConfigSource, OpType
     from kafka_config_admin.changeset._build import deletes_of_keys_not_set
-    from kafka_config_admin.desired import ClusterState, Problem
+    from kafka_config_admin.state import ClusterState, Problem
 
     from .desired_helpers import BROKER, TOPIC, broker_config, entry, topic_config
 

@@ -24,9 +24,10 @@ import pytest
 
 import kafka_config_admin.cli
 from kafka_config_admin import DEFAULT_TIMEOUT
+from kafka_config_admin.changeset import DEFAULT_REASSIGNMENT_TIMEOUT
 from kafka_config_admin.cli import _main, _options, cli
 from kafka_config_admin.cli._entities import ENTITY_TYPES
-from kafka_config_admin.desired import DEFAULT_REASSIGNMENT_TIMEOUT, ResourceKind
+from kafka_config_admin.state import ResourceKind
 
 CLI_PACKAGE = Path(kafka_config_admin.cli.__file__).parent
 COMMANDS = sorted(cli.commands)

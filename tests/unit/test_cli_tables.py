@@ -208,7 +208,7 @@ def test_the_changes_table_shows_hidden_and_bracketed_values_as_they_are(
     from kafka_config_admin.changeset import ChangeSet
     from kafka_config_admin.changeset._build import build_plan
     from kafka_config_admin.cli import _alter
-    from kafka_config_admin.desired import ClusterState
+    from kafka_config_admin.state import ClusterState
 
     printed = io.StringIO()
     monkeypatch.setattr(_alter, "stderr", Console(file=printed, width=200))

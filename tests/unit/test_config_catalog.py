@@ -25,13 +25,13 @@ from kafka_config_admin import (
     match_catalog,
     releases_with_key,
 )
-from kafka_config_admin.desired import (
+from kafka_config_admin.desired import make_plan
+from kafka_config_admin.state import (
     SET_LIKE_KEYS,
     ClusterState,
     DesiredState,
     check_ops,
     check_value,
-    make_plan,
     same_value,
 )
 from tools.config_catalog import catalog_entry, valid_values

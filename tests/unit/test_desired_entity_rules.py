@@ -9,15 +9,12 @@ from pydantic import ValidationError
 
 from kafka_config_admin import ClientQuotaEntity, InvalidArgumentError
 from kafka_config_admin.desired import (
-    ClusterState,
-    ResourceKind,
-    Rule,
-    RuleOperator,
     evaluate_quota_rules,
     evaluate_scram_rules,
     evaluate_state,
     parse_desired_state,
 )
+from kafka_config_admin.state import ClusterState, ResourceKind, Rule, RuleOperator
 
 
 def rule(**data: Any) -> Rule:

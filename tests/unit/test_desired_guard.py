@@ -8,21 +8,21 @@ from typing import Any
 import pytest
 
 from kafka_config_admin import ClientQuotaEntity, ConfigResource, ConfigType, ResourceType
-from kafka_config_admin.connect import parse_clusters_file
-from kafka_config_admin.desired import (
-    ClusterState,
-    DesiredState,
-    DesiredStateError,
+from kafka_config_admin.changeset import (
     FindingStatus,
-    Plan,
-    Rule,
     RuleRefusedError,
     UnknownRuleError,
     check_plan_rules,
+)
+from kafka_config_admin.connect import parse_clusters_file
+from kafka_config_admin.desired import (
+    DesiredStateError,
+    Plan,
     connection_rules,
     load_rules_file,
     make_plan,
 )
+from kafka_config_admin.state import ClusterState, DesiredState, Rule
 
 from .desired_helpers import BROKER, DEFAULT, TOPIC, T, broker_config, entry, topic_config
 

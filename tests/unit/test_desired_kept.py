@@ -10,14 +10,13 @@ import pytest
 from kafka_config_admin import Config, ConfigResource, ConfigSource, ConfigType, OpType
 from kafka_config_admin import ResourceType as RT
 from kafka_config_admin.desired import (
-    ClusterState,
-    DesiredState,
     DesiredStateError,
     ResourceAction,
     find_shadowed,
     make_plan,
     parse_desired_state,
 )
+from kafka_config_admin.state import ClusterState, DesiredState
 
 from .desired_helpers import BROKER, DEFAULT, TOPIC, T, broker_config, entry, topic_config
 

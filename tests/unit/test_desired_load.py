@@ -8,13 +8,9 @@ import pytest
 import yaml
 
 from kafka_config_admin import ConfigResource, ResourceType
-from kafka_config_admin.desired import (
-    DesiredState,
-    DesiredStateError,
-    load_desired_state,
-    parse_desired_state,
-)
+from kafka_config_admin.desired import DesiredStateError, load_desired_state, parse_desired_state
 from kafka_config_admin.desired._load import _CoreLoader
+from kafka_config_admin.state import DesiredState
 
 EXAMPLE = """
 version: 1

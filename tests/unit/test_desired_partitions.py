@@ -17,8 +17,6 @@ from kafka_config_admin import (
 )
 from kafka_config_admin.cli._desired import throttle_rate
 from kafka_config_admin.desired import (
-    ClusterState,
-    DesiredState,
     DesiredStateError,
     Plan,
     ResourceAction,
@@ -26,6 +24,7 @@ from kafka_config_admin.desired import (
     parse_desired_state,
     place_replicas,
 )
+from kafka_config_admin.state import ClusterState, DesiredState
 
 from .desired_helpers import TOPIC, topic_config
 

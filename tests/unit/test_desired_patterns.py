@@ -9,15 +9,13 @@ import anyio
 import pytest
 
 from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
-from kafka_config_admin.desired import (
+from kafka_config_admin.desired import evaluate_state, make_plan, parse_desired_state
+from kafka_config_admin.state import (
     ClusterState,
     PatternTimeoutError,
     UserPattern,
-    evaluate_state,
     find_matching,
-    make_plan,
     match_budget,
-    parse_desired_state,
 )
 
 from .desired_helpers import T, entry, topic_config

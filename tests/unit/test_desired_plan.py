@@ -14,15 +14,8 @@ from kafka_config_admin import (
     OpType,
     ResourceType,
 )
-from kafka_config_admin.desired import (
-    ClusterState,
-    DesiredState,
-    Plan,
-    ResourceAction,
-    check_ops,
-    make_plan,
-    stale_keys,
-)
+from kafka_config_admin.desired import Plan, ResourceAction, make_plan, stale_keys
+from kafka_config_admin.state import ClusterState, DesiredState, check_ops
 
 from .desired_helpers import BROKER, DEFAULT, TOPIC, T, broker_config, entry, topic_config
 

@@ -9,13 +9,8 @@ from pathlib import Path
 import pytest
 
 from kafka_config_admin import ClientQuotaEntity, OpType
-from kafka_config_admin.desired import (
-    ClusterState,
-    DesiredStateError,
-    QuotaChange,
-    make_plan,
-    parse_desired_state,
-)
+from kafka_config_admin.desired import DesiredStateError, make_plan, parse_desired_state
+from kafka_config_admin.state import ClusterState, QuotaChange
 
 FILE = """
 version: 1

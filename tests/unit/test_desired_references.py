@@ -17,17 +17,16 @@ from kafka_config_admin import (
     ResourceType,
     load_catalog,
 )
-from kafka_config_admin.desired import (
+from kafka_config_admin.desired import evaluate_state, make_plan
+from kafka_config_admin.state import (
     UPCOMING_CHANGES,
     ClusterState,
     DesiredState,
     Rule,
     RuleOperator,
     check_value,
-    evaluate_state,
     has_reference,
     is_reference,
-    make_plan,
     same_value,
     state_warnings,
     upcoming_changes,

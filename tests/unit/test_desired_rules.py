@@ -8,14 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from kafka_config_admin import Config, ConfigResource, ConfigSource, ConfigType, ResourceType
-from kafka_config_admin.desired import (
-    ClusterState,
-    ResourceKind,
-    Rule,
-    RuleOperator,
-    evaluate_rules,
-    evaluate_state,
-)
+from kafka_config_admin.desired import evaluate_state
+from kafka_config_admin.state import ClusterState, ResourceKind, Rule, RuleOperator, evaluate_rules
 
 from .desired_helpers import BROKER, DEFAULT, TOPIC, T, entry, topic_config
 

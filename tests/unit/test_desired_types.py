@@ -7,7 +7,7 @@ import math
 import pytest
 
 from kafka_config_admin import ConfigType
-from kafka_config_admin.desired import (
+from kafka_config_admin.state import (
     expected_type,
     java_equals_ignore_case,
     java_trim,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_config_admin.desired import (
+from kafka_config_admin.state import (
     human_units,
     kafka_string_for,
     parse_duration_ms,

@@ -17,15 +17,10 @@ from kafka_config_admin import (
     PolicyViolationError,
     ResourceType,
 )
-from kafka_config_admin.desired import (
-    BrokerVerdict,
-    ClusterState,
-    DesiredState,
-    Proposal,
-    is_refusal,
-    make_plan,
-)
-from kafka_config_admin.desired._verdict import _refusal
+from kafka_config_admin.changeset import BrokerVerdict, Proposal, is_refusal
+from kafka_config_admin.changeset._verdict import _refusal
+from kafka_config_admin.desired import make_plan
+from kafka_config_admin.state import ClusterState, DesiredState
 
 from .desired_helpers import TOPIC, topic_config
 

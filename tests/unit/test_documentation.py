@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_config_admin.desired import documentation_html, documentation_text
+from kafka_config_admin.state import documentation_html, documentation_text
 
 KAFKA_STYLE = (
     'When a producer sets acks to "all" (or "-1"), <code>min.insync.replicas</code> '

@@ -5,20 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from kafka_config_admin import ClientQuotaEntity, ConfigSource, OpType
-from kafka_config_admin.desired import (
-    ApplyReport,
-    ConfigChange,
-    OutcomeStatus,
-    Plan,
-    QuotaChange,
-    QuotaOutcome,
-    QuotaPlan,
-    ResourceAction,
-    ResourceOutcome,
-    ResourcePlan,
-)
+from kafka_config_admin.changeset import ApplyReport, QuotaOutcome, ResourceOutcome
+from kafka_config_admin.desired import ConfigChange, Plan, ResourceAction, ResourcePlan
 from kafka_config_admin.journal import Origin
 from kafka_config_admin.journal._entries import entries_of
+from kafka_config_admin.state import OutcomeStatus, QuotaChange, QuotaPlan
 
 from .desired_helpers import TOPIC
 

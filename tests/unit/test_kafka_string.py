@@ -8,7 +8,7 @@ from enum import IntEnum
 import pytest
 
 from kafka_config_admin import AlterConfigOp, InvalidArgumentError, NewTopic, kafka_string
-from kafka_config_admin.desired import kafka_string_for
+from kafka_config_admin.state import kafka_string_for
 
 
 class _Level(IntEnum):
@@ -97,5 +97,8 @@ def test_desired_converts_units_in_list_members_then_uses_the_one_rule() -> None
 def test_desired_kafka_string_is_a_deprecated_alias() -> None:
     from kafka_config_admin import desired
 
-    with pytest.warns(DeprecationWarning, match="use kafka_config_admin.desired.kafka_string_for"):
+    with pytest.warns(
+        DeprecationWarning,
+        match="desired.kafka_string moved to kafka_config_admin.state.kafka_string_for",
+    ):
         assert desired.kafka_string("retention.ms", "1d") == "86400000"

@@ -1,5 +1,5 @@
 """Reading the state never plans: the deletions ``read_state`` offers the broker come from the
-one rule the planner deletes by (``desired._deletions``), not from a plan."""
+one rule the planner deletes by (``state._deletions``), not from a plan."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 
 from kafka_config_admin import Config, ConfigResource, ConfigSource, ConfigType, OpType
 from kafka_config_admin import ResourceType as RT
-from kafka_config_admin.desired import ClusterState, DesiredState, make_plan
-from kafka_config_admin.desired._deletions import planned_deletions
+from kafka_config_admin.desired import make_plan
+from kafka_config_admin.state import ClusterState, DesiredState
+from kafka_config_admin.state._deletions import planned_deletions
 
 from .desired_helpers import DEFAULT, TOPIC, T, broker_config, entry, topic_config
 from .test_import_circles import _graph
@@ -33,12 +34,12 @@ def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
 def test_reading_the_state_imports_no_planner() -> None:
     """Every import that runs from the state reader (at the top or in a function): none
     reaches the planner, so ``read_state`` cannot make a plan."""
-    reached = _reachable(_graph(), "kafka_config_admin.desired._read_state")
-    assert "kafka_config_admin.desired._deletions" in reached  # the check sees the graph
+    reached = _reachable(_graph(), "kafka_config_admin.state._read_state")
+    assert "kafka_config_admin.state._deletions" in reached  # the check sees the graph
     assert "kafka_config_admin.desired._plan" not in reached
     # The change feed reads through the state reader: the planner is no part of it either.
     assert "kafka_config_admin.desired._plan" not in _reachable(
-        _graph(), "kafka_config_admin.desired._observe"
+        _graph(), "kafka_config_admin.feed._observe"
     )
 
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
-from kafka_config_admin.desired import (
+from kafka_config_admin.feed import (
     ObservedState,
     ObservedValue,
     ReadRotation,

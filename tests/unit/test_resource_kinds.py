@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
-from kafka_config_admin.desired import ResourceKind, parse_desired_state
+from kafka_config_admin.desired import parse_desired_state
+from kafka_config_admin.state import ResourceKind
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
-from kafka_config_admin.desired import ResourceKind, ResourceScope
+from kafka_config_admin.state import ResourceKind, ResourceScope
 
 
 def test_kinds_parse_by_name_and_name_the_known_ones_otherwise() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from kafka_config_admin import ConfigResource, ResourceType
 from kafka_config_admin.cli import main
-from kafka_config_admin.desired import ChangeKind, StateChange
+from kafka_config_admin.feed import ChangeKind, StateChange
 from kafka_config_admin.journal import FeedTableError, JournalEntry, read_feed_table
 from kafka_config_admin.journal._restore import (
     _feed_changes,

@@ -22,13 +22,13 @@ from kafka_config_admin import (
 from kafka_config_admin.cli._diff import load_snapshot
 from kafka_config_admin.cli._output import DescribeView, describe_document
 from kafka_config_admin.cli._resources import UsageError
-from kafka_config_admin.desired import (
+from kafka_config_admin.feed import ChangeKind, StateChange
+from kafka_config_admin.state import (
     ENTRY_COLUMNS,
     ERROR_COLUMNS,
+    KEY_COLUMN,
     RESOURCE_COLUMNS,
     SYNONYM_COLUMNS,
-    ChangeKind,
-    StateChange,
     entry_row,
     error_row,
     error_values,
@@ -100,6 +100,7 @@ def test_the_spark_schemas_name_their_columns_as_the_rows_do() -> None:
     from kafka_config_admin.spark import (
         CHANGES_SCHEMA,
         DIFF_SCHEMA,
+        FINDINGS_SCHEMA,
         OPS_SCHEMA,
         OUTCOME_SCHEMA,
         SNAPSHOT_SCHEMA,
@@ -115,8 +116,11 @@ def test_the_spark_schemas_name_their_columns_as_the_rows_do() -> None:
         *ERROR_COLUMNS,
     ]
     assert list(_entry_columns([RETENTION])) == list(ENTRY_COLUMNS)
-    for schema in (OPS_SCHEMA, OUTCOME_SCHEMA, CHANGES_SCHEMA, DIFF_SCHEMA):
-        assert schema.names[1:3] == list(RESOURCE_COLUMNS)
+    for schema in (OPS_SCHEMA, OUTCOME_SCHEMA, CHANGES_SCHEMA, DIFF_SCHEMA, FINDINGS_SCHEMA):
+        # a config key is `key` in every row about one (a config entry's own column is `name`)
+        first = schema.names.index(RESOURCE_COLUMNS[0])
+        assert schema.names[first : first + 3] == [*RESOURCE_COLUMNS, KEY_COLUMN]
+        assert "name" not in schema.names
     assert OUTCOME_SCHEMA.names[-5:-2] == ["status", *ERROR_COLUMNS]
     assert CHANGES_SCHEMA.names[-2:] == list(ERROR_COLUMNS)
     feed = StateChange(

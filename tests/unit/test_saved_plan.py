@@ -20,30 +20,34 @@ from kafka_config_admin import (
     OpType,
     ResourceType,
 )
-from kafka_config_admin.desired import (
+from kafka_config_admin.changeset import (
     SAVED_PLAN_FORMAT,
     SAVED_PLAN_KIND,
-    ClusterState,
-    ConfigChange,
-    DesiredState,
-    PartitionPlan,
-    Plan,
-    QuotaChange,
-    QuotaPlan,
-    ResourceAction,
-    ResourcePlan,
     SavedPlanError,
-    ScramChange,
-    ScramPlan,
-    TopicCreation,
-    make_plan,
     plan_desired_state,
-    plan_difference,
     read_saved_plan,
     saved_plan_document,
+)
+from kafka_config_admin.desired import (
+    ConfigChange,
+    PartitionPlan,
+    Plan,
+    ResourceAction,
+    ResourcePlan,
+    TopicCreation,
+    make_plan,
+    plan_difference,
     stale_quotas,
 )
 from kafka_config_admin.desired._plan import _DIGEST_CHANGE_FIELDS, _canonical
+from kafka_config_admin.state import (
+    ClusterState,
+    DesiredState,
+    QuotaChange,
+    QuotaPlan,
+    ScramChange,
+    ScramPlan,
+)
 
 from .desired_helpers import T, entry, topic_config
 

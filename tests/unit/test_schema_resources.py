@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kafka_config_admin import ConfigResource, ResourceType
-from kafka_config_admin.desired import schema_resources
+from kafka_config_admin.state import schema_resources
 
 BROKER, TOPIC = ResourceType.BROKER, ResourceType.TOPIC
 DEFAULT = ConfigResource(BROKER, "")

@@ -14,8 +14,8 @@ from kafka_config_admin import (
     UnknownTopicOrPartitionError,
 )
 from kafka_config_admin.changeset import OutcomeStatus
-from kafka_config_admin.desired import Problem
-from kafka_config_admin.spark._apply_rows import _Settled, _settled_rows
+from kafka_config_admin.spark._apply_rows import OP_COLUMNS, _Settled, _settled_rows, op_columns
+from kafka_config_admin.state import KEY_COLUMN, Problem
 
 TOPIC = ConfigResource(ResourceType.TOPIC, "orders")
 ROWS = [
@@ -64,3 +64,19 @@ def test_a_resource_that_could_not_be_described_fails_every_row_with_its_error()
     assert [row[:2] for row in outcomes(settled)] == [
         ("failed", "UnknownTopicOrPartitionError")
     ] * 2
+
+
+def test_ops_name_their_config_key_as_every_row_does() -> None:
+    assert OP_COLUMNS[3] == KEY_COLUMN == "key"
+    assert op_columns([*OP_COLUMNS, "extra"]) == OP_COLUMNS
+
+
+def test_ops_with_the_old_name_column_are_read_with_a_warning() -> None:
+    old = ["cluster", "resource_type", "resource_name", "name", "op", "value"]
+    with pytest.warns(DeprecationWarning, match="config key column is now 'key'"):
+        assert op_columns(old) == tuple(old)
+
+
+def test_a_frame_that_is_not_ops_is_left_to_the_missing_column_error() -> None:
+    assert op_columns(["cluster", "op"]) == OP_COLUMNS
+    assert op_columns(["name"]) == OP_COLUMNS  # no warning: not an old ops frame either

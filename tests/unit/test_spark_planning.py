@@ -9,10 +9,10 @@ pytest.importorskip("pyspark", reason="the spark extra is not installed")
 from pyspark.sql.datasource import EqualTo, GreaterThan, In, StringStartsWith
 
 from kafka_config_admin import ConfigResource, InvalidArgumentError, ResourceType
-from kafka_config_admin.desired import ResourceKind
 from kafka_config_admin.spark._options import SnapshotOptions
 from kafka_config_admin.spark._selection import Selection
 from kafka_config_admin.spark._source import narrow
+from kafka_config_admin.state import ResourceKind
 
 SERVERS = {"bootstrap.servers": "127.0.0.1:9092"}
 

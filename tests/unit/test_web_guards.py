@@ -98,7 +98,8 @@ def test_a_session_keeps_the_last_plans_it_showed_per_cluster() -> None:
 
 def test_the_apply_confirmation_counts_what_changes_by_kind() -> None:
     from kafka_config_admin import ConfigResource, ResourceType
-    from kafka_config_admin.desired import QuotaPlan, ResourceAction, ResourcePlan, ScramPlan
+    from kafka_config_admin.desired import ResourceAction, ResourcePlan
+    from kafka_config_admin.state import QuotaPlan, ScramPlan
     from kafka_config_admin.web._summary import change_summary
 
     def changed(kind: ResourceType, name: str, action: ResourceAction) -> ResourcePlan:

@@ -21,7 +21,8 @@ from kafka_config_admin import (
     ResourceType,
 )
 from kafka_config_admin.connect import Connection
-from kafka_config_admin.desired import OutcomeStatus, parse_desired_state
+from kafka_config_admin.desired import parse_desired_state
+from kafka_config_admin.state import OutcomeStatus
 from kafka_config_admin.testing import KafkaCluster
 from kafka_config_admin.web import WebSettings, create_app
 from kafka_config_admin.web._listings import Listings

@@ -9,8 +9,8 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ... import AdminClient, ConfigResource, ResourceType, is_broker_id
-from ...desired import DesiredState, Rule, kafka_string_for
 from ...journal import Journal, JournalStore, Origin, Recorder
+from ...state import DesiredState, Rule, kafka_string_for
 from .._render import KINDS, render
 from .._sessions import Session
 

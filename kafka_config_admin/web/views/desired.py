@@ -9,18 +9,15 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ...changeset import Proposal, ask_broker, check_plan_rules
 from ...desired import (
     DesiredStateError,
-    PatternTimeoutError,
-    Proposal,
-    ask_broker,
-    check_plan_rules,
     evaluate_state,
     make_plan,
     parse_desired_state,
     read_export,
-    read_state,
 )
+from ...state import PatternTimeoutError, read_state
 from .._render import render
 from .._summary import change_count, change_summary
 from .base import cluster_client, cluster_rules, form_text, override_rules, session

@@ -23,7 +23,7 @@ from ... import (
     quota_value_text,
     shorten,
 )
-from ...desired import QUOTA_KEYS, QuotaSpec, human_units, kafka_string_for
+from ...state import QUOTA_KEYS, QuotaSpec, human_units, kafka_string_for
 from .._render import entity_words, render, resource_url
 from .base import cluster_client, cluster_name, edit_answer, form_text, require_writes, session
 

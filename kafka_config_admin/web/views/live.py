@@ -21,15 +21,8 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from ... import AdminClient, InvalidArgumentError, error_line
-from ...desired import (
-    ChangeKind,
-    ObservedState,
-    ResourceKind,
-    ResourceScope,
-    diff_states,
-    next_state,
-    observe_cluster,
-)
+from ...feed import ChangeKind, ObservedState, diff_states, next_state, observe_cluster
+from ...state import ResourceKind, ResourceScope
 from .._live import LiveStreams, Poll
 from .._render import render
 from .base import cluster_client, cluster_name

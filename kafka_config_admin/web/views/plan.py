@@ -26,29 +26,28 @@ from ... import (
     UserScramCredentialAlteration,
     changeset,
 )
-from ...changeset import ChangeSet, review
-from ...desired import (
+from ...changeset import (
     ApplyReport,
-    ClusterState,
-    DesiredState,
+    ChangeSet,
     FindingStatus,
-    OutcomeStatus,
-    Plan,
-    PlanDifference,
     PlanRejectedError,
-    Rule,
     RuleCheck,
     RuleRefusedError,
-    StaleKey,
     apply_plan,
     check_plan_rules,
+    review,
+)
+from ...desired import (
+    Plan,
+    PlanDifference,
+    StaleKey,
     make_plan,
     plan_difference,
-    read_state,
     stale_keys,
     stale_quotas,
 )
 from ...journal import Recorder
+from ...state import ClusterState, DesiredState, OutcomeStatus, Rule, read_state
 from .._edits import Edits
 from .._render import render
 from .._summary import change_count, change_summary

@@ -25,21 +25,20 @@ from ... import (
     ResourceType,
     is_sensitive,
 )
-from ...desired import (
+from ...changeset import Proposal, ask_broker
+from ...desired import make_plan
+from ...state import (
     LOG_LEVELS,
     ClusterState,
     ConfigWarning,
     DesiredState,
     Problem,
-    Proposal,
-    ask_broker,
     check_value,
     human_units,
     is_locked,
     is_override,
     is_reference,
     key_rules,
-    make_plan,
     read_state,
     unknown_key_warnings,
     upcoming_warning,

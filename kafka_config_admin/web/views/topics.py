@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from ... import ConfigResource, ResourceType
-from ...desired import kafka_string_for
+from ...state import kafka_string_for
 from .._listings import Listings
 from .._patterns import matching
 from .._render import render

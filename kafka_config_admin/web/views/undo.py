@@ -18,15 +18,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ... import AdminClient, changeset
-from ...changeset import Review, StaleChangeError, review
-from ...desired import (
-    ApplyReport,
-    Plan,
-    PlanDifference,
-    RuleCheck,
-    RuleRefusedError,
-    plan_difference,
-)
+from ...changeset import ApplyReport, Review, RuleCheck, RuleRefusedError, StaleChangeError, review
+from ...desired import Plan, PlanDifference, plan_difference
 from ...journal import JournalEntry, JournalQuery, Undo, plan_undo
 from .._render import render
 from .._summary import change_summary

@@ -1,6 +1,6 @@
 """What changed between two observations of a cluster: the one diff of the change feed.
 
-Pure (no I/O): :func:`kafka_config_admin.desired.observe_cluster` reads an
+Pure (no I/O): :func:`kafka_config_admin.feed.observe_cluster` reads an
 :class:`ObservedState`, :func:`next_state` carries what a failed read could not see over from
 the last state, and :func:`diff_states` turns two states into :class:`StateChange` rows. The
 Spark stream (``kafka-config-changes``) and the CLI's ``watch`` both use exactly these.
@@ -39,8 +39,7 @@ from enum import StrEnum
 from typing import Any
 
 from .. import Config, ConfigResource, ConfigSource, ResourceType
-from ._rows import ERROR_COLUMNS, RESOURCE_COLUMNS
-from ._state import override_source
+from ..state import ERROR_COLUMNS, RESOURCE_COLUMNS, override_source
 
 __all__ = [
     "BROKER_GONE_AFTER",

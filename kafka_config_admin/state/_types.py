@@ -146,7 +146,7 @@ def parse_typed(kind: ConfigType, text: str) -> TypedValue:
     Kafka's ``ConfigDef.parseType``, with Java's rules: the text is trimmed by Java's
     ``trim()``; numbers take Java's digits (any Unicode decimal digit for integers, ASCII for
     doubles); a LIST keeps its empty members (whether a member may be empty is its validator's
-    to say: :func:`kafka_config_admin.desired.check_value`). A CLASS is its trimmed name,
+    to say: :func:`kafka_config_admin.state.check_value`). A CLASS is its trimmed name,
     refused only where no class can have it (empty, an empty part between dots, a ``/``):
     whether the class exists only the broker can tell. UNKNOWN (a broker too old to report
     types) gives the trimmed string: only the broker can check such a value.

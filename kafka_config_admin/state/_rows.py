@@ -7,9 +7,12 @@ user meets it:
 
 - a resource: ``resource_type`` (a :class:`~kafka_config_admin.ResourceType` name) and
   ``resource_name``;
-- a config entry: ``name``, ``value`` (null when sensitive), ``source``, ``is_default``,
-  ``is_read_only``, ``is_sensitive``, ``config_type`` (a ``ConfigType`` name),
-  ``documentation``, ``synonyms`` (each ``name``, ``value``, ``source``);
+- the config key a change, an alter op, a finding or a difference is about: ``key``
+  (:data:`KEY_COLUMN`), in the CLI's documents, the change feed and every Spark schema alike;
+- a config entry, which names itself as Kafka's ``ConfigEntry`` does: ``name``, ``value``
+  (null when sensitive), ``source``, ``is_default``, ``is_read_only``, ``is_sensitive``,
+  ``config_type`` (a ``ConfigType`` name), ``documentation``, ``synonyms`` (each ``name``,
+  ``value``, ``source``);
 - an error: ``error`` (the error's class name) and ``error_message`` (its message on one
   line), both null when there is none;
 - an outcome: ``status`` (an :class:`OutcomeStatus` value, the one vocabulary of outcomes)
@@ -25,6 +28,7 @@ from .. import ConfigEntry, ConfigResource, error_line
 __all__ = [
     "ENTRY_COLUMNS",
     "ERROR_COLUMNS",
+    "KEY_COLUMN",
     "OUTCOME_COLUMNS",
     "RESOURCE_COLUMNS",
     "SYNONYM_COLUMNS",
@@ -36,6 +40,9 @@ __all__ = [
 
 #: The columns that name a config resource.
 RESOURCE_COLUMNS = ("resource_type", "resource_name")
+#: The column naming the config key a change, an alter op, a finding or a difference is about
+#: (a config entry's own column is ``name``: :data:`ENTRY_COLUMNS`).
+KEY_COLUMN = "key"
 #: The columns of a config entry, in order.
 ENTRY_COLUMNS = (
     "name",

@@ -35,7 +35,7 @@ from .. import (
     quota_value_text,
     shorten,
 )
-from ._plan import Plan, TopicCreation
+from ..desired import Plan, TopicCreation
 
 __all__ = ["BrokerVerdict", "Proposal", "Refusal", "ask_broker", "is_refusal"]
 

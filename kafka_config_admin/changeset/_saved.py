@@ -17,10 +17,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from .. import ClientQuotaEntity, ConfigResource, InvalidArgumentError, ResourceType
-from ._model import DesiredState, ResourceSpec, TopicSpec
-from ._plan import Plan
-from ._quotas import QuotaSpec
-from ._references import is_reference
+from ..desired import Plan
+from ..state import DesiredState, QuotaSpec, ResourceSpec, TopicSpec, is_reference
 
 __all__ = [
     "SAVED_PLAN_FORMAT",

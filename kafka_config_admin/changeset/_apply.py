@@ -31,12 +31,18 @@ from .. import (
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
 )
-from ._check import Problem
+from ..desired import Plan, ResourceAction, ResourcePlan, StaleKey
+from ..state import (
+    OutcomeStatus,
+    Problem,
+    QuotaPlan,
+    Rule,
+    ScramChange,
+    ScramPlan,
+    read_scram_credentials,
+)
+from ..state._outcomes import status_dict
 from ._guard import RuleCheck, check_plan_rules
-from ._outcomes import OutcomeStatus, status_dict
-from ._plan import Plan, ResourceAction, ResourcePlan, StaleKey
-from ._quotas import QuotaPlan
-from ._read_state import read_scram_credentials
 from ._reassign import (
     DEFAULT_REASSIGNMENT_TIMEOUT,
     PartitionOutcome,
@@ -44,8 +50,6 @@ from ._reassign import (
     apply_partition_plans,
     settle_topics,
 )
-from ._rules import Rule
-from ._scram_users import ScramChange, ScramPlan
 from ._verdict import BrokerVerdict, Proposal, Refusal, ask_broker
 
 __all__ = [

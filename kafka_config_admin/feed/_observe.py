@@ -2,7 +2,7 @@
 
 Used on its own by the CLI's ``watch`` and on Spark's executors by the ``kafka-config-changes``
 stream. Nothing here raises for a cluster or a resource that fails: the state says what failed,
-and :func:`~kafka_config_admin.desired.next_state` keeps the last known values in its place.
+and :func:`~kafka_config_admin.feed.next_state` keeps the last known values in its place.
 """
 
 from __future__ import annotations
@@ -23,6 +23,14 @@ from .. import (
     UnsupportedVersionError,
     quota_value_text,
 )
+from ..state import (
+    PatternTimeoutError,
+    ResourceKind,
+    ResourceScope,
+    error_values,
+    list_scope,
+    read_scram_credentials,
+)
 from ._changes import (
     ENTITY_SOURCE,
     QUOTA,
@@ -33,13 +41,7 @@ from ._changes import (
     ResourceObservation,
     observed_values,
 )
-from ._kinds import ResourceKind
-from ._listing import list_scope
-from ._patterns import PatternTimeoutError
-from ._read_state import read_scram_credentials
 from ._rotation import ReadRotation
-from ._rows import error_values
-from ._scope import ResourceScope
 
 __all__ = ["observe_cluster", "observe_once"]
 

@@ -30,9 +30,10 @@ from .. import (
     ResourceType,
     TopicPartition,
 )
-from ._model import BROKER_THROTTLE_KEYS, TOPIC_THROTTLE_KEYS
-from ._outcomes import OutcomeStatus, status_dict
-from ._partitions import PartitionPlan, Replicas
+from ..desired import PartitionPlan
+from ..desired._partitions import Replicas
+from ..state import BROKER_THROTTLE_KEYS, TOPIC_THROTTLE_KEYS, OutcomeStatus
+from ..state._outcomes import status_dict
 
 __all__ = [
     "DEFAULT_REASSIGNMENT_TIMEOUT",

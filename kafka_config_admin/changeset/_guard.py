@@ -41,13 +41,21 @@ from .. import (
     InvalidArgumentError,
     shorten,
 )
-from ._audit import quota_failure
-from ._kinds import ResourceKind
-from ._plan import ConfigChange, Plan, ResourcePlan
-from ._quotas import QuotaChange, QuotaPlan
-from ._rules import BREAKS_THE_RULE, SCRAM_RULE_KEYS, SENSITIVE_KEYS, Rule, RuleOperator, Violation
-from ._scram_users import ScramChange, ScramPlan
-from ._state import is_override, override_source
+from ..desired import ConfigChange, Plan, ResourcePlan
+from ..desired._audit import quota_failure
+from ..state import (
+    QuotaChange,
+    QuotaPlan,
+    ResourceKind,
+    Rule,
+    RuleOperator,
+    ScramChange,
+    ScramPlan,
+    Violation,
+    is_override,
+    override_source,
+)
+from ..state._rules import BREAKS_THE_RULE, SCRAM_RULE_KEYS, SENSITIVE_KEYS
 
 __all__ = [
     "FindingStatus",

@@ -30,6 +30,10 @@ from .helpers import new_topic
 pytestmark = pytest.mark.integration
 
 
+def _default_interrupt() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Watcher:
     """A ``watch`` process whose output lines are read as they come."""
 
@@ -41,6 +45,9 @@ class Watcher:
             stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, "COLUMNS": "200"},
+            # Ctrl-C reaches the watch as at a terminal, also when the suite itself runs in the
+            # background (a shell starts background jobs with SIGINT ignored, inherited).
+            preexec_fn=_default_interrupt,
         )
         self.out: queue.Queue[str] = queue.Queue()
         self.err: queue.Queue[str] = queue.Queue()

@@ -256,7 +256,7 @@ def test_no_serious_accessibility_violation_on_any_page(
         "quotas": f"/c/{CLUSTER}/quotas",
         "SCRAM users": f"/c/{CLUSTER}/users",
         "desired state": f"/c/{CLUSTER}/desired",
-        "change log": "/changes",
+        "change log (now the history)": "/changes",
         "error": f"/c/{CLUSTER}/r/topic/{unique_name('no-such-topic')}",
         "empty plan": f"/c/{CLUSTER}/plan",
     }
@@ -272,6 +272,14 @@ def test_no_serious_accessibility_violation_on_any_page(
     confirm_and_apply(page)
     expect(page.get_by_role("heading", level=1)).to_have_text("Applied 1 change")
     assert_accessible(page, "applied")
+    page.goto(f"{editor}/history")
+    assert_accessible(page, "history")
+    page.locator("form[action$='/undo'] button").first.click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Undo change")
+    assert_accessible(page, "undo preview")
+    for what, path in {"live": "/live", "live of a topic": f"/live?topic={long_topic}"}.items():
+        page.goto(f"{editor}/c/{CLUSTER}{path}")
+        assert_accessible(page, what)
     hashes = {"alice": hash_password("correct horse")}
     guarded = WebSettings(**{**settings.__dict__, "host": "0.0.0.0", "auth": PasswordLogin(hashes)})
     with serving(guarded) as url:

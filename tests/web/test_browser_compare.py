@@ -1,0 +1,119 @@
+"""The compare page over two real clusters (the session's and one this module starts), in
+Debian's Chromium driven by Playwright: a topic that differs shown key by key, "make like"
+through the pending plan's review and confirmation, and the change read back from the broker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from kafka_config_admin import AdminClient, ConfigResource, ResourceType
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.state import overrides_read
+from kafka_config_admin.testing import start_cluster
+from kafka_config_admin.web import WebSettings
+
+from .browser import confirm_and_apply, serving, with_admin
+from .helpers import create_topics, unique_name
+from .test_browser_design import assert_accessible
+
+pytestmark = pytest.mark.integration
+
+LEFT, RIGHT = "prod", "staging"
+
+
+@pytest.fixture(scope="module")
+def second_cluster() -> Iterator[str]:
+    """A cluster of its own (one broker), apart from the session's."""
+    with start_cluster(brokers=1) as cluster:
+        yield cluster.bootstrap_servers
+
+
+@pytest.fixture(scope="module")
+def editor(kafka_bootstrap: str, second_cluster: str) -> Iterator[str]:
+    settings = WebSettings(
+        clusters={
+            LEFT: Connection(bootstrap_servers=kafka_bootstrap),
+            RIGHT: Connection(bootstrap_servers=second_cluster),
+        },
+        allow_writes=True,
+        timeout=30,
+    )
+    with serving(settings) as url:
+        yield url
+
+
+def make_topic(bootstrap: str, name: str, configs: dict[str, str]) -> None:
+    async def work(admin: AdminClient) -> None:
+        await create_topics(admin, [name], configs)
+
+    with_admin(bootstrap, work)
+
+
+def overrides(bootstrap: str, topic: str) -> dict[str, str | None]:
+    """The topic's overrides as the broker describes them now."""
+    resource = ConfigResource(ResourceType.TOPIC, topic)
+
+    async def work(admin: AdminClient) -> dict[str, str | None]:
+        result = admin.describe_configs([resource])
+        await result.wait()
+        found, failures = overrides_read(result)
+        assert failures == []
+        return {key: value for key, (value, _) in found[resource].items()}
+
+    return with_admin(bootstrap, work)
+
+
+def test_compare_two_clusters_and_make_the_right_like_the_left(
+    page: Page, editor: str, kafka_bootstrap: str, second_cluster: str
+) -> None:
+    shared, left_only = unique_name("cmp-"), unique_name("cmp-left-")
+    make_topic(kafka_bootstrap, shared, {"retention.ms": "604800000", "cleanup.policy": "compact"})
+    make_topic(kafka_bootstrap, left_only, {})
+    make_topic(second_cluster, shared, {"retention.ms": "86400000", "segment.bytes": "10485760"})
+
+    page.goto(f"{editor}/compare?left={LEFT}&right={RIGHT}")
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Compare {LEFT} with {RIGHT}")
+    topic = page.locator("table.diff tbody", has_text=shared)
+    # Every key either side sets, both values in words, and how they compare.
+    retention = topic.locator("tr", has_text="retention.ms")
+    expect(retention).to_contain_text("1 week")
+    expect(retention).to_contain_text("1 day")
+    expect(retention).to_contain_text("different")
+    expect(topic.locator("tr", has_text="cleanup.policy")).to_contain_text(f"only on {LEFT}")
+    segment = topic.locator("tr", has_text="segment.bytes")
+    expect(segment).to_contain_text(f"only on {RIGHT}")
+    expect(segment).to_contain_text("10 MiB")
+    only_left = page.locator("table.diff tbody", has_text=left_only)
+    expect(only_left).to_contain_text(f"only on {LEFT}")
+    expect(only_left.get_by_role("button")).to_have_count(0)
+    assert_accessible(page, "compare")
+
+    topic.get_by_role("button", name=f"make {RIGHT} like {LEFT}").click()
+    expect(page).to_have_url(f"{editor}/c/{RIGHT}/plan")
+    expect(page.locator(".notice")).to_contain_text(f"3 edit(s) to make {RIGHT} like {LEFT}")
+    assert overrides(second_cluster, shared)["retention.ms"] == "86400000"  # nothing sent yet
+    confirm_and_apply(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Applied 3 changes")
+
+    assert overrides(second_cluster, shared) == {
+        "retention.ms": "604800000",
+        "cleanup.policy": "compact",
+    }
+    assert topics_of(second_cluster, [left_only]) == []  # make like never creates a topic
+    page.goto(f"{editor}/compare?left={LEFT}&right={RIGHT}")
+    expect(topic.locator("td.ok")).to_have_count(2)  # retention.ms and cleanup.policy
+    expect(topic).not_to_contain_text("different")
+    expect(topic.get_by_role("button")).to_have_count(0)
+
+
+def topics_of(bootstrap: str, names: list[str]) -> list[str]:
+    """Which of ``names`` the cluster has."""
+
+    async def work(admin: AdminClient) -> list[str]:
+        listed = await admin.list_topics()
+        return [topic.name for topic in listed if topic.name in names]
+
+    return with_admin(bootstrap, work)

@@ -128,7 +128,9 @@ def read_side(options: ConnectionOptions, selection: Selection) -> Side:
             result = admin.describe_configs(resources)
             await settle(result, f"reading {label}")
             overrides, failed = overrides_read(result)
-            failures = [(resource, [], error) for resource, error in failed]
+            failures: list[tuple[ConfigResource, list[str], BaseException]] = [
+                (resource, [], error) for resource, error in failed
+            ]
             if failures:
                 raise SideUnreadableError(label, failures_lines(failures))
             return Side(label, overrides)

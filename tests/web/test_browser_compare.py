@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -15,8 +16,8 @@ from kafka_config_admin.state import overrides_read
 from kafka_config_admin.testing import start_cluster
 from kafka_config_admin.web import WebSettings
 
-from .browser import confirm_and_apply, serving, with_admin
-from .helpers import create_topics, unique_name
+from .browser import confirm_and_apply, serving, shot, with_admin
+from .helpers import create_topics, csrf_token, unique_name
 from .test_browser_design import assert_accessible
 
 pytestmark = pytest.mark.integration
@@ -90,6 +91,7 @@ def test_compare_two_clusters_and_make_the_right_like_the_left(
     expect(only_left).to_contain_text(f"only on {LEFT}")
     expect(only_left.get_by_role("button")).to_have_count(0)
     assert_accessible(page, "compare")
+    shot(page, "compare")
 
     topic.get_by_role("button", name=f"make {RIGHT} like {LEFT}").click()
     expect(page).to_have_url(f"{editor}/c/{RIGHT}/plan")
@@ -117,3 +119,35 @@ def topics_of(bootstrap: str, names: list[str]) -> list[str]:
         return [topic.name for topic in listed if topic.name in names]
 
     return with_admin(bootstrap, work)
+
+
+def test_every_difference_joins_the_plan_and_nothing_is_sent_before_it_is_confirmed(
+    page: Page, editor: str, kafka_bootstrap: str, second_cluster: str
+) -> None:
+    first, second = unique_name("cmp-all-"), unique_name("cmp-all-")
+    make_topic(kafka_bootstrap, first, {"retention.ms": "3600000"})
+    make_topic(kafka_bootstrap, second, {"max.message.bytes": "2097152"})
+    make_topic(second_cluster, first, {})
+    make_topic(second_cluster, second, {})
+    page.goto(f"{editor}/compare?left={LEFT}&right={RIGHT}")
+    page.get_by_role("button", name=f"make {RIGHT} like {LEFT}: every difference").click()
+    expect(page).to_have_url(f"{editor}/c/{RIGHT}/plan")
+    plan = page.locator("table.diff")
+    expect(plan).to_contain_text(first)
+    expect(plan).to_contain_text(second)
+    page.get_by_role("button", name="discard the edits").click()
+    assert overrides(second_cluster, first) == {} and overrides(second_cluster, second) == {}
+
+
+def test_make_like_refuses_what_it_cannot_do(editor: str) -> None:
+    with httpx.Client(base_url=editor) as web:
+        token = csrf_token(web.get("/compare").text)
+        path = f"/c/{RIGHT}/compare/make-like"
+        headers = {"Origin": editor}
+        unknown = web.post(path, data={"like": "nowhere", "csrf_token": token}, headers=headers)
+        assert unknown.status_code == 404 and "no other cluster named" in unknown.text
+        itself = web.post(path, data={"like": RIGHT, "csrf_token": token}, headers=headers)
+        assert itself.status_code == 404
+        group = {"like": LEFT, "kind": "group", "name": "g", "csrf_token": token}
+        refused = web.post(path, data=group, headers=headers)
+        assert refused.status_code == 400 and "topics and the cluster default" in refused.text

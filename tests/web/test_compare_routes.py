@@ -53,6 +53,7 @@ async def test_read_only_shows_the_comparison_and_refuses_make_like(
     page = await editor.get("/compare", params={"left": "a", "right": "b"})
     assert page.status_code == 200, page.text
     assert "cluster default" in page.text and "resources differ" in page.text
+    assert 'href="/compare?left=b&amp;right=a"' in page.text  # swap the sides
     assert "/compare/make-like" not in page.text and "read-only" in page.text
     refused = await editor.post(
         "/c/b/compare/make-like", data={"like": "a", "csrf_token": csrf_token(page.text)}

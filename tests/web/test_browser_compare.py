@@ -4,13 +4,14 @@ through the pending plan's review and confirmation, and the change read back fro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from kafka_config_admin import AdminClient, ConfigResource, ResourceType
+from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.state import overrides_read
 from kafka_config_admin.testing import start_cluster
@@ -151,3 +152,34 @@ def test_make_like_refuses_what_it_cannot_do(editor: str) -> None:
         group = {"like": LEFT, "kind": "group", "name": "g", "csrf_token": token}
         refused = web.post(path, data=group, headers=headers)
         assert refused.status_code == 400 and "topics and the cluster default" in refused.text
+
+
+def test_make_the_cluster_default_like_the_other_clusters(
+    page: Page, editor: str, second_cluster: str
+) -> None:
+    default = ConfigResource(ResourceType.BROKER, "")
+    key = "log.cleaner.backoff.ms"  # only this module's own cluster's default is changed
+
+    async def set_default(admin: AdminClient) -> None:
+        op = AlterConfigOp(key, "20000", OpType.SET)
+        await admin.incremental_alter_configs({default: [op]}).all()
+
+    with_admin(second_cluster, set_default)
+    page.goto(f"{editor}/compare?left={LEFT}&right={RIGHT}")
+    row = page.locator("table.diff tbody", has_text="cluster default")
+    expect(row.locator("tr", has_text=key)).to_contain_text(f"only on {RIGHT}")
+    expect(row.locator("tr", has_text=key)).to_contain_text("20 seconds")
+    row.get_by_role("button", name=f"make {RIGHT} like {LEFT}").click()
+    expect(page.locator("table.diff")).to_contain_text(key)
+    confirm_and_apply(page)
+    # 1 change here; more when other tests left overrides on the session cluster's default
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile(r"Applied \d+ changes?"))
+
+    async def default_overrides(admin: AdminClient) -> set[str]:
+        result = admin.describe_configs([default])
+        await result.wait()
+        found, failures = overrides_read(result)
+        assert failures == []
+        return set(found[default])
+
+    assert key not in with_admin(second_cluster, default_overrides)

@@ -17,7 +17,15 @@ from .. import (
     KafkaConfigAdminError,
     ResourceType,
 )
-from ..state import RESOURCE_COLUMNS, is_override, resource_row, same_value
+from ..state import (
+    RESOURCE_COLUMNS,
+    KeyMatch,
+    Overrides,
+    compare_overrides,
+    overrides_of,
+    overrides_read,
+    resource_row,
+)
 from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
@@ -33,9 +41,6 @@ from ._progress import settle
 from ._resources import Selection, UsageError, resource
 from ._running import open_client, run
 from ._selection import selected_resources
-
-#: A side's overrides: per resource, key -> (value, type); a resource it lacks is absent.
-Overrides = dict[ConfigResource, dict[str, tuple[str | None, ConfigType]]]
 
 #: 2: a difference's ``resource`` has the row columns ``resource_type`` and ``resource_name``.
 DIFF_FORMAT_VERSION = 2
@@ -122,14 +127,10 @@ def read_side(options: ConnectionOptions, selection: Selection) -> Side:
                 resources = await selected_resources(admin, selection)
             result = admin.describe_configs(resources)
             await settle(result, f"reading {label}")
-            overrides: Overrides = {}
-            failures: list[tuple[ConfigResource, list[str], BaseException]] = []
-            for resource, future in result.values.items():
-                error = future.exception()
-                if error is None:
-                    overrides[resource] = overrides_of(resource, future.result().values())
-                elif not _absent(error):
-                    failures.append((resource, [], error))
+            overrides, failed = overrides_read(result)
+            failures: list[tuple[ConfigResource, list[str], BaseException]] = [
+                (resource, [], error) for resource, error in failed
+            ]
             if failures:
                 raise SideUnreadableError(label, failures_lines(failures))
             return Side(label, overrides)
@@ -142,19 +143,6 @@ class SideUnreadableError(KafkaConfigAdminError):
 
     def __init__(self, label: str, lines: list[str]) -> None:
         super().__init__(f"{label}: could not describe {'; '.join(lines)}")
-
-
-def _absent(error: BaseException) -> bool:
-    return type(error).__name__ in ("UnknownTopicOrPartitionError", "ResourceNotFoundError")
-
-
-def overrides_of(
-    resource: ConfigResource, entries: Any
-) -> dict[str, tuple[str | None, ConfigType]]:
-    """The values set on the resource itself, with their types."""
-    return {
-        entry.name: (entry.value, entry.type) for entry in entries if is_override(resource, entry)
-    }
 
 
 def load_snapshot(path: Path) -> Side:
@@ -191,35 +179,29 @@ def load_snapshot(path: Path) -> Side:
 
 
 def compare(left: Side, right: Side) -> list[dict[str, Any]]:
-    """Every key whose value differs by type, and every resource only one side has."""
+    """Every key whose value differs by type, and every resource only one side has (the
+    comparison is the state layer's :func:`~kafka_config_admin.state.compare_overrides`)."""
     differences: list[dict[str, Any]] = []
-    for found in dict.fromkeys([*left.overrides, *right.overrides]):
-        mine, theirs = left.overrides.get(found), right.overrides.get(found)
-        if mine is None or theirs is None:
+    for compared in compare_overrides(left.overrides, right.overrides):
+        row = resource_row(compared.resource)
+        if not (compared.on_left and compared.on_right):
             differences.append(
                 {
-                    "resource": resource_row(found),
+                    "resource": row,
                     "key": None,
-                    "left": _ABSENT if mine is None else "(present)",
-                    "right": _ABSENT if theirs is None else "(present)",
+                    "left": "(present)" if compared.on_left else _ABSENT,
+                    "right": "(present)" if compared.on_right else _ABSENT,
                 }
             )
-            continue
-        for key in sorted(set(mine) | set(theirs)):
-            (value, kind), (other, other_kind) = (
-                mine.get(key, (None, ConfigType.UNKNOWN)),
-                theirs.get(key, (None, ConfigType.UNKNOWN)),
+        for key in compared.differences:
+            differences.append(
+                {
+                    "resource": row,
+                    "key": key.key,
+                    "left": _NOT_SET if key.match is KeyMatch.RIGHT_ONLY else key.left,
+                    "right": _NOT_SET if key.match is KeyMatch.LEFT_ONLY else key.right,
+                }
             )
-            known = kind if kind is not ConfigType.UNKNOWN else other_kind
-            if not same_value(known, value, other, key=key):
-                differences.append(
-                    {
-                        "resource": resource_row(found),
-                        "key": key,
-                        "left": _NOT_SET if key not in mine else value,
-                        "right": _NOT_SET if key not in theirs else other,
-                    }
-                )
     return differences
 
 

@@ -8,7 +8,8 @@ file (:mod:`kafka_config_admin.desired`) all build on it.
   a cluster to read (:class:`ResourceScope`, :func:`list_scope`) and users' regular expressions
   within a time budget (:class:`UserPattern`, :func:`find_matching`);
 - reading a cluster: :func:`describe_state` (the one reader of configs) and :func:`read_state`
-  (everything a desired state is about) into a :class:`ClusterState`;
+  (everything a desired state is about) into a :class:`ClusterState`; two sides' overrides
+  compared key by key (:func:`compare_overrides`, the CLI's ``diff`` and the web's compare page);
 - values and their checks: human units (:func:`kafka_string_for`), KIP-569 types
   (:func:`parse_typed`, :func:`same_value`), the client's checks (:func:`check_value`,
   :func:`check_ops`, :func:`check_desired`, each finding a :class:`Problem`), a key's update
@@ -40,6 +41,13 @@ if _typing.TYPE_CHECKING:
     from ._check import is_locked as is_locked
     from ._check import key_hint as key_hint
     from ._check import unknown_key_warnings as unknown_key_warnings
+    from ._compare import KeyComparison as KeyComparison
+    from ._compare import KeyMatch as KeyMatch
+    from ._compare import Overrides as Overrides
+    from ._compare import ResourceComparison as ResourceComparison
+    from ._compare import compare_overrides as compare_overrides
+    from ._compare import overrides_of as overrides_of
+    from ._compare import overrides_read as overrides_read
     from ._documentation import documentation_html as documentation_html
     from ._documentation import documentation_text as documentation_text
     from ._key_rules import key_rules as key_rules
@@ -130,6 +138,15 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "is_locked",
         "key_hint",
         "unknown_key_warnings",
+    ),
+    "._compare": (
+        "KeyComparison",
+        "KeyMatch",
+        "Overrides",
+        "ResourceComparison",
+        "compare_overrides",
+        "overrides_of",
+        "overrides_read",
     ),
     "._documentation": ("documentation_html", "documentation_text"),
     "._key_rules": ("key_rules", "update_mode_words"),

@@ -8,7 +8,19 @@ from starlette.staticfiles import StaticFiles
 
 from ._csrf import Endpoint, protected
 from ._render import TEMPLATES
-from .views import clusters, desired, entities, history, live, login, plan, resource, topics, undo
+from .views import (
+    clusters,
+    compare,
+    desired,
+    entities,
+    history,
+    live,
+    login,
+    plan,
+    resource,
+    topics,
+    undo,
+)
 
 __all__ = ["routes"]
 
@@ -31,6 +43,7 @@ def routes() -> list[BaseRoute]:
         Route("/history.json", history.history_json),
         Route("/changes", history.changes),
         Route("/changes.json", history.changes),
+        Route("/compare", compare.compare),
         Route("/c/{cluster}", clusters.cluster),
         Route("/c/{cluster}/topics", topics.topics),
         _post("/c/{cluster}/bulk", topics.bulk),
@@ -56,5 +69,6 @@ def routes() -> list[BaseRoute]:
         Route("/c/{cluster}/desired", desired.file_form),
         _post("/c/{cluster}/desired", desired.file_plan),
         _post("/c/{cluster}/desired/apply", desired.apply_file),
+        _post("/c/{cluster}/compare/make-like", compare.make_like),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

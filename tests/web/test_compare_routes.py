@@ -1,0 +1,74 @@
+"""The compare page's routes through the editor's ASGI app (httpx): a read-only editor shows
+the comparison without "make like" and refuses it; an unknown cluster name and a cluster that
+cannot be reached are said on the page, never as a traceback."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+import pytest_asyncio
+
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.web import WebSettings, create_app
+
+from .helpers import csrf_token
+
+pytestmark = pytest.mark.integration
+
+
+def closed_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def editor(kafka_bootstrap: str) -> AsyncIterator[httpx.AsyncClient]:
+    """A read-only editor: clusters ``a`` and ``b`` (the session's), and ``down``."""
+    settings = WebSettings(
+        clusters={
+            "a": Connection(bootstrap_servers=kafka_bootstrap),
+            "b": Connection(bootstrap_servers=kafka_bootstrap),
+            "down": Connection(bootstrap_servers=f"127.0.0.1:{closed_port()}"),
+        },
+        timeout=5,
+    )
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as web:
+            yield web
+
+
+async def test_read_only_shows_the_comparison_and_refuses_make_like(
+    editor: httpx.AsyncClient,
+) -> None:
+    form = await editor.get("/compare")
+    assert form.status_code == 200 and '<select name="left">' in form.text
+    page = await editor.get("/compare", params={"left": "a", "right": "b"})
+    assert page.status_code == 200, page.text
+    assert "cluster default" in page.text and "resources differ" in page.text
+    assert 'href="/compare?left=b&amp;right=a"' in page.text  # swap the sides
+    assert "/compare/make-like" not in page.text and "read-only" in page.text
+    refused = await editor.post(
+        "/c/b/compare/make-like", data={"like": "a", "csrf_token": csrf_token(page.text)}
+    )
+    assert refused.status_code == 403 and "read-only" in refused.text
+
+
+async def test_an_unknown_cluster_and_a_cluster_down_are_said_on_the_page(
+    editor: httpx.AsyncClient,
+) -> None:
+    unknown = await editor.get("/compare", params={"left": "a", "right": "nowhere"})
+    assert unknown.status_code == 404
+    assert "no cluster named &#39;nowhere&#39;" in unknown.text
+    assert '<select name="left">' in unknown.text  # the form stays, to pick again
+    down = await editor.get("/compare", params={"left": "down", "right": "a"})
+    assert down.status_code == 503
+    assert 'class="error" role="alert">cluster down: ' in down.text
+    assert "Traceback" not in down.text and "<table" not in down.text

@@ -184,7 +184,7 @@ def entries_of(
                 outcome=status.value,
                 message="" if error is None else error_line(error),
                 note=notes,
-                **asdict(row),
+                **vars(row),  # a shallow copy (asdict deep-copied every field of every row)
             )
         )
 
@@ -282,7 +282,7 @@ def _quota_rows(quota_plan: QuotaPlan) -> Iterator[_RecordedChange]:
         yield _RecordedChange(
             resource_type=QUOTA,
             resource_name=entity_name(entity),
-            entity=entity,
+            entity=dict(entity),  # a row's own, as the rows share nothing
             key=change.key,
             op=change.op.name,
             old_value=current,

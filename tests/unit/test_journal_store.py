@@ -1,8 +1,11 @@
-"""The journal's SQLite file: where it is, concurrent writers, filters, a file it cannot write."""
+"""The journal's SQLite file: where it is, concurrent writers, filters, a file it cannot write,
+a process killed after its write, an apply's rows written whole or not at all."""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -125,6 +128,32 @@ def test_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
         assert process.exitcode == 0
     written = {entry.change_set for entry in Journal.at(path).entries()}
     assert written == {f"w{w}-{i}" for w in range(writers) for i in range(each)}
+
+
+def _record_then_die(path: str, count: int) -> None:
+    Journal.at(path).record([replace(ENTRY, change_set="before-the-crash")] * count)
+    os.kill(os.getpid(), signal.SIGKILL)  # no close, no exit handler, no checkpoint
+
+
+def test_rows_recorded_survive_the_process_killed_right_after(tmp_path: Path) -> None:
+    path = str(tmp_path / "journal.sqlite")
+    process = multiprocessing.get_context("spawn").Process(
+        target=_record_then_die, args=(path, 2000)
+    )
+    process.start()
+    process.join(120)
+    assert process.exitcode == -signal.SIGKILL
+    rows = Journal.at(path).entries(JournalQuery(change_set="before-the-crash"))
+    assert len(rows) == 2000
+
+
+def test_an_applys_rows_are_written_all_or_none(tmp_path: Path) -> None:
+    journal = Journal.at(tmp_path / "journal.sqlite")
+    journal.record([replace(ENTRY, change_set="first")])
+    unwritable = replace(ENTRY, change_set="second", time=datetime(2026, 11, 27, 6, 0))
+    with pytest.raises(JournalError, match="a journal time needs its time zone"):
+        journal.record([replace(ENTRY, change_set="second")] * 10 + [unwritable])
+    assert [entry.change_set for entry in journal.entries()] == ["first"]
 
 
 def test_an_origin_names_one_of_the_faces() -> None:

@@ -96,13 +96,12 @@ def steps(file: Path) -> dict[str, float]:
         ConfigSource,
         ConfigType,
         ResourceType,
-        catalog_releases,
-        load_catalog,
     )
     from kafka_config_admin.cli._desired import print_plan
     from kafka_config_admin.cli._main import fewer_collections
     from kafka_config_admin.desired import Plan, load_desired_state, make_plan
     from kafka_config_admin.state import ClusterState
+    from kafka_config_admin.toolkit import catalog_releases, load_catalog
 
     found: dict[str, float] = {}
 

@@ -68,11 +68,8 @@ from pydantic import (
 )
 from pydantic._internal._model_construction import ModelMetaclass
 
-from . import (
-    DEFAULT_TIMEOUT,
-    AdminClient,
-    InvalidArgumentError,
-    TokenProvider,
+from . import DEFAULT_TIMEOUT, AdminClient, InvalidArgumentError, TokenProvider
+from .toolkit import (
     argument_error,
     check_seconds,
     check_security_option,

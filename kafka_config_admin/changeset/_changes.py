@@ -13,9 +13,9 @@ from .. import (
     InvalidArgumentError,
     QuotaEntityType,
     UserScramCredentialAlteration,
-    check_quota_value,
 )
 from ..state import QUOTA_KEYS
+from ..toolkit import check_quota_value
 
 __all__ = ["ChangeSet", "UnsetDeletes"]
 

@@ -39,7 +39,6 @@ from .. import (
     ConfigSource,
     ConfigType,
     InvalidArgumentError,
-    shorten,
 )
 from ..desired import ConfigChange, Plan, ResourcePlan
 from ..desired._audit import quota_failure
@@ -56,6 +55,7 @@ from ..state import (
     override_source,
 )
 from ..state._rules import BREAKS_THE_RULE, SCRAM_RULE_KEYS, SENSITIVE_KEYS
+from ..toolkit import shorten
 
 __all__ = [
     "FindingStatus",

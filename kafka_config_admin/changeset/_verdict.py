@@ -30,12 +30,9 @@ from .. import (
     ConfigResource,
     InvalidArgumentError,
     NewPartitions,
-    error_line,
-    is_sensitive_name,
-    quota_value_text,
-    shorten,
 )
 from ..desired import Plan, TopicCreation
+from ..toolkit import error_line, is_sensitive_name, quota_value_text, shorten
 
 __all__ = ["BrokerVerdict", "Proposal", "Refusal", "ask_broker", "is_refusal"]
 

@@ -11,8 +11,6 @@ from .. import (
     ConfigType,
     DescribeConfigsResult,
     ResourceType,
-    catalog_releases,
-    releases_with_key,
 )
 from ..state import (
     documentation_text,
@@ -22,6 +20,7 @@ from ..state import (
     upcoming_changes,
     update_mode_words,
 )
+from ..toolkit import catalog_releases, releases_with_key
 from ._exit import ExitCode
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (

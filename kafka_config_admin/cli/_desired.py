@@ -17,14 +17,7 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from .. import (
-    AdminClient,
-    ClientQuotaEntity,
-    ConfigResource,
-    ConfigSource,
-    ResourceType,
-    cut_short,
-)
+from .. import AdminClient, ClientQuotaEntity, ConfigResource, ConfigSource, ResourceType
 from ..changeset import (
     BrokerVerdict,
     Proposal,
@@ -68,6 +61,7 @@ from ..state import (
     state_warnings,
     unlisted_brokers,
 )
+from ..toolkit import cut_short
 from ._connect import resolve_connection
 from ._exit import ExitCode, say, say_lines
 from ._guard import guarding_rules, print_rule_findings, refused_by_rules

@@ -29,9 +29,9 @@ from .. import (
     UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
-    check_quota_value,
 )
 from ..state import QUOTA_KEYS, ResourceKind
+from ..toolkit import check_quota_value
 from ._resources import QuotaSelection, UsageError, resource
 
 QUOTA_TYPES = {

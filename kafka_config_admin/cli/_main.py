@@ -22,7 +22,8 @@ from typing import NoReturn
 
 import click
 
-from .. import InvalidArgumentError, KafkaConfigAdminError, error_line
+from .. import InvalidArgumentError, KafkaConfigAdminError
+from ..toolkit import error_line
 from ._commands import NotWritten, cli
 from ._exit import ExitCode, say
 

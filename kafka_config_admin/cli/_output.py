@@ -35,8 +35,9 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import HIDDEN as HIDDEN
-from .. import Config, ConfigEntry, ConfigResource, ResourceType, cut_short, error_line
+from .. import Config, ConfigEntry, ConfigResource, ResourceType
 from ..state import documentation_text, entry_row, error_row, override_source, resource_row
+from ..toolkit import cut_short, error_line
 from ._exit import ExitCode, say, say_lines
 from ._options import OutputFormat
 

@@ -19,14 +19,9 @@ from typing import Any
 
 from rich.table import Table
 
-from .. import (
-    AdminClient,
-    ClientQuotaEntity,
-    QuotaValues,
-    UserScramCredentialsDescription,
-    quota_value_text,
-)
+from .. import AdminClient, ClientQuotaEntity, QuotaValues, UserScramCredentialsDescription
 from ..desired import quota_entries
+from ..toolkit import quota_value_text
 from ._exit import ExitCode
 from ._options import OutputFormat
 from ._output import print_document, print_table, stdout

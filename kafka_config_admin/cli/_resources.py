@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import (
-    MAX_BROKER_ID,
     AlterConfigOp,
     ClientQuotaEntity,
     ClientQuotaFilter,
@@ -29,10 +28,10 @@ from .. import (
     OpType,
     QuotaEntityType,
     ResourceType,
-    is_broker_id,
 )
 from ..connect import parse_properties
 from ..state import ResourceKind, kafka_string_for
+from ..toolkit import MAX_BROKER_ID, is_broker_id
 
 #: The kinds ``TYPE:NAME`` can name: those with configs (quotas: ``--entity-type``).
 _CONFIG_KINDS = tuple(kind for kind in ResourceKind if kind.is_config)

@@ -22,7 +22,7 @@ import anyio
 import click
 from rich.text import Text
 
-from .. import AdminClient, InvalidArgumentError, error_line
+from .. import AdminClient, InvalidArgumentError
 from ..connect import Connection, clusters_file_path, load_clusters_file
 from ..feed import (
     ChangeKind,
@@ -34,6 +34,7 @@ from ..feed import (
     observe_once,
 )
 from ..state import PatternTimeoutError, ResourceKind, ResourceScope, UserPattern
+from ..toolkit import error_line
 from ._connect import resolve_connection
 from ._options import ConnectionOptions, OutputFormat
 from ._output import stderr, stdout

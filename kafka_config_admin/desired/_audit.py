@@ -23,7 +23,6 @@ from .. import (
     InvalidArgumentError,
     QuotaEntityType,
     ResourceType,
-    quota_value_text,
 )
 from ..state._kinds import ResourceKind
 from ..state._references import has_reference
@@ -37,6 +36,7 @@ from ..state._rules import (
     evaluate_rules,
 )
 from ..state._state import ClusterState, is_override
+from ..toolkit import quota_value_text
 
 if TYPE_CHECKING:
     from ..state._model import DesiredState

@@ -19,10 +19,11 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from .. import InvalidArgumentError, decoding_problem, shorten
+from .. import InvalidArgumentError
 from ..connect import Connection
 from ..state._model import DesiredState
 from ..state._rules import Rule
+from ..toolkit import decoding_problem, shorten
 
 __all__ = [
     "DesiredStateError",

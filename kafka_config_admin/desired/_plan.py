@@ -29,7 +29,6 @@ from .. import (
     NewTopic,
     OpType,
     ResourceType,
-    quota_value_text,
 )
 from ..state._check import Problem, check_desired, unknown_key_warnings
 from ..state._deletions import kept_reason, pruned_keys
@@ -41,6 +40,7 @@ from ..state._state import ClusterState, is_override
 from ..state._types import is_set_like, parse_typed, same_value
 from ..state._upcoming import desired_warnings
 from ..state._warning import ConfigWarning
+from ..toolkit import quota_value_text
 from ._audit import Shadowed, find_shadowed
 from ._partitions import PartitionPlan, plan_partitions
 

@@ -21,7 +21,6 @@ from .. import (
     KafkaTimeoutError,
     UnknownTopicOrPartitionError,
     UnsupportedVersionError,
-    quota_value_text,
 )
 from ..state import (
     PatternTimeoutError,
@@ -31,6 +30,7 @@ from ..state import (
     list_scope,
     read_scram_credentials,
 )
+from ..toolkit import quota_value_text
 from ._changes import (
     ENTITY_SOURCE,
     QUOTA,

@@ -14,15 +14,11 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from .. import (
-    ConfigResource,
-    InvalidArgumentError,
-    error_line,
-    is_sensitive_name,
-)
+from .. import ConfigResource, InvalidArgumentError
 from ..changeset import ApplyReport
 from ..desired import Plan, ResourcePlan
 from ..state import OutcomeStatus, QuotaPlan, ScramPlan, override_source
+from ..toolkit import error_line, is_sensitive_name
 
 __all__ = ["JournalEntry", "Origin", "entries_of", "resource_type_name"]
 

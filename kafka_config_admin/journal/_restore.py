@@ -15,19 +15,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from .. import (
-    AdminClient,
-    AlterConfigOp,
-    Config,
-    ConfigResource,
-    OpType,
-    ResourceType,
-    error_line,
-)
+from .. import AdminClient, AlterConfigOp, Config, ConfigResource, OpType, ResourceType
 from ..changeset import ChangeSet
 from ..feed import ChangeKind, StateChange
 from ..state import describe_state, is_override, same_value
 from ..state import override_source as own_source
+from ..toolkit import error_line
 from ._entries import JournalEntry
 
 __all__ = ["Restore", "Restored", "Unknown", "plan_restore"]

@@ -33,9 +33,9 @@ from .. import (
     NewTopic,
     TopicAlreadyExistsError,
     UnknownTopicOrPartitionError,
-    error_line,
 )
 from ..connect import Connection, JournalTopic
+from ..toolkit import error_line
 from ._entries import JournalEntry
 from ._store import JournalError, JournalQuery
 

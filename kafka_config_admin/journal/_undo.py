@@ -20,11 +20,10 @@ from .. import (
     OpType,
     ResourceType,
     UserScramCredentialDeletion,
-    error_line,
-    quota_value_text,
 )
 from ..changeset import ChangeSet
 from ..state import describe_state, is_override, read_scram_credentials, same_value
+from ..toolkit import error_line, quota_value_text
 from ._entries import QUOTA, SCRAM_USER, JournalEntry
 
 __all__ = ["LeftAlone", "Undo", "plan_undo"]

@@ -36,7 +36,6 @@ from .. import (
     InvalidArgumentError,
     KafkaConfigAdminError,
     changeset,
-    translate_error,
 )
 from ..changeset import (
     ChangeSet,
@@ -51,6 +50,7 @@ from ..connect import Connection
 from ..desired import connection_rules
 from ..journal import Journal, Origin, Recorder, journal_of
 from ..state import KEY_COLUMN, RESOURCE_COLUMNS, Problem, Rule
+from ..toolkit import translate_error
 
 __all__ = [
     "NOT_DONE",

@@ -43,7 +43,7 @@ from pyspark.sql.datasource import (
 from pyspark.sql.streaming.datasource import ReadLimit
 from pyspark.sql.types import StructType
 
-from .. import InvalidArgumentError, check_seconds
+from .. import InvalidArgumentError
 from ..connect import Connection, connections_from_options
 from ..feed import (
     BROKER_GONE_AFTER,
@@ -54,6 +54,7 @@ from ..feed import (
     observe_once,
 )
 from ..state import ResourceScope
+from ..toolkit import check_seconds
 from ._options import parse_bool, parse_scope
 from ._schema import CHANGES_ARROW_SCHEMA, CHANGES_SCHEMA
 

@@ -23,10 +23,10 @@ from .. import (
     KafkaConfigAdminError,
     ResourceFuture,
     ResourceType,
-    translate_error,
 )
 from ..connect import Connection
 from ..state import error_values
+from ..toolkit import translate_error
 from ._schema import SNAPSHOT_ARROW_SCHEMA
 
 __all__ = ["Shard", "describe_shard", "error_batch"]

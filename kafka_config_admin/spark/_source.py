@@ -34,10 +34,11 @@ from pyspark.sql.datasource import (
 )
 from pyspark.sql.types import StructType
 
-from .. import InvalidArgumentError, KafkaConfigAdminError, translate_error
+from .. import InvalidArgumentError, KafkaConfigAdminError
 from ..connect import Connection, connections_from_options
 from ..journal import Journal, Origin, os_user
 from ..state import ScopeListing, error_values
+from ..toolkit import translate_error
 from ._apply_rows import (
     NOT_DONE,
     OUTCOME_STATUS,

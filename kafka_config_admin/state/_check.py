@@ -24,10 +24,8 @@ from .. import (
     UpdateMode,
     ValidValues,
     ValueRule,
-    cut_short,
-    releases_with_key,
-    shorten,
 )
+from ..toolkit import cut_short, releases_with_key, shorten
 from ._model import DesiredState
 from ._nearest import nearest_keys
 from ._references import has_reference, is_reference

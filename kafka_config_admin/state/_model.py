@@ -16,14 +16,8 @@ from pydantic import (
     model_validator,
 )
 
-from .. import (
-    MAX_BROKER_ID,
-    ClientQuotaEntity,
-    ConfigResource,
-    ResourceType,
-    is_broker_id,
-    shorten,
-)
+from .. import ClientQuotaEntity, ConfigResource, ResourceType
+from ..toolkit import MAX_BROKER_ID, is_broker_id, shorten
 from ._kinds import ResourceKind
 from ._patterns import UserPattern
 from ._quotas import QuotaSpec

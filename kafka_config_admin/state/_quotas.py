@@ -25,14 +25,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .. import (
-    ClientQuotaEntity,
-    InvalidArgumentError,
-    OpType,
-    QuotaEntityType,
-    check_quota_value,
-    quota_value_text,
-)
+from .. import ClientQuotaEntity, InvalidArgumentError, OpType, QuotaEntityType
+from ..toolkit import check_quota_value, quota_value_text
 
 __all__ = ["QUOTA_KEYS", "QuotaChange", "QuotaPlan", "QuotaSpec", "plan_quotas", "quota_keys"]
 

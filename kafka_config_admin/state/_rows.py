@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import ConfigEntry, ConfigResource, error_line
+from .. import ConfigEntry, ConfigResource
+from ..toolkit import error_line
 
 __all__ = [
     "ENTRY_COLUMNS",
@@ -100,9 +101,9 @@ def entry_row(
 
 def error_values(error: BaseException) -> tuple[str, str]:
     """An error's values of :data:`ERROR_COLUMNS`: its class's name and its message on one
-    line (:func:`~kafka_config_admin.error_line`). Code that catches what is not the SDK's
-    own error translates it first (:func:`~kafka_config_admin.translate_error`), knowing where
-    it happened."""
+    line (:func:`~kafka_config_admin.toolkit.error_line`). Code that catches what is not the
+    SDK's own error translates it first (:func:`~kafka_config_admin.toolkit.translate_error`),
+    knowing where it happened."""
     return type(error).__name__, error_line(error)
 
 

@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .. import MAX_BROKER_ID, ConfigResource, InvalidArgumentError, ResourceType, is_broker_id
+from .. import ConfigResource, InvalidArgumentError, ResourceType
+from ..toolkit import MAX_BROKER_ID, is_broker_id
 from ._kinds import ResourceKind
 from ._patterns import UserPattern
 

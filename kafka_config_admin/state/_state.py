@@ -6,7 +6,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .. import (
-    MAX_BROKER_ID,
     CatalogKey,
     CatalogMatch,
     ClientQuotaEntity,
@@ -19,9 +18,9 @@ from .. import (
     ResourceType,
     TopicDescription,
     TopicPartition,
-    is_broker_id,
     is_sensitive,
 )
+from ..toolkit import MAX_BROKER_ID, is_broker_id
 
 __all__ = [
     "ClusterState",

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
-from .. import kafka_string, quota_value_text, shorten
+from .. import kafka_string
+from ..toolkit import quota_value_text, shorten
 
 __all__ = [
     "DURATION_UNITS",

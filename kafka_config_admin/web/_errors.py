@@ -18,8 +18,8 @@ from .. import (
     KafkaConfigAdminError,
     KafkaConnectionError,
     KafkaTimeoutError,
-    error_line,
 )
+from ..toolkit import error_line
 from ._render import render
 
 __all__ = ["EXCEPTION_HANDLERS"]

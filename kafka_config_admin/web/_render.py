@@ -12,8 +12,9 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from .. import HIDDEN, ConfigResource, ConfigSource, ResourceType, quota_value_text
+from .. import HIDDEN, ConfigResource, ConfigSource, ResourceType
 from ..state import ResourceKind, documentation_html, human_units
+from ..toolkit import quota_value_text
 from ._auth import PasswordLogin
 from ._headers import secure
 

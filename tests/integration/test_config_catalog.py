@@ -16,12 +16,12 @@ from kafka_config_admin import (
     ConfigSource,
     ConfigType,
     ResourceType,
-    catalog_releases,
 )
 from kafka_config_admin.changeset import PlanRejectedError, apply_plan
 from kafka_config_admin.desired import make_plan, parse_desired_state
 from kafka_config_admin.state import read_state
 from kafka_config_admin.testing import KafkaCluster
+from kafka_config_admin.toolkit import catalog_releases
 
 from .cli_helpers import make_topic, run_cli
 from .conftest import SentRequests

@@ -12,8 +12,8 @@ from kafka_config_admin import (
     ConfigResource,
     PolicyViolationError,
     ResourceType,
-    is_sensitive_name,
 )
+from kafka_config_admin.toolkit import is_sensitive_name
 
 from .helpers import new_topic
 

@@ -6,15 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kafka_config_admin import (
-    AlterConfigOp,
-    CatalogMatch,
-    ConfigResource,
-    ConfigType,
-    OpType,
-    cut_short,
-    load_catalog,
-)
+from kafka_config_admin import AlterConfigOp, CatalogMatch, ConfigResource, ConfigType, OpType
 from kafka_config_admin import ResourceType as RT
 from kafka_config_admin.state import (
     ClusterState,
@@ -23,6 +15,7 @@ from kafka_config_admin.state import (
     nearest_keys,
     unknown_key_warnings,
 )
+from kafka_config_admin.toolkit import cut_short, load_catalog
 
 from .desired_helpers import BROKER, DEFAULT, TOPIC, broker_config, entry, topic_config
 

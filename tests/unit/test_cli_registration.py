@@ -42,6 +42,8 @@ LIGHT = {
     "kafka_config_admin.cli._exit",
     "kafka_config_admin.cli._main",
     "kafka_config_admin.cli._options",
+    # the toolkit's root, as light as the package's: _main's error_line is _exceptions'
+    "kafka_config_admin.toolkit",
 }
 
 

@@ -6,13 +6,8 @@ from typing import Any
 
 import pytest
 
-from kafka_config_admin import (
-    AdminClient,
-    ClientClosedError,
-    ConfigResource,
-    InvalidArgumentError,
-    check_seconds,
-)
+from kafka_config_admin import AdminClient, ClientClosedError, ConfigResource, InvalidArgumentError
+from kafka_config_admin.toolkit import check_seconds
 
 
 @pytest.mark.parametrize(

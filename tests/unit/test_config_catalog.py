@@ -20,10 +20,6 @@ from kafka_config_admin import (
     ResourceType,
     UpdateMode,
     ValidValues,
-    catalog_releases,
-    load_catalog,
-    match_catalog,
-    releases_with_key,
 )
 from kafka_config_admin.desired import make_plan
 from kafka_config_admin.state import (
@@ -33,6 +29,12 @@ from kafka_config_admin.state import (
     check_ops,
     check_value,
     same_value,
+)
+from kafka_config_admin.toolkit import (
+    catalog_releases,
+    load_catalog,
+    match_catalog,
+    releases_with_key,
 )
 from tools.config_catalog import catalog_entry, valid_values
 

@@ -8,15 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from kafka_config_admin import (
-    HIDDEN,
-    CatalogMatch,
-    ConfigSource,
-    ConfigType,
-    OpType,
-    ResourceType,
-    load_catalog,
-)
+from kafka_config_admin import HIDDEN, CatalogMatch, ConfigSource, ConfigType, OpType, ResourceType
 from kafka_config_admin.desired import evaluate_state, make_plan
 from kafka_config_admin.state import (
     UPCOMING_CHANGES,
@@ -32,6 +24,7 @@ from kafka_config_admin.state import (
     upcoming_changes,
     upcoming_warning,
 )
+from kafka_config_admin.toolkit import load_catalog
 
 from .desired_helpers import BROKER, TOPIC, T, broker_config, entry, topic_config
 

@@ -16,7 +16,7 @@ from types import ModuleType
 import pytest
 
 import kafka_config_admin
-from kafka_config_admin import QuotaValues, desired, state
+from kafka_config_admin import QuotaValues, desired, state, toolkit
 from kafka_config_admin._ops.base import Operation
 from kafka_config_admin._ops.scram import ScramUsers
 
@@ -36,7 +36,9 @@ def test_all_is_sorted_and_complete() -> None:
     assert public == set(exported) - {"__version__"}
 
 
-@pytest.mark.parametrize("package", [kafka_config_admin, desired, state], ids=lambda p: p.__name__)
+@pytest.mark.parametrize(
+    "package", [kafka_config_admin, desired, state, toolkit], ids=lambda p: p.__name__
+)
 def test_the_lazy_exports_and_the_typed_imports_name_the_same_things(package: ModuleType) -> None:
     """The public names are written once, in ``_HOMES``: the runtime reads it and ``__all__``
     is made from it. Type checkers read the ``if TYPE_CHECKING:`` imports instead: each public
@@ -107,7 +109,7 @@ def test_public_names_show_their_public_module() -> None:
             assert obj.__module__ == "kafka_config_admin", name
 
 
-@pytest.mark.parametrize("package", [desired, state], ids=lambda p: p.__name__)
+@pytest.mark.parametrize("package", [desired, state, toolkit], ids=lambda p: p.__name__)
 def test_a_layers_all_is_sorted_and_complete(package: ModuleType) -> None:
     exported = package.__all__
     assert exported == sorted(exported, key=lambda name: (not name.isupper(), name))

@@ -16,8 +16,8 @@ from kafka_config_admin import (
     InvalidArgumentError,
     QuotaEntityType,
     QuotaMatchType,
-    quota_value_text,
 )
+from kafka_config_admin.toolkit import quota_value_text
 
 
 def test_entity_is_a_hashable_mapping_in_kafkas_order() -> None:

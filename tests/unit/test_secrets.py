@@ -215,7 +215,7 @@ CATALOG_DIR = Path(__file__).parents[2] / "kafka_config_admin" / "_models" / "ca
 
 def _catalog_keys() -> list[tuple[str, str, str, bool]]:
     """Every key of every catalog file: (release, kind, name, typed PASSWORD)."""
-    from kafka_config_admin import catalog_releases, load_catalog
+    from kafka_config_admin.toolkit import catalog_releases, load_catalog
 
     return [
         (release, key.resource_type.name, key.name, key.type is ConfigType.PASSWORD)

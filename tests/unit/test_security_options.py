@@ -136,7 +136,8 @@ def both(*settings: tuple[dict[str, Any], dict[str, Any]] | dict[str, Any]) -> t
 def test_the_client_and_a_connection_refuse_alike(
     settings: tuple[dict[str, Any], dict[str, Any]], message: str
 ) -> None:
-    """One rule, kafka_config_admin.check_security_settings, each face naming its own settings."""
+    """One rule, kafka_config_admin.toolkit.check_security_settings, each face naming its own
+    settings."""
     client_options, connection_settings = settings
     with pytest.raises(InvalidArgumentError) as client_refused:
         AdminClient("localhost:9092", **client_options)

@@ -8,9 +8,10 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from ... import AdminClient, ConfigResource, ResourceType, is_broker_id
+from ... import AdminClient, ConfigResource, ResourceType
 from ...journal import Journal, JournalStore, Origin, Recorder
 from ...state import DesiredState, Rule, kafka_string_for
+from ...toolkit import is_broker_id
 from .._render import KINDS, render
 from .._sessions import Session
 

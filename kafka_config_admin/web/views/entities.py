@@ -18,12 +18,9 @@ from ... import (
     UserScramCredentialAlteration,
     UserScramCredentialDeletion,
     UserScramCredentialUpsertion,
-    argument_error,
-    error_line,
-    quota_value_text,
-    shorten,
 )
 from ...state import QUOTA_KEYS, QuotaSpec, human_units, kafka_string_for
+from ...toolkit import argument_error, error_line, quota_value_text, shorten
 from .._render import entity_words, render, resource_url
 from .base import cluster_client, cluster_name, edit_answer, form_text, require_writes, session
 

@@ -20,9 +20,10 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from ... import AdminClient, InvalidArgumentError, error_line
+from ... import AdminClient, InvalidArgumentError
 from ...feed import ChangeKind, ObservedState, diff_states, next_state, observe_cluster
 from ...state import ResourceKind, ResourceScope
+from ...toolkit import error_line
 from .._live import LiveStreams, Poll
 from .._render import render
 from .base import cluster_client, cluster_name

@@ -154,7 +154,7 @@ async def measure(bootstrap: str, topics: list[str], reps: int, sample: int) -> 
                 if posted.status_code != 303:
                     raise RuntimeError(f"bulk edit answered {posted.status_code}: {posted.text}")
                 planned = await get(f"{base}/plan")
-                shown = planned.text.count("<td>retention.ms</td>")
+                shown = planned.text.count('<td class="key">retention.ms</td>')
                 if shown != BULK_TOPICS:
                     raise RuntimeError(f"the plan page shows {shown} changes, not {BULK_TOPICS}")
                 return planned

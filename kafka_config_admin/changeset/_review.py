@@ -38,7 +38,8 @@ __all__ = ["Review", "StaleChangeError", "apply", "review"]
 @dataclass(frozen=True)
 class Review:
     """A change set as reviewed: the plan that :func:`apply` sends (each key with its current
-    value and source), what the cluster had, and the broker's verdict.
+    value and source), what the cluster had (``state``: the configs of the resources changed
+    and the quotas of the entities changed), and the broker's verdict.
 
     ``verdict`` is None when the plan has problems: nothing was asked, and :func:`apply`
     refuses it. ``guard`` is what the ``rules`` say of the plan's changes (a finding that
@@ -159,6 +160,7 @@ async def review(
         if isinstance(change, UserScramCredentialUpsertion)
     }
     guard = check_plan_rules(plan, rules, overrides=overrides)
+    state = replace(state, quotas=quotas)  # what the cluster had: its quotas too
     return Review(changes, plan, state, verdict, upsertions, rules, overrides, guard, skipped)
 
 

@@ -349,6 +349,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "retry-table": retry_table,
     "scale-benchmark": committed_markdown("scale"),
     "spark-benchmark": committed_markdown("spark"),
+    "web-benchmark": committed_markdown("web"),
 }
 
 

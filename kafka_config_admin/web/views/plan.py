@@ -12,7 +12,7 @@ reviewed (the client's checks, the broker's dry run), applied and read back toge
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -33,6 +33,7 @@ from ...changeset import (
     PlanRejectedError,
     RuleCheck,
     RuleRefusedError,
+    StaleChangeError,
     apply_plan,
     check_plan_rules,
     review,
@@ -259,10 +260,21 @@ async def through_pipeline(
     with the ``overrides`` the user confirmed) and apply it (recorded by ``recorder``), or
     with ``dry_run`` have the broker validate it: the plan sent and its report. A plan with
     problems sends nothing (:class:`PlanRejectedError`), nor one that breaks a rule not
-    overridden (:class:`RuleRefusedError`)."""
+    overridden (:class:`RuleRefusedError`).
+
+    ``plan`` is the plan the page showed (its config and quota changes, each with the value
+    the user saw). Unless ``dry_run``, a key whose value the review read differs from that
+    one raises :class:`StaleChangeError`, nothing sent: the review's plan is made against
+    what the cluster has now, and applying it would overwrite a change the user never saw
+    (the review, on another broker or a moment later, can see another tool's change that
+    the page's plan did not)."""
     if plan.problems:
         raise PlanRejectedError(plan.problems)
     reviewed = await review(admin, change_set(plan, edits), rules=rules, overrides=overrides)
+    if not dry_run:
+        moved = stale_keys(plan, reviewed.state), stale_quotas(plan, reviewed.state)
+        if any(moved):
+            raise StaleChangeError(*moved)
     report = await changeset.apply(admin, reviewed, dry_run=dry_run, recorder=recorder)
     return reviewed.plan, report
 
@@ -278,6 +290,9 @@ class Applied:
     stale: dict[ConfigResource, tuple[StaleKey, ...]]
     stale_quotas: dict[ClientQuotaEntity, tuple[StaleKey, ...]]
     difference: tuple[PlanDifference, ...] = ()
+    #: Nothing was sent (keys moved again while the rest was being applied): every pending
+    #: edit stays pending.
+    nothing_sent: bool = False
 
 
 async def apply_checked(
@@ -319,20 +334,70 @@ async def apply_checked(
                 now=fresh.digest[:12],
             )
             return Applied(fresh, None, {}, {}, difference or (unexplained,))
-    sent = shown.model_copy(
-        update={
-            "resources": tuple(p for p in shown.resources if p.resource not in stale),
-            "quotas": tuple(q for q in shown.quotas if q.quota_entity not in moved),
-        }
-    )
+    sent = _leaving_out(shown, stale, moved)
     recorder = web_recorder(request, cluster)
     if edits is None:
         report = await apply_plan(admin, sent, rules=rules, overrides=overrides, recorder=recorder)
+        done = Applied(sent, report, stale, moved)
     else:
-        sent, report = await through_pipeline(
+        done = await apply_edits(
             admin, sent, edits, rules=rules, overrides=overrides, recorder=recorder
         )
+        done = replace(
+            done, stale={**stale, **done.stale}, stale_quotas={**moved, **done.stale_quotas}
+        )
     request.app.state.listings.drop(cluster)  # topics created, overrides changed
+    return done
+
+
+def _leaving_out(
+    plan: Plan,
+    stale: Collection[ConfigResource],
+    moved: Collection[ClientQuotaEntity],
+) -> Plan:
+    """``plan`` without the resources and quota entities of ``stale`` and ``moved``."""
+    return plan.model_copy(
+        update={
+            "resources": tuple(p for p in plan.resources if p.resource not in stale),
+            "quotas": tuple(q for q in plan.quotas if q.quota_entity not in moved),
+        }
+    )
+
+
+async def apply_edits(
+    admin: AdminClient,
+    shown: Plan,
+    edits: Edits,
+    *,
+    rules: Sequence[Rule] = (),
+    overrides: Collection[str] = (),
+    recorder: Recorder | None = None,
+) -> Applied:
+    """Apply ``shown`` (the plan a page showed, its stale keys already left out) through the
+    change pipeline, leaving out what moved on the cluster after all.
+
+    The state read just before can miss another tool's change (read from a broker that has
+    not seen it yet) that the pipeline's own reads see (:class:`StaleChangeError`: nothing
+    sent). Those resources and quota entities are left out as stale, exactly as the check
+    before does, and the rest is applied, once: when keys move again, nothing is applied and
+    every key that moved is said stale (an empty report), never an error page.
+    """
+    try:
+        sent, report = await through_pipeline(
+            admin, shown, edits, rules=rules, overrides=overrides, recorder=recorder
+        )
+        return Applied(sent, report, {}, {})
+    except StaleChangeError as first:
+        stale, moved = first.configs, first.quotas
+    rest = _leaving_out(shown, stale, moved)
+    try:
+        sent, report = await through_pipeline(
+            admin, rest, edits, rules=rules, overrides=overrides, recorder=recorder
+        )
+    except StaleChangeError as again:
+        stale, moved = {**stale, **again.configs}, {**moved, **again.quotas}
+        waiting = _leaving_out(shown, stale, moved)
+        return Applied(waiting, ApplyReport(), stale, moved, nothing_sent=True)
     return Applied(sent, report, stale, moved)
 
 
@@ -376,11 +441,12 @@ async def apply(request: Request) -> Response:
     failed_quotas = {o.entity for o in done.report.quotas if o.status is OutcomeStatus.FAILED}
     kept_quotas = failed_quotas | set(done.stale_quotas)
     failed_users = {o.user for o in done.report.scram if o.status is OutcomeStatus.FAILED}
-    edits.forget(
-        {r for r in edits.configs if r not in kept},
-        {e for e in edits.quotas if e not in kept_quotas},
-        {u for u in edits.scram if u not in failed_users},  # a salted password kept no longer
-    )
+    if not done.nothing_sent:
+        edits.forget(
+            {r for r in edits.configs if r not in kept},
+            {e for e in edits.quotas if e not in kept_quotas},
+            {u for u in edits.scram if u not in failed_users},  # a salted password kept no longer
+        )
     return _plan_page(
         request,
         done.plan,

@@ -21,9 +21,9 @@ from ... import (
     KafkaConnectionError,
     KafkaTimeoutError,
     ResourceType,
-    error_line,
 )
 from ...state import KeyMatch, Overrides, compare_overrides, overrides_read
+from ...toolkit import error_line
 from .._render import render
 from .base import cluster_name, form_text, require_writes, session
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import anyio
 import pytest
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ClientQuotaEntity, NewTopic, OpType
@@ -181,6 +182,11 @@ def test_a_saved_plans_quota_changed_meanwhile_is_stale(
 
     async def quotas(admin: AdminClient) -> dict[str, float]:
         await admin.alter_client_quotas({entity: {"producer_byte_rate": 2048.0}}).all()
+        with anyio.move_on_after(30):  # until the broker describing quotas has seen it
+            while (await admin.describe_client_quotas().all()).get(entity) != {
+                "producer_byte_rate": 2048.0
+            }:
+                await anyio.sleep(0.1)
         return dict((await admin.describe_client_quotas().all()).get(entity, {}))
 
     assert with_admin(kafka_bootstrap, quotas) == {"producer_byte_rate": 2048.0}

@@ -143,7 +143,7 @@ def test_a_delete_of_a_key_not_set_is_skipped_with_its_reason_and_the_rest_appli
         OPS_SCHEMA,
     )
     rows = {
-        (row.resource_name, row.name): row
+        (row.resource_name, row.key): row
         for row in apply_ops(ops, target, dry_run=dry_run).collect()
     }
     assert len(rows) == 4

@@ -60,6 +60,16 @@ async def _make_differ(bootstrap: str, topics: list[str]) -> None:
             ops[ConfigResource(ResourceType.TOPIC, name)] = wanted
     async with AdminClient(bootstrap, timeout=120) as admin:
         await admin.incremental_alter_configs(ops).all()
+        # the broker answers describes from its metadata, which follows the controller's
+        # commit a moment later: wait until it shows every change
+        for _ in range(300):
+            shown = await _read_overrides(admin)
+            if all(
+                shown.get(r, {}).get(op.name, (None,))[0] == op.value for r in ops for op in ops[r]
+            ):
+                return
+            await asyncio.sleep(0.2)
+    raise RuntimeError("the right cluster never described its changed overrides")
 
 
 async def _read_overrides(admin: AdminClient) -> Overrides:
@@ -95,7 +105,9 @@ async def measure(bootstraps: dict[str, str], count: int, reps: int) -> dict[str
                 response = await web.get(f"/compare?left={LEFT}&right={RIGHT}")
                 response.raise_for_status()
                 if expected not in response.text:
-                    raise RuntimeError(f"the compare page does not say {expected!r}")
+                    start = response.text.find('class="summary"')
+                    said = response.text[start : start + 300]
+                    raise RuntimeError(f"the compare page does not say {expected!r}: {said}")
                 return response
 
             clients = [await app.state.clusters.client(name) for name in (LEFT, RIGHT)]

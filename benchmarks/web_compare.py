@@ -5,18 +5,21 @@ topics (2,000; every 10th with two overrides, see ``dataset``); the right one di
 every 20th topic has another ``retention.ms``, every 50th (from the 5th) one more key,
 ``segment.ms``, so the page has differences to show as well as keys that match. The editor's
 ASGI app is called through httpx's ASGI transport (no socket, no browser), and
-``GET /compare?left=&right=`` is timed, beside its parts timed alone in the same run: the two
+``GET /compare?left=&right=`` is timed, beside its parts timed alone in the same rounds: the two
 clusters' reads as the page makes them (the listing and every topic's and the cluster
 default's overrides, both clusters at once) and the comparison of what was read; the page's
-processor time less theirs is the rest (the template, mostly). Medians of ``--reps`` runs
-after one warm-up. Results: ``benchmarks/results/web-compare.json``, ``web-compare.md``.
+processor time less theirs is the rest (the template, mostly). Medians of ``--reps`` rounds
+(each call after a warm-up of its own). Results: ``benchmarks/results/web-compare.json``,
+``web-compare.md``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import statistics
 import tempfile
+from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -116,14 +119,30 @@ async def measure(bootstraps: dict[str, str], count: int, reps: int) -> dict[str
                 return list(await asyncio.gather(*(_read_overrides(c) for c in clients)))
 
             left, right = await reads()
-            results = {"compare_page": await median_ms(page, reps)}
-            results["compare_reads"] = await median_ms(reads, reps)
 
             async def comparison() -> object:
                 return compare_overrides(left, right)
 
-            results["compare_comparison"] = await median_ms(comparison, reps)
-            return results
+            return await _interleaved(
+                {"compare_page": page, "compare_reads": reads, "compare_comparison": comparison},
+                reps,
+            )
+
+
+async def _interleaved(
+    calls: dict[str, Callable[[], Awaitable[object]]], reps: int
+) -> dict[str, Any]:
+    """:func:`median_ms` of each call, the calls taken in turn in every round, so that the
+    page and its parts see the same load of the shared machine."""
+    rounds = [{name: await median_ms(call, 1) for name, call in calls.items()} for _ in range(reps)]
+    return {
+        name: {
+            "median_ms": statistics.median(r[name]["median_ms"] for r in rounds),
+            "samples_ms": [r[name]["median_ms"] for r in rounds],
+            "cpu_median_ms": statistics.median(r[name]["cpu_median_ms"] for r in rounds),
+        }
+        for name in calls
+    }
 
 
 def run(count: int, reps: int) -> tuple[dict[str, Any], str, str]:

@@ -187,8 +187,9 @@ def bench(session: nox.Session) -> None:
     ``nox -s bench -- peers`` only the clients,
     ``nox -s bench -- load`` concurrent alters and describes (600 and 200, for 20 s each, from
     one client, beside another process's alters, and from four), ``nox -s bench -- web`` the
-    web editor's pages over 10,000 topics on 3 brokers, ``nox -s bench -- scale`` (slow: about
-    an hour on two cores) W1 for every client at 1,000, 5,000 and 20,000 topics on 1 and 3
+    web editor's pages over 10,000 topics on 3 brokers (``-- web --part compare``: the compare
+    page over two clusters of 2,000 topics), ``nox -s bench -- scale`` (slow: about an hour on
+    two cores) W1 for every client at 1,000, 5,000 and 20,000 topics on 1 and 3
     brokers, time and memory.
     """
     session.install("-e", ".[spark,cli,web]", "-r", "benchmarks/requirements.txt")

@@ -6,9 +6,10 @@ the command-line benchmark (:mod:`benchmarks.cli`, its own options), ``python -m
 [--alters N] [--describes N] [--clients N] [--seconds S]`` concurrent calls from one client and
 from several (:mod:`benchmarks.load`), ``python -m benchmarks spark [--topics N] [--fleet N]
 [--reps N] [--parts one-broker,fleet-local,fleet-standalone] [--append]`` the Spark snapshot
-benchmark (see ``benchmarks/spark.py``), ``python -m benchmarks web [--topics N] [--brokers N]``
-the web editor's pages server-side (``benchmarks/web.py``), ``python -m benchmarks
-plan-trees --before TREE`` ``plan`` with two source trees side by side
+benchmark (see ``benchmarks/spark.py``), ``python -m benchmarks web [--part pages|compare]
+[--topics N] [--brokers N]`` the web editor's pages server-side (``benchmarks/web.py``;
+``--part compare`` the compare page over two clusters, ``benchmarks/web_compare.py``),
+``python -m benchmarks plan-trees --before TREE`` ``plan`` with two source trees side by side
 (:mod:`benchmarks.plan_trees`), ``python -m benchmarks feed [--topics N] [--reps N]
 [--changes N]`` the change feed's poll cost and detection latency on two clusters
 (``benchmarks/feed.py``), ``python -m benchmarks documentation [--topics N] [--reps N]`` W1

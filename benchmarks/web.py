@@ -258,34 +258,60 @@ def write(results: dict[str, Any], context: dict[str, Any], out: Path) -> str:
 
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks web")
-    parser.add_argument("--topics", type=int, default=10_000)
-    parser.add_argument("--brokers", type=int, default=3)
+    parser.add_argument(
+        "--part",
+        choices=["pages", "compare"],
+        default="pages",
+        help="pages: the topic list, a topic's page and the bulk plan (3 brokers); compare: "
+        "the compare page over two clusters of one broker (benchmarks/web_compare.py)",
+    )
+    parser.add_argument("--topics", type=int, help="10,000 for pages, 2,000 for compare")
+    parser.add_argument("--brokers", type=int, default=3, help="pages only")
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--sample", type=int, default=20, help="topics whose page is timed")
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
-    if args.topics < BULK_TOPICS:
+    if args.part == "compare":
+        from . import web_compare
+
+        count = args.topics or BULK_TOPICS
+        results, load_before, load_after = web_compare.run(count, args.reps)
+        context = _context(argv, count, 1, args.reps, load_before, load_after)
+        print(web_compare.write(results, context, args.out))
+        return
+    count = args.topics or 10_000
+    if count < BULK_TOPICS:
         parser.error(f"--topics must be at least {BULK_TOPICS} (the bulk edit's topics)")
     with start_cluster(brokers=args.brokers) as cluster:
         bootstrap = cluster.bootstrap_servers
-        print(f"creating {args.topics} topics on {bootstrap} ...", flush=True)
-        topics = asyncio.run(dataset.create(bootstrap, args.topics))
-        load_before = " ".join(f"{load:.2f}" for load in os.getloadavg())
+        print(f"creating {count} topics on {bootstrap} ...", flush=True)
+        topics = asyncio.run(dataset.create(bootstrap, count))
+        load_before = load_average()
         results = asyncio.run(measure(bootstrap, topics, args.reps, args.sample))
-        load_after = " ".join(f"{load:.2f}" for load in os.getloadavg())
-    context = {
+        load_after = load_average()
+    context = _context(argv, count, args.brokers, args.reps, load_before, load_after)
+    context["sample"] = args.sample
+    print(write(results, context, args.out))
+
+
+def load_average() -> str:
+    return " ".join(f"{load:.2f}" for load in os.getloadavg())
+
+
+def _context(
+    argv: list[str], topics: int, brokers: int, reps: int, load_before: str, load_after: str
+) -> dict[str, Any]:
+    return {
         "argv": argv,
         "commit": _commit(),
         "kafka": KAFKA_VERSION,
-        "topics": args.topics,
-        "brokers": args.brokers,
-        "reps": args.reps,
-        "sample": args.sample,
+        "topics": topics,
+        "brokers": brokers,
+        "reps": reps,
         "cpus": os.cpu_count(),
         "load_before": load_before,
         "load_after": load_after,
     }
-    print(write(results, context, args.out))
 
 
 def _commit() -> str:

@@ -350,6 +350,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "scale-benchmark": committed_markdown("scale"),
     "spark-benchmark": committed_markdown("spark"),
     "web-benchmark": committed_markdown("web"),
+    "web-compare-benchmark": committed_markdown("web-compare"),
 }
 
 

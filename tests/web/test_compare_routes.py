@@ -72,3 +72,24 @@ async def test_an_unknown_cluster_and_a_cluster_down_are_said_on_the_page(
     assert down.status_code == 503
     assert 'class="error" role="alert">cluster down: ' in down.text
     assert "Traceback" not in down.text and "<table" not in down.text
+
+
+async def test_a_file_beside_a_cluster_read_only_and_an_unknown_cluster(
+    editor: httpx.AsyncClient,
+) -> None:
+    token = csrf_token((await editor.get("/compare")).text)
+    text = "topics:\n  - name: no-such-topic-cmp\n    configs:\n      retention.ms: 1000\n"
+    page = await editor.post(
+        "/compare/file", data={"cluster": "a", "text": text, "csrf_token": token}
+    )
+    assert page.status_code == 200, page.text
+    assert "1 of 1 resources differ between <strong>the file</strong> and <strong>a</strong>" in (
+        page.text
+    )
+    assert "only on the file" in page.text
+    assert "/c/a/desired" not in page.text  # read-only: no "make a like the file"
+    unknown = await editor.post(
+        "/compare/file", data={"cluster": "nowhere", "text": text, "csrf_token": token}
+    )
+    assert unknown.status_code == 404 and "no cluster named &#39;nowhere&#39;" in unknown.text
+    assert "no-such-topic-cmp" in unknown.text  # what was typed is kept

@@ -78,6 +78,7 @@ def test_compare_two_clusters_and_make_the_right_like_the_left(
 
     page.goto(f"{editor}/compare?left={LEFT}&right={RIGHT}")
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Compare {LEFT} with {RIGHT}")
+    expect(page.get_by_label("paste the file")).to_be_hidden()  # the file's form, folded
     topic = page.locator("table.diff tbody", has_text=shared)
     # Every key either side sets, both values in words, and how they compare.
     retention = topic.locator("tr", has_text="retention.ms")
@@ -211,6 +212,7 @@ def test_compare_a_file_with_a_cluster_and_make_the_cluster_like_the_file(
     expect(topic).not_to_contain_text("segment.bytes")  # the file does not name it: no prune
     expect(page.locator("table.diff tbody", has_text=same)).to_contain_text("same")
     assert_accessible(page, "compare with a file")
+    shot(page, "compare-file")
 
     page.get_by_role("button", name=f"make {RIGHT} like the file").click()
     expect(page).to_have_url(f"{editor}/c/{RIGHT}/desired")

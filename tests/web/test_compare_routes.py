@@ -11,10 +11,11 @@ import httpx
 import pytest
 import pytest_asyncio
 
+from kafka_config_admin import AdminClient
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.web import WebSettings, create_app
 
-from .helpers import csrf_token
+from .helpers import create_topics, csrf_token, unique_name
 
 pytestmark = pytest.mark.integration
 
@@ -93,3 +94,18 @@ async def test_a_file_beside_a_cluster_read_only_and_an_unknown_cluster(
     )
     assert unknown.status_code == 404 and "no cluster named &#39;nowhere&#39;" in unknown.text
     assert "no-such-topic-cmp" in unknown.text  # what was typed is kept
+
+
+async def test_a_file_pattern_that_backtracks_without_end_is_said_beside_the_field(
+    editor: httpx.AsyncClient, kafka_bootstrap: str
+) -> None:
+    async with AdminClient(kafka_bootstrap, timeout=30) as admin:
+        await create_topics(admin, [f"{'a' * 60}-{unique_name()}"])
+    token = csrf_token((await editor.get("/compare")).text)
+    text = "topics:\n  - pattern: '(a|aa)+z'\n    configs:\n      retention.ms: 1000\n"
+    page = await editor.post(
+        "/compare/file", data={"cluster": "a", "text": text, "csrf_token": token}
+    )
+    assert page.status_code == 400, page.text
+    assert 'id="compare-file-error"' in page.text and "(a|aa)+z" in page.text
+    assert "cluster a:" not in page.text  # the file's pattern is at fault, not the cluster

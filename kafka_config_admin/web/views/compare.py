@@ -205,6 +205,8 @@ async def _read(
         result = admin.describe_configs(resources, include_synonyms=False)
         await result.wait()
         side.overrides, failures = overrides_read(result)
+    except PatternTimeoutError:  # the file's pattern, not the cluster, is at fault
+        raise
     except KafkaConfigAdminError as error:
         if isinstance(error, KafkaConnectionError | KafkaTimeoutError | AuthenticationError):
             await clusters.drop(side.name)

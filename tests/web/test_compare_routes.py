@@ -109,3 +109,22 @@ async def test_a_file_pattern_that_backtracks_without_end_is_said_beside_the_fie
     assert page.status_code == 400, page.text
     assert 'id="compare-file-error"' in page.text and "(a|aa)+z" in page.text
     assert "cluster a:" not in page.text  # the file's pattern is at fault, not the cluster
+
+
+async def test_an_uploaded_file_is_compared_and_an_unreadable_one_said_beside_the_field(
+    editor: httpx.AsyncClient,
+) -> None:
+    token = csrf_token((await editor.get("/compare")).text)
+    text = "topics:\n  - name: no-such-topic-upload\n    configs:\n      retention.ms: 1000\n"
+    fields = {"cluster": "a", "text": "", "csrf_token": token}
+    page = await editor.post(
+        "/compare/file", data=fields, files={"file": ("kafka.yaml", text.encode())}
+    )
+    assert page.status_code == 200, page.text
+    assert "only on the file" in page.text and "no-such-topic-upload" in page.text
+    latin = await editor.post(
+        "/compare/file", data=fields, files={"file": ("kafka.yaml", "caf\xe9".encode("latin-1"))}
+    )
+    assert latin.status_code == 400
+    assert 'id="compare-file-error">the file is not UTF-8 text' in latin.text
+    assert '<select name="cluster">' in latin.text  # the form stays, to pick again

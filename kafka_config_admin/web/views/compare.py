@@ -88,15 +88,22 @@ async def compare_file(request: Request) -> Response:
     beside cluster ``cluster``: the keys the file names, on every resource it is about, as
     its plan without prune sees them. A file that does not parse is said beside its field,
     with what was typed kept; nothing is written from here."""
+    unreadable = None
     async with request.form() as form:
         cluster = form_text(form, "cluster")
-        text = await file_text(form)
+        try:
+            text = await file_text(form)
+        except HTTPException as error:  # an upload too large or not UTF-8
+            text, unreadable = "", error.detail
     page: dict[str, object] = {
         "title": f"Compare the file with {cluster}",
         "left": _FILE_SIDE,
         "right": cluster,
         "file_text": text,
     }
+    if unreadable is not None:
+        page["file_error"] = unreadable
+        return render(request, "compare.html", page, status=400)
     if cluster not in request.app.state.clusters.names:
         page["errors"] = [f"no cluster named {cluster!r}"]
         return render(request, "compare.html", page, status=404)

@@ -128,3 +128,7 @@ async def test_an_uploaded_file_is_compared_and_an_unreadable_one_said_beside_th
     assert latin.status_code == 400
     assert 'id="compare-file-error">the file is not UTF-8 text' in latin.text
     assert '<select name="cluster">' in latin.text  # the form stays, to pick again
+    large = b"#" * (5 * 1024 * 1024 + 1)
+    big = await editor.post("/compare/file", data=fields, files={"file": ("big.yaml", large)})
+    assert big.status_code == 400
+    assert 'id="compare-file-error">the file is larger than 5242880 bytes' in big.text

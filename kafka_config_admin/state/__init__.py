@@ -9,7 +9,8 @@ file (:mod:`kafka_config_admin.desired`) all build on it.
   within a time budget (:class:`UserPattern`, :func:`find_matching`);
 - reading a cluster: :func:`describe_state` (the one reader of configs) and :func:`read_state`
   (everything a desired state is about) into a :class:`ClusterState`; two sides' overrides
-  compared key by key (:func:`compare_overrides`, the CLI's ``diff`` and the web's compare page);
+  compared key by key (:func:`compare_overrides`, the CLI's ``diff`` and the web's compare page),
+  a desired state's overrides beside a cluster's (:func:`desired_overrides`);
 - values and their checks: human units (:func:`kafka_string_for`), KIP-569 types
   (:func:`parse_typed`, :func:`same_value`), the client's checks (:func:`check_value`,
   :func:`check_ops`, :func:`check_desired`, each finding a :class:`Problem`), a key's update
@@ -46,6 +47,7 @@ if _typing.TYPE_CHECKING:
     from ._compare import Overrides as Overrides
     from ._compare import ResourceComparison as ResourceComparison
     from ._compare import compare_overrides as compare_overrides
+    from ._compare import desired_overrides as desired_overrides
     from ._compare import overrides_of as overrides_of
     from ._compare import overrides_read as overrides_read
     from ._documentation import documentation_html as documentation_html
@@ -145,6 +147,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "Overrides",
         "ResourceComparison",
         "compare_overrides",
+        "desired_overrides",
         "overrides_of",
         "overrides_read",
     ),

@@ -14,8 +14,10 @@ from .. import (
     ConfigType,
     DescribeConfigsResult,
     ResourceNotFoundError,
+    ResourceType,
     UnknownTopicOrPartitionError,
 )
+from ._model import DesiredState
 from ._state import is_override
 from ._types import same_value
 
@@ -25,6 +27,7 @@ __all__ = [
     "Overrides",
     "ResourceComparison",
     "compare_overrides",
+    "desired_overrides",
     "overrides_of",
     "overrides_read",
 ]
@@ -113,6 +116,28 @@ def compare_overrides(left: Overrides, right: Overrides) -> list[ResourceCompari
             keys = tuple(_key(key, mine, theirs) for key in sorted(set(mine) | set(theirs)))
         compared.append(ResourceComparison(resource, mine is not None, theirs is not None, keys))
     return compared
+
+
+def desired_overrides(desired: DesiredState, cluster: Overrides) -> tuple[Overrides, Overrides]:
+    """A desired-state file's overrides and the cluster's, side by side as the file's plan
+    (without prune) sees them: for every resource the file is about (its topics, named or
+    matching its patterns among the topics ``cluster`` has, and its other resources), the keys
+    the file names; a key it sets to null is one it wants gone. Keys the file does not name are left
+    out on both sides (its plan leaves them alone), and so are the cluster's resources the
+    file is not about; a resource of the file the cluster lacks is on the file's side only."""
+    existing = [resource.name for resource in cluster if resource.type is ResourceType.TOPIC]
+    wanted: Overrides = {}
+    current: Overrides = {}
+    for resource, spec in desired.resources(existing).items():
+        wanted[resource] = {
+            key: (value, ConfigType.UNKNOWN)
+            for key, value in spec.configs.items()
+            if value is not None
+        }
+        have = cluster.get(resource)
+        if have is not None:
+            current[resource] = {key: have[key] for key in spec.configs if key in have}
+    return wanted, current
 
 
 def _key(

@@ -44,6 +44,7 @@ def routes() -> list[BaseRoute]:
         Route("/changes", history.changes),
         Route("/changes.json", history.changes),
         Route("/compare", compare.compare),
+        _post("/compare/file", compare.compare_file),
         Route("/c/{cluster}", clusters.cluster),
         Route("/c/{cluster}/topics", topics.topics),
         _post("/c/{cluster}/bulk", topics.bulk),

@@ -4,7 +4,14 @@ compare page): by type, one-sided keys and resources, and secrets compared by pr
 from __future__ import annotations
 
 from kafka_config_admin import ConfigResource, ConfigType, ResourceType
-from kafka_config_admin.state import KeyComparison, KeyMatch, Overrides, compare_overrides
+from kafka_config_admin.desired import parse_desired_state
+from kafka_config_admin.state import (
+    KeyComparison,
+    KeyMatch,
+    Overrides,
+    compare_overrides,
+    desired_overrides,
+)
 
 TOPIC = ConfigResource(ResourceType.TOPIC, "orders")
 ONLY_LEFT = ConfigResource(ResourceType.TOPIC, "payments")
@@ -54,3 +61,47 @@ def test_a_secret_is_compared_by_presence_and_marked_hidden() -> None:
     assert both[0].keys == (KeyComparison(key, KeyMatch.SAME, None, None, True),)
     one = compare_overrides({DEFAULT: {key: (None, ConfigType.PASSWORD)}}, {DEFAULT: {}})
     assert one[0].keys == (KeyComparison(key, KeyMatch.LEFT_ONLY, None, None, True),)
+
+
+def test_a_desired_state_is_compared_on_the_keys_it_names_as_its_plan_without_prune() -> None:
+    desired = parse_desired_state(
+        """
+topics:
+  - name: orders
+    configs: {retention.ms: 604800000, cleanup.policy: null, max.message.bytes: null}
+  - name: missing
+    configs: {retention.ms: 1000}
+  - pattern: 'logs-.*'
+    configs: {segment.bytes: 10485760}
+cluster_default:
+  configs: {log.retention.hours: 48}
+"""
+    )
+    default = ConfigResource(ResourceType.BROKER, "")
+    orders, logs = (ConfigResource(ResourceType.TOPIC, name) for name in ("orders", "logs-a"))
+    unnamed = ConfigResource(ResourceType.TOPIC, "payments")
+    cluster: Overrides = {
+        orders: {
+            "retention.ms": ("86400000", ConfigType.LONG),
+            "cleanup.policy": ("compact", ConfigType.LIST),
+            "segment.bytes": ("1048576", ConfigType.INT),
+        },
+        logs: {"segment.bytes": ("10485760", ConfigType.INT)},
+        unnamed: {"retention.ms": ("1", ConfigType.LONG)},
+        default: {},
+    }
+    compared = {
+        item.resource.name: item for item in compare_overrides(*desired_overrides(desired, cluster))
+    }
+    # Not the file's: the topic it does not name, and segment.bytes of orders (no prune).
+    assert set(compared) == {"orders", "missing", "logs-a", ""}
+    assert [(key.key, key.match) for key in compared["orders"].keys] == [
+        ("cleanup.policy", KeyMatch.RIGHT_ONLY),  # set to null: the file wants it gone
+        ("retention.ms", KeyMatch.DIFFERENT),
+    ]
+    missing = compared["missing"]
+    assert (missing.on_left, missing.on_right) == (True, False)
+    assert compared["logs-a"].same  # matched by the pattern, the same value
+    assert [(key.key, key.match) for key in compared[""].keys] == [
+        ("log.retention.hours", KeyMatch.LEFT_ONLY)
+    ]

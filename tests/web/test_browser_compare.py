@@ -78,6 +78,7 @@ def test_compare_two_clusters_and_make_the_right_like_the_left(
 
     page.goto(f"{editor}/compare?left={LEFT}&right={RIGHT}")
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Compare {LEFT} with {RIGHT}")
+    expect(page.get_by_label("paste the file")).to_be_hidden()  # the file's form, folded
     topic = page.locator("table.diff tbody", has_text=shared)
     # Every key either side sets, both values in words, and how they compare.
     retention = topic.locator("tr", has_text="retention.ms")
@@ -183,3 +184,60 @@ def test_make_the_cluster_default_like_the_other_clusters(
         return set(found[default])
 
     assert key not in with_admin(second_cluster, default_overrides)
+
+
+def test_compare_a_file_with_a_cluster_and_make_the_cluster_like_the_file(
+    page: Page, editor: str, second_cluster: str
+) -> None:
+    differs, same = unique_name("cmp-file-"), unique_name("cmp-file-")
+    make_topic(second_cluster, differs, {"retention.ms": "86400000", "segment.bytes": "10485760"})
+    make_topic(second_cluster, same, {"retention.ms": "86400000"})
+    text = (
+        f"topics:\n  - name: {differs}\n    configs:\n      retention.ms: 604800000\n"
+        f"      cleanup.policy: compact\n  - name: {same}\n    configs:\n"
+        "      retention.ms: 86400000\n"
+    )
+    page.goto(f"{editor}/compare")
+    page.get_by_label("or compare a desired-state file with cluster").select_option(RIGHT)
+    page.get_by_label("paste the file").fill(text)
+    page.get_by_role("button", name="compare with the file").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Compare the file with {RIGHT}")
+    expect(page.locator(".summary")).to_contain_text("1 of 2 resources differ")
+    topic = page.locator("table.diff tbody", has_text=differs)
+    retention = topic.locator("tr", has_text="retention.ms")
+    expect(retention).to_contain_text("1 week")
+    expect(retention).to_contain_text("1 day")
+    expect(retention).to_contain_text("different")
+    expect(topic.locator("tr", has_text="cleanup.policy")).to_contain_text("only on the file")
+    expect(topic).not_to_contain_text("segment.bytes")  # the file does not name it: no prune
+    expect(page.locator("table.diff tbody", has_text=same)).to_contain_text("same")
+    assert_accessible(page, "compare with a file")
+    shot(page, "compare-file")
+
+    page.get_by_role("button", name=f"make {RIGHT} like the file").click()
+    expect(page).to_have_url(f"{editor}/c/{RIGHT}/desired")
+    expect(page.locator(".summary")).to_contain_text("2 changes")
+    assert overrides(second_cluster, differs)["retention.ms"] == "86400000"  # nothing sent yet
+    page.get_by_role("button", name="apply this file").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Applied 2 changes")
+    assert overrides(second_cluster, differs) == {
+        "retention.ms": "604800000",
+        "cleanup.policy": "compact",
+        "segment.bytes": "10485760",
+    }
+
+
+def test_a_bad_file_is_said_beside_its_field_with_what_was_typed_kept(
+    page: Page, editor: str
+) -> None:
+    typed = "topics:\n  - name: orders\n    configs: 5\n"
+    page.goto(f"{editor}/compare")
+    page.get_by_label("paste the file").fill(typed)
+    page.get_by_role("button", name="compare with the file").click()
+    field = page.get_by_label("paste the file")
+    expect(field).to_have_value(typed)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    error = page.locator("#compare-file-error")
+    expect(error).to_contain_text("the pasted file:3: topics[0].configs")
+    expect(page.locator("table.diff")).to_have_count(0)
+    assert_accessible(page, "compare with a bad file")

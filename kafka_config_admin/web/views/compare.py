@@ -2,7 +2,9 @@
 :func:`~kafka_config_admin.state.compare_overrides`, which the CLI's ``diff`` uses), and
 "make the right like the left" for one resource or for every difference: the edits join the
 right cluster's pending plan, which is reviewed, confirmed and applied as every edit is;
-nothing is written from here."""
+nothing is written from here. Or a desired-state file beside a cluster (the keys its plan
+would change, :func:`~kafka_config_admin.state.desired_overrides`), "make the cluster like
+the file" being the file's own plan page (the desired-state flow)."""
 
 from __future__ import annotations
 
@@ -22,14 +24,27 @@ from ... import (
     KafkaTimeoutError,
     ResourceType,
 )
-from ...state import KeyMatch, Overrides, compare_overrides, overrides_read
+from ...desired import DesiredStateError, parse_desired_state
+from ...state import (
+    DesiredState,
+    KeyMatch,
+    Overrides,
+    PatternTimeoutError,
+    ResourceComparison,
+    compare_overrides,
+    desired_overrides,
+    overrides_read,
+)
 from ...toolkit import error_line
 from .._render import render
 from .base import cluster_name, form_text, require_writes, session
+from .desired import file_text
 
-__all__ = ["compare", "make_like"]
+__all__ = ["compare", "compare_file", "make_like"]
 
 _DEFAULT = ConfigResource(ResourceType.BROKER, "")
+#: How the page names a file's side.
+_FILE_SIDE = "the file"
 
 
 @dataclass
@@ -64,14 +79,61 @@ async def compare(request: Request) -> Response:
         page["errors"] = errors
         return render(request, "compare.html", page, status=503)
     assert sides[0].overrides is not None and sides[1].overrides is not None
-    compared = compare_overrides(sides[0].overrides, sides[1].overrides)
+    page |= _compared(compare_overrides(sides[0].overrides, sides[1].overrides))
+    return render(request, "compare.html", page)
+
+
+async def compare_file(request: Request) -> Response:
+    """``POST /compare/file``: a desired-state file (``text`` pasted, or ``file`` uploaded)
+    beside cluster ``cluster``: the keys the file names, on every resource it is about, as
+    its plan without prune sees them. A file that does not parse is said beside its field,
+    with what was typed kept; nothing is written from here."""
+    unreadable = None
+    async with request.form() as form:
+        cluster = form_text(form, "cluster")
+        try:
+            text = await file_text(form)
+        except HTTPException as error:  # an upload too large or not UTF-8
+            text, unreadable = "", error.detail
+    page: dict[str, object] = {
+        "title": f"Compare the file with {cluster}",
+        "left": _FILE_SIDE,
+        "right": cluster,
+        "file_text": text,
+    }
+    if unreadable is not None:
+        page["file_error"] = unreadable
+        return render(request, "compare.html", page, status=400)
+    if cluster not in request.app.state.clusters.names:
+        page["errors"] = [f"no cluster named {cluster!r}"]
+        return render(request, "compare.html", page, status=404)
+    try:
+        desired = parse_desired_state(text, source="the pasted file")
+    except DesiredStateError as error:
+        page["file_error"] = str(error)
+        return render(request, "compare.html", page, status=400)
+    side = _Side(cluster)
+    try:
+        await _read(request, side, None, desired)
+        if side.overrides is not None:
+            page |= _compared(compare_overrides(*desired_overrides(desired, side.overrides)))
+    except PatternTimeoutError as error:
+        page["file_error"] = str(error)
+        return render(request, "compare.html", page, status=400)
+    if side.error is not None:
+        page["errors"] = [side.error]
+        return render(request, "compare.html", page, status=503)
+    return render(request, "compare.html", page)
+
+
+def _compared(compared: list[ResourceComparison]) -> dict[str, object]:
+    """The page's table: the cluster default first, then by name."""
     compared.sort(key=lambda item: (item.resource != _DEFAULT, item.resource.name))
-    page |= {
+    return {
         "compared": compared,
         "differing": sum(not item.same for item in compared),
         "KeyMatch": KeyMatch,
     }
-    return render(request, "compare.html", page)
 
 
 async def make_like(request: Request) -> Response:
@@ -125,19 +187,33 @@ def _named_resource(kind: str, name: str) -> list[ConfigResource] | None:
     raise HTTPException(400, "compare covers topics and the cluster default")
 
 
-async def _read(request: Request, side: _Side, resources: list[ConfigResource] | None) -> None:
-    """Read a side's overrides (``resources``; None: every topic and the cluster default),
-    or say why not (a cluster that cannot be reached gets a new client next time)."""
+async def _read(
+    request: Request,
+    side: _Side,
+    resources: list[ConfigResource] | None,
+    desired: DesiredState | None = None,
+) -> None:
+    """Read a side's overrides (``resources``; None: every topic and the cluster default, or
+    with ``desired`` every resource that file is about), or say why not (a cluster that
+    cannot be reached gets a new client next time)."""
     clusters = request.app.state.clusters
     try:
         admin = await clusters.client(side.name)
         if resources is None:
-            listed = await admin.list_topics()
-            resources = [ConfigResource(ResourceType.TOPIC, topic.name) for topic in listed]
-            resources.append(_DEFAULT)
+            topics = [topic.name for topic in await admin.list_topics()]
+            if desired is None:
+                resources = [ConfigResource(ResourceType.TOPIC, topic) for topic in topics]
+                resources.append(_DEFAULT)
+            else:
+                resources = list(desired.resources(topics))
+        if not resources:  # a file about nothing: nothing to read
+            side.overrides = {}
+            return
         result = admin.describe_configs(resources, include_synonyms=False)
         await result.wait()
         side.overrides, failures = overrides_read(result)
+    except PatternTimeoutError:  # the file's pattern, not the cluster, is at fault
+        raise
     except KafkaConfigAdminError as error:
         if isinstance(error, KafkaConnectionError | KafkaTimeoutError | AuthenticationError):
             await clusters.drop(side.name)

@@ -4,7 +4,7 @@ file to download (export)."""
 
 from __future__ import annotations
 
-from starlette.datastructures import UploadFile
+from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -23,7 +23,7 @@ from .._summary import change_count, change_summary
 from .base import cluster_client, cluster_rules, form_text, override_rules, session
 from .plan import apply_desired, rules_context
 
-__all__ = ["apply_file", "export", "file_form", "file_plan"]
+__all__ = ["apply_file", "export", "file_form", "file_plan", "file_text"]
 
 #: The largest file taken (bytes).
 MAX_FILE = 5 * 1024 * 1024
@@ -37,10 +37,16 @@ async def file_form(request: Request) -> Response:
 async def _file_text(request: Request) -> str:
     # closed on the way out: an upload (even an empty file field) is a temporary file
     async with request.form() as form:
-        upload = form.get("file")
-        if not (isinstance(upload, UploadFile) and upload.filename):
-            return form_text(form, "text")
-        data = await upload.read(MAX_FILE + 1)
+        return await file_text(form)
+
+
+async def file_text(form: FormData) -> str:
+    """A desired-state file from a form: the upload ``file`` if one was chosen, else the
+    pasted ``text``; too large or not UTF-8: a 400."""
+    upload = form.get("file")
+    if not (isinstance(upload, UploadFile) and upload.filename):
+        return form_text(form, "text")
+    data = await upload.read(MAX_FILE + 1)
     if len(data) > MAX_FILE:
         raise HTTPException(400, f"the file is larger than {MAX_FILE} bytes")
     try:

@@ -116,8 +116,8 @@ def test_undo_of_one_change_from_history(page: Page, editor: str, kafka_bootstra
     page.goto(f"{editor}/history?resource=topic:{topic}")
     row = page.locator(f"#change-{retention.id}")
     expect(row).to_contain_text("alice (cli)")
-    expect(row.locator("td.old")).to_have_text("3600000")
-    expect(row.locator("td.new")).to_have_text("7200000")
+    expect(row.locator("td.old")).to_have_text("3600000 1 hour")  # the value, in words too
+    expect(row.locator("td.new")).to_have_text("7200000 2 hours")
     page.get_by_role("button", name=f"undo change {retention.id}", exact=True).click()
     # the preview: what undo sends, the confirmation naming the cluster; nothing sent yet
     expect(page.locator("h1")).to_have_text(f"Undo change {retention.id}")

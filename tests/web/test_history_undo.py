@@ -190,8 +190,8 @@ async def test_history_shows_the_newest_rows_and_no_undo_for_another_editors_clu
     page = await web.get("/history", params={"user": user})
     assert page.text.count('<tr class="applied"') == PAGE_ROWS
     assert "narrow the filters to see older ones" in page.text
-    assert f'<td class="new">{PAGE_ROWS}</td>' in page.text  # the newest
-    assert '<td class="new">0</td>' not in page.text  # the oldest, left out
+    assert f'<td class="new"><code>{PAGE_ROWS}</code></td>' in page.text  # the newest
+    assert '<td class="new"><code>0</code></td>' not in page.text  # the oldest, left out
     assert "/undo" not in page.text  # not a cluster of this editor: no undo button
     exported = (await web.get("/history.json", params={"user": user})).json()["changes"]
     assert len(exported) == PAGE_ROWS + 1

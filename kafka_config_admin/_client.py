@@ -29,7 +29,7 @@ from ._exceptions import (
     UnsupportedVersionError,
     error_for_code,
 )
-from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
+from ._models.configs import AlterConfigOp, Config, ConfigResource, ResourceType
 from ._models.validation import check_seconds
 from ._net.addresses import check_bootstrap_server
 from ._net.oauth import TokenProvider
@@ -383,6 +383,8 @@ class AdminClient:
                 timeout,
             )
         seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
+        if self._asks_documented(resources):
+            return self._describe_learning(resources, include_synonyms, seconds)
         answered: dict[ConfigResource, Answerer] = {}
         operations: list[DescribeConfigs] = []
 
@@ -409,6 +411,58 @@ class AdminClient:
         )
         return result
 
+    def _asks_documented(
+        self, resources: Iterable[ConfigResource] | Mapping[ConfigResource, object]
+    ) -> bool:
+        """Whether a describe of ``resources`` asks with documentation and learns from it.
+
+        So does a describe of one resource while this client holds nothing of its type and
+        asks nobody yet: the documented answer of one resource is what the follow-up would
+        receive, one round trip sooner, and describes made meanwhile wait for it instead of
+        sending follow-ups of their own.
+        """
+        if self._learning or not isinstance(resources, Collection) or len(resources) != 1:
+            return False
+        (resource,) = resources
+        return isinstance(resource, ConfigResource) and not self._documentation.holds(resource.type)
+
+    def _describe_learning(
+        self,
+        resources: Iterable[ConfigResource] | Mapping[ConfigResource, Collection[str] | None],
+        include_synonyms: bool,
+        seconds: float,
+    ) -> DescribeConfigsResult:
+        """Describe with documentation, keeping what the answer says for the next describes."""
+        answered: dict[ConfigResource, Answerer] = {}
+        documented = self._call(
+            partial(
+                DescribeConfigs.build,
+                resources,
+                include_synonyms=include_synonyms,
+                include_documentation=True,
+                entries=self._entries,
+                answerers=answered,
+            ),
+            DescribeConfigsResult,
+            seconds,
+        )
+        learning = anyio.Event()
+        self._learning.append(learning)
+
+        async def learn() -> None:
+            try:
+                await documented.wait()
+                for resource, future in documented.values.items():
+                    if future._exception is None and resource in answered:
+                        config = future.result()
+                        self._documentation.learn(answered[resource], resource.type, config)
+            finally:
+                self._learning.remove(learning)
+                learning.set()
+
+        self._engine.spawn(learn)
+        return documented
+
     async def _document(
         self,
         undocumented: DescribeConfigsResult,
@@ -427,7 +481,7 @@ class AdminClient:
             answered = {}
         try:
             await undocumented.wait()
-            answers = {}
+            answers: dict[ConfigResource, tuple[Answerer, Config]] = {}
             for resource, future in undocumented.values.items():
                 error, answerer = future._exception, answered.get(resource)
                 if error is not None:
@@ -435,11 +489,14 @@ class AdminClient:
                 elif answerer is not None:
                     answers[resource] = (answerer, future.result())
             for _ in range(2):  # once more if a broker restarted between the two answers
+                answers = self._fill(answers, futures)  # what is held needs no wait
+                if not answers:
+                    break
                 for learning in list(self._learning):  # calls made at once ask only once
                     await learning.wait()
                 asks = self._documentation.follow_ups(answers)
                 if not asks:
-                    break
+                    continue
                 learning = anyio.Event()
                 self._learning.append(learning)
                 try:
@@ -447,10 +504,7 @@ class AdminClient:
                 finally:
                     self._learning.remove(learning)
                     learning.set()
-            for resource, (answerer, config) in answers.items():
-                filled = self._documentation.fill(answerer, resource.type, config)
-                if filled is not None:
-                    futures[resource]._set_result(filled)
+            self._fill(answers, futures)
             await self._describe_documented(result, asked, expires)
         except Exception as error:  # a bug reaches the caller, not the client's task group
             for future in futures.values():
@@ -460,6 +514,21 @@ class AdminClient:
             for future in futures.values():
                 future._set_exception(closed)
             raise
+
+    def _fill(
+        self,
+        answers: dict[ConfigResource, tuple[Answerer, Config]],
+        futures: Mapping[ConfigResource, ResourceFuture[ConfigResource, Config]],
+    ) -> dict[ConfigResource, tuple[Answerer, Config]]:
+        """Settle each answer whose documentation is held; the answers left."""
+        left = {}
+        for resource, (answerer, config) in answers.items():
+            filled = self._documentation.fill(answerer, resource.type, config)
+            if filled is None:
+                left[resource] = (answerer, config)
+            else:
+                futures[resource]._set_result(filled)
+        return left
 
     async def _learn(self, asks: dict[ConfigResource, FollowUp], expires: float) -> None:
         """Describe with documentation what ``asks`` names, and keep what the answers say."""

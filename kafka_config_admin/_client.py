@@ -400,16 +400,40 @@ class AdminClient:
             )
             return operations[0]
 
-        undocumented = self._call(build, DescribeConfigsResult, seconds)
-        result = DescribeConfigsResult(list(undocumented.values))
-        self._engine.spawn(
-            self._document,
-            undocumented,
-            operations[0],
-            result,
-            anyio.current_time() + seconds,
-        )
-        return result
+        expires = anyio.current_time() + seconds
+        results: list[DescribeConfigsResult] = []
+        unsettled: list[int] = []  # the undocumented answers still to come
+
+        def settled(future: ResourceFuture[ConfigResource, Config]) -> None:
+            """Fill an answer as it comes; a task is started only for what is not held."""
+            undocumented, result = results
+            target = result.values[future.resource]
+            answerer = answered.get(future.resource)
+            if future._exception is not None:
+                target._set_exception(future._exception)
+            elif answerer is not None:
+                config = future._result
+                assert config is not None  # a future without an error holds its value
+                filled = self._documentation.fill(answerer, future.resource.type, config)
+                if filled is not None:
+                    target._set_result(filled)
+            unsettled[0] -= 1
+            if unsettled[0] == 0 and not result._settled():
+                try:
+                    self._engine.spawn(self._document, undocumented, operations[0], result, expires)
+                except ClientClosedError as closed:
+                    for pending in result.values.values():
+                        pending._set_exception(closed)
+
+        def undocumented_of(resources: list[ConfigResource]) -> DescribeConfigsResult:
+            undocumented = DescribeConfigsResult([])
+            undocumented.values = {r: _Settling(r, settled) for r in resources}
+            results.extend((undocumented, DescribeConfigsResult(resources)))
+            unsettled.append(len(resources))
+            return undocumented
+
+        self._call(build, undocumented_of, seconds)
+        return results[1]
 
     def _asks_documented(
         self, resources: Iterable[ConfigResource] | Mapping[ConfigResource, object]
@@ -484,6 +508,8 @@ class AdminClient:
             answers: dict[ConfigResource, tuple[Answerer, Config]] = {}
             for resource, future in undocumented.values.items():
                 error, answerer = future._exception, answered.get(resource)
+                if futures[resource].done():  # filled as it came (``describe_configs``)
+                    continue
                 if error is not None:
                     futures[resource]._set_exception(error)
                 elif answerer is not None:
@@ -1055,3 +1081,21 @@ def _server_entries(option: str, given: object) -> list[str]:
         f"{option} must be 'host:port' (comma-separated for several) or a list of "
         f"them, got {given!r}"
     )
+
+
+class _Settling(ResourceFuture[ConfigResource, Config]):
+    """A future that calls ``settled`` with itself once its outcome is known."""
+
+    __slots__ = ("settled",)
+
+    def __init__(
+        self,
+        resource: ConfigResource,
+        settled: Callable[[ResourceFuture[ConfigResource, Config]], None],
+    ) -> None:
+        super().__init__(resource)
+        self.settled = settled
+
+    def _finish(self) -> None:
+        super()._finish()
+        self.settled(self)

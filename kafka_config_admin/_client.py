@@ -29,7 +29,7 @@ from ._exceptions import (
     UnsupportedVersionError,
     error_for_code,
 )
-from ._models.configs import AlterConfigOp, ConfigResource, ResourceType
+from ._models.configs import AlterConfigOp, Config, ConfigResource, ResourceType
 from ._models.validation import check_seconds
 from ._net.addresses import check_bootstrap_server
 from ._net.oauth import TokenProvider
@@ -383,6 +383,8 @@ class AdminClient:
                 timeout,
             )
         seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
+        if self._asks_documented(resources):
+            return self._describe_learning(resources, include_synonyms, seconds)
         answered: dict[ConfigResource, Answerer] = {}
         operations: list[DescribeConfigs] = []
 
@@ -398,16 +400,92 @@ class AdminClient:
             )
             return operations[0]
 
-        undocumented = self._call(build, DescribeConfigsResult, seconds)
-        result = DescribeConfigsResult(list(undocumented.values))
-        self._engine.spawn(
-            self._document,
-            undocumented,
-            operations[0],
-            result,
-            anyio.current_time() + seconds,
+        expires = anyio.current_time() + seconds
+        results: list[DescribeConfigsResult] = []
+        unsettled: list[int] = []  # the undocumented answers still to come
+
+        def settled(future: ResourceFuture[ConfigResource, Config]) -> None:
+            """Fill an answer as it comes; a task is started only for what is not held."""
+            undocumented, result = results
+            target = result.values[future.resource]
+            answerer = answered.get(future.resource)
+            if future._exception is not None:
+                target._set_exception(future._exception)
+            elif answerer is not None:
+                config = future._result
+                assert config is not None  # a future without an error holds its value
+                filled = self._documentation.fill(answerer, future.resource.type, config)
+                if filled is not None:
+                    target._set_result(filled)
+            unsettled[0] -= 1
+            if unsettled[0] == 0 and not result._settled():
+                try:
+                    self._engine.spawn(self._document, undocumented, operations[0], result, expires)
+                except ClientClosedError as closed:
+                    for pending in result.values.values():
+                        pending._set_exception(closed)
+
+        def undocumented_of(resources: list[ConfigResource]) -> DescribeConfigsResult:
+            undocumented = DescribeConfigsResult([])
+            undocumented.values = {r: _Settling(r, settled) for r in resources}
+            results.extend((undocumented, DescribeConfigsResult(resources)))
+            unsettled.append(len(resources))
+            return undocumented
+
+        self._call(build, undocumented_of, seconds)
+        return results[1]
+
+    def _asks_documented(
+        self, resources: Iterable[ConfigResource] | Mapping[ConfigResource, object]
+    ) -> bool:
+        """Whether a describe of ``resources`` asks with documentation and learns from it.
+
+        So does a describe of one resource while this client holds nothing of its type and
+        asks nobody yet: the documented answer of one resource is what the follow-up would
+        receive, one round trip sooner, and describes made meanwhile wait for it instead of
+        sending follow-ups of their own.
+        """
+        if self._learning or not isinstance(resources, Collection) or len(resources) != 1:
+            return False
+        (resource,) = resources
+        return isinstance(resource, ConfigResource) and not self._documentation.holds(resource.type)
+
+    def _describe_learning(
+        self,
+        resources: Iterable[ConfigResource] | Mapping[ConfigResource, Collection[str] | None],
+        include_synonyms: bool,
+        seconds: float,
+    ) -> DescribeConfigsResult:
+        """Describe with documentation, keeping what the answer says for the next describes."""
+        answered: dict[ConfigResource, Answerer] = {}
+        documented = self._call(
+            partial(
+                DescribeConfigs.build,
+                resources,
+                include_synonyms=include_synonyms,
+                include_documentation=True,
+                entries=self._entries,
+                answerers=answered,
+            ),
+            DescribeConfigsResult,
+            seconds,
         )
-        return result
+        learning = anyio.Event()
+        self._learning.append(learning)
+
+        async def learn() -> None:
+            try:
+                await documented.wait()
+                for resource, future in documented.values.items():
+                    if future._exception is None and resource in answered:
+                        config = future.result()
+                        self._documentation.learn(answered[resource], resource.type, config)
+            finally:
+                self._learning.remove(learning)
+                learning.set()
+
+        self._engine.spawn(learn)
+        return documented
 
     async def _document(
         self,
@@ -427,19 +505,24 @@ class AdminClient:
             answered = {}
         try:
             await undocumented.wait()
-            answers = {}
+            answers: dict[ConfigResource, tuple[Answerer, Config]] = {}
             for resource, future in undocumented.values.items():
                 error, answerer = future._exception, answered.get(resource)
+                if futures[resource].done():  # filled as it came (``describe_configs``)
+                    continue
                 if error is not None:
                     futures[resource]._set_exception(error)
                 elif answerer is not None:
                     answers[resource] = (answerer, future.result())
             for _ in range(2):  # once more if a broker restarted between the two answers
+                answers = self._fill(answers, futures)  # what is held needs no wait
+                if not answers:
+                    break
                 for learning in list(self._learning):  # calls made at once ask only once
                     await learning.wait()
                 asks = self._documentation.follow_ups(answers)
                 if not asks:
-                    break
+                    continue
                 learning = anyio.Event()
                 self._learning.append(learning)
                 try:
@@ -447,10 +530,7 @@ class AdminClient:
                 finally:
                     self._learning.remove(learning)
                     learning.set()
-            for resource, (answerer, config) in answers.items():
-                filled = self._documentation.fill(answerer, resource.type, config)
-                if filled is not None:
-                    futures[resource]._set_result(filled)
+            self._fill(answers, futures)
             await self._describe_documented(result, asked, expires)
         except Exception as error:  # a bug reaches the caller, not the client's task group
             for future in futures.values():
@@ -460,6 +540,21 @@ class AdminClient:
             for future in futures.values():
                 future._set_exception(closed)
             raise
+
+    def _fill(
+        self,
+        answers: dict[ConfigResource, tuple[Answerer, Config]],
+        futures: Mapping[ConfigResource, ResourceFuture[ConfigResource, Config]],
+    ) -> dict[ConfigResource, tuple[Answerer, Config]]:
+        """Settle each answer whose documentation is held; the answers left."""
+        left = {}
+        for resource, (answerer, config) in answers.items():
+            filled = self._documentation.fill(answerer, resource.type, config)
+            if filled is None:
+                left[resource] = (answerer, config)
+            else:
+                futures[resource]._set_result(filled)
+        return left
 
     async def _learn(self, asks: dict[ConfigResource, FollowUp], expires: float) -> None:
         """Describe with documentation what ``asks`` names, and keep what the answers say."""
@@ -986,3 +1081,21 @@ def _server_entries(option: str, given: object) -> list[str]:
         f"{option} must be 'host:port' (comma-separated for several) or a list of "
         f"them, got {given!r}"
     )
+
+
+class _Settling(ResourceFuture[ConfigResource, Config]):
+    """A future that calls ``settled`` with itself once its outcome is known."""
+
+    __slots__ = ("settled",)
+
+    def __init__(
+        self,
+        resource: ConfigResource,
+        settled: Callable[[ResourceFuture[ConfigResource, Config]], None],
+    ) -> None:
+        super().__init__(resource)
+        self.settled = settled
+
+    def _finish(self) -> None:
+        super()._finish()
+        self.settled(self)

@@ -57,6 +57,10 @@ class Documentation:
         held = self._held.get((answerer.node_id, resource_type))
         return held if held is not None and held.session == answerer.session else None
 
+    def holds(self, resource_type: ResourceType) -> bool:
+        """Whether any broker's documentation of ``resource_type`` is held."""
+        return any(held_type is resource_type for _, held_type in self._held)
+
     def missing(self, answerer: Answerer, resource_type: ResourceType, config: Config) -> set[str]:
         """The keys of ``config`` whose documentation is not held for that broker process."""
         held = self._for(answerer, resource_type)
@@ -107,13 +111,20 @@ class Documentation:
         asked for them, then the next for what is left (one resource, almost always: every
         resource of a type has the same keys).
         """
-        wanted: dict[tuple[Answerer, ResourceType], dict[ConfigResource, set[str]]] = {}
+        # One resource stands for every config with the same keys missing: a describe of
+        # thousands of topics holds a few sets of names, not one per topic.
+        wanted: dict[tuple[Answerer, ResourceType], dict[frozenset[str], ConfigResource]] = {}
+        seen: dict[tuple[Answerer, ResourceType, int], frozenset[str]] = {}
         for resource, (answerer, config) in answers.items():
-            missing = self.missing(answerer, resource.type, config)
+            key = (answerer, resource.type, id(config))  # shared configs are asked about once
+            missing = seen.get(key)
+            if missing is None:
+                missing = seen[key] = frozenset(self.missing(answerer, resource.type, config))
             if missing:
-                wanted.setdefault((answerer, resource.type), {})[resource] = missing
+                wanted.setdefault((answerer, resource.type), {}).setdefault(missing, resource)
         asks: dict[ConfigResource, FollowUp] = {}
-        for (answerer, _), candidates in wanted.items():
+        for (answerer, _), by_names in wanted.items():
+            candidates = {resource: set(names) for names, resource in by_names.items()}
             for resource, names in _covering(candidates):
                 asks[resource] = FollowUp(answerer.node_id, sorted(names))
         return asks

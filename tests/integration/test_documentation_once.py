@@ -163,3 +163,23 @@ async def test_a_restarted_broker_is_asked_again(
         after_restart = await received(client, [broker], documentation=True)
         assert after_restart > 2 * plain  # its documentation was asked for again
         assert await documented(client, [broker]) == await uncached(client, [broker])
+
+
+async def test_a_new_clients_first_describe_of_one_resource_is_one_request(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    names = await asyncio.gather(*(new_topic(admin_client, kafka_bootstrap) for _ in range(2)))
+    first, second = (ConfigResource(ResourceType.TOPIC, name) for name in names)
+    expected = await uncached(admin_client, [first, second])
+    async with AdminClient(kafka_bootstrap, timeout=30) as client:
+        await client.describe_cluster()  # connected before the count starts
+        before = client.traffic().requests
+        assert await documented(client, [first]) == {first: expected[first]}
+        # Asked with documentation at once, not without it and then again with it.
+        assert client.traffic().requests - before == 1
+        plain = await received(client, [second], documentation=False)
+        before, bytes_before = client.traffic().requests, client.traffic().bytes_received
+        assert await documented(client, [second]) == {second: expected[second]}
+        # Filled from what the first answer taught: one request without documentation.
+        assert client.traffic().requests - before == 1
+        assert client.traffic().bytes_received - bytes_before <= plain * 1.1

@@ -129,3 +129,19 @@ def test_past_the_limit_filled_copies_start_again_and_stay_correct() -> None:
     held.learn(BROKER_1, TOPIC, config(DOCS))
     for _ in range(3):
         assert held.fill(BROKER_1, TOPIC, config()) == config(DOCS)
+
+
+def test_holds_says_whether_any_broker_documented_the_type() -> None:
+    held = Documentation()
+    assert not held.holds(TOPIC)
+    held.learn(BROKER_1, TOPIC, config(DOCS))
+    assert held.holds(TOPIC)
+    assert not held.holds(ResourceType.BROKER)
+
+
+def test_configs_with_the_same_keys_missing_are_asked_once_whatever_their_number() -> None:
+    held = Documentation()
+    shared = config()
+    answers = {topic(f"t{i}"): (BROKER_1, shared) for i in range(2000)}
+    answers[topic("other")] = (BROKER_1, config(names=("retention.ms",)))
+    assert list(held.follow_ups(answers).values()) == [FollowUp(1, sorted(DOCS))]

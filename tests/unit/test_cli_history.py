@@ -12,32 +12,16 @@ import pytest
 import yaml
 
 from kafka_config_admin.cli import main
-from kafka_config_admin.journal import Journal, JournalEntry
+from kafka_config_admin.journal import Journal
+
+from .journal_helpers import ENTRY
 
 NOW = datetime.now(UTC)
 
-ALICE = JournalEntry(
-    id=None,
-    change_set="cs1",
+ALICE = replace(
+    ENTRY,
     time=NOW - timedelta(hours=3),
-    user="alice",
-    face="cli",
-    application=None,
-    cluster="prod",
     cluster_id="id-prod",
-    resource_type="topic",
-    resource_name="orders",
-    entity=None,
-    key="retention.ms",
-    op="SET",
-    old_value="604800000",
-    old_set=False,
-    new_value="86400000",
-    new_set=True,
-    sensitive=False,
-    outcome="applied",
-    message="",
-    note="",
 )
 BOB = replace(
     ALICE,

@@ -7,7 +7,7 @@ import multiprocessing
 import os
 import signal
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,36 +15,13 @@ import pytest
 from kafka_config_admin import InvalidArgumentError
 from kafka_config_admin.journal import (
     Journal,
-    JournalEntry,
     JournalError,
     JournalQuery,
     Origin,
     journal_path,
 )
 
-ENTRY = JournalEntry(
-    id=None,
-    change_set="cs1",
-    time=datetime(2026, 11, 27, 6, 0, tzinfo=UTC),
-    user="alice",
-    face="cli",
-    application=None,
-    cluster="prod",
-    cluster_id="abc",
-    resource_type="topic",
-    resource_name="orders",
-    entity=None,
-    key="retention.ms",
-    op="SET",
-    old_value="604800000",
-    old_set=False,
-    new_value="86400000",
-    new_set=True,
-    sensitive=False,
-    outcome="applied",
-    message="",
-    note="",
-)
+from .journal_helpers import ENTRY
 
 
 def test_the_path_is_the_argument_then_the_variable_then_xdg(

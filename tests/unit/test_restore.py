@@ -25,31 +25,18 @@ from kafka_config_admin.journal._restore import (
     _value_then,
 )
 
+from .journal_helpers import ENTRY as SAMPLE
+
 T0 = datetime(2026, 11, 27, 6, 0, tzinfo=UTC)
 ORDERS = ConfigResource(ResourceType.TOPIC, "orders")
 
-ENTRY = JournalEntry(
+ENTRY = replace(
+    SAMPLE,
     id=1,
-    change_set="cs1",
     time=T0,
-    user="alice",
-    face="cli",
-    application=None,
-    cluster="prod",
-    cluster_id="abc",
-    resource_type="topic",
-    resource_name="orders",
-    entity=None,
-    key="retention.ms",
-    op="SET",
     old_value="1000",
     old_set=True,
     new_value="2000",
-    new_set=True,
-    sensitive=False,
-    outcome="applied",
-    message="",
-    note="",
 )
 
 

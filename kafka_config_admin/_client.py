@@ -30,7 +30,7 @@ from ._exceptions import (
     error_for_code,
 )
 from ._models.configs import AlterConfigOp, Config, ConfigResource, ResourceType
-from ._models.validation import check_seconds
+from ._models.validation import check_flag, check_seconds
 from ._net.addresses import check_bootstrap_server
 from ._net.oauth import TokenProvider
 from ._net.security import SecurityOptions
@@ -370,7 +370,7 @@ class AdminClient:
         for it once per key and resource type (again after the broker restarts) and fills
         every entry from what it holds: the entries are the ones the broker would send.
         """
-        if not include_documentation:
+        if not check_flag("include_documentation", include_documentation):
             return self._call(
                 partial(
                     DescribeConfigs.build,

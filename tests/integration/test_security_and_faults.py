@@ -235,7 +235,9 @@ async def test_a_broker_that_stops_answering_times_out_and_is_reconnected() -> N
         # outcome is unknown. One waiting behind it (the same config) was never sent.
         with ExitStack() as paused, anyio.fail_after(5):
             async with AdminClient(cluster.bootstrap_servers) as admin:
-                await admin.describe_configs([topic]).all()  # the connection is open
+                # the changes' own connection (their lane) is open
+                default = [AlterConfigOp("log.cleaner.backoff.ms", "15000")]
+                await admin.incremental_alter_configs({topic: default}).all()
                 paused.enter_context(cluster.paused_broker(broker))
                 sent = admin.incremental_alter_configs(
                     {topic: [AlterConfigOp("log.cleaner.backoff.ms", "15001")]}

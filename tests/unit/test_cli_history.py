@@ -16,17 +16,10 @@ from kafka_config_admin.journal import Journal
 
 from .journal_helpers import ENTRY
 
-NOW = datetime.now(UTC)
-
-ALICE = replace(
-    ENTRY,
-    time=NOW - timedelta(hours=3),
-    cluster_id="id-prod",
-)
+ALICE = replace(ENTRY, cluster_id="id-prod")
 BOB = replace(
     ALICE,
     change_set="cs2",
-    time=NOW - timedelta(minutes=30),
     user="bob",
     face="web",
     cluster="staging",
@@ -41,7 +34,6 @@ BOB = replace(
 DEFAULT = replace(
     ALICE,
     change_set="cs3",
-    time=NOW - timedelta(minutes=10),
     face="spark",
     application="app-1",
     resource_type="broker",
@@ -50,10 +42,18 @@ DEFAULT = replace(
 )
 
 
+#: How long before each test its changes were recorded: counted when the test runs, since a
+#: suite can run this module many minutes after reading it.
+AGO = {"cs1": timedelta(hours=3), "cs2": timedelta(minutes=30), "cs3": timedelta(minutes=10)}
+#: A ``--since`` value: 15 minutes before the test, in ISO 8601.
+ISO_15_MINUTES_AGO = "(15 minutes ago, in ISO 8601)"
+
+
 @pytest.fixture(autouse=True)
 def journal() -> Journal:
     journal = Journal.at()  # the test's own (tests/conftest.py)
-    journal.record([ALICE, BOB, DEFAULT])
+    now = datetime.now(UTC)
+    journal.record([replace(e, time=now - AGO[e.change_set]) for e in (ALICE, BOB, DEFAULT)])
     return journal
 
 
@@ -91,7 +91,7 @@ def keys(capsys: pytest.CaptureFixture[str], *filters: str) -> list[str]:
         (("--since", "1h"), ["producer_byte_rate", "log.retention.ms"]),
         (("--until", "1h"), ["retention.ms"]),
         (("--since", "1h", "--until", "20m"), ["producer_byte_rate"]),
-        (("--since", (NOW - timedelta(minutes=15)).isoformat()), ["log.retention.ms"]),
+        (("--since", ISO_15_MINUTES_AGO), ["log.retention.ms"]),
         (("--limit", "2"), ["producer_byte_rate", "log.retention.ms"]),
         (("--user", "alice", "--face", "web"), []),
     ],
@@ -99,7 +99,8 @@ def keys(capsys: pytest.CaptureFixture[str], *filters: str) -> list[str]:
 def test_each_filter_narrows_the_rows(
     capsys: pytest.CaptureFixture[str], filters: tuple[str, ...], found: list[str]
 ) -> None:
-    assert keys(capsys, *filters) == found
+    iso = (datetime.now(UTC) - timedelta(minutes=15)).isoformat()
+    assert keys(capsys, *(iso if text == ISO_15_MINUTES_AGO else text for text in filters)) == found
 
 
 def test_the_table_json_and_yaml_say_the_same_rows(

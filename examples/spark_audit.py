@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     first_id = snapshot_ids(spark, args.table)[-1]
     print(write_report(result, args.report))
     print(f"\nreport written to {args.report}\n\nplan ({result.plan.count()} ops):")
-    result.plan.orderBy("cluster", "resource_type", "resource_name", "name").show(
+    result.plan.orderBy("cluster", "resource_type", "resource_name", "key").show(
         100, truncate=False
     )
     if not args.apply or result.plan.isEmpty():
@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     outcomes = apply_ops(result.plan, load_clusters_file(args.clusters_file).fleet())
     print("outcomes:")
-    outcomes.select("cluster", "resource_name", "name", "op", "value", "status", "error").show(
+    outcomes.select("cluster", "resource_name", "key", "op", "value", "status", "error").show(
         100, truncate=False
     )
     second = audit_until_settled(spark, args.table, source, desired, args.prune)
@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\nwhat changed between snapshots {first_id} and {last_id}:")
     diff_snapshots(
         read_snapshot(spark, args.table, first_id), read_snapshot(spark, args.table, last_id)
-    ).orderBy("cluster", "resource_name", "name").show(100, truncate=False)
+    ).orderBy("cluster", "resource_name", "key").show(100, truncate=False)
     clean = second.clean
     spark.stop()
     return 0 if clean else 1

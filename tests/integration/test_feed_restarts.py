@@ -30,7 +30,7 @@ from kafka_config_admin.state import ResourceKind, ResourceScope
 from kafka_config_admin.testing import KafkaCluster
 
 from .cli_helpers import run_process
-from .helpers import new_topic
+from .helpers import new_topic, settled_entry
 
 pytestmark = [pytest.mark.integration, pytest.mark.kafka(brokers=3), pytest.mark.timeout(900)]
 
@@ -150,6 +150,7 @@ async def test_stopped_and_killed_brokers_give_no_change_rows_and_no_removal(
     name = await new_topic(admin_client, kafka_bootstrap, {"retention.ms": "3600000"})
     own = ConfigResource(ResourceType.BROKER, str(stopped))
     await admin_client.incremental_alter_configs({own: [AlterConfigOp(BROKER_KEY, "2")]}).all()
+    await settled_entry(admin_client, own, BROKER_KEY, "2")  # the broker has taken it
     scope = ResourceScope(
         kinds=(
             ResourceKind.TOPIC,

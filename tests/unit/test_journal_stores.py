@@ -24,7 +24,7 @@ from kafka_config_admin.journal import (
     journal_of,
 )
 
-from .test_journal_store import ENTRY
+from .journal_helpers import ENTRY
 
 LATER = replace(
     ENTRY,

@@ -1,11 +1,14 @@
 """``python -m benchmarks feed`` (``nox -s bench -- feed``): the change feed's cost and latency.
 
-Two real one-broker clusters with N topics each (2000; every 10th with two overrides):
+Real clusters (``--clusters``, 2; of ``--brokers`` brokers each, 1) with N topics each
+(``--topics``, 2000; every 10th with two overrides):
 
-- poll cost: one poll of both clusters with nothing changed (list the topics, describe them,
+- poll cost: one poll of every cluster with nothing changed (list the topics, describe them,
   diff with the poll before), as ``watch`` runs it, beside a plain ``describe_configs`` of the
-  same topics (what any snapshot costs): the median of ``--reps`` polls after a warm-up, and
-  the size of one cluster's state as the stream keeps it;
+  same topics (what any snapshot costs) and a full one (synonyms and documentation): the
+  median of ``--reps`` polls after a warm-up, and the size of one cluster's state as the
+  stream keeps it; with ``--max-per-poll N``, also the poll that describes at most N topics
+  of each cluster, in turn (``watch --max-per-poll``, the stream's ``maxPerPoll``);
 - the same poll as a micro-batch of the ``kafka-config-changes`` stream on ``local[2]``
   (Spark's own ``triggerExecution`` time of the batches that found no change);
 - detection latency at a 1-second interval: from a change made by the SDK (one topic's
@@ -13,12 +16,16 @@ Two real one-broker clusters with N topics each (2000; every 10th with two overr
   ``--changes`` times each.
 
 Results: ``benchmarks/results/feed.json`` and ``feed.md``, with the machine's load.
+
+20,000 topics need three brokers a cluster (a broker here holds about one open file per
+topic, and a process may open 20,000): ``--topics 20000 --brokers 3 --clusters 1``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -33,7 +40,13 @@ from typing import TYPE_CHECKING, Any
 
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, OpType, ResourceType
 from kafka_config_admin.cli._commands import WATCH_INTERVAL
-from kafka_config_admin.feed import ObservedState, diff_states, next_state, observe_once
+from kafka_config_admin.feed import (
+    ObservedState,
+    ReadRotation,
+    diff_states,
+    next_state,
+    observe_once,
+)
 from kafka_config_admin.state import ResourceScope
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
@@ -61,17 +74,28 @@ def load() -> str:
 
 
 def poll_both(
-    bootstraps: dict[str, str], states: dict[str, ObservedState | None]
+    bootstraps: dict[str, str],
+    states: dict[str, ObservedState | None],
+    rotations: dict[str, ReadRotation] | None = None,
 ) -> tuple[int, int]:
-    """One poll of every cluster at once, as ``watch`` makes it: the number of change rows,
-    and the bytes the poll received."""
+    """One poll of every cluster at once, as ``watch`` makes it (with ``rotations``, as
+    ``watch --max-per-poll`` does): the number of change rows, and the bytes it received."""
     clients = {name: AdminClient(bootstrap, timeout=120) for name, bootstrap in bootstraps.items()}
 
     async def run() -> list[ObservedState]:
         scope = ResourceScope()
         return list(
             await asyncio.gather(
-                *(observe_once(admin, scope, name) for name, admin in clients.items())
+                *(
+                    observe_once(
+                        admin,
+                        scope,
+                        name,
+                        rotation=None if rotations is None else rotations[name],
+                        before=states[name],
+                    )
+                    for name, admin in clients.items()
+                )
             )
         )
 
@@ -86,7 +110,7 @@ def poll_both(
 
 
 def describe_both(bootstraps: dict[str, str], names: list[str], *, full: bool = False) -> int:
-    """A describe of every topic of both clusters at once (``full``: with synonyms and
+    """A describe of every topic of every cluster at once (``full``: with synonyms and
     documentation, as W1); the bytes it received."""
 
     async def one(bootstrap: str) -> int:
@@ -313,19 +337,24 @@ def write(results: dict[str, Any], out: Path) -> str:
     lines = [
         "# Change feed benchmark",
         "",
-        f"Kafka {results['kafka']}, two one-broker clusters with {results['topics']} topics "
+        f"Kafka {results['kafka']}, {clusters_text(results)} with {results['topics']} topics "
         f"each; `{results['command']}` (what `nox -s bench -- feed` runs) at commit "
         f"{results.get('commit', 'unknown')}, machine load {results['load_before']} before and "
         f"{results['load_after']} after (1, 5, 15 min). Medians of {results['reps']} runs; "
-        "bytes are what the clients received, broker CPU what the two brokers' JVMs used "
+        "bytes are what the clients received, broker CPU what the brokers' JVMs used "
         "(`/proc/<pid>/stat`).",
         "",
-        "| One poll of both clusters, nothing changed | Wall (s) | vs a plain describe | "
+        "| One poll of every cluster, nothing changed | Wall (s) | vs a plain describe | "
         "Received (MB) | vs a plain describe | Broker CPU (s) | vs a plain describe |",
         "|---|---:|---:|---:|---:|---:|---:|",
         row("plain `describe_configs` of every topic (no listing, no diff)", plain),
         row("full describe: with synonyms and documentation (W1)", full),
         row("`watch`'s poll: list, describe, diff", poll),
+        *(
+            [row(f"`--max-per-poll {results['max_per_poll']}`'s poll", results["bounded_poll"])]
+            if results.get("bounded_poll")
+            else []
+        ),
         f"| the stream's micro-batch on local[2] (median of {len(quiet)}) | "
         f"{statistics.median(quiet):.2f} | {statistics.median(quiet) / plain['wall_s']:.2f} "
         "| | | | |"
@@ -354,22 +383,44 @@ def write(results: dict[str, Any], out: Path) -> str:
     return text
 
 
+def clusters_text(results: dict[str, Any]) -> str:
+    """``two one-broker clusters``, ``one cluster of 3 brokers``: what the run polled."""
+    clusters, brokers = results.get("clusters", 2), results.get("brokers", 1)
+    count = {1: "one", 2: "two"}.get(clusters, str(clusters))
+    plural = "s" if clusters > 1 else ""
+    if brokers == 1:
+        return f"{count} one-broker cluster{plural}"
+    return f"{count} cluster{plural} of {brokers} brokers"
+
+
 def per_minute(results: dict[str, Any]) -> str:
     """What polling costs per 1,000 topics a minute at ``watch``'s default interval."""
     polls = 60 / WATCH_INTERVAL
-    thousands = 2 * results["topics"] / 1000  # both clusters' topics
-    poll = results["poll"]
-    return (
-        f"At `watch`'s default interval ({WATCH_INTERVAL:g} s: {polls:g} polls a minute), from "
-        f"the poll's medians: each 1,000 topics cost "
-        f"{poll['bytes'] / thousands * polls / 1e6:.2f} MB received and "
-        f"{poll['broker_cpu_s'] / thousands * polls:.2f} broker CPU seconds a minute."
-    )
+    thousands = results.get("clusters", 2) * results["topics"] / 1000  # every cluster's topics
+    lines = []
+    for key, what in (("poll", "the poll"), ("bounded_poll", "the `--max-per-poll` poll")):
+        poll = results.get(key)
+        if poll:
+            lines.append(
+                f"At `watch`'s default interval ({WATCH_INTERVAL:g} s: {polls:g} polls a minute), "
+                f"from {what}'s medians: each 1,000 topics cost "
+                f"{poll['bytes'] / thousands * polls / 1e6:.2f} MB received and "
+                f"{poll['broker_cpu_s'] / thousands * polls:.2f} broker CPU seconds a minute."
+            )
+    return "\n\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks feed")
-    parser.add_argument("--topics", type=int, default=2000)
+    parser.add_argument("--topics", type=int, default=2000, help="topics a cluster")
+    parser.add_argument("--clusters", type=int, default=2, help="clusters polled together")
+    parser.add_argument("--brokers", type=int, default=1, help="brokers a cluster")
+    parser.add_argument(
+        "--max-per-poll",
+        type=int,
+        default=None,
+        help="also measure a poll that describes at most this many topics a cluster, in turn",
+    )
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--changes", type=int, default=5)
     parser.add_argument("--out", type=Path, default=HERE / "results")
@@ -377,14 +428,18 @@ def main(argv: list[str] | None = None) -> None:
         "--no-stream", action="store_true", help="leave out the Spark stream (poll and watch only)"
     )
     args = parser.parse_args(argv)
+    counts = (args.topics, args.clusters, args.brokers, args.max_per_poll or 1)
+    if min(counts) < 1:
+        parser.error("--topics, --clusters, --brokers and --max-per-poll need positive numbers")
     command = "python -m benchmarks feed" + (f" {' '.join(argv)}" if argv else "")
     load_before, commit = load(), machine()["commit"]  # the code that runs, not a later one
-    with (
-        start_cluster(brokers=1) as first,
-        start_cluster(brokers=1) as second,
-        tempfile.TemporaryDirectory() as tmp,
-    ):
-        bootstraps = {"one": first.bootstrap_servers, "two": second.bootstrap_servers}
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        bootstraps = {
+            f"c{index}": stack.enter_context(start_cluster(brokers=args.brokers)).bootstrap_servers
+            for index in range(1, args.clusters + 1)
+        }
+        first = next(iter(bootstraps.values()))
         names: list[str] = []
         for bootstrap in bootstraps.values():
             print(f"creating {args.topics} topics on {bootstrap} ...", flush=True)
@@ -395,16 +450,26 @@ def main(argv: list[str] | None = None) -> None:
         print("watch's poll ...", flush=True)
         states: dict[str, ObservedState | None] = dict.fromkeys(bootstraps)
         poll = measured(lambda: poll_both(bootstraps, states)[1], args.reps)
+        bounded = None
+        if args.max_per_poll is not None:
+            print(f"watch --max-per-poll {args.max_per_poll}'s poll ...", flush=True)
+            # Its warm-up is the rotation's first poll, which reads everything.
+            rotations = {name: ReadRotation(args.max_per_poll) for name in bootstraps}
+            turns: dict[str, ObservedState | None] = dict.fromkeys(bootstraps)
+            bounded = measured(lambda: poll_both(bootstraps, turns, rotations)[1], args.reps)
         print("watch's latency ...", flush=True)
-        watch = watch_latency(bootstraps, bootstraps["one"], args.changes)
+        watch = watch_latency(bootstraps, first, args.changes)
         stream = None
         if not args.no_stream:
             print("the stream ...", flush=True)
             stream = stream_runs(bootstraps, args.changes, Path(tmp))
-        size = state_bytes(bootstraps["one"])
+        size = state_bytes(first)
     results = {
         "kafka": KAFKA_VERSION,
         "topics": args.topics,
+        "clusters": args.clusters,
+        "brokers": args.brokers,
+        "max_per_poll": args.max_per_poll,
         "reps": args.reps,
         "command": command,
         "commit": commit,
@@ -414,6 +479,7 @@ def main(argv: list[str] | None = None) -> None:
         "plain_describe": plain,
         "full_describe": full,
         "poll": poll,
+        "bounded_poll": bounded,
         "state_bytes": size,
         "watch_latency_s": watch,
         "stream": stream,

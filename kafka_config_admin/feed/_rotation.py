@@ -22,15 +22,25 @@ class ReadRotation:
 
     Keep one per cluster across its polls (it remembers whose turn is next). The first poll of
     a cluster, and every poll after one that could not read the cluster, describes everything.
+    Where each poll runs in another process (the Spark stream's executors), keep
+    :attr:`next_turn` with the state and start the next poll's rotation from it.
     """
 
-    def __init__(self, max_per_poll: int) -> None:
+    def __init__(self, max_per_poll: int, *, next_turn: int = 0) -> None:
         if isinstance(max_per_poll, bool) or not isinstance(max_per_poll, int) or max_per_poll < 1:
             raise InvalidArgumentError(f"max_per_poll must be a positive int, got {max_per_poll!r}")
+        if isinstance(next_turn, bool) or not isinstance(next_turn, int) or next_turn < 0:
+            raise InvalidArgumentError(f"next_turn must be an int, at least 0, got {next_turn!r}")
         self.max_per_poll = max_per_poll
         #: How many resources the last poll described.
         self.last_read = 0
-        self._next = 0
+        self._next = next_turn
+
+    @property
+    def next_turn(self) -> int:
+        """Where the next poll's turn starts among the resources held (what
+        ``ReadRotation(n, next_turn=...)`` resumes from)."""
+        return self._next
 
     def pick(
         self, resources: Sequence[ConfigResource], before: ObservedState | None

@@ -18,11 +18,20 @@ location) is refused, since its polls would be compared with another query's sta
 Each cluster's poll has ``pollTimeout`` seconds (the interval, at least 10, by default): a
 cluster that hangs is an error row for that poll, so a micro-batch, and the other clusters'
 rows in it, wait for it at most that long.
+
+With ``maxPerPoll``, each poll describes at most that many resources, in turn
+(:class:`~kafka_config_admin.feed.ReadRotation`): a task makes the cluster's rotation from
+where the poll before left it, and keeps where this one leaves it beside the poll's state.
+What each poll cost (:class:`PollCost`) is kept there too, written once as the state is, and
+every row of the poll carries it (the ``poll_*`` columns); a poll that found no change has no
+row, so ``stats`` adds one ``poll`` row per cluster and poll. Python data sources cannot
+report metrics of their own in Spark's query progress: the rows are where the cost shows.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import tempfile
 import time
@@ -43,11 +52,12 @@ from pyspark.sql.datasource import (
 from pyspark.sql.streaming.datasource import ReadLimit
 from pyspark.sql.types import StructType
 
-from .. import InvalidArgumentError
+from .. import AdminClient, InvalidArgumentError
 from ..connect import Connection, connections_from_options
 from ..feed import (
     BROKER_GONE_AFTER,
     ObservedState,
+    ReadRotation,
     StateChange,
     diff_states,
     next_state,
@@ -55,8 +65,8 @@ from ..feed import (
 )
 from ..state import ResourceScope
 from ..toolkit import check_seconds
-from ._options import parse_bool, parse_scope
-from ._schema import CHANGES_ARROW_SCHEMA, CHANGES_SCHEMA
+from ._options import parse_bool, parse_positive_int, parse_scope
+from ._schema import CHANGES_ARROW_SCHEMA, CHANGES_SCHEMA, POLL_COST_COLUMNS
 
 __all__ = ["KafkaConfigChangesDataSource", "StateStore"]
 
@@ -68,6 +78,8 @@ DEFAULT_INTERVAL = 30.0
 MIN_POLL_TIMEOUT = 10.0
 #: How a poll's time names its snapshot (as ``take_snapshot`` names a snapshot: sortable).
 SNAPSHOT_ID_FORMAT = "%Y%m%dT%H%M%S%fZ"
+#: The ``change`` of the row ``stats`` adds for each cluster's poll.
+POLL_ROW = "poll"
 
 
 @dataclass(frozen=True)
@@ -81,12 +93,16 @@ class FeedOptions:
     state_location: str
     poll_timeout: float
     broker_gone_after: float
+    #: At most this many resources described a poll, in turn; None: every one, every poll.
+    max_per_poll: int | None = None
+    #: One ``poll`` row per cluster and poll, with its cost, changes or not.
+    stats: bool = False
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> FeedOptions:
         """The ``kafka-configs`` source's options (``resourceTypes`` may add ``quota`` and
-        ``scram_user``), ``interval``, ``stateLocation``, ``pollTimeout`` and
-        ``brokerGoneAfter``."""
+        ``scram_user``), ``interval``, ``stateLocation``, ``pollTimeout``,
+        ``brokerGoneAfter``, ``maxPerPoll`` and ``stats``."""
         scope = parse_scope(options)
         if parse_bool(options, "synonyms", False):
             raise InvalidArgumentError(
@@ -108,6 +124,8 @@ class FeedOptions:
             state_location=location,
             poll_timeout=_seconds(options, "pollTimeout", max(interval, MIN_POLL_TIMEOUT)),
             broker_gone_after=_seconds(options, "brokerGoneAfter", BROKER_GONE_AFTER),
+            max_per_poll=parse_positive_int(options, "maxPerPoll"),
+            stats=parse_bool(options, "stats", False),
         )
 
 
@@ -184,21 +202,59 @@ class ChangeStreamReader(DataSourceStreamReader):
         name = task.cluster.label
         before = store.load(name, task.start) if task.start > 0 else None
         after = store.load(name, task.end)
+        cost = store.load_cost(name, task.end)
         if after is None:
-            observed = asyncio.run(
-                observe_once(
-                    task.cluster.admin_client,  # made inside: a bad setting is an error row
-                    self.options.scope,
-                    name,
-                    include_documentation=self.options.include_documentation,
-                    time=task.time,
-                    deadline=self.options.poll_timeout,
-                )
-            )
+            previous = store.load_cost(name, task.start) if task.start > 0 else None
+            observed, measured = self._poll(task, before, previous)
+            # The cost first: a task retried once the state is kept must find the poll's cost.
+            cost = store.save_cost_once(name, task.end, measured)
             kept = next_state(before, observed, broker_gone_after=self.options.broker_gone_after)
             after = store.save_once(name, task.end, kept)
         snapshot_id = task.time.astimezone(UTC).strftime(SNAPSHOT_ID_FORMAT)
-        yield _batch(diff_states(before, after), snapshot_id, task.end)
+        changes = diff_states(before, after)
+        yield _batch(changes, snapshot_id, task, cost, stats=self.options.stats)
+
+    def _poll(
+        self, task: PollTask, before: ObservedState | None, previous: PollCost | None
+    ) -> tuple[ObservedState, PollCost]:
+        """Read the cluster (at most ``maxPerPoll`` resources, from where the poll before left
+        the rotation): what it has now, and what reading it cost."""
+        limit = self.options.max_per_poll
+        turn = 0 if previous is None else previous.next_turn
+        rotation = None if limit is None else ReadRotation(limit, next_turn=turn)
+        clients: list[AdminClient] = []
+
+        def client() -> AdminClient:
+            # Made inside observe_once (a bad setting is an error row), kept for its traffic.
+            clients.append(task.cluster.admin_client())
+            return clients[-1]
+
+        started = time.monotonic()
+        observed = asyncio.run(
+            observe_once(
+                client,
+                self.options.scope,
+                task.cluster.label,
+                include_documentation=self.options.include_documentation,
+                time=task.time,
+                deadline=self.options.poll_timeout,
+                rotation=rotation,
+                before=before,
+            )
+        )
+        seconds = time.monotonic() - started
+        if observed.error is not None:
+            read = 0
+        else:
+            read = len(observed.resources) if rotation is None else rotation.last_read
+        cost = PollCost(
+            resources_read=read,
+            requests=sum(admin.traffic().requests for admin in clients),
+            bytes_received=sum(admin.traffic().bytes_received for admin in clients),
+            seconds=seconds,
+            next_turn=turn if rotation is None else rotation.next_turn,
+        )
+        return observed, cost
 
     def commit(self, end: dict[str, Any]) -> None:
         store = StateStore(self.options.state_location)
@@ -206,22 +262,64 @@ class ChangeStreamReader(DataSourceStreamReader):
             store.forget_before(target.label, int(end["poll"]))
 
 
-def _batch(changes: Sequence[StateChange], snapshot_id: str, poll: int) -> pa.RecordBatch:
-    rows = [change.to_dict() for change in changes]
-    columns: dict[str, list[Any]] = {
-        name: [row[name] for row in rows] for name in CHANGES_ARROW_SCHEMA.names if name in _ROW
+@dataclass(frozen=True)
+class PollCost:
+    """What one cluster's poll cost, and where its rotation left off (``next_turn``)."""
+
+    resources_read: int
+    requests: int
+    bytes_received: int
+    seconds: float
+    next_turn: int = 0
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__)
+
+    @classmethod
+    def from_json(cls, text: str) -> PollCost:
+        return cls(**json.loads(text))
+
+    def columns(self) -> dict[str, Any]:
+        """The poll's ``poll_*`` columns."""
+        return {
+            "poll_resources_read": self.resources_read,
+            "poll_requests": self.requests,
+            "poll_bytes_received": self.bytes_received,
+            "poll_seconds": self.seconds,
+        }
+
+
+def _batch(
+    changes: Sequence[StateChange],
+    snapshot_id: str,
+    task: PollTask,
+    cost: PollCost | None,
+    *,
+    stats: bool,
+) -> pa.RecordBatch:
+    """The poll's rows: one per change, and with ``stats`` its ``poll`` row. ``cost`` is None
+    for a poll kept before costs were (its ``poll_*`` columns are null)."""
+    rows: list[dict[str, Any]] = [change.to_dict() for change in changes]
+    for row, change in zip(rows, changes, strict=True):
+        row["detected_time"] = change.detected_time
+    if stats:
+        rows.append({"cluster": task.cluster.label, "change": POLL_ROW, "detected_time": task.time})
+    poll = {
+        "snapshot_id": snapshot_id,
+        "poll": task.end,
+        **(
+            dict.fromkeys(name for name, _ in POLL_COST_COLUMNS) if cost is None else cost.columns()
+        ),
     }
-    columns["detected_time"] = [change.detected_time for change in changes]
-    columns["snapshot_id"] = [snapshot_id] * len(rows)
-    columns["poll"] = [poll] * len(rows)
+    columns = {
+        name: [poll[name] if name in poll else row.get(name) for row in rows]
+        for name in CHANGES_ARROW_SCHEMA.names
+    }
     return pa.RecordBatch.from_pydict(columns, schema=CHANGES_ARROW_SCHEMA)
 
 
 #: The file that names the stream (the checkpoint) a state location belongs to.
 _STREAM_FILE = "STREAM"
-
-#: The columns a :class:`StateChange` fills as they are (the time goes in as a datetime).
-_ROW = frozenset(CHANGES_ARROW_SCHEMA.names) - {"detected_time", "snapshot_id", "poll"}
 
 
 class StateStore:
@@ -265,28 +363,57 @@ class StateStore:
 
     def save_once(self, cluster: str, poll: int, state: ObservedState) -> ObservedState:
         """Keep ``state`` as the poll's, unless one is already kept: the state kept."""
-        target = self.path(cluster, poll)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".poll-", suffix=".tmp")
+        if _write_once(self.path(cluster, poll), state.to_json()):
+            return state
+        kept = self.load(cluster, poll)
+        return state if kept is None else kept
+
+    def cost_path(self, cluster: str, poll: int) -> Path:
+        return self.path(cluster, poll).with_suffix(_COST_SUFFIX)
+
+    def load_cost(self, cluster: str, poll: int) -> PollCost | None:
+        """What a poll cost, or None when it was never written (or already forgotten)."""
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(state.to_json())
-                file.flush()
-                os.fsync(file.fileno())
-            try:
-                os.link(temporary, target)  # atomic, and never replaces: the first writer wins
-            except FileExistsError:
-                kept = self.load(cluster, poll)
-                return state if kept is None else kept
-        finally:
-            os.unlink(temporary)
-        return state
+            return PollCost.from_json(self.cost_path(cluster, poll).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+
+    def save_cost_once(self, cluster: str, poll: int, cost: PollCost) -> PollCost:
+        """Keep ``cost`` as the poll's, unless one is already kept: the cost kept."""
+        if _write_once(self.cost_path(cluster, poll), cost.to_json()):
+            return cost
+        kept = self.load_cost(cluster, poll)
+        return cost if kept is None else kept
 
     def forget_before(self, cluster: str, poll: int) -> None:
-        """Remove the cluster's states of polls before ``poll`` (no batch reads them again)."""
+        """Remove the cluster's states (and costs) of polls before ``poll`` (no batch reads
+        them again)."""
         directory = self.root / quote(cluster, safe="")
         if not directory.is_dir():
             return
-        for path in directory.glob("*.json"):
-            if path.stem.isdigit() and int(path.stem) < poll:
+        for path in directory.iterdir():
+            polled = path.suffix in (".json", _COST_SUFFIX) and path.stem.isdigit()
+            if polled and int(path.stem) < poll:
                 path.unlink(missing_ok=True)
+
+
+#: A poll's cost is kept beside its state (``000000000007.json``) as ``000000000007.cost``.
+_COST_SUFFIX = ".cost"
+
+
+def _write_once(target: Path, text: str) -> bool:
+    """Write ``text`` to ``target`` unless it exists: whether this call wrote it."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".poll-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        try:
+            os.link(temporary, target)  # atomic, and never replaces: the first writer wins
+        except FileExistsError:
+            return False
+    finally:
+        os.unlink(temporary)
+    return True

@@ -14,7 +14,7 @@ from .. import InvalidArgumentError
 from ..connect import Connection, connections_from_options
 from ..state import ResourceKind, ResourceScope, UserPattern
 
-__all__ = ["SnapshotOptions", "parse_bool", "parse_names", "parse_scope"]
+__all__ = ["SnapshotOptions", "parse_bool", "parse_names", "parse_positive_int", "parse_scope"]
 
 #: Topics described by one Spark partition unless ``topicsPerPartition`` says otherwise.
 TOPICS_PER_PARTITION = 1000
@@ -45,7 +45,8 @@ class SnapshotOptions:
             scope=scope,
             include_synonyms=parse_bool(options, "synonyms", False),
             include_documentation=parse_bool(options, "documentation", False),
-            topics_per_partition=_positive_int(options, "topicsPerPartition", TOPICS_PER_PARTITION),
+            topics_per_partition=parse_positive_int(options, "topicsPerPartition")
+            or TOPICS_PER_PARTITION,
             filter_pushdown=(
                 parse_bool(options, "filterPushdown", False)
                 if "filterPushdown" in options
@@ -112,10 +113,11 @@ def _pattern(text: str | None) -> UserPattern | None:
     return None if text is None else UserPattern(text, "topicPattern")
 
 
-def _positive_int(options: Mapping[str, str], name: str, default: int) -> int:
+def parse_positive_int(options: Mapping[str, str], name: str) -> int | None:
+    """An option that is a whole number, at least 1, or None when absent."""
     text = options.get(name)
     if text is None:
-        return default
+        return None
     try:
         value = int(text)
     except ValueError:

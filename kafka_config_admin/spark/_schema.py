@@ -33,6 +33,7 @@ __all__ = [
     "OPS_SCHEMA",
     "OUTCOME_ARROW_SCHEMA",
     "OUTCOME_SCHEMA",
+    "POLL_COST_COLUMNS",
     "SNAPSHOT_ARROW_SCHEMA",
     "SNAPSHOT_SCHEMA",
     "spark_schema",
@@ -85,8 +86,18 @@ OUTCOME_ARROW_SCHEMA = pa.schema(
 )
 
 
+#: What the poll of a row cost (every row of one cluster's poll has the same): the resources it
+#: described, the requests it sent, the bytes it received and its seconds.
+POLL_COST_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
+    ("poll_resources_read", pa.int64()),
+    ("poll_requests", pa.int64()),
+    ("poll_bytes_received", pa.int64()),
+    ("poll_seconds", pa.float64()),
+)
+
 #: One row per change the ``kafka-config-changes`` stream saw (change: added, removed, changed,
-#: error); ``key`` is null on a row about a whole resource, values are null when sensitive.
+#: error; and with ``stats``, one ``poll`` row per cluster and poll); ``key`` is null on a row
+#: about a whole resource, values are null when sensitive.
 CHANGES_ARROW_SCHEMA = pa.schema(
     [
         ("cluster", pa.string()),
@@ -101,6 +112,7 @@ CHANGES_ARROW_SCHEMA = pa.schema(
         ("detected_time", _TIME),
         ("snapshot_id", pa.string()),
         ("poll", pa.int64()),
+        *POLL_COST_COLUMNS,
         *_strings(ERROR_COLUMNS),
     ]
 )

@@ -76,3 +76,20 @@ def test_after_a_poll_that_could_not_read_the_cluster_everything_is_read() -> No
 def test_a_bound_that_is_not_a_positive_int_is_refused(bound: object) -> None:
     with pytest.raises(InvalidArgumentError, match="max_per_poll"):
         ReadRotation(bound)  # type: ignore[arg-type]
+
+
+def test_a_rotation_resumed_from_its_next_turn_goes_on_where_the_last_one_stopped() -> None:
+    """As the Spark stream does: each poll's rotation is a new one, made from the last's
+    ``next_turn`` (kept with the state), and the turns are those of one rotation kept."""
+    before, next_turn, picks = state(TOPICS), 0, []
+    for _ in range(3):
+        rotation = ReadRotation(2, next_turn=next_turn)
+        picks.append(names(rotation.pick(TOPICS, before)))
+        next_turn = rotation.next_turn
+    assert picks == [["t0", "t1"], ["t2", "t3"], ["t4", "t0"]]
+
+
+@pytest.mark.parametrize("turn", [-1, True, 1.5, "2"])
+def test_a_next_turn_that_is_not_an_int_of_at_least_zero_is_refused(turn: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="next_turn"):
+        ReadRotation(2, next_turn=turn)  # type: ignore[arg-type]

@@ -98,3 +98,24 @@ def test_explicit_names_are_described_even_when_not_listed() -> None:
         ConfigResource(ResourceType.TOPIC, "a"),
         ConfigResource(ResourceType.TOPIC, "missing"),
     ]
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "x", "1.5", "", " "])
+def test_the_stream_refuses_a_max_per_poll_that_is_not_a_positive_integer(value: str) -> None:
+    from kafka_config_admin.spark._feed import FeedOptions
+
+    with pytest.raises(
+        InvalidArgumentError, match=f"maxPerPoll must be a positive integer, got {value!r}"
+    ):
+        FeedOptions.parse({**SERVERS, "stateLocation": "/tmp/s", "maxPerPoll": value})
+
+
+def test_the_stream_reads_every_resource_and_adds_no_poll_rows_unless_told() -> None:
+    from kafka_config_admin.spark._feed import FeedOptions
+
+    plain = FeedOptions.parse({**SERVERS, "stateLocation": "/tmp/s"})
+    assert (plain.max_per_poll, plain.stats) == (None, False)
+    bounded = FeedOptions.parse(
+        {**SERVERS, "stateLocation": "/tmp/s", "maxPerPoll": " 500 ", "stats": "TRUE"}
+    )
+    assert (bounded.max_per_poll, bounded.stats) == (500, True)

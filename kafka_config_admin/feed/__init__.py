@@ -16,6 +16,7 @@ These names moved here from :mod:`kafka_config_admin.desired`, where they stay r
 
 from ._changes import (
     BROKER_GONE_AFTER,
+    POLL_ROW,
     ChangeKind,
     ObservedState,
     ObservedValue,
@@ -31,6 +32,7 @@ from ._rotation import ReadRotation
 
 __all__ = [
     "BROKER_GONE_AFTER",
+    "POLL_ROW",
     "ChangeKind",
     "ObservedState",
     "ObservedValue",

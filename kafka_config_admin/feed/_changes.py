@@ -43,6 +43,7 @@ from ..state import ERROR_COLUMNS, RESOURCE_COLUMNS, override_source
 
 __all__ = [
     "BROKER_GONE_AFTER",
+    "POLL_ROW",
     "ChangeKind",
     "ObservedState",
     "ObservedValue",
@@ -59,6 +60,10 @@ QUOTA = "QUOTA"
 SCRAM_USER = "SCRAM_USER"
 #: The source shown for quota values and SCRAM credentials: set on the entity or user itself.
 ENTITY_SOURCE = "ENTITY"
+
+#: The ``change`` of a row that says what a poll cost rather than what changed (the Spark
+#: stream's ``stats`` rows): a feed table's reader skips it.
+POLL_ROW = "poll"
 
 #: A resource as the feed names it: (resource type, name); ``BROKER ""`` is the cluster default.
 ResourceKey = tuple[str, str]

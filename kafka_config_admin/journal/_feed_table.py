@@ -5,8 +5,9 @@ lines on stdout, the streaming source through Spark's ``json`` sink as a directo
 files. Of a Spark sink's directory only the files its log (``_spark_metadata``) says were
 committed are read, as Spark's own reader does: a file still being written, or left by a batch
 that failed, is not the table's. Spark leaves out a null column; identical rows are the same
-change, kept once. A Parquet table is refused by name: reading it would take pyarrow, which
-the command line does not install.
+change, kept once. A row that says what a poll cost (the stream's ``stats`` rows,
+``feed.POLL_ROW``) is not a change: it is skipped. A Parquet table is refused by name: reading
+it would take pyarrow, which the command line does not install.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from .. import InvalidArgumentError
-from ..feed import ChangeKind, StateChange
+from ..feed import POLL_ROW, ChangeKind, StateChange
 
 __all__ = ["FeedTableError", "read_feed_table"]
 
@@ -40,11 +41,12 @@ class FeedTableError(InvalidArgumentError):
 def read_feed_table(path: Path) -> list[StateChange]:
     """Every row of the table at ``path`` (a JSON-lines file, or a directory of them), each
     distinct row once, in time order."""
-    rows: dict[str, StateChange] = {}
+    rows: dict[str, StateChange | None] = {}
     for file in _files(path):
         for number, line in _lines(file):
-            rows.setdefault(line, _row(line, file, number))
-    return sorted(rows.values(), key=lambda row: row.detected_time)
+            if line not in rows:
+                rows[line] = _row(line, file, number)
+    return sorted((row for row in rows.values() if row), key=lambda row: row.detected_time)
 
 
 def _files(path: Path) -> list[Path]:
@@ -137,7 +139,8 @@ def _lines(file: Path) -> Iterator[tuple[int, str]]:
             yield number, line.strip()
 
 
-def _row(line: str, file: Path, number: int) -> StateChange:
+def _row(line: str, file: Path, number: int) -> StateChange | None:
+    """The change of one line, or None for a poll's row."""
     where = f"{file}:{number}"
     try:
         data: Any = json.loads(line)
@@ -148,6 +151,8 @@ def _row(line: str, file: Path, number: int) -> StateChange:
     missing = [name for name in ("cluster", "change", "detected_time") if data.get(name) is None]
     if missing:
         raise FeedTableError(f"{where}: not a row of the change feed (no {', '.join(missing)})")
+    if data["change"] == POLL_ROW:
+        return None
     try:
         change = ChangeKind(data["change"])
         time = datetime.fromisoformat(str(data["detected_time"]))

@@ -56,6 +56,7 @@ from .. import AdminClient, InvalidArgumentError
 from ..connect import Connection, connections_from_options
 from ..feed import (
     BROKER_GONE_AFTER,
+    POLL_ROW,
     ObservedState,
     ReadRotation,
     StateChange,
@@ -78,8 +79,6 @@ DEFAULT_INTERVAL = 30.0
 MIN_POLL_TIMEOUT = 10.0
 #: How a poll's time names its snapshot (as ``take_snapshot`` names a snapshot: sortable).
 SNAPSHOT_ID_FORMAT = "%Y%m%dT%H%M%S%fZ"
-#: The ``change`` of the row ``stats`` adds for each cluster's poll.
-POLL_ROW = "poll"
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import pytest
 
 from kafka_config_admin import ConfigResource, ResourceType
 from kafka_config_admin.cli import main
-from kafka_config_admin.feed import ChangeKind, StateChange
+from kafka_config_admin.feed import POLL_ROW, ChangeKind, StateChange
 from kafka_config_admin.journal import FeedTableError, JournalEntry, read_feed_table
 from kafka_config_admin.journal._restore import (
     _feed_changes,
@@ -139,6 +139,14 @@ def test_a_json_lines_table_and_a_spark_json_directory_read_back(tmp_path: Path)
     (plain / "b.json").write_text(json.dumps(row.to_dict()))
     (plain / "_SUCCESS").write_text("")
     assert read_feed_table(plain) == [row]
+
+
+def test_a_polls_row_of_the_streams_stats_is_not_a_change_and_is_skipped(tmp_path: Path) -> None:
+    row = feed_row(1, "1000", "2000")
+    poll = {"cluster": "prod", "change": POLL_ROW, "detected_time": "2026-01-01T00:00:00Z"}
+    table = tmp_path / "feed.jsonl"
+    table.write_text(json.dumps(poll) + "\n" + json.dumps(row.to_dict()) + "\n")
+    assert read_feed_table(table) == [row]
 
 
 def test_of_a_spark_sink_only_the_committed_files_are_read(tmp_path: Path) -> None:

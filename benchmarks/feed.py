@@ -338,7 +338,8 @@ def write(results: dict[str, Any], out: Path) -> str:
         "# Change feed benchmark",
         "",
         f"Kafka {results['kafka']}, {clusters_text(results)} with {results['topics']} topics"
-        f"{' each' if results.get('clusters', 2) > 1 else ''}; `{results['command']}` (what `nox -s bench -- feed` runs) at commit "
+        f"{' each' if results.get('clusters', 2) > 1 else ''}; `{results['command']}` "
+        "(what `nox -s bench -- feed` runs) at commit "
         f"{results.get('commit', 'unknown')}, machine load {results['load_before']} before and "
         f"{results['load_after']} after (1, 5, 15 min). Medians of {results['reps']} runs; "
         "bytes are what the clients received, broker CPU what the brokers' JVMs used "

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import math
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pyspark.sql import Row, SparkSession
+from pyspark.sql.datasource import InputPartition
+
+from kafka_config_admin.spark._feed import ChangeStreamReader, FeedOptions, PollTask, StateStore
 
 from .helpers import create_topics, unique, wait_until
 from .test_change_feed import (
@@ -103,6 +107,54 @@ def test_without_stats_a_poll_that_changed_nothing_has_no_row_and_a_change_has_i
     assert row.poll_resources_read == 2  # no bound: every topic, every poll
     assert row.poll_bytes_received > 0 and row.poll_requests >= 2 and row.poll_seconds > 0
     assert [r for r in rows_of(spark, sink) if r.change == "poll"] == []
+
+
+def test_each_poll_goes_on_with_the_rotation_kept_beside_its_state_and_a_replay_is_the_same(
+    kafka_bootstrap: str, tmp_path: Path
+) -> None:
+    """The tasks of a stream, without Spark: each poll's task is a new reader (another
+    executor, or the query started again), which finds the rotation's turn where the poll
+    before left it."""
+    prefix = unique("feedturn-")
+    names = create_topics(kafka_bootstrap, [f"{prefix}-{i}" for i in range(TOPICS)])
+    options = FeedOptions.parse(
+        {
+            "bootstrap.servers": kafka_bootstrap,
+            "topicPattern": f"{prefix}-.*",
+            "stateLocation": str(tmp_path),
+            "maxPerPoll": str(BOUND),
+        }
+    )
+    (cluster,) = options.clusters
+
+    def poll(end: int) -> list[dict[str, Any]]:
+        # A poll's time is its offset's: the same when its batch is replayed.
+        when = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=end)
+        task = PollTask(cluster, end - 1, end, when)
+        batches = ChangeStreamReader(options).read(InputPartition(task))
+        return [row for batch in batches for row in batch.to_pylist()]
+
+    assert poll(1) == []  # the baseline
+    for name in names:
+        set_key(kafka_bootstrap, topic(name), "retention.ms", "7200000")
+    # One topic a poll, in turn across the readers: every change seen, one a poll.
+    seen = []
+    for end in range(2, 2 + TOPICS):
+        rows = poll(end)
+        assert [(r["key"], r["change"], r["poll_resources_read"]) for r in rows] == [
+            ("retention.ms", "added", BOUND)
+        ]
+        seen.append(rows[0]["resource_name"])
+    assert sorted(seen) == sorted(names)
+    # A batch replayed (a retried task) gives the very same rows, its cost included.
+    last = 1 + TOPICS
+    assert poll(last) == rows
+    # Committing a poll forgets the states and costs of the polls before it.
+    ChangeStreamReader(options).commit({"poll": last})
+    store = StateStore(str(tmp_path))
+    assert store.load_cost(cluster.label, last - 1) is None
+    assert store.load(cluster.label, last - 1) is None
+    assert store.load_cost(cluster.label, last) is not None
 
 
 @pytest.mark.parametrize(

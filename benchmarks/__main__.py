@@ -11,15 +11,16 @@ benchmark (see ``benchmarks/spark.py``), ``python -m benchmarks web [--part page
 ``--part compare`` the compare page over two clusters, ``benchmarks/web_compare.py``),
 ``python -m benchmarks plan-trees --before TREE`` ``plan`` with two source trees side by side
 (:mod:`benchmarks.plan_trees`), ``python -m benchmarks feed [--topics N] [--reps N]
-[--changes N]`` the change feed's poll cost and detection latency on two clusters
-(``benchmarks/feed.py``), ``python -m benchmarks documentation [--topics N] [--reps N]`` W1
-with documentation against W1 without it: bytes received, the broker's CPU, wall time
-(``benchmarks/documentation.py``), ``python -m benchmarks scale [--sizes 1000,5000,20000] [--brokers
-1,3]`` W1 for every client at ten times the scale, time and memory (:mod:`benchmarks.scale`;
-slow: about an hour). Options of the clients' part: ``--topics N`` (2000), ``--rounds N``
-(3), ``--reps N`` per round (3), ``--peers a,b`` (all), ``--out DIR``, ``--before TREE`` (our
-client from another source tree of the repository runs too, as ``kafka-config-admin-before``,
-in the same rounds: a change's cost as a ratio measured side by side).
+[--changes N] [--clusters N] [--brokers N] [--max-per-poll N]`` the change feed's poll cost
+and detection latency on two clusters by default (``benchmarks/feed.py``),
+``python -m benchmarks documentation [--topics N] [--reps N]`` W1 with documentation against
+W1 without it: bytes received, the broker's CPU, wall time (``benchmarks/documentation.py``),
+``python -m benchmarks scale [--sizes 1000,5000,20000] [--brokers 1,3]`` W1 for every client
+at ten times the scale, time and memory (:mod:`benchmarks.scale`; slow: about an hour).
+Options of the clients' part: ``--topics N`` (2000), ``--rounds N`` (3), ``--reps N`` per
+round (3), ``--peers a,b`` (all), ``--out DIR``, ``--before TREE`` (our client from another
+source tree of the repository runs too, as ``kafka-config-admin-before``, in the same rounds:
+a change's cost as a ratio measured side by side).
 """
 
 from __future__ import annotations

@@ -47,6 +47,7 @@ from kafka_config_admin.feed import (
     next_state,
     observe_once,
 )
+from kafka_config_admin.spark._feed import DEFAULT_INTERVAL as STREAM_INTERVAL
 from kafka_config_admin.state import ResourceScope
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
@@ -395,19 +396,23 @@ def clusters_text(results: dict[str, Any]) -> str:
 
 
 def per_minute(results: dict[str, Any]) -> str:
-    """What polling costs per 1,000 topics a minute at ``watch``'s default interval."""
-    polls = 60 / WATCH_INTERVAL
+    """What polling costs per 1,000 topics a minute at ``watch``'s and the stream's default
+    intervals."""
     thousands = results.get("clusters", 2) * results["topics"] / 1000  # every cluster's topics
     lines = []
     for key, what in (("poll", "the poll"), ("bounded_poll", "the `--max-per-poll` poll")):
         poll = results.get(key)
-        if poll:
-            lines.append(
-                f"At `watch`'s default interval ({WATCH_INTERVAL:g} s: {polls:g} polls a minute), "
-                f"from {what}'s medians: each 1,000 topics cost "
+        if not poll:
+            continue
+        costs = []
+        for who, interval in (("`watch`'s", WATCH_INTERVAL), ("the stream's", STREAM_INTERVAL)):
+            polls = 60 / interval
+            costs.append(
+                f"at {who} default interval ({interval:g} s: {polls:g} polls a minute), "
                 f"{poll['bytes'] / thousands * polls / 1e6:.2f} MB received and "
-                f"{poll['broker_cpu_s'] / thousands * polls:.2f} broker CPU seconds a minute."
+                f"{poll['broker_cpu_s'] / thousands * polls:.2f} broker CPU seconds"
             )
+        lines.append(f"From {what}'s medians, each 1,000 topics cost a minute: {'; '.join(costs)}.")
     return "\n\n".join(lines)
 
 

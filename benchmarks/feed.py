@@ -236,11 +236,21 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
         + "".join(f"  {name}:\n    bootstrap_servers: {b}\n" for name, b in bootstraps.items())
     )
     seen: list[tuple[float, int]] = []  # (when, rows) per batch with rows
+    quiet_polls: list[tuple[int, float]] = []  # (bytes, seconds) per poll past the baseline
+    quiet_batches: set[int] = set()  # the batches of those polls
 
     def record(batch: DataFrame, batch_id: int) -> None:
-        rows = batch.where("change != 'error'").count()
+        counts = {row.change: row["count"] for row in batch.groupBy("change").count().collect()}
+        rows = sum(count for change, count in counts.items() if change not in ("error", "poll"))
         if rows:
             seen.append((time.time(), rows))
+        elif counts.get("poll") and batch_id > 0:
+            # Every cluster's poll row: the bytes of them all, the time of the slowest (the
+            # clusters are read at once, one task each).
+            polls = batch.where("change = 'poll'").collect()
+            received = sum(poll.poll_bytes_received for poll in polls)
+            quiet_polls.append((received, max(poll.poll_seconds for poll in polls)))
+            quiet_batches.add(batch_id)
 
     def start(attempt: int) -> StreamingQuery:
         return (
@@ -250,6 +260,7 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
             .option("interval", str(INTERVAL))
             .option("pollTimeout", "120")  # as the clients' timeout: a slow poll is measured
             .option("stateLocation", str(work / f"state-{attempt}"))
+            .option("stats", "true")  # a poll row per cluster, with its cost, changes or not
             .load()
             .writeStream.foreachBatch(record)
             .start()
@@ -281,12 +292,17 @@ def stream_runs(bootstraps: dict[str, str], changes: int, work: Path) -> dict[st
         quiet = [
             progress["durationMs"]["triggerExecution"] / 1000
             for progress in query.recentProgress
-            if progress["numInputRows"] == 0 and progress["batchId"] > 0
+            if progress["batchId"] in quiet_batches  # its poll rows are its only rows
         ]
     finally:
         query.stop()
         spark.stop()
-    return {"quiet_batch_s": quiet, "latency_s": latencies}
+    return {
+        "quiet_batch_s": quiet,
+        "quiet_poll_bytes": [received for received, _ in quiet_polls],
+        "quiet_poll_s": [seconds for _, seconds in quiet_polls],
+        "latency_s": latencies,
+    }
 
 
 class QueryStoppedError(RuntimeError):
@@ -363,6 +379,7 @@ def write(results: dict[str, Any], out: Path) -> str:
         if quiet
         else "| the stream's micro-batch on local[2] | "
         f"{'no batch without a change' if stream else 'not run (--no-stream)'} | | | | | |",
+        *([stream_poll_row(stream, plain)] if stream and stream.get("quiet_poll_bytes") else []),
         "",
         per_minute(results),
         "",
@@ -383,6 +400,18 @@ def write(results: dict[str, Any], out: Path) -> str:
     text = "\n".join(lines) + "\n"
     (out / "feed.md").write_text(text)
     return text
+
+
+def stream_poll_row(stream: dict[str, Any], plain: dict[str, Any]) -> str:
+    """The stream's polls that found no change, as its ``stats`` rows say: the executors' time
+    and the bytes received (the brokers' CPU is not in a row)."""
+    received = statistics.median(stream["quiet_poll_bytes"])
+    seconds = statistics.median(stream["quiet_poll_s"])
+    return (
+        f"| the stream's poll, from its `stats` rows (median of "
+        f"{len(stream['quiet_poll_bytes'])}) | {seconds:.2f} | {seconds / plain['wall_s']:.2f} | "
+        f"{received / 1e6:.2f} | {received / plain['bytes']:.2f} | | |"
+    )
 
 
 def clusters_text(results: dict[str, Any]) -> str:

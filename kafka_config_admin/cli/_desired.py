@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Se
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 import click
@@ -47,7 +47,6 @@ from ..desired import (
     stale_quotas,
     without_stale,
 )
-from ..journal import JournalStore
 from ..state import (
     ClusterState,
     ConfigWarning,
@@ -65,7 +64,6 @@ from ..toolkit import cut_short
 from ._connect import resolve_connection
 from ._exit import ExitCode, say, say_lines
 from ._guard import guarding_rules, print_rule_findings, refused_by_rules
-from ._journal import journal_for, recorder
 from ._options import ConnectionOptions, OutputFormat
 from ._output import (
     CELL_LIMIT,
@@ -83,8 +81,10 @@ from ._output import (
 )
 from ._progress import progress_bar, settle
 from ._quotas import entity_text
-from ._report import changed_keys, print_report
 from ._running import client_for, confirmed, open_client, run
+
+if TYPE_CHECKING:
+    from ..journal import JournalStore
 
 T = TypeVar("T")
 
@@ -223,6 +223,10 @@ def apply(
     connection: ConnectionOptions,
 ) -> int:
     """The ``apply`` command's work (its options and help: :mod:`._commands`)."""
+    # Here, not at import: the journal (SQLite, the feed's readers) is apply's alone, and
+    # plan, which shares this module, runs in loops where its import is felt.
+    from ._journal import journal_for
+
     rate = throttle_rate(throttle)
     saved = read_saved_plan(_text_of(file), str(file))
     if saved is not None:
@@ -288,6 +292,9 @@ async def _apply_changes(
 ) -> int:
     """Refuse ``made`` when it breaks one of ``rules`` not in ``overrides`` (nothing sent),
     else confirm (unless ``yes`` or ``dry_run``), apply it and print its outcomes."""
+    from ._journal import recorder  # with the journal, as apply's alone (see apply)
+    from ._report import print_report
+
     if refused_by_rules(check_plan_rules(made, rules, overrides=overrides)):
         return ExitCode.RULE_REFUSED
     if not dry_run and not confirmed(yes, f"Apply these changes to {label}?"):
@@ -329,6 +336,8 @@ def apply_saved(
     """Apply the saved plan ``saved`` (read from ``file``) with ``work``: on the cluster it was
     made for only, after a fresh read of its keys; stale keys apply nothing (exit 5), or,
     with ``skip_stale``, are left out (exit 5 unless the rest failed: 1)."""
+    from ._report import changed_keys  # with the journal, as apply's alone (see apply)
+
     admin, label = open_client(connection)
 
     async def go() -> int:

@@ -146,6 +146,8 @@ def test_list_separators_are_java_whitespace_only() -> None:
         (ConfigType.INT, "+7", 7),
         (ConfigType.LONG, "-\u0660\u0660\u0669", -9),
         (ConfigType.INT, "0" * 5000 + "42", 42),
+        (ConfigType.INT, "1\u0660", 10),
+        (ConfigType.LONG, "\u0660" * 30 + "5", 5),
     ],
 )
 def test_integers_are_read_as_java_reads_them(kind: ConfigType, text: str, expected: int) -> None:
@@ -158,6 +160,25 @@ def test_integers_are_read_as_java_reads_them(kind: ConfigType, text: str, expec
 def test_integers_java_refuses_are_refused(text: str) -> None:
     with pytest.raises(ValueError, match="not an integer"):
         parse_typed(ConfigType.INT, text)
+
+
+@pytest.mark.parametrize(
+    "text", ["0", "-7", "+32767", "32768", "-2147483648", "2147483648", "0009223372036854775807"]
+)
+@pytest.mark.parametrize("kind", [ConfigType.SHORT, ConfigType.INT, ConfigType.LONG])
+def test_ascii_and_other_decimal_digits_read_alike(kind: ConfigType, text: str) -> None:
+    # ASCII digits take a shorter path than the other scripts' digits: the same answers
+    arabic_indic = text.translate({ord(digit): 0x0660 + int(digit) for digit in "0123456789"})
+
+    def read(written: str) -> int | str:
+        try:
+            parsed = parse_typed(kind, written)
+        except ValueError as error:
+            return str(error)
+        assert isinstance(parsed, int)
+        return parsed
+
+    assert read(text) == read(arabic_indic)
 
 
 def test_a_number_of_thousands_of_digits_is_out_of_range_not_a_python_error() -> None:

@@ -220,11 +220,14 @@ class Journal:
             return []
         marks = ", ".join("?" for _ in _COLUMNS)
         sql = f"INSERT INTO changes ({', '.join(_COLUMNS)}) VALUES ({marks})"
+        rows = [_values(entry) for entry in entries]  # a bad entry fails before the lock
         with self._connection(create=True) as connection:
             connection.execute("BEGIN IMMEDIATE")
-            ids = [int(connection.execute(sql, _values(entry)).lastrowid or 0) for entry in entries]
+            connection.executemany(sql, rows)
+            # AUTOINCREMENT under the one writer's lock: the rows' ids are consecutive.
+            (last,) = connection.execute("SELECT last_insert_rowid()").fetchone()
             connection.execute("COMMIT")
-        return ids
+        return list(range(last - len(rows) + 1, last + 1))
 
     def entries(self, query: JournalQuery | None = None) -> list[JournalEntry]:
         """The rows ``query`` selects, oldest first (none when the file does not exist)."""

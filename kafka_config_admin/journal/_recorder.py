@@ -30,10 +30,10 @@ class Recorder:
     origin: Origin
 
     async def prepare(self, admin: AdminClient, plan: Plan) -> Recording:
-        """What :meth:`Recording.record` needs besides the report: the cluster's id (asked
-        while the apply's own requests are on their way, unless the plan names it) and the
-        plan's rows, made while the broker works on the changes."""
-        cluster_id = plan.cluster_id or await _cluster_id(admin)
+        """What :meth:`Recording.record` needs besides the report: the cluster's id (the
+        plan's, else the client's metadata's, else asked) and the plan's rows, made while the
+        broker works on the changes."""
+        cluster_id = plan.cluster_id or admin.cluster_id() or await _cluster_id(admin)
         return Recording(self.journal, self.origin, cluster_id, planned_rows(plan))
 
 

@@ -220,7 +220,8 @@ class Journal:
             return []
         marks = ", ".join("?" for _ in _COLUMNS)
         sql = f"INSERT INTO changes ({', '.join(_COLUMNS)}) VALUES ({marks})"
-        rows = [_values(entry) for entry in entries]  # a bad entry fails before the lock
+        times: dict[datetime, str] = {}  # an apply's rows share their time: written once
+        rows = [_values(entry, times) for entry in entries]  # a bad one fails before the lock
         with self._connection(create=True) as connection:
             connection.execute("BEGIN IMMEDIATE")
             connection.executemany(sql, rows)
@@ -279,10 +280,14 @@ def _time_text(time: datetime) -> str:
     return time.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _values(entry: JournalEntry) -> tuple[Any, ...]:
+def _values(entry: JournalEntry, times: dict[datetime, str]) -> tuple[Any, ...]:
+    """The row's columns; ``times``: the time texts made so far, by time."""
+    time = times.get(entry.time)
+    if time is None:
+        time = times[entry.time] = _time_text(entry.time)
     return (
         entry.change_set,
-        _time_text(entry.time),
+        time,
         entry.user,
         entry.face,
         entry.application,

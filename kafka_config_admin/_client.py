@@ -274,6 +274,13 @@ class AdminClient:
         self.broker_ids()  # the same check that the client is open
         return self._transport.broker_racks()
 
+    def cluster_id(self) -> str | None:
+        """The cluster's id, as the client's latest metadata names it (with
+        ``bootstrap_controllers``: the quorum's DescribeCluster answer); None when it names
+        none (a broker before Kafka 0.10.1). :meth:`describe_cluster` asks the cluster."""
+        self.broker_ids()  # the same check that the client is open
+        return self._transport.cluster_id()
+
     def traffic(self) -> WireTraffic:
         """What this client's requests carried so far: requests, responses and their bytes."""
         from ._models.cluster import WireTraffic

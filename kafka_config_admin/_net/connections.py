@@ -87,6 +87,8 @@ class Nodes(NamedTuple):
     #: The controller it names (a broker that forwards changes, or the quorum's leader), None
     #: when it names none of the nodes.
     controller: int | None
+    #: The cluster's id, None when the answer has none (Metadata before version 2).
+    cluster_id: str | None = None
 
 
 #: Reads a cluster's nodes over one open connection (Metadata for brokers: ``metadata_nodes``).
@@ -197,6 +199,8 @@ class ConnectionPool:
         #: The broker the latest Metadata names as controller (KRaft: one that forwards
         #: changes to the quorum's leader), None when it names none.
         self.controller: int | None = None
+        #: The cluster's id the latest answer names (None: it names none).
+        self.cluster_id: str | None = None
         self._conns: dict[ConnectionKey, BrokerConnection] = {}
         self._opening: dict[ConnectionKey, asyncio.Lock] = {}
         #: Every connection opened whose socket may still be open.
@@ -278,6 +282,7 @@ class ConnectionPool:
         self.registered.update(brokers)
         self.racks = nodes.racks
         self.controller = nodes.controller if nodes.controller in brokers else None
+        self.cluster_id = nodes.cluster_id
 
     async def refresh(self) -> None:
         """Ask the cluster for its brokers again; calls meanwhile share the one answer."""
@@ -388,7 +393,8 @@ async def metadata_nodes(conn: BrokerConnection) -> Nodes:
     # Metadata v0 has neither racks nor a controller; -1 says "none".
     racks = {broker[0]: broker[3] if len(broker) > 3 else None for broker in metadata.brokers}
     controller = getattr(metadata, "controller_id", -1)
-    return Nodes(addresses, racks, controller if controller >= 0 else None)
+    cluster_id = getattr(metadata, "cluster_id", None)  # from Metadata v2
+    return Nodes(addresses, racks, controller if controller >= 0 else None, cluster_id)
 
 
 def _is_done(conn: BrokerConnection) -> bool:

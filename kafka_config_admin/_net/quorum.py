@@ -84,4 +84,4 @@ async def _describe_quorum(conn: BrokerConnection, wait: float) -> Nodes:
     }
     racks = {node["broker_id"]: node["rack"] for node in outcome["brokers"]}
     leader = outcome["controller_id"]
-    return Nodes(addresses, racks, leader if leader >= 0 else None)
+    return Nodes(addresses, racks, leader if leader >= 0 else None, outcome["cluster_id"])

@@ -145,6 +145,10 @@ class Transport:
         """Each broker's rack in the latest metadata, by node id."""
         return dict(sorted(self._require_pool().racks.items()))
 
+    def cluster_id(self) -> str | None:
+        """The cluster's id the latest metadata names, None when it names none."""
+        return self._require_pool().cluster_id
+
     def controller_id(self) -> int | None:
         """The broker the latest metadata names as controller (KRaft: a broker that forwards
         to the quorum's leader; the active controller of a quorum), None when it names none."""

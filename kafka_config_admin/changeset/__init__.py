@@ -48,6 +48,7 @@ from ..state import OutcomeStatus
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
     ApplyRecorder,
+    ApplyRecording,
     ApplyReport,
     PlanRejectedError,
     QuotaOutcome,
@@ -86,6 +87,7 @@ __all__ = [
     "SAVED_PLAN_FORMAT",
     "SAVED_PLAN_KIND",
     "ApplyRecorder",
+    "ApplyRecording",
     "ApplyReport",
     "BrokerVerdict",
     "ChangeSet",

@@ -10,6 +10,7 @@ outcome in the :class:`ApplyReport`.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Awaitable, Callable, Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -55,6 +56,7 @@ from ._verdict import BrokerVerdict, Proposal, Refusal, ask_broker
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
     "ApplyRecorder",
+    "ApplyRecording",
     "ApplyReport",
     "PlanRejectedError",
     "QuotaOutcome",
@@ -197,15 +199,48 @@ class ApplyReport:
         }
 
 
-class ApplyRecorder(Protocol):
-    """What records an apply's changes once they are made (the journal,
-    :class:`kafka_config_admin.journal.Recorder`): :func:`apply_plan` hands it the plan and
-    the report, and returns the report it gives back (with ``change_set_id``, or
-    ``journal_error`` when it could not record: a recorder never raises for that)."""
+class ApplyRecording(Protocol):
+    """One apply's recording, readied by :meth:`ApplyRecorder.prepare`."""
 
-    async def record(self, admin: AdminClient, plan: Plan, report: ApplyReport) -> ApplyReport:
-        """Record what ``report`` says became of ``plan``'s changes."""
+    async def record(self, report: ApplyReport) -> ApplyReport:
+        """Record what ``report`` says became of the plan's changes; the report with
+        ``change_set_id``, or with ``journal_error`` when it could not record (a recording
+        never raises for that)."""
         ...
+
+
+class ApplyRecorder(Protocol):
+    """What records an apply's changes (the journal,
+    :class:`kafka_config_admin.journal.Recorder`): :func:`apply_plan` has it prepare while the
+    changes are sent (beside the apply's own requests, so that what it needs, such as the
+    cluster's id, costs no time of its own), then hands the recording the report before it
+    returns, and returns the report the recording gives back."""
+
+    async def prepare(self, admin: AdminClient, plan: Plan) -> ApplyRecording:
+        """Ready to record ``plan``'s changes on ``admin``'s cluster."""
+        ...
+
+
+class _Preparing:
+    """A recorder's :meth:`~ApplyRecorder.prepare`, running beside an apply's requests (a task
+    of its own: the apply's errors stay its own, never grouped with the recorder's)."""
+
+    def __init__(self, recorder: ApplyRecorder | None, admin: AdminClient, plan: Plan) -> None:
+        self._task = (
+            None if recorder is None else asyncio.ensure_future(recorder.prepare(admin, plan))
+        )
+
+    async def record(self, report: ApplyReport) -> ApplyReport:
+        """``report`` as the recording returns it once it recorded it (as it is: no recorder)."""
+        if self._task is None:
+            return report
+        return await (await self._task).record(report)
+
+    async def abandon(self) -> None:
+        """Stop preparing (the apply failed before it had a report)."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
 
 
 async def apply_plan(
@@ -258,8 +293,9 @@ async def apply_plan(
     upsert reads its password from the environment variable it names.
 
     ``recorder`` (the journal: :mod:`kafka_config_admin.journal`) records every change sent,
-    with its outcome, once the apply is done (never for a dry run); the report it returns
-    says the change set's id, or why it could not record.
+    with its outcome, before this returns (never for a dry run): it prepares while the changes
+    are sent, and records once the apply is done; the report it returns says the change set's
+    id, or why it could not record.
 
     ``verdict`` is the broker's dry run of this very plan when the caller has it fresh
     (``changeset.apply`` passes its review's when none of the plan's keys moved since): the
@@ -272,6 +308,45 @@ async def apply_plan(
     guard.raise_if_refused()
     given = upsertions or {}
     passwords = _passwords(plan.scram, given)  # all read before anything is sent
+    preparing = _Preparing(None if dry_run else recorder, admin, plan)
+    try:
+        report = await _applied(
+            admin,
+            plan,
+            guard,
+            passwords,
+            given,
+            dry_run=dry_run,
+            read_back_timeout=read_back_timeout,
+            throttle=throttle,
+            reassignment_timeout=reassignment_timeout,
+            progress=progress,
+            wait_for_metadata=wait_for_metadata,
+            verdict=verdict,
+        )
+    except BaseException:
+        await preparing.abandon()
+        raise
+    return await preparing.record(report)
+
+
+async def _applied(
+    admin: AdminClient,
+    plan: Plan,
+    guard: RuleCheck,
+    passwords: Mapping[str, str],
+    given: Mapping[str, UserScramCredentialUpsertion],
+    *,
+    dry_run: bool,
+    read_back_timeout: float,
+    throttle: int | None,
+    reassignment_timeout: float,
+    progress: Progress | None,
+    wait_for_metadata: bool,
+    verdict: BrokerVerdict | None,
+) -> ApplyReport:
+    """:func:`apply_plan`'s work once its checks passed: the report of what became of each
+    change."""
     outcomes: dict[ConfigResource, ResourceOutcome] = {}
     to_send: dict[ConfigResource, ResourcePlan] = {}
     for resource_plan in plan.resources:
@@ -318,16 +393,13 @@ async def apply_plan(
         progress=progress,
         wait_for_metadata=wait_for_metadata,
     )
-    report = ApplyReport(
+    return ApplyReport(
         outcomes=tuple(_noted(outcomes[p.resource], guard, p.resource) for p in plan.resources),
         dry_run=dry_run,
         quotas=tuple(_noted(quota, guard, quota.entity) for quota in quotas),
         scram=tuple(_noted(user, guard, user.user) for user in scram),
         partitions=partitions,
     )
-    if recorder is None or dry_run:
-        return report
-    return await recorder.record(admin, plan, report)
 
 
 #: An outcome of a resource, a quota entity or a SCRAM user.

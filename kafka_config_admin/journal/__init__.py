@@ -27,7 +27,7 @@ change feed's rows: :func:`read_feed_table`).
 
 from ._entries import JournalEntry, Origin, os_user
 from ._feed_table import FeedTableError, read_feed_table
-from ._recorder import Recorder
+from ._recorder import Recorder, Recording
 from ._restore import Restore, Restored, Unknown, plan_restore
 from ._store import Journal, JournalError, JournalQuery, journal_path, parse_time
 from ._stores import JournalStore, journal_of
@@ -45,6 +45,7 @@ __all__ = [
     "LeftAlone",
     "Origin",
     "Recorder",
+    "Recording",
     "Restore",
     "Restored",
     "TopicJournal",

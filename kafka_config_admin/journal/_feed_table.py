@@ -17,11 +17,13 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from .. import InvalidArgumentError
-from ..feed import POLL_ROW, ChangeKind, StateChange
+
+if TYPE_CHECKING:  # the feed's modules load when a table is read (apply never needs them)
+    from ..feed import StateChange
 
 __all__ = ["FeedTableError", "read_feed_table"]
 
@@ -141,6 +143,8 @@ def _lines(file: Path) -> Iterator[tuple[int, str]]:
 
 def _row(line: str, file: Path, number: int) -> StateChange | None:
     """The change of one line, or None for a poll's row."""
+    from ..feed import POLL_ROW, ChangeKind, StateChange  # loaded with a table (see the imports)
+
     where = f"{file}:{number}"
     try:
         data: Any = json.loads(line)

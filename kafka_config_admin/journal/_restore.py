@@ -14,14 +14,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from .. import AdminClient, AlterConfigOp, Config, ConfigResource, OpType, ResourceType
 from ..changeset import ChangeSet
-from ..feed import ChangeKind, StateChange
 from ..state import describe_state, is_override, same_value
 from ..state import override_source as own_source
 from ..toolkit import error_line
 from ._entries import JournalEntry
+
+if TYPE_CHECKING:  # the feed's modules load when its rows are read (apply never needs them)
+    from ..feed import StateChange
 
 __all__ = ["Restore", "Restored", "Unknown", "plan_restore"]
 
@@ -212,6 +215,8 @@ def _feed_changes(
     wanted: set[ConfigResource],
     created: dict[ConfigResource, datetime],
 ) -> Iterable[tuple[_Subject, _Change]]:
+    from ..feed import ChangeKind  # loaded with the rows (see the imports)
+
     for row in rows:
         kind = None if row.resource_type is None else _resource(row.resource_type)
         if kind is None or row.resource_name is None or row.change is ChangeKind.ERROR:

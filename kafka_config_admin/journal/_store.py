@@ -220,11 +220,15 @@ class Journal:
             return []
         marks = ", ".join("?" for _ in _COLUMNS)
         sql = f"INSERT INTO changes ({', '.join(_COLUMNS)}) VALUES ({marks})"
+        times: dict[datetime, str] = {}  # an apply's rows share their time: written once
+        rows = [_values(entry, times) for entry in entries]  # a bad one fails before the lock
         with self._connection(create=True) as connection:
             connection.execute("BEGIN IMMEDIATE")
-            ids = [int(connection.execute(sql, _values(entry)).lastrowid or 0) for entry in entries]
+            connection.executemany(sql, rows)
+            # AUTOINCREMENT under the one writer's lock: the rows' ids are consecutive.
+            (last,) = connection.execute("SELECT last_insert_rowid()").fetchone()
             connection.execute("COMMIT")
-        return ids
+        return list(range(last - len(rows) + 1, last + 1))
 
     def entries(self, query: JournalQuery | None = None) -> list[JournalEntry]:
         """The rows ``query`` selects, oldest first (none when the file does not exist)."""
@@ -276,10 +280,14 @@ def _time_text(time: datetime) -> str:
     return time.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _values(entry: JournalEntry) -> tuple[Any, ...]:
+def _values(entry: JournalEntry, times: dict[datetime, str]) -> tuple[Any, ...]:
+    """The row's columns; ``times``: the time texts made so far, by time."""
+    time = times.get(entry.time)
+    if time is None:
+        time = times[entry.time] = _time_text(entry.time)
     return (
         entry.change_set,
-        _time_text(entry.time),
+        time,
         entry.user,
         entry.face,
         entry.application,

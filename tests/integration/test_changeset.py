@@ -371,3 +371,60 @@ async def test_apply_of_a_fresh_review_asks_the_brokers_dry_run_once_and_still_r
     assert counter.taken() == ["incremental_alter_configs"]
     assert [o.status for o in report.outcomes] == [OutcomeStatus.FAILED]
     assert (await overrides(admin_client, topic(accepted)))["retention.ms"] == "60000"
+
+
+class _WatchedRecorder:
+    """An ``ApplyRecorder`` that notes what the apply asked of it, and when."""
+
+    def __init__(self, admin: AdminClient, *, prepared: anyio.Event | None = None) -> None:
+        self.admin = admin
+        self.events: list[str] = []
+        #: Set: prepare returns at once; else it waits for it (and notes if it was cancelled).
+        self.prepared = prepared
+
+    async def prepare(self, admin: AdminClient, plan: Any) -> _WatchedRecording:
+        self.events.append(f"prepare: {admin.traffic().requests} requests sent")
+        try:
+            if self.prepared is not None:
+                await self.prepared.wait()
+        except BaseException:
+            self.events.append("prepare cancelled")
+            raise
+        return _WatchedRecording(self)
+
+
+class _WatchedRecording:
+    def __init__(self, recorder: _WatchedRecorder) -> None:
+        self.recorder = recorder
+
+    async def record(self, report: Any) -> Any:
+        requests = self.recorder.admin.traffic().requests
+        self.recorder.events.append(f"record: {requests} requests sent")
+        return report
+
+
+async def test_a_recorder_prepares_while_the_changes_are_sent_and_records_before_the_return(
+    kafka_bootstrap: str,
+) -> None:
+    async with AdminClient(kafka_bootstrap, timeout=30) as admin:  # its own requests counted
+        name = await new_topic(admin, kafka_bootstrap, {})
+        reviewed = await review(
+            admin, ChangeSet(configs={topic(name): [AlterConfigOp("retention.ms", "3600000")]})
+        )
+        before = admin.traffic().requests
+        recorder = _WatchedRecorder(admin)
+        report = await apply(admin, reviewed, recorder=recorder)
+        assert report.ok
+        prepared, recorded = recorder.events  # in this order, once each
+        at_prepare, at_record = int(prepared.split()[1]), int(recorded.split()[1])
+        # Prepared once the apply had started, recorded after its read back had been sent.
+        assert before <= at_prepare < at_record
+
+        # An apply waits for its recorder; cancelled, it leaves no preparation running.
+        again = await review(
+            admin, ChangeSet(configs={topic(name): [AlterConfigOp("retention.ms", "7200000")]})
+        )
+        stuck = _WatchedRecorder(admin, prepared=anyio.Event())
+        with anyio.move_on_after(5):
+            await apply(admin, again, recorder=stuck)
+        assert stuck.events[-1] == "prepare cancelled"

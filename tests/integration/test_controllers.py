@@ -97,10 +97,17 @@ def test_the_quorums_nodes_are_listed_with_the_active_controller(
     assert addresses == cluster.bootstrap_controllers.split(",")
     assert description.controller_id == active_controller(cluster)
     assert on_quorum(cluster, lambda admin: _ids(admin)) == cluster.controller_ids
+    # The quorum's DescribeCluster answer names the cluster, as a broker's Metadata does.
+    assert on_quorum(cluster, _cluster_ids) == (description.cluster_id,) * 2
 
 
 async def _ids(admin: AdminClient) -> list[int]:
     return admin.broker_ids()
+
+
+async def _cluster_ids(admin: AdminClient) -> tuple[str | None, str | None]:
+    """The cluster's id as the client's discovery named it, and as DescribeCluster says it."""
+    return admin.cluster_id(), (await admin.describe_cluster()).cluster_id
 
 
 def test_a_controllers_own_config_is_described_by_that_controller(

@@ -36,6 +36,7 @@ READ_MEMBERS = frozenset(
     {
         "broker_ids",
         "broker_racks",
+        "cluster_id",
         "config_catalog",
         "config_types_lacking",
         "describe_client_quotas",

@@ -1,4 +1,5 @@
-"""The journal's rows of an applied plan (``journal._entries.entries_of``): pure, no broker."""
+"""The journal's rows of an applied plan (``journal._entries``: the rows planned, then their
+outcomes): pure, no broker."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from kafka_config_admin import ClientQuotaEntity, ConfigSource, OpType
 from kafka_config_admin.changeset import ApplyReport, QuotaOutcome, ResourceOutcome
 from kafka_config_admin.desired import ConfigChange, Plan, ResourceAction, ResourcePlan
 from kafka_config_admin.journal import Origin
-from kafka_config_admin.journal._entries import entries_of
+from kafka_config_admin.journal._entries import entries_of, planned_rows
 from kafka_config_admin.state import OutcomeStatus, QuotaChange, QuotaPlan
 
 from .desired_helpers import TOPIC
@@ -49,7 +50,7 @@ def test_each_change_sent_is_one_row_with_its_origin_and_outcome() -> None:
     origin = Origin(face="cli", user="alice", cluster="prod", note="undo of change set x")
 
     config, quota = entries_of(
-        plan, report, origin=origin, cluster_id="abc", change_set="cs1", time=TIME
+        planned_rows(plan), report, origin=origin, cluster_id="abc", change_set="cs1", time=TIME
     )
 
     assert config.to_dict() == {

@@ -75,6 +75,17 @@ def test_rows_read_back_as_written_and_filtered(tmp_path: Path) -> None:
     assert ids_of(limit=1) == [2]  # the newest
 
 
+def test_an_applys_ids_follow_the_rows_already_written(tmp_path: Path) -> None:
+    journal = Journal.at(tmp_path / "journal.sqlite")
+    assert journal.record([ENTRY] * 2) == [1, 2]
+    later = [replace(ENTRY, resource_name=f"t{index}") for index in range(3)]
+    ids = journal.record(later)
+    assert ids == [3, 4, 5]
+    assert [journal.entry(id_) for id_ in ids] == [
+        replace(entry, id=id_) for entry, id_ in zip(later, ids, strict=True)
+    ]
+
+
 def test_a_file_that_cannot_be_written_is_a_journal_error_naming_it(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")

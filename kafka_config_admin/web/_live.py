@@ -4,12 +4,12 @@ server stops.
 
 The interval is a promise to the reader: a change appears on the page within one interval of
 being made. A change is shown by the first poll that starts after it, so polls are
-``0.9 * interval - 2 * read`` seconds apart from start to start (not from one's end to the
+``0.8 * interval - 2 * read`` seconds apart from start to start (not from one's end to the
 next's start), where ``read`` is the longest of the last few polls (:func:`poll_period`):
-the next poll's events are ready within nine tenths of an interval of the last poll's start
-even when it reads twice as slowly, and the last tenth is for sending them to the pages on a
+the next poll's events are ready within four fifths of an interval of the last poll's start
+even when it reads twice as slowly, and the last fifth is for sending them to the pages on a
 loaded machine. Polls never start more than twice per interval: a cluster whose reads take
-over a quarter of the interval shows its changes up to a read late, rather than being read
+near half the interval or more shows its changes up to a read late, rather than being read
 without pause. A stream sends the events it holds before it polls again.
 
 Ten people looking at the same cluster's live page cost the cluster the reads of one, not
@@ -42,7 +42,7 @@ PAUSE_SLICE = 0.2
 READS_REMEMBERED = 8
 #: The share of the interval kept for sending a poll's events to the pages, and for a loaded
 #: machine's late wake-ups.
-SENDING_SHARE = 0.1
+SENDING_SHARE = 0.2
 #: Events a stream may fall behind by; a client slower than that loses its stream (it
 #: reconnects, with a new baseline).
 BACKLOG = 1000

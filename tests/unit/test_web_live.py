@@ -12,11 +12,11 @@ import pytest
 from kafka_config_admin.web._live import LiveStreams, poll_period
 
 
-def test_polls_start_an_interval_apart_less_a_tenth_and_twice_the_longest_recent_read() -> None:
-    assert poll_period(2.0, deque()) == pytest.approx(1.8)
-    assert poll_period(2.0, deque([0.1, 0.3, 0.2])) == pytest.approx(1.2)
-    assert poll_period(2.0, deque([0.6])) == 1.0  # at most twice per interval
-    assert poll_period(2.0, deque([5.0])) == 1.0
+def test_polls_start_an_interval_apart_less_a_fifth_and_twice_the_longest_recent_read() -> None:
+    assert poll_period(4.0, deque()) == pytest.approx(3.2)
+    assert poll_period(4.0, deque([0.1, 0.3, 0.2])) == pytest.approx(2.6)
+    assert poll_period(4.0, deque([0.9])) == 2.0  # at most twice per interval
+    assert poll_period(4.0, deque([5.0])) == 2.0
 
 
 async def test_the_first_poll_is_at_once_and_the_next_counted_from_its_start() -> None:

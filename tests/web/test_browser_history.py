@@ -31,8 +31,8 @@ pytestmark = pytest.mark.integration
 
 CLUSTER = "hist"
 #: The live page's interval in these tests (seconds): a change must show within it. A read
-#: of the session cluster takes 0.01-0.1 s; a tenth of the interval is kept for sending the
-#: events to the page (:mod:`kafka_config_admin.web._live`): 0.3 s on a loaded machine.
+#: of the session cluster takes 0.01-0.1 s; a fifth of the interval is kept for sending the
+#: events to the page (:mod:`kafka_config_admin.web._live`): 0.6 s on a loaded machine.
 INTERVAL = 3.0
 #: Records, in the page, the wall-clock time (ms) the first row naming the topic and key of
 #: its arguments is added to the live table: the moment the change shows, measured in the

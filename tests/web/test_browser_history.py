@@ -305,11 +305,21 @@ def test_the_live_stream_for_a_read_only_user_ends_on_disconnect_and_on_stop(
             assert '<script src="/static/live.js"></script>' in shown.text
             assert "script-src 'self';" in shown.headers["content-security-policy"]
             events = f"/c/{CLUSTER}/live/events"
+            opened = time.monotonic()
             with client.stream("GET", events) as first, client.stream("GET", events) as second:
                 assert first.headers["content-type"].startswith("text/event-stream")
                 # kept: a reader dropped closes its connection
                 first_lines, second_lines = first.iter_lines(), second.iter_lines()
-                assert "event: ready" in _until_ready(first_lines)
+                # first the reconnection delay, then the baseline, read as the stream opens
+                retry, blank, ready = _until_ready(first_lines).splitlines()
+                assert (retry, blank, ready) == (
+                    f"retry: {INTERVAL * 1000:.0f}",
+                    "",
+                    "event: ready",
+                )
+                baseline = time.monotonic() - opened
+                assert baseline < INTERVAL, baseline
+                print(f"live: the baseline read and sent {baseline:.2f} s after the stream opened")
                 assert "event: ready" in _until_ready(second_lines)
                 time.sleep(0.5)
                 assert (streams.open, streams.polling) == (2, 1)  # one poll loop for both

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 
 from kafka_config_admin import AdminClient, ConfigResource, ResourceType
+from kafka_config_admin.testing import start_cluster
 
 OVERRIDES = {"retention.ms": "3600000", "max.message.bytes": "2097152"}
 BATCH = 500
@@ -34,6 +37,21 @@ async def create(bootstrap: str, count: int, *, first: int = 0) -> list[str]:
         await admin.close()
     await _wait_until_described(bootstrap, names)
     return names
+
+
+@contextmanager
+def clusters_of(count: int, *, clusters: int = 1, brokers: int = 1) -> Iterator[list[str]]:
+    """``clusters`` real clusters of ``brokers`` brokers, each holding the same ``count``
+    topics (:func:`topic_names`), until the block ends; their bootstrap servers."""
+    with ExitStack() as stack:
+        bootstraps = [
+            stack.enter_context(start_cluster(brokers=brokers)).bootstrap_servers
+            for _ in range(clusters)
+        ]
+        for bootstrap in bootstraps:
+            print(f"creating {count} topics on {bootstrap} ...", flush=True)
+            asyncio.run(create(bootstrap, count))
+        yield bootstraps
 
 
 async def _wait_until_described(bootstrap: str, names: list[str]) -> None:

@@ -39,7 +39,7 @@ import httpx
 
 from kafka_config_admin import AdminClient, ConfigResource, ResourceType
 from kafka_config_admin.connect import Connection
-from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
+from kafka_config_admin.testing import KAFKA_VERSION
 from kafka_config_admin.web import WebSettings, create_app
 from kafka_config_admin.web._listings import Listings
 
@@ -282,11 +282,9 @@ def main(argv: list[str]) -> None:
     count = args.topics or 10_000
     if count < BULK_TOPICS:
         parser.error(f"--topics must be at least {BULK_TOPICS} (the bulk edit's topics)")
-    with start_cluster(brokers=args.brokers) as cluster:
-        bootstrap = cluster.bootstrap_servers
-        print(f"creating {count} topics on {bootstrap} ...", flush=True)
-        topics = asyncio.run(dataset.create(bootstrap, count))
+    with dataset.clusters_of(count, brokers=args.brokers) as (bootstrap,):
         load_before = load_average()
+        topics = dataset.topic_names(count)
         results = asyncio.run(measure(bootstrap, topics, args.reps, args.sample))
         load_after = load_average()
     context = _context(argv, count, args.brokers, args.reps, load_before, load_after)

@@ -1,6 +1,6 @@
 """``python -m benchmarks web --part compare``: the web editor's compare page, server-side.
 
-Two real clusters of one broker each (``start_cluster(brokers=1)`` twice) hold the same N
+Two real clusters of one broker each (``dataset.clusters_of``) hold the same N
 topics (2,000; every 10th with two overrides, see ``dataset``); the right one differs on some:
 every 20th topic has another ``retention.ms``, every 50th (from the 5th) one more key,
 ``segment.ms``, so the page has differences to show as well as keys that match. The editor's
@@ -20,7 +20,6 @@ import json
 import statistics
 import tempfile
 from collections.abc import Awaitable, Callable
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,6 @@ import httpx
 from kafka_config_admin import AdminClient, AlterConfigOp, ConfigResource, ResourceType
 from kafka_config_admin.connect import Connection
 from kafka_config_admin.state import Overrides, compare_overrides, overrides_read
-from kafka_config_admin.testing import start_cluster
 from kafka_config_admin.web import WebSettings, create_app
 
 from . import dataset
@@ -148,15 +146,9 @@ async def _interleaved(
 def run(count: int, reps: int) -> tuple[dict[str, Any], str, str]:
     """Start the two clusters, fill them, time the page: the results and the load average
     before and after the timings."""
-    with ExitStack() as stack:
-        bootstraps = {
-            name: stack.enter_context(start_cluster(brokers=1)).bootstrap_servers
-            for name in (LEFT, RIGHT)
-        }
-        for name, bootstrap in bootstraps.items():
-            print(f"creating {count} topics on {name} ({bootstrap}) ...", flush=True)
-            topics = asyncio.run(dataset.create(bootstrap, count))
-        asyncio.run(_make_differ(bootstraps[RIGHT], topics))
+    with dataset.clusters_of(count, clusters=2) as (left, right):
+        bootstraps = {LEFT: left, RIGHT: right}
+        asyncio.run(_make_differ(right, dataset.topic_names(count)))
         load_before = load_average()
         print("compare page ...", flush=True)
         results = asyncio.run(measure(bootstraps, count, reps))

@@ -526,7 +526,7 @@ def watch(**options: Any) -> int:
     type=click.FloatRange(min=0.5),
     default=5.0,
     show_default=True,
-    help="Seconds between two reads of a cluster for its live page.",
+    help="Seconds within which a change shows on a live page (the cluster is read more often).",
 )
 @click.option(
     "--session-minutes",

@@ -1,10 +1,20 @@
-"""The live pages' event streams: one poll per interval for each cluster and scope, shared by
-every page that follows it, how many streams are open, and the one signal that ends them all
-when the server stops.
+"""The live pages' event streams: the polls of each cluster and scope, shared by every page
+that follows it, how many streams are open, and the one signal that ends them all when the
+server stops.
 
-Ten people looking at the same cluster's live page cost the cluster one read per interval,
-not ten: each poll's events go to every stream of its scope. A stream that joins after the
-first read gets the ``ready`` event at once.
+The interval is a promise to the reader: a change appears on the page within one interval of
+being made. A change is shown by the first poll that starts after it, so polls are
+``0.8 * interval - 2 * read`` seconds apart from start to start (not from one's end to the
+next's start), where ``read`` is the longest of the last few polls (:func:`poll_period`):
+the next poll's events are ready within four fifths of an interval of the last poll's start
+even when it reads twice as slowly, and the last fifth is for sending them to the pages on a
+loaded machine. Polls never start more than twice per interval: a cluster whose reads take
+near half the interval or more shows its changes up to a read late, rather than being read
+without pause. A stream sends the events it holds before it polls again.
+
+Ten people looking at the same cluster's live page cost the cluster the reads of one, not
+ten: each poll's events go to every stream of its scope. The first stream polls at once (the
+baseline); a stream that joins after it gets the ``ready`` event at once.
 
 A server waits for its open responses before it stops, and an event stream never ends by
 itself: :meth:`LiveStreams.stop` (which :func:`kafka_config_admin.web.serve` calls on Ctrl-C
@@ -16,17 +26,23 @@ stream at once (Starlette cancels the response).
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-from anyio.streams.memory import MemoryObjectSendStream
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-__all__ = ["PAUSE_SLICE", "LiveStreams", "Poll"]
+__all__ = ["PAUSE_SLICE", "LiveStreams", "Poll", "poll_period"]
 
 #: Seconds a stream waits at a time, looking at the stop signal in between.
 PAUSE_SLICE = 0.2
+#: How many of the last polls' durations the next poll's start is planned from.
+READS_REMEMBERED = 8
+#: The share of the interval kept for sending a poll's events to the pages, and for a loaded
+#: machine's late wake-ups.
+SENDING_SHARE = 0.2
 #: Events a stream may fall behind by; a client slower than that loses its stream (it
 #: reconnects, with a new baseline).
 BACKLOG = 1000
@@ -39,14 +55,46 @@ Poll = Callable[[Any], Awaitable[tuple[Any, list[str], str | None]]]
 
 @dataclass
 class _Feed:
-    """One scope's shared polls: the streams they feed, the state kept between them, when the
-    next is due, and which stream runs them (None: the next stream to look takes it on)."""
+    """One scope's shared polls: the streams they feed, the state kept between them, how long
+    the last polls took, when the next is due (0: at once), and which stream runs them (None:
+    the next stream to look takes it on)."""
 
     streams: set[MemoryObjectSendStream[str]] = field(default_factory=set)
     ready: str | None = None
     state: Any = None
+    reads: deque[float] = field(default_factory=lambda: deque(maxlen=READS_REMEMBERED))
     due: float = 0.0
     leader: object | None = None
+
+    def wait(self, leading: bool, now: float) -> float:
+        """How long a stream waits for an event before it looks again: until the next poll
+        is due, if it runs the polls or the poll is yet to come (the stream that runs them
+        may go before then: another takes them on in time), and at most :data:`PAUSE_SLICE`
+        (the stop signal)."""
+        if leading or now < self.due:
+            return min(PAUSE_SLICE, max(0.0, self.due - now))
+        return PAUSE_SLICE
+
+
+async def _next_event(receive: MemoryObjectReceiveStream[str], wait: float) -> str | None:
+    """The next event, or None when none came within ``wait`` seconds. One already there is
+    taken even when ``wait`` is 0 (a poll slower than its period): a wait that has already
+    ended would cancel the take."""
+    try:
+        return receive.receive_nowait()
+    except anyio.WouldBlock:
+        pass
+    with anyio.move_on_after(wait):  # the scope ends here, never across the stream's yield
+        return await receive.receive()
+    return None
+
+
+def poll_period(interval: float, reads: deque[float]) -> float:
+    """Seconds from one poll's start to the next's, so that the next poll's events reach the
+    pages within ``interval`` of the last one's start: ``interval`` less its
+    :data:`SENDING_SHARE` and twice the longest of the last ``reads`` (a margin for a read
+    slower than those), and at least half of it."""
+    return max(interval / 2, interval * (1 - SENDING_SHARE) - 2 * max(reads, default=0.0))
 
 
 class LiveStreams:
@@ -96,17 +144,14 @@ class LiveStreams:
             while not self.stopping:
                 if feed.leader is None:
                     feed.leader = me
-                if feed.leader is me and anyio.current_time() >= feed.due:
+                due = anyio.current_time() >= feed.due
+                if feed.leader is me and due and not receive.statistics().current_buffer_used:
                     await self._poll(feed, poll, interval)
-                wait = PAUSE_SLICE
-                if feed.leader is me:
-                    wait = min(wait, max(0.0, feed.due - anyio.current_time()))
-                event = None
-                with anyio.move_on_after(wait):  # the scope ends before the yield
-                    try:
-                        event = await receive.receive()
-                    except anyio.EndOfStream:  # dropped: it fell behind
-                        return
+                wait = feed.wait(feed.leader is me, anyio.current_time())
+                try:
+                    event = await _next_event(receive, wait)
+                except anyio.EndOfStream:  # dropped: it fell behind
+                    return
                 if event is not None:
                     yield event
         finally:
@@ -122,9 +167,11 @@ class LiveStreams:
     @staticmethod
     async def _poll(feed: _Feed, poll: Poll, interval: float) -> None:
         """One poll, its events to every stream of ``feed`` (one that fell behind is
-        dropped, and reconnects)."""
+        dropped, and reconnects), and when the next is due, counted from this one's start."""
+        started = anyio.current_time()
         feed.state, events, ready = await poll(feed.state)
-        feed.due = anyio.current_time() + interval
+        feed.reads.append(anyio.current_time() - started)
+        feed.due = started + poll_period(interval, feed.reads)
         if ready is not None:
             feed.ready = ready
             events = [*events, ready]

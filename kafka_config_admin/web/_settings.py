@@ -39,7 +39,8 @@ class WebSettings:
             page reads; None: :func:`kafka_config_admin.journal.journal_path`'s choice (the
             ``KAFKA_CONFIG_ADMIN_JOURNAL`` variable, else the XDG data directory), made when
             used.
-        live_interval: seconds between two reads of a cluster for its live page.
+        live_interval: seconds within which a change made on a cluster shows on its live
+            page (the cluster is read a little more often: see :mod:`._live`).
         session_minutes: how long a session lasts without a request.
         timeout: seconds each call to a cluster may take; None: each cluster's own
             (``Connection.timeout``, which a clusters file may set).

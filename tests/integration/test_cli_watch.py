@@ -113,12 +113,6 @@ def _pump(stream: IO[str], lines: queue.Queue[str]) -> None:
 
 @pytest.fixture
 def watchers() -> Iterator[list[Watcher]]:
-    if os.environ.get("KAFKA_CONFIG_ADMIN_BACKEND") == "container":
-        # Known defect, open: in CI's container block (after the suite's earlier files) every
-        # long-running watch process these tests read line by line gave no expected line,
-        # even on an address that needs no cluster; alone, on the container backend, they
-        # pass. They run on the jvm backend (`nox -s tests`) until the cause is found.
-        pytest.skip("long-running watch processes: open defect in the container block")
     started: list[Watcher] = []
     yield started
     for watcher in started:

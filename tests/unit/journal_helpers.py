@@ -1,4 +1,4 @@
-"""One recorded change for the journal's unit tests to vary (``dataclasses.replace``)."""
+"""One recorded change for the journal's tests (unit and web) to vary (``dataclasses.replace``)."""
 
 from __future__ import annotations
 

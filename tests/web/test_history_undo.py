@@ -14,10 +14,11 @@ from starlette.applications import Starlette
 from kafka_config_admin import AdminClient, ClientQuotaEntity
 from kafka_config_admin.changeset import ChangeSet, apply, review
 from kafka_config_admin.connect import Connection
-from kafka_config_admin.journal import Journal, JournalEntry, JournalQuery, Origin, Recorder
+from kafka_config_admin.journal import Journal, JournalQuery, Origin, Recorder
 from kafka_config_admin.web import WebSettings, create_app
 from kafka_config_admin.web.views.history import PAGE_ROWS
 
+from ..unit.journal_helpers import ENTRY
 from .conftest import CLUSTER
 from .helpers import csrf_token, plan_digest, unique_name
 
@@ -123,28 +124,20 @@ async def test_a_read_only_editor_previews_undo_and_applies_nothing(
 async def test_history_never_shows_a_secret_and_the_old_addresses_lead_to_it(
     web: httpx.AsyncClient,
 ) -> None:
-    secret = JournalEntry(
-        id=None,
+    secret = replace(
+        ENTRY,
         change_set="secretset01",
         time=datetime.now(UTC),
         user="erin",
-        face="cli",
-        application=None,
         cluster=CLUSTER,
         cluster_id=None,
         resource_type="broker",
         resource_name="1",
-        entity=None,
         key="listener.name.plaintext.ssl.key.password",
-        op="SET",
         old_value=None,
         old_set=True,
         new_value=None,
-        new_set=True,
         sensitive=True,
-        outcome="applied",
-        message="",
-        note="",
     )
     Journal.at().record([secret])
     page = await web.get("/history", params={"change_set": "secretset01"})
@@ -163,28 +156,16 @@ async def test_history_shows_the_newest_rows_and_no_undo_for_another_editors_clu
     web: httpx.AsyncClient,
 ) -> None:
     user = unique_name("many")
-    row = JournalEntry(
-        id=None,
+    row = replace(
+        ENTRY,
         change_set=unique_name("set"),
         time=datetime.now(UTC),
         user=user,
         face="sdk",
-        application=None,
         cluster="not-one-of-the-editors",
         cluster_id="elsewhere",
-        resource_type="topic",
-        resource_name="orders",
-        entity=None,
-        key="retention.ms",
-        op="SET",
         old_value="1",
         old_set=True,
-        new_value="2",
-        new_set=True,
-        sensitive=False,
-        outcome="applied",
-        message="",
-        note="",
     )
     Journal.at().record([replace(row, new_value=str(n)) for n in range(PAGE_ROWS + 1)])
     page = await web.get("/history", params={"user": user})

@@ -30,7 +30,7 @@ document.addEventListener("DOMContentLoaded", () => {
   };
   source.addEventListener("ready", (event) => {
     const ready = JSON.parse(event.data);
-    status.textContent = `Following ${ready.resources} resources, read every ${ready.interval} s.`;
+    status.textContent = `Following ${ready.resources} resources, each change shown within ${ready.interval} s.`;
     status.dataset.ready = "yes";
   });
   source.addEventListener("change", (event) => add(JSON.parse(event.data), "change"));

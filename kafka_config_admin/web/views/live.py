@@ -1,18 +1,21 @@
 """The live page: what changes on the open cluster, whoever changes it (this editor, the
 CLI, another tool), pushed to the page with server-sent events.
 
-The stream reads the cluster every ``live_interval`` seconds with the change feed's own poll
-and diff (:func:`~kafka_config_admin.desired.observe_cluster`,
-:func:`~kafka_config_admin.desired.next_state`, :func:`~kafka_config_admin.desired.diff_states`,
-which ``watch`` and Spark's ``kafka-config-changes`` use): the first read is the baseline,
-each later one sends a ``change`` event per key added, removed or changed (the feed's row as
-JSON; a secret's values are never read) and a ``problem`` event when the cluster or a
-resource cannot be read. A page reads it with ``static/live.js`` (no inline script)."""
+The stream reads the cluster often enough that a change shows within ``live_interval``
+seconds (when the polls start: :mod:`.._live`), with the change feed's own poll and diff
+(:func:`~kafka_config_admin.feed.observe_cluster`, :func:`~kafka_config_admin.feed.next_state`,
+:func:`~kafka_config_admin.feed.diff_states`, which ``watch`` and Spark's
+``kafka-config-changes`` use): the first read is the baseline, each later one sends a
+``change`` event per key added, removed or changed (the feed's row as JSON; a secret's values
+are never read) and a ``problem`` event when the cluster or a resource cannot be read (once
+while the same problem lasts: the feed repeats it every poll). A page reads it with
+``static/live.js`` (no inline script)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -21,7 +24,14 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
 from ... import AdminClient, InvalidArgumentError
-from ...feed import ChangeKind, ObservedState, diff_states, next_state, observe_cluster
+from ...feed import (
+    ChangeKind,
+    ObservedState,
+    StateChange,
+    diff_states,
+    next_state,
+    observe_cluster,
+)
 from ...state import ResourceKind, ResourceScope
 from ...toolkit import error_line
 from .._live import LiveStreams, Poll
@@ -81,21 +91,40 @@ async def _events(
         yield event
 
 
+@dataclass(frozen=True)
+class _Followed:
+    """What a scope's polls keep between them: the state last read, and the problems it had."""
+
+    observed: ObservedState | None = None
+    problems: frozenset[tuple[str | None, ...]] = frozenset()
+
+
+def _problem(change: StateChange) -> tuple[str | None, ...]:
+    """What makes a problem the same one at the next poll: what failed, and how."""
+    return (change.resource_type, change.resource_name, change.error, change.error_message)
+
+
 def _poll(admin: AdminClient, scope: ResourceScope, cluster: str, interval: float) -> Poll:
     """One read of ``scope`` and what changed since the state kept: a ``ready`` event once the
-    baseline is read, then a ``change`` (or ``problem``) event per row of the feed."""
+    baseline is read, then a ``change`` event per row of the feed, and a ``problem`` event
+    per problem the last poll did not have."""
 
-    async def poll(state: ObservedState | None) -> tuple[ObservedState, list[str], str | None]:
+    async def poll(followed: _Followed | None) -> tuple[_Followed, list[str], str | None]:
+        last = followed or _Followed()
         observed = await observe_cluster(admin, scope, cluster)
-        after = next_state(state, observed)
-        events = [
-            _event("problem" if change.change is ChangeKind.ERROR else "change", change.to_dict())
-            for change in diff_states(state, after)
-        ]
+        after = next_state(last.observed, observed)
+        events, problems = [], set()
+        for change in diff_states(last.observed, after):
+            if change.change is not ChangeKind.ERROR:
+                events.append(_event("change", change.to_dict()))
+                continue
+            problems.add(_problem(change))
+            if _problem(change) not in last.problems:
+                events.append(_event("problem", change.to_dict()))
         ready = None
-        if (state is None or not state.known) and after.known:
+        if (last.observed is None or not last.observed.known) and after.known:
             ready = _event("ready", {"resources": len(after.resources), "interval": interval})
-        return after, events, ready
+        return _Followed(after, frozenset(problems)), events, ready
 
     return poll
 

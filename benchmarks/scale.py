@@ -430,8 +430,8 @@ def wire_table(results: dict[str, Any], peers: list[str]) -> list[str]:
     bytes our client received, per call (medians)."""
     lines = [
         "| brokers | topics | client | wall (s) | client CPU (s) | brokers' CPU (s) | "
-        "brokers wrote (MB) | received, own count (MB) | vs ours: wall |",
-        "|---:|---:|---|---:|---:|---:|---:|---:|---:|",
+        "brokers wrote (MB) | received, own count (MB) | vs ours: wall | part |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for brokers, size in _rows(results):
         runs = size["runs"]
@@ -445,7 +445,10 @@ def wire_table(results: dict[str, Any], peers: list[str]) -> list[str]:
             seconds = _w1_median(run)
             if seconds is None:
                 failed = run["w1"].get("unsupported", "no timing")
-                lines.append(f"| {brokers} | {size['topics']:,} | {peer} | {failed} | | | | | |")
+                lines.append(
+                    f"| {brokers} | {size['topics']:,} | {peer} | {failed} | | | | | | "
+                    f"{size['part'] + 1} |"
+                )
                 continue
             figures = [
                 _w1_figure(run, "cpu_seconds"),
@@ -462,7 +465,7 @@ def wire_table(results: dict[str, Any], peers: list[str]) -> list[str]:
             versus = f"{seconds / ours:.2f}x" if ours else "-"
             lines.append(
                 f"| {brokers} | {size['topics']:,} | {peer} | {seconds:.2f} | {client_cpu} | "
-                f"{cpu} | {written} | {received} | {versus} |"
+                f"{cpu} | {written} | {received} | {versus} | {size['part'] + 1} |"
             )
     return lines
 
@@ -489,7 +492,7 @@ def target_checks(size: dict[str, Any]) -> list[tuple[str, float | None, float, 
             continue
         other = _w1_median(run)
         ratio = _ratio(ours_wall, other)
-        met = None if ours_wall is None else (other is None or ours_wall < other)
+        met = None if ours_wall is None or other is None else ours_wall < other
         checks.append((f"wall time, ours / {peer}", ratio, 1.0, met))
     return checks
 
@@ -497,8 +500,8 @@ def target_checks(size: dict[str, Any]) -> list[tuple[str, float | None, float, 
 def targets_table(results: dict[str, Any]) -> list[str]:
     """Every target of issue 35 at every size measured with the brokers' figures."""
     lines = [
-        "| brokers | topics | target | measured | at most | met |",
-        "|---:|---:|---|---:|---:|---|",
+        "| brokers | topics | target | measured | at most | met | part |",
+        "|---:|---:|---|---:|---:|---|---:|",
     ]
     for brokers, size in _rows(results):
         if NO_DOCS not in size["runs"]:
@@ -506,11 +509,13 @@ def targets_table(results: dict[str, Any]) -> list[str]:
         for what, ratio, target, met in target_checks(size):
             shown = "-" if ratio is None else f"{ratio:.2f}"
             verdict = {True: "yes", False: "**no**", None: "not measured"}[met]
-            if met and ratio is None:
-                verdict = "yes (the peer failed)"
+            failed = size["runs"].get(what.rpartition(" / ")[2], {}).get("w1", {})
+            if met is None and "unsupported" in failed:
+                verdict = f"not measured: the peer {failed['unsupported']}"
             lines.append(
                 f"| {brokers} | {size['topics']:,} | {what} | {shown} | "
-                f"{target:.2f}{'' if 'wall' not in what else ' (below)'} | {verdict} |"
+                f"{target:.2f}{'' if 'wall' not in what else ' (below)'} | {verdict} | "
+                f"{size['part'] + 1} |"
             )
     return lines
 
@@ -523,7 +528,7 @@ def answers_lines(results: dict[str, Any]) -> list[str]:
     lines = ["", "Our W1 answer against the Java Admin client's, entry by entry:", ""]
     for brokers, size in checked:
         check = size["answers_equal_java"]
-        where = f"{size['topics']:,} topics on {brokers} broker(s)"
+        where = f"{size['topics']:,} topics on {brokers} broker(s) (part {size['part'] + 1})"
         if not check["checked"]:
             lines.append(f"- {where}: not checked ({check['reason']}).")
         elif check["differing"] == 0:

@@ -22,6 +22,9 @@ from typing import Any
 
 #: What a Kafka broker's command line holds (the JVM backend's brokers are ``kafka.Kafka``).
 BROKER_MAIN = b"kafka.Kafka"
+#: The environment variable naming the measured cluster's broker processes (comma-separated
+#: pids) to a client's process: each timed call then records the brokers' CPU and bytes written.
+BROKER_PIDS = "BENCH_BROKER_PIDS"
 
 
 def run_json_module(
@@ -86,6 +89,33 @@ def processes() -> Iterator[tuple[Path, bytes]]:
                 yield entry, (entry / "cmdline").read_bytes()
             except OSError:
                 continue
+
+
+def broker_pids(directory: Path) -> list[int]:
+    """The pids of the Kafka brokers whose command line names ``directory`` (a cluster's own)."""
+    root = str(directory).encode()
+    return sorted(
+        int(entry.name)
+        for entry, command in processes()
+        if BROKER_MAIN in command and root in command
+    )
+
+
+def broker_counters(pids: list[int]) -> tuple[float, int]:
+    """CPU seconds (user + system) and bytes written (``wchar``: sockets and files alike) so
+    far by the processes ``pids``, together; a process gone meanwhile counts nothing."""
+    tick = os.sysconf("SC_CLK_TCK")
+    cpu, written = 0.0, 0
+    for pid in pids:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            io = Path(f"/proc/{pid}/io").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        cpu += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        written += next(int(line.split()[1]) for line in io.splitlines() if line[:6] == "wchar:")
+    return cpu, written
 
 
 def tree_cpu_seconds() -> dict[int, tuple[str, float]]:

@@ -51,10 +51,12 @@ def run_python_peer(
     workloads: str = "",
     tree: Path | None = None,
     timeout: float | None = None,
+    memory: bool = True,
 ) -> dict[str, Any]:
     """One Python client's workloads (``workloads``: ``"w1,w3"``; all if empty) in a process,
     importing this checkout's packages or those of another source ``tree``, killed after
-    ``timeout`` seconds."""
+    ``timeout`` seconds; W1's memory measured too unless ``memory`` is false."""
+    chosen = workloads or ",".join(WORKLOADS)
     return run_json_module(
         "benchmarks.runner",
         name,
@@ -62,7 +64,8 @@ def run_python_peer(
         str(topics_file),
         str(reps),
         str(SETTLE_SECONDS),
-        *([workloads] if workloads else []),
+        chosen,
+        *([] if memory else ["no-memory"]),
         tree=tree,
         timeout=timeout,
     )
@@ -122,13 +125,14 @@ def measure_rounds(
     workloads: str = "",
     before: Path | None = None,
     timeout: float | None = None,
+    memory: bool = True,
 ) -> list[dict[str, Any]]:
     """Every client's runs, ``rounds`` rounds of ``reps`` each, pooled per client.
 
     ``classpath``: :func:`compile_java_peer`'s, when ``peers`` has ``java``. ``before``: another
     source tree, whose client runs too as :data:`BEFORE`. ``timeout``: seconds a client's
     process may take (all its workloads of a round); one that takes longer is recorded as
-    failed.
+    failed. ``memory``: whether the Python clients' W1 memory is measured (two W1 calls more).
     """
     if before is not None:
         peers = [*peers, BEFORE]
@@ -146,12 +150,18 @@ def measure_rounds(
             try:
                 if name == BEFORE:
                     ours = run_python_peer(
-                        OURS, bootstrap, topics_file, reps, workloads, before, timeout
+                        OURS, bootstrap, topics_file, reps, workloads, before, timeout, memory
                     )
                     run = {**ours, "peer": BEFORE}
                 elif name in MODULES:
                     run = run_python_peer(
-                        name, bootstrap, topics_file, reps, workloads, timeout=timeout
+                        name,
+                        bootstrap,
+                        topics_file,
+                        reps,
+                        workloads,
+                        timeout=timeout,
+                        memory=memory,
                     )
                 else:
                     run = run_java_peer(bootstrap, topics_file, classpath, reps, workloads, timeout)

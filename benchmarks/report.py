@@ -19,6 +19,18 @@ TITLES = {
 }
 
 
+#: The per-call figures a workload's runs may hold, pooled over rounds by :func:`merge`.
+SAMPLES = (
+    "seconds",
+    "cpu_seconds",
+    "p50_ms",
+    "p99_ms",
+    "broker_cpu_seconds",
+    "broker_bytes_written",
+    "bytes_received",
+)
+
+
 def median(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -28,7 +40,7 @@ def merge(rounds: list[dict[str, Any]]) -> dict[str, Any]:
     merged: dict[str, Any] = {"peer": rounds[0]["peer"], "workloads": {}}
     for key, first in rounds[0]["workloads"].items():
         pooled = dict(first)
-        for name in ("seconds", "cpu_seconds", "p50_ms", "p99_ms"):
+        for name in SAMPLES:
             if name in first:
                 pooled[name] = [x for run in rounds for x in run["workloads"][key][name]]
         merged["workloads"][key] = pooled

@@ -1,9 +1,13 @@
 """Runs one client's workloads in this process and prints the timings as JSON.
 
-``python -m benchmarks.runner PEER BOOTSTRAP TOPICS_JSON REPS SETTLE_SECONDS [WORKLOADS]``
+``python -m benchmarks.runner PEER BOOTSTRAP TOPICS_JSON REPS SETTLE_SECONDS [WORKLOADS
+[no-memory]]``
 
 WORKLOADS (``w1,w3``; default all) picks the workloads. W1's memory is measured on fresh
-clients of the same process: the process's RSS around the first call, then tracemalloc.
+clients of the same process: the process's RSS around the first call, then tracemalloc (not
+with ``no-memory``: two W1 calls fewer). With :data:`benchmarks.BROKER_PIDS` set, each timed
+call also records the brokers' CPU seconds and bytes written during it, and a client that
+counts its own traffic (``Peer.bytes_received``) the bytes it received.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import contextlib
 import importlib
 import inspect
 import json
+import os
 import sys
 import time
 import tracemalloc
@@ -20,7 +25,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from pathlib import Path
 from typing import Any
 
-from . import memory_mb, reset_peak_rss
+from . import BROKER_PIDS, broker_counters, memory_mb, reset_peak_rss
 from .peers import MODULES
 from .peers.base import NotSupported, Peer
 
@@ -37,19 +42,36 @@ async def _call(result: Any) -> Any:
     return await result if inspect.isawaitable(result) else result
 
 
+def _counters(peer: Peer | None) -> dict[str, float]:
+    """What each timed call is measured by beside time: the brokers' CPU and bytes written
+    (with :data:`BROKER_PIDS` set), the bytes ``peer`` received (where it counts them)."""
+    counters: dict[str, float] = {}
+    pids = [int(pid) for pid in os.environ.get(BROKER_PIDS, "").split(",") if pid]
+    if pids:
+        counters["broker_cpu_seconds"], counters["broker_bytes_written"] = broker_counters(pids)
+    received = getattr(peer, "bytes_received", None)
+    if received is not None:
+        counters["bytes_received"] = received()
+    return counters
+
+
 async def _timed(
-    reps: int, warmups: int, run: Callable[[int], Awaitable[Any]]
+    reps: int, warmups: int, run: Callable[[int], Awaitable[Any]], peer: Peer | None = None
 ) -> dict[str, list[float]]:
-    """Each repetition's wall time, and the CPU time this process spent on it."""
+    """Each repetition's wall time, the CPU time this process spent on it, and what
+    :func:`_counters` counted during it."""
     for rep in range(warmups):
         await run(rep)
-    seconds, cpu_seconds = [], []
+    timings: dict[str, list[float]] = {"seconds": [], "cpu_seconds": []}
     for rep in range(reps):
+        before = _counters(peer)
         start, start_cpu = time.perf_counter(), time.process_time()
         await run(rep)
-        seconds.append(time.perf_counter() - start)
-        cpu_seconds.append(time.process_time() - start_cpu)
-    return {"seconds": seconds, "cpu_seconds": cpu_seconds}
+        timings["seconds"].append(time.perf_counter() - start)
+        timings["cpu_seconds"].append(time.process_time() - start_cpu)
+        for name, value in _counters(peer).items():
+            timings.setdefault(name, []).append(value - before[name])
+    return timings
 
 
 async def _w2_latencies(peer: Peer, topic: str) -> list[float]:
@@ -75,7 +97,7 @@ async def measure(
     the workload before.
     """
     workloads: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
-        "w1": lambda: _seconds(reps, 1, lambda rep: peer.w1_describe_all(topics)),
+        "w1": lambda: _seconds(reps, 1, lambda rep: peer.w1_describe_all(topics), peer),
         "w2": lambda: _w2(peer, topics[1], max(1, reps // 2)),
         "w3": lambda: _seconds(
             W3_REPS_PER_REP * reps, 2, lambda rep: peer.w3_alter_each(topics, VALUES[rep % 2])
@@ -96,8 +118,10 @@ async def measure(
     return results
 
 
-async def _seconds(reps: int, warmups: int, run: Callable[[int], Any]) -> dict[str, Any]:
-    return await _timed(reps, warmups, lambda rep: _call(run(rep)))
+async def _seconds(
+    reps: int, warmups: int, run: Callable[[int], Any], peer: Peer | None = None
+) -> dict[str, Any]:
+    return await _timed(reps, warmups, lambda rep: _call(run(rep)), peer)
 
 
 async def _w2(peer: Peer, topic: str, reps: int) -> dict[str, Any]:
@@ -150,10 +174,11 @@ async def main(
     reps: int,
     settle: float,
     only: Collection[str] = WORKLOADS,
+    with_memory: bool = True,
 ) -> None:
     report: dict[str, Any] = {"peer": name}
     memory: dict[str, float] = {}
-    decodes = name != "floor" and "w1" in only
+    decodes = with_memory and name != "floor" and "w1" in only
     if decodes:
         async with _opened(name, bootstrap) as peer:
             memory.update(await w1_rss(peer, topics))
@@ -168,7 +193,8 @@ async def main(
 
 @contextlib.asynccontextmanager
 async def _opened(name: str, bootstrap: str) -> AsyncIterator[Peer]:
-    peer: Peer = importlib.import_module(MODULES[name]).Peer()
+    module, _, cls = MODULES[name].partition(":")
+    peer: Peer = getattr(importlib.import_module(module), cls or "Peer")()
     await peer.open(bootstrap)
     try:
         yield peer
@@ -179,6 +205,15 @@ async def _opened(name: str, bootstrap: str) -> AsyncIterator[Peer]:
 if __name__ == "__main__":
     topic_names = json.loads(Path(sys.argv[3]).read_text())
     chosen = sys.argv[6].split(",") if sys.argv[6:] else WORKLOADS
+    memory_too = sys.argv[7:] != ["no-memory"]
     asyncio.run(
-        main(sys.argv[1], sys.argv[2], topic_names, int(sys.argv[4]), float(sys.argv[5]), chosen)
+        main(
+            sys.argv[1],
+            sys.argv[2],
+            topic_names,
+            int(sys.argv[4]),
+            float(sys.argv[5]),
+            chosen,
+            memory_too,
+        )
     )

@@ -12,8 +12,22 @@ machine's open-file limit (20,000 a process) stops one broker not far above. Res
 ``benchmarks/results/scale.json`` and ``scale.md`` (written after every size: nothing is lost
 when a later size fails).
 
-Options: ``--sizes 1000,5000,20000``, ``--brokers 1,3``, ``--rounds 1``, ``--reps 3``,
-``--peers a,b`` (all), ``--topics-per-broker 7000``, ``--out DIR``.
+Beside each timed call's wall time (issue 35): the brokers' CPU seconds and bytes written
+during it, read from ``/proc/<pid>/stat`` and ``/proc/<pid>/io`` (``wchar``) of the measured
+cluster's broker processes by the client's own process just before and after the call
+(:data:`benchmarks.BROKER_PIDS`), and, for our client, the bytes it received
+(``AdminClient.traffic``). What the brokers write during a describe is its answer to that client
+plus a little of their own (the metadata log's no-op records, replication's empty fetches): the
+one measure of bytes on the wire that every client, the Java one included, gets alike.
+``kafka-config-admin-no-docs`` is our client asking for no documentation; the targets of issue
+35 compare ours against it (bytes, broker CPU) and against every peer (wall time). With ``java``
+among the peers, our W1 answer is checked equal to the Java client's, entry by entry, at each
+size up to ``--answers-up-to`` (:mod:`benchmarks.answers`).
+
+Options: ``--sizes 1000,5000,20000``, ``--brokers 1,3``, ``--fewest-brokers`` (each size only
+on the fewest of ``--brokers`` that hold it), ``--rounds 1``, ``--reps 3``, ``--min-reps 1``,
+``--no-memory``, ``--peers a,b`` (all), ``--topics-per-broker 7000``, ``--peer-timeout S``,
+``--answers-up-to 5000``, ``--profile``, ``--out DIR``, ``--append``, ``--combine``.
 """
 
 from __future__ import annotations
@@ -32,7 +46,7 @@ from typing import Any
 
 from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
 
-from . import BROKER_MAIN, dataset, machine, processes
+from . import BROKER_MAIN, BROKER_PIDS, answers, broker_pids, dataset, machine, processes
 from .clients import chosen_peers, compile_java_peer, measure_rounds, write_topics
 from .peers import NAMES
 from .profile import AREAS, w1_time_split
@@ -48,6 +62,11 @@ TOPICS_PER_BROKER = 7000
 #: Targets of issue 23: W1 within this factor of the floor, peak memory of the result's size.
 FLOOR_TARGET = 1.2
 MEMORY_TARGET = 2.0
+#: Our client asking for no documentation, the figure issue 35's targets compare ours with.
+NO_DOCS = "kafka-config-admin-no-docs"
+#: Targets of issue 35: W1 with documentation against W1 without it.
+BYTES_TARGET = 1.25
+BROKER_CPU_TARGET = 1.3
 
 
 def _ints(text: str) -> list[int]:
@@ -55,10 +74,20 @@ def _ints(text: str) -> list[int]:
     return list(dict.fromkeys(int(part) for part in text.split(",") if part))
 
 
-def reps_at(size: int, reps: int) -> int:
+def reps_at(size: int, reps: int, least: int = 1) -> int:
     """Repetitions at a size: ``reps`` up to 5,000 topics, fewer above (about the same work),
-    at least one. At 20,000 topics the slowest peer takes minutes a call on two cores."""
-    return max(1, min(reps, reps * 5000 // size))
+    at least ``least``. At 20,000 topics the slowest peer takes minutes a call on two cores."""
+    return max(least, min(reps, reps * 5000 // size))
+
+
+def sizes_on(brokers: int, args: argparse.Namespace) -> list[int]:
+    """The sizes measured on ``brokers`` brokers: those they hold (``--topics-per-broker``),
+    and with ``--fewest-brokers`` only those no smaller count of ``--brokers`` holds."""
+    held = [size for size in args.sizes if size <= brokers * args.topics_per_broker]
+    if not args.fewest_brokers:
+        return held
+    fewer = [count for count in args.brokers if count < brokers]
+    return [size for size in held if all(size > n * args.topics_per_broker for n in fewer)]
 
 
 def broker_open_files(cluster: Any) -> list[int]:
@@ -76,17 +105,21 @@ def broker_open_files(cluster: Any) -> list[int]:
 
 def run_size(
     peers: list[str],
-    bootstrap: str,
+    cluster: Any,
     directory: Path,
     names: list[str],
     classpath: str,
     args: argparse.Namespace,
 ) -> dict[str, Any]:
-    """W1 for every client on the first ``len(names)`` topics: timings and memory."""
+    """W1 for every client on the first ``len(names)`` topics: timings, what the brokers spent
+    and wrote, memory; our answer against the Java client's where asked."""
+    bootstrap = cluster.bootstrap_servers
     topics_file = write_topics(directory, names)
     load_before = os.getloadavg()[0]
     started = time.monotonic()
-    reps = reps_at(len(names), args.reps)
+    reps = reps_at(len(names), args.reps, args.min_reps)
+    # Read by each client's process (inherited): see benchmarks.runner.
+    os.environ[BROKER_PIDS] = ",".join(map(str, broker_pids(cluster.directory)))
     runs = measure_rounds(
         peers,
         bootstrap,
@@ -96,14 +129,21 @@ def run_size(
         reps=reps,
         workloads="w1",
         timeout=args.peer_timeout,
+        memory=not args.no_memory,
     )
-    return {
+    result = {
         "topics": len(names),
         "reps": reps,
         "seconds_taken": round(time.monotonic() - started),
         "load": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "runs": {run["peer"]: {"w1": run["workloads"]["w1"], **_memory(run)} for run in runs},
     }
+    if "java" in peers and len(names) <= args.answers_up_to:
+        print(f"{len(names)} topics: our answers against the Java client's ...", flush=True)
+        result["answers_equal_java"] = answers.compare(
+            bootstrap, names, topics_file, classpath, args.peer_timeout
+        )
+    return result
 
 
 def _memory(run: dict[str, Any]) -> dict[str, Any]:
@@ -114,8 +154,27 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks scale")
     parser.add_argument("--sizes", type=_ints, default=list(SIZES))
     parser.add_argument("--brokers", type=_ints, default=list(BROKERS))
+    parser.add_argument(
+        "--fewest-brokers",
+        action="store_true",
+        help="measure each size only on the fewest of --brokers that hold it",
+    )
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--reps", type=int, default=3, help="repetitions per round")
+    parser.add_argument(
+        "--min-reps", type=int, default=1, help="repetitions per round at any size, at least"
+    )
+    parser.add_argument(
+        "--no-memory",
+        action="store_true",
+        help="measure no memory (each Python client makes two W1 calls fewer)",
+    )
+    parser.add_argument(
+        "--answers-up-to",
+        type=int,
+        default=5000,
+        help="with java among the peers, check our answers equal its at each size up to this",
+    )
     parser.add_argument("--peers", default=",".join(NAMES))
     parser.add_argument("--topics-per-broker", type=int, default=TOPICS_PER_BROKER)
     parser.add_argument(
@@ -171,11 +230,18 @@ def main(argv: list[str] | None = None) -> None:
         results = json.loads((args.out / "scale.json").read_text())
     results["context"]["parts"].append(part)
     for brokers in args.brokers:
-        sizes = [size for size in args.sizes if size <= brokers * args.topics_per_broker]
+        sizes = sizes_on(brokers, args)
         cluster_results: dict[str, Any] = {
             "brokers": brokers,
             "part": len(results["context"]["parts"]) - 1,
-            "left_out": [size for size in args.sizes if size not in sizes],
+            "left_out": [
+                size
+                for size in args.sizes
+                if size > brokers * args.topics_per_broker
+                and not (
+                    args.fewest_brokers and any(size in sizes_on(n, args) for n in args.brokers)
+                )
+            ],
             "sizes": [],
         }
         results["clusters"].append(cluster_results)
@@ -189,7 +255,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"{brokers} broker(s): creating topics up to {size} ...", flush=True)
                 names = asyncio.run(dataset.create(bootstrap, size, first=created))
                 created = size
-                run = run_size(peers, bootstrap, Path(tmp), names, classpath, args)
+                run = run_size(peers, cluster, Path(tmp), names, classpath, args)
                 run["broker_open_files"] = broker_open_files(cluster)
                 if args.profile:
                     print(f"{brokers} broker(s), {size} topics: profile of ours ...", flush=True)
@@ -287,6 +353,20 @@ def memory_table(results: dict[str, Any], peers: list[str]) -> list[str]:
     return lines
 
 
+def memory_lines(results: dict[str, Any], peers: list[str]) -> list[str]:
+    """The memory table with its title, where the run measured memory (not ``--no-memory``)."""
+    if not any("memory" in run for _, size in _rows(results) for run in size["runs"].values()):
+        return []
+    return [
+        "W1 memory (MB) of each Python client's first call in a fresh process: what the decoded "
+        "result keeps and the peak of Python allocations while the call ran (tracemalloc), and "
+        "the growth of the process's RSS from before the call to its peak:",
+        "",
+        *memory_table(results, peers),
+        "",
+    ]
+
+
 def growth(points: list[tuple[int, float]]) -> str:
     """How a figure grows between sizes: the exponent k of ``figure ~ topics**k`` for each
     step (1.00 is linear), from the smallest size to the largest."""
@@ -337,6 +417,130 @@ def _safe(figure: Any, run: dict[str, Any]) -> float | None:
     except KeyError:
         return None
     return float(value) if value is not None else None
+
+
+def _w1_figure(run: dict[str, Any] | None, figure: str) -> float | None:
+    """The median of one per-call figure of a client's W1 runs; None where it has none."""
+    values = run["w1"].get(figure) if run else None
+    return median(values) if values else None
+
+
+def wire_table(results: dict[str, Any], peers: list[str]) -> list[str]:
+    """Each client's W1 at each size: wall time, the brokers' CPU and bytes written, and the
+    bytes our client received, per call (medians)."""
+    lines = [
+        "| brokers | topics | client | wall (s) | client CPU (s) | brokers' CPU (s) | "
+        "brokers wrote (MB) | received, own count (MB) | vs ours: wall | part |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for brokers, size in _rows(results):
+        runs = size["runs"]
+        if not any("broker_cpu_seconds" in run["w1"] for run in runs.values()):
+            continue  # measured before these figures were
+        ours = _w1_median(runs[OURS]) if OURS in runs else None
+        for peer in peers:
+            run = runs.get(peer)
+            if run is None:
+                continue
+            seconds = _w1_median(run)
+            if seconds is None:
+                failed = run["w1"].get("unsupported", "no timing")
+                lines.append(
+                    f"| {brokers} | {size['topics']:,} | {peer} | {failed} | | | | | | "
+                    f"{size['part'] + 1} |"
+                )
+                continue
+            figures = [
+                _w1_figure(run, "cpu_seconds"),
+                _w1_figure(run, "broker_cpu_seconds"),
+                _w1_figure(run, "broker_bytes_written"),
+                _w1_figure(run, "bytes_received"),
+            ]
+            client_cpu, cpu, written, received = (
+                "-" if value is None else f"{value / scale:.{digits}f}"
+                for value, scale, digits in zip(
+                    figures, (1, 1, 1e6, 1e6), (2, 2, 1, 1), strict=True
+                )
+            )
+            versus = f"{seconds / ours:.2f}x" if ours else "-"
+            lines.append(
+                f"| {brokers} | {size['topics']:,} | {peer} | {seconds:.2f} | {client_cpu} | "
+                f"{cpu} | {written} | {received} | {versus} | {size['part'] + 1} |"
+            )
+    return lines
+
+
+def _ratio(ours: float | None, other: float | None) -> float | None:
+    return ours / other if ours is not None and other else None
+
+
+def target_checks(size: dict[str, Any]) -> list[tuple[str, float | None, float, bool | None]]:
+    """Issue 35's targets at one size: (what, measured ratio, target, met), met None where a
+    figure is missing. Bytes are the brokers' bytes written, CPU the brokers' CPU, per call."""
+    runs = size["runs"]
+    ours, bare = runs.get(OURS), runs.get(NO_DOCS)
+    checks: list[tuple[str, float | None, float, bool | None]] = []
+    for what, figure, target in (
+        ("bytes, with documentation / without", "broker_bytes_written", BYTES_TARGET),
+        ("brokers' CPU, with documentation / without", "broker_cpu_seconds", BROKER_CPU_TARGET),
+    ):
+        ratio = _ratio(_w1_figure(ours, figure), _w1_figure(bare, figure))
+        checks.append((what, ratio, target, None if ratio is None else ratio <= target))
+    ours_wall = _w1_median(ours) if ours else None
+    for peer, run in runs.items():
+        if peer in (OURS, NO_DOCS, FLOOR):  # ours, and the floor, which decodes nothing
+            continue
+        other = _w1_median(run)
+        ratio = _ratio(ours_wall, other)
+        met = None if ours_wall is None or other is None else ours_wall < other
+        checks.append((f"wall time, ours / {peer}", ratio, 1.0, met))
+    return checks
+
+
+def targets_table(results: dict[str, Any]) -> list[str]:
+    """Every target of issue 35 at every size measured with the brokers' figures."""
+    lines = [
+        "| brokers | topics | target | measured | at most | met | part |",
+        "|---:|---:|---|---:|---:|---|---:|",
+    ]
+    for brokers, size in _rows(results):
+        if NO_DOCS not in size["runs"]:
+            continue
+        for what, ratio, target, met in target_checks(size):
+            shown = "-" if ratio is None else f"{ratio:.2f}"
+            verdict = {True: "yes", False: "**no**", None: "not measured"}[met]
+            failed = size["runs"].get(what.rpartition(" / ")[2], {}).get("w1", {})
+            if met is None and "unsupported" in failed:
+                verdict = f"not measured: the peer {failed['unsupported']}"
+            lines.append(
+                f"| {brokers} | {size['topics']:,} | {what} | {shown} | "
+                f"{target:.2f}{'' if 'wall' not in what else ' (below)'} | {verdict} | "
+                f"{size['part'] + 1} |"
+            )
+    return lines
+
+
+def answers_lines(results: dict[str, Any]) -> list[str]:
+    """Where our W1 answer was checked against the Java client's, and what it found."""
+    checked = [(b, size) for b, size in _rows(results) if "answers_equal_java" in size]
+    if not checked:
+        return []
+    lines = ["", "Our W1 answer against the Java Admin client's, entry by entry:", ""]
+    for brokers, size in checked:
+        check = size["answers_equal_java"]
+        where = f"{size['topics']:,} topics on {brokers} broker(s) (part {size['part'] + 1})"
+        if not check["checked"]:
+            lines.append(f"- {where}: not checked ({check['reason']}).")
+        elif check["differing"] == 0:
+            lines.append(
+                f"- {where}: equal, all {check['entries']:,} entries of {check['topics']:,} topics."
+            )
+        else:
+            lines.append(
+                f"- {where}: **{check['differing']:,} lines differ** of {check['entries']:,} "
+                f"entries; ours only: {check['only_ours']}; Java's only: {check['only_java']}."
+            )
+    return lines
 
 
 def profile_table(results: dict[str, Any]) -> list[str]:
@@ -402,12 +606,7 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         *time_table(results, peers),
         "",
-        "W1 memory (MB) of each Python client's first call in a fresh process: what the decoded "
-        "result keeps and the peak of Python allocations while the call ran (tracemalloc), and "
-        "the growth of the process's RSS from before the call to its peak:",
-        "",
-        *memory_table(results, peers),
-        "",
+        *memory_lines(results, peers),
         "How our cost grows with the topics (the floor's time beside it): each figure per "
         "1,000 topics at each size, and the exponent k of `figure ~ topics^k` between "
         "successive sizes (1.00 is linear, below 1 fixed costs spread out, above 1 "
@@ -416,6 +615,26 @@ def markdown(results: dict[str, Any]) -> str:
         *growth_table(results),
         *profile_table(results),
     ]
+    wire = wire_table(results, peers)
+    if len(wire) > 2:
+        lines += [
+            "",
+            "Each client's W1 per call (medians of the timed calls): wall time; the CPU the "
+            "brokers used and the bytes they wrote (`wchar`: their answers plus a little of "
+            "their own), read from `/proc` of the broker processes by the client's process just "
+            "before and after each call; the bytes our client counted itself "
+            "(`AdminClient.traffic`). `kafka-config-admin-no-docs` is ours asking for no "
+            "documentation, aiokafka never asks for it:",
+            "",
+            *wire,
+            "",
+            f"Targets (issue 35): W1 with documentation at most {BYTES_TARGET}x the bytes and "
+            f"{BROKER_CPU_TARGET}x the brokers' CPU of W1 without it, and faster than every "
+            "peer (ours' wall time / the peer's below 1):",
+            "",
+            *targets_table(results),
+        ]
+    lines += answers_lines(results)
     lines += [
         "",
         "Open files of each broker after each size: "

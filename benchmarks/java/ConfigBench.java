@@ -1,8 +1,12 @@
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.io.BufferedWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -13,6 +17,7 @@ import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.common.KafkaFuture;
@@ -21,12 +26,17 @@ import org.apache.kafka.common.config.ConfigResource;
 /**
  * The Java Admin client on the benchmark workloads, timed inside one warm JVM.
  *
- * <p>Usage: {@code java ConfigBench BOOTSTRAP TOPICS_FILE REPS}; TOPICS_FILE has one topic per
- * line. Prints one JSON object shaped like benchmarks/runner.py's output.
+ * <p>Usage: {@code java ConfigBench BOOTSTRAP TOPICS_FILE REPS SETTLE [WORKLOADS]}; TOPICS_FILE
+ * has one topic per line. Prints one JSON object shaped like benchmarks/runner.py's output; with
+ * BENCH_BROKER_PIDS set (as the runner reads it), each timed call also records the brokers' CPU
+ * and bytes written. {@code java ConfigBench BOOTSTRAP TOPICS_FILE answers OUT} writes W1's
+ * answer instead, one entry a line (benchmarks/answers.py reads it).
  */
 public final class ConfigBench {
     private static final int W2_CALLS = 1000;
     private static final int W4_CALLS = 50;
+    /** Topics a describe call when writing the answers (writeAnswers). */
+    private static final int ANSWER_BATCH = 1000;
     private static final String[] VALUES = {"3600000", "7200000"};
 
     private final Admin admin;
@@ -45,6 +55,12 @@ public final class ConfigBench {
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "120000");
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "120000");
         List<String> topics = Files.readAllLines(Path.of(args[1]));
+        if (args[2].equals("answers")) {
+            try (Admin admin = Admin.create(props)) {
+                new ConfigBench(admin, topics).writeAnswers(Path.of(args[3]));
+            }
+            return;
+        }
         int reps = Integer.parseInt(args[2]);
         long settleMillis = Math.round(Double.parseDouble(args[3]) * 1000);
         // As benchmarks/runner.py: an optional fifth argument names the workloads (w1,w3).
@@ -93,15 +109,95 @@ public final class ConfigBench {
         }
         double[] seconds = new double[reps];
         double[] cpuSeconds = new double[reps];
+        double[] brokerCpu = new double[reps];
+        double[] brokerWritten = new double[reps];
         for (int rep = 0; rep < reps; rep++) {
+            double[] before = brokerCounters();
             long start = System.nanoTime();
             long startCpu = processCpuNanos();
             work.run(rep);
             seconds[rep] = (System.nanoTime() - start) / 1e9;
             cpuSeconds[rep] = (processCpuNanos() - startCpu) / 1e9;
+            double[] after = brokerCounters();
+            brokerCpu[rep] = after[0] - before[0];
+            brokerWritten[rep] = after[1] - before[1];
         }
+        String brokers = BROKER_PIDS.isEmpty() ? "" : ", \"broker_cpu_seconds\": "
+                + Arrays.toString(brokerCpu) + ", \"broker_bytes_written\": "
+                + Arrays.toString(brokerWritten);
         return "{\"seconds\": " + Arrays.toString(seconds) + ", \"cpu_seconds\": "
-                + Arrays.toString(cpuSeconds) + "}";
+                + Arrays.toString(cpuSeconds) + brokers + "}";
+    }
+
+    /** The measured cluster's broker processes (benchmarks.BROKER_PIDS), none if unset. */
+    private static final List<String> BROKER_PIDS =
+            List.of(System.getenv().getOrDefault("BENCH_BROKER_PIDS", "").split(",")).stream()
+                    .filter(pid -> !pid.isEmpty()).toList();
+
+    /**
+     * CPU seconds (utime + stime, in the kernel's 100 Hz ticks) and bytes written (wchar) so
+     * far by the brokers, as benchmarks.broker_counters reads them.
+     */
+    private static double[] brokerCounters() throws Exception {
+        double cpu = 0;
+        double written = 0;
+        for (String pid : BROKER_PIDS) {
+            String stat = Files.readString(Path.of("/proc", pid, "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            cpu += (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) / 100.0;
+            for (String line : Files.readAllLines(Path.of("/proc", pid, "io"))) {
+                if (line.startsWith("wchar:")) {
+                    written += Long.parseLong(line.substring(6).trim());
+                }
+            }
+        }
+        return new double[] {cpu, written};
+    }
+
+    /**
+     * W1's answer, one entry a line: topic, name, value, source, sensitive, read-only, type, the
+     * SHA-256 of the documentation, then each synonym's name, value and source, tab-separated
+     * (benchmarks/answers.py writes ours the same way; a missing value is \\N).
+     */
+    private void writeAnswers(Path out) throws Exception {
+        // 1,000 topics a call: the broker (512 MB of heap in the test harness) fails one request
+        // for 20,000 topics with documentation (UnknownServerException), and an entry's answer
+        // does not depend on the topics asked with it.
+        Map<ConfigResource, Config> configs = new LinkedHashMap<>();
+        for (int first = 0; first < topics.size(); first += ANSWER_BATCH) {
+            int last = Math.min(topics.size(), first + ANSWER_BATCH);
+            List<String> batch = topics.subList(first, last);
+            configs.putAll(admin.describeConfigs(resources(batch), withEverything).all().get());
+        }
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        try (BufferedWriter writer = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            for (Map.Entry<ConfigResource, Config> config : configs.entrySet()) {
+                for (ConfigEntry entry : config.getValue().entries()) {
+                    List<String> fields = new ArrayList<>(List.of(
+                            config.getKey().name(), entry.name(), field(entry.value()),
+                            entry.source().name(), String.valueOf(entry.isSensitive()),
+                            String.valueOf(entry.isReadOnly()), entry.type().name(),
+                            entry.documentation() == null ? "\\N" : HexFormat.of().formatHex(
+                                    sha.digest(entry.documentation().getBytes(
+                                            StandardCharsets.UTF_8)))));
+                    for (ConfigEntry.ConfigSynonym synonym : entry.synonyms()) {
+                        fields.add(field(synonym.name()));
+                        fields.add(field(synonym.value()));
+                        fields.add(synonym.source().name());
+                    }
+                    writer.write(String.join("\t", fields));
+                    writer.write('\n');
+                }
+            }
+        }
+    }
+
+    /** A text as one field of a line: tabs, newlines and backslashes escaped; null as \\N. */
+    private static String field(String text) {
+        if (text == null) {
+            return "\\N";
+        }
+        return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n");
     }
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();

@@ -348,6 +348,7 @@ GENERATORS: dict[str, Callable[[], str]] = {
     "reliability-figures": reliability_figures,
     "retry-table": retry_table,
     "scale-benchmark": committed_markdown("scale"),
+    "scale-wire-benchmark": committed_markdown("scale-wire/scale"),
     "spark-benchmark": committed_markdown("spark"),
     "web-benchmark": committed_markdown("web"),
     "web-compare-benchmark": committed_markdown("web-compare"),

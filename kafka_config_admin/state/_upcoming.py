@@ -130,6 +130,11 @@ UPCOMING_CHANGES: tuple[UpcomingChange, ...] = (
 )
 
 
+#: The keys, by resource type, that an announced change is about: a warning is looked for only
+#: there (a plan of 2,000 topics asks no key's sensitivity that no change is about).
+_ANNOUNCED = frozenset((change.resource_type, change.key) for change in UPCOMING_CHANGES)
+
+
 def upcoming_changes(resource_type: ResourceType, key: str) -> list[UpcomingChange]:
     """The announced changes about ``key`` of ``resource_type`` (for ``docs KEY``)."""
     return [
@@ -186,7 +191,7 @@ def state_warnings(state: ClusterState) -> list[UpcomingWarning]:
             (resource, key, entry.value, entry.sensitive)
             for resource, config in state.configs.items()
             for key, entry in config.items()
-            if is_override(resource, entry)
+            if (resource.type, key) in _ANNOUNCED and is_override(resource, entry)
         )
     )
 
@@ -199,5 +204,6 @@ def desired_warnings(desired: DesiredState, state: ClusterState) -> list[Upcomin
             (resource, key, value, state.is_sensitive(resource, key))
             for resource, spec in desired.resources(state.existing_topics()).items()
             for key, value in spec.configs.items()
+            if (resource.type, key) in _ANNOUNCED
         )
     )

@@ -36,7 +36,7 @@ from rich.text import Text
 
 from .. import HIDDEN as HIDDEN
 from .. import Config, ConfigEntry, ConfigResource, ResourceType
-from ..state import documentation_text, entry_row, error_row, override_source, resource_row
+from ..state import entry_row, error_row, override_source, resource_row
 from ..toolkit import cut_short, error_line
 from ._exit import ExitCode, say, say_lines
 from ._options import OutputFormat
@@ -180,6 +180,9 @@ def _describe_row(key: str, entry: Mapping[str, Any], view: DescribeView) -> lis
             )
         )
     if view.docs:
+        # Here: only describe --docs reads Kafka's HTML (html.parser), not every command.
+        from ..state import documentation_text
+
         row.append(documentation_text(entry["documentation"]) or "")
     return row
 

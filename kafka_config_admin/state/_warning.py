@@ -20,7 +20,8 @@ class ConfigWarning(BaseModel):
     (None: the release's catalog); ``message`` the warning in words.
     """
 
-    model_config = ConfigDict(frozen=True)
+    # Built when the first warning is made: most commands warn of nothing.
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     resource: ConfigResource
     key: str

@@ -172,9 +172,9 @@ class LiveStreams:
         feed.state, events, ready = await poll(feed.state)
         feed.reads.append(anyio.current_time() - started)
         feed.due = started + poll_period(interval, feed.reads)
-        if ready is not None:
+        if ready is not None:  # first: the page says what it follows, then what was found
             feed.ready = ready
-            events = [*events, ready]
+            events = [ready, *events]
         for send in list(feed.streams):
             try:
                 for event in events:

@@ -95,3 +95,17 @@ def test_web_settings_refuse_a_bound_per_poll_that_is_not_a_positive_integer(giv
 def test_web_settings_take_a_bound_per_poll_or_none() -> None:
     for given in (None, 1, 500):
         assert WebSettings(clusters={"c": Connection()}, live_max_per_poll=given).problem() is None
+
+
+@pytest.mark.parametrize(("given", "bound"), [([], None), (["--live-max-per-poll", "3"], 3)])
+def test_the_web_command_passes_its_bound_per_poll(
+    monkeypatch: pytest.MonkeyPatch, given: list[str], bound: int | None
+) -> None:
+    import kafka_config_admin.web as editor
+
+    served: list[WebSettings] = []
+    monkeypatch.setattr(editor, "serve", served.append)
+    with pytest.raises(SystemExit) as exited:
+        main(["web", "-b", "127.0.0.1:9092", *given])
+    assert exited.value.code == ExitCode.OK
+    assert served[0].live_max_per_poll == bound

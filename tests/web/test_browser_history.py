@@ -485,7 +485,9 @@ def test_with_a_bound_per_poll_a_change_on_each_topic_shows_and_the_cost_line_fo
                 f"Following 5 resources, at most 1 read each time, in turn, "
                 f"each change shown within {promised:g} s."
             )
-            expect(cost).to_contain_text(re.compile(r"Last read: 1 of 5 resources, [\d,]+ bytes"))
+            expect(cost).to_contain_text(
+                re.compile(r"Last read: 1 of 5 resources, \d+ requests, [\d,]+ bytes")
+            )
             reads = int(cost.get_attribute("data-reads") or 0)
             seen = []
             for topic in topics:

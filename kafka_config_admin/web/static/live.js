@@ -55,7 +55,7 @@ document.addEventListener("DOMContentLoaded", () => {
     total.bytes += read.bytes_received;
     total.last = now;
     cost.textContent =
-      `Last read: ${read.resources_read} of ${read.resources} resources, ` +
+      `Last read: ${read.resources_read} of ${read.resources} resources, ${read.requests} requests, ` +
       `${read.bytes_received.toLocaleString("en")} bytes received, ${read.seconds.toFixed(2)} s. ` +
       `Since this page opened: ${total.reads} reads, ${total.bytes.toLocaleString("en")} bytes.${pace}`;
     cost.dataset.reads = String(total.reads);

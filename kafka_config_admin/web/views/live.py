@@ -14,7 +14,7 @@ The first read is the baseline (a ``ready`` event), each later one sends a ``cha
 per key added, removed or changed (the feed's row as JSON; a secret's values are never read)
 and a ``problem`` event when the cluster or a resource cannot be read (once while the same
 problem lasts: the feed repeats it every poll). Every poll ends with a ``cost`` event: what it
-read and received (as ``watch --stats`` says it: the client's
+read, sent and received (as ``watch --stats`` counts it: the client's
 :meth:`~kafka_config_admin.AdminClient.traffic` and the rotation's ``last_read``). A page
 reads it with ``static/live.js`` (no inline script)"""
 
@@ -135,7 +135,7 @@ def _poll(
         rotation = None
         if max_per_poll is not None:
             rotation = ReadRotation(max_per_poll, next_turn=last.next_turn)
-        started, received = time.monotonic(), admin.traffic().bytes_received
+        started, traffic = time.monotonic(), admin.traffic()
         observed = await observe_cluster(
             admin, scope, cluster, rotation=rotation, before=last.observed
         )
@@ -155,7 +155,8 @@ def _poll(
         cost = {
             "resources_read": read,
             "resources": len(after.resources),
-            "bytes_received": admin.traffic().bytes_received - received,
+            "requests": admin.traffic().requests - traffic.requests,
+            "bytes_received": admin.traffic().bytes_received - traffic.bytes_received,
             "seconds": round(time.monotonic() - started, 3),
         }
         events.append(_event("cost", cost))

@@ -74,7 +74,9 @@ class WebSettings:
         if bound is not None and (
             isinstance(bound, bool) or not isinstance(bound, int) or bound < 1
         ):
-            return f"the live page's reads per poll must be a positive integer, not {bound!r}"
+            return (
+                f"the live page's resources read per poll must be a positive integer, not {bound!r}"
+            )
         if not self.clusters:
             return "no cluster to show: give --bootstrap-server or a clusters file"
         if self.auth is None and not is_loopback(self.host):

@@ -86,9 +86,9 @@ def test_live_max_per_poll_must_be_a_positive_integer(
 def test_web_settings_refuse_a_bound_per_poll_that_is_not_a_positive_integer(given: Any) -> None:
     settings = WebSettings(clusters={"c": Connection()}, live_max_per_poll=given)
     assert settings.problem() == (
-        f"the live page's reads per poll must be a positive integer, not {given!r}"
+        f"the live page's resources read per poll must be a positive integer, not {given!r}"
     )
-    with pytest.raises(ValueError, match="reads per poll must be a positive integer"):
+    with pytest.raises(ValueError, match="resources read per poll must be a positive integer"):
         create_app(settings)
 
 

@@ -529,6 +529,14 @@ def watch(**options: Any) -> int:
     help="Seconds within which a change shows on a live page (the cluster is read more often).",
 )
 @click.option(
+    "--live-max-per-poll",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Describe at most N resources at each read of a live page, in turn (new ones and ones "
+    "whose last read failed first): a change then shows within ceil(resources / N) "
+    "intervals; cheaper with fewer. Default: every resource at every read.",
+)
+@click.option(
     "--session-minutes",
     type=click.FloatRange(min=1),
     default=30.0,

@@ -24,6 +24,7 @@ def web(
     trust_proxy_user_header: str | None,
     journal: Path | None,
     live_interval: float,
+    live_max_per_poll: int | None,
     session_minutes: float,
     hash_password: bool,
     connection: ConnectionOptions,
@@ -55,6 +56,7 @@ def web(
         auth=auth,
         journal=journal,
         live_interval=live_interval,
+        live_max_per_poll=live_max_per_poll,
         session_minutes=session_minutes,
         timeout=connection.timeout,
     )

@@ -3,7 +3,8 @@ that follows it, how many streams are open, and the one signal that ends them al
 server stops.
 
 The interval is a promise to the reader: a change appears on the page within one interval of
-being made. A change is shown by the first poll that starts after it, so polls are
+being made (with a bound on the resources a poll reads, within the polls a whole turn takes:
+:mod:`.views.live`). A change is shown by the first poll that starts after it, so polls are
 ``0.8 * interval - 2 * read`` seconds apart from start to start (not from one's end to the
 next's start), where ``read`` is the longest of the last few polls (:func:`poll_period`):
 the next poll's events are ready within four fifths of an interval of the last poll's start
@@ -172,9 +173,9 @@ class LiveStreams:
         feed.state, events, ready = await poll(feed.state)
         feed.reads.append(anyio.current_time() - started)
         feed.due = started + poll_period(interval, feed.reads)
-        if ready is not None:
+        if ready is not None:  # first: the page says what it follows, then what was found
             feed.ready = ready
-            events = [*events, ready]
+            events = [ready, *events]
         for send in list(feed.streams):
             try:
                 for event in events:

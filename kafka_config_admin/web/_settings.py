@@ -41,6 +41,10 @@ class WebSettings:
             used.
         live_interval: seconds within which a change made on a cluster shows on its live
             page (the cluster is read a little more often: see :mod:`._live`).
+        live_max_per_poll: at most this many resources described by each read of a live
+            page, in turn (:class:`~kafka_config_admin.feed.ReadRotation`): a change then
+            shows within ``ceil(resources / live_max_per_poll)`` intervals; None: every
+            resource at every read.
         session_minutes: how long a session lasts without a request.
         timeout: seconds each call to a cluster may take; None: each cluster's own
             (``Connection.timeout``, which a clusters file may set).
@@ -56,6 +60,7 @@ class WebSettings:
     auth: Authenticator | None = None
     journal: Path | None = None
     live_interval: float = DEFAULT_LIVE_INTERVAL
+    live_max_per_poll: int | None = None
     session_minutes: float = 30.0
     timeout: float | None = None
     page_size: int = 100
@@ -65,6 +70,13 @@ class WebSettings:
         """Why the editor must not start with these settings, or None."""
         if not self.live_interval > 0:
             return f"the live page's poll interval must be above 0 s, not {self.live_interval}"
+        bound = self.live_max_per_poll
+        if bound is not None and (
+            isinstance(bound, bool) or not isinstance(bound, int) or bound < 1
+        ):
+            return (
+                f"the live page's resources read per poll must be a positive integer, not {bound!r}"
+            )
         if not self.clusters:
             return "no cluster to show: give --bootstrap-server or a clusters file"
         if self.auth is None and not is_loopback(self.host):

@@ -1,5 +1,6 @@
 """The live pages' polls without a broker: when each starts, so that a change shows within
-one interval (the browser tests measure it on a real cluster)."""
+one interval (the browser tests measure it on a real cluster); the bound on the resources each
+poll reads (``--live-max-per-poll``), checked."""
 
 from __future__ import annotations
 
@@ -9,6 +10,10 @@ from typing import Any
 import anyio
 import pytest
 
+from kafka_config_admin.cli._exit import ExitCode
+from kafka_config_admin.cli._main import main
+from kafka_config_admin.connect import Connection
+from kafka_config_admin.web import WebSettings, create_app
 from kafka_config_admin.web._live import LiveStreams, poll_period
 
 
@@ -63,3 +68,44 @@ async def test_a_poll_slower_than_its_period_still_sends_its_events_at_once() ->
             if len(received) == 3:
                 break
         await events.aclose()  # type: ignore[attr-defined]  # an async generator
+
+
+@pytest.mark.parametrize("given", ["0", "-3", "1.5", "many", ""])
+def test_live_max_per_poll_must_be_a_positive_integer(
+    capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    """One line and exit code 2, before anything is started (no broker is named)."""
+    with pytest.raises(SystemExit) as exited:
+        main(["web", "--live-max-per-poll", given, "-b", "127.0.0.1:1"])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert exited.value.code == ExitCode.USAGE
+    assert len(lines) == 1 and "'--live-max-per-poll'" in lines[0], lines
+
+
+@pytest.mark.parametrize("given", [0, -1, True, 2.0, "3"])
+def test_web_settings_refuse_a_bound_per_poll_that_is_not_a_positive_integer(given: Any) -> None:
+    settings = WebSettings(clusters={"c": Connection()}, live_max_per_poll=given)
+    assert settings.problem() == (
+        f"the live page's resources read per poll must be a positive integer, not {given!r}"
+    )
+    with pytest.raises(ValueError, match="resources read per poll must be a positive integer"):
+        create_app(settings)
+
+
+def test_web_settings_take_a_bound_per_poll_or_none() -> None:
+    for given in (None, 1, 500):
+        assert WebSettings(clusters={"c": Connection()}, live_max_per_poll=given).problem() is None
+
+
+@pytest.mark.parametrize(("given", "bound"), [([], None), (["--live-max-per-poll", "3"], 3)])
+def test_the_web_command_passes_its_bound_per_poll(
+    monkeypatch: pytest.MonkeyPatch, given: list[str], bound: int | None
+) -> None:
+    import kafka_config_admin.web as editor
+
+    served: list[WebSettings] = []
+    monkeypatch.setattr(editor, "serve", served.append)
+    with pytest.raises(SystemExit) as exited:
+        main(["web", "-b", "127.0.0.1:9092", *given])
+    assert exited.value.code == ExitCode.OK
+    assert served[0].live_max_per_poll == bound

@@ -26,6 +26,7 @@ from kafka_config_admin.web import WebSettings, create_app
 
 from .browser import serving, with_admin
 from .helpers import create_topics, topic_value, unique_name
+from .test_browser_design import assert_accessible
 
 pytestmark = pytest.mark.integration
 
@@ -446,6 +447,72 @@ def test_the_web_command_stops_on_sigterm_with_a_live_stream_open(kafka_bootstra
         process.wait()
         assert process.stdout is not None
         process.stdout.close()
+
+
+def test_with_a_bound_per_poll_a_change_on_each_topic_shows_and_the_cost_line_follows(
+    page: Page,
+) -> None:
+    """``web --live-max-per-poll 1`` on a cluster of three topics (five resources with its
+    broker and the cluster default): each poll after the baseline reads one resource, in
+    turn, yet a change on every topic shows within the time the page states (five intervals),
+    and the cost line says what each read cost and counts them."""
+    interval = 1.0
+    with start_cluster(brokers=1) as cluster:
+        bootstrap = cluster.bootstrap_servers
+        topics = [unique_name("livebound") for _ in range(3)]
+        make_topics(bootstrap, topics, {"retention.ms": "3600000"})
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        command = [sys.executable, "-m", "kafka_config_admin", "web", "-b", bootstrap]
+        command += ["--port", str(port), "--live-interval", f"{interval:g}"]
+        command += ["--live-max-per-poll", "1"]
+        process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        try:
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
+                found = re.search(r'href="(/c/[^"/]+)"', _when_up(client, process))
+                assert found is not None
+            page.goto(f"http://127.0.0.1:{port}{found[1]}/live")
+            expect(page.locator("main")).to_contain_text(
+                "at most 1 of the resources followed, in turn"
+            )
+            status, cost = page.locator("#live-status"), page.locator("#live-cost")
+            expect(status).to_have_attribute("data-ready", "yes")
+            promised = 5 * interval
+            expect(status).to_have_text(
+                f"Following 5 resources, at most 1 read each time, in turn, "
+                f"each change shown within {promised:g} s."
+            )
+            expect(cost).to_contain_text(
+                re.compile(r"Last read: 1 of 5 resources, \d+ requests, [\d,]+ bytes")
+            )
+            reads = int(cost.get_attribute("data-reads") or 0)
+            seen = []
+            for topic in topics:
+                page.evaluate(WATCH_ROWS, [topic, "retention.ms"])
+                done = other_tool_sets(bootstrap, topic, "retention.ms", "7200000")
+                row = page.locator("#live-changes tr", has_text=topic)
+                expect(row).to_contain_text("7200000", timeout=int(promised * 4000))
+                seen.append(page.evaluate("window.liveShown") / 1000 - done)
+            print("live, 1 resource a poll: changes shown after", [f"{s:.2f} s" for s in seen])
+            assert all(0 < latency < promised for latency in seen), seen
+            assert int(cost.get_attribute("data-reads") or 0) > reads  # it follows the reads
+            since = r"Since this page opened: \d+ reads, [\d,]+ bytes\. At the last read's pace"
+            expect(cost).to_contain_text(re.compile(since + r": [\d,]+ bytes a minute\."))
+            print("live, 1 resource a poll: the page says:", status.inner_text(), cost.inner_text())
+            assert_accessible(page, "live, bounded, with its cost line")
+        finally:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(30)
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
+                assert process.stdout is not None
+                process.stdout.close()
 
 
 def _when_up(client: httpx.Client, process: subprocess.Popen[bytes]) -> str:

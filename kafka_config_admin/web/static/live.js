@@ -1,9 +1,11 @@
 // The live page: the server's event stream (text/event-stream) read with EventSource, each
-// change added as a table row at the top. Text only (textContent): a value is never HTML.
+// change added as a table row at the top, and what each read of the cluster cost in the cost
+// line. Text only (textContent): a value is never HTML.
 document.addEventListener("DOMContentLoaded", () => {
   const status = document.getElementById("live-status");
   const rows = document.getElementById("live-changes");
-  if (status === null || rows === null) return;
+  const cost = document.getElementById("live-cost");
+  if (status === null || rows === null || cost === null) return;
   const source = new EventSource(status.dataset.events);
   const shown = (value, origin) => (origin === null ? "(absent)" : value === null ? "-" : value);
   const cell = (row, text) => {
@@ -28,10 +30,36 @@ document.addEventListener("DOMContentLoaded", () => {
     }
     rows.insertBefore(row, rows.firstChild);
   };
+  // Within one interval; with a bound per read, within the reads a whole turn takes.
+  let following = null;
+  const followed = (resources) => {
+    if (following === null) return;
+    const reads = following.max_per_poll === null ? 1 : Math.max(1, Math.ceil(resources / following.max_per_poll));
+    const bound = following.max_per_poll === null ? "" : `, at most ${following.max_per_poll} read each time, in turn`;
+    status.textContent = `Following ${resources} resources${bound}, each change shown within ${+(reads * following.interval).toFixed(2)} s.`;
+  };
   source.addEventListener("ready", (event) => {
-    const ready = JSON.parse(event.data);
-    status.textContent = `Following ${ready.resources} resources, each change shown within ${ready.interval} s.`;
+    following = JSON.parse(event.data);
+    followed(following.resources);
     status.dataset.ready = "yes";
+  });
+  // Totals since the page opened, beside the last read's own figures, and the rate a minute
+  // at the last read's pace (from the second read on: the baseline reads everything).
+  const total = { reads: 0, bytes: 0, last: null };
+  source.addEventListener("cost", (event) => {
+    const read = JSON.parse(event.data);
+    const now = Date.now();
+    const pace = total.last === null ? "" :
+      ` At the last read's pace: ${Math.round((read.bytes_received * 60000) / Math.max(now - total.last, 1)).toLocaleString("en")} bytes a minute.`;
+    total.reads += 1;
+    total.bytes += read.bytes_received;
+    total.last = now;
+    cost.textContent =
+      `Last read: ${read.resources_read} of ${read.resources} resources, ${read.requests} requests, ` +
+      `${read.bytes_received.toLocaleString("en")} bytes received, ${read.seconds.toFixed(2)} s. ` +
+      `Since this page opened: ${total.reads} reads, ${total.bytes.toLocaleString("en")} bytes.${pace}`;
+    cost.dataset.reads = String(total.reads);
+    followed(read.resources);
   });
   source.addEventListener("change", (event) => add(JSON.parse(event.data), "change"));
   source.addEventListener("problem", (event) => add(JSON.parse(event.data), "problem"));

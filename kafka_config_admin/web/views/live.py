@@ -5,15 +5,23 @@ The stream reads the cluster often enough that a change shows within ``live_inte
 seconds (when the polls start: :mod:`.._live`), with the change feed's own poll and diff
 (:func:`~kafka_config_admin.feed.observe_cluster`, :func:`~kafka_config_admin.feed.next_state`,
 :func:`~kafka_config_admin.feed.diff_states`, which ``watch`` and Spark's
-``kafka-config-changes`` use): the first read is the baseline, each later one sends a
-``change`` event per key added, removed or changed (the feed's row as JSON; a secret's values
-are never read) and a ``problem`` event when the cluster or a resource cannot be read (once
-while the same problem lasts: the feed repeats it every poll). A page reads it with
-``static/live.js`` (no inline script)."""
+``kafka-config-changes`` use), without documentation or synonyms. With ``live_max_per_poll``
+each poll describes at most that many resources, in turn (the feed's
+:class:`~kafka_config_admin.feed.ReadRotation`, as ``watch --max-per-poll``): a change then
+shows within ``ceil(resources / live_max_per_poll)`` intervals.
+
+The first read is the baseline (a ``ready`` event), each later one sends a ``change`` event
+per key added, removed or changed (the feed's row as JSON; a secret's values are never read)
+and a ``problem`` event when the cluster or a resource cannot be read (once while the same
+problem lasts: the feed repeats it every poll). Every poll ends with a ``cost`` event: what it
+read, sent and received (as ``watch --stats`` counts it: the client's
+:meth:`~kafka_config_admin.AdminClient.traffic` and the rotation's ``last_read``). A page
+reads it with ``static/live.js`` (no inline script)"""
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +35,7 @@ from ... import AdminClient, InvalidArgumentError
 from ...feed import (
     ChangeKind,
     ObservedState,
+    ReadRotation,
     StateChange,
     diff_states,
     next_state,
@@ -63,6 +72,7 @@ async def live(request: Request) -> Response:
     context = {
         "title": f"Live changes of {topic}" if topic else f"Live changes of {cluster}",
         "topic": topic,
+        "max_per_poll": request.app.state.settings.live_max_per_poll,
         "events": f"/c/{quote(cluster, safe='')}/live/events{query}",
     }
     return render(request, "live.html", context)
@@ -73,9 +83,11 @@ async def live_events(request: Request) -> Response:
     cluster, admin = await cluster_client(request)
     scope, topic = _scope(request.query_params)
     streams: LiveStreams = request.app.state.live
-    interval: float = request.app.state.settings.live_interval
+    settings = request.app.state.settings
+    interval: float = settings.live_interval
+    poll = _poll(admin, scope, cluster, interval, settings.live_max_per_poll)
     return StreamingResponse(
-        _events(streams, (cluster, topic), _poll(admin, scope, cluster, interval), interval),
+        _events(streams, (cluster, topic), poll, interval),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
@@ -93,10 +105,12 @@ async def _events(
 
 @dataclass(frozen=True)
 class _Followed:
-    """What a scope's polls keep between them: the state last read, and the problems it had."""
+    """What a scope's polls keep between them: the state last read, the problems it had, and
+    where the rotation's next turn starts (with a bound per poll)."""
 
     observed: ObservedState | None = None
     problems: frozenset[tuple[str | None, ...]] = frozenset()
+    next_turn: int = 0
 
 
 def _problem(change: StateChange) -> tuple[str | None, ...]:
@@ -104,14 +118,27 @@ def _problem(change: StateChange) -> tuple[str | None, ...]:
     return (change.resource_type, change.resource_name, change.error, change.error_message)
 
 
-def _poll(admin: AdminClient, scope: ResourceScope, cluster: str, interval: float) -> Poll:
-    """One read of ``scope`` and what changed since the state kept: a ``ready`` event once the
-    baseline is read, then a ``change`` event per row of the feed, and a ``problem`` event
-    per problem the last poll did not have."""
+def _poll(
+    admin: AdminClient,
+    scope: ResourceScope,
+    cluster: str,
+    interval: float,
+    max_per_poll: int | None,
+) -> Poll:
+    """One read of ``scope`` (at most ``max_per_poll`` resources, in turn) and what changed
+    since the state kept: a ``ready`` event once the baseline is read, a ``change`` event per
+    row of the feed, a ``problem`` event per problem the last poll did not have, and the
+    poll's ``cost`` event."""
 
     async def poll(followed: _Followed | None) -> tuple[_Followed, list[str], str | None]:
         last = followed or _Followed()
-        observed = await observe_cluster(admin, scope, cluster)
+        rotation = None
+        if max_per_poll is not None:
+            rotation = ReadRotation(max_per_poll, next_turn=last.next_turn)
+        started, traffic = time.monotonic(), admin.traffic()
+        observed = await observe_cluster(
+            admin, scope, cluster, rotation=rotation, before=last.observed
+        )
         after = next_state(last.observed, observed)
         events, problems = [], set()
         for change in diff_states(last.observed, after):
@@ -121,10 +148,24 @@ def _poll(admin: AdminClient, scope: ResourceScope, cluster: str, interval: floa
             problems.add(_problem(change))
             if _problem(change) not in last.problems:
                 events.append(_event("problem", change.to_dict()))
+        if observed.error is not None:
+            read = 0
+        else:
+            read = len(observed.resources) if rotation is None else rotation.last_read
+        cost = {
+            "resources_read": read,
+            "resources": len(after.resources),
+            "requests": admin.traffic().requests - traffic.requests,
+            "bytes_received": admin.traffic().bytes_received - traffic.bytes_received,
+            "seconds": round(time.monotonic() - started, 3),
+        }
+        events.append(_event("cost", cost))
         ready = None
         if (last.observed is None or not last.observed.known) and after.known:
-            ready = _event("ready", {"resources": len(after.resources), "interval": interval})
-        return _Followed(after, frozenset(problems)), events, ready
+            shown = {"resources": len(after.resources), "interval": interval}
+            ready = _event("ready", shown | {"max_per_poll": max_per_poll})
+        turn = last.next_turn if rotation is None else rotation.next_turn
+        return _Followed(after, frozenset(problems), turn), events, ready
 
     return poll
 

@@ -32,6 +32,7 @@ from ..feed import (
     diff_states,
     next_state,
     observe_once,
+    resources_read,
 )
 from ..state import PatternTimeoutError, ResourceKind, ResourceScope, UserPattern
 from ..toolkit import error_line
@@ -180,8 +181,7 @@ async def _follow(target: _Target, plan: _Plan, end: Callable[[BaseException], N
             end(error)
             return
         if plan.stats:
-            read = len(observed.resources) if rotation is None else rotation.last_read
-            read = 0 if observed.error is not None else read
+            read = resources_read(observed, rotation)
             _print_cost(target.label, anyio.current_time() - started, clients, read)
         after = next_state(state, observed, broker_gone_after=plan.broker_gone_after)
         failed = 0 if observed.error is None else failed + 1

@@ -28,7 +28,7 @@ from ._changes import (
     observed_values,
 )
 from ._observe import observe_cluster, observe_once
-from ._rotation import ReadRotation
+from ._rotation import ReadRotation, resources_read
 
 __all__ = [
     "BROKER_GONE_AFTER",
@@ -45,4 +45,5 @@ __all__ = [
     "observe_once",
     "observed_state",
     "observed_values",
+    "resources_read",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from .. import ConfigResource, InvalidArgumentError
 from ._changes import ObservedState, ResourceKey, ResourceObservation
 
-__all__ = ["ReadRotation"]
+__all__ = ["ReadRotation", "resources_read"]
 
 
 class ReadRotation:
@@ -59,6 +59,15 @@ class ReadRotation:
             chosen = unsure + turn
         self.last_read = len(chosen)
         return chosen
+
+
+def resources_read(observed: ObservedState, rotation: ReadRotation | None) -> int:
+    """How many resources a poll described, as its cost counts them (``watch --stats``, the
+    Spark stream's ``poll_resources_read``, the web editor's cost line): none when the poll
+    failed, the rotation's pick when a bound was given, else every resource observed."""
+    if observed.error is not None:
+        return 0
+    return len(observed.resources) if rotation is None else rotation.last_read
 
 
 def _key(resource: ConfigResource) -> ResourceKey:

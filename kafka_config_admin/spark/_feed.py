@@ -63,6 +63,7 @@ from ..feed import (
     diff_states,
     next_state,
     observe_once,
+    resources_read,
 )
 from ..state import ResourceScope
 from ..toolkit import check_seconds
@@ -242,12 +243,8 @@ class ChangeStreamReader(DataSourceStreamReader):
             )
         )
         seconds = time.monotonic() - started
-        if observed.error is not None:
-            read = 0
-        else:
-            read = len(observed.resources) if rotation is None else rotation.last_read
         cost = PollCost(
-            resources_read=read,
+            resources_read=resources_read(observed, rotation),
             requests=sum(admin.traffic().requests for admin in clients),
             bytes_received=sum(admin.traffic().bytes_received for admin in clients),
             seconds=seconds,

@@ -15,6 +15,7 @@ from kafka_config_admin.feed import (
     ObservedValue,
     ReadRotation,
     ResourceObservation,
+    resources_read,
 )
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -93,3 +94,13 @@ def test_a_rotation_resumed_from_its_next_turn_goes_on_where_the_last_one_stoppe
 def test_a_next_turn_that_is_not_an_int_of_at_least_zero_is_refused(turn: object) -> None:
     with pytest.raises(InvalidArgumentError, match="next_turn"):
         ReadRotation(2, next_turn=turn)  # type: ignore[arg-type]
+
+
+def test_a_polls_cost_counts_what_it_read_and_nothing_when_it_failed() -> None:
+    everything = state(TOPICS)
+    assert resources_read(everything, None) == 5
+    rotation = ReadRotation(2)
+    rotation.pick(TOPICS, everything)
+    assert resources_read(everything, rotation) == 2
+    assert resources_read(state(TOPICS, error=True), rotation) == 0
+    assert resources_read(state(TOPICS, error=True), None) == 0

@@ -40,6 +40,7 @@ from ...feed import (
     diff_states,
     next_state,
     observe_cluster,
+    resources_read,
 )
 from ...state import ResourceKind, ResourceScope
 from ...toolkit import error_line
@@ -148,12 +149,8 @@ def _poll(
             problems.add(_problem(change))
             if _problem(change) not in last.problems:
                 events.append(_event("problem", change.to_dict()))
-        if observed.error is not None:
-            read = 0
-        else:
-            read = len(observed.resources) if rotation is None else rotation.last_read
         cost = {
-            "resources_read": read,
+            "resources_read": resources_read(observed, rotation),
             "resources": len(after.resources),
             "requests": admin.traffic().requests - traffic.requests,
             "bytes_received": admin.traffic().bytes_received - traffic.bytes_received,

@@ -27,7 +27,8 @@ size up to ``--answers-up-to`` (:mod:`benchmarks.answers`).
 Options: ``--sizes 1000,5000,20000``, ``--brokers 1,3``, ``--fewest-brokers`` (each size only
 on the fewest of ``--brokers`` that hold it), ``--rounds 1``, ``--reps 3``, ``--min-reps 1``,
 ``--no-memory``, ``--peers a,b`` (all), ``--topics-per-broker 7000``, ``--peer-timeout S``,
-``--answers-up-to 5000``, ``--profile``, ``--out DIR``, ``--append``, ``--combine``.
+``--answers-up-to 5000``, ``--profile``, ``--broker-heap 2g`` (each broker's ``-Xmx``; the
+harness gives 512m), ``--out DIR``, ``--append``, ``--combine``.
 """
 
 from __future__ import annotations

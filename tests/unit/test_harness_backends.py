@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from kafka_config_admin.testing import (
@@ -10,6 +12,7 @@ from kafka_config_admin.testing import (
     UnsupportedOptionError,
     _cluster,
     _docker,
+    plugin,
     selected_backend,
     start_cluster,
 )
@@ -145,3 +148,19 @@ def test_a_cluster_someone_else_runs_refuses_a_broker_heap(
         UnsupportedOptionError, match="external backend does not support broker_heap"
     ):
         start_cluster(backend="external", broker_heap="2g")
+
+
+class _Options:
+    """What ``pytest.Config.getoption`` answers for the plugin's ``--kafka-*`` options."""
+
+    def __init__(self, **given: object) -> None:
+        self._given = given
+
+    def getoption(self, name: str) -> object:
+        return self._given.get(name.removeprefix("--").replace("-", "_"))
+
+
+@pytest.mark.parametrize("heap", [None, "2g"])
+def test_the_plugins_broker_heap_option_shapes_the_session_cluster(heap: str | None) -> None:
+    config = _Options(kafka_backend="jvm", kafka_broker_heap=heap)
+    assert plugin.cluster_options(cast(pytest.Config, config)).broker_heap == heap

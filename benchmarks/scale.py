@@ -27,7 +27,8 @@ size up to ``--answers-up-to`` (:mod:`benchmarks.answers`).
 Options: ``--sizes 1000,5000,20000``, ``--brokers 1,3``, ``--fewest-brokers`` (each size only
 on the fewest of ``--brokers`` that hold it), ``--rounds 1``, ``--reps 3``, ``--min-reps 1``,
 ``--no-memory``, ``--peers a,b`` (all), ``--topics-per-broker 7000``, ``--peer-timeout S``,
-``--answers-up-to 5000``, ``--profile``, ``--out DIR``, ``--append``, ``--combine``.
+``--answers-up-to 5000``, ``--profile``, ``--broker-heap 2g`` (each broker's ``-Xmx``; the
+harness gives 512m), ``--out DIR``, ``--append``, ``--combine``.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from kafka_config_admin.testing import KAFKA_VERSION, start_cluster
+from kafka_config_admin.testing import DEFAULT_BROKER_HEAP, KAFKA_VERSION, start_cluster
 
 from . import BROKER_MAIN, BROKER_PIDS, answers, broker_pids, dataset, machine, processes
 from .clients import chosen_peers, compile_java_peer, measure_rounds, write_topics
@@ -101,6 +102,19 @@ def broker_open_files(cluster: Any) -> list[int]:
             except OSError:  # gone meanwhile
                 continue
     return sorted(counts)
+
+
+def broker_max_heaps(cluster: Any) -> list[str]:
+    """The ``-Xmx`` each broker of ``cluster`` (a JVM cluster) runs with, from its command line:
+    what the brokers really got, not what was asked."""
+    root = str(cluster.directory).encode()
+    return sorted(
+        flag.decode()[len("-Xmx") :]
+        for _, command in processes()
+        if BROKER_MAIN in command and root in command
+        for flag in command.split(b"\0")
+        if flag.startswith(b"-Xmx")
+    )
 
 
 def run_size(
@@ -189,6 +203,11 @@ def main(argv: list[str] | None = None) -> None:
         help="also split our W1 time at each size: waiting for the brokers, decoding, shaping "
         "(benchmarks.profile.w1_time_split, in this process)",
     )
+    parser.add_argument(
+        "--broker-heap",
+        help="each broker's maximum heap, as the JVM's -Xmx takes it (e.g. 2g; the test "
+        "harness gives 512m): for answers a 512m broker cannot build",
+    )
     parser.add_argument("--out", type=Path, default=HERE / "results")
     parser.add_argument(
         "--append",
@@ -215,6 +234,7 @@ def main(argv: list[str] | None = None) -> None:
         "command": "python -m benchmarks scale " + " ".join(argv or []),
         "recorded": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(),
+        "broker_heap": args.broker_heap or DEFAULT_BROKER_HEAP,
     }
     results: dict[str, Any] = {
         "context": {
@@ -247,8 +267,12 @@ def main(argv: list[str] | None = None) -> None:
         results["clusters"].append(cluster_results)
         if not sizes:
             continue
-        with start_cluster(brokers=brokers) as cluster, tempfile.TemporaryDirectory() as tmp:
+        with (
+            start_cluster(brokers=brokers, broker_heap=args.broker_heap) as cluster,
+            tempfile.TemporaryDirectory() as tmp,
+        ):
             bootstrap = cluster.bootstrap_servers
+            cluster_results["broker_max_heaps"] = broker_max_heaps(cluster)
             classpath = compile_java_peer(Path(tmp)) if "java" in peers else ""
             created = 0
             for size in sorted(sizes):
@@ -577,7 +601,8 @@ def _part_line(index: int, part: dict[str, Any]) -> str:
     after = part.get("load_after")
     return (
         f"Part {index + 1}: `{part['command'].strip()}` at commit "
-        f"`{part['machine']['commit']}`, recorded {part['recorded']}, load average {load} at "
+        f"`{part['machine']['commit']}`, recorded {part['recorded']}, brokers' heap (-Xmx) "
+        f"{part.get('broker_heap', DEFAULT_BROKER_HEAP)}, load average {load} at "
         "the start" + (f", {'/'.join(map(str, after))} at the end." if after else ".")
     )
 

@@ -26,7 +26,7 @@ from ._errors import (
 )
 from ._image import build_broker_image
 from ._jvm import JvmCluster
-from ._process import live_pids
+from ._process import DEFAULT_BROKER_HEAP, live_pids
 from ._settings import (
     ADMIN_USER,
     ALICE_USER,
@@ -42,6 +42,7 @@ __all__ = [
     "ADMIN_USER",
     "ALICE_USER",
     "BACKENDS",
+    "DEFAULT_BROKER_HEAP",
     "KAFKA_VERSION",
     "POLICY_CLASS",
     "POLICY_MIN_RETENTION_MS",

@@ -42,6 +42,7 @@ def start_cluster(
     version: str | None = None,
     tls: bool = False,
     controllers: int = 0,
+    broker_heap: str | None = None,
 ) -> KafkaCluster:
     """Start a Kafka cluster and return once every broker answers requests.
 
@@ -63,8 +64,13 @@ def start_cluster(
         controllers: jvm backend, KRaft releases: 0 (default) runs combined
             ``broker,controller`` nodes; N runs the brokers and a separate quorum of N
             controllers (ids ``1001..1000+N``, ``cluster.bootstrap_controllers``).
+        broker_heap: jvm and container backends: each broker's maximum heap as the JVM's
+            ``-Xmx`` takes it, e.g. ``"2g"``; default :data:`DEFAULT_BROKER_HEAP` (512m).
+            For answers larger than a test broker can build (all configs of 20,000 topics in
+            one request need more than 512m). Separate controllers keep their own 256m.
 
     Raises:
+        ValueError: ``broker_heap`` is not a JVM memory size of at least 64m.
         BrokerStartupError: a broker exited early or did not answer before the deadline.
         BackendUnavailableError: the backend cannot run here (no Maven/Java/Docker engine...).
         UnsupportedOptionError: the backend cannot provide a requested option.
@@ -75,10 +81,14 @@ def start_cluster(
     chosen = selected_backend(backend)
     if chosen == "external":
         reject_options(chosen, brokers=brokers, sasl=sasl, policy=policy, tls=tls)
-        if extra_properties or version or controllers:
-            option = (
-                "extra_properties" if extra_properties else "version" if version else "controllers"
-            )
+        asked = {
+            "extra_properties": extra_properties,
+            "version": version,
+            "controllers": controllers,
+            "broker_heap": broker_heap,
+        }
+        option = next((name for name, value in asked.items() if value), None)
+        if option is not None:
             raise UnsupportedOptionError(f"the {chosen} backend does not support {option}")
         return ExternalCluster()
     kind: type[JvmCluster | ContainerCluster] = JvmCluster if chosen == "jvm" else ContainerCluster
@@ -91,6 +101,7 @@ def start_cluster(
             extra_properties=extra_properties,
             version=version,
             controllers=controllers,
+            broker_heap=broker_heap,
         )
     )
 

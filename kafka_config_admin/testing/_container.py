@@ -105,7 +105,7 @@ class ContainerCluster(HostPortsCluster):
     def _command(self, cluster_id: str) -> list[str]:
         """Format the storage unless a previous start did, then become the broker (PID 1)."""
 
-        def java(main: str, *args: str) -> str:
+        def java(main: str, *args: str, max_heap: str | None = None) -> str:
             return shlex.join(
                 java_command(
                     "java",
@@ -114,13 +114,14 @@ class ContainerCluster(HostPortsCluster):
                     classpath=f"{IMAGE_LIBS}/*:{_POLICY_DIR}",
                     main=main,
                     args=args,
+                    max_heap=max_heap,
                 )
             )
 
         config = f"{_CONFIG_DIR}/format.properties"
         storage = format_args(cluster_id, config, sasl=self.sasl)
         format_once = java("kafka.tools.StorageTool", *storage, "--ignore-formatted")
-        broker = java("kafka.Kafka", f"{_CONFIG_DIR}/server.properties")
+        broker = java("kafka.Kafka", f"{_CONFIG_DIR}/server.properties", max_heap=self.broker_heap)
         return ["sh", "-c", f"{format_once} && exec {broker}"]
 
     # -- lifecycle ---------------------------------------------------------------------------

@@ -222,7 +222,8 @@ class JvmCluster(HostPortsCluster):
             raise
 
     def _spawn(self, node: _Node) -> None:
-        heap = _CONTROLLER_HEAP if self._role(node.node_id) == "controller" else None
+        controller = self._role(node.node_id) == "controller"
+        heap = _CONTROLLER_HEAP if controller else self.broker_heap
         command = self._jvm_command(
             node.directory, "kafka.Kafka", str(node.directory / "server.properties"), max_heap=heap
         )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import base64
+import re
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -228,6 +229,34 @@ def format_args(cluster_id: str, config: str, *, sasl: bool) -> list[str]:
     return args
 
 
+#: A JVM memory size as ``-Xmx`` takes it: a whole number with an optional unit.
+_HEAP_SIZE = re.compile(r"([0-9]+)([kKmMgGtT]?)")
+_HEAP_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+#: Every broker-side JVM starts with ``-Xms64m`` (:data:`JVM_FLAGS`); a smaller maximum would
+#: stop it before it runs.
+_LEAST_HEAP = 64 * 2**20
+
+
+def broker_heap_size(value: str) -> str:
+    """Check a broker's maximum heap as ``-Xmx`` takes it (``"512m"``, ``"2g"``) and return it.
+
+    Raises:
+        ValueError: not a JVM memory size, or below the 64 MiB every broker starts with.
+    """
+    match = _HEAP_SIZE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None:
+        raise ValueError(
+            f"broker_heap={value!r} is not a JVM memory size: a whole number with an optional "
+            "unit k, m, g or t, e.g. '512m' or '2g'"
+        )
+    digits, unit = match.groups()
+    if int(digits) * _HEAP_UNITS[unit.lower()] < _LEAST_HEAP:
+        raise ValueError(
+            f"broker_heap={value!r} is below 64m, the heap every broker starts with (-Xms64m)"
+        )
+    return f"{int(digits)}{unit.lower()}"
+
+
 def java_command(
     java: str,
     *,
@@ -311,6 +340,7 @@ class HostPortsCluster(KafkaCluster):
         extra_properties: Mapping[str, str] | None = None,
         version: str | None = None,
         controllers: int = 0,
+        broker_heap: str | None = None,
     ) -> None:
         if brokers < 1:
             raise ValueError("brokers must be at least 1")
@@ -336,6 +366,8 @@ class HostPortsCluster(KafkaCluster):
         self.sasl = sasl
         self.policy = policy
         self._extra = dict(extra_properties or {})
+        #: The maximum heap of each broker's JVM (``-Xmx``), ``None`` for the harness default.
+        self.broker_heap = None if broker_heap is None else broker_heap_size(broker_heap)
         self._ports = plan_ports([*self.broker_ids, *self.controller_ids], sasl=sasl, tls=tls)
         self._prepare()
         self.tls_files = make_tls_files(self._tls_directory()) if tls else None

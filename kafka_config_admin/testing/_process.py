@@ -18,11 +18,14 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+#: The maximum heap of a broker's JVM unless ``broker_heap`` asks for another.
+DEFAULT_BROKER_HEAP = "512m"
+
 #: Flags that keep a test broker light on a small (2-core) machine: the serial collector avoids
 #: GC threads per core, C1-only JIT starts faster, and a small initial heap keeps RSS down.
 JVM_FLAGS = (
     "-Xms64m",
-    "-Xmx512m",
+    f"-Xmx{DEFAULT_BROKER_HEAP}",
     "-XX:+UseSerialGC",
     "-XX:TieredStopAtLevel=1",
     "-XX:+PerfDisableSharedMem",

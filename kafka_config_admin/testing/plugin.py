@@ -22,7 +22,8 @@ Marker:
     the external backend or on an older Kafka release (``since``).
 
 Options: ``--kafka-backend``, ``--kafka-brokers``, ``--kafka-no-sasl``, ``--kafka-no-policy``,
-``--kafka-version`` (a release such as ``3.9.1`` or ``2.5.1``; jvm backend).
+``--kafka-version`` (a release such as ``3.9.1`` or ``2.5.1``; jvm backend),
+``--kafka-broker-heap`` (each broker's ``-Xmx``, e.g. ``2g``; jvm and container backends).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class ClusterOptions:
     sasl: bool
     policy: bool
     version: str | None
+    broker_heap: str | None = None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -86,6 +88,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "overrides $KAFKA_CONFIG_ADMIN_KAFKA_VERSION (default: the pinned release)",
     )
     group.addoption(
+        "--kafka-broker-heap",
+        default=None,
+        metavar="SIZE",
+        help="maximum heap of each broker the plugin starts, as the JVM's -Xmx takes it "
+        "(e.g. 2g; default 512m); jvm and container backends",
+    )
+    group.addoption(
         "--kafka-no-policy",
         action="store_true",
         default=False,
@@ -114,6 +123,7 @@ def cluster_options(config: pytest.Config) -> ClusterOptions:
         sasl=full and not config.getoption("--kafka-no-sasl"),
         policy=full and not config.getoption("--kafka-no-policy"),
         version=config.getoption("--kafka-version"),
+        broker_heap=config.getoption("--kafka-broker-heap"),
     )
 
 
@@ -147,6 +157,7 @@ def kafka_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
             policy=options.policy,
             backend=options.backend,
             version=options.version,
+            broker_heap=options.broker_heap,
         ) as cluster:
             yield cluster
     finally:
@@ -160,7 +171,9 @@ def kafka_tls_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
     options = cluster_options(pytestconfig)
     if options.backend not in ("jvm", "container"):
         pytest.skip(f"the {options.backend} backend cannot start a cluster with TLS listeners")
-    with start_cluster(brokers=1, sasl=True, tls=True, backend=options.backend) as cluster:
+    with start_cluster(
+        brokers=1, sasl=True, tls=True, backend=options.backend, broker_heap=options.broker_heap
+    ) as cluster:
         yield cluster
 
 
@@ -186,6 +199,7 @@ def kafka_quorum_cluster(pytestconfig: pytest.Config) -> Iterator[KafkaCluster]:
         policy=options.policy,
         backend=options.backend,
         version=options.version,
+        broker_heap=options.broker_heap,
     ) as cluster:
         yield cluster
 

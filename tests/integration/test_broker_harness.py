@@ -251,3 +251,28 @@ def test_stop_leaves_nothing_running(own_cluster: KafkaCluster) -> None:
         own_cluster.stop()
         assert container not in _harness_containers()
         assert container not in live_container_ids()
+
+
+def _broker_command_line(cluster: KafkaCluster) -> list[str]:
+    """The command line broker 1 runs with, read from ``/proc`` where its JVM runs."""
+    if isinstance(cluster, JvmCluster):
+        (pid,) = _java_pids_under(str(cluster.directory / "node-1"))
+        with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+            raw = cmdline.read()
+    else:
+        assert isinstance(cluster, ContainerCluster)
+        client = docker.from_env()
+        try:
+            container = client.containers.get(cluster.container_id(1))
+            raw = container.exec_run(["cat", "/proc/1/cmdline"]).output
+        finally:
+            client.close()
+    return raw.decode().split("\0")
+
+
+async def test_a_broker_runs_with_the_heap_asked_for() -> None:
+    with start_cluster(brokers=1, broker_heap="768M") as cluster:
+        flags = _broker_command_line(cluster)
+        assert [flag for flag in flags if flag.startswith("-Xmx")] == ["-Xmx768m"]
+        assert "kafka.Kafka" in flags
+        await _create_topic(cluster.bootstrap_servers)  # and it answers

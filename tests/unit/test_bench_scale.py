@@ -107,3 +107,11 @@ def test_answer_lines_are_written_as_the_java_client_writes_them() -> None:
         "\\N",
         "DEFAULT_CONFIG",
     ]
+
+
+def test_each_part_says_the_heap_its_brokers_had() -> None:
+    machine = {"commit": "abc1234", "load": [1.0, 2.0, 3.0]}
+    before = {"command": "scale", "recorded": "now", "machine": machine}  # before the option
+    asked = dict(before, broker_heap="2g")
+    assert "brokers' heap (-Xmx) 512m," in scale._part_line(0, before)
+    assert "brokers' heap (-Xmx) 2g," in scale._part_line(1, asked)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from kafka_config_admin.testing import (
+    DEFAULT_BROKER_HEAP,
     BackendUnavailableError,
     UnsupportedOptionError,
     _cluster,
     _docker,
+    plugin,
     selected_backend,
     start_cluster,
 )
+from kafka_config_admin.testing._layout import broker_heap_size, java_command
 
 
 @pytest.mark.parametrize(("engine", "expected"), [(True, "container"), (False, "jvm")])
@@ -88,3 +93,74 @@ def test_a_cluster_someone_else_runs_refuses_node_faults_by_name(
     cluster = start_cluster(backend="external")
     with pytest.raises(UnsupportedOptionError, match=f"the external backend {what}"):
         getattr(cluster, method)(1)
+
+
+@pytest.mark.parametrize(
+    ("asked", "flag"), [("2g", "-Xmx2g"), ("768M", "-Xmx768m"), (" 65536k ", "-Xmx65536k")]
+)
+def test_a_broker_heap_becomes_the_brokers_one_xmx(asked: str, flag: str) -> None:
+    command = java_command(
+        "java",
+        log4j_config="log4j2.properties",
+        logs_dir="logs",
+        classpath="libs/*",
+        main="kafka.Kafka",
+        args=["server.properties"],
+        max_heap=broker_heap_size(asked),
+    )
+    assert [part for part in command if part.startswith("-Xm")] == ["-Xms64m", flag]
+    assert command[-2:] == ["kafka.Kafka", "server.properties"]
+
+
+def test_without_a_broker_heap_a_broker_gets_the_default() -> None:
+    command = java_command(
+        "java", log4j_config="l", logs_dir="d", classpath="c", main="kafka.Kafka", args=[]
+    )
+    assert f"-Xmx{DEFAULT_BROKER_HEAP}" in command
+
+
+@pytest.mark.parametrize("backend", ["jvm", "container"])
+@pytest.mark.parametrize("asked", ["2gb", "2 g", "1.5g", "-1g", "", "g", "two gigabytes"])
+def test_a_broker_heap_that_is_no_jvm_size_is_refused_before_any_start(
+    backend: str, asked: str
+) -> None:
+    # Checked as the cluster is made: before Java, Docker or a port is looked for.
+    with pytest.raises(ValueError, match=r"is not a JVM memory size.*'512m' or '2g'"):
+        start_cluster(backend=backend, broker_heap=asked)
+
+
+@pytest.mark.parametrize("asked", ["32m", "1k", "1048575"])
+def test_a_broker_heap_below_the_starting_heap_is_refused(asked: str) -> None:
+    with pytest.raises(ValueError, match=r"below 64m.*-Xms64m"):
+        broker_heap_size(asked)
+
+
+def test_the_smallest_broker_heap_is_the_starting_heap() -> None:
+    assert broker_heap_size("64m") == "64m"
+    assert broker_heap_size(str(64 * 2**20)) == str(64 * 2**20)
+
+
+def test_a_cluster_someone_else_runs_refuses_a_broker_heap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")
+    with pytest.raises(
+        UnsupportedOptionError, match="external backend does not support broker_heap"
+    ):
+        start_cluster(backend="external", broker_heap="2g")
+
+
+class _Options:
+    """What ``pytest.Config.getoption`` answers for the plugin's ``--kafka-*`` options."""
+
+    def __init__(self, **given: object) -> None:
+        self._given = given
+
+    def getoption(self, name: str) -> object:
+        return self._given.get(name.removeprefix("--").replace("-", "_"))
+
+
+@pytest.mark.parametrize("heap", [None, "2g"])
+def test_the_plugins_broker_heap_option_shapes_the_session_cluster(heap: str | None) -> None:
+    config = _Options(kafka_backend="jvm", kafka_broker_heap=heap)
+    assert plugin.cluster_options(cast(pytest.Config, config)).broker_heap == heap

@@ -6,6 +6,7 @@ hands it to the engine (``_engine``), which owns routing, retries and deadlines.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import re
@@ -385,55 +386,9 @@ class AdminClient:
         seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
         if self._asks_documented(resources):
             return self._describe_learning(resources, include_synonyms, seconds)
-        answered: dict[ConfigResource, Answerer] = {}
-        operations: list[DescribeConfigs] = []
-
-        def build() -> DescribeConfigs:
-            operations.append(
-                DescribeConfigs.build(
-                    resources,
-                    include_synonyms=include_synonyms,
-                    include_documentation=False,
-                    entries=self._entries,
-                    answerers=answered,
-                )
-            )
-            return operations[0]
-
-        expires = anyio.current_time() + seconds
-        results: list[DescribeConfigsResult] = []
-        unsettled: list[int] = []  # the undocumented answers still to come
-
-        def settled(future: ResourceFuture[ConfigResource, Config]) -> None:
-            """Fill an answer as it comes; a task is started only for what is not held."""
-            undocumented, result = results
-            target = result.values[future.resource]
-            answerer = answered.get(future.resource)
-            if future._exception is not None:
-                target._set_exception(future._exception)
-            elif answerer is not None:
-                config = future._result
-                assert config is not None  # a future without an error holds its value
-                filled = self._documentation.fill(answerer, future.resource.type, config)
-                if filled is not None:
-                    target._set_result(filled)
-            unsettled[0] -= 1
-            if unsettled[0] == 0 and not result._settled():
-                try:
-                    self._engine.spawn(self._document, undocumented, operations[0], result, expires)
-                except ClientClosedError as closed:
-                    for pending in result.values.values():
-                        pending._set_exception(closed)
-
-        def undocumented_of(resources: list[ConfigResource]) -> DescribeConfigsResult:
-            undocumented = DescribeConfigsResult([])
-            undocumented.values = {r: _Settling(r, settled) for r in resources}
-            results.extend((undocumented, DescribeConfigsResult(resources)))
-            unsettled.append(len(resources))
-            return undocumented
-
-        self._call(build, undocumented_of, seconds)
-        return results[1]
+        describe = _FilledDescribe(self, resources, include_synonyms, seconds)
+        self._engine.call(describe.build, describe.undocumented_of, seconds)
+        return describe.result
 
     def _asks_documented(
         self, resources: Iterable[ConfigResource] | Mapping[ConfigResource, object]
@@ -445,7 +400,13 @@ class AdminClient:
         receive, one round trip sooner, and describes made meanwhile wait for it instead of
         sending follow-ups of their own.
         """
-        if self._learning or not isinstance(resources, Collection) or len(resources) != 1:
+        if self._learning:
+            return False
+        if not isinstance(resources, _BUILTIN_COLLECTIONS) and not isinstance(
+            resources, Collection
+        ):
+            return False
+        if len(resources) != 1:
             return False
         (resource,) = resources
         return isinstance(resource, ConfigResource) and not self._documentation.holds(resource.type)
@@ -1083,19 +1044,106 @@ def _server_entries(option: str, given: object) -> list[str]:
     )
 
 
-class _Settling(ResourceFuture[ConfigResource, Config]):
-    """A future that calls ``settled`` with itself once its outcome is known."""
+#: Asked before the ABC ``Collection``, which costs more than the rest of ``_asks_documented``.
+_BUILTIN_COLLECTIONS = (list, tuple, dict, set, frozenset)
 
-    __slots__ = ("settled",)
+
+class _FilledDescribe:
+    """One describe with documentation, sent without it: each answer is filled as it comes.
+
+    What holds every key's documentation already settles the caller's future at once, with no
+    task; what does not goes to ``AdminClient._document`` once every answer is in. One object
+    per call, not closures: a describe of one resource is the hot path (W2 in ``benchmarks``).
+    """
+
+    __slots__ = (
+        "client",
+        "expires",
+        "include_synonyms",
+        "operation",
+        "resources",
+        "result",
+        "seconds",
+        "undocumented",
+        "unfilled",
+        "unsettled",
+    )
 
     def __init__(
         self,
-        resource: ConfigResource,
-        settled: Callable[[ResourceFuture[ConfigResource, Config]], None],
+        client: AdminClient,
+        resources: Iterable[ConfigResource] | Mapping[ConfigResource, Collection[str] | None],
+        include_synonyms: bool,
+        seconds: float,
     ) -> None:
-        super().__init__(resource)
-        self.settled = settled
+        self.client = client
+        self.resources = resources
+        self.include_synonyms = include_synonyms
+        self.seconds = seconds
+        self.unfilled = 0  # answers in that could not be filled from what the client holds
+
+    def build(self) -> DescribeConfigs:
+        """The describe without documentation (``Engine.call``), recording who answered."""
+        self.operation = DescribeConfigs.build(
+            self.resources,
+            include_synonyms=self.include_synonyms,
+            include_documentation=False,
+            entries=self.client._entries,
+            answerers={},
+        )
+        return self.operation
+
+    def undocumented_of(self, resources: list[ConfigResource]) -> DescribeConfigsResult:
+        """The engine's result, of undocumented answers; the caller's is ``result``."""
+        # The deadline of the whole call, follow-ups included, starts now (as the engine's).
+        self.expires = asyncio.get_running_loop().time() + self.seconds
+        self.result = result = DescribeConfigsResult(resources)
+        self.unsettled = len(resources)
+        self.undocumented = undocumented = DescribeConfigsResult(())
+        undocumented.values = {r: _Settling(target, self) for r, target in result.values.items()}
+        return undocumented
+
+    def settled(self, future: _Settling) -> None:
+        """Fill one answer as it comes; a task is started only for what is not held."""
+        target = future.target
+        if future._exception is not None:
+            target._set_exception(future._exception)
+        else:
+            answerers = self.operation.answerers
+            answerer = None if answerers is None else answerers.get(future.resource)
+            filled = None
+            if answerer is not None:
+                config = future._result
+                assert config is not None  # a future without an error holds its value
+                filled = self.client._documentation.fill(answerer, future.resource.type, config)
+            if filled is None:
+                self.unfilled += 1
+            else:
+                target._set_result(filled)
+        self.unsettled -= 1
+        if self.unsettled == 0 and self.unfilled:
+            client = self.client
+            try:
+                client._engine.spawn(
+                    client._document, self.undocumented, self.operation, self.result, self.expires
+                )
+            except ClientClosedError as closed:
+                for pending in self.result.values.values():
+                    pending._set_exception(closed)
+
+
+class _Settling(ResourceFuture[ConfigResource, Config]):
+    """An undocumented answer's future: tells its describe, which fills ``target``, once known."""
+
+    __slots__ = ("describe", "target")
+
+    def __init__(
+        self, target: ResourceFuture[ConfigResource, Config], describe: _FilledDescribe
+    ) -> None:
+        super().__init__(target.resource)
+        self.target = target
+        self.describe = describe
 
     def _finish(self) -> None:
         super()._finish()
-        self.settled(self)
+        self.describe.settled(self)

@@ -45,6 +45,7 @@ from ._ops.configs import (
     IncrementalAlterConfigs,
     ListConfigResources,
     ListedResources,
+    Withheld,
 )
 from ._ops.documentation import Documentation, FollowUp
 from ._ops.results import (
@@ -386,9 +387,17 @@ class AdminClient:
         seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
         if self._asks_documented(resources):
             return self._describe_learning(resources, include_synonyms, seconds)
-        describe = _FilledDescribe(self, resources, include_synonyms, seconds)
-        self._engine.call(describe.build, describe.undocumented_of, seconds)
-        return describe.result
+        describe = _FilledDescribe(self, seconds)
+        build = partial(
+            DescribeConfigs.build,
+            resources,
+            include_synonyms=include_synonyms,
+            include_documentation=False,
+            entries=self._entries,
+            documentation=self._documentation,
+            withhold=describe.withhold,
+        )
+        return self._engine.call(build, describe.result_for, seconds)
 
     def _asks_documented(
         self, resources: Iterable[ConfigResource] | Mapping[ConfigResource, object]
@@ -450,31 +459,20 @@ class AdminClient:
 
     async def _document(
         self,
-        undocumented: DescribeConfigsResult,
+        withheld: Withheld,
         asked: DescribeConfigs,
         result: DescribeConfigsResult,
         expires: float,
     ) -> None:
-        """Settle ``result``: the undocumented answers filled with each key's documentation.
+        """Settle the answers ``asked`` could not fill: each filled with its documentation.
 
         Keys not held yet are asked of the broker that answered (``Documentation``); an
-        answer still not fillable after that (its broker restarted in between, a key gone) is
-        described with documentation, as the broker would answer it.
+        answer still not fillable after that (its broker restarted in between, a key gone, no
+        word of who answered) is described with documentation, as the broker would answer it.
         """
-        futures, answered = result.values, asked.answerers
-        if answered is None:  # every describe made here records them
-            answered = {}
+        futures = result.values
         try:
-            await undocumented.wait()
-            answers: dict[ConfigResource, tuple[Answerer, Config]] = {}
-            for resource, future in undocumented.values.items():
-                error, answerer = future._exception, answered.get(resource)
-                if futures[resource].done():  # filled as it came (``describe_configs``)
-                    continue
-                if error is not None:
-                    futures[resource]._set_exception(error)
-                elif answerer is not None:
-                    answers[resource] = (answerer, future.result())
+            answers = {r: (a, config) for r, (a, config) in withheld.items() if a is not None}
             for _ in range(2):  # once more if a broker restarted between the two answers
                 answers = self._fill(answers, futures)  # what is held needs no wait
                 if not answers:
@@ -492,14 +490,15 @@ class AdminClient:
                     self._learning.remove(learning)
                     learning.set()
             self._fill(answers, futures)
-            await self._describe_documented(result, asked, expires)
+            left = [resource for resource in withheld if not futures[resource].done()]
+            await self._describe_documented(left, asked, result, expires)
         except Exception as error:  # a bug reaches the caller, not the client's task group
-            for future in futures.values():
-                future._set_exception(error)
+            for resource in withheld:
+                futures[resource]._set_exception(error)
         except BaseException:
             closed = ClientClosedError("the client was closed before the describe ended")
-            for future in futures.values():
-                future._set_exception(closed)
+            for resource in withheld:
+                futures[resource]._set_exception(closed)
             raise
 
     def _fill(
@@ -538,16 +537,19 @@ class AdminClient:
                 self._documentation.learn(learned[resource], resource.type, future.result())
 
     async def _describe_documented(
-        self, result: DescribeConfigsResult, asked: DescribeConfigs, expires: float
+        self,
+        resources: list[ConfigResource],
+        asked: DescribeConfigs,
+        result: DescribeConfigsResult,
+        expires: float,
     ) -> None:
-        """Settle what is left of ``result`` by describing it with documentation."""
-        left = {r: asked.keys[r] for r, future in result.values.items() if not future.done()}
-        if not left:
+        """Settle ``resources`` of ``result`` by describing them with documentation."""
+        if not resources:
             return
         described = self._engine.call(
             partial(
                 DescribeConfigs.build,
-                left,
+                {resource: asked.keys[resource] for resource in resources},
                 include_synonyms=asked.include_synonyms,
                 include_documentation=True,
                 entries=self._entries,
@@ -1049,101 +1051,45 @@ _BUILTIN_COLLECTIONS = (list, tuple, dict, set, frozenset)
 
 
 class _FilledDescribe:
-    """One describe with documentation, sent without it: each answer is filled as it comes.
+    """One describe with documentation, sent without it (``DescribeConfigs.documentation``).
 
-    What holds every key's documentation already settles the caller's future at once, with no
-    task; what does not goes to ``AdminClient._document`` once every answer is in. One object
-    per call, not closures: a describe of one resource is the hot path (W2 in ``benchmarks``).
+    The operation fills each answer from what the client holds as it comes, so a describe
+    whose keys are all held settles as any describe does: one result, no task. The answers it
+    cannot fill are withheld from the engine and settled by ``AdminClient._document``.
     """
 
-    __slots__ = (
-        "client",
-        "expires",
-        "include_synonyms",
-        "operation",
-        "resources",
-        "result",
-        "seconds",
-        "undocumented",
-        "unfilled",
-        "unsettled",
-    )
+    __slots__ = ("client", "expires", "result", "seconds")
 
-    def __init__(
-        self,
-        client: AdminClient,
-        resources: Iterable[ConfigResource] | Mapping[ConfigResource, Collection[str] | None],
-        include_synonyms: bool,
-        seconds: float,
-    ) -> None:
+    def __init__(self, client: AdminClient, seconds: float) -> None:
         self.client = client
-        self.resources = resources
-        self.include_synonyms = include_synonyms
         self.seconds = seconds
-        self.unfilled = 0  # answers in that could not be filled from what the client holds
 
-    def build(self) -> DescribeConfigs:
-        """The describe without documentation (``Engine.call``), recording who answered."""
-        self.operation = DescribeConfigs.build(
-            self.resources,
-            include_synonyms=self.include_synonyms,
-            include_documentation=False,
-            entries=self.client._entries,
-            answerers={},
-        )
-        return self.operation
-
-    def undocumented_of(self, resources: list[ConfigResource]) -> DescribeConfigsResult:
-        """The engine's result, of undocumented answers; the caller's is ``result``."""
-        # The deadline of the whole call, follow-ups included, starts now (as the engine's).
+    def result_for(self, resources: list[ConfigResource]) -> _DocumentedResult:
+        """The call's result (``Engine.call``); its deadline, follow-ups included, starts now."""
         self.expires = asyncio.get_running_loop().time() + self.seconds
-        self.result = result = DescribeConfigsResult(resources)
-        self.unsettled = len(resources)
-        self.undocumented = undocumented = DescribeConfigsResult(())
-        undocumented.values = {r: _Settling(target, self) for r, target in result.values.items()}
-        return undocumented
+        self.result = _DocumentedResult(resources)
+        return self.result
 
-    def settled(self, future: _Settling) -> None:
-        """Fill one answer as it comes; a task is started only for what is not held."""
-        target = future.target
-        if future._exception is not None:
-            target._set_exception(future._exception)
-        else:
-            answerers = self.operation.answerers
-            answerer = None if answerers is None else answerers.get(future.resource)
-            filled = None
-            if answerer is not None:
-                config = future._result
-                assert config is not None  # a future without an error holds its value
-                filled = self.client._documentation.fill(answerer, future.resource.type, config)
-            if filled is None:
-                self.unfilled += 1
-            else:
-                target._set_result(filled)
-        self.unsettled -= 1
-        if self.unsettled == 0 and self.unfilled:
-            client = self.client
-            try:
-                client._engine.spawn(
-                    client._document, self.undocumented, self.operation, self.result, self.expires
-                )
-            except ClientClosedError as closed:
-                for pending in self.result.values.values():
-                    pending._set_exception(closed)
+    def withhold(self, asked: DescribeConfigs, withheld: Withheld) -> None:
+        """Answers ``asked`` could not fill: a task settles them, the engine leaves them be."""
+        result = self.result
+        result.documenting = result.documenting.union(withheld)
+        client = self.client
+        try:
+            client._engine.spawn(client._document, withheld, asked, result, self.expires)
+        except ClientClosedError as closed:
+            for resource in withheld:
+                result.values[resource]._set_exception(closed)
 
 
-class _Settling(ResourceFuture[ConfigResource, Config]):
-    """An undocumented answer's future: tells its describe, which fills ``target``, once known."""
+class _DocumentedResult(DescribeConfigsResult):
+    """A describe's result whose withheld answers its own task settles, not the engine."""
 
-    __slots__ = ("describe", "target")
+    #: The resources ``AdminClient._document`` settles: the engine's deadline and closing
+    #: (``_fail_pending``) leave them to it, its deadline being the same.
+    documenting: frozenset[ConfigResource] = frozenset()
 
-    def __init__(
-        self, target: ResourceFuture[ConfigResource, Config], describe: _FilledDescribe
-    ) -> None:
-        super().__init__(target.resource)
-        self.target = target
-        self.describe = describe
-
-    def _finish(self) -> None:
-        super()._finish()
-        self.describe.settled(self)
+    def _fail_pending(self, error_for: Callable[[ConfigResource], BaseException]) -> None:
+        for resource, future in self.values.items():
+            if not future.done() and resource not in self.documenting:
+                future._set_exception(error_for(resource))

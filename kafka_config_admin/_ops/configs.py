@@ -6,7 +6,7 @@ The config calls: DescribeConfigs, AlterConfigs and IncrementalAlterConfigs, key
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
@@ -44,6 +44,7 @@ from .._protocol import (
     Memo,
 )
 from .base import Operation
+from .documentation import Documentation
 
 __all__ = [
     "AlterConfigs",
@@ -54,6 +55,7 @@ __all__ = [
     "ListConfigResources",
     "ListedResources",
     "SharedConfigOperation",
+    "Withheld",
 ]
 
 T = TypeVar("T")
@@ -346,6 +348,10 @@ def _new_entry(
     )
 
 
+#: Answers a describe could not fill with documentation: who answered (None: unknown) and what.
+Withheld = dict[ConfigResource, tuple[Answerer | None, Config]]
+
+
 @dataclass
 class DescribeConfigs(SharedConfigOperation[Config]):
     """DescribeConfigs (KIP-133), with synonyms (KIP-226) and type and documentation (KIP-569).
@@ -362,6 +368,13 @@ class DescribeConfigs(SharedConfigOperation[Config]):
     answerers: dict[ConfigResource, Answerer] | None = field(default=None, repr=False)
     #: Resources to ask of one node only, whichever broker could answer them.
     pinned: Mapping[ConfigResource, int] | None = None
+    #: With ``withhold``: each answer is filled from the documentation held for the broker
+    #: process that sent it; the answers it cannot fill are handed to ``withhold`` (with who
+    #: answered) instead of settling their futures, and the caller settles them.
+    documentation: Documentation | None = field(default=None, repr=False, compare=False)
+    withhold: Callable[[DescribeConfigs, Withheld], None] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     codec = DESCRIBE_CONFIGS
     hedged = True
@@ -379,6 +392,8 @@ class DescribeConfigs(SharedConfigOperation[Config]):
         entries: EntryCache | None = None,
         answerers: dict[ConfigResource, Answerer] | None = None,
         pinned: Mapping[ConfigResource, int] | None = None,
+        documentation: Documentation | None = None,
+        withhold: Callable[[DescribeConfigs, Withheld], None] | None = None,
     ) -> DescribeConfigs:
         if isinstance(resources, ConfigResource | str | bytes) or not isinstance(
             resources, Iterable
@@ -406,6 +421,8 @@ class DescribeConfigs(SharedConfigOperation[Config]):
             entries=entries or EntryCache(),
             answerers=answerers,
             pinned=pinned,
+            documentation=documentation,
+            withhold=withhold,
         )
 
     shares_a_resource = True
@@ -420,7 +437,33 @@ class DescribeConfigs(SharedConfigOperation[Config]):
         answerer = response.get(ANSWERED_BY)
         if self.answerers is not None and answerer is not None:
             self.answerers.update(dict.fromkeys(resources, answerer))
-        return super().outcomes(resources, response)
+        outcomes = super().outcomes(resources, response)
+        if self.documentation is None:
+            return outcomes
+        return self._filled(outcomes, answerer, self.documentation)
+
+    def _filled(
+        self,
+        outcomes: Iterator[tuple[ConfigResource, Config | BrokerError]],
+        answerer: Answerer | None,
+        documentation: Documentation,
+    ) -> Iterator[tuple[ConfigResource, Config | BrokerError]]:
+        """Each answer filled with its documentation; what cannot be is withheld."""
+        withheld: Withheld = {}
+        for resource, outcome in outcomes:
+            if isinstance(outcome, BrokerError):
+                yield resource, outcome
+                continue
+            filled = (
+                None if answerer is None else documentation.fill(answerer, resource.type, outcome)
+            )
+            if filled is None:
+                withheld[resource] = (answerer, outcome)
+            else:
+                yield resource, filled
+        if withheld:
+            assert self.withhold is not None  # given with ``documentation``
+            self.withhold(self, withheld)
 
     @property
     def resources(self) -> list[ConfigResource]:

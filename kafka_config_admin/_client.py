@@ -31,7 +31,7 @@ from ._exceptions import (
     error_for_code,
 )
 from ._models.configs import AlterConfigOp, Config, ConfigResource, ResourceType
-from ._models.validation import check_flag, check_seconds
+from ._models.validation import check_seconds
 from ._net.addresses import check_bootstrap_server
 from ._net.oauth import TokenProvider
 from ._net.security import SecurityOptions
@@ -372,13 +372,13 @@ class AdminClient:
         for it once per key and resource type (again after the broker restarts) and fills
         every entry from what it holds: the entries are the ones the broker would send.
         """
-        if not check_flag("include_documentation", include_documentation):
+        if include_documentation is not True:  # False, or not a flag: ``build`` says so
             return self._call(
                 partial(
                     DescribeConfigs.build,
                     resources,
                     include_synonyms=include_synonyms,
-                    include_documentation=False,
+                    include_documentation=include_documentation,
                     entries=self._entries,
                 ),
                 DescribeConfigsResult,
@@ -418,7 +418,9 @@ class AdminClient:
         if len(resources) != 1:
             return False
         (resource,) = resources
-        return isinstance(resource, ConfigResource) and not self._documentation.holds(resource.type)
+        return (
+            isinstance(resource, ConfigResource) and resource.type not in self._documentation.types
+        )
 
     def _describe_learning(
         self,

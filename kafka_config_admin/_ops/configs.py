@@ -135,7 +135,12 @@ def _key(resource_type: int, resource_name: str) -> tuple[int, str]:
 class ConfigOperation(Operation[ConfigResource, T]):
     """A config API call: keyed by ConfigResource, BROKER and BROKER_LOGGER routed to their id."""
 
+    #: Resources to ask of one node only, whichever broker could answer them.
+    pinned: Mapping[ConfigResource, int] | None = None
+
     def destination(self, resource: ConfigResource) -> int | None:
+        if self.pinned is not None and resource in self.pinned:
+            return self.pinned[resource]
         if resource.type in _PER_BROKER_TYPES and resource.name != "":
             return int(resource.name)
         return None
@@ -366,8 +371,7 @@ class DescribeConfigs(SharedConfigOperation[Config]):
     entries: EntryCache = field(default_factory=EntryCache, repr=False, compare=False)
     #: Where each resource's answer came from is written here (``Answerer``), when given.
     answerers: dict[ConfigResource, Answerer] | None = field(default=None, repr=False)
-    #: Resources to ask of one node only, whichever broker could answer them.
-    pinned: Mapping[ConfigResource, int] | None = None
+    pinned: Mapping[ConfigResource, int] | None = None  # see ``ConfigOperation``
     #: With ``withhold``: each answer is filled from the documentation held for the broker
     #: process that sent it; the answers it cannot fill are handed to ``withhold`` (with who
     #: answered) instead of settling their futures, and the caller settles them.
@@ -426,10 +430,6 @@ class DescribeConfigs(SharedConfigOperation[Config]):
         )
 
     shares_a_resource = True
-
-    def destination(self, resource: ConfigResource) -> int | None:
-        node = None if self.pinned is None else self.pinned.get(resource)
-        return super().destination(resource) if node is None else node
 
     def outcomes(
         self, resources: Sequence[ConfigResource], response: Mapping[str, Any]

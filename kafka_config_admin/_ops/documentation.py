@@ -52,15 +52,12 @@ class Documentation:
     def __init__(self, limit: int = 10_000) -> None:
         self.limit = limit
         self._held: dict[tuple[int, ResourceType], _Held] = {}
-        self._types: set[ResourceType] = set()  # the types of ``_held``: ``holds`` is hot
+        #: The resource types held for some broker (asked on every describe with documentation).
+        self.types: set[ResourceType] = set()
 
     def _for(self, answerer: Answerer, resource_type: ResourceType) -> _Held | None:
         held = self._held.get((answerer.node_id, resource_type))
         return held if held is not None and held.session == answerer.session else None
-
-    def holds(self, resource_type: ResourceType) -> bool:
-        """Whether any broker's documentation of ``resource_type`` is held."""
-        return resource_type in self._types
 
     def missing(self, answerer: Answerer, resource_type: ResourceType, config: Config) -> set[str]:
         """The keys of ``config`` whose documentation is not held for that broker process."""
@@ -77,7 +74,7 @@ class Documentation:
         held = self._for(answerer, resource_type)
         if held is None:
             held = self._held[key] = _Held(answerer.session)
-            self._types.add(resource_type)
+            self.types.add(resource_type)
         held.docs.update((entry.name, entry.documentation) for entry in config.entries)
 
     def fill(

@@ -131,12 +131,12 @@ def test_past_the_limit_filled_copies_start_again_and_stay_correct() -> None:
         assert held.fill(BROKER_1, TOPIC, config()) == config(DOCS)
 
 
-def test_holds_says_whether_any_broker_documented_the_type() -> None:
+def test_types_are_those_any_broker_documented() -> None:
     held = Documentation()
-    assert not held.holds(TOPIC)
+    assert TOPIC not in held.types
     held.learn(BROKER_1, TOPIC, config(DOCS))
-    assert held.holds(TOPIC)
-    assert not held.holds(ResourceType.BROKER)
+    assert TOPIC in held.types
+    assert ResourceType.BROKER not in held.types
 
 
 def test_configs_with_the_same_keys_missing_are_asked_once_whatever_their_number() -> None:

@@ -1066,32 +1066,19 @@ class _FilledDescribe:
         self.client = client
         self.seconds = seconds
 
-    def result_for(self, resources: list[ConfigResource]) -> _DocumentedResult:
+    def result_for(self, resources: list[ConfigResource]) -> DescribeConfigsResult:
         """The call's result (``Engine.call``); its deadline, follow-ups included, starts now."""
         self.expires = asyncio.get_running_loop().time() + self.seconds
-        self.result = _DocumentedResult(resources)
+        self.result = DescribeConfigsResult(resources)
         return self.result
 
     def withhold(self, asked: DescribeConfigs, withheld: Withheld) -> None:
         """Answers ``asked`` could not fill: a task settles them, the engine leaves them be."""
         result = self.result
-        result.documenting = result.documenting.union(withheld)
+        result._documenting = result._documenting.union(withheld)
         client = self.client
         try:
             client._engine.spawn(client._document, withheld, asked, result, self.expires)
         except ClientClosedError as closed:
             for resource in withheld:
                 result.values[resource]._set_exception(closed)
-
-
-class _DocumentedResult(DescribeConfigsResult):
-    """A describe's result whose withheld answers its own task settles, not the engine."""
-
-    #: The resources ``AdminClient._document`` settles: the engine's deadline and closing
-    #: (``_fail_pending``) leave them to it, its deadline being the same.
-    documenting: frozenset[ConfigResource] = frozenset()
-
-    def _fail_pending(self, error_for: Callable[[ConfigResource], BaseException]) -> None:
-        for resource, future in self.values.items():
-            if not future.done() and resource not in self.documenting:
-                future._set_exception(error_for(resource))

@@ -6,6 +6,7 @@ hands it to the engine (``_engine``), which owns routing, retries and deadlines.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import re
@@ -30,7 +31,7 @@ from ._exceptions import (
     error_for_code,
 )
 from ._models.configs import AlterConfigOp, Config, ConfigResource, ResourceType
-from ._models.validation import check_flag, check_seconds
+from ._models.validation import check_seconds
 from ._net.addresses import check_bootstrap_server
 from ._net.oauth import TokenProvider
 from ._net.security import SecurityOptions
@@ -44,6 +45,7 @@ from ._ops.configs import (
     IncrementalAlterConfigs,
     ListConfigResources,
     ListedResources,
+    Withheld,
 )
 from ._ops.documentation import Documentation, FollowUp
 from ._ops.results import (
@@ -377,13 +379,13 @@ class AdminClient:
         for it once per key and resource type (again after the broker restarts) and fills
         every entry from what it holds: the entries are the ones the broker would send.
         """
-        if not check_flag("include_documentation", include_documentation):
+        if include_documentation is not True:  # False, or not a flag: ``build`` says so
             return self._call(
                 partial(
                     DescribeConfigs.build,
                     resources,
                     include_synonyms=include_synonyms,
-                    include_documentation=False,
+                    include_documentation=include_documentation,
                     entries=self._entries,
                 ),
                 DescribeConfigsResult,
@@ -392,55 +394,17 @@ class AdminClient:
         seconds = self._timeout if timeout is None else check_seconds("timeout", timeout)
         if self._asks_documented(resources):
             return self._describe_learning(resources, include_synonyms, seconds)
-        answered: dict[ConfigResource, Answerer] = {}
-        operations: list[DescribeConfigs] = []
-
-        def build() -> DescribeConfigs:
-            operations.append(
-                DescribeConfigs.build(
-                    resources,
-                    include_synonyms=include_synonyms,
-                    include_documentation=False,
-                    entries=self._entries,
-                    answerers=answered,
-                )
-            )
-            return operations[0]
-
-        expires = anyio.current_time() + seconds
-        results: list[DescribeConfigsResult] = []
-        unsettled: list[int] = []  # the undocumented answers still to come
-
-        def settled(future: ResourceFuture[ConfigResource, Config]) -> None:
-            """Fill an answer as it comes; a task is started only for what is not held."""
-            undocumented, result = results
-            target = result.values[future.resource]
-            answerer = answered.get(future.resource)
-            if future._exception is not None:
-                target._set_exception(future._exception)
-            elif answerer is not None:
-                config = future._result
-                assert config is not None  # a future without an error holds its value
-                filled = self._documentation.fill(answerer, future.resource.type, config)
-                if filled is not None:
-                    target._set_result(filled)
-            unsettled[0] -= 1
-            if unsettled[0] == 0 and not result._settled():
-                try:
-                    self._engine.spawn(self._document, undocumented, operations[0], result, expires)
-                except ClientClosedError as closed:
-                    for pending in result.values.values():
-                        pending._set_exception(closed)
-
-        def undocumented_of(resources: list[ConfigResource]) -> DescribeConfigsResult:
-            undocumented = DescribeConfigsResult([])
-            undocumented.values = {r: _Settling(r, settled) for r in resources}
-            results.extend((undocumented, DescribeConfigsResult(resources)))
-            unsettled.append(len(resources))
-            return undocumented
-
-        self._call(build, undocumented_of, seconds)
-        return results[1]
+        describe = _FilledDescribe(self, seconds)
+        build = partial(
+            DescribeConfigs.build,
+            resources,
+            include_synonyms=include_synonyms,
+            include_documentation=False,
+            entries=self._entries,
+            documentation=self._documentation,
+            withhold=describe.withhold,
+        )
+        return self._engine.call(build, describe.result_for, seconds)
 
     def _asks_documented(
         self, resources: Iterable[ConfigResource] | Mapping[ConfigResource, object]
@@ -452,10 +416,18 @@ class AdminClient:
         receive, one round trip sooner, and describes made meanwhile wait for it instead of
         sending follow-ups of their own.
         """
-        if self._learning or not isinstance(resources, Collection) or len(resources) != 1:
+        if self._learning:
+            return False
+        if not isinstance(resources, _BUILTIN_COLLECTIONS) and not isinstance(
+            resources, Collection
+        ):
+            return False
+        if len(resources) != 1:
             return False
         (resource,) = resources
-        return isinstance(resource, ConfigResource) and not self._documentation.holds(resource.type)
+        return (
+            isinstance(resource, ConfigResource) and resource.type not in self._documentation.types
+        )
 
     def _describe_learning(
         self,
@@ -496,31 +468,20 @@ class AdminClient:
 
     async def _document(
         self,
-        undocumented: DescribeConfigsResult,
+        withheld: Withheld,
         asked: DescribeConfigs,
         result: DescribeConfigsResult,
         expires: float,
     ) -> None:
-        """Settle ``result``: the undocumented answers filled with each key's documentation.
+        """Settle the answers ``asked`` could not fill: each filled with its documentation.
 
         Keys not held yet are asked of the broker that answered (``Documentation``); an
-        answer still not fillable after that (its broker restarted in between, a key gone) is
-        described with documentation, as the broker would answer it.
+        answer still not fillable after that (its broker restarted in between, a key gone, no
+        word of who answered) is described with documentation, as the broker would answer it.
         """
-        futures, answered = result.values, asked.answerers
-        if answered is None:  # every describe made here records them
-            answered = {}
+        futures = result.values
         try:
-            await undocumented.wait()
-            answers: dict[ConfigResource, tuple[Answerer, Config]] = {}
-            for resource, future in undocumented.values.items():
-                error, answerer = future._exception, answered.get(resource)
-                if futures[resource].done():  # filled as it came (``describe_configs``)
-                    continue
-                if error is not None:
-                    futures[resource]._set_exception(error)
-                elif answerer is not None:
-                    answers[resource] = (answerer, future.result())
+            answers = {r: (a, config) for r, (a, config) in withheld.items() if a is not None}
             for _ in range(2):  # once more if a broker restarted between the two answers
                 answers = self._fill(answers, futures)  # what is held needs no wait
                 if not answers:
@@ -538,14 +499,15 @@ class AdminClient:
                     self._learning.remove(learning)
                     learning.set()
             self._fill(answers, futures)
-            await self._describe_documented(result, asked, expires)
+            left = [resource for resource in withheld if not futures[resource].done()]
+            await self._describe_documented(left, asked, result, expires)
         except Exception as error:  # a bug reaches the caller, not the client's task group
-            for future in futures.values():
-                future._set_exception(error)
+            for resource in withheld:
+                futures[resource]._set_exception(error)
         except BaseException:
             closed = ClientClosedError("the client was closed before the describe ended")
-            for future in futures.values():
-                future._set_exception(closed)
+            for resource in withheld:
+                futures[resource]._set_exception(closed)
             raise
 
     def _fill(
@@ -584,16 +546,19 @@ class AdminClient:
                 self._documentation.learn(learned[resource], resource.type, future.result())
 
     async def _describe_documented(
-        self, result: DescribeConfigsResult, asked: DescribeConfigs, expires: float
+        self,
+        resources: list[ConfigResource],
+        asked: DescribeConfigs,
+        result: DescribeConfigsResult,
+        expires: float,
     ) -> None:
-        """Settle what is left of ``result`` by describing it with documentation."""
-        left = {r: asked.keys[r] for r, future in result.values.items() if not future.done()}
-        if not left:
+        """Settle ``resources`` of ``result`` by describing them with documentation."""
+        if not resources:
             return
         described = self._engine.call(
             partial(
                 DescribeConfigs.build,
-                left,
+                {resource: asked.keys[resource] for resource in resources},
                 include_synonyms=asked.include_synonyms,
                 include_documentation=True,
                 entries=self._entries,
@@ -1090,19 +1055,37 @@ def _server_entries(option: str, given: object) -> list[str]:
     )
 
 
-class _Settling(ResourceFuture[ConfigResource, Config]):
-    """A future that calls ``settled`` with itself once its outcome is known."""
+#: Asked before the ABC ``Collection``, which costs more than the rest of ``_asks_documented``.
+_BUILTIN_COLLECTIONS = (list, tuple, dict, set, frozenset)
 
-    __slots__ = ("settled",)
 
-    def __init__(
-        self,
-        resource: ConfigResource,
-        settled: Callable[[ResourceFuture[ConfigResource, Config]], None],
-    ) -> None:
-        super().__init__(resource)
-        self.settled = settled
+class _FilledDescribe:
+    """One describe with documentation, sent without it (``DescribeConfigs.documentation``).
 
-    def _finish(self) -> None:
-        super()._finish()
-        self.settled(self)
+    The operation fills each answer from what the client holds as it comes, so a describe
+    whose keys are all held settles as any describe does: one result, no task. The answers it
+    cannot fill are withheld from the engine and settled by ``AdminClient._document``.
+    """
+
+    __slots__ = ("client", "expires", "result", "seconds")
+
+    def __init__(self, client: AdminClient, seconds: float) -> None:
+        self.client = client
+        self.seconds = seconds
+
+    def result_for(self, resources: list[ConfigResource]) -> DescribeConfigsResult:
+        """The call's result (``Engine.call``); its deadline, follow-ups included, starts now."""
+        self.expires = asyncio.get_running_loop().time() + self.seconds
+        self.result = DescribeConfigsResult(resources)
+        return self.result
+
+    def withhold(self, asked: DescribeConfigs, withheld: Withheld) -> None:
+        """Answers ``asked`` could not fill: a task settles them, the engine leaves them be."""
+        result = self.result
+        result._documenting = result._documenting.union(withheld)
+        client = self.client
+        try:
+            client._engine.spawn(client._document, withheld, asked, result, self.expires)
+        except ClientClosedError as closed:
+            for resource in withheld:
+                result.values[resource]._set_exception(closed)

@@ -6,7 +6,7 @@ The config calls: DescribeConfigs, AlterConfigs and IncrementalAlterConfigs, key
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
@@ -44,6 +44,7 @@ from .._protocol import (
     Memo,
 )
 from .base import Operation
+from .documentation import Documentation
 
 __all__ = [
     "AlterConfigs",
@@ -54,6 +55,7 @@ __all__ = [
     "ListConfigResources",
     "ListedResources",
     "SharedConfigOperation",
+    "Withheld",
 ]
 
 T = TypeVar("T")
@@ -133,7 +135,12 @@ def _key(resource_type: int, resource_name: str) -> tuple[int, str]:
 class ConfigOperation(Operation[ConfigResource, T]):
     """A config API call: keyed by ConfigResource, BROKER and BROKER_LOGGER routed to their id."""
 
+    #: Resources to ask of one node only, whichever broker could answer them.
+    pinned: Mapping[ConfigResource, int] | None = None
+
     def destination(self, resource: ConfigResource) -> int | None:
+        if self.pinned is not None and resource in self.pinned:
+            return self.pinned[resource]
         if resource.type in _PER_BROKER_TYPES and resource.name != "":
             return int(resource.name)
         return None
@@ -346,6 +353,10 @@ def _new_entry(
     )
 
 
+#: Answers a describe could not fill with documentation: who answered (None: unknown) and what.
+Withheld = dict[ConfigResource, tuple[Answerer | None, Config]]
+
+
 @dataclass
 class DescribeConfigs(SharedConfigOperation[Config]):
     """DescribeConfigs (KIP-133), with synonyms (KIP-226) and type and documentation (KIP-569).
@@ -360,8 +371,14 @@ class DescribeConfigs(SharedConfigOperation[Config]):
     entries: EntryCache = field(default_factory=EntryCache, repr=False, compare=False)
     #: Where each resource's answer came from is written here (``Answerer``), when given.
     answerers: dict[ConfigResource, Answerer] | None = field(default=None, repr=False)
-    #: Resources to ask of one node only, whichever broker could answer them.
-    pinned: Mapping[ConfigResource, int] | None = None
+    pinned: Mapping[ConfigResource, int] | None = None  # see ``ConfigOperation``
+    #: With ``withhold``: each answer is filled from the documentation held for the broker
+    #: process that sent it; the answers it cannot fill are handed to ``withhold`` (with who
+    #: answered) instead of settling their futures, and the caller settles them.
+    documentation: Documentation | None = field(default=None, repr=False, compare=False)
+    withhold: Callable[[DescribeConfigs, Withheld], None] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     codec = DESCRIBE_CONFIGS
     hedged = True
@@ -379,6 +396,8 @@ class DescribeConfigs(SharedConfigOperation[Config]):
         entries: EntryCache | None = None,
         answerers: dict[ConfigResource, Answerer] | None = None,
         pinned: Mapping[ConfigResource, int] | None = None,
+        documentation: Documentation | None = None,
+        withhold: Callable[[DescribeConfigs, Withheld], None] | None = None,
     ) -> DescribeConfigs:
         if isinstance(resources, ConfigResource | str | bytes) or not isinstance(
             resources, Iterable
@@ -406,13 +425,11 @@ class DescribeConfigs(SharedConfigOperation[Config]):
             entries=entries or EntryCache(),
             answerers=answerers,
             pinned=pinned,
+            documentation=documentation,
+            withhold=withhold,
         )
 
     shares_a_resource = True
-
-    def destination(self, resource: ConfigResource) -> int | None:
-        node = None if self.pinned is None else self.pinned.get(resource)
-        return super().destination(resource) if node is None else node
 
     def outcomes(
         self, resources: Sequence[ConfigResource], response: Mapping[str, Any]
@@ -420,7 +437,33 @@ class DescribeConfigs(SharedConfigOperation[Config]):
         answerer = response.get(ANSWERED_BY)
         if self.answerers is not None and answerer is not None:
             self.answerers.update(dict.fromkeys(resources, answerer))
-        return super().outcomes(resources, response)
+        outcomes = super().outcomes(resources, response)
+        if self.documentation is None:
+            return outcomes
+        return self._filled(outcomes, answerer, self.documentation)
+
+    def _filled(
+        self,
+        outcomes: Iterator[tuple[ConfigResource, Config | BrokerError]],
+        answerer: Answerer | None,
+        documentation: Documentation,
+    ) -> Iterator[tuple[ConfigResource, Config | BrokerError]]:
+        """Each answer filled with its documentation; what cannot be is withheld."""
+        withheld: Withheld = {}
+        for resource, outcome in outcomes:
+            if isinstance(outcome, BrokerError):
+                yield resource, outcome
+                continue
+            filled = (
+                None if answerer is None else documentation.fill(answerer, resource.type, outcome)
+            )
+            if filled is None:
+                withheld[resource] = (answerer, outcome)
+            else:
+                yield resource, filled
+        if withheld:
+            assert self.withhold is not None  # given with ``documentation``
+            self.withhold(self, withheld)
 
     @property
     def resources(self) -> list[ConfigResource]:

@@ -52,14 +52,12 @@ class Documentation:
     def __init__(self, limit: int = 10_000) -> None:
         self.limit = limit
         self._held: dict[tuple[int, ResourceType], _Held] = {}
+        #: The resource types held for some broker (asked on every describe with documentation).
+        self.types: set[ResourceType] = set()
 
     def _for(self, answerer: Answerer, resource_type: ResourceType) -> _Held | None:
         held = self._held.get((answerer.node_id, resource_type))
         return held if held is not None and held.session == answerer.session else None
-
-    def holds(self, resource_type: ResourceType) -> bool:
-        """Whether any broker's documentation of ``resource_type`` is held."""
-        return any(held_type is resource_type for _, held_type in self._held)
 
     def missing(self, answerer: Answerer, resource_type: ResourceType, config: Config) -> set[str]:
         """The keys of ``config`` whose documentation is not held for that broker process."""
@@ -76,14 +74,15 @@ class Documentation:
         held = self._for(answerer, resource_type)
         if held is None:
             held = self._held[key] = _Held(answerer.session)
+            self.types.add(resource_type)
         held.docs.update((entry.name, entry.documentation) for entry in config.entries)
 
     def fill(
         self, answerer: Answerer, resource_type: ResourceType, config: Config
     ) -> Config | None:
         """``config`` with each entry's documentation, or None when one is not held."""
-        held = self._for(answerer, resource_type)
-        if held is None:
+        held = self._held.get((answerer.node_id, resource_type))  # ``_for``, on the hot path
+        if held is None or held.session != answerer.session:
             return None
         if held.last[0] is config:
             return held.last[1]

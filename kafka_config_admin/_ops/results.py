@@ -178,6 +178,18 @@ class DescribeConfigsResult(_ValuesResult[ConfigResource, Config]):
     ``await result.all()`` gives ``dict[ConfigResource, Config]`` or raises the first error.
     """
 
+    #: Answers the client is still filling with documentation (``AdminClient._document``):
+    #: the engine's deadline and closing leave them to it, whose deadline is the same.
+    _documenting: frozenset[ConfigResource] = frozenset()
+
+    def _fail_pending(self, error_for: Callable[[ConfigResource], BaseException]) -> None:
+        if not self._documenting:
+            super()._fail_pending(error_for)
+            return
+        for resource, future in self.values.items():
+            if not future.done() and resource not in self._documenting:
+                future._set_exception(error_for(resource))
+
 
 class _ChangeResult(_Result[K, None]):
     """A change's result: ``values[key]`` completes once that key is done."""

@@ -183,3 +183,32 @@ async def test_a_new_clients_first_describe_of_one_resource_is_one_request(
         # Filled from what the first answer taught: one request without documentation.
         assert client.traffic().requests - before == 1
         assert client.traffic().bytes_received - bytes_before <= plain * 1.1
+
+
+async def test_describes_of_one_held_resource_are_filled_alike_one_by_one_and_at_once(
+    admin_client: AdminClient, kafka_bootstrap: str
+) -> None:
+    # The held path (``_FilledDescribe``): each answer filled as it comes, no task, no follow-up.
+    names = await asyncio.gather(*(new_topic(admin_client, kafka_bootstrap) for _ in range(3)))
+    await alter_topic(admin_client, names[1], "retention.ms", "7200000")
+    topics = [ConfigResource(ResourceType.TOPIC, name) for name in names]
+    await settled_entry(admin_client, topics[1], "retention.ms", "7200000")
+    broker = ConfigResource(ResourceType.BROKER, str(admin_client.broker_ids()[0]))
+    expected = await uncached(admin_client, [*topics, broker])
+    async with AdminClient(kafka_bootstrap, timeout=30) as client:
+        assert await documented(client, [topics[0]]) == {topics[0]: expected[topics[0]]}
+        before = client.traffic().requests
+        for topic in topics:  # one by one, a timeout given, as a tuple, as a mapping
+            result = client.describe_configs(
+                (topic,), include_synonyms=True, include_documentation=True, timeout=10
+            )
+            assert await result.values[topic] == expected[topic]
+            assert await documented(client, {topic: None}) == {topic: expected[topic]}
+        at_once = await asyncio.gather(*(documented(client, [topic]) for topic in topics * 10))
+        assert at_once == [{topic: expected[topic]} for topic in topics * 10]
+        # Every key was held: one request per describe, none asked with documentation.
+        assert client.traffic().requests - before <= 2 * len(topics) + 10 * len(topics)
+        # A type not held yet (the broker's keys) is still asked for, and filled alike.
+        assert await documented(client, [broker]) == {broker: expected[broker]}
+    entry = expected[topics[1]]["retention.ms"]
+    assert entry.value == "7200000" and entry.documentation and entry.synonyms

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from kafka_config_admin import ConfigEntry, ConfigResource, ConfigSource, ConfigType, ResourceType
 from kafka_config_admin._models.configs import Config, config_of
+from kafka_config_admin._ops.configs import DescribeConfigs, Withheld
 from kafka_config_admin._ops.documentation import Documentation, FollowUp
-from kafka_config_admin._protocol import Answerer
+from kafka_config_admin._protocol import ANSWERED_BY, Answerer
 
 TOPIC = ResourceType.TOPIC
 BROKER_1 = Answerer(node_id=1, session=10)
@@ -131,12 +132,12 @@ def test_past_the_limit_filled_copies_start_again_and_stay_correct() -> None:
         assert held.fill(BROKER_1, TOPIC, config()) == config(DOCS)
 
 
-def test_holds_says_whether_any_broker_documented_the_type() -> None:
+def test_types_are_those_any_broker_documented() -> None:
     held = Documentation()
-    assert not held.holds(TOPIC)
+    assert TOPIC not in held.types
     held.learn(BROKER_1, TOPIC, config(DOCS))
-    assert held.holds(TOPIC)
-    assert not held.holds(ResourceType.BROKER)
+    assert TOPIC in held.types
+    assert ResourceType.BROKER not in held.types
 
 
 def test_configs_with_the_same_keys_missing_are_asked_once_whatever_their_number() -> None:
@@ -145,3 +146,76 @@ def test_configs_with_the_same_keys_missing_are_asked_once_whatever_their_number
     answers = {topic(f"t{i}"): (BROKER_1, shared) for i in range(2000)}
     answers[topic("other")] = (BROKER_1, config(names=("retention.ms",)))
     assert list(held.follow_ups(answers).values()) == [FollowUp(1, sorted(DOCS))]
+
+
+def _raw_entry(name: str, documentation: str | None) -> dict[str, object]:
+    """One entry of a DescribeConfigs answer, as the decoder hands it over."""
+    return {
+        "name": name,
+        "value": "1",
+        "read_only": False,
+        "is_default": True,
+        "config_source": 5,  # DEFAULT_CONFIG
+        "is_sensitive": False,
+        "synonyms": [],
+        "config_type": 2,  # STRING
+        "documentation": documentation,
+    }
+
+
+def _answer(names: list[str], documented: bool, answerer: Answerer) -> dict[str, object]:
+    """A broker's answer for the topics ``names``, with or without documentation."""
+    configs = [_raw_entry(name, DOCS[name] if documented else None) for name in DOCS]
+    return {
+        "results": [
+            {
+                "error_code": 0,
+                "error_message": None,
+                "resource_type": TOPIC,
+                "resource_name": name,
+                "configs": configs,
+            }
+            for name in names
+        ],
+        ANSWERED_BY: answerer,
+    }
+
+
+def test_a_describe_fills_held_answers_and_withholds_the_rest() -> None:
+    # ``DescribeConfigs`` with documentation: what the broker process that answered is held
+    # for settles at once, equal to the answer sent with documentation; the rest is handed
+    # to ``withhold`` with who answered, and never settled by the engine.
+    held = Documentation()
+    withheld: list[Withheld] = []
+    topics = [ConfigResource(TOPIC, "a"), ConfigResource(TOPIC, "b")]
+
+    def describe(documentation: Documentation | None = held) -> DescribeConfigs:
+        return DescribeConfigs.build(
+            topics,
+            include_synonyms=True,
+            include_documentation=documentation is None,
+            documentation=documentation,
+            withhold=lambda asked, answers: withheld.append(answers),
+        )
+
+    documented = dict(describe(None).outcomes(topics, _answer(["a", "b"], True, BROKER_1)))
+    first = dict(describe().outcomes(topics, _answer(["a", "b"], False, BROKER_1)))
+    assert first == {} and set(withheld[0]) == set(topics)
+    answerer, first_config = withheld[0][topics[0]]
+    assert answerer == BROKER_1 and first_config["retention.ms"].documentation is None
+    taught = documented[topics[0]]
+    assert (
+        isinstance(taught, Config) and taught["retention.ms"].documentation == DOCS["retention.ms"]
+    )
+    held.learn(BROKER_1, TOPIC, taught)
+    again = dict(describe().outcomes(topics, _answer(["a", "b"], False, BROKER_1)))
+    assert again == documented and len(withheld) == 1
+    # Another broker process is not filled from what BROKER_1 said, nor an unnamed one.
+    for answerer in (BROKER_2, Answerer(node_id=1, session=99), None):
+        answer = _answer(["a", "b"], False, BROKER_1)
+        if answerer is None:
+            del answer[ANSWERED_BY]
+        else:
+            answer[ANSWERED_BY] = answerer
+        assert dict(describe().outcomes(topics, answer)) == {}
+        assert withheld[-1][topics[1]] == (answerer, first_config)

@@ -61,7 +61,11 @@ class Recording:
             time=datetime.now(UTC),
         )
         try:
-            await anyio.to_thread.run_sync(self.journal.record, entries)
+            # An interrupted apply's recording is bounded (the apply moves on after its
+            # bound): the write is left to finish in its thread rather than waited for.
+            await anyio.to_thread.run_sync(
+                self.journal.record, entries, abandon_on_cancel=report.interrupted
+            )
         except JournalError as error:
             return replace(report, journal_error=str(error))
         return replace(report, change_set_id=change_set)

@@ -4,6 +4,8 @@ outcomes: the SDK's ``apply_plan`` cancelled, and the CLI sent Ctrl-C or SIGTERM
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import signal
 import subprocess
 import sys
@@ -227,15 +229,34 @@ async def test_an_interrupted_apply_says_where_it_recorded_and_a_stuck_recorder_
     ]
 
 
-@pytest.mark.parametrize("command", ["apply", "alter"])
+@pytest.mark.parametrize(
+    ("command", "interrupt", "store"),
+    [
+        ("apply", signal.SIGINT, "file"),
+        ("apply", signal.SIGTERM, "file"),
+        ("alter", signal.SIGINT, "topic"),
+        ("alter", signal.SIGTERM, "file"),
+    ],
+    ids=["apply-ctrl-c", "apply-sigterm", "alter-ctrl-c-journal-topic", "alter-sigterm"],
+)
 def test_a_cli_change_interrupted_mid_alter_exits_130_and_history_shows_its_rows(
     kafka_bootstrap: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-    interrupt: signal.Signals,
+    monkeypatch: pytest.MonkeyPatch,
     command: str,
+    interrupt: signal.Signals,
+    store: str,
 ) -> None:
     names = [with_admin(kafka_bootstrap, _made(kafka_bootstrap)) for _ in range(TOPICS)]
+    cluster, journal_of = ["-b", kafka_bootstrap], []  # history reads the file's journal
+    if store == "topic":  # the journal on a topic of the cluster, as a clusters file names it
+        clusters = tmp_path / "clusters.yaml"
+        journal = {"topic": f"journal-{unique_name()}", "retention_ms": 3_600_000}
+        entry = {"bootstrap_servers": kafka_bootstrap, "journal": journal}
+        clusters.write_text(json.dumps({"clusters": {"team": entry}}))  # JSON is YAML
+        monkeypatch.setenv("KAFKA_CONFIG_ADMIN_CLUSTERS", str(clusters))
+        cluster = journal_of = ["--cluster", "team"]
     args = ["alter", *[a for name in names for a in ("--topic", name)], "--set", "retention.ms=1h"]
     if command == "apply":  # with a topic to create, which is never sent
         file = tmp_path / "desired.yaml"
@@ -247,9 +268,9 @@ def test_a_cli_change_interrupted_mid_alter_exits_130_and_history_shows_its_rows
         args = ["apply", str(file)]
     # The CLI itself, as a process that sends itself the signal once its alter is written.
     child = tmp_path / "interrupted_cli.py"
-    child.write_text(_CHILD.format(signal=int(interrupt)))
+    child.write_text(_CHILD.format(signal=int(interrupt), then=""))
     ran = subprocess.run(
-        [sys.executable, str(child), *args, "--yes", "-b", kafka_bootstrap],
+        [sys.executable, str(child), *args, "--yes", *cluster],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         timeout=120,
@@ -259,7 +280,7 @@ def test_a_cli_change_interrupted_mid_alter_exits_130_and_history_shows_its_rows
     assert err.rstrip().endswith("interrupted"), err
     line = next(line for line in err.splitlines() if "before the apply was interrupted" in line)
     change_set = line.split("change set ")[1].split()[0]
-    shown = run_cli(capsys, "history", "-o", "json", "--change-set", change_set)
+    shown = run_cli(capsys, "history", "-o", "json", "--change-set", change_set, *journal_of)
     assert shown.code == 0, shown.err
     changes = shown.json()["changes"]
     assert {(c["resource_name"], c["key"], c["outcome"]) for c in changes} == {
@@ -268,15 +289,38 @@ def test_a_cli_change_interrupted_mid_alter_exits_130_and_history_shows_its_rows
     # The alter reached the broker, and an undo of an unconfirmed row plans the old value back.
     undone_name = changes[0]["resource_name"]
     settled(kafka_bootstrap, _topic(undone_name), "retention.ms", "3600000")
-    undone = run_cli(capsys, "undo", str(changes[0]["id"]), "-b", kafka_bootstrap, "--yes")
+    undone = run_cli(capsys, "undo", str(changes[0]["id"]), *cluster, "--yes")
     assert undone.code == 0, undone.err
     settled(kafka_bootstrap, _topic(undone_name), "retention.ms", "604800000")
 
 
-@pytest.fixture(params=[signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def interrupt(request: pytest.FixtureRequest) -> signal.Signals:
-    signals: signal.Signals = request.param
-    return signals
+def test_a_journal_topic_that_does_not_answer_is_left_after_the_bound_and_said(
+    kafka_bootstrap: str, tmp_path: Path
+) -> None:
+    name = with_admin(kafka_bootstrap, _made(kafka_bootstrap))
+    clusters = tmp_path / "clusters.yaml"
+    journal = {"topic": f"journal-{unique_name()}", "retention_ms": 3_600_000}
+    entry = {"bootstrap_servers": kafka_bootstrap, "journal": journal}
+    clusters.write_text(json.dumps({"clusters": {"team": entry}}))  # JSON is YAML
+    child = tmp_path / "interrupted_cli.py"
+    child.write_text(_CHILD.format(signal=int(signal.SIGINT), then=_SLOW_TOPIC))
+    command = [sys.executable, str(child), "alter", "--topic", name, "--set", "retention.ms=1h"]
+    started = time.monotonic()
+    ran = subprocess.run(
+        [*command, "--yes", "--cluster", "team"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        env=os.environ | {"KAFKA_CONFIG_ADMIN_CLUSTERS": str(clusters)},
+    )
+    took = time.monotonic() - started
+    err = ran.stderr.decode()
+    assert ran.returncode == 130, err
+    assert [line for line in err.splitlines() if line][-2:] == [
+        "error: the changes sent before the apply was interrupted were not recorded within 2 s",
+        "interrupted",
+    ], err
+    assert took < 60, err  # the write left behind does not hold the process at its exit
 
 
 def _made(bootstrap: str) -> Callable[[AdminClient], Any]:
@@ -315,6 +359,24 @@ def watching_submit(self, *args, **kwargs):
 
 
 Transport.submit = watching_submit
+{then}
 sys.argv[0] = "kafka-config-admin"
 main()
+"""
+
+#: What the CLI child does besides: its journal topic's writes never end, its bound is 2 s.
+_SLOW_TOPIC = """\
+import asyncio
+
+from kafka_config_admin import changeset
+from kafka_config_admin.changeset import _apply
+from kafka_config_admin.journal._topic import TopicJournal
+
+
+async def never_written(self, entries):
+    await asyncio.sleep(3600)
+
+
+TopicJournal._record = never_written
+changeset.INTERRUPTED_RECORD_TIMEOUT = _apply.INTERRUPTED_RECORD_TIMEOUT = 2.0
 """

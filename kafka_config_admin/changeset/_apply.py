@@ -286,7 +286,8 @@ class _Preparing:
             except Exception as failure:  # its preparation failed: the apply's error goes on
                 recorded = replace(report, journal_error=error_line(failure))
         if recorded is None:
-            await self.abandon()
+            with anyio.CancelScope(shield=True):  # its preparation may still run: ended here
+                await self.abandon()
             recorded = replace(
                 report,
                 journal_error=f"the recorder did not record them within "

@@ -136,6 +136,29 @@ async def test_an_apply_cancelled_as_it_creates_records_the_alters_answered_and_
     )
 
 
+@pytest.mark.parametrize("kind", ["quota", "partitions"])
+async def test_a_quota_or_partitions_cancelled_in_flight_are_recorded_unconfirmed(
+    admin_client: AdminClient,
+    kafka_bootstrap: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    kind: str,
+) -> None:
+    if kind == "quota":
+        user = unique_name()
+        text = f"quotas:\n  - entity: {{user: {user}}}\n    values: {{producer_byte_rate: 2048}}\n"
+        api, key = "AlterClientQuotas", (f"user={user}", "producer_byte_rate")
+    else:
+        name = await new_topic(admin_client, kafka_bootstrap)
+        text = f"topics:\n  - {{name: {name}, partitions: 2}}\n"
+        api, key = "CreatePartitions", (name, "partitions")
+    journal = Journal.at(tmp_path / "journal.sqlite")
+    await cancelled_apply(admin_client, monkeypatch, journal, text, api)
+    [(recorded_key, entry)] = rows(journal).items()
+    assert recorded_key == key
+    assert (entry.outcome, entry.note) == ("unconfirmed", INTERRUPTED_NOTE)
+
+
 async def test_an_apply_that_raises_after_its_alter_records_the_alters_answered(
     admin_client: AdminClient,
     kafka_bootstrap: str,

@@ -396,10 +396,11 @@ async def apply_plan(
 class _Sent:
     """What an apply sent so far and what it knows of it, kept as it goes: what it records
     when it is interrupted. ``known``: the outcomes settled (those refused before sending
-    too); ``pending``: the outcomes of what was sent meanwhile (unconfirmed)."""
+    too); ``pending``: each resource sent meanwhile, with the note of its unconfirmed outcome
+    (a note only: an apply of thousands of resources makes no outcome it does not need)."""
 
     known: dict[ConfigResource, ResourceOutcome] = field(default_factory=dict)
-    pending: dict[ConfigResource, ResourceOutcome] = field(default_factory=dict)
+    pending: dict[ConfigResource, str] = field(default_factory=dict)
     quotas: dict[ClientQuotaEntity, QuotaOutcome] = field(default_factory=dict)
     scram: dict[str, ScramOutcome] = field(default_factory=dict)
     partitions: dict[str, PartitionOutcome] = field(default_factory=dict)
@@ -409,7 +410,8 @@ class _Sent:
         if not (self.pending or self.quotas or self.scram or self.partitions):
             return None
         outcomes = [
-            self.known.get(p.resource) or self.pending[p.resource]
+            self.known.get(p.resource)
+            or _outcome(p, OutcomeStatus.UNCONFIRMED, note=self.pending[p.resource])
             for p in plan.resources
             if p.resource in self.known or p.resource in self.pending
         ]
@@ -718,29 +720,21 @@ async def _send(
                 outcomes[resource] = _outcome(plan, OutcomeStatus.FAILED, error=error)
     errors: dict[ConfigResource, BaseException | None] = {}
 
-    def sending(resources: Iterable[ConfigResource]) -> None:
-        for resource in resources:
-            sent.pending[resource] = _outcome(
-                plans[resource], OutcomeStatus.UNCONFIRMED, note=INTERRUPTED_NOTE
-            )
-
     def answered(answers: Mapping[ConfigResource, BaseException | None]) -> None:
         errors.update(answers)
         for resource, error in answers.items():
             if error is None:
-                sent.pending[resource] = _outcome(
-                    plans[resource], OutcomeStatus.UNCONFIRMED, note=_ACCEPTED_NOTE
-                )
+                sent.pending[resource] = _ACCEPTED_NOTE
             else:
                 outcomes[resource] = _outcome(plans[resource], _FAILED, error=error)
 
     if alters:
-        sending(alters)
+        sent.pending.update(dict.fromkeys(alters, INTERRUPTED_NOTE))
         altered = admin.incremental_alter_configs(alters)
         await altered.wait()
         answered({r: f.exception() for r, f in altered.values.items()})
     if new_topics:
-        sending(_topic(topic.name) for topic in new_topics)
+        sent.pending.update((_topic(topic.name), INTERRUPTED_NOTE) for topic in new_topics)
         created = admin.create_topics(new_topics)
         await created.wait()
         answered({_topic(name): future.exception() for name, future in created.values.items()})

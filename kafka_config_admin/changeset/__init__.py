@@ -47,6 +47,8 @@ for one release.
 from ..state import OutcomeStatus
 from ._apply import (
     DEFAULT_READ_BACK_TIMEOUT,
+    INTERRUPTED_NOTE,
+    INTERRUPTED_RECORD_TIMEOUT,
     ApplyRecorder,
     ApplyRecording,
     ApplyReport,
@@ -84,6 +86,8 @@ from ._verdict import BrokerVerdict, Proposal, Refusal, ask_broker, is_refusal
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
     "DEFAULT_REASSIGNMENT_TIMEOUT",
+    "INTERRUPTED_NOTE",
+    "INTERRUPTED_RECORD_TIMEOUT",
     "SAVED_PLAN_FORMAT",
     "SAVED_PLAN_KIND",
     "ApplyRecorder",

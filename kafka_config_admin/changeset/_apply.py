@@ -43,9 +43,11 @@ from ..state import (
     read_scram_credentials,
 )
 from ..state._outcomes import status_dict
+from ..toolkit import error_line
 from ._guard import RuleCheck, check_plan_rules
 from ._reassign import (
     DEFAULT_REASSIGNMENT_TIMEOUT,
+    INTERRUPTED_NOTE,
     PartitionOutcome,
     Progress,
     apply_partition_plans,
@@ -55,6 +57,8 @@ from ._verdict import BrokerVerdict, Proposal, Refusal, ask_broker
 
 __all__ = [
     "DEFAULT_READ_BACK_TIMEOUT",
+    "INTERRUPTED_NOTE",
+    "INTERRUPTED_RECORD_TIMEOUT",
     "ApplyRecorder",
     "ApplyRecording",
     "ApplyReport",
@@ -73,6 +77,13 @@ V = TypeVar("V")
 DEFAULT_READ_BACK_TIMEOUT = 30.0
 
 _READ_BACK_PAUSE = 0.05
+
+#: Seconds an interrupted apply (cancelled, or failed) gives its recorder to record what it
+#: had sent before the interruption goes on: Ctrl-C never waits longer.
+INTERRUPTED_RECORD_TIMEOUT = 10.0
+
+#: The note of a change the broker accepted but the apply did not read back.
+_ACCEPTED_NOTE = "the broker accepted it; the apply was interrupted before a describe showed it"
 
 
 class PlanRejectedError(InvalidArgumentError):
@@ -155,6 +166,9 @@ class ApplyReport:
     change_set_id: str | None = None
     #: Why the recorder could not record them (the changes were made all the same).
     journal_error: str | None = None
+    #: Whether the apply was interrupted (cancelled, or failed) before it was done: the
+    #: report holds only what had been sent, and what was known of it.
+    interrupted: bool = False
 
     @property
     def ok(self) -> bool:
@@ -196,7 +210,23 @@ class ApplyReport:
             ],
             "change_set_id": self.change_set_id,
             "journal_error": self.journal_error,
+            "interrupted": self.interrupted,
         }
+
+    def interruption_note(self) -> str | None:
+        """What became of an interrupted apply's recording (returned by its recorder), as a
+        sentence; None when nothing was recorded since nothing was sent."""
+        if self.journal_error is not None:
+            return (
+                "the changes sent before the apply was interrupted could not be recorded: "
+                + self.journal_error
+            )
+        if self.change_set_id is not None:
+            return (
+                "the changes sent before the apply was interrupted were recorded in the "
+                f"journal as change set {self.change_set_id}"
+            )
+        return None
 
 
 class ApplyRecording(Protocol):
@@ -237,10 +267,35 @@ class _Preparing:
         return await (await self._task).record(report)
 
     async def abandon(self) -> None:
-        """Stop preparing (the apply failed before it had a report)."""
+        """Stop preparing (the apply failed before it sent anything)."""
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+
+    async def record_interrupted(self, report: ApplyReport | None, error: BaseException) -> None:
+        """Record ``report``, what an interrupted apply had sent (None: nothing), shielded
+        from the cancellation for at most :data:`INTERRUPTED_RECORD_TIMEOUT` seconds; what
+        became of it is added to ``error``'s notes."""
+        if report is None or self._task is None:
+            await self.abandon()
+            return
+        recorded = None
+        with anyio.move_on_after(INTERRUPTED_RECORD_TIMEOUT, shield=True):
+            try:
+                recorded = await self.record(report)
+            except Exception as failure:  # its preparation failed: the apply's error goes on
+                recorded = replace(report, journal_error=error_line(failure))
+        if recorded is None:
+            with anyio.CancelScope(shield=True):  # its preparation may still run: ended here
+                await self.abandon()
+            recorded = replace(
+                report,
+                journal_error=f"the recorder did not record them within "
+                f"{INTERRUPTED_RECORD_TIMEOUT:g} s",
+            )
+        note = recorded.interruption_note()
+        if note is not None:
+            error.add_note(note)
 
 
 async def apply_plan(
@@ -295,7 +350,12 @@ async def apply_plan(
     ``recorder`` (the journal: :mod:`kafka_config_admin.journal`) records every change sent,
     with its outcome, before this returns (never for a dry run): it prepares while the changes
     are sent, and records once the apply is done; the report it returns says the change set's
-    id, or why it could not record.
+    id, or why it could not record. When the apply is cancelled or raises after it sent
+    changes, the recorder is handed a report with ``interrupted`` set, of only the changes
+    sent: those whose outcome was known as it was, the others ``UNCONFIRMED``
+    (:data:`INTERRUPTED_NOTE`); that recording is shielded from the cancellation for at most
+    :data:`INTERRUPTED_RECORD_TIMEOUT` seconds, its fate is added to the exception's notes,
+    and the exception propagates.
 
     ``verdict`` is the broker's dry run of this very plan when the caller has it fresh
     (``changeset.apply`` passes its review's when none of the plan's keys moved since): the
@@ -309,6 +369,7 @@ async def apply_plan(
     given = upsertions or {}
     passwords = _passwords(plan.scram, given)  # all read before anything is sent
     preparing = _Preparing(None if dry_run else recorder, admin, plan)
+    sent = _Sent()
     try:
         report = await _applied(
             admin,
@@ -316,6 +377,7 @@ async def apply_plan(
             guard,
             passwords,
             given,
+            sent,
             dry_run=dry_run,
             read_back_timeout=read_back_timeout,
             throttle=throttle,
@@ -324,10 +386,42 @@ async def apply_plan(
             wait_for_metadata=wait_for_metadata,
             verdict=verdict,
         )
-    except BaseException:
-        await preparing.abandon()
+    except BaseException as error:
+        await preparing.record_interrupted(sent.report(plan, guard), error)
         raise
     return await preparing.record(report)
+
+
+@dataclass
+class _Sent:
+    """What an apply sent so far and what it knows of it, kept as it goes: what it records
+    when it is interrupted. ``known``: the outcomes settled (those refused before sending
+    too); ``pending``: each resource sent meanwhile, with the note of its unconfirmed outcome
+    (a note only: an apply of thousands of resources makes no outcome it does not need)."""
+
+    known: dict[ConfigResource, ResourceOutcome] = field(default_factory=dict)
+    pending: dict[ConfigResource, str] = field(default_factory=dict)
+    quotas: dict[ClientQuotaEntity, QuotaOutcome] = field(default_factory=dict)
+    scram: dict[str, ScramOutcome] = field(default_factory=dict)
+    partitions: dict[str, PartitionOutcome] = field(default_factory=dict)
+
+    def report(self, plan: Plan, guard: RuleCheck) -> ApplyReport | None:
+        """The report of what was sent, in plan order; None when nothing was."""
+        if not (self.pending or self.quotas or self.scram or self.partitions):
+            return None
+        outcomes = [
+            self.known.get(p.resource)
+            or _outcome(p, OutcomeStatus.UNCONFIRMED, note=self.pending[p.resource])
+            for p in plan.resources
+            if p.resource in self.known or p.resource in self.pending
+        ]
+        return ApplyReport(
+            outcomes=tuple(_noted(o, guard, o.resource) for o in outcomes),
+            quotas=tuple(_noted(q, guard, q.entity) for q in self.quotas.values()),
+            scram=tuple(_noted(s, guard, s.user) for s in self.scram.values()),
+            partitions=tuple(self.partitions.values()),
+            interrupted=True,
+        )
 
 
 async def _applied(
@@ -336,6 +430,7 @@ async def _applied(
     guard: RuleCheck,
     passwords: Mapping[str, str],
     given: Mapping[str, UserScramCredentialUpsertion],
+    sent: _Sent,
     *,
     dry_run: bool,
     read_back_timeout: float,
@@ -346,8 +441,8 @@ async def _applied(
     verdict: BrokerVerdict | None,
 ) -> ApplyReport:
     """:func:`apply_plan`'s work once its checks passed: the report of what became of each
-    change."""
-    outcomes: dict[ConfigResource, ResourceOutcome] = {}
+    change (``sent`` kept up to date as it goes)."""
+    outcomes = sent.known
     to_send: dict[ConfigResource, ResourcePlan] = {}
     for resource_plan in plan.resources:
         if resource_plan.action in (ResourceAction.ALTER, ResourceAction.CREATE):
@@ -367,7 +462,7 @@ async def _applied(
         for resource in validated:
             outcomes[resource] = _outcome(to_send[resource], OutcomeStatus.VALIDATED)
     else:
-        applied = await _send(admin, {r: to_send[r] for r in validated}, outcomes)
+        applied = await _send(admin, {r: to_send[r] for r in validated}, sent)
         if wait_for_metadata:
             await settle_topics(admin, _created_counts(to_send[r] for r in applied))
         confirmed = await _read_back(admin, {r: to_send[r] for r in applied}, read_back_timeout)
@@ -380,8 +475,12 @@ async def _applied(
                     OutcomeStatus.UNCONFIRMED,
                     note="applied, but a describe did not show the new values in time",
                 )
-    quotas = await _apply_quotas(admin, plan.quotas, verdict.quotas, dry_run, read_back_timeout)
-    scram = await _apply_scram(admin, plan.scram, passwords, given, dry_run, read_back_timeout)
+    quotas = await _apply_quotas(
+        admin, plan.quotas, verdict.quotas, dry_run, read_back_timeout, sent.quotas
+    )
+    scram = await _apply_scram(
+        admin, plan.scram, passwords, given, dry_run, read_back_timeout, sent.scram
+    )
     partitions = await apply_partition_plans(
         admin,
         [p for p in plan.partition_plans() if outcomes[_topic(p.topic)].status is not _FAILED],
@@ -392,6 +491,7 @@ async def _applied(
         read_back_timeout=read_back_timeout,
         progress=progress,
         wait_for_metadata=wait_for_metadata,
+        sent=sent.partitions,
     )
     return ApplyReport(
         outcomes=tuple(_noted(outcomes[p.resource], guard, p.resource) for p in plan.resources),
@@ -473,11 +573,13 @@ async def _apply_scram(
     given: Mapping[str, UserScramCredentialUpsertion],
     dry_run: bool,
     read_back_timeout: float,
+    sent: dict[str, ScramOutcome],
 ) -> tuple[ScramOutcome, ...]:
     """Upsert and delete each user's credentials, one request per change, and read them back.
 
     Kafka has no validate_only for credentials: a dry run checks them here (the salted
     password is made) and sends nothing. A user's first failed change stops its others.
+    ``sent``: each user's outcome as far as known, from its first request on.
     """
     outcomes: dict[str, ScramOutcome] = {}
     applied: dict[str, ScramPlan] = {}
@@ -488,12 +590,16 @@ async def _apply_scram(
                 note = "checked here: Kafka cannot validate a credential without changing it"
                 outcomes[plan.user] = ScramOutcome(plan.user, OutcomeStatus.VALIDATED, note=note)
                 continue
+            sent[plan.user] = _unconfirmed_user(plan.user, INTERRUPTED_NOTE)
             for alteration in alterations:  # the broker takes one change per user at a time
                 await admin.alter_user_scram_credentials([alteration]).all()
         except KafkaConfigAdminError as error:
             outcomes[plan.user] = ScramOutcome(plan.user, OutcomeStatus.FAILED, error=error)
+            if plan.user in sent:
+                sent[plan.user] = outcomes[plan.user]
         else:
             applied[plan.user] = plan
+            sent[plan.user] = _unconfirmed_user(plan.user, _ACCEPTED_NOTE)
     if applied:
         read = partial(read_scram_credentials, admin)
         shown = await _shown_within(
@@ -502,8 +608,14 @@ async def _apply_scram(
         note = "applied, but a describe did not show the new credentials in time"
         for user in applied:
             status = OutcomeStatus.APPLIED if user in shown else OutcomeStatus.UNCONFIRMED
-            outcomes[user] = ScramOutcome(user, status, note="" if user in shown else note)
+            outcomes[user] = sent[user] = ScramOutcome(
+                user, status, note="" if user in shown else note
+            )
     return tuple(outcomes[plan.user] for plan in plans)
+
+
+def _unconfirmed_user(user: str, note: str) -> ScramOutcome:
+    return ScramOutcome(user, OutcomeStatus.UNCONFIRMED, note=note)
 
 
 async def _apply_quotas(
@@ -512,8 +624,10 @@ async def _apply_quotas(
     refused: Mapping[ClientQuotaEntity, Refusal],
     dry_run: bool,
     read_back_timeout: float,
+    sent: dict[ClientQuotaEntity, QuotaOutcome],
 ) -> tuple[QuotaOutcome, ...]:
-    """Make every entity's quota change the broker did not refuse, and read them back."""
+    """Make every entity's quota change the broker did not refuse, and read them back
+    (``sent``: each entity's outcome as far as known, once its change is sent)."""
     if not plans:
         return ()
     pending = {plan.quota_entity: plan for plan in plans}
@@ -522,12 +636,16 @@ async def _apply_quotas(
         outcomes[entity] = QuotaOutcome(entity, OutcomeStatus.FAILED, error=refusal.error)
         del pending[entity]
     if pending and not dry_run:
+        sent.update((e, _unconfirmed_quota(e, INTERRUPTED_NOTE)) for e in pending)
         result = admin.alter_client_quotas(
             {entity: plan.alteration() for entity, plan in pending.items()}
         )
         await result.wait()
+        sent.update((e, _unconfirmed_quota(e, _ACCEPTED_NOTE)) for e in pending)
         for entity, error in result.errors().items():
-            outcomes[entity] = QuotaOutcome(entity, OutcomeStatus.FAILED, error=error)
+            outcomes[entity] = sent[entity] = QuotaOutcome(
+                entity, OutcomeStatus.FAILED, error=error
+            )
             del pending[entity]
     if dry_run:
         outcomes.update((e, QuotaOutcome(e, OutcomeStatus.VALIDATED)) for e in pending)
@@ -541,8 +659,14 @@ async def _apply_quotas(
         note = "applied, but a describe did not show the new values in time"
         for entity in pending:
             status = OutcomeStatus.APPLIED if entity in shown else OutcomeStatus.UNCONFIRMED
-            outcomes[entity] = QuotaOutcome(entity, status, note="" if entity in shown else note)
+            outcomes[entity] = sent[entity] = QuotaOutcome(
+                entity, status, note="" if entity in shown else note
+            )
     return tuple(outcomes[plan.quota_entity] for plan in plans)
+
+
+def _unconfirmed_quota(entity: ClientQuotaEntity, note: str) -> QuotaOutcome:
+    return QuotaOutcome(entity, OutcomeStatus.UNCONFIRMED, note=note)
 
 
 async def _shown_within(
@@ -576,11 +700,12 @@ def _skipped(resource_plan: ResourcePlan) -> ResourceOutcome:
 async def _send(
     admin: AdminClient,
     plans: Mapping[ConfigResource, ResourcePlan],
-    outcomes: dict[ConfigResource, ResourceOutcome],
+    sent: _Sent,
 ) -> list[ConfigResource]:
     """Create the topics and alter the configs of ``plans`` (the broker accepted them), both
-    at once; record failures in ``outcomes`` and return the resources that succeeded, in plan
-    order."""
+    at once; record failures in ``sent.known``, each resource sent in ``sent.pending`` (its
+    outcome as far as known), and return the resources that succeeded, in plan order."""
+    outcomes = sent.known
     alters = {
         resource: [change.alter_op() for change in plan.changes]
         for resource, plan in plans.items()
@@ -594,28 +719,33 @@ async def _send(
             except InvalidArgumentError as error:
                 outcomes[resource] = _outcome(plan, OutcomeStatus.FAILED, error=error)
     errors: dict[ConfigResource, BaseException | None] = {}
+
+    def answered(answers: Mapping[ConfigResource, BaseException | None]) -> None:
+        errors.update(answers)
+        for resource, error in answers.items():
+            if error is None:
+                sent.pending[resource] = _ACCEPTED_NOTE
+            else:
+                outcomes[resource] = _outcome(plans[resource], _FAILED, error=error)
+
     if alters:
+        sent.pending.update(dict.fromkeys(alters, INTERRUPTED_NOTE))
         altered = admin.incremental_alter_configs(alters)
         await altered.wait()
-        errors.update((r, f.exception()) for r, f in altered.values.items())
+        answered({r: f.exception() for r, f in altered.values.items()})
     if new_topics:
+        sent.pending.update((_topic(topic.name), INTERRUPTED_NOTE) for topic in new_topics)
         created = admin.create_topics(new_topics)
         await created.wait()
-        errors.update(
-            (ConfigResource(ResourceType.TOPIC, name), future.exception())
-            for name, future in created.values.items()
-        )
+        answered({_topic(name): future.exception() for name, future in created.values.items()})
     succeeded = []
     for resource, plan in plans.items():
         if resource not in errors:
             if plan.create is None and not plan.changes:
                 succeeded.append(resource)  # only its partitions change: done afterwards
             continue  # else refused before sending, already recorded
-        failure = errors[resource]
-        if failure is None:
+        if errors[resource] is None:
             succeeded.append(resource)
-        else:
-            outcomes[resource] = _outcome(plan, OutcomeStatus.FAILED, error=failure)
     return succeeded
 
 

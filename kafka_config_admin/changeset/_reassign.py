@@ -37,6 +37,7 @@ from ..state._outcomes import status_dict
 
 __all__ = [
     "DEFAULT_REASSIGNMENT_TIMEOUT",
+    "INTERRUPTED_NOTE",
     "PartitionOutcome",
     "Progress",
     "apply_partition_plans",
@@ -76,6 +77,14 @@ class PartitionOutcome:
         }
 
 
+#: The note of a change sent whose answer an interrupted apply did not wait for.
+INTERRUPTED_NOTE = "the apply was interrupted before its outcome was known"
+
+
+def _unconfirmed(plan: PartitionPlan, note: str) -> PartitionOutcome:
+    return PartitionOutcome(plan.topic, OutcomeStatus.UNCONFIRMED, plan.summary(), note=note)
+
+
 async def settle_topics(admin: AdminClient, counts: Mapping[str, int]) -> None:
     """Wait until every broker's metadata shows the topics made or grown, each with its count
     of partitions (:meth:`AdminClient.wait_for_topics`, within the client's timeout). Past it,
@@ -97,10 +106,13 @@ async def apply_partition_plans(
     read_back_timeout: float,
     progress: Progress | None,
     wait_for_metadata: bool = True,
+    sent: dict[str, PartitionOutcome] | None = None,
 ) -> tuple[PartitionOutcome, ...]:
     """Add partitions (the topics in ``refused`` excepted: the broker refused them more
     partitions), start reassignments and follow them (see the module docstring); with
-    ``wait_for_metadata``, the partitions added are waited for until every broker shows them."""
+    ``wait_for_metadata``, the partitions added are waited for until every broker shows them.
+    ``sent``: each topic whose partitions were added, with its outcome as far as known (what
+    an interrupted apply records)."""
     plans = {plan.topic: plan for plan in partition_plans}
     if not plans:
         return ()
@@ -120,10 +132,15 @@ async def apply_partition_plans(
         if plan.adds_partitions and topic not in outcomes
     }
     if wanted and not dry_run:
+        known = {} if sent is None else sent
+        known.update((t, _unconfirmed(plans[t], INTERRUPTED_NOTE)) for t in wanted)
         result = admin.create_partitions(wanted)
         await result.wait()
+        note = "partitions added; the apply was interrupted before every broker showed them"
+        known.update((t, _unconfirmed(plans[t], note)) for t in wanted)
         for topic, error in result.errors().items():
             fail(topic, error)
+            known[topic] = outcomes[topic]
         if wait_for_metadata:
             await settle_topics(
                 admin, {t: new.total_count for t, new in wanted.items() if t not in outcomes}

@@ -38,7 +38,7 @@ from ._progress import settle
 from ._quotas import entity_text
 from ._report import print_report
 from ._resources import QuotaSelection, Selection, UsageError
-from ._running import client_for, confirmed, run
+from ._running import cancelled_on_sigterm, client_for, confirmed, run
 from ._selection import selected_resources
 
 
@@ -166,7 +166,9 @@ async def confirmed_and_applied(
     if not confirmed(yes, question):
         return ExitCode.FAILED
     try:
-        report = await apply(admin, reviewed, recorder=recorder(journal, label, note=note))
+        report = await cancelled_on_sigterm(
+            apply(admin, reviewed, recorder=recorder(journal, label, note=note))
+        )
     except StaleChangeError as stale:
         say_lines(f"stale: {line}" for line in stale.lines())
         say(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import signal
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -12,7 +11,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import anyio
 import click
 from rich.table import Table
 from rich.text import Text
@@ -81,7 +79,7 @@ from ._output import (
 )
 from ._progress import progress_bar, settle
 from ._quotas import entity_text
-from ._running import client_for, confirmed, open_client, run
+from ._running import cancelled_on_sigterm, client_for, confirmed, open_client, run
 
 if TYPE_CHECKING:
     from ..journal import JournalStore
@@ -640,31 +638,6 @@ def throttle_rate(text: str | None) -> int | None:
     if rate < 1:
         raise click.BadParameter("must be at least 1 byte per second", param_hint="--throttle")
     return rate
-
-
-async def cancelled_on_sigterm(work: Awaitable[T]) -> T:
-    """``work``, cancelled on SIGTERM as Ctrl-C cancels it, so that its cleanup (the
-    throttles put back) runs before the process ends; then ``KeyboardInterrupt``."""
-    done: list[T] = []
-    failed: list[Exception] = []
-    async with anyio.create_task_group() as group:
-
-        async def watch() -> None:
-            with anyio.open_signal_receiver(signal.SIGTERM) as signals:
-                async for _ in signals:
-                    group.cancel_scope.cancel()
-
-        group.start_soon(watch)
-        try:
-            done.append(await work)
-        except Exception as error:  # raised below as itself: the group would wrap it in a
-            failed.append(error)  # group of exceptions, and the CLI's typed-error lines miss it
-        group.cancel_scope.cancel()
-    if failed:
-        raise failed[0]
-    if not done:
-        raise KeyboardInterrupt
-    return done[0]
 
 
 @contextlib.contextmanager

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from ..changeset import ApplyReport
+from dataclasses import dataclass
+
+import anyio
+
+from .. import AdminClient
+from ..changeset import (
+    INTERRUPTED_RECORD_TIMEOUT,
+    ApplyRecorder,
+    ApplyRecording,
+    ApplyReport,
+)
+from ..desired import Plan
 from ..journal import JournalStore, Origin, Recorder, journal_of
 from ._connect import resolve_connection
 from ._exit import ExitCode, say
@@ -16,9 +27,41 @@ def journal_for(options: ConnectionOptions) -> JournalStore:
     return journal_of(resolve_connection(options)[0])
 
 
-def recorder(journal: JournalStore, label: str, *, note: str = "") -> Recorder:
-    """What records a command's changes to cluster ``label`` in ``journal``."""
-    return Recorder(journal, Origin.of_process("cli", label, note=note))
+def recorder(journal: JournalStore, label: str, *, note: str = "") -> ApplyRecorder:
+    """What records a command's changes to cluster ``label`` in ``journal`` (and says on
+    stderr what became of an interrupted apply's changes)."""
+    return _SayingRecorder(Recorder(journal, Origin.of_process("cli", label, note=note)))
+
+
+@dataclass(frozen=True)
+class _SayingRecorder:
+    """The journal's recorder, whose recordings say what they recorded of an interrupted
+    apply: the command's own lines end with the interruption."""
+
+    recorder: Recorder
+
+    async def prepare(self, admin: AdminClient, plan: Plan) -> ApplyRecording:
+        return _SayingRecording(await self.recorder.prepare(admin, plan))
+
+
+@dataclass(frozen=True)
+class _SayingRecording:
+    recording: ApplyRecording
+
+    async def record(self, report: ApplyReport) -> ApplyReport:
+        try:
+            recorded = await self.recording.record(report)
+        except anyio.get_cancelled_exc_class():
+            if report.interrupted:  # the apply's bound ran out
+                say(
+                    "error: the changes sent before the apply was interrupted were not "
+                    f"recorded within {INTERRUPTED_RECORD_TIMEOUT:g} s"
+                )
+            raise
+        note = recorded.interruption_note() if recorded.interrupted else None
+        if note is not None:
+            say(f"error: {note}" if recorded.journal_error is not None else note)
+        return recorded
 
 
 def say_recorded(report: ApplyReport) -> int:

@@ -3,6 +3,7 @@ a confirmation. Imported when a command runs (never for ``--help`` or a usage er
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -55,3 +56,28 @@ def confirmed(yes: bool, question: str) -> bool:
         return True
     stderr.print("nothing was changed")
     return False
+
+
+async def cancelled_on_sigterm(work: Awaitable[T]) -> T:
+    """``work``, cancelled on SIGTERM as Ctrl-C cancels it, so that its cleanup (the
+    throttles put back) runs before the process ends; then ``KeyboardInterrupt``."""
+    done: list[T] = []
+    failed: list[Exception] = []
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            with anyio.open_signal_receiver(signal.SIGTERM) as signals:
+                async for _ in signals:
+                    group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        try:
+            done.append(await work)
+        except Exception as error:  # raised below as itself: the group would wrap it in a
+            failed.append(error)  # group of exceptions, and the CLI's typed-error lines miss it
+        group.cancel_scope.cancel()
+    if failed:
+        raise failed[0]
+    if not done:
+        raise KeyboardInterrupt
+    return done[0]

@@ -15,6 +15,7 @@ from ..desired import Plan
 from ._entries import Origin, PlannedRows, entries_of, planned_rows
 from ._store import JournalError
 from ._stores import JournalStore
+from ._threads import run_in_daemon_thread
 
 __all__ = ["Recorder", "Recording"]
 
@@ -61,7 +62,10 @@ class Recording:
             time=datetime.now(UTC),
         )
         try:
-            await anyio.to_thread.run_sync(self.journal.record, entries)
+            if report.interrupted:  # bounded by the apply: left to its daemon thread after
+                await run_in_daemon_thread(self.journal.record, entries)
+            else:
+                await anyio.to_thread.run_sync(self.journal.record, entries)
         except JournalError as error:
             return replace(report, journal_error=str(error))
         return replace(report, change_set_id=change_set)

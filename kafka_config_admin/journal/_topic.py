@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -38,6 +37,7 @@ from ..connect import Connection, JournalTopic
 from ..toolkit import error_line
 from ._entries import JournalEntry
 from ._store import JournalError, JournalQuery
+from ._threads import in_daemon_thread
 
 __all__ = ["JournalTopicError", "TopicJournal"]
 
@@ -100,8 +100,7 @@ class TopicJournal:
             except (KafkaConfigAdminError, KafkaError, OSError) as error:
                 raise self._error(doing, _reason(error)) from error
 
-        with ThreadPoolExecutor(1, thread_name_prefix="journal-topic") as pool:
-            return pool.submit(asyncio.run, guarded()).result()
+        return in_daemon_thread(lambda: asyncio.run(guarded()))
 
     def _error(self, doing: str, reason: str) -> JournalTopicError:
         return JournalTopicError(f"the journal {self.where} cannot be {doing}: {reason}")

@@ -19,6 +19,8 @@ from typing import Any
 
 from kafka_config_admin import AdminClient, Config, ConfigResource, ConfigSource, ResourceType
 
+from .clients import java_bench_command
+
 #: The Java client's names of our sources where they differ (``ConfigEntry.ConfigSource``).
 JAVA_SOURCES = {
     ConfigSource.TOPIC_CONFIG: "DYNAMIC_TOPIC_CONFIG",
@@ -84,17 +86,7 @@ def compare(
         out = Path(tmp) / "java-answers.txt"
         try:
             subprocess.run(
-                [
-                    "java",
-                    "-Xmx2g",
-                    "-cp",
-                    classpath,
-                    "ConfigBench",
-                    bootstrap,
-                    str(topics_file.with_suffix(".txt")),
-                    "answers",
-                    str(out),
-                ],
+                java_bench_command(classpath, bootstrap, topics_file, "answers", str(out)),
                 check=True,
                 timeout=timeout,
             )

@@ -81,6 +81,14 @@ def compile_java_peer(work: Path) -> str:
     return f"{work}:{classpath}"
 
 
+def java_bench_command(classpath: str, bootstrap: str, topics_file: Path, *args: str) -> list[str]:
+    """The command line of the Java client's ``ConfigBench`` over the topics of ``topics_file``
+    (the ``.txt`` file :func:`write_topics` put beside it), with its mode's ``args``."""
+    # 20,000 topics' configs with their documentation outgrow 1 GiB of heap.
+    head = ["java", "-Xmx2g", "-cp", classpath, "ConfigBench", bootstrap]
+    return [*head, str(topics_file.with_suffix(".txt")), *args]
+
+
 def run_java_peer(
     bootstrap: str,
     topics_file: Path,
@@ -92,19 +100,14 @@ def run_java_peer(
     """The Java client's workloads (as :func:`run_python_peer`; the topics of ``topics_file``
     are read from the ``.txt`` file :func:`write_topics` put beside it)."""
     output = subprocess.run(
-        [
-            "java",
-            # 20,000 topics' configs with their documentation outgrow 1 GiB of heap.
-            "-Xmx2g",
-            "-cp",
+        java_bench_command(
             classpath,
-            "ConfigBench",
             bootstrap,
-            str(topics_file.with_suffix(".txt")),
+            topics_file,
             str(reps),
             str(SETTLE_SECONDS),
             *([workloads] if workloads else []),
-        ],
+        ),
         check=True,
         stdout=subprocess.PIPE,
         text=True,

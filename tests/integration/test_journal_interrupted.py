@@ -75,6 +75,18 @@ async def cancelled_apply(
     return written
 
 
+def desired_file(names: list[str], created: str, user: str) -> str:
+    """A file that sets retention.ms on ``names``, creates topic ``created`` and gives ``user``
+    a quota: three kinds of request, so a test can cut the apply off between them."""
+    text = "topics:\n" + "".join(
+        f"  - {{name: {name}, configs: {{retention.ms: 3600000}}}}\n" for name in names
+    )
+    text += f"  - {{name: {created}, partitions: 1, replication_factor: 1}}\n"
+    return (
+        text + f"quotas:\n  - entity: {{user: {user}}}\n    values: {{producer_byte_rate: 1024}}\n"
+    )
+
+
 def rows(journal: Journal) -> dict[tuple[str, str], JournalEntry]:
     return {(entry.resource_name, entry.key): entry for entry in journal.entries()}
 
@@ -87,11 +99,7 @@ async def test_a_cancelled_alter_records_exactly_the_ops_sent_as_unconfirmed(
 ) -> None:
     names = [await new_topic(admin_client, kafka_bootstrap) for _ in range(TOPICS)]
     created, user = unique_name(), unique_name()
-    text = "topics:\n" + "".join(
-        f"  - {{name: {name}, configs: {{retention.ms: 3600000}}}}\n" for name in names
-    )
-    text += f"  - {{name: {created}, partitions: 1, replication_factor: 1}}\n"
-    text += f"quotas:\n  - entity: {{user: {user}}}\n    values: {{producer_byte_rate: 1024}}\n"
+    text = desired_file(names, created, user)
     journal = Journal.at(tmp_path / "journal.sqlite")
     written = await cancelled_apply(
         admin_client, monkeypatch, journal, text, "IncrementalAlterConfigs"
@@ -115,11 +123,7 @@ async def test_an_apply_cancelled_as_it_creates_records_the_alters_answered_and_
 ) -> None:
     names = [await new_topic(admin_client, kafka_bootstrap) for _ in range(TOPICS)]
     created, user = unique_name(), unique_name()
-    text = "topics:\n" + "".join(
-        f"  - {{name: {name}, configs: {{retention.ms: 3600000}}}}\n" for name in names
-    )
-    text += f"  - {{name: {created}, partitions: 1, replication_factor: 1}}\n"
-    text += f"quotas:\n  - entity: {{user: {user}}}\n    values: {{producer_byte_rate: 1024}}\n"
+    text = desired_file(names, created, user)
     journal = Journal.at(tmp_path / "journal.sqlite")
     written = await cancelled_apply(admin_client, monkeypatch, journal, text, "CreateTopics")
     assert written.count("AlterClientQuotas") == 1, written  # the dry run's: the quota never went

@@ -6,7 +6,6 @@ hands it to the engine (``_engine``), which owns routing, retries and deadlines.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import re
@@ -1075,7 +1074,7 @@ class _FilledDescribe:
 
     def result_for(self, resources: list[ConfigResource]) -> DescribeConfigsResult:
         """The call's result (``Engine.call``); its deadline, follow-ups included, starts now."""
-        self.expires = asyncio.get_running_loop().time() + self.seconds
+        self.expires = anyio.current_time() + self.seconds  # the clock _document reads
         self.result = DescribeConfigsResult(resources)
         return self.result
 

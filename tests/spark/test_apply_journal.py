@@ -1,5 +1,6 @@
 """Spark's ``apply_ops`` records its changes in the journal: face spark, the application's id
-and its user, each key's old and new values; a journal it cannot write is said in the rows."""
+and its user, each key's old and new values, never a secret; a journal it cannot write is said
+in the rows."""
 
 from __future__ import annotations
 
@@ -82,3 +83,24 @@ def test_the_writer_is_journaled(spark: SparkSession, kafka_bootstrap: str, tmp_
         "applied",
     )
     assert row.face == "spark" and row.cluster == "main" and row.user
+
+
+def test_a_secret_set_by_apply_ops_is_in_no_journal_row_nor_its_files_bytes(
+    spark: SparkSession, kafka_bootstrap: str, kafka_broker_ids: list[int], tmp_path: Path
+) -> None:
+    """A broker's per-listener password set through ``apply_ops``: recorded as changed with no
+    value, and nowhere in the journal's files; a delete puts the broker back."""
+    target = Connection(name="main", bootstrap_servers=kafka_bootstrap)
+    secret, broker = f"pw-{unique('secret')}-secret", str(kafka_broker_ids[0])
+    key = "listener.name.plaintext.ssl.key.password"
+    journal = Journal.at(tmp_path / "journal" / "spark-journal.sqlite")
+    ops = spark.createDataFrame([("main", "broker", broker, key, "SET", secret)], OPS_SCHEMA)
+    (outcome,) = apply_ops(ops, target, journal=journal.path).collect()
+    (row,) = journal.entries(JournalQuery(key=key))
+    assert (row.resource_name, row.face, row.sensitive) == (broker, "spark", True)
+    assert (row.old_value, row.new_value, row.outcome) == (None, None, outcome.status)
+    for file in journal.path.parent.iterdir():  # the file, its WAL and shared memory
+        assert secret.encode() not in file.read_bytes(), file
+    if outcome.status == "applied":
+        back = spark.createDataFrame([("main", "broker", broker, key, "DELETE", None)], OPS_SCHEMA)
+        assert apply_ops(back, target).collect()[0].status == "applied"

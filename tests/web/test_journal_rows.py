@@ -1,5 +1,6 @@
 """The web editor's applies are recorded in the journal: the signed-in user, face ``web``, the
-cluster, each key's old and new values; the page says the change set (or why not recorded)."""
+cluster, each key's old and new values, never a secret; the page says the change set (or why
+not recorded)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from .conftest import CLUSTER
 from .helpers import create_topics, csrf_token, plan_digest, topic_value, unique_name
 
 pytestmark = pytest.mark.integration
+
+#: A broker key Kafka keeps secret (a per-listener password).
+PASSWORD_KEY = "listener.name.plaintext.ssl.key.password"
 
 
 async def form_post(
@@ -87,3 +91,42 @@ async def test_two_cli_processes_and_the_editor_write_the_journal_at_once(
     for row in ours:  # the value before (the default), and the one the cluster reads back
         assert (row.old_value, row.old_set, row.outcome) == ("604800000", False, "applied")
         assert row.new_value == await topic_value(admin_client, row.resource_name, "segment.ms")
+
+
+async def test_a_secret_set_through_the_editor_is_in_no_journal_row_nor_its_files_bytes(
+    web: httpx.AsyncClient, kafka_broker_ids: list[int]
+) -> None:
+    """A SCRAM password and a broker's per-listener password applied from the editor: each
+    recorded as a change with no value, and neither anywhere in the journal's files."""
+    secret, user = f"pw-{unique_name()}-secret", unique_name("scram-secret")
+    users = f"/c/{CLUSTER}/users"
+    upsert = {"user": user, "mechanism": "SCRAM-SHA-256", "iterations": "8192"}
+    added = await form_post(web, users, f"{users}/edit", {**upsert, "password": secret})
+    assert added.status_code == 303, added.text
+    broker = kafka_broker_ids[0]
+    page, path = f"/c/{CLUSTER}/r/broker/{broker}", f"/c/{CLUSTER}/edit/broker/{broker}"
+    keyed = {"key": PASSWORD_KEY, "value": f"{secret}-key", "action": "set"}
+    assert (await form_post(web, page, path, keyed)).status_code == 303
+    applied = await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})
+    assert applied.status_code == 200 and secret not in applied.text
+    journal = Journal.at()
+    credential = journal.entries(JournalQuery(resource=f"scram-user:{user}"))
+    assert [(r.key, r.op, r.sensitive, r.outcome) for r in credential] == [
+        ("SCRAM-SHA-256", "UPSERT", True, "applied")
+    ]
+    password = [
+        r
+        for r in journal.entries(JournalQuery(key=PASSWORD_KEY))
+        if r.change_set == credential[0].change_set
+    ]
+    assert [(r.resource_name, r.sensitive, r.face) for r in password] == [
+        (str(broker), True, "web")
+    ]
+    for row in [*credential, *password]:
+        assert (row.old_value, row.new_value) == (None, None)
+    for file in journal.path.parent.iterdir():  # the file, its WAL and shared memory
+        assert secret.encode() not in file.read_bytes(), file
+    if password[0].outcome == "applied":  # leave the broker as it was for the other tests
+        undo = {"key": PASSWORD_KEY, "action": "reset"}
+        await form_post(web, page, path, undo)
+        await form_post(web, f"/c/{CLUSTER}/plan", f"/c/{CLUSTER}/plan/apply", {})

@@ -258,32 +258,57 @@ def test_history_filters_keep_what_was_typed(page: Page, editor: str, kafka_boot
 LIVE_PATHS = {
     "topic page": f"/c/{CLUSTER}/r/topic/{{topic}}",
     "live page of the topic": f"/c/{CLUSTER}/live?topic={{topic}}",
-    "live page": f"/c/{CLUSTER}/live",
 }
+
+
+def live_latencies(page: Page, editor: str, bootstrap: str, path: str) -> list[float]:
+    """Measured in the browser, from the broker's answer to the alter to the row in the page:
+    the latencies of two changes to a new topic, the second half an interval after the first
+    shows, so at another point of the polls' cycle (``path`` names the topic as ``{topic}``)."""
+    topic = unique_name("live")
+    make_topics(bootstrap, [topic], {"retention.ms": "3600000", "segment.ms": "3600000"})
+    page.goto(editor + path.format(topic=topic))
+    expect(page.locator("#live-status")).to_have_attribute("data-ready", "yes")
+    expect(page.locator("#live-status")).to_contain_text(f"within {INTERVAL:g} s")
+    seen = []
+    for key, value in [("retention.ms", "7200000"), ("segment.ms", "7200000")]:
+        page.evaluate(WATCH_ROWS, [topic, key])
+        done = other_tool_sets(bootstrap, topic, key, value)
+        row = page.locator("#live-changes tr", has_text=topic).filter(has_text=key)
+        expect(row).to_contain_text("3600000")  # before
+        expect(row).to_contain_text(value)  # after
+        seen.append(page.evaluate("window.liveShown") / 1000 - done)
+        page.wait_for_timeout(INTERVAL * 500)  # the next change elsewhere in the cycle
+    return seen
 
 
 @pytest.mark.parametrize("scope", list(LIVE_PATHS))
 def test_a_change_by_another_tool_appears_on_the_live_page_within_one_interval(
     page: Page, editor: str, kafka_bootstrap: str, scope: str
 ) -> None:
-    """Measured in the browser, from the broker's answer to the alter to the row in the
-    page: under one interval (two changes, the second half an interval after the first
-    shows, so at another point of the polls' cycle)."""
-    topic = unique_name("live")
-    make_topics(kafka_bootstrap, [topic], {"retention.ms": "3600000", "segment.ms": "3600000"})
-    page.goto(editor + LIVE_PATHS[scope].format(topic=topic))
-    expect(page.locator("#live-status")).to_have_attribute("data-ready", "yes")
-    expect(page.locator("#live-status")).to_contain_text(f"within {INTERVAL:g} s")
-    seen = []
-    for key, value in [("retention.ms", "7200000"), ("segment.ms", "7200000")]:
-        page.evaluate(WATCH_ROWS, [topic, key])
-        done = other_tool_sets(kafka_bootstrap, topic, key, value)
-        row = page.locator("#live-changes tr", has_text=topic).filter(has_text=key)
-        expect(row).to_contain_text("3600000")  # before
-        expect(row).to_contain_text(value)  # after
-        seen.append(page.evaluate("window.liveShown") / 1000 - done)
-        page.wait_for_timeout(INTERVAL * 500)  # the next change elsewhere in the cycle
+    """A topic's live view: each change under one interval."""
+    seen = live_latencies(page, editor, kafka_bootstrap, LIVE_PATHS[scope])
     print(f"live ({scope}): changes by another tool shown after", [f"{s:.2f} s" for s in seen])
+    assert all(0 < latency < INTERVAL for latency in seen), seen
+
+
+def test_a_change_by_another_tool_appears_on_the_clusters_live_page_within_one_interval(
+    page: Page,
+) -> None:
+    """A whole cluster's live page: each change under one interval, on a cluster whose reads
+    take well under half the interval (the promise's condition, docs/web.md). The suite's own
+    cluster is not one: by the end of a full run it holds thousands of topics, and each read
+    of all of them takes seconds."""
+    with start_cluster(brokers=1) as cluster:
+        settings = WebSettings(
+            clusters={CLUSTER: Connection(bootstrap_servers=cluster.bootstrap_servers)},
+            live_interval=INTERVAL,
+            timeout=30,
+        )
+        with serving(settings) as url:
+            path = f"/c/{CLUSTER}/live"
+            seen = live_latencies(page, url, cluster.bootstrap_servers, path)
+    print("live (live page): changes by another tool shown after", [f"{s:.2f} s" for s in seen])
     assert all(0 < latency < INTERVAL for latency in seen), seen
 
 

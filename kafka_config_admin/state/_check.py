@@ -27,7 +27,7 @@ from .. import (
     ValueRule,
 )
 from ..toolkit import cut_short, releases_with_key, shorten
-from ._model import DesiredState
+from ._model import DesiredState, ResourceSpec
 from ._nearest import nearest_keys
 from ._references import has_reference, is_reference
 from ._state import ClusterState, known_type, sensitive_key
@@ -597,7 +597,7 @@ def unknown_key_warnings(
     if isinstance(wanted, DesiredState):
         pairs = [
             (resource, key)
-            for resource, spec in wanted.resources(state.existing_topics()).items()
+            for resource, spec in wanted.other_resources().items()  # brokers only: not topics
             for key, value in spec.configs.items()
             if value is not None
         ]
@@ -747,9 +747,17 @@ def check_desired(desired: DesiredState, state: ClusterState) -> list[Problem]:
 
     Resources whose describe failed are problems too (nothing about them can be checked).
     """
+    return check_resources(desired.resources(state.existing_topics()), state)
+
+
+def check_resources(
+    resources: Mapping[ConfigResource, ResourceSpec], state: ClusterState
+) -> list[Problem]:
+    """:func:`check_desired` of the resources a desired state is about, with their specs
+    (``DesiredState.resources``: a plan lists them once for its checks and its changes)."""
     problems: list[Problem] = []
     checks = _ValueChecks(state)
-    for resource, spec in desired.resources(state.existing_topics()).items():
+    for resource, spec in resources.items():
         failure = _describe_failure(resource, state)
         if failure is not None:
             problems.append(failure)

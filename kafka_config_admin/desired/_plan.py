@@ -30,7 +30,7 @@ from .. import (
     OpType,
     ResourceType,
 )
-from ..state._check import Problem, check_desired, unknown_key_warnings
+from ..state._check import Problem, check_resources, unknown_key_warnings
 from ..state._deletions import kept_reason, pruned_keys
 from ..state._model import DesiredState, IgnoreSpec, ResourceSpec, TopicSpec
 from ..state._quotas import QuotaPlan, plan_quotas
@@ -505,10 +505,11 @@ def make_plan(
     A named topic the cluster lacks that the file gives no partitions and replication factor
     for is a problem too (listed as ``missing``): apply could not make it as wanted.
     """
-    problems = check_desired(desired, state)
+    resources = desired.resources(state.existing_topics())
+    problems = check_resources(resources, state)
     refused = {(problem.resource, problem.key) for problem in problems}
     plans: list[ResourcePlan] = []
-    for resource, spec in desired.resources(state.existing_topics()).items():
+    for resource, spec in resources.items():
         plan = _resource_plan(
             resource, spec, state, refused, prune, include_sensitive, desired.ignore
         )

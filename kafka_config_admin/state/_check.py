@@ -17,6 +17,7 @@ from .. import (
     CatalogKey,
     CatalogMatch,
     ConfigCatalog,
+    ConfigEntry,
     ConfigResource,
     ConfigType,
     OpType,
@@ -26,7 +27,7 @@ from .. import (
     ValueRule,
 )
 from ..toolkit import cut_short, releases_with_key, shorten
-from ._model import DesiredState
+from ._model import DesiredState, ResourceSpec
 from ._nearest import nearest_keys
 from ._references import has_reference, is_reference
 from ._state import ClusterState, known_type, sensitive_key
@@ -95,8 +96,60 @@ def check_value(
     checks them. A value holding a config provider reference (``${provider:path:key}``) is
     neither parsed nor held to valid values.
     """
-    info = state.key_info(resource, key)
-    spec = state.catalog_key(resource, key)
+    return _ValueChecks(state).check(resource, key, value, op)
+
+
+#: What a check found: the key's type, the value as a problem shows it, and the message.
+_Finding = tuple[ConfigType, str | None, str]
+
+
+class _ValueChecks:
+    """:func:`check_value` over the many keys of one state, each finding made once.
+
+    Of a resource other than a broker, a check reads the resource's type and nothing else
+    of it, and of the key's entry its type and its sensitive and read-only marks; so the
+    same key and value with the same marks is the same finding on every such resource (a
+    file's 2,000 topics setting one value: one check, not 2,000). A broker's checks read
+    its id and its other keys, and an unknown key's what the resource's describe lists:
+    those are checked each time.
+    """
+
+    def __init__(self, state: ClusterState) -> None:
+        self.state = state
+        self._found: dict[tuple[object, ...], _Finding | None] = {}
+
+    def check(
+        self, resource: ConfigResource, key: str, value: str | None, op: OpType
+    ) -> Problem | None:
+        state = self.state
+        info = state.key_info(resource, key)
+        spec = state.catalog_key(resource, key)
+        if resource.type is ResourceType.BROKER or (info is None and spec is None):
+            found = _finding(state, resource, key, value, op, info, spec)
+        else:
+            marks = None if info is None else (info.type, info.is_sensitive, info.is_read_only)
+            facts = (resource.type, key, value, op, marks)
+            if facts in self._found:
+                found = self._found[facts]
+            else:
+                found = self._found[facts] = _finding(state, resource, key, value, op, info, spec)
+        if found is None:
+            return None
+        kind, shown, message = found
+        return Problem(resource=resource, key=key, value=shown, expected_type=kind, message=message)
+
+
+def _finding(
+    state: ClusterState,
+    resource: ConfigResource,
+    key: str,
+    value: str | None,
+    op: OpType,
+    info: ConfigEntry | None,
+    spec: CatalogKey | None,
+) -> _Finding | None:
+    """:func:`check_value`'s finding, given what the state says of the key (``info``, the
+    broker's entry; ``spec``, the catalog's)."""
     kind = known_type(info, spec)
     secret = sensitive_key(key, info, kind)
     if value is None:
@@ -104,8 +157,8 @@ def check_value(
     else:
         shown = HIDDEN if secret and not is_reference(value) else cut_short(value)
 
-    def problem(message: str) -> Problem:
-        return Problem(resource=resource, key=key, value=shown, expected_type=kind, message=message)
+    def problem(message: str) -> _Finding:
+        return kind, shown, message
 
     if info is None and spec is None:
         missing = _missing_key(state, resource, key)
@@ -544,7 +597,7 @@ def unknown_key_warnings(
     if isinstance(wanted, DesiredState):
         pairs = [
             (resource, key)
-            for resource, spec in wanted.resources(state.existing_topics()).items()
+            for resource, spec in wanted.other_resources().items()  # brokers only: not topics
             for key, value in spec.configs.items()
             if value is not None
         ]
@@ -680,9 +733,10 @@ def check_ops(
     """Every problem in alter operations (as for ``incremental_alter_configs``), in order."""
     found = [_describe_failure(resource, state) for resource in ops]
     problems = [problem for problem in found if problem is not None]
+    checks = _ValueChecks(state)
     for resource, resource_ops in ops.items():
         for op in resource_ops:
-            problem = check_value(state, resource, op.name, op.value, op.op)
+            problem = checks.check(resource, op.name, op.value, op.op)
             if problem is not None:
                 problems.append(problem)
     return problems
@@ -693,15 +747,24 @@ def check_desired(desired: DesiredState, state: ClusterState) -> list[Problem]:
 
     Resources whose describe failed are problems too (nothing about them can be checked).
     """
+    return check_resources(desired.resources(state.existing_topics()), state)
+
+
+def check_resources(
+    resources: Mapping[ConfigResource, ResourceSpec], state: ClusterState
+) -> list[Problem]:
+    """:func:`check_desired` of the resources a desired state is about, with their specs
+    (``DesiredState.resources``: a plan lists them once for its checks and its changes)."""
     problems: list[Problem] = []
-    for resource, spec in desired.resources(state.existing_topics()).items():
+    checks = _ValueChecks(state)
+    for resource, spec in resources.items():
         failure = _describe_failure(resource, state)
         if failure is not None:
             problems.append(failure)
             continue
         for key, value in spec.configs.items():
             op = OpType.SET if value is not None else OpType.DELETE
-            problem = check_value(state, resource, key, value, op)
+            problem = checks.check(resource, key, value, op)
             if problem is not None:
                 problems.append(problem)
     return problems

@@ -133,6 +133,7 @@ UPCOMING_CHANGES: tuple[UpcomingChange, ...] = (
 #: The keys, by resource type, that an announced change is about: a warning is looked for only
 #: there (a plan of 2,000 topics asks no key's sensitivity that no change is about).
 _ANNOUNCED = frozenset((change.resource_type, change.key) for change in UPCOMING_CHANGES)
+_ANNOUNCED_KEYS = frozenset(key for _, key in _ANNOUNCED)
 
 
 def upcoming_changes(resource_type: ResourceType, key: str) -> list[UpcomingChange]:
@@ -199,6 +200,11 @@ def state_warnings(state: ClusterState) -> list[UpcomingWarning]:
 def desired_warnings(desired: DesiredState, state: ClusterState) -> list[UpcomingWarning]:
     """The warnings for every value a desired-state file sets, in file order (for ``plan``:
     whether or not the cluster has the value already)."""
+    # A file that sets no announced key anywhere (most) warns of nothing: its thousands of
+    # topics are not listed one by one to find that out.
+    specs = [*desired.topics, *desired.other_resources().values()]
+    if not any(key in _ANNOUNCED_KEYS for spec in specs for key in spec.configs):
+        return []
     return list(
         _found(
             (resource, key, value, state.is_sensitive(resource, key))

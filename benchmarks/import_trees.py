@@ -4,12 +4,14 @@ side by side, each against a bare ``import aiokafka, pydantic`` measured in the 
 ``TREE`` is a source tree holding a ``kafka_config_admin`` package (a ``git worktree add
 --detach`` of the commit before a change, for instance); the other is this checkout
 (``--after``). Each round runs, for each tree in turn and each a new process: the bare import,
-``from kafka_config_admin import AdminClient``, and (``--topics N``, 0 for none) that import
-followed by a first describe of every config of N topics on a fresh client, what a program's
-first call pays on top of the import. Reported: the median CPU seconds (user + system) of each
-step over ``--rounds`` rounds (11), and each step's median over the bare import's; the load
-average before and after. Compare the trees within one run: on a shared machine the figures of
-two runs differ by more than the changes measured.
+the bare import with one pydantic model made (what any pydantic model costs: the floor of an
+SDK whose models are pydantic's), ``from kafka_config_admin import AdminClient``, and
+(``--topics N``, 0 for none) that import followed by a first describe of every config of N
+topics on a fresh client, what a program's first call pays on top of the import. Reported:
+the median CPU seconds (user + system) of each step over ``--rounds`` rounds (11), and each
+step's median over the bare import's; the load average before and after. Compare the trees
+within one run: on a shared machine the figures of two runs differ by more than the changes
+measured.
 """
 
 from __future__ import annotations
@@ -33,6 +35,14 @@ from . import dataset
 HERE = Path(__file__).parent
 BARE_IMPORT = "import aiokafka, pydantic"
 SDK_IMPORT = "from kafka_config_admin import AdminClient"
+#: What any pydantic model costs before a line of ours: BaseModel, and one model class made
+#: (its field machinery), its validator deferred as the SDK's are.
+PYDANTIC_MODEL = f"""{BARE_IMPORT}
+from pydantic import BaseModel, ConfigDict, Field
+class Model(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+    value: int = Field(default=1)
+"""
 #: The import, then one describe of every config of the topics named in argv[2] on a fresh
 #: client (the ConfigResource the call needs imported as a program would).
 FIRST_DESCRIBE = """
@@ -82,8 +92,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         if not (tree / "kafka_config_admin" / "__init__.py").is_file():
             parser.error(f"--{label} {tree}: no kafka_config_admin package there")
         compileall.compile_dir(tree / "kafka_config_admin", quiet=1)  # as installed: byte code
-    steps = {"bare import": (BARE_IMPORT,), "SDK import": (SDK_IMPORT,)}
-    runs = {(label, step): [] for label in trees for step in [*steps, "import + describe"]}
+    steps: dict[str, tuple[str, ...]] = {
+        "bare import": (BARE_IMPORT,),
+        "one pydantic model": (PYDANTIC_MODEL,),
+        "SDK import": (SDK_IMPORT,),
+    }
+    runs: dict[tuple[str, str], list[float]] = {
+        (label, step): [] for label in trees for step in [*steps, "import + describe"]
+    }
     with tempfile.TemporaryDirectory() as tmp:
         cluster = start_cluster(brokers=1) if args.topics else None
         try:

@@ -44,7 +44,7 @@ class Model(BaseModel):
     value: int = Field(default=1)
 """
 #: The import, then one describe of every config of the topics named in argv[2] on a fresh
-#: client (the ConfigResource the call needs imported as a program would).
+#: client (the ConfigResource the call needs imported and made as the docs do, by keyword).
 FIRST_DESCRIBE = """
 import asyncio, sys
 from kafka_config_admin import AdminClient
@@ -54,7 +54,7 @@ async def main():
     names = open(sys.argv[2]).read().split()
     async with AdminClient(sys.argv[1], timeout=120) as admin:
         configs = await admin.describe_configs(
-            [ConfigResource(ResourceType.TOPIC, name) for name in names]
+            [ConfigResource(type=ResourceType.TOPIC, name=name) for name in names]
         ).all()
     assert len(configs) == len(names)
 

@@ -298,8 +298,11 @@ class ConfigResource(_Model):
         /,
         **data: Any,
     ) -> None:
+        if data and type is _NOT_GIVEN and name is _NOT_GIVEN:  # by keyword, as the docs do
+            type, name = data.pop("type", _NOT_GIVEN), data.pop("name", _NOT_GIVEN)
         if type.__class__ is ResourceType and name.__class__ is str and not data:
-            # Already what validation would make: skip it (a call makes thousands of these).
+            # Already what validation would make: skip it (a call makes thousands of these, and
+            # the first validation builds the model's validator: pydantic's plugin scan too).
             _fill(self, {"type": type, "name": name}, _RESOURCE_FIELDS, None)
             _set(self, "_hash", hash((type, name)))
             return

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from dataclasses import FrozenInstanceError
 from typing import Any
 
@@ -51,6 +53,34 @@ def test_resource_copies_hash_by_their_own_values() -> None:
     unpickled = pickle.loads(pickle.dumps(topic))
     assert unpickled == topic and {topic: 1}[unpickled] == 1
     assert ConfigResource(2, "orders").model_fields_set == topic.model_fields_set
+
+
+def test_a_resource_made_by_position_or_by_keyword_builds_no_validator() -> None:
+    """What validation would make is taken as it is: the first describe of a program, its
+    resources made as the docs make them, pays for no validator (nor pydantic's plugin scan,
+    ``importlib.metadata``); a bad or mixed argument is still validated, as before."""
+    script = (
+        "import sys; from kafka_config_admin import ConfigResource, ResourceType; "
+        "made = [ConfigResource(type=ResourceType.TOPIC, name='a'), "
+        "ConfigResource(name='b', type=ResourceType.BROKER), "
+        "ConfigResource(ResourceType.GROUP, 'c')]; "
+        "print(ConfigResource.__pydantic_complete__, 'importlib.metadata' in sys.modules, "
+        "[r.model_fields_set == {'type', 'name'} for r in made])"
+    )
+    said = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True
+    ).stdout
+    assert said.strip() == "False False [True, True, True]"
+    keyword = ConfigResource(type=ResourceType.TOPIC, name="orders")
+    assert keyword == ConfigResource(ResourceType.TOPIC, "orders")
+    assert hash(keyword) == hash(ConfigResource(ResourceType.TOPIC, "orders"))
+    with pytest.raises(TypeError, match="missing required argument: 'name'"):
+        ConfigResource(type=ResourceType.TOPIC)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'extra'"):
+        ConfigResource(type=ResourceType.TOPIC, name="x", extra=1)
+    with pytest.raises(InvalidArgumentError, match="name must be a valid string, got None"):
+        ConfigResource(type=ResourceType.TOPIC, name=None)
+    assert ConfigResource(ResourceType.TOPIC, name="x") == ConfigResource(ResourceType.TOPIC, "x")
 
 
 def test_config_is_a_read_only_mapping() -> None:

@@ -30,7 +30,7 @@ from .helpers import new_topic
 pytestmark = pytest.mark.integration
 
 DESCRIBE_CONFIGS = 32
-DEADLINE = 3.0
+DEADLINE = 6.0  # the first answer comes well within it, on a loaded machine too
 
 
 async def test_the_deadline_passing_while_documentation_is_asked_fails_each_resource_in_time(

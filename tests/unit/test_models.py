@@ -23,6 +23,7 @@ from kafka_config_admin import (
     ResourceType,
     ScramMechanism,
 )
+from kafka_config_admin.toolkit import is_sensitive_name
 
 
 def test_enums_carry_protocol_ids_and_absorb_unknown_ones() -> None:
@@ -126,6 +127,46 @@ def test_sensitive_values_never_show() -> None:
         assert "hunter2" not in shown
         assert "[hidden]" in shown
     assert op.sensitive and not AlterConfigOp(name="retention.ms", value="1").sensitive
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        (("retention.ms", "1"), {}),
+        (("retention.ms",), {}),
+        (("ssl.key.password", "x"), {}),
+        (("cleanup.policy", "compact", OpType.APPEND), {}),
+        ((), {"name": "retention.ms", "value": "1", "op": OpType.SET}),
+        ((), {"name": "retention.ms"}),
+        ((), {"name": "retention.ms", "value": None}),
+        ((), {"op": OpType.DELETE, "name": "retention.ms"}),
+    ],
+)
+def test_an_alter_op_of_strings_is_what_validation_makes(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    op = AlterConfigOp(*args, **kwargs)
+    data = dict(zip(("name", "value", "op"), args, strict=False)) | kwargs
+    data = {key: value for key, value in data.items() if key in kwargs or value is not None}
+    validated = AlterConfigOp.model_validate(
+        {**data, "sensitive": is_sensitive_name(str(data["name"]))}
+    )
+    assert op.__dict__ == validated.__dict__ and op == validated
+    assert op.model_fields_set == validated.model_fields_set
+    assert repr(op) == repr(validated)
+
+
+def test_a_first_alter_op_of_strings_builds_no_validator() -> None:
+    script = (
+        "import sys; from kafka_config_admin import AlterConfigOp, OpType; "
+        "AlterConfigOp('retention.ms', '1'); "
+        "AlterConfigOp(name='cleanup.policy', value='compact', op=OpType.APPEND); "
+        "print(AlterConfigOp.__pydantic_complete__, 'importlib.metadata' in sys.modules)"
+    )
+    said = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True
+    ).stdout
+    assert said.strip() == "False False"
 
 
 def test_alter_op_turns_python_values_into_kafka_strings() -> None:

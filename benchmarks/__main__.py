@@ -10,7 +10,9 @@ benchmark (see ``benchmarks/spark.py``), ``python -m benchmarks web [--part page
 [--topics N] [--brokers N]`` the web editor's pages server-side (``benchmarks/web.py``;
 ``--part compare`` the compare page over two clusters, ``benchmarks/web_compare.py``),
 ``python -m benchmarks plan-trees --before TREE`` ``plan`` with two source trees side by side
-(:mod:`benchmarks.plan_trees`), ``python -m benchmarks feed [--topics N] [--reps N]
+(:mod:`benchmarks.plan_trees`), ``python -m benchmarks import-trees --before TREE [--topics N]
+[--rounds N]`` the SDK's import (and a first describe) with two source trees side by side
+(:mod:`benchmarks.import_trees`), ``python -m benchmarks feed [--topics N] [--reps N]
 [--changes N] [--clusters N] [--brokers N] [--max-per-poll N]`` the change feed's poll cost
 and detection latency on two clusters by default (``benchmarks/feed.py``),
 ``python -m benchmarks documentation [--topics N] [--reps N]`` W1 with documentation against
@@ -46,6 +48,10 @@ def main() -> None:
         cli.main(arguments)
     elif part == "plan-trees":
         plan_trees.main(arguments)
+    elif part == "import-trees":
+        from . import import_trees
+
+        import_trees.main(arguments)
     elif part == "spark":
         from . import spark
 

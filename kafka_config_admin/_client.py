@@ -485,8 +485,11 @@ class AdminClient:
                 answers = self._fill(answers, futures)  # what is held needs no wait
                 if not answers:
                     break
-                for learning in list(self._learning):  # calls made at once ask only once
-                    await learning.wait()
+                # Calls made at once ask only once: wait for the others' answers, but no
+                # longer than this call's deadline (another call's may be later).
+                with anyio.move_on_after(expires - anyio.current_time()):
+                    for learning in list(self._learning):
+                        await learning.wait()
                 asks = self._documentation.follow_ups(answers)
                 if not asks:
                     continue

@@ -298,8 +298,11 @@ class ConfigResource(_Model):
         /,
         **data: Any,
     ) -> None:
+        if data and type is _NOT_GIVEN and name is _NOT_GIVEN:  # by keyword, as the docs do
+            type, name = data.pop("type", _NOT_GIVEN), data.pop("name", _NOT_GIVEN)
         if type.__class__ is ResourceType and name.__class__ is str and not data:
-            # Already what validation would make: skip it (a call makes thousands of these).
+            # Already what validation would make: skip it (a call makes thousands of these, and
+            # the first validation builds the model's validator: pydantic's plugin scan too).
             _fill(self, {"type": type, "name": name}, _RESOURCE_FIELDS, None)
             _set(self, "_hash", hash((type, name)))
             return
@@ -495,6 +498,30 @@ class AlterConfigOp(_Model):
         /,
         **data: Any,
     ) -> None:
+        given = {"name", "sensitive"}  # what validation would count as set
+        by_keyword = name is _NOT_GIVEN and value is None and op is None and data.keys() <= _OP
+        if by_keyword:  # as the docs do: read, left in ``data`` for validation if need be
+            given.update(data)
+            name, value, op = data.get("name", name), data.get("value"), data.get("op")
+        else:
+            given.update(key for key, was in (("value", value), ("op", op)) if was is not None)
+        if (
+            name.__class__ is str
+            and (value is None or value.__class__ is str)
+            and (op is None or op.__class__ is OpType)
+            and (by_keyword or not data)
+        ):
+            # Already what validation would make: skip it (on a program's first alter, the
+            # validator's build and pydantic's plugin scan too).
+            assert isinstance(name, str)
+            fields = {
+                "name": name,
+                "value": value,
+                "op": OpType.SET if op is None else op,
+                "sensitive": is_sensitive_name(name),
+            }
+            _fill(self, fields, given, None)
+            return
         if name is not _NOT_GIVEN:  # None is a bad name, said as one
             data["name"] = name
         if value is not None:
@@ -607,6 +634,8 @@ def config_of(entries: tuple[ConfigEntry, ...]) -> Config:
 
 
 _RESOURCE_FIELDS = {"type", "name"}
+#: The arguments of an AlterConfigOp its fast path takes by keyword.
+_OP = {"name", "value", "op"}
 _ALL_FIELDS: dict[type[BaseModel], set[str]] = {
     cls: set(cls.model_fields) for cls in (ConfigSynonym, ConfigEntry, Config)
 }

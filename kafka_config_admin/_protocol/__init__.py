@@ -17,26 +17,18 @@ and for a version outside ``min_version``-``max_version``.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import (
-    alter_client_quotas,
     alter_configs,
-    alter_partition_reassignments,
-    alter_user_scram_credentials,
     api_versions,
-    create_partitions,
-    create_topics,
-    describe_client_quotas,
     describe_cluster,
     describe_configs,
-    describe_user_scram_credentials,
     incremental_alter_configs,
     list_config_resources,
-    list_groups,
-    list_partition_reassignments,
     metadata,
 )
 from ._header import decode_response_header, encode_request_header
@@ -127,37 +119,10 @@ INCREMENTAL_ALTER_CONFIGS = ApiCodec(
     incremental_alter_configs.RESPONSE,
     "2.3",
 )
-DESCRIBE_CLIENT_QUOTAS = ApiCodec(
-    "DescribeClientQuotas",
-    48,
-    describe_client_quotas.REQUEST,
-    describe_client_quotas.RESPONSE,
-    "2.6",
-)
-ALTER_CLIENT_QUOTAS = ApiCodec(
-    "AlterClientQuotas", 49, alter_client_quotas.REQUEST, alter_client_quotas.RESPONSE, "2.6"
-)
-DESCRIBE_USER_SCRAM_CREDENTIALS = ApiCodec(
-    "DescribeUserScramCredentials",
-    50,
-    describe_user_scram_credentials.REQUEST,
-    describe_user_scram_credentials.RESPONSE,
-    "2.7",
-)
-ALTER_USER_SCRAM_CREDENTIALS = ApiCodec(
-    "AlterUserScramCredentials",
-    51,
-    alter_user_scram_credentials.REQUEST,
-    alter_user_scram_credentials.RESPONSE,
-    "2.7",
-)
 DESCRIBE_CLUSTER = ApiCodec(
     "DescribeCluster", 60, describe_cluster.REQUEST, describe_cluster.RESPONSE, "2.8"
 )
 METADATA = ApiCodec("Metadata", 3, metadata.REQUEST, metadata.RESPONSE, "0.8.0")
-CREATE_TOPICS = ApiCodec(
-    "CreateTopics", 19, create_topics.REQUEST, create_topics.RESPONSE, "0.10.1"
-)
 API_VERSIONS = ApiCodec(
     "ApiVersions",
     18,
@@ -173,21 +138,62 @@ LIST_CONFIG_RESOURCES = ApiCodec(
     list_config_resources.RESPONSE,
     "3.7",
 )
-LIST_GROUPS = ApiCodec("ListGroups", 16, list_groups.REQUEST, list_groups.RESPONSE, "0.9.0")
-CREATE_PARTITIONS = ApiCodec(
-    "CreatePartitions", 37, create_partitions.REQUEST, create_partitions.RESPONSE, "1.0.0"
-)
-ALTER_PARTITION_REASSIGNMENTS = ApiCodec(
-    "AlterPartitionReassignments",
-    45,
-    alter_partition_reassignments.REQUEST,
-    alter_partition_reassignments.RESPONSE,
-    "2.4",
-)
-LIST_PARTITION_REASSIGNMENTS = ApiCodec(
-    "ListPartitionReassignments",
-    46,
-    list_partition_reassignments.REQUEST,
-    list_partition_reassignments.RESPONSE,
-    "2.4",
-)
+
+
+# The codecs of calls other than the config calls are built when first read (PEP 562): a
+# program that imports the client pays for the APIs it speaks (``nox -s bench -- cli``).
+#: Each codec's module, then its ``ApiCodec`` name, key and first release.
+_LATER: dict[str, tuple[str, str, int, str]] = {
+    "DESCRIBE_CLIENT_QUOTAS": ("describe_client_quotas", "DescribeClientQuotas", 48, "2.6"),
+    "ALTER_CLIENT_QUOTAS": ("alter_client_quotas", "AlterClientQuotas", 49, "2.6"),
+    "DESCRIBE_USER_SCRAM_CREDENTIALS": (
+        "describe_user_scram_credentials",
+        "DescribeUserScramCredentials",
+        50,
+        "2.7",
+    ),
+    "ALTER_USER_SCRAM_CREDENTIALS": (
+        "alter_user_scram_credentials",
+        "AlterUserScramCredentials",
+        51,
+        "2.7",
+    ),
+    "CREATE_TOPICS": ("create_topics", "CreateTopics", 19, "0.10.1"),
+    "LIST_GROUPS": ("list_groups", "ListGroups", 16, "0.9.0"),
+    "CREATE_PARTITIONS": ("create_partitions", "CreatePartitions", 37, "1.0.0"),
+    "ALTER_PARTITION_REASSIGNMENTS": (
+        "alter_partition_reassignments",
+        "AlterPartitionReassignments",
+        45,
+        "2.4",
+    ),
+    "LIST_PARTITION_REASSIGNMENTS": (
+        "list_partition_reassignments",
+        "ListPartitionReassignments",
+        46,
+        "2.4",
+    ),
+}
+
+if TYPE_CHECKING:
+    DESCRIBE_CLIENT_QUOTAS: ApiCodec
+    ALTER_CLIENT_QUOTAS: ApiCodec
+    DESCRIBE_USER_SCRAM_CREDENTIALS: ApiCodec
+    ALTER_USER_SCRAM_CREDENTIALS: ApiCodec
+    CREATE_TOPICS: ApiCodec
+    LIST_GROUPS: ApiCodec
+    CREATE_PARTITIONS: ApiCodec
+    ALTER_PARTITION_REASSIGNMENTS: ApiCodec
+    LIST_PARTITION_REASSIGNMENTS: ApiCodec
+
+
+def __getattr__(name: str) -> ApiCodec:
+    """A codec of ``_LATER``, built (its schema module imported) the first time it is read."""
+    later = _LATER.get(name)
+    if later is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module_name, api, api_key, since = later
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    codec = ApiCodec(api, api_key, module.REQUEST, module.RESPONSE, since)
+    globals()[name] = codec  # read once: the same object ever after
+    return codec

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import subprocess
+import sys
 from dataclasses import FrozenInstanceError
 from typing import Any
 
@@ -21,6 +23,7 @@ from kafka_config_admin import (
     ResourceType,
     ScramMechanism,
 )
+from kafka_config_admin.toolkit import is_sensitive_name
 
 
 def test_enums_carry_protocol_ids_and_absorb_unknown_ones() -> None:
@@ -51,6 +54,34 @@ def test_resource_copies_hash_by_their_own_values() -> None:
     unpickled = pickle.loads(pickle.dumps(topic))
     assert unpickled == topic and {topic: 1}[unpickled] == 1
     assert ConfigResource(2, "orders").model_fields_set == topic.model_fields_set
+
+
+def test_a_resource_made_by_position_or_by_keyword_builds_no_validator() -> None:
+    """What validation would make is taken as it is: the first describe of a program, its
+    resources made as the docs make them, pays for no validator (nor pydantic's plugin scan,
+    ``importlib.metadata``); a bad or mixed argument is still validated, as before."""
+    script = (
+        "import sys; from kafka_config_admin import ConfigResource, ResourceType; "
+        "made = [ConfigResource(type=ResourceType.TOPIC, name='a'), "
+        "ConfigResource(name='b', type=ResourceType.BROKER), "
+        "ConfigResource(ResourceType.GROUP, 'c')]; "
+        "print(ConfigResource.__pydantic_complete__, 'importlib.metadata' in sys.modules, "
+        "[r.model_fields_set == {'type', 'name'} for r in made])"
+    )
+    said = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True
+    ).stdout
+    assert said.strip() == "False False [True, True, True]"
+    keyword = ConfigResource(type=ResourceType.TOPIC, name="orders")
+    assert keyword == ConfigResource(ResourceType.TOPIC, "orders")
+    assert hash(keyword) == hash(ConfigResource(ResourceType.TOPIC, "orders"))
+    with pytest.raises(TypeError, match="missing required argument: 'name'"):
+        ConfigResource(type=ResourceType.TOPIC)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'extra'"):
+        ConfigResource(type=ResourceType.TOPIC, name="x", extra=1)
+    with pytest.raises(InvalidArgumentError, match="name must be a valid string, got None"):
+        ConfigResource(type=ResourceType.TOPIC, name=None)
+    assert ConfigResource(ResourceType.TOPIC, name="x") == ConfigResource(ResourceType.TOPIC, "x")
 
 
 def test_config_is_a_read_only_mapping() -> None:
@@ -96,6 +127,46 @@ def test_sensitive_values_never_show() -> None:
         assert "hunter2" not in shown
         assert "[hidden]" in shown
     assert op.sensitive and not AlterConfigOp(name="retention.ms", value="1").sensitive
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        (("retention.ms", "1"), {}),
+        (("retention.ms",), {}),
+        (("ssl.key.password", "x"), {}),
+        (("cleanup.policy", "compact", OpType.APPEND), {}),
+        ((), {"name": "retention.ms", "value": "1", "op": OpType.SET}),
+        ((), {"name": "retention.ms"}),
+        ((), {"name": "retention.ms", "value": None}),
+        ((), {"op": OpType.DELETE, "name": "retention.ms"}),
+    ],
+)
+def test_an_alter_op_of_strings_is_what_validation_makes(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    op = AlterConfigOp(*args, **kwargs)
+    data = dict(zip(("name", "value", "op"), args, strict=False)) | kwargs
+    data = {key: value for key, value in data.items() if key in kwargs or value is not None}
+    validated = AlterConfigOp.model_validate(
+        {**data, "sensitive": is_sensitive_name(str(data["name"]))}
+    )
+    assert op.__dict__ == validated.__dict__ and op == validated
+    assert op.model_fields_set == validated.model_fields_set
+    assert repr(op) == repr(validated)
+
+
+def test_a_first_alter_op_of_strings_builds_no_validator() -> None:
+    script = (
+        "import sys; from kafka_config_admin import AlterConfigOp, OpType; "
+        "AlterConfigOp('retention.ms', '1'); "
+        "AlterConfigOp(name='cleanup.policy', value='compact', op=OpType.APPEND); "
+        "print(AlterConfigOp.__pydantic_complete__, 'importlib.metadata' in sys.modules)"
+    )
+    said = subprocess.run(
+        [sys.executable, "-c", script], check=True, capture_output=True, text=True
+    ).stdout
+    assert said.strip() == "False False"
 
 
 def test_alter_op_turns_python_values_into_kafka_strings() -> None:

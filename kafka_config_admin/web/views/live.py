@@ -14,8 +14,8 @@ The first read is the baseline (a ``ready`` event), each later one sends a ``cha
 per key added, removed or changed (the feed's row as JSON; a secret's values are never read)
 and a ``problem`` event when the cluster or a resource cannot be read (once while the same
 problem lasts: the feed repeats it every poll). Every poll ends with a ``cost`` event: what it
-read, sent and received (as ``watch --stats`` counts it: the client's
-:meth:`~kafka_config_admin.AdminClient.traffic` and the rotation's ``last_read``). A page
+read, sent and received (the feed's :class:`~kafka_config_admin.feed.PollCost`, as
+``watch --stats`` says it). A page
 reads it with ``static/live.js`` (no inline script)"""
 
 from __future__ import annotations

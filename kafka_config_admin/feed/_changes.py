@@ -157,10 +157,7 @@ class ObservedState:
                         name,
                         None
                         if observation.configs is None
-                        else {
-                            key: [value.value, value.source, value.config_type, value.sensitive]
-                            for key, value in observation.configs.items()
-                        },
+                        else dict(observation.configs),  # each value a tuple: a JSON array
                         observation.error,
                         None
                         if observation.missing_since is None

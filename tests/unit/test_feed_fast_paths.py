@@ -222,3 +222,29 @@ def test_the_collector_is_held_off_only_while_the_state_is_made(enabled: bool) -
         assert gc.isenabled() is enabled  # as it was, even after a failure inside
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_state_is_kept_as_the_same_json_text_and_read_back() -> None:
+    """The stream's kept states keep their text: values written as arrays, as before the
+    values were tuples, so a state location written by an earlier release reads back."""
+    state = ObservedState(
+        "c",
+        T0,
+        {
+            ("TOPIC", "a"): ResourceObservation(
+                {
+                    "k": ObservedValue("1", "TOPIC_CONFIG", "LONG"),
+                    "p": ObservedValue(None, "DYNAMIC_BROKER_CONFIG", "PASSWORD", True),
+                }
+            ),
+            ("TOPIC", "b"): ResourceObservation(None, ("TimeoutError", "no answer")),
+        },
+    )
+    text = (
+        '{"cluster":"c","time":"2026-01-01T00:00:00+00:00","error":null,"type_errors":{},'
+        '"known":true,"resources":[["TOPIC","a",{"k":["1","TOPIC_CONFIG","LONG",false],'
+        '"p":[null,"DYNAMIC_BROKER_CONFIG","PASSWORD",true]},null,null],'
+        '["TOPIC","b",null,["TimeoutError","no answer"],null]]}'
+    )
+    assert state.to_json() == text
+    assert ObservedState.from_json(text) == state

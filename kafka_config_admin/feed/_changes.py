@@ -119,7 +119,7 @@ class ResourceObservation:
     missing_since: datetime | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ObservedState:
     """One cluster at one poll: its resources and what could not be read.
 
@@ -141,6 +141,16 @@ class ObservedState:
     error: tuple[str, str] | None = None
     type_errors: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     known: bool = True
+
+    def __repr__(self) -> str:
+        # A summary: a state of 20,000 topics would repr as a hundred megabytes, and
+        # asyncio.run reprs its main task, result included, when it puts back Ctrl-C's handler
+        # (Python 3.11), so a poll run with it returning its state paid for one at every poll.
+        return (
+            f"ObservedState(cluster={self.cluster!r}, time={self.time.isoformat()!r}, "
+            f"resources=<{len(self.resources)} resources>, error={self.error!r}, "
+            f"type_errors={dict(self.type_errors)!r}, known={self.known!r})"
+        )
 
     def to_json(self) -> str:
         """The state as JSON text (what the stream keeps per poll)."""

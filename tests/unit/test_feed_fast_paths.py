@@ -248,3 +248,15 @@ def test_a_state_is_kept_as_the_same_json_text_and_read_back() -> None:
     )
     assert state.to_json() == text
     assert ObservedState.from_json(text) == state
+
+
+def test_a_states_repr_is_a_summary_whatever_its_size() -> None:
+    """asyncio.run reprs its main task, result included, as it ends (Python 3.11): a poll run
+    with it that returns its state must not pay for a repr of every value."""
+    values = {key: ObservedValue("1", "DEFAULT_CONFIG", "LONG") for key in KEYS}
+    resources = {("TOPIC", f"t{i}"): ResourceObservation(values) for i in range(20000)}
+    state = ObservedState("c", T0, resources)
+    assert repr(state) == (
+        "ObservedState(cluster='c', time='2026-01-01T00:00:00+00:00', "
+        "resources=<20000 resources>, error=None, type_errors={}, known=True)"
+    )

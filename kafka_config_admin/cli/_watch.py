@@ -27,12 +27,12 @@ from ..connect import Connection, clusters_file_path, load_clusters_file
 from ..feed import (
     ChangeKind,
     ObservedState,
+    PollCost,
     ReadRotation,
     StateChange,
     diff_states,
     next_state,
     observe_once,
-    resources_read,
 )
 from ..state import PatternTimeoutError, ResourceKind, ResourceScope, UserPattern
 from ..toolkit import error_line
@@ -181,8 +181,8 @@ async def _follow(target: _Target, plan: _Plan, end: Callable[[BaseException], N
             end(error)
             return
         if plan.stats:
-            read = resources_read(observed, rotation)
-            _print_cost(target.label, anyio.current_time() - started, clients, read)
+            seconds = anyio.current_time() - started
+            _print_cost(target.label, PollCost.measure(observed, rotation, clients, seconds))
         after = next_state(state, observed, broker_gone_after=plan.broker_gone_after)
         failed = 0 if observed.error is None else failed + 1
         if (
@@ -207,13 +207,11 @@ def _kept(make: Callable[[], AdminClient], clients: list[AdminClient]) -> AdminC
     return clients[-1]
 
 
-def _print_cost(label: str, seconds: float, clients: Sequence[AdminClient], read: int) -> None:
+def _print_cost(label: str, cost: PollCost) -> None:
     """``--stats``: what one poll cost, on stderr (the changes stay a clean stream)."""
-    requests = sum(admin.traffic().requests for admin in clients)
-    received = sum(admin.traffic().bytes_received for admin in clients)
     stderr.print(
-        f"{label}: poll {seconds:.2f}s, {requests} requests, {received:,} bytes received, "
-        f"{read} resources read",
+        f"{label}: poll {cost.seconds:.2f}s, {cost.requests} requests, "
+        f"{cost.bytes_received:,} bytes received, {cost.resources_read} resources read",
         markup=False,
     )
 

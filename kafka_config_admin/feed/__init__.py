@@ -7,8 +7,9 @@ resource or a cluster that could not be read is said to have failed, never to be
 :func:`next_state` keeps the last known values in a failed one's place, and
 :func:`diff_states` says what changed between two states, one :class:`StateChange` per key,
 resource or entity (:class:`ChangeKind`), in the row shape every face uses
-(:mod:`kafka_config_admin.state`'s rows). The CLI's ``watch``, the ``kafka-config-changes``
-Spark stream and the web editor's change log read it.
+(:mod:`kafka_config_admin.state`'s rows). :class:`PollCost` is what a poll cost the client. The
+CLI's ``watch``, the ``kafka-config-changes`` Spark stream and the web editor's change log read
+it.
 
 These names moved here from :mod:`kafka_config_admin.desired`, where they stay readable, with a
 ``DeprecationWarning``, for one release.
@@ -27,6 +28,7 @@ from ._changes import (
     observed_state,
     observed_values,
 )
+from ._cost import PollCost
 from ._observe import observe_cluster, observe_once
 from ._rotation import ReadRotation, resources_read
 
@@ -36,6 +38,7 @@ __all__ = [
     "ChangeKind",
     "ObservedState",
     "ObservedValue",
+    "PollCost",
     "ReadRotation",
     "ResourceObservation",
     "StateChange",

@@ -22,7 +22,8 @@ rows in it, wait for it at most that long.
 With ``maxPerPoll``, each poll describes at most that many resources, in turn
 (:class:`~kafka_config_admin.feed.ReadRotation`): a task makes the cluster's rotation from
 where the poll before left it, and keeps where this one leaves it beside the poll's state.
-What each poll cost (:class:`PollCost`) is kept there too, written once as the state is, and
+What each poll cost (the feed's :class:`~kafka_config_admin.feed.PollCost`, with where the
+rotation stands: :class:`KeptCost`) is kept there too, written once as the state is, and
 every row of the poll carries it (the ``poll_*`` columns); a poll that found no change has no
 row, so ``stats`` adds one ``poll`` row per cluster and poll. Python data sources cannot
 report metrics of their own in Spark's query progress: the rows are where the cost shows.
@@ -37,7 +38,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -58,12 +59,12 @@ from ..feed import (
     BROKER_GONE_AFTER,
     POLL_ROW,
     ObservedState,
+    PollCost,
     ReadRotation,
     StateChange,
     diff_states,
     next_state,
     observe_once,
-    resources_read,
 )
 from ..state import ResourceScope
 from ..toolkit import check_seconds
@@ -215,8 +216,8 @@ class ChangeStreamReader(DataSourceStreamReader):
         yield _batch(changes, snapshot_id, task, cost, stats=self.options.stats)
 
     def _poll(
-        self, task: PollTask, before: ObservedState | None, previous: PollCost | None
-    ) -> tuple[ObservedState, PollCost]:
+        self, task: PollTask, before: ObservedState | None, previous: KeptCost | None
+    ) -> tuple[ObservedState, KeptCost]:
         """Read the cluster (at most ``maxPerPoll`` resources, from where the poll before left
         the rotation): what it has now, and what reading it cost."""
         limit = self.options.max_per_poll
@@ -242,15 +243,8 @@ class ChangeStreamReader(DataSourceStreamReader):
                 before=before,
             )
         )
-        seconds = time.monotonic() - started
-        cost = PollCost(
-            resources_read=resources_read(observed, rotation),
-            requests=sum(admin.traffic().requests for admin in clients),
-            bytes_received=sum(admin.traffic().bytes_received for admin in clients),
-            seconds=seconds,
-            next_turn=turn if rotation is None else rotation.next_turn,
-        )
-        return observed, cost
+        cost = PollCost.measure(observed, rotation, clients, time.monotonic() - started)
+        return observed, KeptCost(cost, turn if rotation is None else rotation.next_turn)
 
     def commit(self, end: dict[str, Any]) -> None:
         store = StateStore(self.options.state_location)
@@ -259,29 +253,30 @@ class ChangeStreamReader(DataSourceStreamReader):
 
 
 @dataclass(frozen=True)
-class PollCost:
-    """What one cluster's poll cost, and where its rotation left off (``next_turn``)."""
+class KeptCost:
+    """What one cluster's poll cost, and where its rotation left off (``next_turn``): kept
+    beside the poll's state for the executors of the polls after it."""
 
-    resources_read: int
-    requests: int
-    bytes_received: int
-    seconds: float
+    cost: PollCost
     next_turn: int = 0
 
     def to_json(self) -> str:
-        return json.dumps(self.__dict__)
+        """One flat JSON object: the cost's fields, then ``next_turn``."""
+        return json.dumps({**asdict(self.cost), "next_turn": self.next_turn})
 
     @classmethod
-    def from_json(cls, text: str) -> PollCost:
-        return cls(**json.loads(text))
+    def from_json(cls, text: str) -> KeptCost:
+        fields = json.loads(text)
+        next_turn = fields.pop("next_turn", 0)
+        return cls(PollCost(**fields), next_turn)
 
     def columns(self) -> dict[str, Any]:
         """The poll's ``poll_*`` columns."""
         return {
-            "poll_resources_read": self.resources_read,
-            "poll_requests": self.requests,
-            "poll_bytes_received": self.bytes_received,
-            "poll_seconds": self.seconds,
+            "poll_resources_read": self.cost.resources_read,
+            "poll_requests": self.cost.requests,
+            "poll_bytes_received": self.cost.bytes_received,
+            "poll_seconds": self.cost.seconds,
         }
 
 
@@ -289,7 +284,7 @@ def _batch(
     changes: Sequence[StateChange],
     snapshot_id: str,
     task: PollTask,
-    cost: PollCost | None,
+    cost: KeptCost | None,
     *,
     stats: bool,
 ) -> pa.RecordBatch:
@@ -367,14 +362,14 @@ class StateStore:
     def cost_path(self, cluster: str, poll: int) -> Path:
         return self.path(cluster, poll).with_suffix(_COST_SUFFIX)
 
-    def load_cost(self, cluster: str, poll: int) -> PollCost | None:
+    def load_cost(self, cluster: str, poll: int) -> KeptCost | None:
         """What a poll cost, or None when it was never written (or already forgotten)."""
         try:
-            return PollCost.from_json(self.cost_path(cluster, poll).read_text(encoding="utf-8"))
+            return KeptCost.from_json(self.cost_path(cluster, poll).read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
 
-    def save_cost_once(self, cluster: str, poll: int, cost: PollCost) -> PollCost:
+    def save_cost_once(self, cluster: str, poll: int, cost: KeptCost) -> KeptCost:
         """Keep ``cost`` as the poll's, unless one is already kept: the cost kept."""
         if _write_once(self.cost_path(cluster, poll), cost.to_json()):
             return cost

@@ -14,8 +14,8 @@ The first read is the baseline (a ``ready`` event), each later one sends a ``cha
 per key added, removed or changed (the feed's row as JSON; a secret's values are never read)
 and a ``problem`` event when the cluster or a resource cannot be read (once while the same
 problem lasts: the feed repeats it every poll). Every poll ends with a ``cost`` event: what it
-read, sent and received (as ``watch --stats`` counts it: the client's
-:meth:`~kafka_config_admin.AdminClient.traffic` and the rotation's ``last_read``). A page
+read, sent and received (the feed's :class:`~kafka_config_admin.feed.PollCost`, as
+``watch --stats`` says it). A page
 reads it with ``static/live.js`` (no inline script)"""
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ from ... import AdminClient, InvalidArgumentError
 from ...feed import (
     ChangeKind,
     ObservedState,
+    PollCost,
     ReadRotation,
     StateChange,
     diff_states,
     next_state,
     observe_cluster,
-    resources_read,
 )
 from ...state import ResourceKind, ResourceScope
 from ...toolkit import error_line
@@ -149,14 +149,9 @@ def _poll(
             problems.add(_problem(change))
             if _problem(change) not in last.problems:
                 events.append(_event("problem", change.to_dict()))
-        cost = {
-            "resources_read": resources_read(observed, rotation),
-            "resources": len(after.resources),
-            "requests": admin.traffic().requests - traffic.requests,
-            "bytes_received": admin.traffic().bytes_received - traffic.bytes_received,
-            "seconds": round(time.monotonic() - started, 3),
-        }
-        events.append(_event("cost", cost))
+        seconds = time.monotonic() - started
+        cost = PollCost.measure(observed, rotation, [admin], seconds, carried_before=traffic)
+        events.append(_event("cost", _cost_shown(cost, len(after.resources))))
         ready = None
         if (last.observed is None or not last.observed.known) and after.known:
             shown = {"resources": len(after.resources), "interval": interval}
@@ -165,6 +160,17 @@ def _poll(
         return _Followed(after, frozenset(problems), turn), events, ready
 
     return poll
+
+
+def _cost_shown(cost: PollCost, resources: int) -> dict[str, Any]:
+    """A poll's ``cost`` event: what it cost, and how many resources the feed holds."""
+    return {
+        "resources_read": cost.resources_read,
+        "resources": resources,
+        "requests": cost.requests,
+        "bytes_received": cost.bytes_received,
+        "seconds": round(cost.seconds, 3),
+    }
 
 
 def _event(kind: str, data: dict[str, Any]) -> str:

@@ -7,9 +7,7 @@ and :func:`~kafka_config_admin.feed.next_state` keeps the last known values in i
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import anyio
@@ -32,7 +30,7 @@ from ..state import (
     list_scope,
     read_scram_credentials,
 )
-from ..toolkit import quota_value_text
+from ..toolkit import gc_paused, quota_value_text
 from ._changes import (
     ENTITY_SOURCE,
     QUOTA,
@@ -157,7 +155,7 @@ async def _describe(
     result = admin.describe_configs(resources, include_documentation=documentation)
     await result.wait()
     failures = []
-    with _collector_paused():
+    with gc_paused():  # a poll of 20,000 topics makes over a million tuples and no cycles
         for resource in resources:
             future = result.values[resource]
             error = future.exception()
@@ -174,21 +172,6 @@ async def _describe(
     ):
         raise failures[0]  # not one resource could be read: the cluster is what failed
     return observed
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Hold the cyclic garbage collector off while a poll's answers become its state: a poll of
-    20,000 topics makes over a million tuples and dicts and no cycles, and the generation scans
-    their making would trigger (over the state kept from the poll before, as large) cost more
-    than the making. Reference counting still frees everything."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 async def _read_entities(

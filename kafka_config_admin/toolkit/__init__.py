@@ -35,6 +35,7 @@ if _typing.TYPE_CHECKING:
     from .._models.validation import is_broker_id as is_broker_id
     from .._models.validation import shorten as shorten
     from .._net.connections import translate_error as translate_error
+    from .._net.gc import gc_paused as gc_paused
     from .._net.security import check_security_option as check_security_option
     from .._net.security import check_security_settings as check_security_settings
     from .._net.security_protocols import uses_sasl as uses_sasl
@@ -56,6 +57,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "shorten",
     ),
     ".._net.connections": ("translate_error",),
+    ".._net.gc": ("gc_paused",),
     ".._net.security": ("check_security_option", "check_security_settings"),
     ".._net.security_protocols": ("uses_sasl", "uses_tls"),
 }

@@ -1,12 +1,10 @@
 """The feed's fast paths give what the slow ones give: a diff that compares a resource's values
 as a whole before going key by key reports the same rows, on generated states (changes,
 additions, removals, errors, resources appearing and going, rotation's values carried over);
-values made as tuples read as the ones made by name; the collector is held off only while a
-poll's answers become its state."""
+values made as tuples read as the ones made by name."""
 
 from __future__ import annotations
 
-import gc
 import random
 from collections.abc import Mapping
 from dataclasses import replace
@@ -23,7 +21,6 @@ from kafka_config_admin.feed import (
     next_state,
     observed_values,
 )
-from kafka_config_admin.feed._observe import _collector_paused
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 #: The resources a generated cluster may hold: topics, brokers, the cluster default, loggers,
@@ -203,25 +200,6 @@ def test_values_made_as_tuples_read_as_values_made_by_name() -> None:
         .configs
         == values
     )
-
-
-def _fail_while_paused(seen: list[bool]) -> None:
-    with _collector_paused():
-        seen.append(gc.isenabled())
-        raise RuntimeError("a failure inside")
-
-
-@pytest.mark.parametrize("enabled", [True, False])
-def test_the_collector_is_held_off_only_while_the_state_is_made(enabled: bool) -> None:
-    was, seen = gc.isenabled(), list[bool]()
-    try:
-        (gc.enable if enabled else gc.disable)()
-        with pytest.raises(RuntimeError):
-            _fail_while_paused(seen)
-        assert seen == [False]
-        assert gc.isenabled() is enabled  # as it was, even after a failure inside
-    finally:
-        (gc.enable if was else gc.disable)()
 
 
 def test_a_state_is_kept_as_the_same_json_text_and_read_back() -> None:

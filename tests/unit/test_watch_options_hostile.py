@@ -18,7 +18,7 @@ from kafka_config_admin.web import WebSettings
 
 NOWHERE = ("--bootstrap-server", "127.0.0.1:1", "--timeout", "1")
 
-BAD_COUNTS = ["0", "-1", "1.5", "abc", "", " ", "true", "1e3", "٣.٥", "0x10", "NaN"]
+BAD_COUNTS = ["0", "-1", "1.5", "abc", "", " ", "true", "1e3", "\u0663.\u0665", "0x10", "NaN"]
 BAD_SECONDS = ["0", "-1", "abc", "", "nan", "NaN", "inf", "-inf", "1e400", "true"]
 
 

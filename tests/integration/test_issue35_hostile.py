@@ -24,6 +24,8 @@ from kafka_config_admin import (
     AdminClient,
     Config,
     ConfigResource,
+    KafkaConnectionError,
+    NetworkError,
     NewTopic,
     ResourceType,
     UnknownTopicOrPartitionError,
@@ -40,7 +42,7 @@ from kafka_config_admin.feed import (
     observe_cluster,
 )
 from kafka_config_admin.state import ResourceScope
-from kafka_config_admin.testing import KafkaCluster
+from kafka_config_admin.testing import KafkaCluster, start_cluster
 
 from .fault_proxy import Fault, proxied
 from .helpers import alter_topic, new_topic, settled_entry, unique_name
@@ -59,6 +61,8 @@ pytestmark = pytest.mark.integration
 
 Wanted = list[ConfigResource] | Mapping[ConfigResource, list[str] | None]
 DESCRIBE_CONFIGS_KEY = 32
+#: A release other than the suite's, for a broker replaced at the same address.
+OTHER_RELEASE = "3.9.1"
 
 
 async def asked_with_documentation(
@@ -265,3 +269,43 @@ async def test_a_topic_refused_at_every_poll_does_not_starve_a_bounded_rotation(
             assert seen
     finally:
         await delete_acls(kafka_bootstrap, allowed + denied)
+
+
+@pytest.mark.kafka(brokers=1)
+async def test_documentation_is_asked_again_when_another_release_answers_at_the_same_address(
+    kafka_cluster: KafkaCluster, admin_client: AdminClient
+) -> None:
+    """The broker behind one address replaced by another Kafka release (same node id): the
+    client's next describe with documentation gives the new broker's own entries, never the
+    old release's documentation nor its keys."""
+    node = admin_client.broker_ids()[0]
+    broker = ConfigResource(ResourceType.BROKER, str(node))
+    with start_cluster(brokers=1, version=OTHER_RELEASE) as other:
+        async with AdminClient(other.bootstrap_servers, timeout=60) as direct:
+            (other_node,) = direct.broker_ids()
+            other_broker = ConfigResource(ResourceType.BROKER, str(other_node))
+            other_answer = await asked_with_documentation(direct, [other_broker], synonyms=True)
+        async with proxied(kafka_cluster) as proxies:
+            proxy = proxies[node]
+            async with AdminClient(f"127.0.0.1:{proxy.port}", timeout=60) as client:
+                first = await client.describe_configs(
+                    [broker], include_synonyms=True, include_documentation=True
+                ).all()
+                # The other release now answers at the proxy's address: the connections drop,
+                # as at a restart, and the next ones reach it.
+                other_port = int(other.bootstrap_servers.rsplit(":", 1)[1])
+                proxy.upstream_port = other_port
+                proxy.ports[other_port] = proxy.port
+                for writer in list(proxy._writers):
+                    writer.close()
+                with anyio.fail_after(60):
+                    while True:
+                        try:
+                            after = await client.describe_configs(
+                                [other_broker], include_synonyms=True, include_documentation=True
+                            ).all()
+                            break
+                        except (KafkaConnectionError, NetworkError):  # the drop itself
+                            await anyio.sleep(0.5)
+    assert after == other_answer
+    assert first != other_answer  # the two releases differ (else the case proves nothing)

@@ -24,6 +24,7 @@ from kafka_config_admin import (
     AdminClient,
     Config,
     ConfigResource,
+    InvalidArgumentError,
     KafkaConnectionError,
     NetworkError,
     NewTopic,
@@ -309,3 +310,15 @@ async def test_documentation_is_asked_again_when_another_release_answers_at_the_
                             await anyio.sleep(0.5)
     assert after == other_answer
     assert first != other_answer  # the two releases differ (else the case proves nothing)
+
+
+@pytest.mark.parametrize("flag", ["include_documentation", "include_synonyms"])
+@pytest.mark.parametrize("value", ["yes", 1, 0, None, 1.0, "false"])
+async def test_a_describe_flag_that_is_not_a_bool_is_refused_naming_it(
+    admin_client: AdminClient, flag: str, value: object
+) -> None:
+    name = unique_name()  # nothing is sent: the topic need not exist
+    before = admin_client.traffic().requests
+    with pytest.raises(InvalidArgumentError, match=flag):
+        admin_client.describe_configs([ConfigResource(ResourceType.TOPIC, name)], **{flag: value})
+    assert admin_client.traffic().requests == before  # refused before anything was sent

@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Mapping
 from functools import partial
+from typing import Any
 
 import anyio
 import pytest
@@ -319,6 +320,7 @@ async def test_a_describe_flag_that_is_not_a_bool_is_refused_naming_it(
 ) -> None:
     name = unique_name()  # nothing is sent: the topic need not exist
     before = admin_client.traffic().requests
+    wrong: dict[str, Any] = {flag: value}  # what a caller without type checks passes
     with pytest.raises(InvalidArgumentError, match=flag):
-        admin_client.describe_configs([ConfigResource(ResourceType.TOPIC, name)], **{flag: value})
+        admin_client.describe_configs([ConfigResource(ResourceType.TOPIC, name)], **wrong)
     assert admin_client.traffic().requests == before  # refused before anything was sent

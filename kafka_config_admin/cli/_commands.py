@@ -24,6 +24,7 @@ from ._options import (
     REASSIGNMENT_TIMEOUT,
     RESOURCE_KINDS,
     OutputFormat,
+    Seconds,
     change_options,
     connection_options,
     output_option,
@@ -137,7 +138,7 @@ def alter(**options: Any) -> int:
 )
 @click.option(
     "--reassignment-timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(min=0, min_open=True),
     default=REASSIGNMENT_TIMEOUT,
     show_default=True,
     metavar="SECONDS",
@@ -435,7 +436,7 @@ def undo(**options: Any) -> int:
 )
 @click.option(
     "--interval",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(min=0, min_open=True),
     default=WATCH_INTERVAL,
     show_default=True,
     help="Seconds between polls.",
@@ -448,7 +449,7 @@ def undo(**options: Any) -> int:
 )
 @click.option(
     "--broker-gone-after",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(min=0, min_open=True),
     default=WATCH_BROKER_GONE_AFTER,
     show_default=True,
     metavar="SECONDS",
@@ -523,7 +524,7 @@ def watch(**options: Any) -> int:
 )
 @click.option(
     "--live-interval",
-    type=click.FloatRange(min=0.5),
+    type=Seconds(min=0.5),
     default=5.0,
     show_default=True,
     help="Seconds within which a change shows on a live page (the cluster is read more often).",
@@ -538,7 +539,7 @@ def watch(**options: Any) -> int:
 )
 @click.option(
     "--session-minutes",
-    type=click.FloatRange(min=1),
+    type=Seconds(min=1),
     default=30.0,
     show_default=True,
     help="A session ends after this long without a request.",

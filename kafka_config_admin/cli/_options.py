@@ -8,6 +8,7 @@ changes, a connection) is built from them when the command runs, by the modules 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -43,6 +44,18 @@ RESOURCE_KINDS = (  # kafka_config_admin.state.ResourceKind's values
     "quota",
     "scram_user",
 )
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds (or minutes) within a range, and finite: click's ``FloatRange``
+    takes ``nan`` (every comparison with it is false, so no bound refuses it) and ``inf``,
+    which would make a poll loop run without pause or never again, a timeout never end."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
 
 
 class OutputFormat(StrEnum):
@@ -122,7 +135,7 @@ def connection_options(command: Callable[..., T]) -> Callable[..., T]:
             ),
             click.option(
                 "--timeout",
-                type=click.FloatRange(min=0, min_open=True),
+                type=Seconds(min=0, min_open=True),
                 help="Seconds each call to the cluster may take [default: the clusters file's "
                 f"timeout for the cluster, else {SDK_DEFAULT_TIMEOUT:g}].",
             ),

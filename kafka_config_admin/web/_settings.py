@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,8 +69,11 @@ class WebSettings:
 
     def problem(self) -> str | None:
         """Why the editor must not start with these settings, or None."""
-        if not self.live_interval > 0:
-            return f"the live page's poll interval must be above 0 s, not {self.live_interval}"
+        if not 0 < self.live_interval < math.inf:
+            return (
+                f"the live page's poll interval must be a finite number above 0 s, "
+                f"not {self.live_interval}"
+            )
         bound = self.live_max_per_poll
         if bound is not None and (
             isinstance(bound, bool) or not isinstance(bound, int) or bound < 1

@@ -37,6 +37,7 @@ from ...feed import (
     ObservedState,
     PollCost,
     ReadRotation,
+    ResourceKey,
     StateChange,
     diff_states,
     next_state,
@@ -111,7 +112,7 @@ class _Followed:
 
     observed: ObservedState | None = None
     problems: frozenset[tuple[str | None, ...]] = frozenset()
-    next_turn: int = 0
+    resume_after: ResourceKey | None = None
 
 
 def _problem(change: StateChange) -> tuple[str | None, ...]:
@@ -135,7 +136,7 @@ def _poll(
         last = followed or _Followed()
         rotation = None
         if max_per_poll is not None:
-            rotation = ReadRotation(max_per_poll, next_turn=last.next_turn)
+            rotation = ReadRotation(max_per_poll, resume_after=last.resume_after)
         started, traffic = time.monotonic(), admin.traffic()
         observed = await observe_cluster(
             admin, scope, cluster, rotation=rotation, before=last.observed
@@ -156,7 +157,7 @@ def _poll(
         if (last.observed is None or not last.observed.known) and after.known:
             shown = {"resources": len(after.resources), "interval": interval}
             ready = _event("ready", shown | {"max_per_poll": max_per_poll})
-        turn = last.next_turn if rotation is None else rotation.next_turn
+        turn = last.resume_after if rotation is None else rotation.resume_after
         return _Followed(after, frozenset(problems), turn), events, ready
 
     return poll

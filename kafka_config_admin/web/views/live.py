@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -101,8 +102,11 @@ async def _events(
     """The stream: the browser's reconnection delay, then the events of the poll loop every
     page of ``key`` shares, until the client goes (Starlette cancels it) or the app stops."""
     yield f"retry: {int(interval * 1000)}\n\n"  # milliseconds
-    async for event in streams.stream(key, poll, interval):
-        yield event
+    # Closed as this stream ends, not when the collector finds it: until its ``finally`` runs,
+    # a page that has gone would still hold the scope's polls.
+    async with aclosing(streams.stream(key, poll, interval)) as events:
+        async for event in events:
+            yield event
 
 
 @dataclass(frozen=True)

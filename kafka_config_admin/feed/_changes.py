@@ -47,6 +47,7 @@ __all__ = [
     "ChangeKind",
     "ObservedState",
     "ObservedValue",
+    "ResourceKey",
     "ResourceObservation",
     "StateChange",
     "diff_states",

@@ -61,6 +61,7 @@ from ..feed import (
     ObservedState,
     PollCost,
     ReadRotation,
+    ResourceKey,
     StateChange,
     diff_states,
     next_state,
@@ -221,8 +222,8 @@ class ChangeStreamReader(DataSourceStreamReader):
         """Read the cluster (at most ``maxPerPoll`` resources, from where the poll before left
         the rotation): what it has now, and what reading it cost."""
         limit = self.options.max_per_poll
-        turn = 0 if previous is None else previous.next_turn
-        rotation = None if limit is None else ReadRotation(limit, next_turn=turn)
+        turn = None if previous is None else previous.resume_after
+        rotation = None if limit is None else ReadRotation(limit, resume_after=turn)
         clients: list[AdminClient] = []
 
         def client() -> AdminClient:
@@ -244,7 +245,7 @@ class ChangeStreamReader(DataSourceStreamReader):
             )
         )
         cost = PollCost.measure(observed, rotation, clients, time.monotonic() - started)
-        return observed, KeptCost(cost, turn if rotation is None else rotation.next_turn)
+        return observed, KeptCost(cost, turn if rotation is None else rotation.resume_after)
 
     def commit(self, end: dict[str, Any]) -> None:
         store = StateStore(self.options.state_location)
@@ -254,21 +255,25 @@ class ChangeStreamReader(DataSourceStreamReader):
 
 @dataclass(frozen=True)
 class KeptCost:
-    """What one cluster's poll cost, and where its rotation left off (``next_turn``): kept
-    beside the poll's state for the executors of the polls after it."""
+    """What one cluster's poll cost, and where its rotation left off (``resume_after``, the
+    key its last turn ended on): kept beside the poll's state for the executors of the polls
+    after it."""
 
     cost: PollCost
-    next_turn: int = 0
+    resume_after: ResourceKey | None = None
 
     def to_json(self) -> str:
-        """One flat JSON object: the cost's fields, then ``next_turn``."""
-        return json.dumps({**asdict(self.cost), "next_turn": self.next_turn})
+        """One flat JSON object: the cost's fields, then ``resume_after``."""
+        return json.dumps({**asdict(self.cost), "resume_after": self.resume_after})
 
     @classmethod
     def from_json(cls, text: str) -> KeptCost:
+        """A kept cost; one kept by an earlier release holds the turn as an index
+        (``next_turn``), which no longer names a resource: its rotation starts again."""
         fields = json.loads(text)
-        next_turn = fields.pop("next_turn", 0)
-        return cls(PollCost(**fields), next_turn)
+        fields.pop("next_turn", None)
+        after = fields.pop("resume_after", None)
+        return cls(PollCost(**fields), None if after is None else (after[0], after[1]))
 
     def columns(self) -> dict[str, Any]:
         """The poll's ``poll_*`` columns."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,7 +131,7 @@ class LiveStreams:
         """End every stream (open or opened later) within :data:`PAUSE_SLICE` seconds."""
         self._stopping.set()
 
-    async def stream(self, key: Hashable, poll: Poll, interval: float) -> AsyncIterator[str]:
+    async def stream(self, key: Hashable, poll: Poll, interval: float) -> AsyncGenerator[str]:
         """The events of ``key``'s scope from now on, ``poll`` run every ``interval`` seconds
         for all the streams of ``key``."""
         send, receive = anyio.create_memory_object_stream[str](BACKLOG)

@@ -55,16 +55,16 @@ def test_the_streams_kept_cost_reads_back_as_written_and_as_streams_wrote_it_bef
     pytest.importorskip("pyspark", reason="the spark extra is not installed")
     from kafka_config_admin.spark._feed import KeptCost
 
-    kept = KeptCost(PollCost(7, 3, 4096, 0.5), next_turn=12)
+    kept = KeptCost(PollCost(7, 3, 4096, 0.5), resume_after=("TOPIC", "orders"))
     text = kept.to_json()
-    assert json.loads(text) == {
-        "resources_read": 7,
-        "requests": 3,
-        "bytes_received": 4096,
-        "seconds": 0.5,
-        "next_turn": 12,
-    }  # the file a stream kept before PollCost moved to the feed: the same object
+    fields = {"resources_read": 7, "requests": 3, "bytes_received": 4096, "seconds": 0.5}
+    assert json.loads(text) == fields | {"resume_after": ["TOPIC", "orders"]}
     assert KeptCost.from_json(text) == kept
+    # A stream of an earlier release kept its turn as an index, which names no resource: the
+    # cost reads back, and the rotation starts again.
+    assert KeptCost.from_json(json.dumps(fields | {"next_turn": 12})) == KeptCost(
+        PollCost(7, 3, 4096, 0.5)
+    )
     assert kept.columns() == {
         "poll_resources_read": 7,
         "poll_requests": 3,

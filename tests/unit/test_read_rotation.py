@@ -57,11 +57,13 @@ def test_later_polls_read_at_most_the_bound_in_turn_and_every_resource_comes_rou
     assert rotation.last_read == 2
 
 
-def test_new_and_failed_resources_are_read_first() -> None:
+def test_new_and_failed_resources_are_read_first_and_past_the_bound() -> None:
+    """They take no room from the turn: a resource failing at every poll starves no other."""
     rotation = ReadRotation(2)
     before = state(TOPICS[:4], failed=("t1",))  # t4 is new, t1's last read failed
-    assert names(rotation.pick(TOPICS, before)) == ["t1", "t4"]
-    assert names(rotation.pick(TOPICS, state(TOPICS))) == ["t0", "t1"]
+    assert names(rotation.pick(TOPICS, before)) == ["t1", "t4", "t0", "t2"]
+    assert rotation.last_read == 4
+    assert names(rotation.pick(TOPICS, state(TOPICS))) == ["t3", "t4"]
 
 
 def test_unknown_resources_past_the_bound_are_all_read() -> None:
@@ -79,21 +81,34 @@ def test_a_bound_that_is_not_a_positive_int_is_refused(bound: object) -> None:
         ReadRotation(bound)  # type: ignore[arg-type]
 
 
-def test_a_rotation_resumed_from_its_next_turn_goes_on_where_the_last_one_stopped() -> None:
+def test_a_rotation_resumed_after_its_last_key_goes_on_where_the_last_one_stopped() -> None:
     """As the Spark stream does: each poll's rotation is a new one, made from the last's
-    ``next_turn`` (kept with the state), and the turns are those of one rotation kept."""
-    before, next_turn, picks = state(TOPICS), 0, []
+    ``resume_after`` (kept with the state), and the turns are those of one rotation kept."""
+    before, after, picks = state(TOPICS), None, []
     for _ in range(3):
-        rotation = ReadRotation(2, next_turn=next_turn)
+        rotation = ReadRotation(2, resume_after=after)
         picks.append(names(rotation.pick(TOPICS, before)))
-        next_turn = rotation.next_turn
+        after = rotation.resume_after
+    assert picks == [["t0", "t1"], ["t2", "t3"], ["t4", "t0"]]
+    assert after == ("TOPIC", "t0")
+
+
+def test_the_turn_goes_by_key_whatever_order_the_listing_gives() -> None:
+    rotation, before = ReadRotation(2), state(TOPICS)
+    shuffled = [TOPICS[3], TOPICS[0], TOPICS[4], TOPICS[2], TOPICS[1]]
+    picks = [names(rotation.pick(shuffled, before)) for _ in range(3)]
     assert picks == [["t0", "t1"], ["t2", "t3"], ["t4", "t0"]]
 
 
-@pytest.mark.parametrize("turn", [-1, True, 1.5, "2"])
-def test_a_next_turn_that_is_not_an_int_of_at_least_zero_is_refused(turn: object) -> None:
-    with pytest.raises(InvalidArgumentError, match="next_turn"):
-        ReadRotation(2, next_turn=turn)  # type: ignore[arg-type]
+def test_a_resumed_key_that_is_gone_goes_on_from_the_next_one() -> None:
+    rotation = ReadRotation(2, resume_after=("TOPIC", "t1x"))  # deleted since
+    assert names(rotation.pick(TOPICS, state(TOPICS))) == ["t2", "t3"]
+
+
+@pytest.mark.parametrize("after", [-1, 3, "t1", ("TOPIC",), ("TOPIC", 1), ["TOPIC", "t1"]])
+def test_a_resume_after_that_is_not_a_resource_key_is_refused(after: object) -> None:
+    with pytest.raises(InvalidArgumentError, match="resume_after"):
+        ReadRotation(2, resume_after=after)  # type: ignore[arg-type]
 
 
 def test_a_polls_cost_counts_what_it_read_and_nothing_when_it_failed() -> None:

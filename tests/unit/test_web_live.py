@@ -41,7 +41,7 @@ async def test_the_first_poll_is_at_once_and_the_next_counted_from_its_start() -
         async for _ in events:
             if len(starts) == 2:
                 break
-        await events.aclose()  # type: ignore[attr-defined]  # an async generator
+        await events.aclose()
     assert starts[0] - opened < 0.2
     assert 0.5 <= starts[1] - starts[0] < 0.9, starts
     assert (streams.open, streams.polling) == (0, 0)  # ended with its reader
@@ -67,7 +67,7 @@ async def test_a_poll_slower_than_its_period_still_sends_its_events_at_once() ->
             assert event == f"event: poll\ndata: {polls}\n\n"  # the poll just ended's
             if len(received) == 3:
                 break
-        await events.aclose()  # type: ignore[attr-defined]  # an async generator
+        await events.aclose()
 
 
 @pytest.mark.parametrize("given", ["0", "-3", "1.5", "many", ""])

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -37,6 +38,7 @@ from ...feed import (
     ObservedState,
     PollCost,
     ReadRotation,
+    ResourceKey,
     StateChange,
     diff_states,
     next_state,
@@ -100,8 +102,11 @@ async def _events(
     """The stream: the browser's reconnection delay, then the events of the poll loop every
     page of ``key`` shares, until the client goes (Starlette cancels it) or the app stops."""
     yield f"retry: {int(interval * 1000)}\n\n"  # milliseconds
-    async for event in streams.stream(key, poll, interval):
-        yield event
+    # Closed as this stream ends, not when the collector finds it: until its ``finally`` runs,
+    # a page that has gone would still hold the scope's polls.
+    async with aclosing(streams.stream(key, poll, interval)) as events:
+        async for event in events:
+            yield event
 
 
 @dataclass(frozen=True)
@@ -111,7 +116,7 @@ class _Followed:
 
     observed: ObservedState | None = None
     problems: frozenset[tuple[str | None, ...]] = frozenset()
-    next_turn: int = 0
+    resume_after: ResourceKey | None = None
 
 
 def _problem(change: StateChange) -> tuple[str | None, ...]:
@@ -135,7 +140,7 @@ def _poll(
         last = followed or _Followed()
         rotation = None
         if max_per_poll is not None:
-            rotation = ReadRotation(max_per_poll, next_turn=last.next_turn)
+            rotation = ReadRotation(max_per_poll, resume_after=last.resume_after)
         started, traffic = time.monotonic(), admin.traffic()
         observed = await observe_cluster(
             admin, scope, cluster, rotation=rotation, before=last.observed
@@ -156,7 +161,7 @@ def _poll(
         if (last.observed is None or not last.observed.known) and after.known:
             shown = {"resources": len(after.resources), "interval": interval}
             ready = _event("ready", shown | {"max_per_poll": max_per_poll})
-        turn = last.next_turn if rotation is None else rotation.next_turn
+        turn = last.resume_after if rotation is None else rotation.resume_after
         return _Followed(after, frozenset(problems), turn), events, ready
 
     return poll

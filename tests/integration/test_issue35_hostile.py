@@ -230,11 +230,6 @@ async def test_a_describe_failing_mid_rotation_is_read_again_and_reports_nothing
             ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="feed/_rotation.py: a resource whose reads fail at every poll takes the turn's "
-    "room (room = max(0, N - len(unsure))): with --max-per-poll 1 no other resource is read",
-)
 @pytest.mark.kafka(sasl=True)
 async def test_a_topic_refused_at_every_poll_does_not_starve_a_bounded_rotation(
     kafka_cluster: KafkaCluster, admin_client: AdminClient, kafka_bootstrap: str

@@ -11,8 +11,6 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime
 
-import pytest
-
 from kafka_config_admin import ConfigResource, ResourceType
 from kafka_config_admin.feed import ObservedState, ObservedValue, ReadRotation, ResourceObservation
 
@@ -78,11 +76,6 @@ def test_resources_all_gone_then_back_never_divide_by_zero() -> None:
     assert rotation.pick(listed, state([])) == listed  # all new again: past the bound
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="feed/_rotation.py: new/failed resources take the turn's room "
-    "(room = max(0, N - len(unsure))), so a resource failing at every poll starves the others",
-)
 def test_a_resource_failing_at_every_poll_does_not_starve_the_others() -> None:
     # A topic the client may list but not describe (an ACL) fails at every poll.
     listed = topics("denied", "b", "c", "d")
@@ -92,11 +85,6 @@ def test_a_resource_failing_at_every_poll_does_not_starve_the_others() -> None:
     assert longest_wait([(listed, state([])), *polls], bound) <= math.ceil(len(listed) / bound)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="feed/_rotation.py: the turn is an index into the held list, which shifts when a "
-    "resource appears before it (or goes), so a resource waits longer than ceil(T / N) polls",
-)
 def test_a_topic_created_between_polls_does_not_delay_the_others_past_the_promise() -> None:
     old = topics("b", "c", "d", "e")
     new = topics("a", "b", "c", "d", "e")
@@ -112,11 +100,6 @@ def test_a_topic_created_between_polls_does_not_delay_the_others_past_the_promis
     assert longest_wait(polls, bound) <= math.ceil(len(new) / bound)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="feed/_rotation.py: the turn is an index into the held list; a topic deleted "
-    "before it makes the next turn skip one",
-)
 def test_a_topic_deleted_between_polls_does_not_delay_the_others_past_the_promise() -> None:
     old = topics("a", "b", "c", "d")
     now = topics("b", "c", "d")

@@ -55,12 +55,17 @@ def clusters_of(count: int, *, clusters: int = 1, brokers: int = 1) -> Iterator[
 
 
 async def _wait_until_described(bootstrap: str, names: list[str]) -> None:
+    """Until describes of every topic succeed three times in a row, a second apart: on several
+    brokers one success says only that the broker it went to knows them all (the others' metadata
+    can lag behind the controller's for a moment, and a measured describe may go to any)."""
     resources = [ConfigResource(ResourceType.TOPIC, name) for name in names]
     async with AdminClient(bootstrap, timeout=120) as client:
+        in_a_row = 0
         for _ in range(100):
             result = client.describe_configs({r: ["retention.ms"] for r in resources})
             await result.wait()
-            if not result.errors():
+            in_a_row = 0 if result.errors() else in_a_row + 1
+            if in_a_row == 3:
                 return
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(1 if in_a_row else 0.2)
     raise RuntimeError("the broker never described every benchmark topic")

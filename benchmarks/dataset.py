@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+from aiokafka.client import AIOKafkaClient
+from aiokafka.protocol.metadata import MetadataRequest
 
 from kafka_config_admin import AdminClient, ConfigResource, ResourceType
 from kafka_config_admin.testing import start_cluster
@@ -55,17 +57,32 @@ def clusters_of(count: int, *, clusters: int = 1, brokers: int = 1) -> Iterator[
 
 
 async def _wait_until_described(bootstrap: str, names: list[str]) -> None:
-    """Until describes of every topic succeed three times in a row, a second apart: on several
-    brokers one success says only that the broker it went to knows them all (the others' metadata
-    can lag behind the controller's for a moment, and a measured describe may go to any)."""
+    """Until every broker lists every topic and a describe of them all succeeds: a broker
+    applies the controller's records a moment after another may, and a describe measured
+    after this goes to whichever broker the client picks."""
+    await _wait_until_every_broker_lists(bootstrap, set(names))
     resources = [ConfigResource(ResourceType.TOPIC, name) for name in names]
     async with AdminClient(bootstrap, timeout=120) as client:
-        in_a_row = 0
         for _ in range(100):
             result = client.describe_configs({r: ["retention.ms"] for r in resources})
             await result.wait()
-            in_a_row = 0 if result.errors() else in_a_row + 1
-            if in_a_row == 3:
+            if not result.errors():
                 return
-            await asyncio.sleep(1 if in_a_row else 0.2)
+            await asyncio.sleep(0.2)
     raise RuntimeError("the broker never described every benchmark topic")
+
+
+async def _wait_until_every_broker_lists(bootstrap: str, names: set[str]) -> None:
+    client = AIOKafkaClient(bootstrap_servers=bootstrap, request_timeout_ms=120000)
+    await client.bootstrap()
+    try:
+        for broker in client.cluster.brokers():
+            for _ in range(600):
+                answer = await client.send(broker.nodeId, MetadataRequest(None))
+                if names <= {topic[1] for topic in answer.topics if topic[0] == 0}:
+                    break
+                await asyncio.sleep(0.2)
+            else:
+                raise RuntimeError(f"broker {broker.nodeId} never listed every benchmark topic")
+    finally:
+        await client.close()

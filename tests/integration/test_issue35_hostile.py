@@ -277,7 +277,9 @@ async def test_documentation_is_asked_again_when_another_release_answers_at_the_
     old release's documentation nor its keys."""
     node = admin_client.broker_ids()[0]
     broker = ConfigResource(ResourceType.BROKER, str(node))
-    with start_cluster(brokers=1, version=OTHER_RELEASE) as other:
+    # A release of its own runs as a JVM process whatever the session's backend (an image
+    # holds one release).
+    with start_cluster(brokers=1, version=OTHER_RELEASE, backend="jvm") as other:
         async with AdminClient(other.bootstrap_servers, timeout=60) as direct:
             (other_node,) = direct.broker_ids()
             other_broker = ConfigResource(ResourceType.BROKER, str(other_node))
